@@ -1,0 +1,476 @@
+package sim
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Interval is a stretch of true time; To is the end of the run for one
+// still open.
+type Interval struct {
+	From time.Duration `json:"from"`
+	To   time.Duration `json:"to"`
+}
+
+// Grant is one moment a client came to believe it held the lock.
+type Grant struct {
+	At       time.Duration
+	Client   NodeID
+	Token    int64
+	Validity time.Duration // Redlock: validity time left at the grant
+	Asked    time.Duration // when that round of asking began
+}
+
+// WriteRecord is one write to the shared storage at the end of a critical
+// section.
+type WriteRecord struct {
+	At       time.Duration
+	Client   NodeID
+	Token    int64
+	GrantAt  time.Duration
+	Stale    bool // another client was granted the lock after this writer
+	Accepted bool
+}
+
+// Ownership is a stretch during which a server held key for client.
+type Ownership struct {
+	Server  NodeID
+	Key     string
+	Client  NodeID
+	Span    Interval
+	Open    bool
+	Expired bool // ended by expiry rather than release
+}
+
+// FaultMark is an injected fault as the timeline marks it.
+type FaultMark struct {
+	At     time.Duration
+	Kind   string
+	Target string
+	Note   string
+}
+
+type clientRecord struct {
+	asking    bool
+	askedAt   time.Duration
+	holding   bool
+	heldFrom  time.Duration
+	grantAt   time.Duration
+	token     int64
+	waits     []Interval
+	beliefs   []Interval
+	releases  int
+	crashedAt []time.Duration
+}
+
+// Checker records, in true time, what clients believed, what servers held
+// and every write, and derives the verdicts of DESIGN.md from them.
+type Checker struct {
+	Messages           int
+	WatchNotifications int
+
+	s        *Sim
+	clients  []clientRecord
+	grants   []Grant
+	writes   []WriteRecord
+	owners   []Ownership
+	faults   []FaultMark
+	expired  []time.Duration // expiredWhileHeld instants
+	maxToken int64
+	seenTok  bool
+}
+
+func newChecker(s *Sim) *Checker {
+	return &Checker{s: s, clients: make([]clientRecord, s.Scenario.Clients)}
+}
+
+func (c *Checker) cloneForReplay(s *Sim) *Checker {
+	cp := &Checker{
+		Messages: c.Messages, WatchNotifications: c.WatchNotifications,
+		s: s, maxToken: c.maxToken, seenTok: c.seenTok,
+		clients: make([]clientRecord, len(c.clients)),
+	}
+	for i, r := range c.clients {
+		cp.clients[i] = clientRecord{asking: r.asking, askedAt: r.askedAt, holding: r.holding,
+			heldFrom: r.heldFrom, grantAt: r.grantAt, token: r.token}
+	}
+	return cp
+}
+
+func (c *Checker) client(id NodeID) *clientRecord {
+	if id < 0 || int(id) >= len(c.clients) {
+		return nil
+	}
+	return &c.clients[id]
+}
+
+func (c *Checker) waiting(now time.Duration, id NodeID) {
+	r := c.client(id)
+	if r == nil || r.asking || r.holding {
+		return
+	}
+	r.asking, r.askedAt = true, now
+}
+
+func (c *Checker) stopAsking(now time.Duration, r *clientRecord) {
+	if r.asking {
+		r.asking = false
+		if !c.s.replay {
+			r.waits = append(r.waits, Interval{r.askedAt, now})
+		}
+	}
+}
+
+func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity time.Duration) {
+	r := c.client(id)
+	if r == nil {
+		return
+	}
+	asked := now
+	if r.asking {
+		asked = r.askedAt
+	}
+	c.stopAsking(now, r)
+	if r.holding {
+		c.unheld(now, id)
+	}
+	r.holding, r.heldFrom, r.grantAt, r.token = true, now, now, token
+	if !c.s.replay {
+		c.grants = append(c.grants, Grant{At: now, Client: id, Token: token, Validity: validity, Asked: asked})
+	}
+}
+
+func (c *Checker) unheld(now time.Duration, id NodeID) {
+	r := c.client(id)
+	if r == nil || !r.holding {
+		return
+	}
+	r.holding = false
+	if !c.s.replay {
+		r.beliefs = append(r.beliefs, Interval{r.heldFrom, now})
+	}
+}
+
+// released counts a voluntary release by a client.
+func (c *Checker) released(id NodeID) {
+	if r := c.client(id); r != nil {
+		r.releases++
+	}
+}
+
+func (c *Checker) gaveUp(now time.Duration, id NodeID) {
+	if r := c.client(id); r != nil {
+		c.stopAsking(now, r)
+	}
+}
+
+func (c *Checker) crashed(now time.Duration, id NodeID) {
+	r := c.client(id)
+	if r == nil {
+		return
+	}
+	c.stopAsking(now, r)
+	c.unheld(now, id)
+	if !c.s.replay {
+		r.crashedAt = append(r.crashedAt, now)
+	}
+}
+
+func (c *Checker) write(now time.Duration, id NodeID, token int64, decided *bool) bool {
+	r := c.client(id)
+	if r == nil {
+		return false
+	}
+	stale := false
+	for i := len(c.grants) - 1; i >= 0 && c.grants[i].At > r.grantAt; i-- {
+		if c.grants[i].Client != id {
+			stale = true
+			break
+		}
+	}
+	accepted := true
+	switch {
+	case decided != nil:
+		accepted = *decided
+	case c.s.Scenario.Fencing:
+		accepted = !c.seenTok || token >= c.maxToken
+	}
+	if accepted && (!c.seenTok || token > c.maxToken) {
+		c.maxToken, c.seenTok = token, true
+	}
+	if !c.s.replay {
+		c.writes = append(c.writes, WriteRecord{At: now, Client: id, Token: token, GrantAt: r.grantAt, Stale: stale, Accepted: accepted})
+	}
+	note := "accepted"
+	if !accepted {
+		note = "rejected"
+	}
+	c.s.trace(id, "write", note, None, "")
+	return accepted
+}
+
+func (c *Checker) own(now time.Duration, server NodeID, key string, client NodeID) {
+	c.disown(now, server, key, false)
+	if c.s.replay {
+		return
+	}
+	c.owners = append(c.owners, Ownership{Server: server, Key: key, Client: client, Span: Interval{From: now}, Open: true})
+}
+
+func (c *Checker) disown(now time.Duration, server NodeID, key string, expired bool) {
+	if c.s.replay {
+		return
+	}
+	for i := len(c.owners) - 1; i >= 0; i-- {
+		o := &c.owners[i]
+		if o.Open && o.Server == server && o.Key == key {
+			o.Open, o.Span.To, o.Expired = false, now, expired
+			if r := c.client(o.Client); expired && r != nil && r.holding {
+				c.expired = append(c.expired, now)
+			}
+			return
+		}
+	}
+}
+
+func (c *Checker) fault(now time.Duration, kind, target, note string) {
+	if c.s.replay {
+		return
+	}
+	c.faults = append(c.faults, FaultMark{At: now, Kind: kind, Target: target, Note: note})
+}
+
+// Grants lists every grant so far, in time order.
+func (c *Checker) Grants() []Grant { return c.grants }
+
+// Writes lists every write so far, in time order.
+func (c *Checker) Writes() []WriteRecord { return c.writes }
+
+// Faults lists the faults injected so far, with heals.
+func (c *Checker) Faults() []FaultMark { return c.faults }
+
+// Holding reports whether client id believes it holds the lock now.
+func (c *Checker) Holding(id NodeID) bool {
+	r := c.client(id)
+	return r != nil && r.holding
+}
+
+// Asking reports whether client id is waiting for the lock now.
+func (c *Checker) Asking(id NodeID) bool {
+	r := c.client(id)
+	return r != nil && r.asking
+}
+
+// Token is the token of client id's current or last grant.
+func (c *Checker) Token(id NodeID) int64 {
+	if r := c.client(id); r != nil {
+		return r.token
+	}
+	return 0
+}
+
+// clip returns the stretches of xs (and an open one from `from`) up to t.
+func clip(xs []Interval, open bool, from, t time.Duration) []Interval {
+	var out []Interval
+	for _, iv := range xs {
+		if iv.From >= t && !(iv.From == t && iv.To == t) {
+			break
+		}
+		out = append(out, Interval{iv.From, min(iv.To, t)})
+	}
+	if open && from <= t {
+		out = append(out, Interval{from, t})
+	}
+	return out
+}
+
+// Beliefs lists, per client, the stretches it believed it held the lock up
+// to t.
+func (c *Checker) Beliefs(t time.Duration) [][]Interval {
+	out := make([][]Interval, len(c.clients))
+	for i, r := range c.clients {
+		out[i] = clip(r.beliefs, r.holding, r.heldFrom, t)
+	}
+	return out
+}
+
+// Waits lists, per client, the stretches it spent asking up to t.
+func (c *Checker) Waits(t time.Duration) [][]Interval {
+	out := make([][]Interval, len(c.clients))
+	for i, r := range c.clients {
+		out[i] = clip(r.waits, r.asking, r.askedAt, t)
+	}
+	return out
+}
+
+// Owned lists, per client, the stretches some server held the key for it.
+func (c *Checker) Owned(t time.Duration) [][]Interval {
+	out := make([][]Interval, len(c.clients))
+	for _, o := range c.owners {
+		if o.Client < 0 || int(o.Client) >= len(out) || o.Span.From > t {
+			continue
+		}
+		to := o.Span.To
+		if o.Open || to > t {
+			to = t
+		}
+		out[o.Client] = append(out[o.Client], Interval{o.Span.From, to})
+	}
+	for i := range out {
+		out[i] = union(out[i])
+	}
+	return out
+}
+
+// Ownerships lists every server-side ownership stretch recorded so far.
+func (c *Checker) Ownerships() []Ownership { return c.owners }
+
+func union(xs []Interval) []Interval {
+	if len(xs) < 2 {
+		return xs
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i].From < xs[j].From })
+	out := []Interval{xs[0]}
+	for _, iv := range xs[1:] {
+		last := &out[len(out)-1]
+		if iv.From <= last.To {
+			last.To = max(last.To, iv.To)
+		} else {
+			out = append(out, iv)
+		}
+	}
+	return out
+}
+
+// Overlaps returns the stretches, up to t, when two or more clients believed
+// they held the lock at the same true instant.
+func (c *Checker) Overlaps(t time.Duration) []Interval {
+	type edge struct {
+		at time.Duration
+		d  int
+	}
+	var edges []edge
+	for _, bs := range c.Beliefs(t) {
+		for _, iv := range bs {
+			if iv.To > iv.From {
+				edges = append(edges, edge{iv.From, +1}, edge{iv.To, -1})
+			}
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].at != edges[j].at {
+			return edges[i].at < edges[j].at
+		}
+		return edges[i].d < edges[j].d
+	})
+	var out []Interval
+	n := 0
+	var start time.Duration
+	for _, e := range edges {
+		n += e.d
+		if n == 2 && e.d > 0 {
+			start = e.at
+		}
+		if n == 1 && e.d < 0 {
+			out = append(out, Interval{start, e.at})
+		}
+	}
+	return out
+}
+
+// GrantSummary is a grant as `run --json` prints it.
+type GrantSummary struct {
+	AtMs       float64  `json:"atMs"`
+	Client     string   `json:"client"`
+	Token      int64    `json:"token"`
+	ValidityMs *float64 `json:"validityMs,omitempty"`
+}
+
+// Summary is the verdict of a run, the `run --json` object of DESIGN.md.
+type Summary struct {
+	Name                string         `json:"name"`
+	Mode                string         `json:"mode"`
+	Seed                int64          `json:"seed"`
+	Acquisitions        int            `json:"acquisitions"`
+	Releases            int            `json:"releases"`
+	Violations          int            `json:"violations"`
+	OverlapMs           float64        `json:"overlapMs"`
+	Writes              int            `json:"writes"`
+	StaleWritesAccepted int            `json:"staleWritesAccepted"`
+	StaleWritesRejected int            `json:"staleWritesRejected"`
+	ExpiredWhileHeld    int            `json:"expiredWhileHeld"`
+	Messages            int            `json:"messages"`
+	AcquireLatencyP50Ms float64        `json:"acquireLatencyP50Ms"`
+	AcquireLatencyP99Ms float64        `json:"acquireLatencyP99Ms"`
+	WatchNotifications  int            `json:"watchNotifications"`
+	Grants              []GrantSummary `json:"grants"`
+	Safe                bool           `json:"safe"`
+}
+
+// Ms converts a duration to milliseconds, as every figure shown is.
+func Ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Summary computes the verdicts over everything recorded up to t.
+func (c *Checker) Summary(t time.Duration) Summary {
+	sc := c.s.Scenario
+	sum := Summary{Name: sc.Name, Mode: sc.Mode, Seed: sc.Seed,
+		Messages: c.Messages, WatchNotifications: c.WatchNotifications, Grants: []GrantSummary{}}
+	var lat []float64
+	for _, g := range c.grants {
+		if g.At > t {
+			break
+		}
+		gs := GrantSummary{AtMs: round3(Ms(g.At)), Client: c.s.Nodes[g.Client].Name, Token: g.Token}
+		if sc.Mode == "redlock" {
+			v := round3(Ms(g.Validity))
+			gs.ValidityMs = &v
+		}
+		sum.Grants = append(sum.Grants, gs)
+		lat = append(lat, Ms(g.At-g.Asked))
+	}
+	sum.Acquisitions = len(sum.Grants)
+	sum.AcquireLatencyP50Ms = round3(percentile(lat, 0.50))
+	sum.AcquireLatencyP99Ms = round3(percentile(lat, 0.99))
+	for _, r := range c.clients {
+		sum.Releases += r.releases
+	}
+	ov := c.Overlaps(t)
+	sum.Violations = len(ov)
+	for _, iv := range ov {
+		sum.OverlapMs += Ms(iv.To - iv.From)
+	}
+	sum.OverlapMs = round3(sum.OverlapMs)
+	for _, w := range c.writes {
+		if w.At > t {
+			break
+		}
+		sum.Writes++
+		if w.Stale && w.Accepted {
+			sum.StaleWritesAccepted++
+		}
+		if w.Stale && !w.Accepted {
+			sum.StaleWritesRejected++
+		}
+	}
+	for _, at := range c.expired {
+		if at <= t {
+			sum.ExpiredWhileHeld++
+		}
+	}
+	sum.Safe = sum.StaleWritesAccepted == 0
+	return sum
+}
+
+// percentile is nearest-rank on a copy of xs; 0 for no samples.
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	k := int(math.Ceil(p*float64(len(s)))) - 1
+	return s[max(0, min(k, len(s)-1))]
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,0 +1,694 @@
+package sim
+
+import (
+	"container/heap"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// NodeID indexes a node in a run: clients first, then servers.
+type NodeID int
+
+// None is the NodeID of no node.
+const None NodeID = -1
+
+// Msg is one request or reply on the wire. Modes use the fields they need;
+// a Msg is a value and never shared, so runs can be cloned.
+type Msg struct {
+	Op       string        // SET, OK, NIL, PEXPIRE, DEL, REPL, CREATE, ...
+	Key      string        // the lock key or znode path
+	Value    string        // the holder's random value / owner
+	TTL      time.Duration // PX, session timeout, lease TTL
+	Token    int64         // fencing token, sequence, revision
+	Seq      int64         // request id, to match replies
+	N        int64         // a count or a second number (reply of a script)
+	Deadline time.Duration // an absolute expiry on the sender's clock
+	Names    []string      // children, keys: treat as read-only
+}
+
+// Label is the short text drawn on a message in flight.
+func (m Msg) Label() string { return m.Op }
+
+// Timer is what a process asked to be woken for; the engine hands it back.
+type Timer struct {
+	Kind string
+	Seq  int64
+	Key  string
+}
+
+// TimerID identifies a pending timer so it can be cancelled.
+type TimerID uint64
+
+type eventKind uint8
+
+const (
+	evDeliver eventKind = iota
+	evTimer
+	evExec
+	evStart
+	evFault
+	evResume
+	evHeal
+)
+
+type event struct {
+	at     time.Duration
+	seq    uint64
+	kind   eventKind
+	node   NodeID
+	inc    int // the node's incarnation when scheduled
+	from   NodeID
+	sentAt time.Duration
+	msg    Msg
+	timer  Timer
+	id     TimerID
+	wall   bool          // a wall-clock timer: rescheduled on clock jumps
+	local  time.Duration // its deadline on the node's wall clock; remaining exec time when suspended
+	fault  int
+}
+
+type eventQueue []event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+// Clock is a node's own time: wall = Offset + (1+Rate)·t, where Offset
+// collects the jumps. Monotonic time runs at the same rate but never jumps.
+type Clock struct {
+	Offset time.Duration
+	Rate   float64
+}
+
+// Wall reads the node's wall clock at true time t.
+func (c Clock) Wall(t time.Duration) time.Duration {
+	return c.Offset + t + time.Duration(c.Rate*float64(t))
+}
+
+// Mono reads the node's monotonic clock at true time t.
+func (c Clock) Mono(t time.Duration) time.Duration {
+	return t + time.Duration(c.Rate*float64(t))
+}
+
+// trueAfter is the true time at which d has passed on this clock, from now.
+func (c Clock) trueAfter(now, d time.Duration) time.Duration {
+	return now + time.Duration(float64(d)/(1+c.Rate))
+}
+
+// trueAtWall is the true time at which the wall clock reads w.
+func (c Clock) trueAtWall(w time.Duration) time.Duration {
+	return time.Duration(float64(w-c.Offset) / (1 + c.Rate))
+}
+
+// Node is a client or server of a run, with its own clock and fault state.
+type Node struct {
+	Name     string
+	Client   bool
+	Index    int // index among clients or among servers
+	Clock    Clock
+	Paused   bool
+	PauseEnd time.Duration
+	Crashed  bool
+	Proc     Process
+	inc      int
+	backlog  []event
+	held     []event // exec timers frozen while paused
+}
+
+// partition is an active or finished network cut.
+type partition struct {
+	start, end time.Duration
+	group      []int // group number per node
+}
+
+func (p partition) cuts(a, b NodeID) bool { return p.group[a] != p.group[b] }
+
+// Sim is one run of a scenario: a pure state machine advanced by Step, with
+// a virtual clock, one seeded RNG and no goroutines, so a run replays
+// byte-for-byte.
+type Sim struct {
+	Scenario *Scenario
+	Mode     Mode
+	Nodes    []Node
+	Check    *Checker
+
+	now      time.Duration
+	end      time.Duration
+	seq      uint64
+	nextID   TimerID
+	queue    eventQueue
+	pcg      rand.PCG
+	rng      *rand.Rand
+	cancel   map[TimerID]struct{}
+	parts    []partition
+	lastSend []time.Duration // per link, to keep TCP order
+	byName   map[string]NodeID
+	steps    int
+	replay   bool // a clone re-running the past: no checker, no trace
+	tracing  bool
+	events   []TraceEvent
+}
+
+// New validates the scenario and prepares a run at time 0.
+func New(sc *Scenario) (*Sim, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	m, _ := LookupMode(sc.Mode)
+	s := &Sim{
+		Scenario: sc,
+		Mode:     m,
+		end:      sc.Duration.D(),
+		cancel:   map[TimerID]struct{}{},
+		byName:   map[string]NodeID{},
+	}
+	s.pcg = *rand.NewPCG(uint64(sc.Seed), 0x9e3779b97f4a7c15)
+	s.rng = rand.New(&s.pcg)
+	for i := 0; i < sc.Clients; i++ {
+		s.addNode(ClientName(i), true, i, m.NewClient(sc, i))
+	}
+	for i, name := range m.Servers(sc) {
+		s.addNode(name, false, i, m.NewServer(sc, i))
+	}
+	n := len(s.Nodes)
+	s.lastSend = make([]time.Duration, n*n)
+	for i := range s.Nodes {
+		if sc.ClockDrift > 0 {
+			s.Nodes[i].Clock.Rate = (s.rng.Float64()*2 - 1) * sc.ClockDrift
+		}
+	}
+	s.Check = newChecker(s)
+	for i := range s.Nodes {
+		at := time.Duration(0)
+		if s.Nodes[i].Client {
+			at = time.Duration(s.Nodes[i].Index) * sc.Stagger.D()
+		}
+		s.push(event{at: at, kind: evStart, node: NodeID(i)})
+	}
+	for i, f := range sc.Faults {
+		s.push(event{at: f.At.D(), kind: evFault, node: None, fault: i})
+	}
+	return s, nil
+}
+
+func (s *Sim) addNode(name string, client bool, idx int, p Process) {
+	s.byName[name] = NodeID(len(s.Nodes))
+	s.Nodes = append(s.Nodes, Node{Name: name, Client: client, Index: idx, Proc: p})
+}
+
+// Lookup finds a node by name; None if there is no such node.
+func (s *Sim) Lookup(name string) NodeID {
+	if id, ok := s.byName[name]; ok {
+		return id
+	}
+	return None
+}
+
+// Servers lists the server node ids in order.
+func (s *Sim) Servers() []NodeID {
+	var out []NodeID
+	for i := range s.Nodes {
+		if !s.Nodes[i].Client {
+			out = append(out, NodeID(i))
+		}
+	}
+	return out
+}
+
+// Now is the true (virtual) time of the run.
+func (s *Sim) Now() time.Duration { return s.now }
+
+// End is when the run stops.
+func (s *Sim) End() time.Duration { return s.end }
+
+// Steps counts the events handled so far.
+func (s *Sim) Steps() int { return s.steps }
+
+// Done reports whether no event is left before the end of the run.
+func (s *Sim) Done() bool {
+	return len(s.queue) == 0 || s.queue[0].at > s.end
+}
+
+// NextAt is the time of the next event, or End when there is none.
+func (s *Sim) NextAt() time.Duration {
+	if s.Done() {
+		return s.end
+	}
+	return s.queue[0].at
+}
+
+// Ctx returns the handle through which node id acts; modes use it for
+// out-of-band actions such as a failover.
+func (s *Sim) Ctx(id NodeID) Ctx { return Ctx{s: s, id: id} }
+
+func (s *Sim) push(e event) {
+	s.seq++
+	e.seq = s.seq
+	if e.node != None && e.node >= 0 {
+		e.inc = s.Nodes[e.node].inc
+	}
+	heap.Push(&s.queue, e)
+}
+
+// Step handles the next event; it returns false when the run is over.
+func (s *Sim) Step() bool {
+	for !s.Done() {
+		e := heap.Pop(&s.queue).(event)
+		if s.handle(e) {
+			s.steps++
+			return true
+		}
+	}
+	if s.now < s.end {
+		s.now = s.end
+	}
+	return false
+}
+
+// RunUntil handles every event at or before t and leaves the clock at t.
+func (s *Sim) RunUntil(t time.Duration) {
+	if t > s.end {
+		t = s.end
+	}
+	for len(s.queue) > 0 && s.queue[0].at <= t {
+		s.Step()
+	}
+	if t > s.now {
+		s.now = t
+	}
+}
+
+// Run runs to the end and returns the summary.
+func (s *Sim) Run() Summary {
+	for s.Step() {
+	}
+	return s.Check.Summary(s.end)
+}
+
+// handle processes one popped event and reports whether it counted.
+func (s *Sim) handle(e event) bool {
+	if e.kind == evTimer || e.kind == evExec {
+		if _, dead := s.cancel[e.id]; dead {
+			delete(s.cancel, e.id)
+			return false
+		}
+	}
+	if e.node >= 0 {
+		n := &s.Nodes[e.node]
+		if e.kind != evStart && e.kind != evResume && e.inc != n.inc {
+			return false // scheduled by an earlier incarnation
+		}
+		if n.Crashed && e.kind != evResume {
+			if e.kind == evDeliver {
+				s.now = e.at
+				s.trace(e.node, "drop", e.msg.Op, e.from, "node is down")
+				return true
+			}
+			return false
+		}
+		if n.Paused && (e.kind == evDeliver || e.kind == evTimer || e.kind == evStart) {
+			n.backlog = append(n.backlog, e)
+			return false
+		}
+		if n.Paused && e.kind == evExec {
+			e.local = e.at - s.now
+			n.held = append(n.held, e)
+			return false
+		}
+	}
+	s.now = e.at
+	switch e.kind {
+	case evDeliver:
+		if s.cutSince(e.from, e.node, e.sentAt) {
+			s.trace(e.node, "drop", e.msg.Op, e.from, "partitioned")
+			return true
+		}
+		s.trace(e.node, "recv", e.msg.Op, e.from, "")
+		s.Nodes[e.node].Proc.Receive(s.Ctx(e.node), e.from, e.msg)
+	case evTimer, evExec:
+		s.Nodes[e.node].Proc.Fire(s.Ctx(e.node), e.timer)
+	case evStart:
+		s.trace(e.node, "start", "", None, "")
+		s.Nodes[e.node].Proc.Start(s.Ctx(e.node))
+	case evFault:
+		s.fault(e.fault)
+	case evResume:
+		s.resume(e.node)
+	case evHeal:
+		s.trace(None, "heal", "", None, "partition healed")
+		s.Check.fault(s.now, "heal", "", "")
+	}
+	return true
+}
+
+// cutSince reports whether a partition separated a and b at any moment
+// between sent and now: a message in flight when a partition starts is lost.
+func (s *Sim) cutSince(a, b NodeID, sent time.Duration) bool {
+	for _, p := range s.parts {
+		if p.start <= s.now && p.end > sent && p.cuts(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// Cut reports whether a and b are separated by a partition now.
+func (s *Sim) Cut(a, b NodeID) bool {
+	for _, p := range s.parts {
+		if p.start <= s.now && s.now < p.end && p.cuts(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Sim) fault(i int) {
+	f := s.Scenario.Faults[i]
+	kind := f.Kind()
+	switch kind {
+	case "pause":
+		id := s.Lookup(f.Pause)
+		n := &s.Nodes[id]
+		if n.Crashed {
+			return
+		}
+		end := s.now + f.For.D()
+		if n.Paused {
+			if end > n.PauseEnd {
+				n.PauseEnd = end
+				s.push(event{at: end, kind: evResume, node: id})
+			}
+			return
+		}
+		n.Paused, n.PauseEnd = true, end
+		// Freeze execution timers: work does not advance while paused.
+		keep := s.queue[:0]
+		for _, e := range s.queue {
+			if e.kind == evExec && e.node == id {
+				e.local = e.at - s.now
+				n.held = append(n.held, e)
+				continue
+			}
+			keep = append(keep, e)
+		}
+		s.queue = keep
+		heap.Init(&s.queue)
+		s.push(event{at: end, kind: evResume, node: id})
+		s.trace(id, "fault", "pause", None, f.For.D().String())
+	case "clockJump":
+		id := s.Lookup(f.ClockJump)
+		s.Nodes[id].Clock.Offset += f.By.D()
+		for qi := range s.queue {
+			e := &s.queue[qi]
+			if e.node == id && e.wall {
+				e.at = max(s.now, s.Nodes[id].Clock.trueAtWall(e.local))
+			}
+		}
+		heap.Init(&s.queue)
+		s.trace(id, "fault", "clockJump", None, f.By.D().String())
+	case "partition":
+		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
+		for gi, g := range f.Partition {
+			for _, name := range g {
+				p.group[s.Lookup(name)] = gi + 1
+			}
+		}
+		s.parts = append(s.parts, p)
+		s.push(event{at: p.end, kind: evHeal, node: None})
+		s.trace(None, "fault", "partition", None, fmt.Sprint(f.Partition))
+	case "crash":
+		s.CrashNode(s.Lookup(f.Crash))
+	case "restart":
+		s.RestartNode(s.Lookup(f.Restart), f.Persist)
+	case "failover":
+		id := s.Lookup(f.Failover)
+		s.trace(id, "fault", "failover", None, "")
+		s.Mode.Failover(s, id)
+	}
+	target := ""
+	if t := f.Targets(); len(t) > 0 && kind != "partition" {
+		target = t[0]
+	}
+	s.Check.fault(s.now, kind, target, faultNote(f))
+}
+
+func faultNote(f Fault) string {
+	switch f.Kind() {
+	case "pause":
+		return f.For.D().String()
+	case "clockJump":
+		return f.By.D().String()
+	case "partition":
+		return fmt.Sprintf("%v for %v", f.Partition, f.For.D())
+	case "restart":
+		if f.Persist {
+			return "persist"
+		}
+	}
+	return ""
+}
+
+// CrashNode stops a node: its volatile state and pending timers are gone.
+func (s *Sim) CrashNode(id NodeID) {
+	n := &s.Nodes[id]
+	if n.Crashed {
+		return
+	}
+	n.Crashed, n.Paused = true, false
+	n.backlog, n.held = nil, nil
+	n.inc++
+	n.Proc.Crash(s.Ctx(id))
+	if n.Client {
+		s.Check.crashed(s.now, id)
+	}
+	s.trace(id, "fault", "crash", None, "")
+}
+
+// RestartNode boots a crashed node again; persist keeps its durable state.
+func (s *Sim) RestartNode(id NodeID, persist bool) {
+	n := &s.Nodes[id]
+	if !n.Crashed {
+		return
+	}
+	n.Crashed = false
+	n.inc++
+	s.trace(id, "fault", "restart", None, "")
+	n.Proc.Restart(s.Ctx(id), persist)
+}
+
+func (s *Sim) resume(id NodeID) {
+	n := &s.Nodes[id]
+	if !n.Paused || s.now < n.PauseEnd {
+		return
+	}
+	n.Paused = false
+	s.trace(id, "resume", "", None, "")
+	for _, e := range n.held {
+		e.at = s.now + e.local
+		s.push(e)
+	}
+	n.held = nil
+	backlog := n.backlog
+	n.backlog = nil
+	for _, e := range backlog {
+		e.at = s.now
+		s.push(e)
+	}
+}
+
+// Ctx is a process's handle on the run: its clocks, the network, timers,
+// randomness and the checker. It is a small value; keep none across calls.
+type Ctx struct {
+	s  *Sim
+	id NodeID
+}
+
+// ID is this node.
+func (c Ctx) ID() NodeID { return c.id }
+
+// Name is this node's name.
+func (c Ctx) Name() string { return c.s.Nodes[c.id].Name }
+
+// Sim is the run, for modes that need to reach other nodes out of band.
+func (c Ctx) Sim() *Sim { return c.s }
+
+// Scenario is the run's scenario (read-only).
+func (c Ctx) Scenario() *Scenario { return c.s.Scenario }
+
+// Now is true time: for the checker and traces, never for protocol logic.
+func (c Ctx) Now() time.Duration { return c.s.now }
+
+// Wall reads this node's wall clock (jumps included).
+func (c Ctx) Wall() time.Duration { return c.s.Nodes[c.id].Clock.Wall(c.s.now) }
+
+// Mono reads this node's monotonic clock (drift, no jumps).
+func (c Ctx) Mono() time.Duration { return c.s.Nodes[c.id].Clock.Mono(c.s.now) }
+
+// Rand is the run's single seeded source of randomness.
+func (c Ctx) Rand() *rand.Rand { return c.s.rng }
+
+// Lookup finds a node by name.
+func (c Ctx) Lookup(name string) NodeID { return c.s.Lookup(name) }
+
+// Send puts a message on the wire: latency plus jitter, in order per link,
+// lost if a partition separates the two ends before it arrives.
+func (c Ctx) Send(to NodeID, m Msg) {
+	s := c.s
+	s.Check.Messages++
+	sc := s.Scenario
+	d := sc.Latency.D()
+	if j := sc.Jitter.D(); j > 0 {
+		d += time.Duration(s.rng.Int64N(int64(j)))
+	}
+	at := s.now + d
+	link := int(c.id)*len(s.Nodes) + int(to)
+	if at < s.lastSend[link] {
+		at = s.lastSend[link]
+	}
+	s.lastSend[link] = at
+	s.trace(c.id, "send", m.Op, to, "")
+	s.push(event{at: at, kind: evDeliver, node: to, from: c.id, sentAt: s.now, msg: m})
+}
+
+// After wakes the process when d has passed on its monotonic clock.
+func (c Ctx) After(d time.Duration, t Timer) TimerID {
+	s := c.s
+	s.nextID++
+	s.push(event{at: s.Nodes[c.id].Clock.trueAfter(s.now, d), kind: evTimer, node: c.id, timer: t, id: s.nextID})
+	return s.nextID
+}
+
+// AtWall wakes the process when its wall clock reads w; a clock jump moves it.
+func (c Ctx) AtWall(w time.Duration, t Timer) TimerID {
+	s := c.s
+	s.nextID++
+	at := max(s.now, s.Nodes[c.id].Clock.trueAtWall(w))
+	s.push(event{at: at, kind: evTimer, node: c.id, timer: t, id: s.nextID, wall: true, local: w})
+	return s.nextID
+}
+
+// Exec wakes the process after d of execution time: a pause stretches it.
+func (c Ctx) Exec(d time.Duration, t Timer) TimerID {
+	s := c.s
+	s.nextID++
+	s.push(event{at: s.Nodes[c.id].Clock.trueAfter(s.now, d), kind: evExec, node: c.id, timer: t, id: s.nextID})
+	return s.nextID
+}
+
+// Cancel stops a pending timer; cancelling a fired timer does nothing.
+func (c Ctx) Cancel(id TimerID) {
+	if id == 0 {
+		return
+	}
+	for _, e := range c.s.queue {
+		if e.id == id && (e.kind == evTimer || e.kind == evExec) {
+			c.s.cancel[id] = struct{}{}
+			return
+		}
+	}
+	n := &c.s.Nodes[c.id]
+	for i, e := range n.held {
+		if e.id == id {
+			n.held = append(n.held[:i], n.held[i+1:]...)
+			return
+		}
+	}
+	for i, e := range n.backlog {
+		if e.id == id && e.kind == evTimer {
+			n.backlog = append(n.backlog[:i], n.backlog[i+1:]...)
+			return
+		}
+	}
+}
+
+// Trace notes a protocol step in the run's trace.
+func (c Ctx) Trace(kind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
+
+// Waiting records that this client starts asking for the lock.
+func (c Ctx) Waiting() { c.s.Check.waiting(c.s.now, c.id) }
+
+// Granted records that this client now believes it holds the lock.
+func (c Ctx) Granted(token int64, validity time.Duration) {
+	c.s.Check.granted(c.s.now, c.id, token, validity)
+	c.s.trace(c.id, "grant", "", None, fmt.Sprintf("token %d", token))
+}
+
+// WhyRelease is the Unheld reason of a voluntary release.
+const WhyRelease = "release"
+
+// Unheld records that this client no longer believes it holds the lock.
+func (c Ctx) Unheld(why string) {
+	if why == WhyRelease && c.s.Check.Holding(c.id) {
+		c.s.Check.released(c.id)
+	}
+	c.s.Check.unheld(c.s.now, c.id)
+	c.s.trace(c.id, "unheld", "", None, why)
+}
+
+// GaveUp records that this client stopped asking without getting the lock.
+func (c Ctx) GaveUp(why string) {
+	c.s.Check.gaveUp(c.s.now, c.id)
+	c.s.trace(c.id, "giveup", "", None, why)
+}
+
+// Write sends the client's write to the shared storage, which with fencing
+// refuses a token lower than the highest it has seen; it reports acceptance.
+func (c Ctx) Write(token int64) bool {
+	return c.s.Check.write(c.s.now, c.id, token, nil)
+}
+
+// WriteGuarded records a write whose acceptance the mode decided itself
+// (etcd keeps the storage and guards it with a transaction).
+func (c Ctx) WriteGuarded(token int64, accepted bool) {
+	c.s.Check.write(c.s.now, c.id, token, &accepted)
+}
+
+// Own records that a server now considers client the owner of key.
+func (c Ctx) Own(key string, client NodeID) { c.s.Check.own(c.s.now, c.id, key, client) }
+
+// Disown records that a server no longer has an owner for key; expired says
+// the lease ran out rather than being released.
+func (c Ctx) Disown(key string, expired bool) {
+	c.s.Check.disown(c.s.now, c.id, key, expired)
+}
+
+// Notified counts one watch notification delivered to a waiter.
+func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
+
+// Clone deep-copies the run, for checkpoints; the copy replays silently
+// (no trace, no checker records).
+func (s *Sim) Clone() *Sim {
+	c := *s
+	c.replay = true
+	c.events = nil
+	c.Nodes = make([]Node, len(s.Nodes))
+	for i, n := range s.Nodes {
+		c.Nodes[i] = n
+		c.Nodes[i].Proc = n.Proc.Clone()
+		c.Nodes[i].backlog = append([]event(nil), n.backlog...)
+		c.Nodes[i].held = append([]event(nil), n.held...)
+	}
+	c.queue = append(eventQueue(nil), s.queue...)
+	c.rng = rand.New(&c.pcg)
+	c.cancel = make(map[TimerID]struct{}, len(s.cancel))
+	for k := range s.cancel {
+		c.cancel[k] = struct{}{}
+	}
+	c.parts = append([]partition(nil), s.parts...)
+	c.lastSend = append([]time.Duration(nil), s.lastSend...)
+	c.Check = s.Check.cloneForReplay(&c)
+	return &c
+}

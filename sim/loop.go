@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+// Timer kinds the shared client loop uses; modes use their own for the rest.
+const (
+	timerWork  = "work"
+	timerThink = "think"
+	timerRetry = "retry"
+)
+
+// Loop is the part of every client that is the same in all modes: rounds
+// of ask, work (execution time), write to the storage, release, think.
+// A mode's client embeds it and calls Begin, Grant, Finish and Fire.
+type Loop struct {
+	Round   int         // rounds started
+	State   ClientState // idle, waiting, holding, done
+	Token   int64       // token of the current grant
+	Tries   int         // failed tries in this round
+	work    TimerID
+	think   TimerID
+	stopped bool // a holder that stopped working (zookeeper SUSPENDED)
+}
+
+// Begin starts the next round; false means the client has done its rounds.
+func (l *Loop) Begin(ctx Ctx) bool {
+	sc := ctx.Scenario()
+	if sc.Rounds > 0 && l.Round >= sc.Rounds {
+		l.State = StateDone
+		return false
+	}
+	l.Round++
+	l.Tries = 0
+	l.State = StateWaiting
+	l.stopped = false
+	ctx.Waiting()
+	return true
+}
+
+// Grant records the grant and starts the critical section's work.
+func (l *Loop) Grant(ctx Ctx, token int64, validity time.Duration) {
+	l.State = StateHolding
+	l.Token = token
+	ctx.Granted(token, validity)
+	l.work = ctx.Exec(ctx.Scenario().Work.D(), Timer{Kind: timerWork})
+}
+
+// Failed counts a failed try; it reports whether the client may try again
+// (false: it gave up, and the round is over).
+func (l *Loop) Failed(ctx Ctx, why string) bool {
+	l.Tries++
+	if t := ctx.Scenario().Tries; t > 0 && l.Tries >= t {
+		ctx.GaveUp(fmt.Sprintf("%s; gave up after %d tries", why, l.Tries))
+		l.Rest(ctx)
+		return false
+	}
+	return true
+}
+
+// Lost ends the belief without a release (lease known lost, session LOST):
+// the work is abandoned and nothing is written.
+func (l *Loop) Lost(ctx Ctx, why string) {
+	if l.State != StateHolding {
+		return
+	}
+	ctx.Cancel(l.work)
+	l.work = 0
+	ctx.Unheld(why)
+	l.Rest(ctx)
+}
+
+// Stop makes a holder stop working while keeping its place (zookeeper
+// SUSPENDED with respectSuspended): it writes nothing until Resume.
+func (l *Loop) Stop(ctx Ctx, why string) {
+	if l.State != StateHolding || l.stopped {
+		return
+	}
+	l.stopped = true
+	ctx.Cancel(l.work)
+	l.work = 0
+	ctx.Unheld(why)
+}
+
+// Stopped reports whether the holder has stopped working.
+func (l *Loop) Stopped() bool { return l.stopped }
+
+// Rest ends the round: think, then Fire returns "begin" for the next one.
+func (l *Loop) Rest(ctx Ctx) {
+	l.State = StateIdle
+	if sc := ctx.Scenario(); sc.Rounds > 0 && l.Round >= sc.Rounds {
+		l.State = StateDone
+		return
+	}
+	l.think = ctx.After(ctx.Scenario().Think.D(), Timer{Kind: timerThink})
+}
+
+// Release ends the belief voluntarily, after the write; the mode then sends
+// its release request and calls Rest.
+func (l *Loop) Release(ctx Ctx) {
+	ctx.Unheld(WhyRelease)
+}
+
+// Fire handles the loop's own timers. It returns "work" when the work is
+// done (the mode writes, releases, and calls Rest), "begin" when the next
+// round should begin, or "" when the timer is not the loop's.
+func (l *Loop) Fire(ctx Ctx, t Timer) string {
+	switch t.Kind {
+	case timerWork:
+		l.work = 0
+		if l.State != StateHolding || l.stopped {
+			return ""
+		}
+		return "work"
+	case timerThink:
+		l.think = 0
+		return "begin"
+	}
+	return ""
+}
+
+// Reset forgets everything, as a crash does.
+func (l *Loop) Reset() { *l = Loop{} }
+
+// RetryDelay is the jittered wait before the next try: uniform in
+// [retryDelay/2, 3·retryDelay/2), so it averages retryDelay.
+func RetryDelay(ctx Ctx) time.Duration {
+	d := ctx.Scenario().RetryDelay.D()
+	if d <= 0 {
+		return 0
+	}
+	return d/2 + time.Duration(ctx.Rand().Int64N(int64(d)))
+}

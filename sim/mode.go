@@ -1,0 +1,99 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Mode is one lock design. It names its servers and builds the processes of
+// a scenario; the engine runs them without knowing the protocol.
+type Mode interface {
+	// Name is the scenario's "mode" value.
+	Name() string
+	// Defaults overrides the shared defaults with the mode's own.
+	Defaults(sc *Scenario)
+	// Validate checks the mode-specific fields; the error names the field.
+	Validate(sc *Scenario) error
+	// Servers lists the server node names in order.
+	Servers(sc *Scenario) []string
+	// NewServer builds server i (0-based) of the scenario.
+	NewServer(sc *Scenario, i int) Process
+	// NewClient builds client i (0-based) of the scenario.
+	NewClient(sc *Scenario, i int) Process
+	// CanFailover says whether a failover fault may name this node.
+	CanFailover(sc *Scenario, node string) error
+	// Failover performs a failover fault on the named node.
+	Failover(s *Sim, node NodeID)
+	// View fills the mode's part of a snapshot.
+	View(s *Sim, snap *Snapshot)
+}
+
+var modes = map[string]Mode{}
+
+// RegisterMode makes a mode available to scenarios; modes call it from init.
+func RegisterMode(m Mode) {
+	if _, dup := modes[m.Name()]; dup {
+		panic("sim: mode registered twice: " + m.Name())
+	}
+	modes[m.Name()] = m
+}
+
+// ModeOrder is the order modes appear in the window and in listings.
+var ModeOrder = []string{"redis", "redlock", "zookeeper", "etcd"}
+
+// ModeNames lists the registered modes in display order.
+func ModeNames() []string {
+	var out []string
+	for _, n := range ModeOrder {
+		if _, ok := modes[n]; ok {
+			out = append(out, n)
+		}
+	}
+	var rest []string
+	for n := range modes {
+		if !contains(ModeOrder, n) {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// LookupMode finds a registered mode by name.
+func LookupMode(name string) (Mode, error) {
+	m, ok := modes[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown mode %q (one of %s)", name, strings.Join(ModeNames(), ", "))
+	}
+	return m, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Process is a client or server: a state machine the engine drives. It owns
+// no goroutine and reads no clock but the one its Ctx gives it.
+type Process interface {
+	// Start is called when the node boots: at its start time, and again
+	// after a restart.
+	Start(ctx Ctx)
+	// Receive handles one message delivered to the node.
+	Receive(ctx Ctx, from NodeID, m Msg)
+	// Fire handles a timer the process set.
+	Fire(ctx Ctx, t Timer)
+	// Crash drops volatile state (sessions, pending requests, in-memory
+	// keys); durable state is kept until Restart decides.
+	Crash(ctx Ctx)
+	// Restart boots a crashed node again; persist says whether durable
+	// state (AOF with fsync always, a ZooKeeper/etcd log) survived.
+	Restart(ctx Ctx, persist bool)
+	// Clone deep-copies the process for checkpoints.
+	Clone() Process
+}

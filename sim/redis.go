@@ -1,0 +1,512 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// LockKey is the key every Redis-based lock uses.
+const LockKey = "lock"
+
+// RequestTimeout is how long a Redis client waits for a reply before it
+// counts the command as failed (Redisson's default `timeout`, 3000 ms).
+const RequestTimeout = 3 * time.Second
+
+// Redis wire operations: requests and the replies a server gives.
+const (
+	OpSet     = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
+	OpCAD     = "CAD"     // compare-and-delete script
+	OpDel     = "DEL"     // bare DEL
+	OpPExpire = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
+	OpOK      = "OK"
+	OpNil     = "nil"
+	OpInt     = "INT"  // integer reply in N
+	OpRepl    = "REPL" // replication stream entry to a replica
+)
+
+func init() { RegisterMode(redisMode{}) }
+
+type redisMode struct{}
+
+func (redisMode) Name() string { return "redis" }
+
+func (redisMode) Defaults(sc *Scenario) {
+	sc.Nodes = 1
+	sc.Tries = 0
+}
+
+func (redisMode) Validate(sc *Scenario) error {
+	if sc.Herd {
+		return errors.New("herd: only zookeeper and etcd have watches to herd")
+	}
+	if sc.Sequential {
+		return errors.New("sequential: only for redlock")
+	}
+	return nil
+}
+
+func (redisMode) Servers(sc *Scenario) []string {
+	if sc.Replica {
+		return []string{"redis-1", "redis-2"}
+	}
+	return []string{"redis-1"}
+}
+
+func (redisMode) CanFailover(sc *Scenario, node string) error {
+	if !sc.Replica {
+		return errors.New("failover needs a replica: set \"replica\": true")
+	}
+	if node != "redis-1" {
+		return fmt.Errorf("%s is not the master; fail over redis-1", node)
+	}
+	return nil
+}
+
+func (redisMode) NewServer(sc *Scenario, i int) Process {
+	s := &RedisServer{Role: "master", keys: map[string]redisKey{}, replica: None}
+	if i == 1 {
+		s.Role = "replica"
+	}
+	return s
+}
+
+func (redisMode) NewClient(sc *Scenario, i int) Process {
+	return &redisClient{}
+}
+
+// Failover crashes the master and promotes the replica; Sentinel tells the
+// clients the new address. A request the old master never answered times
+// out and is retried there; a reply it sent before dying still arrives.
+func (redisMode) Failover(s *Sim, node NodeID) {
+	rid := s.Lookup("redis-2")
+	if rid == None || s.Nodes[rid].Crashed {
+		s.CrashNode(node)
+		return
+	}
+	s.CrashNode(node)
+	rep := s.Nodes[rid].Proc.(*RedisServer)
+	rep.promote(s.Ctx(rid))
+	for i := range s.Nodes {
+		if c, ok := s.Nodes[i].Proc.(*redisClient); ok && !s.Nodes[i].Crashed {
+			c.master = rid
+		}
+	}
+}
+
+func (redisMode) View(s *Sim, snap *Snapshot) {
+	v := &RedisView{Master: int(s.Lookup("redis-1"))}
+	for _, id := range s.Servers() {
+		srv := s.Nodes[id].Proc.(*RedisServer)
+		snap.Nodes[id].Role = srv.Role
+		if srv.Role == "master" && !s.Nodes[id].Crashed {
+			v.Master = int(id)
+		}
+		v.Servers = append(v.Servers, srv.view(s, id))
+	}
+	for i := range s.Nodes {
+		if c, ok := s.Nodes[i].Proc.(*redisClient); ok {
+			snap.Nodes[i].Detail = c.detail()
+		}
+	}
+	snap.Redis = v
+}
+
+// redisKey is a key as a Redis server stores it.
+type redisKey struct {
+	value    string
+	owner    NodeID
+	ttl      time.Duration
+	deadline time.Duration // absolute, on the server's wall clock (PXAT)
+}
+
+// RedisServer is one redis-server process: a keyspace whose keys expire by
+// the server's own wall clock, a fencing counter, and optionally a replica
+// it ships every write to. Redlock uses it for each of its masters.
+type RedisServer struct {
+	Role    string // master or replica
+	keys    map[string]redisKey
+	counter int64
+	replica NodeID
+	durable map[string]redisKey // what AOF (fsync always) has on disk
+	dCount  int64
+}
+
+// Clone implements Process.
+func (r *RedisServer) Clone() Process {
+	c := *r
+	c.keys = copyKeys(r.keys)
+	c.durable = copyKeys(r.durable)
+	return &c
+}
+
+func copyKeys(m map[string]redisKey) map[string]redisKey {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]redisKey, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// Start implements Process.
+func (r *RedisServer) Start(ctx Ctx) {
+	if r.Role == "master" && ctx.Name() == "redis-1" {
+		r.replica = ctx.Lookup("redis-2")
+	}
+	for k, kv := range r.keys {
+		if r.Role == "master" {
+			ctx.Own(k, kv.owner)
+			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: k})
+		}
+	}
+}
+
+// Crash implements Process: memory is gone, the AOF stays on disk.
+func (r *RedisServer) Crash(ctx Ctx) {
+	for k := range r.keys {
+		if r.Role == "master" {
+			ctx.Disown(k, false)
+		}
+	}
+	r.keys = map[string]redisKey{}
+	r.counter = 0
+}
+
+// Restart implements Process: with persist the AOF is replayed; keys whose
+// deadline passed while down expire at once. A master that was failed over
+// comes back as the new master's replica, empty.
+func (r *RedisServer) Restart(ctx Ctx, persist bool) {
+	if persist {
+		r.keys = copyKeys(r.durable)
+		r.counter = r.dCount
+	}
+	if r.Role == "master" {
+		for _, id := range ctx.Sim().Servers() {
+			if o, ok := ctx.Sim().Nodes[id].Proc.(*RedisServer); ok && id != ctx.ID() && o.Role == "master" && o.replica == None && ctx.Sim().Scenario.Mode == "redis" {
+				r.Role = "replica"
+				r.keys = map[string]redisKey{}
+				o.replica = ctx.ID()
+				o.fullSync(ctx.Sim().Ctx(id))
+			}
+		}
+	}
+	r.Start(ctx)
+}
+
+func (r *RedisServer) persist() {
+	r.durable = copyKeys(r.keys)
+	r.dCount = r.counter
+}
+
+// live returns the key if it exists and has not expired by this server's
+// clock, expiring it lazily otherwise (as Redis does on access).
+func (r *RedisServer) live(ctx Ctx, key string) (redisKey, bool) {
+	kv, ok := r.keys[key]
+	if !ok {
+		return kv, false
+	}
+	if r.Role == "master" && ctx.Wall() >= kv.deadline {
+		r.expire(ctx, key)
+		return kv, false
+	}
+	return kv, true
+}
+
+func (r *RedisServer) expire(ctx Ctx, key string) {
+	delete(r.keys, key)
+	ctx.Disown(key, true)
+	ctx.Trace("expire", key, "")
+	r.ship(ctx, Msg{Op: OpRepl, Key: key})
+	r.persist()
+}
+
+// ship sends a write to the replica, right after applying it (async).
+func (r *RedisServer) ship(ctx Ctx, m Msg) {
+	if r.replica != None && r.Role == "master" {
+		m.Token = r.counter
+		ctx.Send(r.replica, m)
+	}
+}
+
+func (r *RedisServer) fullSync(ctx Ctx) {
+	for k, kv := range r.keys {
+		r.ship(ctx, Msg{Op: OpRepl, Key: k, Value: kv.value, N: int64(kv.owner), TTL: kv.ttl, Deadline: kv.deadline})
+	}
+	r.ship(ctx, Msg{Op: OpRepl})
+}
+
+func (r *RedisServer) promote(ctx Ctx) {
+	r.Role = "master"
+	r.replica = None
+	ctx.Trace("promote", "", "replica promoted to master")
+	for k := range r.keys {
+		if kv, ok := r.live(ctx, k); ok {
+			ctx.Own(k, kv.owner)
+			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: k})
+		}
+	}
+}
+
+// Receive implements Process: one command, one reply.
+func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
+	if m.Op == OpRepl {
+		r.applyRepl(ctx, m)
+		return
+	}
+	if r.Role != "master" {
+		return // a replica refuses writes (READONLY): the client times out
+	}
+	reply := Msg{Seq: m.Seq, Key: m.Key}
+	switch m.Op {
+	case OpSet:
+		if _, held := r.live(ctx, m.Key); held {
+			reply.Op = OpNil
+			break
+		}
+		kv := redisKey{value: m.Value, owner: from, ttl: m.TTL, deadline: ctx.Wall() + m.TTL}
+		r.keys[m.Key] = kv
+		if m.N == 1 { // the fencing script also INCRs the token counter
+			r.counter++
+		}
+		reply.Op, reply.Token = OpOK, r.counter
+		ctx.Own(m.Key, from)
+		ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
+		r.persist()
+		r.ship(ctx, Msg{Op: OpRepl, Key: m.Key, Value: m.Value, N: int64(from), TTL: m.TTL, Deadline: kv.deadline})
+	case OpCAD, OpDel:
+		kv, held := r.live(ctx, m.Key)
+		reply.Op = OpInt
+		if held && (m.Op == OpDel || kv.value == m.Value) {
+			delete(r.keys, m.Key)
+			ctx.Disown(m.Key, false)
+			reply.N = 1
+			r.persist()
+			r.ship(ctx, Msg{Op: OpRepl, Key: m.Key})
+		}
+	case OpPExpire:
+		kv, held := r.live(ctx, m.Key)
+		reply.Op = OpInt
+		if held && kv.value == m.Value {
+			kv.deadline = ctx.Wall() + m.TTL
+			kv.ttl = m.TTL
+			r.keys[m.Key] = kv
+			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
+			reply.N = 1
+			r.persist()
+			r.ship(ctx, Msg{Op: OpRepl, Key: m.Key, Value: kv.value, N: int64(kv.owner), TTL: m.TTL, Deadline: kv.deadline})
+		}
+	default:
+		return
+	}
+	ctx.Send(from, reply)
+}
+
+func (r *RedisServer) applyRepl(ctx Ctx, m Msg) {
+	if r.Role != "replica" {
+		return
+	}
+	r.counter = m.Token
+	if m.Key == "" {
+		return
+	}
+	if m.Value == "" {
+		delete(r.keys, m.Key)
+	} else {
+		r.keys[m.Key] = redisKey{value: m.Value, owner: NodeID(m.N), ttl: m.TTL, deadline: m.Deadline}
+	}
+	r.persist()
+}
+
+// Fire implements Process: active expiry when a key's deadline comes.
+func (r *RedisServer) Fire(ctx Ctx, t Timer) {
+	if t.Kind != "expire" || r.Role != "master" {
+		return
+	}
+	if kv, ok := r.keys[t.Key]; ok && ctx.Wall() >= kv.deadline {
+		r.expire(ctx, t.Key)
+	}
+}
+
+func (r *RedisServer) view(s *Sim, id NodeID) RedisServerView {
+	v := RedisServerView{Node: int(id), Role: r.Role, Counter: r.counter}
+	wall := s.Nodes[id].Clock.Wall(s.now)
+	names := make([]string, 0, len(r.keys))
+	for k := range r.keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		kv := r.keys[k]
+		kvw := KeyView{Key: k, Value: kv.value, TTL: kv.ttl, Left: kv.deadline - wall}
+		if kv.owner >= 0 && int(kv.owner) < len(s.Nodes) {
+			kvw.Owner = s.Nodes[kv.owner].Name
+		}
+		kvw.Expired = kvw.Left <= 0
+		v.Keys = append(v.Keys, kvw)
+	}
+	return v
+}
+
+// redisClient is a Redisson-like client of a single Redis master: SET NX
+// PX to acquire, retry while held, watchdog renewal, compare-and-delete.
+type redisClient struct {
+	Loop
+	master   NodeID
+	value    string
+	seq      int64
+	pending  Msg     // the request awaiting a reply (Op "" for none)
+	timeout  TimerID // of the pending request
+	renewing bool
+	renewals int
+}
+
+func (c *redisClient) Clone() Process { cp := *c; return &cp }
+
+func (c *redisClient) detail() string {
+	if c.renewing {
+		return fmt.Sprintf("watchdog: %d renewals", c.renewals)
+	}
+	return ""
+}
+
+func (c *redisClient) Start(ctx Ctx) {
+	if c.master == 0 {
+		c.master = ctx.Lookup("redis-1")
+	}
+	c.begin(ctx)
+}
+
+func (c *redisClient) Crash(ctx Ctx) {
+	master := c.master
+	*c = redisClient{master: master}
+}
+
+func (c *redisClient) Restart(ctx Ctx, persist bool) { c.Start(ctx) }
+
+func (c *redisClient) begin(ctx Ctx) {
+	if !c.Begin(ctx) {
+		return
+	}
+	c.value = fmt.Sprintf("%08x:1", ctx.Rand().Uint32())
+	c.trySet(ctx)
+}
+
+func (c *redisClient) request(ctx Ctx, m Msg) {
+	c.seq++
+	m.Seq = c.seq
+	m.Key = LockKey
+	c.pending = m
+	ctx.Send(c.master, m)
+	ctx.Cancel(c.timeout)
+	c.timeout = ctx.After(RequestTimeout, Timer{Kind: "timeout", Seq: m.Seq})
+}
+
+func (c *redisClient) trySet(ctx Ctx) {
+	sc := ctx.Scenario()
+	m := Msg{Op: OpSet, Value: c.value, TTL: sc.TTL.D()}
+	if sc.Fencing {
+		m.N = 1
+	}
+	c.request(ctx, m)
+}
+
+func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
+	if m.Seq != c.pending.Seq || c.pending.Op == "" {
+		return // a late reply to a request already timed out
+	}
+	req := c.pending
+	c.pending = Msg{}
+	ctx.Cancel(c.timeout)
+	c.timeout = 0
+	switch req.Op {
+	case OpSet:
+		if c.State != StateWaiting {
+			return
+		}
+		if m.Op == OpOK {
+			c.Grant(ctx, m.Token, 0)
+			if ctx.Scenario().Watchdog {
+				c.renewing = true
+				ctx.After(ctx.Scenario().TTL.D()/3, Timer{Kind: "watchdog"})
+			}
+			return
+		}
+		c.retry(ctx, "held by another client")
+	case OpPExpire:
+		if m.N == 1 {
+			c.renewals++
+			if c.State == StateHolding && c.renewing {
+				ctx.After(ctx.Scenario().TTL.D()/3, Timer{Kind: "watchdog"})
+			}
+		} else {
+			c.renewing = false
+			ctx.Trace("watchdog", OpPExpire, "renewal returned 0: the lock is gone, renewal stops")
+		}
+	case OpCAD, OpDel:
+		if m.N == 0 {
+			ctx.Trace("release", req.Op, "returned 0: the lock was no longer ours")
+		}
+	}
+}
+
+func (c *redisClient) retry(ctx Ctx, why string) {
+	if c.Failed(ctx, why) {
+		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
+	}
+}
+
+func (c *redisClient) Fire(ctx Ctx, t Timer) {
+	switch c.Loop.Fire(ctx, t) {
+	case "work":
+		c.finish(ctx)
+		return
+	case "begin":
+		c.begin(ctx)
+		return
+	}
+	switch t.Kind {
+	case timerRetry:
+		if c.State == StateWaiting {
+			c.trySet(ctx)
+		}
+	case "watchdog":
+		if c.State == StateHolding && c.renewing && c.pending.Op == "" {
+			c.request(ctx, Msg{Op: OpPExpire, Value: c.value, TTL: ctx.Scenario().TTL.D()})
+		}
+	case "timeout":
+		if t.Seq != c.pending.Seq || c.pending.Op == "" {
+			return
+		}
+		req := c.pending
+		c.pending = Msg{}
+		c.timeout = 0
+		ctx.Trace("timeout", req.Op, "no reply in "+RequestTimeout.String())
+		switch req.Op {
+		case OpSet:
+			if c.State == StateWaiting {
+				c.retry(ctx, "timed out")
+			}
+		case OpPExpire:
+			c.renewing = false // Redisson stops renewing when a renewal fails
+		}
+	}
+}
+
+// finish ends the critical section: write, then release.
+func (c *redisClient) finish(ctx Ctx) {
+	ctx.Write(c.Token)
+	c.Release(ctx)
+	c.renewing = false
+	op := OpCAD
+	if ctx.Scenario().PlainDel {
+		op = OpDel
+	}
+	c.pending = Msg{}
+	c.request(ctx, Msg{Op: op, Value: c.value})
+	c.Rest(ctx)
+}
+

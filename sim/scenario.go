@@ -1,0 +1,449 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Limits keep a scenario small enough to simulate interactively; a file past
+// them is refused with an error naming the field.
+const (
+	MaxClients  = 200
+	MaxFaults   = 10000
+	MaxDuration = 24 * time.Hour
+)
+
+// Duration is a time.Duration that reads and writes Go duration strings
+// ("10s", "250ms") so scenario files stay human-editable.
+type Duration time.Duration
+
+// D is shorthand for converting a Duration back to time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// MarshalJSON writes the duration as a Go duration string.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// UnmarshalJSON accepts a Go duration string, or a bare number of milliseconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		var ms float64
+		if err2 := json.Unmarshal(b, &ms); err2 != nil {
+			return fmt.Errorf("want a duration such as \"10s\", got %s", b)
+		}
+		*d = Duration(ms * float64(time.Millisecond))
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as \"10s\", got %q", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Caption narrates one moment of a scenario, like a guided tour.
+type Caption struct {
+	At   Duration `json:"at"`
+	Text string   `json:"text"`
+	Zh   string   `json:"zh,omitempty"`
+}
+
+// Fault is one injected failure: exactly one of the action fields is set.
+type Fault struct {
+	At        Duration   `json:"at"`
+	Pause     string     `json:"pause,omitempty"`
+	For       Duration   `json:"for,omitempty"`
+	ClockJump string     `json:"clockJump,omitempty"`
+	By        Duration   `json:"by,omitempty"`
+	Partition [][]string `json:"partition,omitempty"`
+	Crash     string     `json:"crash,omitempty"`
+	Restart   string     `json:"restart,omitempty"`
+	Persist   bool       `json:"persist,omitempty"`
+	Failover  string     `json:"failover,omitempty"`
+}
+
+// Kind names the fault's action, as used in traces and markers.
+func (f Fault) Kind() string {
+	switch {
+	case f.Pause != "":
+		return "pause"
+	case f.ClockJump != "":
+		return "clockJump"
+	case f.Partition != nil:
+		return "partition"
+	case f.Crash != "":
+		return "crash"
+	case f.Restart != "":
+		return "restart"
+	case f.Failover != "":
+		return "failover"
+	}
+	return ""
+}
+
+// Targets lists the nodes the fault names.
+func (f Fault) Targets() []string {
+	switch f.Kind() {
+	case "pause":
+		return []string{f.Pause}
+	case "clockJump":
+		return []string{f.ClockJump}
+	case "crash":
+		return []string{f.Crash}
+	case "restart":
+		return []string{f.Restart}
+	case "failover":
+		return []string{f.Failover}
+	case "partition":
+		var out []string
+		for _, g := range f.Partition {
+			out = append(out, g...)
+		}
+		return out
+	}
+	return nil
+}
+
+// Scenario is the user-facing description of one experiment; it is the
+// .lockscope.json file format of DESIGN.md.
+type Scenario struct {
+	Name             string    `json:"name,omitempty"`
+	Mode             string    `json:"mode"`
+	Seed             int64     `json:"seed"`
+	Duration         Duration  `json:"duration"`
+	Clients          int       `json:"clients"`
+	Stagger          Duration  `json:"stagger"`
+	Rounds           int       `json:"rounds"`
+	TTL              Duration  `json:"ttl"`
+	Work             Duration  `json:"work"`
+	Think            Duration  `json:"think"`
+	Latency          Duration  `json:"latency"`
+	Jitter           Duration  `json:"jitter"`
+	Watchdog         bool      `json:"watchdog"`
+	Fencing          bool      `json:"fencing"`
+	Nodes            int       `json:"nodes"`
+	Replica          bool      `json:"replica"`
+	ClockDrift       float64   `json:"clockDrift"`
+	DriftFactor      float64   `json:"driftFactor"`
+	Herd             bool      `json:"herd"`
+	RespectSuspended bool      `json:"respectSuspended"`
+	PlainDel         bool      `json:"plainDel"`
+	Sequential       bool      `json:"sequential"`
+	Tries            int       `json:"tries"`
+	RetryDelay       Duration  `json:"retryDelay"`
+	Faults           []Fault   `json:"faults"`
+	Captions         []Caption `json:"captions,omitempty"`
+}
+
+// Defaults returns the scenario a mode starts from before a file overrides
+// fields; the figures are those of the reference clients.
+func Defaults(mode string) (*Scenario, error) {
+	m, err := LookupMode(mode)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{
+		Mode:             mode,
+		Seed:             1,
+		Duration:         Duration(40 * time.Second),
+		Clients:          2,
+		Stagger:          Duration(100 * time.Millisecond),
+		Rounds:           1,
+		TTL:              Duration(10 * time.Second),
+		Work:             Duration(5 * time.Second),
+		Think:            Duration(1 * time.Second),
+		Latency:          Duration(2 * time.Millisecond),
+		Jitter:           Duration(1 * time.Millisecond),
+		Nodes:            3,
+		DriftFactor:      0.01,
+		RespectSuspended: true,
+		RetryDelay:       Duration(100 * time.Millisecond),
+		Faults:           []Fault{},
+	}
+	m.Defaults(sc)
+	return sc, nil
+}
+
+// Clone returns a deep copy, so an edited scenario never aliases the original.
+func (sc *Scenario) Clone() *Scenario {
+	c := *sc
+	c.Faults = make([]Fault, len(sc.Faults))
+	for i, f := range sc.Faults {
+		c.Faults[i] = f
+		if f.Partition != nil {
+			c.Faults[i].Partition = make([][]string, len(f.Partition))
+			for j, g := range f.Partition {
+				c.Faults[i].Partition[j] = append([]string(nil), g...)
+			}
+		}
+	}
+	c.Captions = append([]Caption(nil), sc.Captions...)
+	return &c
+}
+
+// ClientName is the name of client i (0-based index).
+func ClientName(i int) string { return fmt.Sprintf("client-%d", i+1) }
+
+// ClientNames lists the scenario's clients in order.
+func (sc *Scenario) ClientNames() []string {
+	out := make([]string, sc.Clients)
+	for i := range out {
+		out[i] = ClientName(i)
+	}
+	return out
+}
+
+// ServerNames lists the scenario's servers in order, as its mode names them.
+func (sc *Scenario) ServerNames() []string {
+	m, err := LookupMode(sc.Mode)
+	if err != nil {
+		return nil
+	}
+	return m.Servers(sc)
+}
+
+// ParseScenario reads a scenario file. Omitted fields take the mode's
+// defaults; any problem is one error naming the field (`faults[2].at: ...`).
+func ParseScenario(data []byte) (*Scenario, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("scenario: not a JSON object: %v", jsonErr(err))
+	}
+	if dec.More() {
+		return nil, errors.New("scenario: unexpected data after the JSON object")
+	}
+	if raw == nil {
+		return nil, errors.New("scenario: not a JSON object")
+	}
+	modeRaw, ok := raw["mode"]
+	if !ok {
+		return nil, errors.New("mode: missing (one of " + strings.Join(ModeNames(), ", ") + ")")
+	}
+	var mode string
+	if err := json.Unmarshal(modeRaw, &mode); err != nil {
+		return nil, fmt.Errorf("mode: want a string, got %s", modeRaw)
+	}
+	sc, err := Defaults(mode)
+	if err != nil {
+		return nil, fmt.Errorf("mode: %w", err)
+	}
+	if err := decodeFields(reflect.ValueOf(sc).Elem(), raw, ""); err != nil {
+		return nil, err
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// decodeFields sets each JSON member on the struct field with that tag, so a
+// bad value is reported with its path and an unknown member is refused.
+func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string) error {
+	fields := map[string]int{}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		name := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+		if name != "" && name != "-" {
+			fields[name] = i
+		}
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i, ok := fields[k]
+		if !ok {
+			return fmt.Errorf("%s%s: unknown field", prefix, k)
+		}
+		f := v.Field(i)
+		if f.Type() == reflect.TypeOf([]Fault(nil)) {
+			if err := decodeFaults(f, raw[k], prefix+k); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := json.Unmarshal(raw[k], f.Addr().Interface()); err != nil {
+			return fmt.Errorf("%s%s: %v", prefix, k, jsonErr(err))
+		}
+	}
+	return nil
+}
+
+func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return fmt.Errorf("%s: want a list of faults", path)
+	}
+	if len(items) > MaxFaults {
+		return fmt.Errorf("%s: %d faults, at most %d", path, len(items), MaxFaults)
+	}
+	out := make([]Fault, len(items))
+	for i, it := range items {
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(it, &raw); err != nil || raw == nil {
+			return fmt.Errorf("%s[%d]: want an object", path, i)
+		}
+		if err := decodeFields(reflect.ValueOf(&out[i]).Elem(), raw, fmt.Sprintf("%s[%d].", path, i)); err != nil {
+			return err
+		}
+		if _, ok := raw["at"]; !ok {
+			return fmt.Errorf("%s[%d].at: missing", path, i)
+		}
+	}
+	f.Set(reflect.ValueOf(out))
+	return nil
+}
+
+func jsonErr(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("want %s, got %s", te.Type, te.Value)
+	}
+	return err.Error()
+}
+
+// Marshal writes the scenario as an indented .lockscope.json document.
+func (sc *Scenario) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(sc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Validate checks the scenario against its mode; the error names the field.
+func (sc *Scenario) Validate() error {
+	m, err := LookupMode(sc.Mode)
+	if err != nil {
+		return fmt.Errorf("mode: %w", err)
+	}
+	durs := []struct {
+		name string
+		d    Duration
+		zero bool // may be zero
+	}{
+		{"duration", sc.Duration, false},
+		{"stagger", sc.Stagger, true},
+		{"ttl", sc.TTL, false},
+		{"work", sc.Work, true},
+		{"think", sc.Think, true},
+		{"latency", sc.Latency, true},
+		{"jitter", sc.Jitter, true},
+		{"retryDelay", sc.RetryDelay, true},
+	}
+	for _, d := range durs {
+		switch {
+		case d.d < 0:
+			return fmt.Errorf("%s: %v is negative", d.name, d.d.D())
+		case d.d == 0 && !d.zero:
+			return fmt.Errorf("%s: must be more than 0", d.name)
+		case d.d.D() > MaxDuration:
+			return fmt.Errorf("%s: %v is longer than %v", d.name, d.d.D(), MaxDuration)
+		}
+	}
+	if sc.Clients < 1 || sc.Clients > MaxClients {
+		return fmt.Errorf("clients: %d, want 1 to %d", sc.Clients, MaxClients)
+	}
+	if sc.Rounds < 0 {
+		return fmt.Errorf("rounds: %d is negative (0 means until the end)", sc.Rounds)
+	}
+	if sc.Tries < 0 {
+		return fmt.Errorf("tries: %d is negative (0 means until the end)", sc.Tries)
+	}
+	if math.IsNaN(sc.ClockDrift) || sc.ClockDrift < 0 || sc.ClockDrift > 0.5 {
+		return fmt.Errorf("clockDrift: %v, want 0 to 0.5", sc.ClockDrift)
+	}
+	if math.IsNaN(sc.DriftFactor) || sc.DriftFactor < 0 || sc.DriftFactor > 0.5 {
+		return fmt.Errorf("driftFactor: %v, want 0 to 0.5", sc.DriftFactor)
+	}
+	if err := m.Validate(sc); err != nil {
+		return err
+	}
+	if len(sc.Faults) > MaxFaults {
+		return fmt.Errorf("faults: %d faults, at most %d", len(sc.Faults), MaxFaults)
+	}
+	known := map[string]bool{}
+	for _, n := range sc.ClientNames() {
+		known[n] = true
+	}
+	servers := m.Servers(sc)
+	for _, n := range servers {
+		known[n] = true
+	}
+	for i, f := range sc.Faults {
+		p := fmt.Sprintf("faults[%d]", i)
+		if f.At < 0 || f.At.D() > MaxDuration {
+			return fmt.Errorf("%s.at: %v is outside 0..%v", p, f.At.D(), MaxDuration)
+		}
+		if f.For < 0 || f.For.D() > MaxDuration {
+			return fmt.Errorf("%s.for: %v is outside 0..%v", p, f.For.D(), MaxDuration)
+		}
+		if f.By.D() > MaxDuration || f.By.D() < -MaxDuration {
+			return fmt.Errorf("%s.by: %v is larger than %v", p, f.By.D(), MaxDuration)
+		}
+		n := 0
+		for _, set := range []bool{f.Pause != "", f.ClockJump != "", f.Partition != nil, f.Crash != "", f.Restart != "", f.Failover != ""} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			return fmt.Errorf("%s: want exactly one of pause, clockJump, partition, crash, restart, failover", p)
+		}
+		field := f.Kind()
+		for _, t := range f.Targets() {
+			if !known[t] {
+				return fmt.Errorf("%s.%s: unknown node %q (known: %s)", p, field, t, strings.Join(append(sc.ClientNames()[:min(3, sc.Clients)], servers...), ", "))
+			}
+		}
+		switch field {
+		case "pause":
+			if f.For <= 0 {
+				return fmt.Errorf("%s.for: a pause needs a length such as \"5s\"", p)
+			}
+		case "clockJump":
+			if f.By == 0 {
+				return fmt.Errorf("%s.by: a clock jump needs a size such as \"10s\"", p)
+			}
+		case "partition":
+			if len(f.Partition) == 0 {
+				return fmt.Errorf("%s.partition: want at least one group of nodes", p)
+			}
+			seen := map[string]bool{}
+			for _, g := range f.Partition {
+				for _, t := range g {
+					if seen[t] {
+						return fmt.Errorf("%s.partition: %q is in two groups", p, t)
+					}
+					seen[t] = true
+				}
+			}
+			if f.For <= 0 {
+				return fmt.Errorf("%s.for: a partition needs a length such as \"5s\"", p)
+			}
+		case "failover":
+			if err := m.CanFailover(sc, f.Failover); err != nil {
+				return fmt.Errorf("%s.failover: %w", p, err)
+			}
+		}
+	}
+	for i, c := range sc.Captions {
+		if c.At < 0 || c.At.D() > MaxDuration {
+			return fmt.Errorf("captions[%d].at: %v is outside 0..%v", i, c.At.D(), MaxDuration)
+		}
+	}
+	return nil
+}

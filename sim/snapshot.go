@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"sort"
+	"time"
+)
+
+// Snapshot is the state of a run at one instant, everything a widget needs
+// to draw it. It shares nothing with the running simulation.
+type Snapshot struct {
+	Mode     string
+	Name     string
+	At       time.Duration
+	End      time.Duration
+	Nodes    []NodeView
+	InFlight []MessageView
+	// Cuts lists the active partitions: for each, the group number of every
+	// node in Nodes order (nodes in different groups cannot talk).
+	Cuts    [][]int
+	Metrics Summary
+
+	Redis   *RedisView   // mode "redis"
+	Redlock *RedlockView // mode "redlock"
+	ZK      *ZKView      // mode "zookeeper"
+	Etcd    *EtcdView    // mode "etcd"
+}
+
+// ClientState is where a client is in its lock loop.
+type ClientState string
+
+// The client states every mode reports.
+const (
+	StateIdle    ClientState = "idle"
+	StateWaiting ClientState = "waiting"
+	StateHolding ClientState = "holding"
+	StateDone    ClientState = "done"
+)
+
+// NodeView is one node as drawn in the cluster view.
+type NodeView struct {
+	Name    string
+	Client  bool
+	Role    string        // master, replica, leader, follower, candidate; empty for clients
+	Wall    time.Duration // the node's wall clock reading
+	Skew    time.Duration // wall clock minus true time
+	Paused  bool
+	Resume  time.Duration // when a pause ends
+	Crashed bool
+	State   ClientState // clients only
+	Token   int64       // the token of the current or last grant
+	Session string      // zookeeper: CONNECTED / SUSPENDED / LOST; etcd: lease state
+	Detail  string      // a short mode-specific note
+}
+
+// MessageView is a message on the wire.
+type MessageView struct {
+	From, To  int // indexes into Snapshot.Nodes
+	Label     string
+	SentAt    time.Duration
+	DeliverAt time.Duration
+}
+
+// KeyView is a lock key as one Redis server holds it.
+type KeyView struct {
+	Key     string
+	Owner   string        // the client whose random value is stored
+	Value   string        // the random value itself
+	TTL     time.Duration // the PX it was last set with
+	Left    time.Duration // time to expiry by the server's own clock
+	Expired bool          // past its deadline, not yet removed
+}
+
+// RedisServerView is one Redis server's keyspace.
+type RedisServerView struct {
+	Node    int // index into Snapshot.Nodes
+	Role    string
+	Keys    []KeyView
+	Counter int64 // the fencing INCR counter
+}
+
+// RedisView is the single-instance Redis lock: master and optional replica.
+type RedisView struct {
+	Servers []RedisServerView
+	Master  int // index into Snapshot.Nodes of the current master
+}
+
+// Vote is one master's answer to a Redlock attempt.
+type Vote string
+
+// The votes a Redlock attempt can collect from one master.
+const (
+	VotePending     Vote = "…"
+	VoteYes         Vote = "✓"
+	VoteNo          Vote = "✗"
+	VoteTimeout     Vote = "⏱"
+	VotePartitioned Vote = "⚡"
+)
+
+// RedlockAttempt is one client's attempt across the N masters.
+type RedlockAttempt struct {
+	Client   string
+	Number   int
+	Started  time.Duration // true time of the first send
+	Votes    []Vote
+	Elapsed  time.Duration // on the client's clock; 0 while still collecting
+	Drift    time.Duration
+	TTL      time.Duration
+	Validity time.Duration
+	Done     bool
+	Success  bool
+}
+
+// RedlockView is the Redlock vote tally and the masters' keys.
+type RedlockView struct {
+	Quorum   int
+	Masters  []RedisServerView
+	Attempts []RedlockAttempt // the current or last attempt of each client
+}
+
+// ZNode is one child of the lock znode.
+type ZNode struct {
+	Name      string
+	Seq       int64
+	Owner     string
+	Session   int64
+	Ephemeral bool
+	Holder    bool
+}
+
+// ZWatch is a watch from a waiting client on a znode (or the parent).
+type ZWatch struct {
+	Client string
+	Path   string
+}
+
+// ZKView is the ZooKeeper ensemble's lock directory.
+type ZKView struct {
+	Parent   string
+	Leader   string
+	Zxid     int64
+	Children []ZNode
+	Watches  []ZWatch
+}
+
+// EtcdKey is one key under the lock prefix.
+type EtcdKey struct {
+	Key       string
+	Owner     string
+	Lease     int64
+	CreateRev int64
+	LeaseLeft time.Duration
+	Holder    bool
+}
+
+// EtcdLease is a client's session lease.
+type EtcdLease struct {
+	ID     int64
+	Client string
+	TTL    time.Duration
+	Left   time.Duration
+}
+
+// EtcdView is the etcd keyspace under the lock prefix.
+type EtcdView struct {
+	Prefix   string
+	Leader   string
+	Revision int64
+	Keys     []EtcdKey
+	Leases   []EtcdLease
+	Watches  []ZWatch
+}
+
+// Snapshot captures the run's state now.
+func (s *Sim) Snapshot() *Snapshot {
+	snap := &Snapshot{Mode: s.Scenario.Mode, Name: s.Scenario.Name, At: s.now, End: s.end}
+	snap.Nodes = make([]NodeView, len(s.Nodes))
+	for i, n := range s.Nodes {
+		v := NodeView{Name: n.Name, Client: n.Client, Wall: n.Clock.Wall(s.now),
+			Paused: n.Paused, Resume: n.PauseEnd, Crashed: n.Crashed}
+		v.Skew = v.Wall - s.now
+		if n.Client {
+			v.State = StateIdle
+			switch {
+			case s.Check.Holding(NodeID(i)):
+				v.State = StateHolding
+			case s.Check.Asking(NodeID(i)):
+				v.State = StateWaiting
+			}
+			v.Token = s.Check.Token(NodeID(i))
+		}
+		snap.Nodes[i] = v
+	}
+	for _, e := range s.queue {
+		if e.kind == evDeliver && e.inc == s.Nodes[e.node].inc {
+			if s.Cut(e.from, e.node) {
+				continue
+			}
+			snap.InFlight = append(snap.InFlight, MessageView{From: int(e.from), To: int(e.node),
+				Label: e.msg.Label(), SentAt: e.sentAt, DeliverAt: e.at})
+		}
+	}
+	sort.Slice(snap.InFlight, func(i, j int) bool {
+		a, b := snap.InFlight[i], snap.InFlight[j]
+		if a.SentAt != b.SentAt {
+			return a.SentAt < b.SentAt
+		}
+		return a.From < b.From || (a.From == b.From && a.To < b.To)
+	})
+	for _, p := range s.parts {
+		if p.start <= s.now && s.now < p.end {
+			snap.Cuts = append(snap.Cuts, append([]int(nil), p.group...))
+		}
+	}
+	snap.Metrics = s.Check.Summary(s.now)
+	s.Mode.View(s, snap)
+	return snap
+}
