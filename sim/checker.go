@@ -60,7 +60,7 @@ type clientRecord struct {
 	token     int64
 	waits     []Interval
 	beliefs   []Interval
-	releases  int
+	releases  []time.Duration
 	crashedAt []time.Duration
 }
 
@@ -153,9 +153,9 @@ func (c *Checker) unheld(now time.Duration, id NodeID) {
 }
 
 // released counts a voluntary release by a client.
-func (c *Checker) released(id NodeID) {
-	if r := c.client(id); r != nil {
-		r.releases++
+func (c *Checker) released(now time.Duration, id NodeID) {
+	if r := c.client(id); r != nil && !c.s.replay {
+		r.releases = append(r.releases, now)
 	}
 }
 
@@ -433,7 +433,11 @@ func (c *Checker) Summary(t time.Duration) Summary {
 	sum.AcquireLatencyP50Ms = round3(percentile(lat, 0.50))
 	sum.AcquireLatencyP99Ms = round3(percentile(lat, 0.99))
 	for _, r := range c.clients {
-		sum.Releases += r.releases
+		for _, at := range r.releases {
+			if at <= t {
+				sum.Releases++
+			}
+		}
 	}
 	ov := c.Overlaps(t)
 	sum.Violations = len(ov)

@@ -265,12 +265,8 @@ func (s *Sim) push(e event) {
 
 // Step handles the next event; it returns false when the run is over.
 func (s *Sim) Step() bool {
-	for !s.Done() {
-		e := heap.Pop(&s.queue).(event)
-		if s.handle(e) {
-			s.steps++
-			return true
-		}
+	if s.step(s.end) {
+		return true
 	}
 	if s.now < s.end {
 		s.now = s.end
@@ -278,13 +274,23 @@ func (s *Sim) Step() bool {
 	return false
 }
 
+// step handles the next event at or before limit, skipping events that no
+// longer matter (cancelled timers, a dead incarnation's); false if none.
+func (s *Sim) step(limit time.Duration) bool {
+	for len(s.queue) > 0 && s.queue[0].at <= limit {
+		e := heap.Pop(&s.queue).(event)
+		if s.handle(e) {
+			s.steps++
+			return true
+		}
+	}
+	return false
+}
+
 // RunUntil handles every event at or before t and leaves the clock at t.
 func (s *Sim) RunUntil(t time.Duration) {
-	if t > s.end {
-		t = s.end
-	}
-	for len(s.queue) > 0 && s.queue[0].at <= t {
-		s.Step()
+	t = min(t, s.end)
+	for s.step(t) {
 	}
 	if t > s.now {
 		s.now = t
@@ -632,7 +638,7 @@ const WhyRelease = "release"
 // Unheld records that this client no longer believes it holds the lock.
 func (c Ctx) Unheld(why string) {
 	if why == WhyRelease && c.s.Check.Holding(c.id) {
-		c.s.Check.released(c.id)
+		c.s.Check.released(c.s.now, c.id)
 	}
 	c.s.Check.unheld(c.s.now, c.id)
 	c.s.trace(c.id, "unheld", "", None, why)

@@ -1,0 +1,160 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// preset loads a preset and lets the test adjust it before the run.
+func preset(t *testing.T, name string, edit func(*sim.Scenario)) *sim.Scenario {
+	t.Helper()
+	sc, err := assets.Preset(name)
+	require.NoError(t, err)
+	if edit != nil {
+		edit(sc)
+	}
+	require.NoError(t, sc.Validate())
+	return sc
+}
+
+func run(t *testing.T, sc *sim.Scenario) (sim.Summary, *sim.Recording) {
+	t.Helper()
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	return rec.Summary(), rec
+}
+
+func grantOf(sum sim.Summary, client string) (sim.GrantSummary, bool) {
+	for _, g := range sum.Grants {
+		if g.Client == client {
+			return g, true
+		}
+	}
+	return sim.GrantSummary{}, false
+}
+
+func TestRedisPresets(t *testing.T) {
+	tests := []struct {
+		preset string
+		edit   func(*sim.Scenario)
+		check  func(t *testing.T, sum sim.Summary, rec *sim.Recording)
+	}{
+		{"redis-happy-path", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+			assert.Equal(t, 9, sum.Acquisitions)
+			assert.Equal(t, 9, sum.Releases)
+			assert.Zero(t, sum.Violations)
+			assert.True(t, sum.Safe)
+		}},
+		{"redis-gc-pause", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+			g, ok := grantOf(sum, "client-2")
+			require.True(t, ok, "client-2 must be granted")
+			assert.InDelta(t, 10000, g.AtMs, 250, "client-2 is granted about when the 10 s TTL runs out")
+			assert.GreaterOrEqual(t, sum.Violations, 1)
+			assert.GreaterOrEqual(t, sum.StaleWritesAccepted, 1)
+			assert.GreaterOrEqual(t, sum.ExpiredWhileHeld, 1)
+			assert.False(t, sum.Safe)
+		}},
+		{"redis-gc-pause-fenced", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+			assert.GreaterOrEqual(t, sum.Violations, 1, "fencing does not stop the overlap")
+			assert.Equal(t, 1, sum.StaleWritesRejected)
+			assert.Zero(t, sum.StaleWritesAccepted)
+			assert.True(t, sum.Safe)
+			require.Len(t, sum.Grants, 2)
+			assert.Equal(t, []int64{1, 2}, []int64{sum.Grants[0].Token, sum.Grants[1].Token})
+		}},
+		{"redis-watchdog-freeze", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+			assert.GreaterOrEqual(t, sum.Violations, 1)
+			assert.False(t, sum.Safe)
+		}},
+		{"redis-watchdog-freeze", func(sc *sim.Scenario) { sc.Faults[0].For = sim.Duration(15 * time.Second) },
+			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+				assert.Zero(t, sum.Violations, "a 15 s pause is shorter than ttl − ttl/3: the late renewal still finds the key")
+				assert.True(t, sum.Safe)
+				assert.Equal(t, 2, sum.Acquisitions)
+			}},
+		{"redis-failover", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+			c1, ok1 := grantOf(sum, "client-1")
+			c2, ok2 := grantOf(sum, "client-2")
+			require.True(t, ok1 && ok2)
+			assert.Less(t, c1.AtMs, 10.0, "client-1's OK left the master before it died")
+			assert.Less(t, c2.AtMs, 1000.0, "client-2 is granted by the promoted replica while client-1 holds")
+			assert.Equal(t, 1, sum.Violations)
+			assert.False(t, sum.Safe)
+		}},
+		{"redis-failover", func(sc *sim.Scenario) { sc.Faults[0].At = sim.Duration(50 * time.Millisecond) },
+			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+				assert.Zero(t, sum.Violations, "once replicated, the promoted replica still has client-1's key")
+			}},
+		{"redis-plain-del", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			require.Len(t, sum.Grants, 3)
+			assert.Equal(t, "client-2", sum.Grants[1].Client)
+			assert.Equal(t, "client-3", sum.Grants[2].Client)
+			tl := rec.Timeline()
+			// client-3 got in while client-2 still believed it held the lock.
+			c2, c3 := tl.Holding[1], tl.Holding[2]
+			require.NotEmpty(t, c2)
+			require.NotEmpty(t, c3)
+			assert.Less(t, c3[0].From, c2[0].To)
+			assert.GreaterOrEqual(t, sum.Violations, 2)
+		}},
+		{"redis-plain-del", func(sc *sim.Scenario) { sc.PlainDel = false },
+			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+				tl := rec.Timeline()
+				c2, c3 := tl.Holding[1], tl.Holding[2]
+				require.NotEmpty(t, c3)
+				assert.GreaterOrEqual(t, c3[0].From, c2[0].To, "compare-and-delete leaves client-2's key alone")
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.preset, func(t *testing.T) {
+			sum, rec := run(t, preset(t, tt.preset, tt.edit))
+			tt.check(t, sum, rec)
+		})
+	}
+}
+
+func TestWatchdogRenewsEveryThirdOfTTL(t *testing.T) {
+	sc := preset(t, "redis-watchdog-freeze", func(sc *sim.Scenario) { sc.Faults = nil })
+	sc.Jitter = 0
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	var renewals []time.Duration
+	for _, e := range rec.Trace() {
+		if e.Kind == "send" && e.Op == sim.OpPExpire && e.Node == "client-1" {
+			renewals = append(renewals, e.At)
+		}
+	}
+	require.GreaterOrEqual(t, len(renewals), 5)
+	for i := 1; i < len(renewals); i++ {
+		// ttl/3 = 10 s after the previous renewal's reply (one round trip).
+		assert.InDelta(t, float64(10*time.Second+2*sc.Latency.D()), float64(renewals[i]-renewals[i-1]), float64(time.Millisecond))
+	}
+	assert.Zero(t, rec.Summary().Violations)
+}
+
+func TestTokensGoBackwardsAfterFailover(t *testing.T) {
+	sc := preset(t, "redis-failover", func(sc *sim.Scenario) { sc.Fencing = true })
+	sum, _ := run(t, sc)
+	require.Len(t, sum.Grants, 2)
+	// client-1's INCR never reached the replica: the new master hands out 1 again.
+	assert.Equal(t, int64(1), sum.Grants[0].Token)
+	assert.Equal(t, int64(1), sum.Grants[1].Token)
+}
+
+func TestClockJumpExpiresKeyEarly(t *testing.T) {
+	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) {
+		sc.Clients, sc.Rounds, sc.Work = 2, 1, sim.Duration(8*time.Second)
+		sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), ClockJump: "redis-1", By: sim.Duration(9500 * time.Millisecond)}}
+	})
+	sum, _ := run(t, sc)
+	c2, ok := grantOf(sum, "client-2")
+	require.True(t, ok)
+	assert.Less(t, c2.AtMs, 1500.0, "the server's clock jumped past the key's deadline")
+	assert.Equal(t, 1, sum.Violations)
+}

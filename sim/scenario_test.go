@@ -1,0 +1,120 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+func TestParseScenarioDefaults(t *testing.T) {
+	sc, err := sim.ParseScenario([]byte(`{"mode": "redis"}`))
+	require.NoError(t, err)
+	assert.Equal(t, 10*time.Second, sc.TTL.D())
+	assert.Equal(t, 2, sc.Clients)
+	assert.Equal(t, 1, sc.Rounds)
+	assert.Equal(t, 0.01, sc.DriftFactor)
+	assert.True(t, sc.RespectSuspended)
+
+	sc, err = sim.ParseScenario([]byte(`{"mode": "redis", "rounds": 0, "ttl": "250ms", "latency": 5}`))
+	require.NoError(t, err)
+	assert.Equal(t, 0, sc.Rounds, "an explicit 0 is kept: until the end")
+	assert.Equal(t, 250*time.Millisecond, sc.TTL.D())
+	assert.Equal(t, 5*time.Millisecond, sc.Latency.D(), "a bare number is milliseconds")
+}
+
+func TestParseScenarioErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		doc  string
+		want string
+	}{
+		{`[]`, "scenario: not a JSON object"},
+		{`{"mode": "redis"`, "scenario: not a JSON object"},
+		{`{}`, "mode: missing"},
+		{`{"mode": "memcached"}`, `mode: unknown mode "memcached"`},
+		{`{"mode": "redis", "ttl": "5x"}`, `ttl: want a duration such as "10s", got "5x"`},
+		{`{"mode": "redis", "ttl": "-1s"}`, "ttl: -1s is negative"},
+		{`{"mode": "redis", "ttl": "0s"}`, "ttl: must be more than 0"},
+		{`{"mode": "redis", "duration": "25h"}`, "duration: 25h0m0s is longer than 24h0m0s"},
+		{`{"mode": "redis", "clients": 201}`, "clients: 201, want 1 to 200"},
+		{`{"mode": "redis", "clients": "two"}`, "clients: want int, got string"},
+		{`{"mode": "redis", "colour": "red"}`, "colour: unknown field"},
+		{`{"mode": "redis", "herd": true}`, "herd: only zookeeper and etcd"},
+		{`{"mode": "redis", "faults": {}}`, "faults: want a list of faults"},
+		{`{"mode": "redis", "faults": [{"pause": "client-1", "for": "1s"}]}`, "faults[0].at: missing"},
+		{`{"mode": "redis", "faults": [{"at": "1s", "pause": "client-1", "for": "1s"}, {"at": "1s", "pause": "client-1", "for": "1s"}, {"at": "oops", "crash": "redis-1"}]}`, `faults[2].at: want a duration`},
+		{`{"mode": "redis", "faults": [{"at": "1s", "pause": "client-9", "for": "1s"}]}`, `faults[0].pause: unknown node "client-9"`},
+		{`{"mode": "redis", "faults": [{"at": "1s", "pause": "client-1"}]}`, "faults[0].for: a pause needs a length"},
+		{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "pause": "client-1", "for": "1s"}]}`, "faults[0]: want exactly one of"},
+		{`{"mode": "redis", "faults": [{"at": "1s", "failover": "redis-1"}]}`, "faults[0].failover: failover needs a replica"},
+		{`{"mode": "redis", "faults": [{"at": "1s", "partition": [["client-1"], ["client-1", "redis-1"]], "for": "1s"}]}`, `faults[0].partition: "client-1" is in two groups`},
+		{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "when": "now"}]}`, "faults[0].when: unknown field"},
+		{`{"mode": "redis", "faults": [` + strings.Repeat(`{"at": "1s", "crash": "redis-1"},`, sim.MaxFaults) + `{"at": "1s", "crash": "redis-1"}]}`, "faults: 10001 faults, at most 10000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			_, err := sim.ParseScenario([]byte(tt.doc))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.NotContains(t, err.Error(), "\n", "one line")
+		})
+	}
+}
+
+func TestScenarioRoundTrip(t *testing.T) {
+	for _, name := range assets.PresetNames() {
+		t.Run(name, func(t *testing.T) {
+			sc, err := assets.Preset(name)
+			require.NoError(t, err)
+			b, err := sc.Marshal()
+			require.NoError(t, err)
+			back, err := sim.ParseScenario(b)
+			require.NoError(t, err)
+			assert.Equal(t, sc, back)
+			again, err := back.Marshal()
+			require.NoError(t, err)
+			assert.Equal(t, string(b), string(again))
+		})
+	}
+}
+
+func TestScenarioCloneIsDeep(t *testing.T) {
+	sc, err := sim.ParseScenario([]byte(`{"mode": "redis", "faults": [{"at": "1s", "partition": [["client-1"]], "for": "2s"}]}`))
+	require.NoError(t, err)
+	c := sc.Clone()
+	c.Faults[0].Partition[0][0] = "client-2"
+	c.Faults = append(c.Faults, sim.Fault{})
+	assert.Equal(t, "client-1", sc.Faults[0].Partition[0][0])
+	assert.Len(t, sc.Faults, 1)
+}
+
+func FuzzParseScenario(f *testing.F) {
+	for _, name := range assets.PresetNames() {
+		b, _ := assets.PresetFile(name)
+		f.Add(b)
+	}
+	f.Add([]byte(`{"mode": "redis", "faults": [{"at": "1s"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := sim.ParseScenario(data)
+		if err != nil {
+			msg := err.Error()
+			if !strings.Contains(msg, ":") || strings.Contains(msg, "\n") {
+				t.Fatalf("error does not name a field on one line: %q", msg)
+			}
+			return
+		}
+		if sc.Duration.D() > time.Minute || sc.Clients > 20 || len(sc.Faults) > 50 {
+			return // valid but too slow to run inside a fuzz iteration
+		}
+		s, err := sim.New(sc)
+		if err != nil {
+			t.Fatalf("parsed scenario fails New: %v", err)
+		}
+		s.Run()
+	})
+}
