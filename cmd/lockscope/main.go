@@ -1,0 +1,113 @@
+// Command lockscope is LockScope: with no arguments it opens the window;
+// with a subcommand it runs scenarios headless and prints what it found.
+//
+//	lockscope                   open the window
+//	lockscope presets           list the preset scenarios
+//	lockscope run PRESET|FILE   run one scenario and report its verdict
+//	lockscope --version         print the version
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lockscope/lockscope/app"
+	"github.com/lockscope/lockscope/assets"
+)
+
+// version is the program's version. The Makefile sets it from FyneApp.toml
+// with -ldflags "-X main.version=..."; the default here is kept equal to
+// FyneApp.toml by a test, so a plain `go build` reports the same.
+var version = "0.1.0"
+
+// openWindow starts the GUI; tests replace it to check the dispatch without
+// opening a window.
+var openWindow = app.Run
+
+// Exit statuses of DESIGN.md: a completed run exits 0 whatever it found; bad
+// input exits 2 with one line on stderr. exitFailure is for what is neither,
+// such as a trace file that cannot be written after the run.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+const usage = `usage:
+  lockscope                                  open the window
+  lockscope presets                          list preset scenarios
+  lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE]
+  lockscope --version                        print the version
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole program behind main, so tests drive it without exec.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		openWindow()
+		return exitOK
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "presets":
+		if len(rest) > 0 {
+			return fail(stderr, fmt.Errorf("presets: takes no arguments, got %q", rest[0]))
+		}
+		return listPresets(stdout, stderr)
+	case "run":
+		return runScenario(rest, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "lockscope %s\n", version)
+		return exitOK
+	case "help", "--help", "-help", "-h":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if strings.HasPrefix(cmd, "-") {
+		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, --version; see lockscope help)", cmd))
+	}
+	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, --version; see lockscope help)", cmd))
+}
+
+// fail prints err as the one line DESIGN.md promises and returns the bad
+// input status.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "lockscope: %s\n", oneLine(err))
+	return exitUsage
+}
+
+// oneLine folds an error onto a single line, whatever its source wrote.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// listPresets prints each preset with the scenario's name as its caption.
+func listPresets(stdout, stderr io.Writer) int {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, name := range assets.PresetNames() {
+		sc, err := assets.Preset(name)
+		if err != nil {
+			tw.Flush()
+			fmt.Fprintf(stderr, "lockscope: %s\n", oneLine(err))
+			return exitFailure
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", name, sc.Name)
+	}
+	if err := tw.Flush(); err != nil {
+		return writeFailed(stderr, err)
+	}
+	return exitOK
+}
+
+// writeFailed reports an output error (a closed pipe, a full disk): not
+// bad input, so it gets its own status.
+func writeFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "lockscope: %s\n", oneLine(err))
+	return exitFailure
+}

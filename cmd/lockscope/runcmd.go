@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+const runUsage = `usage: lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE]
+
+  PRESET|FILE        a preset name (lockscope presets) or a .lockscope.json file
+  --seed N           the RNG seed (same as --set seed=N)
+  --set field=value  override any scenario field before validation; the value is
+                     JSON when it parses, else a string: --set ttl=5s --set fencing=true
+                     --set clients=4 --set 'faults[0].for=20s'
+  --json             print the summary as one JSON object
+  --trace FILE       write every event, as JSON lines (or CSV when FILE ends in .csv)
+`
+
+// runOptions is the parsed command line of `lockscope run`.
+type runOptions struct {
+	source    string
+	overrides []override
+	json      bool
+	trace     string
+	help      bool
+}
+
+// parseRunArgs reads the arguments of `run`. Flags may come before or after
+// the scenario, with one or two dashes, as `--flag value` or `--flag=value`.
+func parseRunArgs(args []string) (runOptions, error) {
+	var o runOptions
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if o.source != "" {
+				return o, fmt.Errorf("run: one scenario at a time, got %q and %q", o.source, a)
+			}
+			o.source = a
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		value := func() (string, error) {
+			if hasVal {
+				return val, nil
+			}
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("--%s: needs a value", name)
+			}
+			i++
+			return args[i], nil
+		}
+		switch name {
+		case "json":
+			if hasVal {
+				return o, fmt.Errorf("--json: takes no value")
+			}
+			o.json = true
+		case "h", "help":
+			o.help = true
+		case "seed":
+			v, err := value()
+			if err != nil {
+				return o, err
+			}
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				return o, fmt.Errorf("--seed: want an integer, got %q", v)
+			}
+			o.overrides = append(o.overrides, override{path: []step{{key: "seed"}}, value: json.Number(v)})
+		case "set":
+			v, err := value()
+			if err != nil {
+				return o, err
+			}
+			ov, err := parseSet(v)
+			if err != nil {
+				return o, err
+			}
+			o.overrides = append(o.overrides, ov)
+		case "trace":
+			v, err := value()
+			if err != nil {
+				return o, err
+			}
+			if v == "" {
+				return o, fmt.Errorf("--trace: needs a file name")
+			}
+			o.trace = v
+		default:
+			return o, fmt.Errorf("run: unknown flag %q (flags: --seed, --set, --json, --trace)", a)
+		}
+	}
+	if o.source == "" && !o.help {
+		return o, errors.New("run: name a preset or a .lockscope.json file (lockscope presets lists the presets)")
+	}
+	return o, nil
+}
+
+// loadScenario reads the preset or file, applies the overrides and returns
+// the validated scenario. An error in the file itself names the file; an
+// error an override caused names the field only, as the user typed it.
+func loadScenario(source string, overrides []override) (*sim.Scenario, error) {
+	data, ok := assets.PresetFile(source)
+	label := "preset " + source
+	if !ok {
+		var err error
+		data, err = os.ReadFile(source)
+		if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(source, `/\.`) {
+			return nil, fmt.Errorf("run: no preset or file named %q (lockscope presets lists the presets)", source)
+		}
+		if err != nil {
+			return nil, err
+		}
+		label = source
+	}
+	sc, err := sim.ParseScenario(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	if len(overrides) == 0 {
+		return sc, nil
+	}
+	doc, err := applyOverrides(data, overrides)
+	if err != nil {
+		return nil, err
+	}
+	return sim.ParseScenario(doc)
+}
+
+// runScenario is `lockscope run`.
+func runScenario(args []string, stdout, stderr io.Writer) int {
+	o, err := parseRunArgs(args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if o.help {
+		fmt.Fprint(stdout, runUsage)
+		return exitOK
+	}
+	sc, err := loadScenario(o.source, o.overrides)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	s, err := sim.New(sc)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	var trace *os.File
+	if o.trace != "" {
+		if trace, err = os.Create(o.trace); err != nil {
+			return fail(stderr, fmt.Errorf("--trace: %w", err))
+		}
+		defer trace.Close()
+		s.EnableTrace()
+	}
+	sum := s.Run()
+	if trace != nil {
+		write := sim.WriteTraceJSONL
+		if strings.HasSuffix(strings.ToLower(o.trace), ".csv") {
+			write = sim.WriteTraceCSV
+		}
+		w := bufio.NewWriter(trace)
+		if err := write(w, s.Trace()); err != nil {
+			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
+		}
+		if err := w.Flush(); err != nil {
+			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
+		}
+		if err := trace.Close(); err != nil {
+			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
+		}
+	}
+	if o.json {
+		b, err := json.MarshalIndent(sum, "", "  ")
+		if err != nil {
+			return writeFailed(stderr, err)
+		}
+		if _, err := stdout.Write(append(b, '\n')); err != nil {
+			return writeFailed(stderr, err)
+		}
+		return exitOK
+	}
+	if err := writeReport(stdout, o.source, sc, sum); err != nil {
+		return writeFailed(stderr, err)
+	}
+	return exitOK
+}
