@@ -1,9 +1,10 @@
 package sim
 
 import (
-	"container/heap"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -68,24 +69,6 @@ type event struct {
 	fault  int
 }
 
-type eventQueue []event
-
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
-	}
-	return q[i].seq < q[j].seq
-}
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
-}
-
 // Clock is a node's own time: wall = Offset + (1+Rate)·t, where Offset
 // collects the jumps. Monotonic time runs at the same rate but never jumps.
 type Clock struct {
@@ -148,11 +131,10 @@ type Sim struct {
 	now      time.Duration
 	end      time.Duration
 	seq      uint64
-	nextID   TimerID
+	nextID   uint64
 	queue    eventQueue
 	pcg      rand.PCG
 	rng      *rand.Rand
-	cancel   map[TimerID]struct{}
 	parts    []partition
 	lastSend []time.Duration // per link, to keep TCP order
 	byName   map[string]NodeID
@@ -172,7 +154,6 @@ func New(sc *Scenario) (*Sim, error) {
 		Scenario: sc,
 		Mode:     m,
 		end:      sc.Duration.D(),
-		cancel:   map[TimerID]struct{}{},
 		byName:   map[string]NodeID{},
 	}
 	s.pcg = *rand.NewPCG(uint64(sc.Seed), 0x9e3779b97f4a7c15)
@@ -239,7 +220,8 @@ func (s *Sim) Steps() int { return s.steps }
 
 // Done reports whether no event is left before the end of the run.
 func (s *Sim) Done() bool {
-	return len(s.queue) == 0 || s.queue[0].at > s.end
+	at, ok := s.queue.headAt()
+	return !ok || at > s.end
 }
 
 // NextAt is the time of the next event, or End when there is none.
@@ -247,20 +229,21 @@ func (s *Sim) NextAt() time.Duration {
 	if s.Done() {
 		return s.end
 	}
-	return s.queue[0].at
+	at, _ := s.queue.headAt()
+	return at
 }
 
 // Ctx returns the handle through which node id acts; modes use it for
 // out-of-band actions such as a failover.
 func (s *Sim) Ctx(id NodeID) Ctx { return Ctx{s: s, id: id} }
 
-func (s *Sim) push(e event) {
+func (s *Sim) push(e event) int32 {
 	s.seq++
 	e.seq = s.seq
 	if e.node != None && e.node >= 0 {
 		e.inc = s.Nodes[e.node].inc
 	}
-	heap.Push(&s.queue, e)
+	return s.queue.push(e)
 }
 
 // Step handles the next event; it returns false when the run is over.
@@ -277,14 +260,17 @@ func (s *Sim) Step() bool {
 // step handles the next event at or before limit, skipping events that no
 // longer matter (cancelled timers, a dead incarnation's); false if none.
 func (s *Sim) step(limit time.Duration) bool {
-	for len(s.queue) > 0 && s.queue[0].at <= limit {
-		e := heap.Pop(&s.queue).(event)
+	for {
+		at, ok := s.queue.headAt()
+		if !ok || at > limit {
+			return false
+		}
+		e := s.queue.pop()
 		if s.handle(e) {
 			s.steps++
 			return true
 		}
 	}
-	return false
 }
 
 // RunUntil handles every event at or before t and leaves the clock at t.
@@ -306,12 +292,6 @@ func (s *Sim) Run() Summary {
 
 // handle processes one popped event and reports whether it counted.
 func (s *Sim) handle(e event) bool {
-	if e.kind == evTimer || e.kind == evExec {
-		if _, dead := s.cancel[e.id]; dead {
-			delete(s.cancel, e.id)
-			return false
-		}
-	}
 	if e.node >= 0 {
 		n := &s.Nodes[e.node]
 		if e.kind != evStart && e.kind != evResume && e.inc != n.inc {
@@ -401,29 +381,32 @@ func (s *Sim) fault(i int) {
 		}
 		n.Paused, n.PauseEnd = true, end
 		// Freeze execution timers: work does not advance while paused.
-		keep := s.queue[:0]
-		for _, e := range s.queue {
+		var frozen []int32
+		s.queue.each(func(ix int32, e *event) {
 			if e.kind == evExec && e.node == id {
-				e.local = e.at - s.now
-				n.held = append(n.held, e)
-				continue
+				frozen = append(frozen, ix)
 			}
-			keep = append(keep, e)
+		})
+		sortBySeq(&s.queue, frozen)
+		for _, ix := range frozen {
+			e := s.queue.removeSlab(ix)
+			e.local = e.at - s.now
+			n.held = append(n.held, e)
 		}
-		s.queue = keep
-		heap.Init(&s.queue)
 		s.push(event{at: end, kind: evResume, node: id})
 		s.trace(id, "fault", "pause", None, f.For.D().String())
 	case "clockJump":
 		id := s.Lookup(f.ClockJump)
 		s.Nodes[id].Clock.Offset += f.By.D()
-		for qi := range s.queue {
-			e := &s.queue[qi]
+		var moved []int32
+		s.queue.each(func(ix int32, e *event) {
 			if e.node == id && e.wall {
-				e.at = max(s.now, s.Nodes[id].Clock.trueAtWall(e.local))
+				moved = append(moved, ix)
 			}
+		})
+		for _, ix := range moved {
+			s.queue.retime(ix, max(s.now, s.Nodes[id].Clock.trueAtWall(s.queue.slab[ix].local)))
 		}
-		heap.Init(&s.queue)
 		s.trace(id, "fault", "clockJump", None, f.By.D().String())
 	case "partition":
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
@@ -571,27 +554,29 @@ func (c Ctx) Send(to NodeID, m Msg) {
 
 // After wakes the process when d has passed on its monotonic clock.
 func (c Ctx) After(d time.Duration, t Timer) TimerID {
-	s := c.s
-	s.nextID++
-	s.push(event{at: s.Nodes[c.id].Clock.trueAfter(s.now, d), kind: evTimer, node: c.id, timer: t, id: s.nextID})
-	return s.nextID
+	return c.s.timer(event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evTimer, node: c.id, timer: t})
 }
 
 // AtWall wakes the process when its wall clock reads w; a clock jump moves it.
 func (c Ctx) AtWall(w time.Duration, t Timer) TimerID {
-	s := c.s
-	s.nextID++
-	at := max(s.now, s.Nodes[c.id].Clock.trueAtWall(w))
-	s.push(event{at: at, kind: evTimer, node: c.id, timer: t, id: s.nextID, wall: true, local: w})
-	return s.nextID
+	at := max(c.s.now, c.s.Nodes[c.id].Clock.trueAtWall(w))
+	return c.s.timer(event{at: at, kind: evTimer, node: c.id, timer: t, wall: true, local: w})
 }
 
 // Exec wakes the process after d of execution time: a pause stretches it.
 func (c Ctx) Exec(d time.Duration, t Timer) TimerID {
-	s := c.s
+	return c.s.timer(event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evExec, node: c.id, timer: t})
+}
+
+// timer queues a timer event; its id names both a serial number and the
+// slab entry, so Cancel finds it without a search.
+func (s *Sim) timer(e event) TimerID {
 	s.nextID++
-	s.push(event{at: s.Nodes[c.id].Clock.trueAfter(s.now, d), kind: evExec, node: c.id, timer: t, id: s.nextID})
-	return s.nextID
+	e.id = TimerID(s.nextID << 32) // low bits filled below
+	ix := s.push(e)
+	id := e.id | TimerID(ix+1)
+	s.queue.slab[ix].id = id
+	return id
 }
 
 // Cancel stops a pending timer; cancelling a fired timer does nothing.
@@ -599,11 +584,9 @@ func (c Ctx) Cancel(id TimerID) {
 	if id == 0 {
 		return
 	}
-	for _, e := range c.s.queue {
-		if e.id == id && (e.kind == evTimer || e.kind == evExec) {
-			c.s.cancel[id] = struct{}{}
-			return
-		}
+	if ix := int32(id&0xffffffff) - 1; c.s.queue.live(ix) && c.s.queue.slab[ix].id == id {
+		c.s.queue.removeSlab(ix)
+		return
 	}
 	n := &c.s.Nodes[c.id]
 	for i, e := range n.held {
@@ -687,14 +670,15 @@ func (s *Sim) Clone() *Sim {
 		c.Nodes[i].backlog = append([]event(nil), n.backlog...)
 		c.Nodes[i].held = append([]event(nil), n.held...)
 	}
-	c.queue = append(eventQueue(nil), s.queue...)
+	c.queue = s.queue.clone()
 	c.rng = rand.New(&c.pcg)
-	c.cancel = make(map[TimerID]struct{}, len(s.cancel))
-	for k := range s.cancel {
-		c.cancel[k] = struct{}{}
-	}
 	c.parts = append([]partition(nil), s.parts...)
 	c.lastSend = append([]time.Duration(nil), s.lastSend...)
 	c.Check = s.Check.cloneForReplay(&c)
 	return &c
+}
+
+// sortBySeq orders slab indexes by the order their events were queued.
+func sortBySeq(q *eventQueue, ixs []int32) {
+	slices.SortFunc(ixs, func(a, b int32) int { return cmp.Compare(q.slab[a].seq, q.slab[b].seq) })
 }

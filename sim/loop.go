@@ -84,6 +84,9 @@ func (l *Loop) Stop(ctx Ctx, why string) {
 	ctx.Unheld(why)
 }
 
+// Finished reports whether the client has done all its rounds.
+func (l *Loop) Finished() bool { return l.State == StateDone }
+
 // Stopped reports whether the holder has stopped working.
 func (l *Loop) Stopped() bool { return l.stopped }
 

@@ -165,13 +165,16 @@ func (r *RedisServer) Start(ctx Ctx) {
 	}
 }
 
-// Crash implements Process: memory is gone, the AOF stays on disk.
+// Crash implements Process: memory is gone, the AOF stays on disk. With
+// appendfsync always every write (and every expiry's DEL) reached the AOF
+// before its reply, so the AOF holds exactly the keyspace at the crash.
 func (r *RedisServer) Crash(ctx Ctx) {
 	for k := range r.keys {
 		if r.Role == "master" {
 			ctx.Disown(k, false)
 		}
 	}
+	r.durable, r.dCount = r.keys, r.counter
 	r.keys = map[string]redisKey{}
 	r.counter = 0
 }
@@ -197,11 +200,6 @@ func (r *RedisServer) Restart(ctx Ctx, persist bool) {
 	r.Start(ctx)
 }
 
-func (r *RedisServer) persist() {
-	r.durable = copyKeys(r.keys)
-	r.dCount = r.counter
-}
-
 // live returns the key if it exists and has not expired by this server's
 // clock, expiring it lazily otherwise (as Redis does on access).
 func (r *RedisServer) live(ctx Ctx, key string) (redisKey, bool) {
@@ -221,7 +219,6 @@ func (r *RedisServer) expire(ctx Ctx, key string) {
 	ctx.Disown(key, true)
 	ctx.Trace("expire", key, "")
 	r.ship(ctx, Msg{Op: OpRepl, Key: key})
-	r.persist()
 }
 
 // ship sends a write to the replica, right after applying it (async).
@@ -275,7 +272,6 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 		reply.Op, reply.Token = OpOK, r.counter
 		ctx.Own(m.Key, from)
 		ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
-		r.persist()
 		r.ship(ctx, Msg{Op: OpRepl, Key: m.Key, Value: m.Value, N: int64(from), TTL: m.TTL, Deadline: kv.deadline})
 	case OpCAD, OpDel:
 		kv, held := r.live(ctx, m.Key)
@@ -284,7 +280,6 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 			delete(r.keys, m.Key)
 			ctx.Disown(m.Key, false)
 			reply.N = 1
-			r.persist()
 			r.ship(ctx, Msg{Op: OpRepl, Key: m.Key})
 		}
 	case OpPExpire:
@@ -296,7 +291,6 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 			r.keys[m.Key] = kv
 			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
 			reply.N = 1
-			r.persist()
 			r.ship(ctx, Msg{Op: OpRepl, Key: m.Key, Value: kv.value, N: int64(kv.owner), TTL: m.TTL, Deadline: kv.deadline})
 		}
 	default:
@@ -318,7 +312,6 @@ func (r *RedisServer) applyRepl(ctx Ctx, m Msg) {
 	} else {
 		r.keys[m.Key] = redisKey{value: m.Value, owner: NodeID(m.N), ttl: m.TTL, deadline: m.Deadline}
 	}
-	r.persist()
 }
 
 // Fire implements Process: active expiry when a key's deadline comes.
@@ -509,4 +502,3 @@ func (c *redisClient) finish(ctx Ctx) {
 	c.request(ctx, Msg{Op: op, Value: c.value})
 	c.Rest(ctx)
 }
-

@@ -108,6 +108,16 @@ type RedlockAttempt struct {
 	Validity time.Duration
 	Done     bool
 	Success  bool
+	// Phase is where the client is now: acquiring, unlocking, retrying,
+	// holding, extending, writing, released, lost, gave up.
+	Phase string
+	// Left is the validity still left on the client's own clock while it
+	// holds the lock, so the widget can shrink the bar.
+	Left time.Duration
+	// Renewals counts watchdog extensions that reached a majority.
+	Renewals int
+	// Note says in words why the attempt failed or how the hold ended.
+	Note string
 }
 
 // RedlockView is the Redlock vote tally and the masters' keys.
@@ -115,6 +125,9 @@ type RedlockView struct {
 	Quorum   int
 	Masters  []RedisServerView
 	Attempts []RedlockAttempt // the current or last attempt of each client
+	// Sequential is true when attempts ask the masters one after another
+	// (the spec's pseudo-code) instead of all at once (redsync).
+	Sequential bool
 }
 
 // ZNode is one child of the lock znode.
@@ -190,15 +203,12 @@ func (s *Sim) Snapshot() *Snapshot {
 		}
 		snap.Nodes[i] = v
 	}
-	for _, e := range s.queue {
-		if e.kind == evDeliver && e.inc == s.Nodes[e.node].inc {
-			if s.Cut(e.from, e.node) {
-				continue
-			}
+	s.queue.each(func(_ int32, e *event) {
+		if e.kind == evDeliver && e.inc == s.Nodes[e.node].inc && !s.Cut(e.from, e.node) {
 			snap.InFlight = append(snap.InFlight, MessageView{From: int(e.from), To: int(e.node),
 				Label: e.msg.Label(), SentAt: e.sentAt, DeliverAt: e.at})
 		}
-	}
+	})
 	sort.Slice(snap.InFlight, func(i, j int) bool {
 		a, b := snap.InFlight[i], snap.InFlight[j]
 		if a.SentAt != b.SentAt {

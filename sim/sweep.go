@@ -1,0 +1,371 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SweepFields are the fields a sweep can vary. `pause` is the length of a
+// pause injected into the first holder halfway through its work.
+var SweepFields = []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}
+
+// Axis is one swept field and the values it takes, in the field's unit:
+// milliseconds for durations, a plain number otherwise.
+type Axis struct {
+	Field  string
+	Values []float64
+}
+
+// IsDuration reports whether the axis' values are milliseconds.
+func (a Axis) IsDuration() bool {
+	switch a.Field {
+	case "ttl", "work", "pause", "latency":
+		return true
+	}
+	return false
+}
+
+// Format renders one value of the axis as a person reads it.
+func (a Axis) Format(v float64) string {
+	if a.IsDuration() {
+		return time.Duration(v * float64(time.Millisecond)).String()
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// ParseAxis reads `field=from:to:steps`, e.g. `ttl=1s:30s:30` or
+// `clients=1:8:8`; the values are evenly spaced, both ends included.
+func ParseAxis(spec string) (Axis, error) {
+	field, rng, ok := strings.Cut(spec, "=")
+	if !ok {
+		return Axis{}, fmt.Errorf("%q: want field=from:to:steps", spec)
+	}
+	a := Axis{Field: field}
+	if !contains(SweepFields, field) {
+		return a, fmt.Errorf("%s: cannot sweep this field (one of %s)", field, strings.Join(SweepFields, ", "))
+	}
+	parts := strings.Split(rng, ":")
+	if len(parts) != 3 {
+		return a, fmt.Errorf("%s: want from:to:steps, got %q", field, rng)
+	}
+	from, err := a.parseValue(parts[0])
+	if err != nil {
+		return a, fmt.Errorf("%s: from: %w", field, err)
+	}
+	to, err := a.parseValue(parts[1])
+	if err != nil {
+		return a, fmt.Errorf("%s: to: %w", field, err)
+	}
+	steps, err := strconv.Atoi(parts[2])
+	if err != nil || steps < 1 || steps > 1000 {
+		return a, fmt.Errorf("%s: steps: want 1 to 1000, got %q", field, parts[2])
+	}
+	if to < from {
+		return a, fmt.Errorf("%s: to (%s) is below from (%s)", field, parts[1], parts[0])
+	}
+	for i := 0; i < steps; i++ {
+		v := from
+		if steps > 1 {
+			v = from + (to-from)*float64(i)/float64(steps-1)
+		}
+		if !a.IsDuration() && a.Field != "clockDrift" {
+			v = math.Round(v)
+		}
+		a.Values = append(a.Values, v)
+	}
+	return a, nil
+}
+
+func (a Axis) parseValue(s string) (float64, error) {
+	if a.IsDuration() {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, fmt.Errorf("want a duration such as \"10s\", got %q", s)
+		}
+		if d < 0 {
+			return 0, fmt.Errorf("%v is negative", d)
+		}
+		return float64(d) / float64(time.Millisecond), nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("want a non-negative number, got %q", s)
+	}
+	return v, nil
+}
+
+// Sweep runs a base scenario over a grid of one or two fields with Seeds
+// seeds per cell. Each run is independent and seeded, so the numbers do
+// not depend on how many cores run them or in what order.
+type Sweep struct {
+	Base  *Scenario
+	X     Axis
+	Y     Axis // Field "" for a one-dimensional sweep
+	Seeds int
+}
+
+// SweepBase is the scenario a sweep starts from for a mode: two clients,
+// one round each, 60 s of simulated time.
+func SweepBase(mode string) (*Scenario, error) {
+	sc, err := Defaults(mode)
+	if err != nil {
+		return nil, err
+	}
+	sc.Name = "sweep"
+	sc.Duration = Duration(60 * time.Second)
+	sc.Clients, sc.Rounds = 2, 1
+	sc.Work = Duration(2 * time.Second)
+	return sc, nil
+}
+
+// Cell is the verdict of one grid point over all its seeds.
+type Cell struct {
+	X, Y           float64
+	Runs           int
+	UnsafeRate     float64 // runs in which the storage took a stale write
+	ViolationRate  float64 // runs in which two clients held at once
+	RecoveryMeanMs float64 // crash of the holder to the next grant
+	RecoveryP99Ms  float64
+	AcquireMeanMs  float64
+	UnsafeSeed     int64 // the seed of the first unsafe run, when UnsafeRate > 0
+}
+
+// CellScenario is the scenario of one grid point and seed. With crash the
+// first holder crashes at the instant the pause would start, to measure
+// recovery; otherwise it pauses for `pause` there.
+func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
+	sc := sw.Base.Clone()
+	sc.Seed = seed
+	pause := -1.0
+	for _, ax := range []struct {
+		a Axis
+		v float64
+	}{{sw.X, x}, {sw.Y, y}} {
+		if ax.a.Field == "pause" {
+			pause = ax.v
+			continue
+		}
+		setField(sc, ax.a.Field, ax.v)
+	}
+	at := Duration(2*sc.Latency.D() + sc.Work.D()/2)
+	holder := ClientName(0)
+	switch {
+	case crash:
+		sc.Faults = append(sc.Faults, Fault{At: at, Crash: holder})
+	case pause > 0:
+		sc.Faults = append(sc.Faults, Fault{At: at, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
+	}
+	return sc
+}
+
+func setField(sc *Scenario, field string, v float64) {
+	d := Duration(v * float64(time.Millisecond))
+	switch field {
+	case "ttl":
+		sc.TTL = d
+	case "work":
+		sc.Work = d
+	case "latency":
+		sc.Latency = d
+	case "clockDrift":
+		sc.ClockDrift = v
+	case "clients":
+		sc.Clients = int(v)
+	case "nodes":
+		sc.Nodes = int(v)
+	}
+}
+
+// Size is the number of simulated runs the sweep makes (two per seed: one
+// with the pause, one with a crash).
+func (sw *Sweep) Size() int { return len(sw.X.Values) * max(1, len(sw.Y.Values)) * sw.Seeds * 2 }
+
+// Validate checks the base scenario with every value the axes take.
+func (sw *Sweep) Validate() error {
+	if sw.Seeds < 1 {
+		return fmt.Errorf("seeds: %d, want at least 1", sw.Seeds)
+	}
+	if len(sw.X.Values) == 0 {
+		return fmt.Errorf("x: no values")
+	}
+	ys := sw.Y.Values
+	if len(ys) == 0 {
+		ys = []float64{0}
+	}
+	for _, x := range []float64{sw.X.Values[0], sw.X.Values[len(sw.X.Values)-1]} {
+		for _, y := range []float64{ys[0], ys[len(ys)-1]} {
+			if err := sw.CellScenario(x, y, 1, false).Validate(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type sweepJob struct{ cell, seed int }
+
+type runResult struct {
+	unsafe, violation bool
+	acquireMs         float64
+	acquired          bool
+	recoveryMs        float64
+}
+
+// Run computes every cell on `workers` goroutines (0: one per core),
+// calling progress (from any goroutine) as runs finish. It returns the
+// context's error if cancelled.
+func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total int)) ([]Cell, error) {
+	if err := sw.Validate(); err != nil {
+		return nil, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ys := sw.Y.Values
+	if len(ys) == 0 {
+		ys = []float64{0}
+	}
+	cells := make([]Cell, 0, len(sw.X.Values)*len(ys))
+	for _, y := range ys {
+		for _, x := range sw.X.Values {
+			cells = append(cells, Cell{X: x, Y: y})
+		}
+	}
+	results := make([][]runResult, len(cells))
+	for i := range results {
+		results[i] = make([]runResult, sw.Seeds)
+	}
+	jobs := make(chan sweepJob)
+	var done atomic.Int64
+	total := len(cells) * sw.Seeds
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				c := cells[j.cell]
+				results[j.cell][j.seed] = sw.runOne(c.X, c.Y, sw.Base.Seed+int64(j.seed))
+				n := done.Add(1)
+				if progress != nil {
+					progress(int(n), total)
+				}
+			}
+		}()
+	}
+feed:
+	for ci := range cells {
+		for s := 0; s < sw.Seeds; s++ {
+			select {
+			case jobs <- sweepJob{ci, s}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i := range cells {
+		summarize(&cells[i], results[i], sw.Base.Seed)
+	}
+	return cells, nil
+}
+
+func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
+	var r runResult
+	s, err := New(sw.CellScenario(x, y, seed, false))
+	if err != nil {
+		return r
+	}
+	for s.Step() {
+		if s.steps%64 == 0 && s.clientsFinished() {
+			break // nothing after the last round can change the verdict
+		}
+	}
+	sum := s.Check.Summary(s.now)
+	r.unsafe = !sum.Safe
+	r.violation = sum.Violations > 0
+	for _, g := range s.Check.grants {
+		r.acquireMs += Ms(g.At - g.Asked)
+	}
+	if n := len(s.Check.grants); n > 0 {
+		r.acquireMs /= float64(n)
+		r.acquired = true
+	}
+	crash := sw.CellScenario(x, y, seed, true)
+	c, err := New(crash)
+	if err != nil {
+		return r
+	}
+	at := crash.Faults[len(crash.Faults)-1].At.D()
+	r.recoveryMs = Ms(c.end - at) // no grant before the end: censored at the end
+	for c.Step() {
+		if g := c.Check.grants; len(g) > 0 && g[len(g)-1].At >= at && g[len(g)-1].Client != 0 {
+			r.recoveryMs = Ms(g[len(g)-1].At - at)
+			break
+		}
+	}
+	return r
+}
+
+// clientsFinished reports whether every client has done all its rounds.
+func (s *Sim) clientsFinished() bool {
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		if !n.Client {
+			break
+		}
+		f, ok := n.Proc.(interface{ Finished() bool })
+		if !n.Crashed && (!ok || !f.Finished()) {
+			return false
+		}
+	}
+	return true
+}
+
+func summarize(c *Cell, rs []runResult, baseSeed int64) {
+	c.Runs = len(rs)
+	var rec []float64
+	var acq float64
+	nAcq := 0
+	for i, r := range rs {
+		if r.unsafe {
+			if c.UnsafeRate == 0 {
+				c.UnsafeSeed = baseSeed + int64(i)
+			}
+			c.UnsafeRate++
+		}
+		if r.violation {
+			c.ViolationRate++
+		}
+		if r.acquired {
+			acq += r.acquireMs
+			nAcq++
+		}
+		rec = append(rec, r.recoveryMs)
+	}
+	n := float64(len(rs))
+	c.UnsafeRate /= n
+	c.ViolationRate /= n
+	if nAcq > 0 {
+		c.AcquireMeanMs = round3(acq / float64(nAcq))
+	}
+	sort.Float64s(rec)
+	var sum float64
+	for _, v := range rec {
+		sum += v
+	}
+	c.RecoveryMeanMs = round3(sum / n)
+	c.RecoveryP99Ms = round3(percentile(rec, 0.99))
+}

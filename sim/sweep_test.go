@@ -1,0 +1,138 @@
+package sim_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+func axis(t *testing.T, spec string) sim.Axis {
+	t.Helper()
+	a, err := sim.ParseAxis(spec)
+	require.NoError(t, err)
+	return a
+}
+
+func TestParseAxis(t *testing.T) {
+	a := axis(t, "ttl=1s:3s:3")
+	assert.Equal(t, []float64{1000, 2000, 3000}, a.Values)
+	assert.Equal(t, "2s", a.Format(2000))
+	assert.Equal(t, []float64{1, 3, 4, 6}, axis(t, "clients=1:6:4").Values)
+	for _, bad := range []string{"ttl", "ttl=1s:2s", "ttl=1x:2s:3", "ttl=2s:1s:3", "ttl=1s:2s:0", "colour=1:2:3", "clients=-1:2:2"} {
+		_, err := sim.ParseAxis(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func runSweep(t *testing.T, sw *sim.Sweep, workers int) []sim.Cell {
+	t.Helper()
+	cells, err := sw.Run(context.Background(), workers, nil)
+	require.NoError(t, err)
+	return cells
+}
+
+// TestSweepMatchesAnalyticBoundary: without a watchdog, a Redis lock is
+// unsafe exactly when the pause plus the work outlives the TTL.
+func TestSweepMatchesAnalyticBoundary(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	base.Latency, base.Jitter = sim.Duration(time.Millisecond), sim.Duration(time.Millisecond)
+	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:10s:10"), Y: axis(t, "pause=0s:10s:11"), Seeds: 3}
+	step := 1000.0
+	for _, c := range runSweep(t, sw, 0) {
+		work := float64(base.Work.D() / time.Millisecond)
+		switch {
+		case c.Y+work > c.X+step:
+			assert.Equal(t, 1.0, c.UnsafeRate, "ttl %v pause %v must be unsafe", c.X, c.Y)
+		case c.Y+work < c.X-step:
+			assert.Zero(t, c.UnsafeRate, "ttl %v pause %v must be safe", c.X, c.Y)
+		}
+	}
+}
+
+// TestSweepWatchdogBoundary: with Redisson's watchdog the lock survives any
+// pause shorter than 2·ttl/3 and none longer than ttl.
+func TestSweepWatchdogBoundary(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	base.Watchdog = true
+	base.Work = sim.Duration(40 * time.Second)
+	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=3s:12s:4"), Y: axis(t, "pause=0s:16s:17"), Seeds: 2}
+	for _, c := range runSweep(t, sw, 0) {
+		switch {
+		case c.Y < 2*c.X/3:
+			assert.Zero(t, c.UnsafeRate, "ttl %v pause %v: below 2·ttl/3 is safe", c.X, c.Y)
+		case c.Y > c.X+200:
+			assert.Equal(t, 1.0, c.UnsafeRate, "ttl %v pause %v: above ttl is unsafe", c.X, c.Y)
+		}
+	}
+}
+
+func TestSweepIsIndependentOfWorkers(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:6s:4"), Y: axis(t, "pause=0s:6s:3"), Seeds: 4}
+	one := runSweep(t, sw, 1)
+	assert.Equal(t, one, runSweep(t, sw, 4))
+	for _, c := range one {
+		assert.Equal(t, 4, c.Runs)
+		assert.Positive(t, c.RecoveryMeanMs)
+		if c.UnsafeRate > 0 {
+			// The recorded seed reproduces an unsafe run.
+			s, err := sim.New(sw.CellScenario(c.X, c.Y, c.UnsafeSeed, false))
+			require.NoError(t, err)
+			assert.False(t, s.Run().Safe)
+		}
+	}
+}
+
+func TestSweepRecoveryFollowsTTL(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=2s:20s:4"), Seeds: 3}
+	cells := runSweep(t, sw, 0)
+	for i, c := range cells {
+		// The crashed holder's key lives ttl from its grant; the crash is
+		// work/2 after the grant, then the next retry gets in.
+		want := c.X - float64(base.Work.D()/time.Millisecond)/2
+		assert.InDelta(t, want, c.RecoveryMeanMs, 200, "ttl %v", c.X)
+		if i > 0 {
+			assert.Greater(t, c.RecoveryMeanMs, cells[i-1].RecoveryMeanMs)
+		}
+	}
+}
+
+func TestSweepCancel(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:30s:30"), Y: axis(t, "pause=0s:20s:21"), Seeds: 50}
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int64
+	_, err = sw.Run(ctx, 2, func(done, total int) {
+		if done == 10 {
+			cancel()
+		}
+		calls.Add(1)
+	})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, calls.Load(), int64(1000))
+}
+
+// BenchmarkSweepDefaultGrid is the trade-off view's default grid.
+func BenchmarkSweepDefaultGrid(b *testing.B) {
+	base, _ := sim.SweepBase("redis")
+	x, _ := sim.ParseAxis("ttl=1s:30s:30")
+	y, _ := sim.ParseAxis("pause=0s:20s:21")
+	sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: 50}
+	for b.Loop() {
+		if _, err := sw.Run(context.Background(), 0, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
