@@ -51,6 +51,7 @@ const (
 	evFault
 	evResume
 	evHeal
+	evChange
 )
 
 type event struct {
@@ -181,6 +182,9 @@ func New(sc *Scenario) (*Sim, error) {
 	}
 	for i, f := range sc.Faults {
 		s.push(event{at: f.At.D(), kind: evFault, node: None, fault: i})
+	}
+	for i, ch := range sc.Changes {
+		s.push(event{at: ch.At.D(), kind: evChange, node: None, fault: i})
 	}
 	return s, nil
 }
@@ -333,6 +337,13 @@ func (s *Sim) handle(e event) bool {
 		s.fault(e.fault)
 	case evResume:
 		s.resume(e.node)
+	case evChange:
+		ch := s.Scenario.Changes[e.fault]
+		if next, err := ch.apply(s.Scenario); err == nil { // validated in New
+			s.Scenario = next
+		}
+		s.trace(None, "change", "", None, ch.String())
+		s.Check.fault(s.now, "change", "", ch.String())
 	case evHeal:
 		s.trace(None, "heal", "", None, "partition healed")
 		s.Check.fault(s.now, "heal", "", "")

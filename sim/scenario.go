@@ -143,6 +143,28 @@ type Scenario struct {
 	RetryDelay       Duration  `json:"retryDelay"`
 	Faults           []Fault   `json:"faults"`
 	Captions         []Caption `json:"captions,omitempty"`
+	Changes          []Change  `json:"changes,omitempty"`
+}
+
+// Change is a control moved during a run (a fork in the window): from At
+// on, the fields in Set take their new values.
+type Change struct {
+	At  Duration                   `json:"at"`
+	Set map[string]json.RawMessage `json:"set"`
+}
+
+// ChangeableFields are the fields a Change may set mid-run; the others
+// (clients, nodes, mode, seed, ...) shape the whole run.
+var ChangeableFields = []string{"ttl", "work", "think", "latency", "jitter", "watchdog", "fencing",
+	"plainDel", "retryDelay", "tries", "driftFactor", "respectSuspended"}
+
+// apply returns a copy of sc with the change's fields set.
+func (ch Change) apply(sc *Scenario) (*Scenario, error) {
+	c := sc.Clone()
+	if err := decodeFields(reflect.ValueOf(c).Elem(), ch.Set, ""); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Defaults returns the scenario a mode starts from before a file overrides
@@ -188,6 +210,15 @@ func (sc *Scenario) Clone() *Scenario {
 		}
 	}
 	c.Captions = append([]Caption(nil), sc.Captions...)
+	if sc.Changes != nil {
+		c.Changes = make([]Change, len(sc.Changes))
+		for i, ch := range sc.Changes {
+			c.Changes[i] = Change{At: ch.At, Set: make(map[string]json.RawMessage, len(ch.Set))}
+			for k, v := range ch.Set {
+				c.Changes[i].Set[k] = append(json.RawMessage(nil), v...)
+			}
+		}
+	}
 	return &c
 }
 
@@ -440,10 +471,51 @@ func (sc *Scenario) Validate() error {
 			}
 		}
 	}
+	cur := sc
+	for i, ch := range sc.Changes {
+		p := fmt.Sprintf("changes[%d]", i)
+		if ch.At < 0 || ch.At.D() > MaxDuration {
+			return fmt.Errorf("%s.at: %v is outside 0..%v", p, ch.At.D(), MaxDuration)
+		}
+		if len(ch.Set) == 0 {
+			return fmt.Errorf("%s.set: want at least one field", p)
+		}
+		for k := range ch.Set {
+			if !contains(ChangeableFields, k) {
+				return fmt.Errorf("%s.set.%s: cannot change during a run (one of %s)", p, k, strings.Join(ChangeableFields, ", "))
+			}
+		}
+		next, err := ch.apply(cur)
+		if err != nil {
+			return fmt.Errorf("%s.set.%w", p, err)
+		}
+		next.Changes = nil
+		if err := next.Validate(); err != nil {
+			return fmt.Errorf("%s.set: %w", p, err)
+		}
+		cur = next
+	}
 	for i, c := range sc.Captions {
 		if c.At < 0 || c.At.D() > MaxDuration {
 			return fmt.Errorf("captions[%d].at: %v is outside 0..%v", i, c.At.D(), MaxDuration)
 		}
 	}
 	return nil
+}
+
+// String lists the change's fields as `ttl=5s, watchdog=true`.
+func (ch Change) String() string {
+	keys := make([]string, 0, len(ch.Set))
+	for k := range ch.Set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k + "=" + strings.Trim(string(ch.Set[k]), `"`))
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,25 @@ func FuzzParseScenario(f *testing.F) {
 		}
 		s.Run()
 	})
+}
+
+func TestChangeForksTheFuture(t *testing.T) {
+	base := preset(t, "redis-gc-pause", nil)
+	forked := base.Clone()
+	forked.Changes = []sim.Change{{At: sim.Duration(500 * time.Millisecond), Set: map[string]json.RawMessage{"fencing": json.RawMessage("true")}}}
+	require.NoError(t, forked.Validate())
+	a, err := sim.Record(base)
+	require.NoError(t, err)
+	b, err := sim.Record(forked)
+	require.NoError(t, err)
+	assert.Equal(t, a.At(400*time.Millisecond), b.At(400*time.Millisecond), "the past is kept")
+	sum := b.Summary()
+	assert.Equal(t, 1, sum.StaleWritesRejected, "from 500 ms on the storage checks tokens")
+	assert.True(t, sum.Safe)
+
+	bad := base.Clone()
+	bad.Changes = []sim.Change{{At: sim.Duration(time.Second), Set: map[string]json.RawMessage{"clients": json.RawMessage("3")}}}
+	assert.ErrorContains(t, bad.Validate(), "changes[0].set.clients: cannot change during a run")
+	bad.Changes = []sim.Change{{At: sim.Duration(time.Second), Set: map[string]json.RawMessage{"ttl": json.RawMessage(`"-1s"`)}}}
+	assert.ErrorContains(t, bad.Validate(), "changes[0].set: ttl: -1s is negative")
 }
