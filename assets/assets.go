@@ -82,3 +82,11 @@ func Preset(name string) (*sim.Scenario, error) {
 	}
 	return sc, nil
 }
+
+//go:generate go run ./gen/icon
+
+//go:embed icon.png
+var icon []byte
+
+// Icon is the application icon, 512×512 PNG, rendered from icon.svg.
+func Icon() []byte { return icon }
