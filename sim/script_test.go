@@ -1,0 +1,107 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// scriptScenario is a redis run with a fixed 2 ms latency and no jitter, so
+// every reply time is exact.
+func scriptScenario(t *testing.T) *sim.Scenario {
+	t.Helper()
+	sc, err := sim.Defaults("redis")
+	require.NoError(t, err)
+	sc.Latency = sim.Duration(2 * time.Millisecond)
+	sc.Jitter = 0
+	sc.Stagger = 0
+	sc.Duration = sim.Duration(5 * time.Second)
+	return sc
+}
+
+func TestScriptClientPlaysAndRecords(t *testing.T) {
+	ms := time.Millisecond
+	a := sim.NewScriptClient(
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: 100 * ms}},
+		sim.ScriptStep{At: 50 * ms, To: "redis-1", Msg: sim.Msg{Op: sim.OpCAD, Key: "k", Value: "a"}},
+	)
+	b := sim.NewScriptClient(
+		sim.ScriptStep{At: 10 * ms, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "b", TTL: 100 * ms}},
+		sim.ScriptStep{At: 60 * ms, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "b", TTL: 100 * ms}},
+	)
+	sc := scriptScenario(t)
+	s, err := sim.NewScripted(sc, a, b)
+	require.NoError(t, err)
+	s.Run()
+
+	tests := []struct {
+		c    *sim.ScriptClient
+		step int
+		at   time.Duration
+		op   string
+		n    int64
+	}{
+		{a, 0, 4 * ms, sim.OpOK, 0},
+		{b, 0, 14 * ms, sim.OpNil, 0},
+		{a, 1, 54 * ms, sim.OpInt, 1},
+		{b, 1, 64 * ms, sim.OpOK, 0},
+	}
+	for _, tt := range tests {
+		r, ok := tt.c.Reply(tt.step)
+		require.True(t, ok, "step %d answered", tt.step)
+		assert.Equal(t, tt.at, r.At)
+		assert.Equal(t, "redis-1", r.From)
+		assert.Equal(t, tt.op, r.Msg.Op)
+		assert.Equal(t, tt.n, r.Msg.N)
+		assert.Equal(t, int64(tt.step+1), r.Msg.Seq, "the reply names its step")
+	}
+	assert.Len(t, a.Replies, 2)
+	assert.Equal(t, 2, sc.Clients, "NewScripted works on a copy of the scenario")
+}
+
+func TestNewScriptedAddsClientsAndKeepsModeClients(t *testing.T) {
+	sc := scriptScenario(t)
+	sc.Clients = 1
+	script := sim.NewScriptClient(sim.ScriptStep{At: time.Second, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: sim.LockKey, Value: "x", TTL: time.Second}})
+	s, err := sim.NewScripted(sc, nil, script)
+	require.NoError(t, err)
+	require.Len(t, s.Nodes, 3, "two clients and redis-1")
+	sum := s.Run()
+	// client-1 is the mode's own client: it takes the lock at once and
+	// holds it 5 s, so the script's SET NX at 1 s finds it held.
+	assert.Equal(t, 1, sum.Acquisitions)
+	r, ok := script.Reply(0)
+	require.True(t, ok)
+	assert.Equal(t, sim.OpNil, r.Msg.Op)
+}
+
+func TestScriptClientCloneIsDeep(t *testing.T) {
+	script := sim.NewScriptClient(
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second}},
+		sim.ScriptStep{At: 100 * time.Millisecond, To: "redis-1", Msg: sim.Msg{Op: sim.OpDel, Key: "k"}},
+	)
+	s, err := sim.NewScripted(scriptScenario(t), script)
+	require.NoError(t, err)
+	s.RunUntil(50 * time.Millisecond)
+	c := s.Clone()
+	s.Run()
+	c.Run()
+	require.Len(t, script.Replies, 2)
+	cp := c.Nodes[c.Lookup("client-1")].Proc.(*sim.ScriptClient)
+	assert.Equal(t, script.Replies, cp.Replies, "the clone replays the same answers")
+	cp.Replies[0].Msg.Op = "changed"
+	assert.Equal(t, sim.OpOK, script.Replies[0].Msg.Op, "and shares no memory with the original")
+}
+
+func TestScriptClientUnansweredStep(t *testing.T) {
+	script := sim.NewScriptClient(sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: "NOSUCH"}})
+	s, err := sim.NewScripted(scriptScenario(t), script)
+	require.NoError(t, err)
+	s.Run()
+	_, ok := script.Reply(0)
+	assert.False(t, ok, "a server that ignores an op sends nothing back")
+}
