@@ -4,6 +4,7 @@
 //	lockscope                   open the window
 //	lockscope presets           list the preset scenarios
 //	lockscope run PRESET|FILE   run one scenario and report its verdict
+//	lockscope sweep --mode M    run a grid of scenarios: the TTL–safety trade-off
 //	lockscope --version         print the version
 package main
 
@@ -40,6 +41,7 @@ const usage = `usage:
   lockscope                                  open the window
   lockscope presets                          list preset scenarios
   lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE]
+  lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--csv]
   lockscope --version                        print the version
 `
 
@@ -62,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return listPresets(stdout, stderr)
 	case "run":
 		return runScenario(rest, stdout, stderr)
+	case "sweep":
+		return sweepScenario(rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "lockscope %s\n", version)
 		return exitOK
@@ -70,9 +74,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if strings.HasPrefix(cmd, "-") {
-		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, --version; see lockscope help)", cmd))
+		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, sweep, --version; see lockscope help)", cmd))
 	}
-	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, --version; see lockscope help)", cmd))
+	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, sweep, --version; see lockscope help)", cmd))
 }
 
 // fail prints err as the one line DESIGN.md promises and returns the bad

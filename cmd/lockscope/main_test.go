@@ -314,7 +314,14 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{"broken JSON", []string{"run", badJSON}, badJSON + ": scenario: not a JSON object"},
 		{"trace into a missing directory", []string{"run", "redis-happy-path", "--trace", filepath.Join(dir, "no", "t.jsonl")}, "--trace: open"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
-		{"sweep is not a command yet", []string{"sweep"}, `unknown command "sweep"`},
+		{"sweep without mode", []string{"sweep", "--x", "ttl=1s:2s:2"}, "sweep: --mode is required"},
+		{"sweep without x", []string{"sweep", "--mode", "redis"}, "sweep: --x is required"},
+		{"sweep unknown mode", []string{"sweep", "--mode", "memcached", "--x", "ttl=1s:2s:2"}, `--mode: unknown mode "memcached"`},
+		{"sweep bad axis", []string{"sweep", "--mode", "redis", "--x", "ttl=1s:2s"}, "--x: ttl: want from:to:steps"},
+		{"sweep unknown field", []string{"sweep", "--mode", "redis", "--x", "colour=1:2:2"}, "--x: colour: cannot sweep this field"},
+		{"sweep same axis twice", []string{"sweep", "--mode", "redis", "--x", "ttl=1s:2s:2", "--y", "ttl=1s:2s:2"}, "--y: ttl is already the x axis"},
+		{"sweep bad seeds", []string{"sweep", "--mode", "redis", "--x", "ttl=1s:2s:2", "--seeds", "0"}, "--seeds: want 1 to 10000"},
+		{"sweep invalid cell", []string{"sweep", "--mode", "redis", "--x", "clients=1:300:2"}, "clients: 300, want 1 to 200"},
 		{"unknown top-level flag", []string{"--fast"}, `unknown flag "--fast"`},
 		{"presets takes no argument", []string{"presets", "redis"}, "presets: takes no arguments"},
 	}
@@ -375,4 +382,24 @@ func TestApplyOverridesKeepsBigNumbersAndAppends(t *testing.T) {
 	assert.Equal(t, int64(9007199254740993), sc.Seed)
 	require.Len(t, sc.Faults, 1)
 	assert.Equal(t, "redis-1", sc.Faults[0].Crash)
+}
+
+func TestSweepCSV(t *testing.T) {
+	code, stdout, stderr := invoke("sweep", "--mode", "redis", "--x", "ttl=2s:8s:3", "--y", "pause=0s:8s:3", "--seeds", "2", "--csv")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 1+9)
+	assert.Equal(t, "x,y,runs,unsafeRate,violationRate,recoveryMeanMs,recoveryP99Ms,acquireMeanMs", lines[0])
+	// ttl 2 s with an 8 s pause in 2 s of work: always unsafe; ttl 8 s with no pause: never.
+	assert.True(t, strings.HasPrefix(lines[7], "2000,8000,2,1,1,"), lines[7])
+	assert.True(t, strings.HasPrefix(lines[3], "8000,0,2,0,0,"), lines[3])
+	assert.Contains(t, stderr, "sweep: 100%")
+}
+
+func TestSweepTable(t *testing.T) {
+	code, stdout, stderr := invoke("sweep", "--mode", "redis", "--x", "ttl=2s:8s:2", "--seeds", "1", "--set", "work=1s")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "redis sweep: ttl, 1 seeds per cell")
+	assert.Contains(t, stdout, "recovery mean")
+	assert.Contains(t, stdout, "8s")
 }
