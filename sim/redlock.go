@@ -1,0 +1,593 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Redlock over N independent Redis masters, as go-redsync/redsync v4 runs
+// it (Mutex.lockContext, ExtendContext, UnlockContext) and as the Redlock
+// spec (redis.io/docs/manual/patterns/distributed-locks) describes it:
+//
+//   - One random value per Lock call, reused by all its tries (redsync's
+//     genValueFunc is called once, before the loop).
+//   - A try: start = the client's monotonic clock; SET key value NX PX ttl on
+//     every master, all at once under one deadline of ttl·timeoutFactor
+//     (redsync), or, with `sequential`, one master after another, each with
+//     that timeout (the spec's pseudo-code). A master votes when it answers
+//     OK in time.
+//   - elapsed = now − start on the same clock; drift = ttl·driftFactor +
+//     2 ms; validity = ttl − elapsed − drift. The try succeeds iff votes ≥
+//     N/2+1 and validity > 0. redsync computes until = now + ttl − elapsed −
+//     ttl·driftFactor and requires now.Before(until): the same test, but
+//     without the spec's (and redlock-rb's) 2 ms term, which LockScope keeps.
+//   - A failed try unlocks (compare-and-delete) on all N masters, waits for
+//     their answers or the same deadline, then sleeps a random delay (redsync:
+//     rand in [50 ms, 250 ms)) and tries again, `tries` times in all.
+//   - The holder believes it holds the lock until its validity runs out on
+//     its own monotonic clock or until it releases.
+
+// Redlock figures of go-redsync/redsync v4 (redsync.go, NewMutex).
+const (
+	// RedlockMaxNodes bounds `nodes` in redlock mode.
+	RedlockMaxNodes = 9
+	// RedlockTries is redsync's default number of tries per Lock call.
+	RedlockTries = 32
+	// RedlockRetryDelay is the mean of redsync's default delay between
+	// tries, rand in [50 ms, 250 ms).
+	RedlockRetryDelay = 150 * time.Millisecond
+	// RedlockTimeoutFactor is redsync's timeoutFactor: a try waits at most
+	// ttl·0.05 for the masters' answers.
+	RedlockTimeoutFactor = 0.05
+	// RedlockDriftFloor is the spec's fixed 2 ms added to ttl·driftFactor
+	// for the granularity of Redis's expiry (redlock-rb does the same).
+	RedlockDriftFloor = 2 * time.Millisecond
+)
+
+// RedlockQuorum is the number of masters that must vote yes: N/2+1.
+func RedlockQuorum(n int) int { return n/2 + 1 }
+
+// RedlockDrift is the allowance for clock drift between the client and the
+// masters that Redlock subtracts from the validity: ttl·driftFactor + 2 ms.
+func RedlockDrift(ttl time.Duration, driftFactor float64) time.Duration {
+	return time.Duration(int64(float64(ttl)*driftFactor)) + RedlockDriftFloor
+}
+
+// RedlockValidity is how long the client may consider the lock its own after
+// a try that took elapsed on its clock: ttl − elapsed − drift.
+func RedlockValidity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
+	return ttl - elapsed - RedlockDrift(ttl, driftFactor)
+}
+
+// RedlockTimeout is how long a try (or each master, with `sequential`)
+// waits for answers: ttl·timeoutFactor, redsync's context deadline.
+func RedlockTimeout(ttl time.Duration) time.Duration {
+	return time.Duration(int64(float64(ttl) * RedlockTimeoutFactor))
+}
+
+// redlockRetryDelay draws the wait before the next try: uniform in whole
+// milliseconds over [retryDelay/3, 5·retryDelay/3), which for the default
+// 150 ms is redsync's rand.Intn(250-50)+50 ms.
+func redlockRetryDelay(ctx Ctx) time.Duration {
+	d := ctx.Scenario().RetryDelay.D()
+	if d <= 0 {
+		return 0
+	}
+	lo, span := d/3, d*4/3
+	if n := int64(span / time.Millisecond); n > 0 {
+		return lo + time.Duration(ctx.Rand().Int64N(n))*time.Millisecond
+	}
+	return lo + time.Duration(ctx.Rand().Int64N(int64(span)))
+}
+
+func init() { RegisterMode(redlockMode{}) }
+
+type redlockMode struct{}
+
+func (redlockMode) Name() string { return "redlock" }
+
+func (redlockMode) Defaults(sc *Scenario) {
+	sc.Nodes = 5
+	sc.Tries = RedlockTries
+	sc.RetryDelay = Duration(RedlockRetryDelay)
+}
+
+// ErrRedlockFencing explains why `fencing` is refused in redlock mode.
+var ErrRedlockFencing = errors.New("fencing: Redlock has no fencing token: its lock values are random, not ordered, " +
+	"so the storage cannot tell a late write of an old holder from a new holder's (Kleppmann, \"How to do distributed locking\")")
+
+func (redlockMode) Validate(sc *Scenario) error {
+	switch {
+	case sc.Nodes < 1 || sc.Nodes > RedlockMaxNodes:
+		return fmt.Errorf("nodes: %d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
+	case sc.Fencing:
+		return ErrRedlockFencing
+	case sc.Replica:
+		return errors.New("replica: Redlock masters are independent and have no replica; use redis mode for one")
+	case sc.Herd:
+		return errors.New("herd: only zookeeper and etcd have watches to herd")
+	case sc.PlainDel:
+		return errors.New("plainDel: only for redis; Redlock always releases with compare-and-delete")
+	}
+	return nil
+}
+
+func (redlockMode) Servers(sc *Scenario) []string {
+	out := make([]string, sc.Nodes)
+	for i := range out {
+		out[i] = "redis-" + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+func (redlockMode) CanFailover(sc *Scenario, node string) error {
+	return errors.New("Redlock masters have no replica to promote; use crash and restart")
+}
+
+// Failover never happens (CanFailover refuses it); a master just crashes.
+func (redlockMode) Failover(s *Sim, node NodeID) { s.CrashNode(node) }
+
+func (redlockMode) NewServer(sc *Scenario, i int) Process {
+	return &redlockMaster{&RedisServer{Role: "master", keys: map[string]redisKey{}, replica: None}}
+}
+
+func (redlockMode) NewClient(sc *Scenario, i int) Process { return &redlockClient{} }
+
+func (redlockMode) View(s *Sim, snap *Snapshot) {
+	servers := s.Servers()
+	v := &RedlockView{Quorum: RedlockQuorum(len(servers)), Sequential: s.Scenario.Sequential}
+	for _, id := range servers {
+		m := s.Nodes[id].Proc.(*redlockMaster)
+		snap.Nodes[id].Role = m.Role
+		v.Masters = append(v.Masters, m.view(s, id))
+	}
+	for i := range s.Nodes {
+		c, ok := s.Nodes[i].Proc.(*redlockClient)
+		if !ok {
+			continue
+		}
+		a := c.att
+		a.Client = s.Nodes[i].Name
+		a.Votes = append([]Vote(nil), c.att.Votes...)
+		a.Phase = c.phase
+		if c.State == StateHolding {
+			a.Left = c.until - s.Nodes[i].Clock.Mono(s.now)
+		}
+		v.Attempts = append(v.Attempts, a)
+		snap.Nodes[i].Detail = c.detail(a)
+	}
+	snap.Redlock = v
+}
+
+// redlockMaster is one of the N independent masters: a RedisServer that
+// never replicates, whatever its name.
+type redlockMaster struct{ *RedisServer }
+
+func (m *redlockMaster) Start(ctx Ctx) {
+	m.RedisServer.Start(ctx)
+	m.replica = None
+}
+
+func (m *redlockMaster) Restart(ctx Ctx, persist bool) {
+	m.RedisServer.Restart(ctx, persist)
+	m.replica = None
+}
+
+func (m *redlockMaster) Clone() Process {
+	return &redlockMaster{m.RedisServer.Clone().(*RedisServer)}
+}
+
+// Phases of a Redlock client, as RedlockAttempt.Phase shows them.
+const (
+	redlockAcquiring = "acquiring"
+	redlockUnlocking = "unlocking"
+	redlockRetrying  = "retrying"
+	redlockHolding   = "holding"
+	redlockExtending = "extending"
+	redlockWriting   = "writing"
+	redlockReleased  = "released"
+	redlockLost      = "lost"
+	redlockGaveUp    = "gave up"
+)
+
+// Timer kinds of the Redlock client.
+const (
+	timerRedlockDeadline    = "deadline"    // a batch's answers are due (all at once)
+	timerRedlockNodeTimeout = "nodetimeout" // sequential: one master's answer is due
+	timerRedlockValidity    = "validity"    // the validity ran out on the client's clock
+	timerRedlockWatchdog    = "watchdog"    // time to extend
+	timerRedlockWrite       = "write"       // the write reaches the storage
+)
+
+// redlockSeqStride packs a batch number and a master index into one Msg.Seq.
+const redlockSeqStride = 16
+
+// redlockClient is a redsync Mutex in a loop of Lock, work, write, Unlock.
+//
+// How the holder learns it lost the lock, and when it writes: it keeps its
+// validity deadline on its monotonic clock as a timer. A running client
+// sees the timer at once, abandons the work and writes nothing. A paused
+// client sees it only when it resumes (the backlog is handled before the
+// rest of its work), so it abandons the work then: until that moment it
+// still believed, and the checker records the overlap. When the work is
+// done, the client checks Until() (the deadline) once more and, if it is
+// still valid, sends its write; the write reaches the storage one network
+// latency later, without a further check. A pause in that gap, after the
+// check and before the write lands, is Kleppmann's case: the client learns
+// at the resume that its validity ran out, but its write is already on its
+// way and lands after another client was granted the lock, a stale write
+// that no auto-expiring lock can stop (and Redlock has no fencing token).
+type redlockClient struct {
+	Loop
+	masters  []NodeID
+	value    string
+	phase    string
+	why      string        // why the last try failed
+	batch    int64         // numbers each batch of requests; answers carry it
+	start    time.Duration // monotonic reading before the batch's first request
+	next     int           // sequential: the master being asked
+	waiting  int           // answers still due in the batch
+	yes      int           // masters that said yes in the batch
+	deadline TimerID
+	retry    TimerID
+	until    time.Duration // validity deadline, on the monotonic clock
+	validity TimerID
+	holdGen  int64 // numbers validity timers, so a stale one is ignored
+	writing  bool  // a write is on its way to the storage
+	watchdog TimerID
+	att      RedlockAttempt
+}
+
+func (c *redlockClient) Clone() Process {
+	cp := *c
+	cp.masters = append([]NodeID(nil), c.masters...)
+	cp.att.Votes = append([]Vote(nil), c.att.Votes...)
+	return &cp
+}
+
+// Finished reports whether the client has done all its rounds and has no
+// write still on its way: a client that learned it lost the lock can be
+// done while its last write, sent before, has yet to land.
+func (c *redlockClient) Finished() bool { return c.Loop.Finished() && !c.writing }
+
+func (c *redlockClient) Start(ctx Ctx) {
+	c.masters = c.masters[:0]
+	for _, name := range ctx.Scenario().ServerNames() {
+		c.masters = append(c.masters, ctx.Lookup(name))
+	}
+	c.begin(ctx)
+}
+
+func (c *redlockClient) Crash(ctx Ctx) { *c = redlockClient{} }
+
+func (c *redlockClient) Restart(ctx Ctx, persist bool) { c.Start(ctx) }
+
+func (c *redlockClient) begin(ctx Ctx) {
+	if !c.Begin(ctx) {
+		return
+	}
+	c.value = fmt.Sprintf("%016x", ctx.Rand().Uint64())
+	c.acquire(ctx)
+}
+
+func (c *redlockClient) ttl(ctx Ctx) time.Duration { return ctx.Scenario().TTL.D() }
+
+// newBatch starts a batch of requests, one per master.
+func (c *redlockClient) newBatch(ctx Ctx, phase string) {
+	ctx.Cancel(c.deadline)
+	c.deadline = 0
+	c.batch++
+	c.phase = phase
+	c.start = ctx.Mono()
+	c.waiting = len(c.masters)
+	c.yes = 0
+}
+
+func (c *redlockClient) send(ctx Ctx, i int, m Msg) {
+	m.Key = LockKey
+	m.Seq = c.batch*redlockSeqStride + int64(i)
+	ctx.Send(c.masters[i], m)
+}
+
+// sendAll sends m to every master under one deadline.
+func (c *redlockClient) sendAll(ctx Ctx, m Msg) {
+	for i := range c.masters {
+		c.send(ctx, i, m)
+	}
+	c.deadline = ctx.After(RedlockTimeout(c.ttl(ctx)), Timer{Kind: timerRedlockDeadline, Seq: c.batch})
+}
+
+// acquire starts one try: SET NX PX on every master.
+func (c *redlockClient) acquire(ctx Ctx) {
+	sc := ctx.Scenario()
+	c.newBatch(ctx, redlockAcquiring)
+	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: make([]Vote, len(c.masters)),
+		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor)}
+	for i := range c.att.Votes {
+		c.att.Votes[i] = VotePending
+	}
+	if sc.Sequential {
+		c.next = 0
+		c.askNext(ctx)
+		return
+	}
+	c.sendAll(ctx, Msg{Op: OpSet, Value: c.value, TTL: sc.TTL.D()})
+}
+
+// askNext sends the SET to the next master in turn (sequential).
+func (c *redlockClient) askNext(ctx Ctx) {
+	c.send(ctx, c.next, Msg{Op: OpSet, Value: c.value, TTL: c.ttl(ctx)})
+	c.deadline = ctx.After(RedlockTimeout(c.ttl(ctx)), Timer{Kind: timerRedlockNodeTimeout, Seq: c.batch*redlockSeqStride + int64(c.next)})
+}
+
+// silent is the vote of a master that did not answer in time. The client
+// only sees a timeout; the view tells a partition apart (⚡) from a slow or
+// dead master (⏱), which is why it asks the run, not the protocol.
+func (c *redlockClient) silent(ctx Ctx, i int) Vote {
+	if ctx.Sim().Cut(ctx.ID(), c.masters[i]) {
+		return VotePartitioned
+	}
+	return VoteTimeout
+}
+
+func (c *redlockClient) Receive(ctx Ctx, from NodeID, m Msg) {
+	batch, i := m.Seq/redlockSeqStride, int(m.Seq%redlockSeqStride)
+	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from {
+		return // an answer to a batch already decided
+	}
+	switch c.phase {
+	case redlockAcquiring:
+		if c.att.Votes[i] != VotePending {
+			return
+		}
+		if m.Op == OpOK {
+			c.att.Votes[i] = VoteYes
+			c.yes++
+		} else {
+			c.att.Votes[i] = VoteNo
+		}
+		if ctx.Scenario().Sequential {
+			c.advance(ctx)
+			return
+		}
+	case redlockUnlocking, redlockExtending:
+		if m.Op == OpInt && m.N == 1 {
+			c.yes++
+		}
+	default:
+		return
+	}
+	c.waiting--
+	if c.waiting == 0 {
+		ctx.Cancel(c.deadline)
+		c.deadline = 0
+		c.batchDone(ctx)
+	}
+}
+
+// advance moves a sequential try on to the next master, or decides it.
+func (c *redlockClient) advance(ctx Ctx) {
+	ctx.Cancel(c.deadline)
+	c.deadline = 0
+	c.waiting--
+	c.next++
+	if c.next < len(c.masters) {
+		c.askNext(ctx)
+		return
+	}
+	c.decide(ctx)
+}
+
+func (c *redlockClient) batchDone(ctx Ctx) {
+	switch c.phase {
+	case redlockAcquiring:
+		c.decide(ctx)
+	case redlockUnlocking:
+		c.unlocked(ctx)
+	case redlockExtending:
+		c.extended(ctx)
+	}
+}
+
+// decide ends a try: the vote count and the validity arithmetic.
+func (c *redlockClient) decide(ctx Ctx) {
+	sc := ctx.Scenario()
+	ttl := sc.TTL.D()
+	quorum := RedlockQuorum(len(c.masters))
+	elapsed := ctx.Mono() - c.start
+	validity := RedlockValidity(ttl, elapsed, sc.DriftFactor)
+	c.att.Elapsed, c.att.Validity, c.att.Done = elapsed, validity, true
+	c.att.Success = c.yes >= quorum && validity > 0
+	sum := fmt.Sprintf("%d/%d votes, quorum %d; validity %s − %s − %s = %s",
+		c.yes, len(c.masters), quorum, redlockMs(ttl), redlockMs(elapsed), redlockMs(c.att.Drift), redlockMs(validity))
+	if c.att.Success {
+		ctx.Trace("redlock", OpSet, "granted: "+sum)
+		c.hold(ctx, validity)
+		return
+	}
+	if c.yes < quorum {
+		c.why = fmt.Sprintf("only %d of %d masters said yes, quorum is %d", c.yes, len(c.masters), quorum)
+	} else {
+		c.why = fmt.Sprintf("validity %s is not positive: the votes took %s", redlockMs(validity), redlockMs(elapsed))
+	}
+	c.att.Note = c.why
+	ctx.Trace("redlock", OpSet, "failed: "+sum)
+	c.newBatch(ctx, redlockUnlocking)
+	c.sendAll(ctx, Msg{Op: OpCAD, Value: c.value})
+}
+
+// hold starts believing: the validity timer, the work, the watchdog.
+func (c *redlockClient) hold(ctx Ctx, validity time.Duration) {
+	c.phase = redlockHolding
+	c.Grant(ctx, 0, validity)
+	c.setValidity(ctx, validity)
+	if ctx.Scenario().Watchdog {
+		c.watchdog = ctx.After(c.ttl(ctx)/3, Timer{Kind: timerRedlockWatchdog})
+	}
+}
+
+func (c *redlockClient) setValidity(ctx Ctx, validity time.Duration) {
+	ctx.Cancel(c.validity)
+	c.holdGen++
+	c.until = ctx.Mono() + validity
+	c.validity = ctx.After(validity, Timer{Kind: timerRedlockValidity, Seq: c.holdGen})
+}
+
+// unlocked follows the unlock of a failed try: retry after a random delay,
+// or give up after `tries`.
+func (c *redlockClient) unlocked(ctx Ctx) {
+	if !c.Failed(ctx, c.why) {
+		c.phase = redlockGaveUp
+		return
+	}
+	c.phase = redlockRetrying
+	c.retry = ctx.After(redlockRetryDelay(ctx), Timer{Kind: timerRetry})
+}
+
+// extended decides a watchdog extension the way redsync's Extend does:
+// a majority, and a positive validity measured over the extension itself.
+func (c *redlockClient) extended(ctx Ctx) {
+	sc := ctx.Scenario()
+	ttl := sc.TTL.D()
+	quorum := RedlockQuorum(len(c.masters))
+	elapsed := ctx.Mono() - c.start
+	validity := RedlockValidity(ttl, elapsed, sc.DriftFactor)
+	c.phase = redlockHolding
+	if c.yes >= quorum && validity > 0 {
+		c.att.Renewals++
+		c.att.Validity = validity
+		c.setValidity(ctx, validity)
+		c.watchdog = ctx.After(ttl/3, Timer{Kind: timerRedlockWatchdog})
+		ctx.Trace("watchdog", OpPExpire, fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)))
+		return
+	}
+	why := fmt.Sprintf("extension reached only %d of %d masters, quorum is %d", c.yes, len(c.masters), quorum)
+	if c.yes >= quorum {
+		why = fmt.Sprintf("extension took %s: validity %s is not positive", redlockMs(elapsed), redlockMs(validity))
+	}
+	c.lose(ctx, why)
+}
+
+// lose ends the belief without a release: the client knows it lost.
+func (c *redlockClient) lose(ctx Ctx, why string) {
+	ctx.Cancel(c.validity)
+	ctx.Cancel(c.watchdog)
+	ctx.Cancel(c.deadline)
+	c.validity, c.watchdog, c.deadline = 0, 0, 0
+	c.phase = redlockLost
+	c.att.Note = why
+	c.Lost(ctx, why)
+}
+
+func (c *redlockClient) Fire(ctx Ctx, t Timer) {
+	switch c.Loop.Fire(ctx, t) {
+	case "work":
+		c.workDone(ctx)
+		return
+	case "begin":
+		c.begin(ctx)
+		return
+	}
+	switch t.Kind {
+	case timerRedlockDeadline:
+		if t.Seq != c.batch || c.deadline == 0 {
+			return
+		}
+		c.deadline = 0
+		if c.phase == redlockAcquiring {
+			for i, v := range c.att.Votes {
+				if v == VotePending {
+					c.att.Votes[i] = c.silent(ctx, i)
+				}
+			}
+		}
+		c.batchDone(ctx)
+	case timerRedlockNodeTimeout:
+		if c.phase != redlockAcquiring || t.Seq != c.batch*redlockSeqStride+int64(c.next) {
+			return
+		}
+		c.deadline = 0
+		c.att.Votes[c.next] = c.silent(ctx, c.next)
+		c.advance(ctx)
+	case timerRetry:
+		c.retry = 0
+		if c.phase == redlockRetrying && c.State == StateWaiting {
+			c.acquire(ctx)
+		}
+	case timerRedlockValidity:
+		if t.Seq != c.holdGen || c.State != StateHolding {
+			return
+		}
+		c.validity = 0
+		why := fmt.Sprintf("validity ran out on its own clock, %s after the grant", redlockMs(c.att.Validity))
+		if late := ctx.Mono() - c.until; late >= time.Millisecond {
+			why += fmt.Sprintf("; it noticed %s late, when its pause ended", redlockMs(late))
+		}
+		c.lose(ctx, why)
+	case timerRedlockWatchdog:
+		c.watchdog = 0
+		if c.State != StateHolding || c.phase != redlockHolding {
+			return
+		}
+		c.newBatch(ctx, redlockExtending)
+		c.sendAll(ctx, Msg{Op: OpPExpire, Value: c.value, TTL: c.ttl(ctx)})
+	case timerRedlockWrite:
+		c.writing = false
+		ctx.Write(0)
+		if int(t.Seq) == c.Round && c.State == StateHolding && c.phase == redlockWriting {
+			c.release(ctx)
+		}
+	}
+}
+
+// workDone checks Until() once more and sends the write (see the type's
+// comment for why the write lands a latency later, unchecked).
+func (c *redlockClient) workDone(ctx Ctx) {
+	if ctx.Mono() >= c.until {
+		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write")
+		return
+	}
+	c.phase = redlockWriting
+	c.writing = true
+	ctx.Exec(ctx.Scenario().Latency.D(), Timer{Kind: timerRedlockWrite, Seq: int64(c.Round)})
+}
+
+// release ends the belief voluntarily and unlocks every master (redsync's
+// Unlock); the answers do not matter any more.
+func (c *redlockClient) release(ctx Ctx) {
+	c.Release(ctx)
+	ctx.Cancel(c.validity)
+	ctx.Cancel(c.watchdog)
+	c.validity, c.watchdog = 0, 0
+	c.newBatch(ctx, redlockReleased)
+	for i := range c.masters {
+		c.send(ctx, i, Msg{Op: OpCAD, Value: c.value})
+	}
+	c.Rest(ctx)
+}
+
+// detail is the client's one-line note in the cluster view.
+func (c *redlockClient) detail(a RedlockAttempt) string {
+	yes := 0
+	for _, v := range a.Votes {
+		if v == VoteYes {
+			yes++
+		}
+	}
+	switch a.Phase {
+	case "":
+		return ""
+	case redlockHolding, redlockExtending, redlockWriting:
+		return fmt.Sprintf("%s: validity left %s", a.Phase, redlockMs(a.Left))
+	case redlockAcquiring:
+		return fmt.Sprintf("try %d: %d/%d yes", a.Number, yes, len(a.Votes))
+	}
+	return fmt.Sprintf("try %d: %s", a.Number, a.Phase)
+}
+
+// redlockMs writes a duration in milliseconds, as every figure shown is.
+func redlockMs(d time.Duration) string {
+	return strconv.FormatFloat(round3(Ms(d)), 'f', -1, 64) + " ms"
+}
