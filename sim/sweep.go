@@ -113,7 +113,8 @@ type Sweep struct {
 }
 
 // SweepBase is the scenario a sweep starts from for a mode: two clients,
-// one round each, 60 s of simulated time.
+// one round each, 60 s of simulated time, and clients that keep asking
+// until the end (tries 0), so recovery is measured rather than given up on.
 func SweepBase(mode string) (*Scenario, error) {
 	sc, err := Defaults(mode)
 	if err != nil {
@@ -123,6 +124,7 @@ func SweepBase(mode string) (*Scenario, error) {
 	sc.Duration = Duration(60 * time.Second)
 	sc.Clients, sc.Rounds = 2, 1
 	sc.Work = Duration(2 * time.Second)
+	sc.Tries = 0
 	return sc, nil
 }
 
