@@ -1,0 +1,280 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// Speed limits of playback, in simulated seconds per real second.
+const (
+	MinSpeed = 0.01
+	MaxSpeed = 100
+)
+
+// Controller is one tab's state apart from its widgets: the scenario, its
+// recording, the cursor, and whether and how fast it plays. Every user
+// action goes through it; it never touches Fyne, so it is tested without a
+// display, and the widgets only draw what it hands out.
+type Controller struct {
+	mode     string
+	scenario *sim.Scenario
+	origin   string // the preset or file the scenario came from
+	rec      *sim.Recording
+	timeline sim.Timeline
+	cursor   time.Duration
+	playing  bool
+	speed    float64
+	note     string
+
+	snap *sim.Snapshot // the snapshot at cursor, built on demand
+}
+
+// NewController returns the controller of a mode's tab with nothing
+// loaded; Load or LoadPreset gives it a run.
+func NewController(mode string) *Controller {
+	return &Controller{mode: mode, speed: 1}
+}
+
+// Mode is the tab's mode.
+func (c *Controller) Mode() string { return c.mode }
+
+// LoadPreset loads one of the bundled scenarios.
+func (c *Controller) LoadPreset(name string) error {
+	sc, err := assets.Preset(name)
+	if err != nil {
+		return err
+	}
+	return c.Load(sc, name)
+}
+
+// Load records a scenario and shows it from the start, paused. On error
+// the tab keeps what it had.
+func (c *Controller) Load(sc *sim.Scenario, origin string) error {
+	if sc.Mode != c.mode {
+		return fmt.Errorf("mode: %q scenario in the %s tab", sc.Mode, c.mode)
+	}
+	sc = sc.Clone()
+	rec, err := sim.Record(sc)
+	if err != nil {
+		return err
+	}
+	c.scenario, c.origin, c.rec = sc, origin, rec
+	c.timeline = rec.Timeline()
+	c.cursor, c.playing, c.snap = 0, false, nil
+	c.note = "loaded " + origin
+	return nil
+}
+
+// Loaded reports whether a run is loaded.
+func (c *Controller) Loaded() bool { return c.rec != nil }
+
+// Edit applies change to a copy of the scenario and records it again from
+// 0, keeping the cursor time. If the changed scenario is invalid nothing
+// changes and the error names the field.
+func (c *Controller) Edit(what string, change func(sc *sim.Scenario)) error {
+	if c.rec == nil {
+		return fmt.Errorf("%s: no scenario loaded", what)
+	}
+	sc := c.scenario.Clone()
+	change(sc)
+	rec, err := sim.Record(sc)
+	if err != nil {
+		return err
+	}
+	c.scenario, c.rec = sc, rec
+	c.timeline = rec.Timeline()
+	c.cursor = min(c.cursor, rec.End())
+	c.snap = nil
+	c.note = what + ": re-recorded from 0, cursor kept"
+	return nil
+}
+
+// InjectFault adds a fault at the cursor (to the millisecond, so the file
+// stays readable) and records the run again.
+func (c *Controller) InjectFault(f sim.Fault) error {
+	f.At = sim.Duration(c.cursor.Truncate(time.Millisecond))
+	what := fmt.Sprintf("%s %s at %s", f.Kind(), strings.Join(f.Targets(), ","), f.At.D())
+	err := c.Edit(what, func(sc *sim.Scenario) { sc.Faults = append(sc.Faults, f) })
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	c.note = "added " + what + " and re-recorded"
+	return nil
+}
+
+// Scenario is the scenario on show. Treat it as read-only: changes go
+// through Edit.
+func (c *Controller) Scenario() *sim.Scenario { return c.scenario }
+
+// Origin is the preset or file the scenario came from.
+func (c *Controller) Origin() string { return c.origin }
+
+// Recording is the current run.
+func (c *Controller) Recording() *sim.Recording { return c.rec }
+
+// Timeline is the whole run laid out for the swimlanes.
+func (c *Controller) Timeline() sim.Timeline { return c.timeline }
+
+// Cursor is the instant on show.
+func (c *Controller) Cursor() time.Duration { return c.cursor }
+
+// End is the last instant of the run, 0 with nothing loaded.
+func (c *Controller) End() time.Duration {
+	if c.rec == nil {
+		return 0
+	}
+	return c.rec.End()
+}
+
+// Snapshot is the state at the cursor.
+func (c *Controller) Snapshot() *sim.Snapshot {
+	if c.rec == nil {
+		return nil
+	}
+	if c.snap == nil || c.snap.At != c.cursor {
+		c.snap = c.rec.At(c.cursor)
+	}
+	return c.snap
+}
+
+// Seek puts the cursor at t, clamped to the run.
+func (c *Controller) Seek(t time.Duration) {
+	if c.rec == nil {
+		return
+	}
+	c.cursor = max(0, min(t, c.rec.End()))
+}
+
+// Step pauses and moves the cursor to the next instant something happens.
+func (c *Controller) Step() {
+	if c.rec == nil {
+		return
+	}
+	c.playing = false
+	c.cursor = c.rec.Next(c.cursor)
+}
+
+// StepBack pauses and moves the cursor to the previous event instant.
+func (c *Controller) StepBack() {
+	if c.rec == nil {
+		return
+	}
+	c.playing = false
+	c.cursor = c.rec.Prev(c.cursor)
+}
+
+// Reset pauses and rewinds to 0.
+func (c *Controller) Reset() {
+	c.playing = false
+	c.cursor = 0
+}
+
+// Playing reports whether the run plays.
+func (c *Controller) Playing() bool { return c.playing }
+
+// Play starts playback; at the end of the run it starts again from 0.
+func (c *Controller) Play() {
+	if c.rec == nil {
+		return
+	}
+	if c.cursor >= c.rec.End() {
+		c.cursor = 0
+	}
+	c.playing = true
+}
+
+// Pause stops playback where it is.
+func (c *Controller) Pause() { c.playing = false }
+
+// TogglePlay plays when paused and pauses when playing.
+func (c *Controller) TogglePlay() {
+	if c.playing {
+		c.Pause()
+	} else {
+		c.Play()
+	}
+}
+
+// Speed is simulated time per real time.
+func (c *Controller) Speed() float64 { return c.speed }
+
+// SetSpeed sets the playback speed, clamped to MinSpeed..MaxSpeed.
+func (c *Controller) SetSpeed(x float64) {
+	if math.IsNaN(x) {
+		return
+	}
+	c.speed = max(MinSpeed, min(x, MaxSpeed))
+}
+
+// Advance moves a playing cursor by real time elapsed × speed and stops at
+// the end of the run.
+func (c *Controller) Advance(elapsed time.Duration) {
+	if !c.playing || c.rec == nil {
+		return
+	}
+	c.cursor += time.Duration(float64(elapsed) * c.speed)
+	if c.cursor >= c.rec.End() {
+		c.cursor, c.playing = c.rec.End(), false
+	}
+}
+
+// Caption is the scenario's narration for the cursor: the caption with the
+// latest time at or before it.
+func (c *Controller) Caption() (sim.Caption, bool) {
+	if c.scenario == nil {
+		return sim.Caption{}, false
+	}
+	var best sim.Caption
+	found := false
+	for _, cp := range c.scenario.Captions {
+		if cp.At.D() <= c.cursor && (!found || cp.At >= best.At) {
+			best, found = cp, true
+		}
+	}
+	return best, found
+}
+
+// PauseLength is the length of the scenario's pause faults, and whether
+// it has any.
+func (c *Controller) PauseLength() (time.Duration, bool) {
+	if c.scenario == nil {
+		return 0, false
+	}
+	return pauseLength(c.scenario)
+}
+
+// Note is what the last action did, for the status line.
+func (c *Controller) Note() string { return c.note }
+
+// Status is the one-line summary under the tab.
+func (c *Controller) Status() string {
+	if c.rec == nil {
+		return "nothing loaded"
+	}
+	state := "paused"
+	if c.playing {
+		state = "playing"
+	}
+	s := fmt.Sprintf("%s — %s of %s · %s at %s real time", c.scenario.Name, widgets.FormatTime(c.cursor), widgets.FormatTime(c.rec.End()), state, FormatSpeed(c.speed))
+	if c.note != "" {
+		s += " · " + c.note
+	}
+	return s
+}
+
+// FormatSpeed writes a playback speed with two significant digits.
+func FormatSpeed(x float64) string {
+	switch {
+	case x >= 10:
+		return fmt.Sprintf("%.0f×", x)
+	case x >= 1:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", x), ".0") + "×"
+	}
+	return fmt.Sprintf("%.2g×", x)
+}

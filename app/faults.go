@@ -1,0 +1,68 @@
+package app
+
+import (
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// DefaultPause is the pause offered on a node when the scenario has no
+// pause to take the length from: a long stop-the-world GC.
+const DefaultPause = 15 * time.Second
+
+// ClockJump is the size of the clock jumps offered on a node (an NTP step
+// or an operator setting the clock).
+const ClockJump = 10 * time.Second
+
+// FaultChoice is one fault the node menu offers; At is filled in with the
+// cursor when it is chosen.
+type FaultChoice struct {
+	Label string
+	Fault sim.Fault
+}
+
+// FaultChoices lists the faults that apply to node in the state snap
+// shows: pause, crash or restart, failover for a master with a replica,
+// and clock jumps.
+func FaultChoices(sc *sim.Scenario, snap *sim.Snapshot, node string, pause time.Duration) []FaultChoice {
+	var nv *sim.NodeView
+	for i := range snap.Nodes {
+		if snap.Nodes[i].Name == node {
+			nv = &snap.Nodes[i]
+		}
+	}
+	if nv == nil {
+		return nil
+	}
+	if pause <= 0 {
+		pause = DefaultPause
+	}
+	dur := func(d time.Duration) string { return widgets.FormatTime(d) }
+	if nv.Crashed {
+		if nv.Client {
+			return []FaultChoice{{Label: "Restart", Fault: sim.Fault{Restart: node}}}
+		}
+		return []FaultChoice{
+			{Label: "Restart with its AOF (keys on disk come back)", Fault: sim.Fault{Restart: node, Persist: true}},
+			{Label: "Restart empty (no persistence)", Fault: sim.Fault{Restart: node}},
+		}
+	}
+	var out []FaultChoice
+	what := "Pause for " + dur(pause) + " (GC / SIGSTOP)"
+	if nv.Paused {
+		what = "Pause again for " + dur(pause)
+	}
+	out = append(out, FaultChoice{Label: what, Fault: sim.Fault{Pause: node, For: sim.Duration(pause)}})
+	out = append(out, FaultChoice{Label: "Crash", Fault: sim.Fault{Crash: node}})
+	if !nv.Client {
+		if m, err := sim.LookupMode(sc.Mode); err == nil && m.CanFailover(sc, node) == nil {
+			out = append(out, FaultChoice{Label: "Fail over to the replica", Fault: sim.Fault{Failover: node}})
+		}
+	}
+	out = append(out,
+		FaultChoice{Label: "Clock jumps forward " + dur(ClockJump), Fault: sim.Fault{ClockJump: node, By: sim.Duration(ClockJump)}},
+		FaultChoice{Label: "Clock jumps back " + dur(ClockJump), Fault: sim.Fault{ClockJump: node, By: sim.Duration(-ClockJump)}},
+	)
+	return out
+}

@@ -1,0 +1,497 @@
+package app
+
+import (
+	"math"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// FrameInterval is the real time between two frames while playing. When
+// paused no timer runs at all.
+const FrameInterval = time.Second / 30
+
+// Pictures are the drawings of one tab's instant — cluster, the mode's
+// state, caption, timeline and metrics — apart from the controls, so the
+// same picture can be built again off screen (for an exported PNG).
+type Pictures struct {
+	Cluster  *widgets.ClusterView
+	State    StateView
+	Timeline *widgets.Timeline
+	Metrics  *widgets.Metrics
+	Caption  *widget.RichText
+
+	clusterPanel *widgets.Panel
+	content      fyne.CanvasObject
+}
+
+// NewPictures builds the drawings of a mode's tab.
+func NewPictures(spec ModeTab) *Pictures {
+	p := &Pictures{
+		Cluster:  widgets.NewClusterView(),
+		State:    spec.NewState(),
+		Timeline: widgets.NewTimeline(),
+		Metrics:  widgets.NewMetrics(),
+		Caption:  widget.NewRichText(),
+	}
+	p.Caption.Wrapping = fyne.TextWrapWord
+	p.clusterPanel = widgets.NewPanel("Cluster — click a node to inject a fault at the cursor", p.Cluster)
+	top := container.NewHSplit(p.clusterPanel, widgets.NewPanel(spec.StateTitle, p.State))
+	top.Offset = 0.58
+	timeline := widgets.NewPanel("Timeline — click or drag to move the cursor", p.Timeline)
+	bottom := container.NewBorder(p.Caption, nil, nil, nil, timeline)
+	mid := container.NewVSplit(top, bottom)
+	mid.Offset = 0.5
+	p.content = container.NewBorder(nil, widgets.NewPanel("", p.Metrics), nil, nil, mid)
+	return p
+}
+
+// Content is the pictures laid out as the tab shows them.
+func (p *Pictures) Content() fyne.CanvasObject { return p.content }
+
+// ShowRun draws the whole recorded run: the timeline's lanes.
+func (p *Pictures) ShowRun(c *Controller) {
+	p.Timeline.SetTimeline(c.Timeline())
+}
+
+// Show draws the instant at the controller's cursor.
+func (p *Pictures) Show(c *Controller) {
+	snap := c.Snapshot()
+	if snap == nil {
+		return
+	}
+	p.Cluster.SetSnapshot(snap)
+	p.State.SetSnapshot(snap)
+	p.Timeline.SetCursor(c.Cursor())
+	p.Metrics.SetSummary(snap.Metrics)
+	text := "No caption: this scenario carries no narration."
+	at := ""
+	if cp, ok := c.Caption(); ok {
+		text, at = cp.Text, widgets.FormatTime(cp.At.D())+"  "
+	}
+	segs := p.Caption.Segments
+	if len(segs) != 2 {
+		p.Caption.Segments = []widget.RichTextSegment{
+			&widget.TextSegment{Style: widget.RichTextStyleStrong},
+			&widget.TextSegment{Style: widget.RichTextStyleInline},
+		}
+		segs = p.Caption.Segments
+	}
+	if segs[0].(*widget.TextSegment).Text != at || segs[1].(*widget.TextSegment).Text != text {
+		segs[0].(*widget.TextSegment).Text = at
+		segs[1].(*widget.TextSegment).Text = text
+		p.Caption.Refresh()
+	}
+}
+
+// sliderControl is one parameter slider with its value read-out.
+type sliderControl struct {
+	spec   SliderSpec
+	slider *widgets.TipSlider
+	value  *widget.Label
+}
+
+// tabView is one mode's tab: its controller, controls and pictures, and
+// the ticker that plays it.
+type tabView struct {
+	spec ModeTab
+	ctl  *Controller
+	win  fyne.Window
+	tips *widgets.TipLayer
+	pics *Pictures
+
+	play, step, back, reset *widgets.TipButton
+	speed                   *widgets.TipSlider
+	speedValue              *widget.Label
+	presets                 *widgets.TipSelect
+	sliders                 []*sliderControl
+	toggles                 map[string]*widgets.TipCheck
+	status                  *widget.Label
+	content                 fyne.CanvasObject
+
+	syncing bool // controls are being set from the scenario: ignore their callbacks
+
+	frames    frameSource
+	now       func() time.Time
+	lastFrame time.Time
+}
+
+func newTabView(spec ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView {
+	v := &tabView{spec: spec, ctl: NewController(spec.Mode), win: win, tips: tips,
+		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
+		frames: &tickerFrames{}, now: time.Now}
+	v.pics.Timeline.OnSeek = v.seek
+	v.pics.Cluster.OnTapNode = v.nodeMenu
+	v.content = v.build()
+	if spec.Preset != "" {
+		if err := v.ctl.LoadPreset(spec.Preset); err != nil {
+			fyne.LogError("loading preset "+spec.Preset, err)
+		}
+	}
+	v.showRun()
+	return v
+}
+
+func (v *tabView) build() fyne.CanvasObject {
+	v.play = widgets.NewTipButton("Play", theme.MediaPlayIcon(), v.togglePlay, v.tips, "Play or pause (space).")
+	v.step = widgets.NewTipButton("Step", theme.MediaSkipNextIcon(), v.stepForward, v.tips, "Step to the next event (→).")
+	v.back = widgets.NewTipButton("Back", theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "Step back to the previous event (←).")
+	v.reset = widgets.NewTipButton("Reset", theme.MediaReplayIcon(), v.rewind, v.tips, "Rewind to 0 and pause (R).")
+
+	v.speed = widgets.NewTipSlider(math.Log10(MinSpeed), math.Log10(MaxSpeed), v.tips,
+		"Playback speed, logarithmic: 0.01× (watch each message travel) to 100× real time.")
+	v.speed.Step = 0.01
+	v.speed.Value = 0
+	v.speed.OnChanged = func(x float64) {
+		v.ctl.SetSpeed(math.Pow(10, x))
+		v.speedValue.SetText(FormatSpeed(v.ctl.Speed()))
+		v.status.SetText(v.ctl.Status())
+	}
+	v.speed.OnChangeEnded = func(float64) { v.unfocus() }
+	v.speedValue = widget.NewLabel(FormatSpeed(1))
+
+	v.presets = widgets.NewTipSelect(assets.PresetsFor(v.spec.Mode), v.choosePreset, v.tips,
+		"Bundled scenarios of this mode. Loading one starts it from 0, paused.")
+	v.presets.PlaceHolder = "(edited scenario)"
+
+	var toggles []fyne.CanvasObject
+	for _, key := range v.spec.Toggles {
+		spec := Toggles[key]
+		c := widgets.NewTipCheck(spec.Label, nil, v.tips, spec.Tip)
+		c.OnChanged = func(on bool) { v.toggle(spec, c, on) }
+		v.toggles[key] = c
+		toggles = append(toggles, c)
+	}
+
+	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
+	}
+	bar := container.NewHBox(v.play, v.step, v.back, v.reset, widget.NewSeparator(),
+		widget.NewLabelWithStyle("Speed", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		fixed(170, v.speed), fixed(56, v.speedValue), widget.NewSeparator(),
+		widget.NewLabelWithStyle("Preset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		fixed(230, v.presets), layout.NewSpacer())
+	bar.Objects = append(bar.Objects, toggles...)
+
+	var params []fyne.CanvasObject
+	for _, key := range v.spec.Sliders {
+		spec := Sliders[key]
+		sc := &sliderControl{spec: spec,
+			slider: widgets.NewTipSlider(spec.Min, spec.Max, v.tips, spec.Tip),
+			value:  widget.NewLabel("")}
+		sc.slider.Step = spec.Step
+		sc.slider.OnChanged = func(x float64) { v.slide(sc, x) }
+		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
+		v.sliders = append(v.sliders, sc)
+		name := widget.NewLabelWithStyle(spec.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		params = append(params, container.NewBorder(nil, nil, name, fixed(64, sc.value), sc.slider))
+	}
+
+	v.status = widget.NewLabel("")
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewVBox(bar, container.NewGridWithColumns(len(params), params...))
+	return container.NewBorder(top, v.status, nil, nil, v.pics.Content())
+}
+
+// showRun redraws after a new recording: the lanes, the controls and the
+// instant.
+func (v *tabView) showRun() {
+	v.pics.ShowRun(v.ctl)
+	v.syncControls()
+	v.show()
+}
+
+// show redraws the instant at the cursor and the status line.
+func (v *tabView) show() {
+	v.pics.Show(v.ctl)
+	if v.ctl.Playing() {
+		v.play.SetText("Pause")
+		v.play.SetIcon(theme.MediaPauseIcon())
+	} else {
+		v.play.SetText("Play")
+		v.play.SetIcon(theme.MediaPlayIcon())
+	}
+	v.status.SetText(v.ctl.Status())
+}
+
+// syncControls sets every control from the scenario without acting on it.
+func (v *tabView) syncControls() {
+	sc := v.ctl.Scenario()
+	if sc == nil {
+		return
+	}
+	v.syncing = true
+	defer func() { v.syncing = false }()
+	for _, c := range v.sliders {
+		x, ok := c.spec.Value(sc)
+		if ok {
+			c.slider.Enable()
+			c.slider.SetValue(x)
+			c.value.SetText(c.spec.Format(x))
+		} else {
+			c.slider.Disable()
+			c.value.SetText("none")
+		}
+	}
+	for key, c := range v.toggles {
+		c.SetChecked(Toggles[key].Value(sc))
+	}
+	if o := v.ctl.Origin(); v.presets.Selected != o {
+		if contains(v.presets.Options, o) {
+			v.presets.SetSelected(o)
+		} else {
+			v.presets.ClearSelected()
+		}
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// unfocus gives the keyboard back to the window's shortcuts after a
+// control was used.
+func (v *tabView) unfocus() {
+	if v.win != nil {
+		v.win.Canvas().Unfocus()
+	}
+}
+
+// fail shows an error and leaves the user's state as it was.
+func (v *tabView) fail(err error) {
+	if v.win != nil {
+		dialog.ShowError(err, v.win)
+	}
+	v.syncControls()
+	v.status.SetText(v.ctl.Status())
+}
+
+func (v *tabView) slide(c *sliderControl, x float64) {
+	c.value.SetText(c.spec.Format(x))
+	if v.syncing {
+		return
+	}
+	if old, ok := c.spec.Value(v.ctl.Scenario()); ok && old == x {
+		return
+	}
+	if err := v.ctl.Edit(c.spec.Label+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
+
+func (v *tabView) toggle(spec ToggleSpec, c *widgets.TipCheck, on bool) {
+	if v.syncing {
+		return
+	}
+	v.unfocus()
+	what := spec.Label + " off"
+	if on {
+		what = spec.Label + " on"
+	}
+	if err := v.ctl.Edit(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
+
+func (v *tabView) choosePreset(name string) {
+	if v.syncing || name == "" {
+		return
+	}
+	v.unfocus()
+	v.stopTicker()
+	if err := v.ctl.LoadPreset(name); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
+
+// LoadScenario replaces the tab's scenario (an opened file, a preset).
+func (v *tabView) LoadScenario(sc *sim.Scenario, origin string) error {
+	v.stopTicker()
+	if err := v.ctl.Load(sc, origin); err != nil {
+		return err
+	}
+	v.showRun()
+	return nil
+}
+
+func (v *tabView) seek(t time.Duration) {
+	v.ctl.Seek(t)
+	v.show()
+}
+
+func (v *tabView) togglePlay() {
+	v.ctl.TogglePlay()
+	v.syncTicker()
+	v.show()
+}
+
+func (v *tabView) stepForward() {
+	v.ctl.Step()
+	v.syncTicker()
+	v.show()
+}
+
+func (v *tabView) stepBack() {
+	v.ctl.StepBack()
+	v.syncTicker()
+	v.show()
+}
+
+func (v *tabView) rewind() {
+	v.ctl.Reset()
+	v.syncTicker()
+	v.show()
+}
+
+// nodeMenu offers the faults that apply to a tapped node at the cursor.
+func (v *tabView) nodeMenu(node string, at fyne.Position) {
+	snap := v.ctl.Snapshot()
+	if snap == nil || v.win == nil {
+		return
+	}
+	pause, _ := v.ctl.PauseLength()
+	choices := FaultChoices(v.ctl.Scenario(), snap, node, pause)
+	if len(choices) == 0 {
+		return
+	}
+	head := fyne.NewMenuItem(node+" at "+widgets.FormatTime(v.ctl.Cursor()), nil)
+	head.Disabled = true
+	items := []*fyne.MenuItem{head, fyne.NewMenuItemSeparator()}
+	for _, ch := range choices {
+		items = append(items, fyne.NewMenuItem(ch.Label, func() { v.inject(ch.Fault) }))
+	}
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), v.win.Canvas(), at)
+}
+
+// inject adds a fault at the cursor and re-records.
+func (v *tabView) inject(f sim.Fault) {
+	if err := v.ctl.InjectFault(f); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
+
+// syncTicker runs the frame source exactly while the controller plays.
+func (v *tabView) syncTicker() {
+	if v.ctl.Playing() {
+		v.startTicker()
+	} else {
+		v.stopTicker()
+	}
+}
+
+func (v *tabView) startTicker() {
+	if v.frames.Running() {
+		return
+	}
+	v.lastFrame = v.now()
+	v.frames.Start(v.frame)
+}
+
+func (v *tabView) stopTicker() { v.frames.Stop() }
+
+// frame advances a playing run by the real time since the last frame.
+func (v *tabView) frame() {
+	if !v.frames.Running() {
+		return
+	}
+	now := v.now()
+	v.ctl.Advance(now.Sub(v.lastFrame))
+	v.lastFrame = now
+	if !v.ctl.Playing() {
+		v.stopTicker()
+	}
+	v.show()
+}
+
+// frameSource calls a frame function on the UI goroutine while running.
+type frameSource interface {
+	Start(frame func())
+	Stop()
+	Running() bool
+}
+
+// tickerFrames is the frame source of the window: a time.Ticker whose
+// ticks reach the UI goroutine through fyne.Do. It exists only while
+// playing, so a paused window runs no timer at all.
+type tickerFrames struct {
+	stop    chan struct{}
+	pending atomic.Bool // a frame is queued: drop ticks rather than pile them up
+}
+
+// Start implements frameSource; call it on the UI goroutine.
+func (t *tickerFrames) Start(frame func()) {
+	if t.stop != nil {
+		return
+	}
+	stop := make(chan struct{})
+	t.stop = stop
+	go func() {
+		tk := time.NewTicker(FrameInterval)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				if t.pending.CompareAndSwap(false, true) {
+					fyne.Do(func() {
+						t.pending.Store(false)
+						frame()
+					})
+				}
+			}
+		}
+	}()
+}
+
+// Stop implements frameSource; call it on the UI goroutine.
+func (t *tickerFrames) Stop() {
+	if t.stop != nil {
+		close(t.stop)
+		t.stop = nil
+	}
+}
+
+// Running implements frameSource.
+func (t *tickerFrames) Running() bool { return t.stop != nil }
+
+// typedKey handles the tab's keyboard shortcuts; it reports whether the
+// key was one of them.
+func (v *tabView) typedKey(k fyne.KeyName) bool {
+	switch k {
+	case fyne.KeySpace:
+		v.togglePlay()
+	case fyne.KeyRight:
+		v.stepForward()
+	case fyne.KeyLeft:
+		v.stepBack()
+	case fyne.KeyR:
+		v.rewind()
+	default:
+		return false
+	}
+	return true
+}

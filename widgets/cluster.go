@@ -1,0 +1,555 @@
+package widgets
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+var _ fyne.Tappable = (*ClusterView)(nil)
+
+// ClusterView draws the nodes of a run — clients on the left, servers on the
+// right — with their local clocks, states and roles, the messages on the
+// wire moving along the links, partitions as cut links, paused nodes greyed
+// and crashed nodes crossed out. It reads only the mode-independent part of
+// a snapshot, so every mode's tab uses it.
+type ClusterView struct {
+	widget.BaseWidget
+
+	// OnTapNode is called with a node's name and the tap's absolute
+	// position when a node is tapped, so the window can offer faults.
+	OnTapNode func(node string, at fyne.Position)
+
+	snap *sim.Snapshot
+}
+
+// NewClusterView returns an empty cluster view; SetSnapshot fills it.
+func NewClusterView() *ClusterView {
+	v := &ClusterView{}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+// SetSnapshot shows the cluster at the snapshot's instant.
+func (v *ClusterView) SetSnapshot(s *sim.Snapshot) {
+	v.snap = s
+	v.Refresh()
+}
+
+// Snapshot is the snapshot on show, nil before the first SetSnapshot.
+func (v *ClusterView) Snapshot() *sim.Snapshot { return v.snap }
+
+// NodeAt names the node drawn at pos (relative to the view), "" for none.
+func (v *ClusterView) NodeAt(pos fyne.Position) string {
+	if v.snap == nil {
+		return ""
+	}
+	for i, b := range clusterLayout(v.snap.Nodes, v.Size()) {
+		if b.contains(pos) {
+			return v.snap.Nodes[i].Name
+		}
+	}
+	return ""
+}
+
+// Tapped implements fyne.Tappable: a tap on a node asks for its faults.
+func (v *ClusterView) Tapped(ev *fyne.PointEvent) {
+	if n := v.NodeAt(ev.Position); n != "" && v.OnTapNode != nil {
+		v.OnTapNode(n, ev.AbsolutePosition)
+	}
+}
+
+// CreateRenderer implements fyne.Widget.
+func (v *ClusterView) CreateRenderer() fyne.WidgetRenderer {
+	r := &clusterRenderer{v: v,
+		links:  newLinePool(),
+		dashes: newLinePool(),
+		nodes:  newPool(newNodeObjects, (*nodeObjects).all),
+		msgs: newPool(newMsgObjects, func(o *msgObjects) []fyne.CanvasObject {
+			return []fyne.CanvasObject{o.pill, o.text}
+		}),
+		swatch: newRectPool(),
+		legend: newTextPool(11, false),
+	}
+	r.pools = pools{r.links, r.dashes, r.nodes, r.msgs, r.swatch, r.legend}
+	r.banner, r.bannerT = &canvas.Rectangle{CornerRadius: 4}, newText(12.5, true)
+	r.Refresh()
+	return r
+}
+
+// box is a node's rectangle in the view.
+type box struct {
+	pos  fyne.Position
+	size fyne.Size
+}
+
+func (b box) contains(p fyne.Position) bool {
+	return p.X >= b.pos.X && p.Y >= b.pos.Y && p.X < b.pos.X+b.size.Width && p.Y < b.pos.Y+b.size.Height
+}
+
+func (b box) center() fyne.Position {
+	return fyne.NewPos(b.pos.X+b.size.Width/2, b.pos.Y+b.size.Height/2)
+}
+
+// Layout constants of the cluster view.
+const (
+	clusterMargin  = 12
+	clusterLegendH = 20
+	clusterBannerH = 26
+	nodeMaxW       = 240
+	nodeMaxH       = 84
+	nodeGap        = 10
+	nodeMinH       = 16
+)
+
+// clusterLayout places the nodes: clients in a column on the left, servers
+// in a column on the right, each column centred vertically.
+func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
+	out := make([]box, len(nodes))
+	var clients, servers []int
+	for i, n := range nodes {
+		if n.Client {
+			clients = append(clients, i)
+		} else {
+			servers = append(servers, i)
+		}
+	}
+	w := float32(math.Min(nodeMaxW, float64(size.Width-3*clusterMargin)*0.36))
+	w = max(w, 60)
+	h := size.Height - 2*clusterMargin - clusterLegendH - clusterBannerH
+	// column stacks nodes from the top; when they do not fit one above the
+	// other at a readable height, they wrap into more columns of tiles.
+	column := func(idx []int, x float32) {
+		n := len(idx)
+		if n == 0 {
+			return
+		}
+		gap := float32(nodeGap)
+		cols, rows := 1, n
+		bh := (h - float32(rows-1)*gap) / float32(rows)
+		if bh < nodeMinH {
+			gap = 2
+			for cols = 1; ; cols++ {
+				rows = (n + cols - 1) / cols
+				bh = (h - float32(rows-1)*gap) / float32(rows)
+				cw := (w - float32(cols-1)*gap) / float32(cols)
+				if bh >= nodeMinH || cw < 2*nodeMinH {
+					break
+				}
+			}
+		}
+		bh = max(min(bh, nodeMaxH), 1)
+		cw := (w - float32(cols-1)*gap) / float32(cols)
+		total := float32(rows)*bh + float32(rows-1)*gap
+		y0 := clusterMargin + clusterBannerH + (h-total)/2
+		for k, i := range idx {
+			r, c := k/cols, k%cols
+			out[i] = box{fyne.NewPos(x+float32(c)*(cw+gap), y0+float32(r)*(bh+gap)), fyne.NewSize(cw, bh)}
+		}
+	}
+	column(clients, clusterMargin)
+	column(servers, size.Width-clusterMargin-w)
+	return out
+}
+
+// linkEnds are the points where the link between nodes a and b leaves
+// each box: facing sides for nodes in different columns, bottom and top
+// for nodes stacked in one column.
+func linkEnds(a, b box) (fyne.Position, fyne.Position) {
+	ca, cb := a.center(), b.center()
+	switch {
+	case a.pos.X+a.size.Width <= b.pos.X:
+		return fyne.NewPos(a.pos.X+a.size.Width, ca.Y), fyne.NewPos(b.pos.X, cb.Y)
+	case b.pos.X+b.size.Width <= a.pos.X:
+		return fyne.NewPos(a.pos.X, ca.Y), fyne.NewPos(b.pos.X+b.size.Width, cb.Y)
+	case a.pos.Y < b.pos.Y:
+		return fyne.NewPos(ca.X, a.pos.Y+a.size.Height), fyne.NewPos(cb.X, b.pos.Y)
+	}
+	return fyne.NewPos(ca.X, a.pos.Y), fyne.NewPos(cb.X, b.pos.Y+b.size.Height)
+}
+
+// MessagePosition is where a message is drawn at instant at: its share of
+// the way from the sender to the receiver, by true time.
+func MessagePosition(m sim.MessageView, at fyne.Position, to fyne.Position, now float64) fyne.Position {
+	span := float64(m.DeliverAt - m.SentAt)
+	f := 1.0
+	if span > 0 {
+		f = (now - float64(m.SentAt)) / span
+	}
+	f = math.Max(0, math.Min(1, f))
+	return fyne.NewPos(at.X+float32(f)*(to.X-at.X), at.Y+float32(f)*(to.Y-at.Y))
+}
+
+// cutBetween reports whether an active partition separates nodes a and b.
+func cutBetween(cuts [][]int, a, b int) bool {
+	for _, c := range cuts {
+		if a < len(c) && b < len(c) && c[a] != c[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeObjects are the canvas objects of one node, made once and reused.
+type nodeObjects struct {
+	frame          *canvas.Rectangle
+	lines          [4]*canvas.Text
+	badge          *canvas.Rectangle
+	badgeText      *canvas.Text
+	pause1, pause2 *canvas.Rectangle
+	cross1, cross2 *canvas.Line
+}
+
+func newNodeObjects() *nodeObjects {
+	o := &nodeObjects{
+		frame:     &canvas.Rectangle{CornerRadius: 6},
+		badge:     &canvas.Rectangle{CornerRadius: 4},
+		badgeText: newText(11, true),
+		pause1:    &canvas.Rectangle{},
+		pause2:    &canvas.Rectangle{},
+		cross1:    &canvas.Line{},
+		cross2:    &canvas.Line{},
+	}
+	o.lines[0] = newText(13, true)
+	for i := 1; i < len(o.lines); i++ {
+		o.lines[i] = newText(11.5, false)
+	}
+	return o
+}
+
+func (o *nodeObjects) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.frame, o.lines[0], o.lines[1], o.lines[2], o.lines[3],
+		o.badge, o.badgeText, o.pause1, o.pause2, o.cross1, o.cross2}
+}
+
+// msgObjects are a message pill and its label.
+type msgObjects struct {
+	pill *canvas.Rectangle
+	text *canvas.Text
+}
+
+func newMsgObjects() *msgObjects {
+	return &msgObjects{pill: &canvas.Rectangle{CornerRadius: 7}, text: newText(10.5, true)}
+}
+
+type clusterRenderer struct {
+	v       *ClusterView
+	links   *pool[*canvas.Line]
+	dashes  *pool[*canvas.Line]
+	nodes   *pool[*nodeObjects]
+	msgs    *pool[*msgObjects]
+	swatch  *pool[*canvas.Rectangle]
+	legend  *pool[*canvas.Text]
+	pools   pools
+	banner  *canvas.Rectangle
+	bannerT *canvas.Text
+	objects []fyne.CanvasObject
+}
+
+func (r *clusterRenderer) Destroy() {}
+
+func (r *clusterRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *clusterRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 200) }
+
+func (r *clusterRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// Refresh places every object for the current snapshot and size; objects
+// are made only when a pool has to grow.
+func (r *clusterRenderer) Refresh() {
+	r.pools.reset()
+	if s := r.v.snap; s != nil {
+		r.draw(s)
+	}
+	if objs := r.pools.finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.pools.all(), r.banner, r.bannerT)
+	}
+}
+
+func (r *clusterRenderer) draw(s *sim.Snapshot) {
+	th := r.v.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	linkColor := fade(toNRGBA(themeColor(th, theme.ColorNameDisabled)), 0.55)
+	boxes := clusterLayout(s.Nodes, r.v.Size())
+
+	// Links: every client to every server, and servers stacked next to
+	// each other (replication, ensembles).
+	type link struct{ a, b int }
+	var links []link
+	prevServer := -1
+	for i, n := range s.Nodes {
+		if n.Client {
+			continue
+		}
+		for j, c := range s.Nodes {
+			if c.Client {
+				links = append(links, link{j, i})
+			}
+		}
+		if prevServer >= 0 {
+			links = append(links, link{prevServer, i})
+		}
+		prevServer = i
+	}
+	for _, l := range links {
+		a, b := linkEnds(boxes[l.a], boxes[l.b])
+		if cutBetween(s.Cuts, l.a, l.b) {
+			r.drawCut(a, b)
+			continue
+		}
+		placeLine(r.links.next(), a, b, linkColor, 1)
+	}
+
+	for i, n := range s.Nodes {
+		r.drawNode(r.nodes.next(), n, boxes[i], th, fg)
+	}
+
+	now := float64(s.At)
+	for _, m := range s.InFlight {
+		if m.From < 0 || m.To < 0 || m.From >= len(boxes) || m.To >= len(boxes) {
+			continue
+		}
+		from, to := linkEnds(boxes[m.From], boxes[m.To])
+		p := MessagePosition(m, from, to, now)
+		r.drawMessage(r.msgs.next(), m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
+	}
+	r.drawLegend(fg)
+	r.drawBanner(s)
+}
+
+// Holders lists the clients that believe they hold the lock.
+func Holders(s *sim.Snapshot) []string {
+	var out []string
+	for _, n := range s.Nodes {
+		if n.Client && n.State == sim.StateHolding {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// drawBanner warns, in words, when more than one client holds the lock.
+func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
+	h := Holders(s)
+	if len(h) < 2 {
+		r.banner.Hide()
+		r.bannerT.Hide()
+		return
+	}
+	text := strconv.Itoa(len(h)) + " clients believe they hold the lock: " + strings.Join(h, ", ")
+	w := textWidth(text, r.bannerT.TextSize, true) + 20
+	x := max((r.v.Size().Width-w)/2, 0)
+	placeRect(r.banner, fyne.NewPos(x, 4), fyne.NewSize(w, 22), ColorViolation)
+	placeText(r.bannerT, text, fyne.NewPos(x+10, 6), color.White)
+}
+
+// messageColor tells requests, replies and server-to-server traffic apart.
+func messageColor(from, to sim.NodeView) color.NRGBA {
+	switch {
+	case from.Client:
+		return color.NRGBA{R: 0x3E, G: 0x4C, B: 0x5E, A: 0xFF}
+	case to.Client:
+		return ColorReply
+	}
+	return ColorServerLink
+}
+
+// drawCut draws a partitioned link dashed, with a cross at its middle.
+func (r *clusterRenderer) drawCut(a, b fyne.Position) {
+	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	length := math.Hypot(dx, dy)
+	if length < 1 {
+		return
+	}
+	ux, uy := dx/length, dy/length
+	const dash, gap = 6.0, 5.0
+	for d := 0.0; d < length; d += dash + gap {
+		e := math.Min(d+dash, length)
+		p1 := fyne.NewPos(a.X+float32(ux*d), a.Y+float32(uy*d))
+		p2 := fyne.NewPos(a.X+float32(ux*e), a.Y+float32(uy*e))
+		placeLine(r.dashes.next(), p1, p2, fade(ColorFault, 0.8), 1.5)
+	}
+	m := fyne.NewPos((a.X+b.X)/2, (a.Y+b.Y)/2)
+	const k = 6
+	placeLine(r.dashes.next(), m.SubtractXY(k, k), m.AddXY(k, k), ColorFault, 3)
+	placeLine(r.dashes.next(), m.AddXY(-k, k), m.AddXY(k, -k), ColorFault, 3)
+}
+
+func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyne.Theme, fg color.Color) {
+	accent := ColorServerLink
+	fill := fade(ColorServerLink, 0.10)
+	stroke := float32(1.5)
+	if n.Client {
+		accent = StateColor(n.State)
+		fill = fade(accent, 0.14)
+		if n.State == sim.StateHolding {
+			stroke = 3.5
+		}
+	}
+	if n.Paused {
+		fill = fade(ColorIdle, 0.35)
+	}
+	o.frame.FillColor, o.frame.StrokeColor, o.frame.StrokeWidth = fill, accent, stroke
+	if n.Crashed {
+		o.frame.FillColor, o.frame.StrokeColor = fade(ColorIdle, 0.2), ColorIdle
+	}
+	placeRect(o.frame, b.pos, b.size, o.frame.FillColor)
+
+	var lines [4]string
+	lines[0] = n.Name
+	if n.Client {
+		lines[1] = clientStateText(n)
+	} else {
+		lines[1] = n.Role
+	}
+	lines[2] = "clock " + FormatTime(n.Wall)
+	if n.Skew != 0 {
+		lines[2] += "  (" + FormatSkew(n.Skew) + ")"
+	}
+	switch {
+	case n.Crashed:
+		lines[3] = "crashed"
+	case n.Paused:
+		lines[3] = "paused until " + FormatTime(n.Resume)
+	case n.Session != "":
+		lines[3] = n.Session
+	default:
+		lines[3] = n.Detail
+	}
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	y := b.pos.Y + 5
+	for i, t := range o.lines {
+		h := t.TextSize + 4
+		if lines[i] == "" || y+h > b.pos.Y+b.size.Height+2 {
+			t.Hide()
+			continue
+		}
+		c := fg
+		if i >= 2 {
+			c = muted
+		}
+		if i == 1 && n.Client {
+			c = readable(StateColor(n.State), th)
+		}
+		if i == 3 && (n.Paused || n.Crashed) {
+			c = fg
+		}
+		placeText(t, lines[i], fyne.NewPos(b.pos.X+9, y), c)
+		y += h
+	}
+
+	// The holder's badge: its token when the mode hands one out.
+	if n.Client && n.State == sim.StateHolding && b.size.Height >= 20 {
+		label := "HOLDER"
+		if n.Token > 0 {
+			label = "HOLDER #" + strconv.FormatInt(n.Token, 10)
+		}
+		w := textWidth(label, o.badgeText.TextSize, true) + 10
+		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6, b.pos.Y+5)
+		placeRect(o.badge, pos, fyne.NewSize(w, 17), ColorHolding)
+		placeText(o.badgeText, label, pos.AddXY(5, 1), color.White)
+	} else {
+		o.badge.Hide()
+		o.badgeText.Hide()
+	}
+
+	// A paused node carries the pause glyph: two bars.
+	if n.Paused && !n.Crashed {
+		x := b.pos.X + b.size.Width - 22
+		if !o.badge.Hidden {
+			x = o.badge.Position().X - 18
+		}
+		gh := float32(math.Max(2, math.Min(16, float64(b.size.Height-8))))
+		placeRect(o.pause1, fyne.NewPos(x, b.pos.Y+6), fyne.NewSize(4, gh), fg)
+		placeRect(o.pause2, fyne.NewPos(x+8, b.pos.Y+6), fyne.NewSize(4, gh), fg)
+	} else {
+		o.pause1.Hide()
+		o.pause2.Hide()
+	}
+
+	// A crashed node is crossed out.
+	if n.Crashed {
+		br := b.pos.Add(fyne.NewPos(b.size.Width, b.size.Height))
+		placeLine(o.cross1, b.pos, br, ColorFault, 3)
+		placeLine(o.cross2, fyne.NewPos(b.pos.X, br.Y), fyne.NewPos(br.X, b.pos.Y), ColorFault, 3)
+	} else {
+		o.cross1.Hide()
+		o.cross2.Hide()
+	}
+}
+
+// clientStateText spells a client's state out, so colour is never the only
+// cue.
+func clientStateText(n sim.NodeView) string {
+	switch n.State {
+	case sim.StateHolding:
+		return "holding the lock"
+	case sim.StateWaiting:
+		return "waiting for the lock"
+	case sim.StateDone:
+		return "done"
+	}
+	return "idle"
+}
+
+func (r *clusterRenderer) drawMessage(o *msgObjects, label string, at fyne.Position, c color.NRGBA) {
+	tw := textWidth(label, o.text.TextSize, true)
+	w, h := tw+12, float32(16)
+	placeRect(o.pill, at.SubtractXY(w/2, h/2), fyne.NewSize(w, h), c)
+	th := o.text.MinSize().Height
+	placeText(o.text, label, at.SubtractXY(tw/2, th/2), color.White)
+}
+
+func (r *clusterRenderer) drawLegend(fg color.Color) {
+	size := r.v.Size()
+	x := float32(clusterMargin)
+	y := size.Height - clusterLegendH + 2
+	items := []struct {
+		label string
+		c     color.NRGBA
+	}{
+		{"request", messageColor(sim.NodeView{Client: true}, sim.NodeView{})},
+		{"reply", ColorReply},
+		{"between servers", ColorServerLink},
+		{"partitioned link", ColorFault},
+	}
+	for _, it := range items {
+		placeRect(r.swatch.next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.c)
+		t := r.legend.next()
+		placeText(t, it.label, fyne.NewPos(x+16, y), fg)
+		x += 16 + t.MinSize().Width + 16
+	}
+}
+
+// readable makes a palette colour readable as text on the theme's
+// background: darker on a light theme, lighter on a dark one.
+func readable(c color.NRGBA, th fyne.Theme) color.NRGBA {
+	if isDark(th) {
+		return mix(c, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 0.45)
+	}
+	return mix(c, color.NRGBA{A: 0xFF}, 0.3)
+}
+
+// isDark reports whether the theme's background is dark.
+func isDark(th fyne.Theme) bool {
+	bg := toNRGBA(themeColor(th, theme.ColorNameBackground))
+	return 0.299*float64(bg.R)+0.587*float64(bg.G)+0.114*float64(bg.B) < 128
+}
+
+// mix blends c towards d by f (0..1).
+func mix(c, d color.NRGBA, f float64) color.NRGBA {
+	m := func(a, b uint8) uint8 { return uint8(float64(a)*(1-f) + float64(b)*f) }
+	return color.NRGBA{R: m(c.R, d.R), G: m(c.G, d.G), B: m(c.B, d.B), A: c.A}
+}
+
+func toNRGBA(c color.Color) color.NRGBA {
+	return color.NRGBAModel.Convert(c).(color.NRGBA)
+}

@@ -1,0 +1,195 @@
+package widgets
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// gcPauseSnapshot is the GC-pause story at 12 s, written by hand: client-1
+// paused while it believes it holds token 3, client-2 holding too, a SET
+// half-way to redis-1, redis-2 crashed, client-2 cut off from redis-1.
+func gcPauseSnapshot() *sim.Snapshot {
+	return &sim.Snapshot{
+		Mode: "redis", At: 12 * time.Second, End: 30 * time.Second,
+		Nodes: []sim.NodeView{
+			{Name: "client-1", Client: true, State: sim.StateHolding, Token: 3, Paused: true, Resume: 16 * time.Second, Wall: 12 * time.Second},
+			{Name: "client-2", Client: true, State: sim.StateHolding, Token: 4, Wall: 12 * time.Second},
+			{Name: "client-3", Client: true, State: sim.StateWaiting, Wall: 12 * time.Second},
+			{Name: "redis-1", Role: "master", Wall: 22 * time.Second, Skew: 10 * time.Second},
+			{Name: "redis-2", Role: "replica", Crashed: true, Wall: 12 * time.Second},
+		},
+		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "SET", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
+		Cuts:     [][]int{{0, 1, 0, 2, 2}},
+		Redis: &sim.RedisView{Master: 3, Servers: []sim.RedisServerView{
+			{Node: 3, Role: "master", Counter: 4, Keys: []sim.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
+			{Node: 4, Role: "replica"},
+		}},
+	}
+}
+
+// texts lists the visible texts a renderer draws.
+func texts(objs []fyne.CanvasObject) []string {
+	var out []string
+	for _, o := range objs {
+		if t, ok := o.(*canvas.Text); ok && t.Visible() {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+func TestClusterLayoutColumns(t *testing.T) {
+	for _, tc := range []struct {
+		clients, servers int
+		size             fyne.Size
+	}{
+		{2, 1, fyne.NewSize(800, 400)},
+		{12, 2, fyne.NewSize(800, 400)},
+		{3, 5, fyne.NewSize(500, 300)},
+		{200, 1, fyne.NewSize(800, 400)},
+	} {
+		var nodes []sim.NodeView
+		for i := 0; i < tc.clients; i++ {
+			nodes = append(nodes, sim.NodeView{Name: sim.ClientName(i), Client: true})
+		}
+		for i := 0; i < tc.servers; i++ {
+			nodes = append(nodes, sim.NodeView{Name: "redis"})
+		}
+		boxes := clusterLayout(nodes, tc.size)
+		for i, b := range boxes {
+			assert.GreaterOrEqual(t, b.pos.Y, float32(0), "node %d", i)
+			assert.LessOrEqual(t, b.pos.Y+b.size.Height, tc.size.Height, "node %d of %d+%d fits", i, tc.clients, tc.servers)
+			if nodes[i].Client {
+				assert.Less(t, b.pos.X+b.size.Width, tc.size.Width/2, "clients on the left")
+			} else {
+				assert.Greater(t, b.pos.X, tc.size.Width/2, "servers on the right")
+			}
+			for j := 0; j < i; j++ {
+				o := boxes[j]
+				apart := b.pos.X >= o.pos.X+o.size.Width || o.pos.X >= b.pos.X+b.size.Width ||
+					b.pos.Y >= o.pos.Y+o.size.Height || o.pos.Y >= b.pos.Y+b.size.Height
+				if !assert.True(t, apart, "nodes %d and %d of %d+%d overlap", j, i, tc.clients, tc.servers) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func TestMessagePosition(t *testing.T) {
+	m := sim.MessageView{SentAt: 10 * time.Millisecond, DeliverAt: 14 * time.Millisecond}
+	from, to := fyne.NewPos(0, 0), fyne.NewPos(100, 40)
+	for _, tc := range []struct {
+		at   time.Duration
+		want fyne.Position
+	}{
+		{10 * time.Millisecond, from},
+		{11 * time.Millisecond, fyne.NewPos(25, 10)},
+		{12 * time.Millisecond, fyne.NewPos(50, 20)},
+		{14 * time.Millisecond, to},
+		{20 * time.Millisecond, to},
+		{0, from},
+	} {
+		assert.Equal(t, tc.want, MessagePosition(m, from, to, float64(tc.at)), "at %v", tc.at)
+	}
+}
+
+func TestClusterViewDrawsTheSnapshot(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(820, 440))
+	snap := gcPauseSnapshot()
+	v.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+	shown := texts(r.Objects())
+
+	for _, s := range []string{"client-1", "holding the lock", "HOLDER #3", "HOLDER #4", "paused until 16.000 s",
+		"waiting for the lock", "redis-1", "master", "clock 22.000 s  (+10.000 s)", "crashed", "SET",
+		"2 clients believe they hold the lock: client-1, client-2"} {
+		assert.Contains(t, shown, s)
+	}
+
+	boxes := clusterLayout(snap.Nodes, v.Size())
+	paused := r.nodes.items[0]
+	assert.True(t, paused.pause1.Visible() && paused.pause2.Visible(), "the paused node shows the pause glyph")
+	assert.Equal(t, float32(3.5), paused.frame.StrokeWidth, "the holder is highlighted")
+	assert.False(t, r.nodes.items[2].pause1.Visible(), "a running node has no pause glyph")
+	crashed := r.nodes.items[4]
+	assert.True(t, crashed.cross1.Visible() && crashed.cross2.Visible(), "the crashed node is crossed out")
+	assert.Equal(t, boxes[4].pos, crashed.cross1.Position1)
+
+	// The SET is half-way in time, so half-way along its link.
+	from, to := linkEnds(boxes[2], boxes[3])
+	mid := fyne.NewPos((from.X+to.X)/2, (from.Y+to.Y)/2)
+	pill := r.msgs.items[0].pill
+	center := pill.Position().Add(fyne.NewPos(pill.Size().Width/2, pill.Size().Height/2))
+	assert.InDelta(t, mid.X, center.X, 0.5)
+	assert.InDelta(t, mid.Y, center.Y, 0.5)
+
+	// client-2 (group 1) is cut from redis-1 (group 2): its link is dashed.
+	dashes := 0
+	for _, l := range r.dashes.items[:r.dashes.used] {
+		if l.Visible() && l.StrokeColor == fade(ColorFault, 0.8) {
+			dashes++
+		}
+	}
+	assert.Greater(t, dashes, 3, "the cut link is drawn dashed")
+}
+
+func TestClusterViewReusesItsObjects(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(820, 440))
+	snap := gcPauseSnapshot()
+	v.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+	before := r.Objects()
+
+	later := gcPauseSnapshot()
+	later.At = 12500 * time.Millisecond
+	later.Nodes[0].Paused = false
+	v.SetSnapshot(later)
+	after := r.Objects()
+	require.Equal(t, len(before), len(after))
+	for i := range before {
+		assert.Same(t, before[i], after[i], "object %d is reused, not rebuilt", i)
+	}
+	assert.False(t, r.nodes.items[0].pause1.Visible(), "the resumed node drops its pause glyph")
+
+	more := gcPauseSnapshot()
+	for i := 0; i < 5; i++ {
+		more.InFlight = append(more.InFlight, sim.MessageView{From: 3, To: 1, Label: "OK", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second})
+	}
+	v.SetSnapshot(more)
+	assert.Greater(t, len(r.Objects()), len(after), "the message pool grew")
+	assert.Len(t, r.msgs.items, 6)
+}
+
+func TestClusterViewTapOffersTheNode(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(820, 440))
+	snap := gcPauseSnapshot()
+	v.SetSnapshot(snap)
+	var got string
+	v.OnTapNode = func(node string, _ fyne.Position) { got = node }
+
+	boxes := clusterLayout(snap.Nodes, v.Size())
+	test.TapAt(v, boxes[3].center())
+	assert.Equal(t, "redis-1", got)
+
+	got = ""
+	test.TapAt(v, fyne.NewPos(v.Size().Width/2, 2))
+	assert.Empty(t, got, "a tap between nodes offers nothing")
+}

@@ -1,0 +1,229 @@
+package widgets
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// RedisKeys is the lock-key picture of Redis servers: for each server its
+// role, the lock key with the owner's random value, the fencing counter and
+// a TTL bar that counts down by the server's own clock and jumps back when
+// a watchdog renews the key. Redlock shows its N masters with it too.
+type RedisKeys struct {
+	widget.BaseWidget
+
+	servers []sim.RedisServerView
+	nodes   []sim.NodeView
+	master  int
+}
+
+// NewRedisKeys returns an empty key picture; SetSnapshot or SetServers
+// fills it.
+func NewRedisKeys() *RedisKeys {
+	k := &RedisKeys{master: -1}
+	k.ExtendBaseWidget(k)
+	return k
+}
+
+// SetSnapshot shows the Redis view of a snapshot (mode "redis").
+func (k *RedisKeys) SetSnapshot(s *sim.Snapshot) {
+	if s == nil || s.Redis == nil {
+		k.SetServers(nil, nil, -1)
+		return
+	}
+	k.SetServers(s.Redis.Servers, s.Nodes, s.Redis.Master)
+}
+
+// SetServers shows the given servers; nodes resolves their names and
+// clocks, and master (an index into nodes, −1 for none) is marked as the
+// server clients talk to.
+func (k *RedisKeys) SetServers(servers []sim.RedisServerView, nodes []sim.NodeView, master int) {
+	k.servers, k.nodes, k.master = servers, nodes, master
+	k.Refresh()
+}
+
+// CreateRenderer implements fyne.Widget.
+func (k *RedisKeys) CreateRenderer() fyne.WidgetRenderer {
+	r := &keysRenderer{k: k,
+		cards: newPool(func() *cardObjects {
+			return &cardObjects{frame: &canvas.Rectangle{CornerRadius: 6}, title: newText(13, true),
+				role: newText(11.5, true), roleBg: &canvas.Rectangle{CornerRadius: 4}, counter: newText(11.5, false),
+				clock: newText(11, false), note: newText(12, false)}
+		}, (*cardObjects).all),
+		keys: newPool(func() *keyObjects {
+			return &keyObjects{line: newText(12.5, false), barBg: &canvas.Rectangle{CornerRadius: 3},
+				bar: &canvas.Rectangle{CornerRadius: 3}, left: newText(11.5, false), deadline: newText(11, false)}
+		}, (*keyObjects).all),
+	}
+	r.pools = pools{r.cards, r.keys}
+	r.Refresh()
+	return r
+}
+
+type cardObjects struct {
+	frame                      *canvas.Rectangle
+	title, role, counter, note *canvas.Text
+	roleBg                     *canvas.Rectangle
+	clock                      *canvas.Text
+}
+
+func (o *cardObjects) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.frame, o.roleBg, o.title, o.role, o.counter, o.clock, o.note}
+}
+
+type keyObjects struct {
+	line, left, deadline *canvas.Text
+	barBg, bar           *canvas.Rectangle
+}
+
+func (o *keyObjects) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.line, o.barBg, o.bar, o.left, o.deadline}
+}
+
+type keysRenderer struct {
+	k       *RedisKeys
+	cards   *pool[*cardObjects]
+	keys    *pool[*keyObjects]
+	pools   pools
+	objects []fyne.CanvasObject
+}
+
+func (r *keysRenderer) Destroy() {}
+
+func (r *keysRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *keysRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 110) }
+
+func (r *keysRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// Layout constants of a server card.
+const (
+	cardPad     = 10
+	cardGap     = 8
+	cardHeadH   = 24
+	keyRowH     = 62
+	barH        = 12
+	cardMaxBody = 2 * keyRowH
+)
+
+func (r *keysRenderer) Refresh() {
+	r.pools.reset()
+	r.draw()
+	if objs := r.pools.finish(); objs != nil {
+		r.objects = objs
+	}
+}
+
+func (r *keysRenderer) draw() {
+	k := r.k
+	if len(k.servers) == 0 {
+		return
+	}
+	th := k.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	size := k.Size()
+	n := float32(len(k.servers))
+	cardH := min((size.Height-(n-1)*cardGap)/n, cardHeadH+cardMaxBody+cardPad)
+	y := float32(0)
+	for _, sv := range k.servers {
+		var node sim.NodeView
+		if sv.Node >= 0 && sv.Node < len(k.nodes) {
+			node = k.nodes[sv.Node]
+		}
+		c := r.cards.next()
+		fill := fade(ColorServerLink, 0.08)
+		stroke := fade(ColorServerLink, 0.6)
+		if node.Crashed {
+			fill, stroke = fade(ColorIdle, 0.18), ColorIdle
+		}
+		c.frame.StrokeColor, c.frame.StrokeWidth = stroke, 1
+		if sv.Node == k.master && len(k.servers) > 1 {
+			c.frame.StrokeWidth = 2.5
+		}
+		placeRect(c.frame, fyne.NewPos(0, y), fyne.NewSize(size.Width, cardH), fill)
+
+		x := float32(cardPad)
+		placeText(c.title, node.Name, fyne.NewPos(x, y+6), fg)
+		x += c.title.MinSize().Width + 8
+		role := sv.Role
+		if sv.Node == k.master && len(k.servers) > 1 {
+			role += " · clients use it"
+		}
+		rw := textWidth(role, c.role.TextSize, true) + 10
+		placeRect(c.roleBg, fyne.NewPos(x, y+7), fyne.NewSize(rw, 17), fade(ColorServerLink, 0.85))
+		placeText(c.role, role, fyne.NewPos(x+5, y+8), color.White)
+
+		counter := "fencing counter " + strconv.FormatInt(sv.Counter, 10)
+		cw := textWidth(counter, c.counter.TextSize, false)
+		placeText(c.counter, counter, fyne.NewPos(size.Width-cardPad-cw, y+8), fg)
+		clock := "clock " + FormatTime(node.Wall)
+		if x+rw+16+textWidth(clock, c.clock.TextSize, false) < size.Width-cardPad-cw-12 {
+			placeText(c.clock, clock, fyne.NewPos(x+rw+12, y+9), muted)
+		} else {
+			c.clock.Hide()
+		}
+
+		body := y + cardHeadH + 4
+		switch {
+		case node.Crashed:
+			placeText(c.note, "down: the keys it held in memory are gone", fyne.NewPos(cardPad, body+4), fg)
+		case len(sv.Keys) == 0:
+			placeText(c.note, sim.LockKey+" — no key: the lock is free", fyne.NewPos(cardPad, body+4), muted)
+		default:
+			c.note.Hide()
+			for _, kv := range sv.Keys {
+				if body+keyRowH > y+cardH+4 {
+					break
+				}
+				r.drawKey(r.keys.next(), kv, node, body, size.Width, fg, muted)
+				body += keyRowH
+			}
+		}
+		y += cardH + cardGap
+	}
+}
+
+// TTLFraction is the share of a key's TTL still left, 0 to 1, by the
+// server's clock: the length of its TTL bar.
+func TTLFraction(kv sim.KeyView) float32 {
+	if kv.TTL <= 0 || kv.Left <= 0 {
+		return 0
+	}
+	return float32(min(1, float64(kv.Left)/float64(kv.TTL)))
+}
+
+func (r *keysRenderer) drawKey(o *keyObjects, kv sim.KeyView, node sim.NodeView, y, width float32, fg, muted color.Color) {
+	line := fmt.Sprintf("%s = %q   owner %s", kv.Key, kv.Value, kv.Owner)
+	placeText(o.line, line, fyne.NewPos(cardPad, y), fg)
+
+	left := FormatTime(kv.Left) + " of " + FormatTime(kv.TTL) + " left"
+	if kv.Expired {
+		left = "expired, not yet removed"
+	}
+	lw := textWidth("00.000 s of 00.000 s left", o.left.TextSize, false)
+	barW := max(width-2*cardPad-lw-10, 40)
+	by := y + 20
+	placeRect(o.barBg, fyne.NewPos(cardPad, by), fyne.NewSize(barW, barH), fade(ColorIdle, 0.25))
+	f := TTLFraction(kv)
+	if f > 0 {
+		c := ColorOwned
+		if f < 0.2 {
+			c = ColorWaiting
+		}
+		placeRect(o.bar, fyne.NewPos(cardPad, by), fyne.NewSize(barW*f, barH), c)
+	} else {
+		o.bar.Hide()
+	}
+	placeText(o.left, left, fyne.NewPos(cardPad+barW+10, by-2), muted)
+	deadline := fmt.Sprintf("set with PX %d · expires when %s's clock reads %s", kv.TTL.Milliseconds(), node.Name, FormatTime(node.Wall+kv.Left))
+	placeText(o.deadline, deadline, fyne.NewPos(cardPad, by+barH+4), muted)
+}

@@ -1,0 +1,161 @@
+package widgets
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Metrics is the strip of figures under the timeline: the run's verdicts
+// up to the cursor, the same numbers `lockscope run --json` prints for the
+// whole run.
+type Metrics struct {
+	widget.BaseWidget
+
+	sum sim.Summary
+	set bool
+}
+
+// NewMetrics returns an empty metrics strip; SetSummary fills it.
+func NewMetrics() *Metrics {
+	m := &Metrics{}
+	m.ExtendBaseWidget(m)
+	return m
+}
+
+// SetSummary shows the figures of a summary.
+func (m *Metrics) SetSummary(s sim.Summary) {
+	m.sum, m.set = s, true
+	m.Refresh()
+}
+
+// Summary is the summary on show.
+func (m *Metrics) Summary() sim.Summary { return m.sum }
+
+// MetricCell is one figure of the strip as shown: its label, value and a
+// detail line.
+type MetricCell struct {
+	Label, Value, Detail string
+	Alarm                bool // the figure shows a safety failure
+}
+
+// Cells lays the summary out as the strip shows it, verdict last.
+func Cells(s sim.Summary) []MetricCell {
+	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " ms" }
+	return []MetricCell{
+		{Label: "acquisitions", Value: strconv.Itoa(s.Acquisitions), Detail: fmt.Sprintf("%d released", s.Releases)},
+		{Label: "violations", Value: strconv.Itoa(s.Violations), Detail: ms(s.OverlapMs) + " overlap", Alarm: s.Violations > 0},
+		{Label: "stale writes accepted", Value: strconv.Itoa(s.StaleWritesAccepted), Detail: fmt.Sprintf("of %d writes", s.Writes),
+			Alarm: s.StaleWritesAccepted > 0},
+		{Label: "stale writes rejected", Value: strconv.Itoa(s.StaleWritesRejected), Detail: "by fencing"},
+		{Label: "lease expired while held", Value: strconv.Itoa(s.ExpiredWhileHeld), Alarm: s.ExpiredWhileHeld > 0},
+		{Label: "messages", Value: strconv.Itoa(s.Messages)},
+		{Label: "acquire latency p50", Value: ms(s.AcquireLatencyP50Ms), Detail: "p99 " + ms(s.AcquireLatencyP99Ms)},
+	}
+}
+
+// Verdict is the strip's last cell: safe unless a stale write was accepted
+// up to the cursor.
+func Verdict(s sim.Summary) (text string, safe bool) {
+	if s.Safe {
+		return "✓ SAFE so far", true
+	}
+	return "✗ UNSAFE: stale write accepted", false
+}
+
+// CreateRenderer implements fyne.Widget.
+func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
+	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: newText(15, true)}
+	for range Cells(sim.Summary{}) {
+		r.cells = append(r.cells, metricObjects{label: newText(11, false), value: newText(17, true),
+			detail: newText(11, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
+	}
+	for _, c := range r.cells {
+		r.objects = append(r.objects, c.alarm, c.sep, c.label, c.value, c.detail)
+	}
+	r.objects = append(r.objects, r.verdictBg, r.verdict)
+	r.Refresh()
+	return r
+}
+
+type metricObjects struct {
+	label, value, detail *canvas.Text
+	alarm                *canvas.Rectangle
+	sep                  *canvas.Line
+}
+
+type metricsRenderer struct {
+	m         *Metrics
+	cells     []metricObjects
+	verdictBg *canvas.Rectangle
+	verdict   *canvas.Text
+	objects   []fyne.CanvasObject
+}
+
+func (r *metricsRenderer) Destroy() {}
+
+func (r *metricsRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *metricsRenderer) MinSize() fyne.Size { return fyne.NewSize(600, 54) }
+
+func (r *metricsRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+const verdictW = 230
+
+func (r *metricsRenderer) Refresh() {
+	m := r.m
+	th := m.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	size := m.Size()
+	if !m.set {
+		for _, o := range r.objects {
+			o.Hide()
+		}
+		return
+	}
+	cells := Cells(m.sum)
+	cellW := (size.Width - verdictW - 8) / float32(len(cells))
+	for i, c := range cells {
+		o := r.cells[i]
+		x := float32(i) * cellW
+		if c.Alarm {
+			placeRect(o.alarm, fyne.NewPos(x, 4), fyne.NewSize(4, size.Height-8), ColorViolation)
+		} else {
+			o.alarm.Hide()
+		}
+		if i > 0 {
+			placeLine(o.sep, fyne.NewPos(x-4, 6), fyne.NewPos(x-4, size.Height-6), fade(ColorIdle, 0.4), 1)
+		} else {
+			o.sep.Hide()
+		}
+		placeText(o.label, c.Label, fyne.NewPos(x+10, 4), muted)
+		vc := fg
+		if c.Alarm {
+			vc = ColorViolation
+		}
+		placeText(o.value, c.Value, fyne.NewPos(x+10, 19), vc)
+		if c.Detail != "" && x+10+o.value.MinSize().Width+6+textWidth(c.Detail, 11, false) < x+cellW {
+			placeText(o.detail, c.Detail, fyne.NewPos(x+16+o.value.MinSize().Width, 25), muted)
+		} else {
+			o.detail.Hide()
+		}
+	}
+	text, safe := Verdict(m.sum)
+	bg := ColorDone
+	if !safe {
+		bg = ColorViolation
+	}
+	pos := fyne.NewPos(size.Width-verdictW, 6)
+	placeRect(r.verdictBg, pos, fyne.NewSize(verdictW, size.Height-12), bg)
+	placeText(r.verdict, text, fyne.NewPos(0, 0), color.White)
+	tw := r.verdict.MinSize()
+	r.verdict.Move(fyne.NewPos(pos.X+(verdictW-tw.Width)/2, pos.Y+(size.Height-12-tw.Height)/2))
+}

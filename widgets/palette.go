@@ -1,0 +1,242 @@
+// Package widgets holds the custom Fyne widgets that draw simulator
+// snapshots: the cluster, the Redis lock key, the timeline and the metrics
+// strip. They only draw: every value comes from a sim.Snapshot or
+// sim.Timeline handed to them, and they never change the simulation.
+package widgets
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The domain colours come from the Okabe–Ito palette, which stays
+// distinguishable under the common colour-vision deficiencies; every state
+// that a colour marks is also written out or drawn with a distinct shape.
+var (
+	// ColorHolding marks a client that believes it holds the lock.
+	ColorHolding = color.NRGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}
+	// ColorWaiting marks a client asking for the lock.
+	ColorWaiting = color.NRGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}
+	// ColorOwned marks a server holding the key for a client.
+	ColorOwned = color.NRGBA{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}
+	// ColorDone marks a client that finished all its rounds.
+	ColorDone = color.NRGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}
+	// ColorViolation marks two holders at once and stale writes taken.
+	ColorViolation = color.NRGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}
+	// ColorFault marks injected faults: pauses, crashes, cuts.
+	ColorFault = color.NRGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}
+	// ColorIdle marks a client between rounds and greys paused nodes.
+	ColorIdle = color.NRGBA{R: 0x88, G: 0x88, B: 0x88, A: 0xFF}
+	// ColorReply is the colour of replies on the wire.
+	ColorReply = color.NRGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}
+	// ColorServerLink is the colour of server-to-server traffic.
+	ColorServerLink = color.NRGBA{R: 0x8E, G: 0x6C, B: 0xC8, A: 0xFF}
+)
+
+// StateColor is the colour a client state is drawn in.
+func StateColor(s sim.ClientState) color.NRGBA {
+	switch s {
+	case sim.StateHolding:
+		return ColorHolding
+	case sim.StateWaiting:
+		return ColorWaiting
+	case sim.StateDone:
+		return ColorDone
+	}
+	return ColorIdle
+}
+
+// fade returns c with its alpha scaled to a (0..1), for fills under text.
+func fade(c color.NRGBA, a float64) color.NRGBA {
+	c.A = uint8(math.Round(float64(c.A) * a))
+	return c
+}
+
+// themeColor looks a colour up in th for the current variant, so the
+// widgets follow light and dark themes.
+func themeColor(th fyne.Theme, n fyne.ThemeColorName) color.Color {
+	v := theme.VariantLight
+	if app := fyne.CurrentApp(); app != nil {
+		v = app.Settings().ThemeVariant()
+	}
+	return th.Color(n, v)
+}
+
+// FormatTime writes a true-time instant or a length the way every widget
+// shows it: milliseconds under a second, seconds with millisecond precision
+// above.
+func FormatTime(d time.Duration) string {
+	neg := ""
+	if d < 0 {
+		neg, d = "−", -d
+	}
+	switch {
+	case d == 0:
+		return "0 s"
+	case d < time.Second:
+		return fmt.Sprintf("%s%.3g ms", neg, sim.Ms(d))
+	case d < time.Minute:
+		return fmt.Sprintf("%s%.3f s", neg, d.Seconds())
+	}
+	return fmt.Sprintf("%s%dm%06.3fs", neg, int(d/time.Minute), (d % time.Minute).Seconds())
+}
+
+// FormatSkew writes a clock offset with its sign, for node clocks.
+func FormatSkew(d time.Duration) string {
+	if d >= 0 {
+		return "+" + FormatTime(d)
+	}
+	return FormatTime(d)
+}
+
+// newText makes a canvas.Text with the given size and style.
+func newText(size float32, bold bool) *canvas.Text {
+	t := canvas.NewText("", color.Black)
+	t.TextSize = size
+	t.TextStyle = fyne.TextStyle{Bold: bold}
+	return t
+}
+
+// placeText sets a text's content and puts its top-left corner at pos.
+func placeText(t *canvas.Text, s string, pos fyne.Position, c color.Color) {
+	t.Text, t.Color, t.Hidden = s, c, false
+	t.Alignment = fyne.TextAlignLeading
+	t.Resize(t.MinSize())
+	t.Move(pos)
+	t.Refresh()
+}
+
+// placeLine sets a line's end points, colour and width and shows it.
+func placeLine(l *canvas.Line, a, b fyne.Position, c color.Color, w float32) {
+	l.Position1, l.Position2 = a, b
+	l.StrokeColor, l.StrokeWidth, l.Hidden = c, w, false
+	l.Refresh()
+}
+
+// placeRect sets a rectangle's bounds and fill and shows it.
+func placeRect(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill color.Color) {
+	r.FillColor, r.Hidden = fill, false
+	r.Move(pos)
+	r.Resize(size)
+	r.Refresh()
+}
+
+// textWidth measures s at the given size and style.
+func textWidth(s string, size float32, bold bool) float32 {
+	return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
+}
+
+// pool hands out groups of canvas objects of one kind, growing as needed
+// and hiding what a frame did not use, so a renderer never rebuilds its
+// tree per frame.
+type pool[T any] struct {
+	items []T
+	used  int
+	make  func() T
+	parts func(T) []fyne.CanvasObject
+	grew  bool
+}
+
+func newPool[T any](make func() T, parts func(T) []fyne.CanvasObject) *pool[T] {
+	return &pool[T]{make: make, parts: parts}
+}
+
+func (p *pool[T]) reset() { p.used = 0 }
+
+func (p *pool[T]) next() T {
+	if p.used == len(p.items) {
+		p.items = append(p.items, p.make())
+		p.grew = true
+	}
+	it := p.items[p.used]
+	p.used++
+	return it
+}
+
+// hideRest hides the objects not handed out since the last reset.
+func (p *pool[T]) hideRest() {
+	for _, it := range p.items[p.used:] {
+		for _, o := range p.parts(it) {
+			if o.Visible() {
+				o.Hide()
+			}
+		}
+	}
+}
+
+// objects lists every object of the pool in drawing order.
+func (p *pool[T]) objects() []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, it := range p.items {
+		out = append(out, p.parts(it)...)
+	}
+	return out
+}
+
+// takeGrowth reports whether the pool grew since the last call.
+func (p *pool[T]) takeGrowth() bool {
+	g := p.grew
+	p.grew = false
+	return g
+}
+
+func one[T fyne.CanvasObject](o T) []fyne.CanvasObject { return []fyne.CanvasObject{o} }
+
+func newLinePool() *pool[*canvas.Line] {
+	return newPool(func() *canvas.Line { return &canvas.Line{} }, one[*canvas.Line])
+}
+
+func newRectPool() *pool[*canvas.Rectangle] {
+	return newPool(func() *canvas.Rectangle { return &canvas.Rectangle{} }, one[*canvas.Rectangle])
+}
+
+func newTextPool(size float32, bold bool) *pool[*canvas.Text] {
+	return newPool(func() *canvas.Text { return newText(size, bold) }, one[*canvas.Text])
+}
+
+// pools is a renderer's pools in drawing order.
+type pools []interface {
+	reset()
+	hideRest()
+	objects() []fyne.CanvasObject
+	takeGrowth() bool
+}
+
+func (ps pools) reset() {
+	for _, p := range ps {
+		p.reset()
+	}
+}
+
+// finish hides what the frame did not use and, when a pool grew, returns
+// the new object list (nil when the old one still holds).
+func (ps pools) finish() []fyne.CanvasObject {
+	grew := false
+	for _, p := range ps {
+		p.hideRest()
+		if p.takeGrowth() {
+			grew = true
+		}
+	}
+	if !grew {
+		return nil
+	}
+	return ps.all()
+}
+
+// all lists every object of every pool in drawing order.
+func (ps pools) all() []fyne.CanvasObject {
+	out := []fyne.CanvasObject{}
+	for _, p := range ps {
+		out = append(out, p.objects()...)
+	}
+	return out
+}

@@ -1,0 +1,531 @@
+package widgets
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+var (
+	_ fyne.Tappable  = (*Timeline)(nil)
+	_ fyne.Draggable = (*Timeline)(nil)
+)
+
+// Timeline draws a whole run as swimlanes, one per client: when it waited,
+// when it believed it held the lock and, beneath, when a server held the
+// key for it; overlaps of two holders hatched across every lane, faults,
+// grants and writes marked, and a cursor at the instant on show. The part
+// after the cursor is dimmed. Tapping or dragging moves the cursor through
+// OnSeek.
+type Timeline struct {
+	widget.BaseWidget
+
+	// OnSeek is called with the instant under a tap or drag.
+	OnSeek func(time.Duration)
+
+	tl      sim.Timeline
+	cursor  time.Duration
+	version int
+}
+
+// NewTimeline returns an empty timeline; SetTimeline fills it.
+func NewTimeline() *Timeline {
+	t := &Timeline{}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// SetTimeline shows a recorded run.
+func (t *Timeline) SetTimeline(tl sim.Timeline) {
+	t.tl = tl
+	t.version++
+	t.Refresh()
+}
+
+// SetCursor moves the cursor; only the cursor and the dimmed future move.
+func (t *Timeline) SetCursor(at time.Duration) {
+	if at == t.cursor {
+		return
+	}
+	t.cursor = at
+	t.Refresh()
+}
+
+// Cursor is the instant the cursor marks.
+func (t *Timeline) Cursor() time.Duration { return t.cursor }
+
+// Layout constants of the timeline.
+const (
+	tlGutter   = 104
+	tlRightPad = 18
+	tlTopRow   = 26
+	tlAxisH    = 24
+	tlLegendH  = 20
+	tlMaxLane  = 84
+)
+
+// plotSpan is the x range the run's time maps onto.
+func (t *Timeline) plotSpan() (x0, x1 float32) {
+	return tlGutter, max(t.Size().Width-tlRightPad, tlGutter+1)
+}
+
+// XAt is the x coordinate of instant at.
+func (t *Timeline) XAt(at time.Duration) float32 {
+	x0, x1 := t.plotSpan()
+	if t.tl.End <= 0 {
+		return x0
+	}
+	f := float64(at) / float64(t.tl.End)
+	return x0 + float32(f)*(x1-x0)
+}
+
+// TimeAt is the instant under x coordinate x, clamped to the run.
+func (t *Timeline) TimeAt(x float32) time.Duration {
+	x0, x1 := t.plotSpan()
+	f := float64((x - x0) / (x1 - x0))
+	f = math.Max(0, math.Min(1, f))
+	return time.Duration(f * float64(t.tl.End)).Round(time.Microsecond)
+}
+
+// Tapped implements fyne.Tappable: seek to the tapped instant.
+func (t *Timeline) Tapped(ev *fyne.PointEvent) { t.seek(ev.Position.X) }
+
+// Dragged implements fyne.Draggable: scrub.
+func (t *Timeline) Dragged(ev *fyne.DragEvent) { t.seek(ev.Position.X) }
+
+// DragEnd implements fyne.Draggable.
+func (t *Timeline) DragEnd() {}
+
+func (t *Timeline) seek(x float32) {
+	if t.OnSeek != nil && t.tl.End > 0 {
+		t.OnSeek(t.TimeAt(x))
+	}
+}
+
+// laneGeometry is where lane i's rows are: the belief row (waiting and
+// holding) and the server-ownership row beneath it.
+type laneGeometry struct {
+	top, height      float32
+	beliefY, beliefH float32
+	ownedY, ownedH   float32
+}
+
+func (t *Timeline) lanes() []laneGeometry {
+	n := len(t.tl.Clients)
+	out := make([]laneGeometry, n)
+	if n == 0 {
+		return out
+	}
+	avail := t.Size().Height - tlTopRow - tlAxisH - tlLegendH
+	h := min(avail/float32(n), tlMaxLane)
+	for i := range out {
+		top := tlTopRow + float32(i)*h
+		g := laneGeometry{top: top, height: h}
+		g.beliefY, g.beliefH = top+h*0.12, h*0.44
+		g.ownedY, g.ownedH = top+h*0.62, h*0.22
+		out[i] = g
+	}
+	return out
+}
+
+// lanesBottom is the y where the last lane ends.
+func (t *Timeline) lanesBottom() float32 {
+	ls := t.lanes()
+	if len(ls) == 0 {
+		return tlTopRow
+	}
+	l := ls[len(ls)-1]
+	return l.top + l.height
+}
+
+// CreateRenderer implements fyne.Widget.
+func (t *Timeline) CreateRenderer() fyne.WidgetRenderer {
+	r := &timelineRenderer{t: t,
+		laneBg:    newRectPool(),
+		laneText:  newTextPool(12.5, true),
+		subText:   newTextPool(10.5, false),
+		bands:     newRectPool(),
+		hatch:     newLinePool(),
+		marks:     newLinePool(),
+		badges:    newRectPool(),
+		labels:    newTextPool(11, true),
+		axisLines: newLinePool(),
+		axisText:  newTextPool(11, false),
+		legendBox: newRectPool(),
+		legendTxt: newTextPool(11, false),
+		dim:       &canvas.Rectangle{},
+		cursor:    &canvas.Line{},
+		cursorBg:  &canvas.Rectangle{CornerRadius: 3},
+		cursorTxt: newText(11, true),
+	}
+	r.pools = pools{r.laneBg, r.laneText, r.subText, r.bands, r.hatch, r.marks, r.badges, r.labels,
+		r.axisLines, r.axisText, r.legendBox, r.legendTxt}
+	r.Refresh()
+	return r
+}
+
+type timelineRenderer struct {
+	t *Timeline
+
+	laneBg, bands, badges, legendBox    *pool[*canvas.Rectangle]
+	laneText, subText, labels, axisText *pool[*canvas.Text]
+	legendTxt                           *pool[*canvas.Text]
+	hatch, marks, axisLines             *pool[*canvas.Line]
+	pools                               pools
+	dim, cursorBg                       *canvas.Rectangle
+	cursor                              *canvas.Line
+	cursorTxt                           *canvas.Text
+	objects                             []fyne.CanvasObject
+	drawnVersion                        int
+	drawnSize                           fyne.Size
+	drawnTheme                          color.Color
+}
+
+func (r *timelineRenderer) Destroy() {}
+
+func (r *timelineRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *timelineRenderer) MinSize() fyne.Size { return fyne.NewSize(400, 140) }
+
+func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// Refresh redraws the lanes only when the run, size or theme changed; a
+// cursor move only moves the cursor and the dimmed future.
+func (r *timelineRenderer) Refresh() {
+	t := r.t
+	fg := themeColor(t.Theme(), theme.ColorNameForeground)
+	if r.objects == nil || r.drawnVersion != t.version || r.drawnSize != t.Size() || r.drawnTheme != fg {
+		r.pools.reset()
+		r.draw()
+		if objs := r.pools.finish(); objs != nil || r.objects == nil {
+			r.objects = append(r.pools.all(), r.dim, r.cursor, r.cursorBg, r.cursorTxt)
+		}
+		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
+	}
+	r.drawCursor()
+}
+
+func (r *timelineRenderer) drawCursor() {
+	t := r.t
+	if t.tl.End <= 0 {
+		r.dim.Hide()
+		r.cursor.Hide()
+		r.cursorBg.Hide()
+		r.cursorTxt.Hide()
+		return
+	}
+	th := t.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	bg := toNRGBA(themeColor(th, theme.ColorNameBackground))
+	x := t.XAt(t.cursor)
+	_, x1 := t.plotSpan()
+	bottom := t.lanesBottom()
+	placeRect(r.dim, fyne.NewPos(x, tlTopRow), fyne.NewSize(max(x1-x, 0), bottom-tlTopRow), fade(bg, 0.45))
+	placeLine(r.cursor, fyne.NewPos(x, 2), fyne.NewPos(x, bottom+4), fg, 2)
+	label := FormatTime(t.cursor)
+	w := textWidth(label, r.cursorTxt.TextSize, true) + 10
+	lx := min(max(x-w/2, 0), t.Size().Width-w)
+	placeRect(r.cursorBg, fyne.NewPos(lx, 2), fyne.NewSize(w, 17), fg)
+	placeText(r.cursorTxt, label, fyne.NewPos(lx+5, 3), bg)
+}
+
+// faultGlyph is the sign drawn for each kind of fault, so kinds differ by
+// shape and not by colour.
+func faultGlyph(kind string) string {
+	switch kind {
+	case "pause":
+		return "‖"
+	case "crash":
+		return "✕"
+	case "restart":
+		return "↻"
+	case "clockJump":
+		return "◷"
+	case "partition":
+		return "⇹"
+	case "heal":
+		return "⚭"
+	case "failover":
+		return "⇅"
+	}
+	return "!"
+}
+
+func (r *timelineRenderer) draw() {
+	t := r.t
+	tl := t.tl
+	if tl.End <= 0 || len(tl.Clients) == 0 {
+		return
+	}
+	th := t.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	size := t.Size()
+	x0, x1 := t.plotSpan()
+	lanes := t.lanes()
+	bottom := t.lanesBottom()
+	laneOf := map[string]int{}
+	for i, c := range tl.Clients {
+		laneOf[c] = i
+	}
+	span := func(iv sim.Interval) (float32, float32) {
+		a, b := t.XAt(iv.From), t.XAt(iv.To)
+		return a, max(b-a, 1)
+	}
+
+	// Lanes: background, name, row captions.
+	for i, g := range lanes {
+		if i%2 == 0 {
+			placeRect(r.laneBg.next(), fyne.NewPos(0, g.top), fyne.NewSize(size.Width, g.height), fade(ColorIdle, 0.07))
+		}
+		if g.height >= 12 {
+			placeText(r.laneText.next(), tl.Clients[i], fyne.NewPos(8, g.beliefY+g.beliefH/2-9), fg)
+		}
+		if g.height >= 36 {
+			placeText(r.subText.next(), "key on server", fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)
+		}
+	}
+
+	for i, g := range lanes {
+		if i < len(tl.Waiting) {
+			for _, iv := range tl.Waiting[i] {
+				a, w := span(iv)
+				placeRect(r.bands.next(), fyne.NewPos(a, g.beliefY+g.beliefH*0.3), fyne.NewSize(w, g.beliefH*0.4), fade(ColorWaiting, 0.85))
+			}
+		}
+		if i < len(tl.Holding) {
+			for _, iv := range tl.Holding[i] {
+				a, w := span(iv)
+				placeRect(r.bands.next(), fyne.NewPos(a, g.beliefY), fyne.NewSize(w, g.beliefH), ColorHolding)
+			}
+		}
+		if i < len(tl.Owned) {
+			for _, iv := range tl.Owned[i] {
+				a, w := span(iv)
+				placeRect(r.bands.next(), fyne.NewPos(a, g.ownedY), fyne.NewSize(w, g.ownedH), ColorOwned)
+			}
+		}
+	}
+
+	// Pauses grey a client's lane over its bars for their length: what
+	// it believes is frozen.
+	for _, f := range tl.Faults {
+		li, ok := laneOf[f.Target]
+		if f.Kind != "pause" || !ok {
+			continue
+		}
+		d, err := time.ParseDuration(f.Note)
+		if err != nil {
+			continue
+		}
+		g := lanes[li]
+		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
+		placeRect(r.bands.next(), fyne.NewPos(a, g.beliefY-2), fyne.NewSize(w, g.beliefH+4), fade(ColorIdle, 0.55))
+		if g.beliefH >= 14 && w > 60 {
+			placeText(r.labels.next(), "paused", fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
+		}
+	}
+
+	// Grants: a white tick where the holding bar starts, with the token.
+	for _, gr := range tl.Grants {
+		li := int(gr.Client)
+		if li < 0 || li >= len(lanes) {
+			continue
+		}
+		g := lanes[li]
+		x := t.XAt(gr.At)
+		placeLine(r.marks.next(), fyne.NewPos(x+1, g.beliefY), fyne.NewPos(x+1, g.beliefY+g.beliefH), color.White, 2)
+		if gr.Token > 0 && g.beliefH >= 12 {
+			placeText(r.labels.next(), "#"+strconv.FormatInt(gr.Token, 10), fyne.NewPos(x+5, g.beliefY+g.beliefH/2-8), color.White)
+		}
+	}
+
+	// Overlaps: hatched across every lane, labelled, bordered.
+	for _, ov := range tl.Overlaps {
+		a, w := span(ov)
+		placeRect(r.bands.next(), fyne.NewPos(a, tlTopRow), fyne.NewSize(w, bottom-tlTopRow), fade(ColorViolation, 0.20))
+		r.hatchRect(a, tlTopRow, a+w, bottom)
+		placeLine(r.marks.next(), fyne.NewPos(a, tlTopRow), fyne.NewPos(a, bottom), ColorViolation, 2)
+		placeLine(r.marks.next(), fyne.NewPos(a+w, tlTopRow), fyne.NewPos(a+w, bottom), ColorViolation, 2)
+		label := "2 holders · " + FormatTime(ov.To-ov.From)
+		lw := textWidth(label, 11, true) + 8
+		if lw > w {
+			label = "2 holders"
+			lw = textWidth(label, 11, true) + 8
+		}
+		placeRect(r.badges.next(), fyne.NewPos(a+2, bottom-19), fyne.NewSize(lw, 17), ColorViolation)
+		placeText(r.labels.next(), label, fyne.NewPos(a+6, bottom-18), color.White)
+	}
+
+	// Faults: a glyph and note in the top row, a line down the lanes hit.
+	lastLabelEnd := float32(-1)
+	for _, f := range tl.Faults {
+		x := t.XAt(f.At)
+		from, to := float32(tlTopRow), bottom
+		if li, ok := laneOf[f.Target]; ok {
+			from, to = lanes[li].top, lanes[li].top+lanes[li].height
+		}
+		placeLine(r.marks.next(), fyne.NewPos(x, from), fyne.NewPos(x, to), ColorFault, 2)
+		placeLine(r.marks.next(), fyne.NewPos(x, tlTopRow-6), fyne.NewPos(x, from), fade(ColorFault, 0.5), 1)
+		label := faultGlyph(f.Kind)
+		if x > lastLabelEnd+4 {
+			long := label + " " + faultLabel(f)
+			if lw := textWidth(long, 11, true); x+lw < size.Width-4 && (len(tl.Faults) < 8) {
+				label = long
+			}
+		} else {
+			continue
+		}
+		lw := textWidth(label, 11, true) + 8
+		lx := min(x-6, size.Width-lw)
+		placeRect(r.badges.next(), fyne.NewPos(lx, 4), fyne.NewSize(lw, 17), ColorFault)
+		placeText(r.labels.next(), label, fyne.NewPos(lx+4, 5), color.White)
+		lastLabelEnd = lx + lw
+	}
+
+	// Writes: ✓ accepted, ✗ rejected; stale ones say so.
+	for _, wr := range tl.Writes {
+		li := int(wr.Client)
+		if li < 0 || li >= len(lanes) {
+			continue
+		}
+		g := lanes[li]
+		label, c := "✓ write", color.NRGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xFF}
+		if !wr.Accepted {
+			label = "✗ refused"
+		}
+		if wr.Stale {
+			label += " · stale"
+			c = ColorViolation
+			if !wr.Accepted {
+				c = ColorDone
+			}
+		}
+		if g.beliefH < 10 {
+			label = label[:strings.Index(label, " ")]
+		}
+		lw := textWidth(label, 11, true) + 8
+		x := t.XAt(wr.At)
+		lx := min(x-lw/2, x1-lw)
+		lx = max(lx, x0)
+		y := g.beliefY + g.beliefH/2 - 8.5
+		placeRect(r.badges.next(), fyne.NewPos(lx, y), fyne.NewSize(lw, 17), c)
+		placeText(r.labels.next(), label, fyne.NewPos(lx+4, y+1), color.White)
+	}
+
+	r.drawAxis(x0, x1, bottom, fg, muted)
+	r.drawLegend(bottom+tlAxisH, fg)
+}
+
+// faultLabel is the short text beside a fault's glyph.
+func faultLabel(f sim.FaultMark) string {
+	switch f.Kind {
+	case "heal":
+		return "healed"
+	case "partition":
+		return "partition"
+	}
+	s := f.Target
+	if f.Note != "" {
+		s += " " + f.Note
+	}
+	if f.Kind == "failover" {
+		s = "failover " + f.Target
+	}
+	return s
+}
+
+// hatchRect draws 45° hatch lines clipped to the rectangle (ax,ay)-(bx,by).
+func (r *timelineRenderer) hatchRect(ax, ay, bx, by float32) {
+	const step = 9
+	h := by - ay
+	for c := ax - h; c < bx; c += step {
+		// The line x = c + (by - y): from the bottom edge up to the top.
+		x1, y1 := c, by
+		x2, y2 := c+h, ay
+		if x1 < ax {
+			y1 -= ax - x1
+			x1 = ax
+		}
+		if x2 > bx {
+			y2 += x2 - bx
+			x2 = bx
+		}
+		if x2 <= x1 {
+			continue
+		}
+		placeLine(r.hatch.next(), fyne.NewPos(x1, y1), fyne.NewPos(x2, y2), fade(ColorViolation, 0.55), 1.5)
+	}
+}
+
+// TickStep picks a 1-2-5 step giving ticks at least minGap pixels apart
+// over a run of length end drawn width pixels wide.
+func TickStep(end time.Duration, width, minGap float32) time.Duration {
+	if end <= 0 || width <= 0 {
+		return time.Second
+	}
+	per := float64(end) / float64(width) * float64(minGap)
+	for step := time.Duration(time.Microsecond); ; step *= 10 {
+		for _, m := range []time.Duration{1, 2, 5} {
+			if float64(step*m) >= per {
+				return step * m
+			}
+		}
+	}
+}
+
+func (r *timelineRenderer) drawAxis(x0, x1, y float32, fg, muted color.Color) {
+	t := r.t
+	placeLine(r.axisLines.next(), fyne.NewPos(x0, y+2), fyne.NewPos(x1, y+2), muted, 1)
+	step := TickStep(t.tl.End, x1-x0, 80)
+	for at := time.Duration(0); at <= t.tl.End; at += step {
+		x := t.XAt(at)
+		placeLine(r.axisLines.next(), fyne.NewPos(x, y+2), fyne.NewPos(x, y+7), muted, 1)
+		label := tickLabel(at, step)
+		lw := textWidth(label, 11, false)
+		placeText(r.axisText.next(), label, fyne.NewPos(min(x-lw/2, x1+tlRightPad-lw-2), y+7), fg)
+	}
+}
+
+// tickLabel writes an axis tick with no more digits than the step needs.
+func tickLabel(at, step time.Duration) string {
+	switch {
+	case step >= time.Second:
+		return strconv.FormatFloat(at.Seconds(), 'f', -1, 64) + " s"
+	case at == 0:
+		return "0"
+	case step >= time.Millisecond:
+		return strconv.FormatFloat(sim.Ms(at), 'f', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(float64(at)/float64(time.Microsecond), 'f', -1, 64) + " µs"
+}
+
+func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
+	items := []struct {
+		label string
+		c     color.NRGBA
+	}{
+		{"waiting", ColorWaiting},
+		{"believes it holds", ColorHolding},
+		{"server holds its key", ColorOwned},
+		{"two holders", ColorViolation},
+		{"fault", ColorFault},
+		{"paused", ColorIdle},
+	}
+	x := float32(tlGutter)
+	for _, it := range items {
+		placeRect(r.legendBox.next(), fyne.NewPos(x, y+4), fyne.NewSize(14, 10), it.c)
+		tx := r.legendTxt.next()
+		placeText(tx, it.label, fyne.NewPos(x+18, y+1), fg)
+		x += 18 + tx.MinSize().Width + 18
+	}
+}
