@@ -12,6 +12,10 @@ type ScriptStep struct {
 	At  time.Duration
 	To  string
 	Msg Msg
+	// KeepSeq sends Msg.Seq as it is, even 0, for a message whose Seq is a
+	// protocol field rather than a request id (a ZooKeeper CONNECT's last
+	// zxid seen); its reply is then found by Op, not by Reply.
+	KeepSeq bool
 }
 
 // ScriptReply is one message a scripted client received, with the true time
@@ -43,7 +47,8 @@ func NewScriptClient(steps ...ScriptStep) *ScriptClient {
 	return &ScriptClient{Steps: append([]ScriptStep(nil), steps...)}
 }
 
-// Reply returns the first reply to step i (0-based), if one arrived.
+// Reply returns the first reply to step i (0-based), if one arrived: the
+// first message whose Seq is the step's.
 func (c *ScriptClient) Reply(i int) (ScriptReply, bool) {
 	seq := c.seqOf(i)
 	for _, r := range c.Replies {
@@ -55,7 +60,7 @@ func (c *ScriptClient) Reply(i int) (ScriptReply, bool) {
 }
 
 func (c *ScriptClient) seqOf(i int) int64 {
-	if s := c.Steps[i].Msg.Seq; s != 0 {
+	if s := c.Steps[i].Msg.Seq; s != 0 || c.Steps[i].KeepSeq {
 		return s
 	}
 	return int64(i) + 1

@@ -105,3 +105,16 @@ func TestScriptClientUnansweredStep(t *testing.T) {
 	_, ok := script.Reply(0)
 	assert.False(t, ok, "a server that ignores an op sends nothing back")
 }
+
+func TestScriptStepKeepSeq(t *testing.T) {
+	script := sim.NewScriptClient(
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second}, KeepSeq: true},
+		sim.ScriptStep{At: time.Millisecond, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second}},
+	)
+	s, err := sim.NewScripted(scriptScenario(t), script)
+	require.NoError(t, err)
+	s.Run()
+	require.Len(t, script.Replies, 2)
+	assert.Equal(t, int64(0), script.Replies[0].Msg.Seq, "KeepSeq sends Seq 0 as it is")
+	assert.Equal(t, int64(2), script.Replies[1].Msg.Seq, "a step without it gets its index + 1")
+}
