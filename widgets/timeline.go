@@ -467,20 +467,27 @@ func (r *timelineRenderer) hatchRect(ax, ay, bx, by float32) {
 	}
 }
 
-// TickStep picks a 1-2-5 step giving ticks at least minGap pixels apart
-// over a run of length end drawn width pixels wide.
+// TickStep picks the axis step giving ticks at least minGap pixels apart
+// over a run of length end drawn width pixels wide: 1-2-5 steps under a
+// second, clock-friendly ones (5 s, 15 s, 30 s, 1 min…) above.
 func TickStep(end time.Duration, width, minGap float32) time.Duration {
 	if end <= 0 || width <= 0 {
 		return time.Second
 	}
-	per := float64(end) / float64(width) * float64(minGap)
-	for step := time.Duration(time.Microsecond); ; step *= 10 {
+	per := time.Duration(float64(end) / float64(width) * float64(minGap))
+	for step := time.Duration(time.Microsecond); step < time.Second; step *= 10 {
 		for _, m := range []time.Duration{1, 2, 5} {
-			if float64(step*m) >= per {
+			if step*m >= per {
 				return step * m
 			}
 		}
 	}
+	for _, s := range []time.Duration{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600} {
+		if s*time.Second >= per {
+			return s * time.Second
+		}
+	}
+	return (per + time.Hour - 1).Truncate(time.Hour)
 }
 
 func (r *timelineRenderer) drawAxis(x0, x1, y float32, fg, muted color.Color) {
@@ -499,11 +506,17 @@ func (r *timelineRenderer) drawAxis(x0, x1, y float32, fg, muted color.Color) {
 // tickLabel writes an axis tick with no more digits than the step needs.
 func tickLabel(at, step time.Duration) string {
 	switch {
+	case at == 0:
+		return "0 s"
+	case step >= time.Minute:
+		l := strings.TrimSuffix(at.String(), "0s") // 10m0s → 10m
+		if strings.HasSuffix(l, "h0m") {
+			l = strings.TrimSuffix(l, "0m") // 1h0m → 1h
+		}
+		return l
 	case step >= time.Second:
 		return strconv.FormatFloat(at.Seconds(), 'f', -1, 64) + " s"
-	case at == 0:
-		return "0"
-	case step >= time.Millisecond:
+	case step >= 100*time.Microsecond:
 		return strconv.FormatFloat(sim.Ms(at), 'f', -1, 64) + " ms"
 	}
 	return strconv.FormatFloat(float64(at)/float64(time.Microsecond), 'f', -1, 64) + " µs"

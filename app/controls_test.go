@@ -1,0 +1,84 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+func TestSlidersRoundTrip(t *testing.T) {
+	sc, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	for key, spec := range Sliders {
+		assert.Equal(t, key, spec.Key)
+		assert.NotEmpty(t, spec.Tip, key)
+		for _, x := range []float64{spec.Min, (spec.Min + spec.Max) / 2, spec.Max} {
+			x = spec.Min + float64(int((x-spec.Min)/spec.Step))*spec.Step
+			c := sc.Clone()
+			spec.Apply(c, x)
+			got, ok := spec.Value(c)
+			require.True(t, ok, key)
+			assert.InDelta(t, x, got, 1e-9, "%s at %v", key, x)
+			assert.NoError(t, c.Validate(), "%s at %v", key, x)
+			assert.NotEmpty(t, spec.Format(x))
+		}
+	}
+}
+
+func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
+	sc, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	spec := Sliders["pause"]
+	v, ok := spec.Value(sc)
+	require.True(t, ok)
+	assert.Equal(t, 15.0, v)
+	c := sc.Clone()
+	spec.Apply(c, 4)
+	assert.Equal(t, sim.Duration(4*time.Second), c.Faults[0].For)
+
+	happy, err := assets.Preset("redis-happy-path")
+	require.NoError(t, err)
+	_, ok = spec.Value(happy)
+	assert.False(t, ok, "nothing to edit: the slider is off")
+	c = happy.Clone()
+	spec.Apply(c, 4)
+	assert.Equal(t, happy.Faults, c.Faults, "and it adds no pause")
+	assert.Contains(t, spec.Tip, "adds none")
+}
+
+func TestTogglesRoundTrip(t *testing.T) {
+	sc, err := assets.Preset("redis-happy-path")
+	require.NoError(t, err)
+	for key, spec := range Toggles {
+		assert.Equal(t, key, spec.Key)
+		assert.NotEmpty(t, spec.Tip, key)
+		for _, on := range []bool{true, false} {
+			c := sc.Clone()
+			spec.Apply(c, on)
+			assert.Equal(t, on, spec.Value(c), key)
+		}
+	}
+}
+
+func TestModeTabsAreComplete(t *testing.T) {
+	require.NotEmpty(t, availableTabs())
+	seen := map[string]bool{}
+	for _, tab := range ModeTabs {
+		assert.False(t, seen[tab.Mode], "one tab per mode: %s", tab.Mode)
+		seen[tab.Mode] = true
+		assert.NotEmpty(t, tab.Title)
+		assert.NotNil(t, tab.NewState, tab.Mode)
+		assert.Contains(t, assets.PresetsFor(tab.Mode), tab.Preset, "%s opens with one of its presets", tab.Mode)
+		for _, k := range tab.Sliders {
+			assert.Contains(t, Sliders, k, tab.Mode)
+		}
+		for _, k := range tab.Toggles {
+			assert.Contains(t, Toggles, k, tab.Mode)
+		}
+	}
+}

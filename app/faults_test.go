@@ -1,0 +1,84 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+func labels(cs []FaultChoice) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Label)
+	}
+	return out
+}
+
+func TestFaultChoices(t *testing.T) {
+	withReplica, err := assets.Preset("redis-failover")
+	require.NoError(t, err)
+	single, err := assets.Preset("redis-happy-path")
+	require.NoError(t, err)
+	snap := func(sc *sim.Scenario) *sim.Snapshot {
+		rec, err := sim.Record(sc)
+		require.NoError(t, err)
+		return rec.At(0)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		sc    *sim.Scenario
+		node  string
+		pause time.Duration
+		want  []string
+	}{
+		{"client", single, "client-1", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
+			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+		{"pause length from the scenario", single, "client-2", 5 * time.Second, []string{"Pause for 5.000 s (GC / SIGSTOP)", "Crash",
+			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+		{"master without replica", single, "redis-1", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
+			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+		{"master with replica", withReplica, "redis-1", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
+			"Fail over to the replica", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+		{"replica", withReplica, "redis-2", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
+			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+		{"unknown node", single, "redis-9", 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, labels(FaultChoices(tc.sc, snap(tc.sc), tc.node, tc.pause)))
+		})
+	}
+
+	s := snap(single)
+	s.Nodes[0].Crashed = true
+	s.Nodes[len(s.Nodes)-1].Crashed = true
+	assert.Equal(t, []string{"Restart"}, labels(FaultChoices(single, s, "client-1", 0)))
+	server := FaultChoices(single, s, "redis-1", 0)
+	require.Len(t, server, 2)
+	assert.True(t, server[0].Fault.Persist, "a server can come back with its AOF")
+	assert.False(t, server[1].Fault.Persist)
+}
+
+func TestEveryFaultChoiceValidates(t *testing.T) {
+	for _, name := range assets.PresetsFor("redis") {
+		sc, err := assets.Preset(name)
+		require.NoError(t, err)
+		rec, err := sim.Record(sc)
+		require.NoError(t, err)
+		snap := rec.At(rec.End() / 2)
+		for _, n := range snap.Nodes {
+			for _, ch := range FaultChoices(sc, snap, n.Name, 0) {
+				c := sc.Clone()
+				f := ch.Fault
+				f.At = sim.Duration(rec.End() / 2)
+				c.Faults = append(c.Faults, f)
+				assert.NoError(t, c.Validate(), "%s: %s on %s", name, ch.Label, n.Name)
+			}
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// fakeFrames stands in for the ticker: the test fires frames itself, on
+// its own goroutine, with a clock it moves.
+type fakeFrames struct {
+	frame   func()
+	running bool
+}
+
+func (f *fakeFrames) Start(frame func()) { f.frame, f.running = frame, true }
+func (f *fakeFrames) Stop()              { f.running = false }
+func (f *fakeFrames) Running() bool      { return f.running }
+
+// newTestWindow builds the whole window on a test app, with the Redis
+// tab's frames and clock under the test's control.
+func newTestWindow(t *testing.T) (*Window, *tabView, *fakeFrames, *time.Time) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	t.Cleanup(w.Close)
+	require.Equal(t, []string{"redis"}, w.Modes())
+	v := w.tab("redis")
+	require.NotNil(t, v)
+	frames := &fakeFrames{}
+	clock := time.Unix(1000, 0)
+	v.frames, v.now = frames, func() time.Time { return clock }
+	return w, v, frames, &clock
+}
+
+func key(w *Window, k fyne.KeyName) { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: k}) }
+
+// shownTexts lists every visible text drawn inside o.
+func shownTexts(o fyne.CanvasObject) []string {
+	var out []string
+	for _, obj := range test.LaidOutObjects(o) {
+		if t, ok := obj.(*canvas.Text); ok && t.Visible() {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+func TestWindowPlaysGCPauseIntoAViolation(t *testing.T) {
+	w, v, frames, clock := newTestWindow(t)
+	assert.Equal(t, "LockScope", w.Title())
+
+	v.presets.SetSelected("redis-happy-path")
+	require.Equal(t, "redis-happy-path", v.ctl.Origin())
+	v.presets.SetSelected("redis-gc-pause")
+	require.Equal(t, "redis-gc-pause", v.ctl.Origin())
+
+	v.speed.SetValue(1) // 10×
+	assert.InDelta(t, 10, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, "10×", v.speedValue.Text)
+
+	key(w, fyne.KeySpace)
+	require.True(t, frames.Running(), "playing runs the frame source")
+	assert.Equal(t, "Pause", v.play.Text)
+	for v.ctl.Cursor() < 12*time.Second {
+		*clock = clock.Add(FrameInterval)
+		frames.frame()
+	}
+	key(w, fyne.KeySpace)
+	assert.False(t, frames.Running(), "paused: no frames")
+	assert.Less(t, v.ctl.Cursor(), 12400*time.Millisecond, "a frame at 10× moves a third of a second")
+
+	snap := v.pics.Cluster.Snapshot()
+	require.NotNil(t, snap)
+	assert.Equal(t, v.ctl.Cursor(), snap.At, "the cluster shows the cursor's instant")
+	assert.Equal(t, []string{"client-1", "client-2"}, widgets.Holders(snap))
+	cluster := shownTexts(v.pics.Cluster)
+	assert.Contains(t, cluster, "2 clients believe they hold the lock: client-1, client-2")
+	assert.Contains(t, cluster, "paused until 16.000 s")
+
+	assert.Equal(t, 1, v.pics.Metrics.Summary().Violations)
+	metrics := shownTexts(v.pics.Metrics)
+	i := indexOf(metrics, "violations")
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, "1", metrics[i+1], "the strip shows one violation")
+	assert.True(t, strings.HasSuffix(metrics[i+2], "ms overlap"))
+
+	assert.Equal(t, v.ctl.Cursor(), v.pics.Timeline.Cursor(), "the timeline cursor follows")
+	assert.Contains(t, strings.Join(shownTexts(v.pics.Caption), ""), "two clients now believe they hold the lock.")
+	assert.Contains(t, v.status.Text, "paused")
+
+	// Nothing happens while client-1 sleeps and client-2 works: → jumps
+	// to client-2's release.
+	key(w, fyne.KeyRight)
+	assert.Equal(t, v.ctl.Recording().Next(snap.At), v.ctl.Cursor(), "→ steps to the next event")
+	assert.Greater(t, v.ctl.Cursor(), 15*time.Second)
+	key(w, fyne.KeyLeft)
+	assert.Less(t, v.ctl.Cursor(), snap.At, "← steps back")
+	key(w, fyne.KeyR)
+	assert.Equal(t, time.Duration(0), v.ctl.Cursor(), "R rewinds")
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestWindowPlaybackStopsAtTheEnd(t *testing.T) {
+	_, v, frames, clock := newTestWindow(t)
+	v.speed.SetValue(2) // 100×
+	v.togglePlay()
+	for i := 0; i < 100 && frames.Running(); i++ {
+		*clock = clock.Add(FrameInterval)
+		frames.frame()
+	}
+	assert.False(t, frames.Running(), "the frames stop with the run")
+	assert.Equal(t, v.ctl.End(), v.ctl.Cursor())
+	assert.Equal(t, "Play", v.play.Text)
+}
+
+func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
+	_, v, _, _ := newTestWindow(t)
+	v.seek(12 * time.Second)
+	require.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 2)
+
+	ttl := v.slider("ttl")
+	ttl.slider.SetValue(20)
+	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Scenario().TTL)
+	assert.Equal(t, 12*time.Second, v.ctl.Cursor())
+	assert.Equal(t, "20.000 s", ttl.value.Text)
+	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 1, "a 20 s lease has not expired at 12 s")
+	assert.Empty(t, v.pics.Timeline.Cursor()-12*time.Second)
+
+	pause := v.slider("pause")
+	assert.False(t, pause.slider.Disabled())
+	pause.slider.SetValue(5)
+	assert.Equal(t, sim.Duration(5*time.Second), v.ctl.Scenario().Faults[0].For)
+
+	v.presets.SetSelected("redis-happy-path")
+	assert.True(t, pause.slider.Disabled(), "no pause fault: nothing for the slider to edit")
+	assert.Equal(t, "none", pause.value.Text)
+}
+
+func (v *tabView) slider(key string) *sliderControl {
+	for _, s := range v.sliders {
+		if s.spec.Key == key {
+			return s
+		}
+	}
+	return nil
+}
+
+func TestWindowToggleErrorKeepsTheState(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	v.presets.SetSelected("redis-failover")
+	replica := v.toggles["replica"]
+	require.True(t, replica.Checked)
+
+	replica.SetChecked(false)
+	assert.True(t, v.ctl.Scenario().Replica, "a failover needs the replica: the edit is refused")
+	assert.True(t, replica.Checked, "and the box goes back")
+	assert.NotNil(t, w.Canvas().Overlays().Top(), "the error is shown in a dialog")
+
+	fencing := v.toggles["fencing"]
+	fencing.SetChecked(true)
+	assert.True(t, v.ctl.Scenario().Fencing)
+}
+
+func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	v.presets.SetSelected("redis-happy-path")
+	v.seek(3 * time.Second)
+	v.nodeMenu("redis-1", fyne.NewPos(300, 300))
+	assert.NotNil(t, w.Canvas().Overlays().Top(), "tapping a node opens its fault menu")
+
+	choices := FaultChoices(v.ctl.Scenario(), v.ctl.Snapshot(), "redis-1", 0)
+	require.Equal(t, "Crash", choices[1].Label)
+	v.inject(choices[1].Fault)
+	faults := v.ctl.Scenario().Faults
+	require.NotEmpty(t, faults)
+	assert.Equal(t, sim.Fault{At: sim.Duration(3 * time.Second), Crash: "redis-1"}, faults[len(faults)-1])
+	assert.Contains(t, shownTexts(v.pics.Cluster), "crashed")
+	assert.Contains(t, v.status.Text, "crash redis-1 at 3s")
+}

@@ -1,0 +1,82 @@
+package widgets
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+func TestCellsAndVerdict(t *testing.T) {
+	s := sim.Summary{Acquisitions: 2, Releases: 1, Violations: 1, OverlapMs: 4935.285, Writes: 2,
+		StaleWritesAccepted: 1, ExpiredWhileHeld: 1, Messages: 195, AcquireLatencyP50Ms: 5.631, AcquireLatencyP99Ms: 9964.715}
+	cells := Cells(s)
+	byLabel := map[string]MetricCell{}
+	for _, c := range cells {
+		byLabel[c.Label] = c
+	}
+	assert.Equal(t, MetricCell{Label: "violations", Value: "1", Detail: "4935.285 ms overlap", Alarm: true}, byLabel["violations"])
+	assert.Equal(t, "1", byLabel["stale writes accepted"].Value)
+	assert.True(t, byLabel["stale writes accepted"].Alarm)
+	assert.Equal(t, "0", byLabel["stale writes rejected"].Value)
+	assert.False(t, byLabel["stale writes rejected"].Alarm, "a refused stale write is fencing working")
+	assert.Equal(t, "5.631 ms", byLabel["acquire latency p50"].Value)
+	assert.Equal(t, "195", byLabel["messages"].Value)
+	assert.Equal(t, "2", byLabel["acquisitions"].Value)
+
+	text, safe := Verdict(s)
+	assert.False(t, safe)
+	assert.Contains(t, text, "UNSAFE")
+	s.Safe = true
+	text, safe = Verdict(s)
+	assert.True(t, safe)
+	assert.Contains(t, text, "SAFE")
+}
+
+func TestMetricsStripShowsTheSummary(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMetrics()
+	w := test.NewTempWindow(t, m)
+	w.Resize(fyne.NewSize(1300, 60))
+	r := test.TempWidgetRenderer(t, m).(*metricsRenderer)
+	assert.Empty(t, texts(r.Objects()), "nothing before the first summary")
+
+	m.SetSummary(sim.Summary{Acquisitions: 2, Violations: 1, OverlapMs: 1944.854, Messages: 194, Safe: true})
+	shown := texts(r.Objects())
+	for _, s := range []string{"acquisitions", "2", "violations", "1", "1944.854 ms overlap", "194", "✓ SAFE so far"} {
+		assert.Contains(t, shown, s)
+	}
+	require.Len(t, r.cells, len(Cells(sim.Summary{})))
+	assert.True(t, r.cells[1].alarm.Visible(), "a violation is flagged by a bar, not colour alone")
+	assert.Equal(t, ColorViolation, r.cells[1].value.Color)
+	assert.False(t, r.cells[0].alarm.Visible())
+	assert.Equal(t, ColorDone, r.verdictBg.FillColor)
+
+	m.SetSummary(sim.Summary{StaleWritesAccepted: 1, Writes: 2})
+	assert.Contains(t, texts(r.Objects()), "✗ UNSAFE: stale write accepted")
+	assert.Equal(t, ColorViolation, r.verdictBg.FillColor)
+	assert.Equal(t, 1, m.Summary().StaleWritesAccepted)
+}
+
+func TestFormatTime(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 s"},
+		{2500 * time.Microsecond, "2.5 ms"},
+		{12 * time.Second, "12.000 s"},
+		{10064715361, "10.065 s"},
+		{-10 * time.Second, "−10.000 s"},
+		{90 * time.Second, "1m30.000s"},
+	} {
+		assert.Equal(t, tc.want, FormatTime(tc.d), "%v", tc.d)
+	}
+	assert.Equal(t, "+10.000 s", FormatSkew(10*time.Second))
+	assert.Equal(t, "−2.5 ms", FormatSkew(-2500*time.Microsecond))
+}

@@ -1,0 +1,75 @@
+package widgets
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTipLayerShowsAndHides(t *testing.T) {
+	test.NewTempApp(t)
+	layer := NewTipLayer()
+	w := test.NewTempWindow(t, layer)
+	w.Resize(fyne.NewSize(600, 400))
+	r := test.TempWidgetRenderer(t, layer).(*tipRenderer)
+
+	long := "Watchdog: Redisson renews the lock every lockWatchdogTimeout/3 (10 s of the default 30 s) with a compare-and-PEXPIRE back to the full TTL."
+	layer.ShowNow(long, fyne.NewPos(100, 100))
+	assert.Equal(t, long, layer.Tip())
+	lines := texts(r.Objects())
+	require.Greater(t, len(lines), 1, "a long tip wraps")
+	for _, l := range lines {
+		assert.LessOrEqual(t, textWidth(l, 12, false), float32(tipMaxWidth))
+	}
+	assert.True(t, r.bg.Visible())
+	assert.LessOrEqual(t, r.bg.Position().X+r.bg.Size().Width, layer.Size().Width, "the tip stays in the window")
+
+	layer.HideTip()
+	assert.Empty(t, layer.Tip())
+	assert.Empty(t, texts(r.Objects()))
+	assert.False(t, r.bg.Visible())
+}
+
+func TestTipLayerTakesNoEvents(t *testing.T) {
+	test.NewTempApp(t)
+	layer := NewTipLayer()
+	var _ fyne.Widget = layer
+	_, tappable := any(layer).(fyne.Tappable)
+	_, hoverable := any(layer).(desktop.Hoverable)
+	assert.False(t, tappable || hoverable, "the layer must let events through to the controls beneath")
+
+	tapped := false
+	b := NewTipButton("Play", nil, func() { tapped = true }, layer, "Play or pause (space).")
+	w := test.NewTempWindow(t, container.NewStack(container.NewCenter(b), layer))
+	w.Resize(fyne.NewSize(300, 200))
+	layer.ShowNow("a tip", fyne.NewPos(150, 100))
+	test.TapCanvas(w.Canvas(), fyne.NewPos(150, 100))
+	assert.True(t, tapped, "the button under a shown tip still takes the tap")
+	assert.Empty(t, layer.Tip(), "tapping a control puts its tip away")
+}
+
+func TestTipControlsArmOnHover(t *testing.T) {
+	test.NewTempApp(t)
+	layer := NewTipLayer()
+	s := NewTipSlider(0, 10, layer, "TTL")
+	c := NewTipCheck("Fencing", nil, layer, "Fencing token")
+	sel := NewTipSelect([]string{"a"}, nil, layer, "Presets")
+	b := NewTipButton("Step", nil, nil, layer, "Step (→)")
+	test.NewTempWindow(t, container.NewStack(container.NewVBox(s, c, sel, b), layer))
+	for _, h := range []interface {
+		desktop.Hoverable
+		TipText() string
+	}{s, c, sel, b} {
+		h.MouseIn(&desktop.MouseEvent{})
+		assert.NotNil(t, layer.timer, "%s: hovering arms the tip", h.TipText())
+		h.MouseOut()
+		assert.Nil(t, layer.timer, "%s: leaving disarms it", h.TipText())
+	}
+	s.SetTip("TTL, edited")
+	assert.Equal(t, "TTL, edited", s.TipText())
+}
