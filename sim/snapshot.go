@@ -171,6 +171,24 @@ type EtcdLease struct {
 	Client string
 	TTL    time.Duration
 	Left   time.Duration
+	// Frozen: no promoted leader, so no clock runs the lease down; the next
+	// leader restarts it at election timeout + TTL.
+	Frozen bool
+	// Expired: past its expiry by the leader's clock, revoke not yet applied.
+	Expired bool
+}
+
+// EtcdMember is one etcd member's raft progress, for drawing replication.
+type EtcdMember struct {
+	Node      int // index into Snapshot.Nodes
+	Name      string
+	Role      string
+	Term      int64
+	LastIndex int64 // last entry appended to its log
+	Commit    int64
+	Applied   int64
+	Revision  int64 // its MVCC revision after applying
+	Primary   bool  // its lessor expires leases (a promoted leader)
 }
 
 // EtcdView is the etcd keyspace under the lock prefix.
@@ -181,6 +199,8 @@ type EtcdView struct {
 	Keys     []EtcdKey
 	Leases   []EtcdLease
 	Watches  []ZWatch
+	Term     int64        // the raft term of the member shown
+	Members  []EtcdMember // every member, in order
 }
 
 // Snapshot captures the run's state now.
