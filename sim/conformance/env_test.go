@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // need returns the address or setting run.sh exported under name. Without
@@ -96,4 +98,16 @@ func waitFor(d time.Duration, what string, ok func() bool) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return nil
+}
+
+// runSafely runs a simulation to its end; a panic in the simulator fails
+// this test with the panic's message instead of ending the whole run.
+func runSafely(t *testing.T, s interface{ Run() sim.Summary }) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("the simulator panicked: %v", p)
+		}
+	}()
+	s.Run()
 }

@@ -6,6 +6,7 @@ replace github.com/lockscope/lockscope => ../..
 
 require (
 	github.com/go-redsync/redsync/v4 v4.18.1
+	github.com/go-zookeeper/zk v1.0.4
 	github.com/lockscope/lockscope v0.0.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/stretchr/testify v1.12.1

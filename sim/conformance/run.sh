@@ -113,9 +113,9 @@ redis_start 26380
 zk_cfg() { # dir port [ensemble]
 	mkdir -p "$1"
 	{
-		echo "tickTime=500"
-		echo "initLimit=20"
-		echo "syncLimit=10"
+		echo "tickTime=2000"
+		echo "initLimit=10"
+		echo "syncLimit=5"
 		echo "dataDir=$1"
 		echo "clientPort=$2"
 		echo "clientPortAddress=127.0.0.1"
@@ -182,7 +182,7 @@ export LOCKSCOPE_REDIS_SERVER="$REDIS"
 export LOCKSCOPE_REDLOCK_PORTS=26381,26382,26383,26384,26385
 export LOCKSCOPE_ZK=127.0.0.1:22181
 export LOCKSCOPE_ZK_ENSEMBLE=127.0.0.1:22182,127.0.0.1:22183,127.0.0.1:22184
-export LOCKSCOPE_ZK_TICK=500ms
+export LOCKSCOPE_ZK_TICK=2s
 export LOCKSCOPE_ETCD=127.0.0.1:22379
 export LOCKSCOPE_WORK="$WORK"
 "$GO" test -count=1 -timeout 240s ./... "$@"
