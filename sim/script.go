@@ -16,6 +16,10 @@ type ScriptStep struct {
 	// protocol field rather than a request id (a ZooKeeper CONNECT's last
 	// zxid seen); its reply is then found by Op, not by Reply.
 	KeepSeq bool
+	// Make, when set, builds the message at send time from the replies
+	// received so far, for a request that needs an answer's value (a lease
+	// id, a revision); Msg is then ignored.
+	Make func(replies []ScriptReply) Msg
 }
 
 // ScriptReply is one message a scripted client received, with the true time
@@ -86,6 +90,9 @@ func (c *ScriptClient) Fire(ctx Ctx, t Timer) {
 		panic(fmt.Sprintf("sim: scripted step %d names unknown node %q", c.sent, st.To))
 	}
 	m := st.Msg
+	if st.Make != nil {
+		m = st.Make(c.Replies)
+	}
 	m.Seq = c.seqOf(c.sent)
 	c.sent++
 	ctx.Trace("script", m.Op, "step "+fmt.Sprint(c.sent))

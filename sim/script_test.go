@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -117,4 +118,23 @@ func TestScriptStepKeepSeq(t *testing.T) {
 	require.Len(t, script.Replies, 2)
 	assert.Equal(t, int64(0), script.Replies[0].Msg.Seq, "KeepSeq sends Seq 0 as it is")
 	assert.Equal(t, int64(2), script.Replies[1].Msg.Seq, "a step without it gets its index + 1")
+}
+
+func TestScriptStepMakeUsesEarlierReplies(t *testing.T) {
+	script := sim.NewScriptClient(
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second, N: 1}},
+		sim.ScriptStep{At: 10 * time.Millisecond, To: "redis-1", Make: func(replies []sim.ScriptReply) sim.Msg {
+			// Release with a value taken from the first answer: its token.
+			return sim.Msg{Op: sim.OpCAD, Key: "k", Value: fmt.Sprintf("token-%d", replies[0].Msg.Token)}
+		}},
+	)
+	sc := scriptScenario(t)
+	sc.Fencing = true
+	s, err := sim.NewScripted(sc, script)
+	require.NoError(t, err)
+	s.Run()
+	r, ok := script.Reply(1)
+	require.True(t, ok)
+	assert.Equal(t, int64(0), r.Msg.N, "the CAD carried token-1, not the stored value a: nothing deleted")
+	assert.Equal(t, int64(2), r.Msg.Seq, "a made message still gets its step's Seq")
 }
