@@ -138,6 +138,7 @@ type ZNode struct {
 	Session   int64
 	Ephemeral bool
 	Holder    bool
+	Czxid     int64 // zxid of the transaction that created it
 }
 
 // ZWatch is a watch from a waiting client on a znode (or the parent).
@@ -150,9 +151,33 @@ type ZWatch struct {
 type ZKView struct {
 	Parent   string
 	Leader   string
-	Zxid     int64
+	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
 	Children []ZNode
 	Watches  []ZWatch
+	Epoch    int64          // the established leader's epoch
+	Electing bool           // no established leader: writes stall
+	Quorum   int            // servers a write needs
+	Servers  []ZKServerView // in zk-1…zk-N order
+	Sessions []ZSession     // the replicated session table
+}
+
+// ZKServerView is one ZooKeeper server's place in the ensemble.
+type ZKServerView struct {
+	Node      int    // index into Snapshot.Nodes
+	Role      string // leader, follower, looking; empty when down
+	Epoch     int64
+	LastZxid  int64 // last transaction in its log
+	Committed int64 // last transaction it has applied
+	Serving   bool  // accepts client connections
+}
+
+// ZSession is a session as the ensemble knows it.
+type ZSession struct {
+	ID      int64
+	Owner   string
+	Timeout time.Duration
+	Left    time.Duration // until the leader expires it; 0 without a leader
+	Closing bool          // expired, its closeSession not yet committed
 }
 
 // EtcdKey is one key under the lock prefix.
