@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -87,9 +88,13 @@ func (c Clock) Mono(t time.Duration) time.Duration {
 	return t + time.Duration(c.Rate*float64(t))
 }
 
-// trueAfter is the true time at which d has passed on this clock, from now.
+// trueAfter is the true time at which d has passed on this clock, from now
+// (rounded up, so a timer never fires before its time by this clock).
 func (c Clock) trueAfter(now, d time.Duration) time.Duration {
-	return now + time.Duration(float64(d)/(1+c.Rate))
+	if c.Rate == 0 {
+		return now + d
+	}
+	return now + time.Duration(math.Ceil(float64(d)/(1+c.Rate)))
 }
 
 // trueAtWall is the true time at which the wall clock reads w.

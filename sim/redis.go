@@ -351,8 +351,9 @@ type redisClient struct {
 	master   NodeID
 	value    string
 	seq      int64
-	pending  Msg     // the request awaiting a reply (Op "" for none)
-	timeout  TimerID // of the pending request
+	pending  Msg           // the request awaiting a reply (Op "" for none)
+	deadline time.Duration // when the pending request times out, on the monotonic clock
+	armed    bool          // a timeout timer is pending
 	renewing bool
 	renewals int
 }
@@ -394,8 +395,14 @@ func (c *redisClient) request(ctx Ctx, m Msg) {
 	m.Key = LockKey
 	c.pending = m
 	ctx.Send(c.master, m)
-	ctx.Cancel(c.timeout)
-	c.timeout = ctx.After(RequestTimeout, Timer{Kind: "timeout", Seq: m.Seq})
+	// One lazy timer serves every request: it is re-armed for the pending
+	// request's deadline when it fires early, instead of being cancelled
+	// and set again on each request.
+	c.deadline = ctx.Mono() + RequestTimeout
+	if !c.armed {
+		c.armed = true
+		ctx.After(RequestTimeout, Timer{Kind: "timeout"})
+	}
 }
 
 func (c *redisClient) trySet(ctx Ctx) {
@@ -413,8 +420,6 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	}
 	req := c.pending
 	c.pending = Msg{}
-	ctx.Cancel(c.timeout)
-	c.timeout = 0
 	switch req.Op {
 	case OpSet:
 		if c.State != StateWaiting {
@@ -471,12 +476,17 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 			c.request(ctx, Msg{Op: OpPExpire, Value: c.value, TTL: ctx.Scenario().TTL.D()})
 		}
 	case "timeout":
-		if t.Seq != c.pending.Seq || c.pending.Op == "" {
+		c.armed = false
+		if c.pending.Op == "" {
+			return
+		}
+		if left := c.deadline - ctx.Mono(); left > time.Microsecond {
+			c.armed = true
+			ctx.After(left, Timer{Kind: "timeout"})
 			return
 		}
 		req := c.pending
 		c.pending = Msg{}
-		c.timeout = 0
 		ctx.Trace("timeout", req.Op, "no reply in "+RequestTimeout.String())
 		switch req.Op {
 		case OpSet:
