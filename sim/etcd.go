@@ -348,6 +348,7 @@ type EtcdServer struct {
 	primary  bool
 	ownedKey string // the owner key this leader reported to the checker
 	replay   bool   // rebuilding from the WAL: no traces
+	wipedReq int64  // the last request id before the data directory was lost
 
 	// Serving clients.
 	idPrefix  uint64
@@ -514,6 +515,8 @@ func (s *EtcdServer) Crash(ctx Ctx) {
 func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
 	if !persist {
 		s.term, s.vote, s.log, s.commit = 0, None, nil, 0
+		s.wipedReq = s.nextID()
+		ctx.Trace("raft", "restart", "data directory lost: rejoining with an empty log")
 	}
 	s.resetState()
 	s.history = nil
@@ -904,7 +907,13 @@ func (s *EtcdServer) handleAppResp(ctx Ctx, from NodeID, m Msg) {
 	i := s.memberIndex(from)
 	s.active[i] = true
 	if m.Value == "reject" {
-		if m.Token <= s.match[i] {
+		switch {
+		case m.N < s.match[i]:
+			// The follower lost entries it had acknowledged: its data
+			// directory is gone. Raft would panic; as after a member
+			// remove and re-add, it gets the whole log again.
+			s.match[i] = m.N
+		case m.Token <= s.match[i]:
 			return // stale
 		}
 		s.next[i] = max(min(m.Token, m.N+1), s.match[i]+1)
@@ -1081,7 +1090,9 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 		s.recordOwner(ctx, false)
 	case entWrite:
 		kv, ok := s.kv[e.Key]
-		if !ok || kv.CreateRev != e.N {
+		ok = ok && kv.CreateRev == e.N
+		s.recordWrite(ctx, e, ok)
+		if !ok {
 			s.reply(ctx, e, Msg{Op: etcdTxnResp, Value: "write", Token: s.rev})
 			return
 		}
@@ -1130,6 +1141,18 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 		s.reply(ctx, e, Msg{Op: etcdRevokeResp, Token: e.Lease})
 		s.recordOwner(ctx, e.N == 1)
 	}
+}
+
+// recordWrite tells the checker the outcome of a guarded write at the
+// instant etcd applies it: with fencing the storage is etcd, so this is
+// when the write takes effect, however late the client hears of it. The
+// member that received the request records it, once; a member that lost
+// its data and re-applies its old entries does not.
+func (s *EtcdServer) recordWrite(ctx Ctx, e etcdEntry, accepted bool) {
+	if e.Origin != s.self || s.replay || e.Req <= s.wipedReq || e.Client < 0 {
+		return
+	}
+	ctx.Sim().Ctx(e.Client).WriteGuarded(e.N, accepted)
 }
 
 func insertSorted(xs []string, x string) []string {
@@ -1603,9 +1626,11 @@ func (c *etcdClient) Start(ctx Ctx) {
 
 // Crash implements Process: the process and its sockets are gone.
 func (c *etcdClient) Crash(ctx Ctx) {
-	ctx.Send(c.servers[c.ep], Msg{Op: etcdRST})
-	if c.kaStream && c.kaEp != c.ep {
-		ctx.Send(c.servers[c.kaEp], Msg{Op: etcdRST})
+	if len(c.servers) > 0 {
+		ctx.Send(c.servers[c.ep], Msg{Op: etcdRST})
+		if c.kaStream && c.kaEp != c.ep {
+			ctx.Send(c.servers[c.kaEp], Msg{Op: etcdRST})
+		}
 	}
 	*c = etcdClient{index: c.index, servers: c.servers, ep: c.ep, kaEp: c.ep, sess: sessNone}
 }
@@ -1867,9 +1892,8 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	case phAbandon:
 		c.retry(ctx, c.why)
 	case phWrite:
-		ok := m.N == 1
-		ctx.WriteGuarded(c.myRev, ok)
-		if !ok {
+		// etcd recorded the write when it applied the Txn (applyEntry).
+		if m.N != 1 {
 			ctx.Trace("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev))
 		}
 		c.unlock(ctx)
