@@ -214,10 +214,11 @@ func (v *tabView) showRun() {
 // show redraws the instant at the cursor and the status line.
 func (v *tabView) show() {
 	v.pics.Show(v.ctl)
-	if v.ctl.Playing() {
+	switch {
+	case v.ctl.Playing() && v.play.Text != "Pause":
 		v.play.SetText("Pause")
 		v.play.SetIcon(theme.MediaPauseIcon())
-	} else {
+	case !v.ctl.Playing() && v.play.Text != "Play":
 		v.play.SetText("Play")
 		v.play.SetIcon(theme.MediaPlayIcon())
 	}

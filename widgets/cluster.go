@@ -397,11 +397,10 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	if n.Paused {
 		fill = fade(ColorIdle, 0.35)
 	}
-	o.frame.FillColor, o.frame.StrokeColor, o.frame.StrokeWidth = fill, accent, stroke
 	if n.Crashed {
-		o.frame.FillColor, o.frame.StrokeColor = fade(ColorIdle, 0.2), ColorIdle
+		fill, accent = fade(ColorIdle, 0.2), ColorIdle
 	}
-	placeRect(o.frame, b.pos, b.size, o.frame.FillColor)
+	placeBox(o.frame, b.pos, b.size, fill, accent, stroke)
 
 	var lines [4]string
 	lines[0] = n.Name

@@ -145,11 +145,11 @@ func (r *keysRenderer) draw() {
 		if node.Crashed {
 			fill, stroke = fade(ColorIdle, 0.18), ColorIdle
 		}
-		c.frame.StrokeColor, c.frame.StrokeWidth = stroke, 1
+		width := float32(1)
 		if sv.Node == k.master && len(k.servers) > 1 {
-			c.frame.StrokeWidth = 2.5
+			width = 2.5
 		}
-		placeRect(c.frame, fyne.NewPos(0, y), fyne.NewSize(size.Width, cardH), fill)
+		placeBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(size.Width, cardH), fill, stroke, width)
 
 		x := float32(cardPad)
 		placeText(c.title, node.Name, fyne.NewPos(x, y+6), fg)

@@ -106,16 +106,25 @@ func newText(size float32, bold bool) *canvas.Text {
 }
 
 // placeText sets a text's content and puts its top-left corner at pos.
+// Like the other place helpers it refreshes the object only when what it
+// draws changed: a GL text refresh re-rasterises the glyphs, and most
+// texts stay the same from one frame to the next.
 func placeText(t *canvas.Text, s string, pos fyne.Position, c color.Color) {
+	changed := t.Text != s || t.Color != c || t.Hidden || t.Alignment != fyne.TextAlignLeading
 	t.Text, t.Color, t.Hidden = s, c, false
 	t.Alignment = fyne.TextAlignLeading
-	t.Resize(t.MinSize())
+	if changed {
+		t.Resize(t.MinSize())
+		t.Refresh()
+	}
 	t.Move(pos)
-	t.Refresh()
 }
 
 // placeLine sets a line's end points, colour and width and shows it.
 func placeLine(l *canvas.Line, a, b fyne.Position, c color.Color, w float32) {
+	if !l.Hidden && l.Position1 == a && l.Position2 == b && l.StrokeColor == c && l.StrokeWidth == w {
+		return
+	}
 	l.Position1, l.Position2 = a, b
 	l.StrokeColor, l.StrokeWidth, l.Hidden = c, w, false
 	l.Refresh()
@@ -123,10 +132,24 @@ func placeLine(l *canvas.Line, a, b fyne.Position, c color.Color, w float32) {
 
 // placeRect sets a rectangle's bounds and fill and shows it.
 func placeRect(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill color.Color) {
+	changed := r.FillColor != fill || r.Hidden
 	r.FillColor, r.Hidden = fill, false
 	r.Move(pos)
 	r.Resize(size)
-	r.Refresh()
+	if changed {
+		r.Refresh()
+	}
+}
+
+// placeBox is placeRect for a rectangle with a border.
+func placeBox(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill, stroke color.Color, width float32) {
+	changed := r.FillColor != fill || r.StrokeColor != stroke || r.StrokeWidth != width || r.Hidden
+	r.FillColor, r.StrokeColor, r.StrokeWidth, r.Hidden = fill, stroke, width, false
+	r.Move(pos)
+	r.Resize(size)
+	if changed {
+		r.Refresh()
+	}
 }
 
 // textWidth measures s at the given size and style.

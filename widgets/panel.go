@@ -7,8 +7,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Panel frames one picture of a tab with a title, in the theme's colours,
-// so the window reads as a few labelled areas.
+// Panel frames one picture of a tab with a title and a hairline border in
+// the theme's colours, so the window reads as a few labelled areas. The
+// border is four lines rather than a filled rectangle: under a software
+// GL renderer every filled pixel is shaded on each frame, and panels cover
+// most of the window.
 type Panel struct {
 	widget.BaseWidget
 
@@ -31,15 +34,18 @@ func (p *Panel) SetTitle(title string) {
 
 // CreateRenderer implements fyne.Widget.
 func (p *Panel) CreateRenderer() fyne.WidgetRenderer {
-	r := &panelRenderer{p: p, bg: &canvas.Rectangle{CornerRadius: 8, StrokeWidth: 1}, title: newText(12, true)}
+	r := &panelRenderer{p: p, title: newText(12, true)}
+	for i := range r.border {
+		r.border[i] = &canvas.Line{StrokeWidth: 1}
+	}
 	r.Refresh()
 	return r
 }
 
 type panelRenderer struct {
-	p     *Panel
-	bg    *canvas.Rectangle
-	title *canvas.Text
+	p      *Panel
+	border [4]*canvas.Line
+	title  *canvas.Text
 }
 
 const (
@@ -50,7 +56,14 @@ const (
 func (r *panelRenderer) Destroy() {}
 
 func (r *panelRenderer) Layout(size fyne.Size) {
-	r.bg.Resize(size)
+	w, h := size.Width-0.5, size.Height-0.5
+	r.border[0].Position1, r.border[0].Position2 = fyne.NewPos(0.5, 0.5), fyne.NewPos(w, 0.5)
+	r.border[1].Position1, r.border[1].Position2 = fyne.NewPos(w, 0.5), fyne.NewPos(w, h)
+	r.border[2].Position1, r.border[2].Position2 = fyne.NewPos(0.5, h), fyne.NewPos(w, h)
+	r.border[3].Position1, r.border[3].Position2 = fyne.NewPos(0.5, 0.5), fyne.NewPos(0.5, h)
+	for _, l := range r.border {
+		l.Refresh()
+	}
 	top := float32(panelPad)
 	if r.p.Title != "" {
 		top = panelTitleH + 2
@@ -65,14 +78,14 @@ func (r *panelRenderer) MinSize() fyne.Size {
 }
 
 func (r *panelRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.bg, r.title, r.p.Body}
+	return []fyne.CanvasObject{r.border[0], r.border[1], r.border[2], r.border[3], r.title, r.p.Body}
 }
 
 func (r *panelRenderer) Refresh() {
 	th := r.p.Theme()
-	r.bg.FillColor = themeColor(th, theme.ColorNameInputBackground)
-	r.bg.StrokeColor = themeColor(th, theme.ColorNameSeparator)
-	r.bg.Refresh()
+	for _, l := range r.border {
+		l.StrokeColor = themeColor(th, theme.ColorNameSeparator)
+	}
 	r.title.Text = r.p.Title
 	r.title.Color = themeColor(th, theme.ColorNamePlaceHolder)
 	r.title.Move(fyne.NewPos(panelPad+2, 5))

@@ -130,8 +130,7 @@ func (r *tipRenderer) Refresh() {
 		if p.Y+h > size.Height-4 {
 			p.Y = l.at.Y - origin.Y - h - 8
 		}
-		r.bg.StrokeColor = themeColor(th, theme.ColorNameShadow)
-		placeRect(r.bg, p, fyne.NewSize(w, h), themeColor(th, theme.ColorNameMenuBackground))
+		placeBox(r.bg, p, fyne.NewSize(w, h), themeColor(th, theme.ColorNameMenuBackground), themeColor(th, theme.ColorNameShadow), 1)
 		for i, s := range lines {
 			placeText(r.lines.next(), s, p.AddXY(8, 5+float32(i)*lh), fg)
 		}
