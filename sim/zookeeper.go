@@ -42,7 +42,29 @@ import (
 //   - A crash is a process crash: the kernel resets its TCP connections and
 //     refuses new ones, so peers and clients notice within a round trip. A
 //     silent death is a partition.
+//   - A server answers a session's reads and pings only after that
+//     session's earlier writes (CommitProcessor keeps each session in
+//     order), so a write that cannot commit also starves the pings.
 //   - The run starts with an established ensemble led by zk-1 (epoch 1).
+//
+// The lock is Curator's InterProcessMutex (LockInternals with the
+// StandardLockInternalsDriver): a protected EPHEMERAL_SEQUENTIAL create of
+// /locks/mylock/_c_<guid>-lock-<seq10>, where seq is the parent's cversion
+// (so deletes advance it too); after a lost create reply the client first
+// looks for its _c_<guid> node. Then getChildren sorted by sequence: the
+// lowest holds; otherwise getData with a watch on the node just before, and
+// on NoNode or on the watch firing, list again. A waiter whose node has
+// gone (its session expired) starts over. Release is a guaranteed delete.
+// With herd, every waiter lists with a watch on the lock znode instead and
+// lists again at every change. The fencing token is the sequence number.
+//
+// respectSuspended is the application's ConnectionStateListener, as
+// Curator's documentation advises: on SUSPENDED the holder stops working
+// and writes nothing; on RECONNECTED within the same session its znode is
+// intact ("you still hold the lock"), so it is granted again and does its
+// interrupted work from the start; on LOST it gives up the round. Without
+// it the holder ignores connection states and writes anyway (the issue's
+// CURATOR-206 case; Curator's Tech Note 10 tells the GC-pause version).
 
 // ZooKeeper and Curator figures, named as in their configuration or source.
 const (
@@ -102,7 +124,9 @@ const (
 // Deadline carries a message's position on its connection (a client's
 // connection to its server, a follower's to its leader). TCP delivers in
 // order or breaks the connection; the simulator drops what a partition
-// cuts, so a receiver that sees a gap treats the connection as reset.
+// cuts, so a receiver that sees a gap treats the connection as reset. A
+// server trusts a client message without a number (Deadline 0), so the
+// conformance tests' scripted clients can speak to it.
 const (
 	zkOpConnect     = "CONNECT"
 	zkOpConnected   = "CONNECTED"
@@ -1428,13 +1452,17 @@ func (s *zkServer) fromClient(ctx Ctx, from NodeID, m Msg) {
 		ctx.Send(from, Msg{Op: zkOpClose, N: m.N}) // no such connection
 		return
 	}
-	if int64(m.Deadline) != s.conns[i].rcvd+1 {
-		ctx.Trace("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset")
-		ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
-		s.dropConn(from)
-		return
+	if m.Deadline != 0 {
+		// A sender that numbers its messages (every zkClient does; a
+		// scripted conformance client does not) must not skip one.
+		if int64(m.Deadline) != s.conns[i].rcvd+1 {
+			ctx.Trace("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset")
+			ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
+			s.dropConn(from)
+			return
+		}
+		s.conns[i].rcvd++
 	}
-	s.conns[i].rcvd++
 	c := s.conns[i]
 	if s.state == zkLeading {
 		s.touch(ctx, c.session)
@@ -1590,14 +1618,19 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 		if s.state != zkLeading || !s.established {
 			return
 		}
+		var expired []zkTracked
 		for i := range s.tracker {
-			tr := &s.tracker[i]
-			if !tr.closing && due(mono, tr.expireAt) {
+			if tr := &s.tracker[i]; !tr.closing && due(mono, tr.expireAt) {
 				tr.closing = true
-				ctx.Trace("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout))
-				x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")
-				s.submit(ctx, x)
+				expired = append(expired, *tr)
 			}
+		}
+		// Submitting can commit at once (a lone server) and shrink the
+		// tracker, so the expired sessions are collected first.
+		for _, tr := range expired {
+			ctx.Trace("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout))
+			x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")
+			s.submit(ctx, x)
 		}
 		s.armExpirer(ctx)
 	}
@@ -1812,7 +1845,7 @@ func (c *zkClient) lose(ctx Ctx, why string) {
 			c.step = ""
 			c.Lost(ctx, "session LOST")
 		} else {
-			ctx.Trace("lock", "", "LOST ignored: keeps working (CURATOR-206)")
+			ctx.Trace("lock", "", "LOST ignored: keeps working")
 		}
 	case StateWaiting:
 		// The ephemeral node died with the session: Curator's lock loop
@@ -1884,7 +1917,7 @@ func (c *zkClient) onConnected(ctx Ctx, m Msg) {
 	} else {
 		ctx.Trace("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session))
 	}
-	if (prev == ZKSuspended || prev == ZKLost) && same && c.State == StateHolding && c.Stopped() {
+	if prev == ZKSuspended && same && c.State == StateHolding && c.Stopped() {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
 		// ours. The interrupted work is done again from the start.
 		c.Loop.stopped = false
