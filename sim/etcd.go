@@ -314,11 +314,9 @@ type etcdRenewWait struct {
 // EtcdServer is one etcd member: a raft node (pre-vote, check-quorum), an
 // MVCC store with one global revision, a lessor and a watch hub.
 type EtcdServer struct {
-	index   int
 	self    NodeID
 	members []NodeID // every member, self included, in order
 	booted  bool
-	seed    int64
 
 	// Raft state kept in the WAL.
 	term   int64
@@ -364,8 +362,6 @@ func newEtcdServer(sc *Scenario, i int) *EtcdServer {
 	fmt.Fprintf(h, "etcd-%d/%d", i+1, sc.Seed)
 	member := uint16(h.Sum64())
 	s := &EtcdServer{
-		index:    i,
-		seed:     sc.Seed,
 		vote:     None,
 		lead:     None,
 		term:     1,
@@ -543,11 +539,14 @@ func (s *EtcdServer) reset(ctx Ctx, term int64) {
 }
 
 func (s *EtcdServer) becomeFollower(ctx Ctx, term int64, lead NodeID) {
-	was := s.isLeader()
+	was, prev := s.isLeader(), s.lead
 	s.reset(ctx, term)
 	s.role, s.pre, s.lead = roleFollower, false, lead
 	if was {
 		s.demote(ctx)
+	}
+	if lead != None && lead != prev {
+		s.newLeader(ctx)
 	}
 }
 
@@ -1590,7 +1589,6 @@ type etcdClient struct {
 	kaGen      int64
 	dlGen      int64
 	keepalives int // answers for the current lease
-	kaSent     int
 
 	myKey string
 	myRev int64
@@ -1719,7 +1717,6 @@ func (c *etcdClient) startKeepAlive(ctx Ctx) {
 }
 
 func (c *etcdClient) sendKeepAlive(ctx Ctx) {
-	c.kaSent++
 	ctx.Send(c.servers[c.kaEp], Msg{Op: etcdKeepAlive, Token: c.lease})
 	ctx.After(keepAliveTick, Timer{Kind: "ka", Seq: c.kaGen})
 }
