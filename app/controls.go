@@ -3,10 +3,10 @@ package app
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/widgets"
 )
 
 // SliderSpec is one scenario parameter a slider edits: how to read it from
@@ -43,7 +43,8 @@ func fromSeconds(v float64) sim.Duration {
 	return sim.Duration(time.Duration(math.Round(v*1000)) * time.Millisecond)
 }
 
-func fmtSeconds(v float64) string { return widgets.FormatTime(time.Duration(fromSeconds(v))) }
+// fmtSeconds shows a slider's seconds with no more digits than its step.
+func fmtSeconds(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " s" }
 
 // pauseLength is the length of the first pause fault, if any.
 func pauseLength(sc *sim.Scenario) (time.Duration, bool) {

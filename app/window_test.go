@@ -140,7 +140,7 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 	ttl.slider.SetValue(20)
 	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Scenario().TTL)
 	assert.Equal(t, 12*time.Second, v.ctl.Cursor())
-	assert.Equal(t, "20.000 s", ttl.value.Text)
+	assert.Equal(t, "20 s", ttl.value.Text)
 	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 1, "a 20 s lease has not expired at 12 s")
 	assert.Empty(t, v.pics.Timeline.Cursor()-12*time.Second)
 

@@ -271,6 +271,7 @@ func (r *clusterRenderer) Refresh() {
 	}
 	if objs := r.pools.finish(); objs != nil || r.objects == nil {
 		r.objects = append(r.pools.all(), r.banner, r.bannerT)
+		repaint(r.v)
 	}
 }
 

@@ -119,6 +119,7 @@ func (r *keysRenderer) Refresh() {
 	r.draw()
 	if objs := r.pools.finish(); objs != nil {
 		r.objects = objs
+		repaint(r.k)
 	}
 }
 

@@ -73,7 +73,8 @@ func TestFormatTime(t *testing.T) {
 		{12 * time.Second, "12.000 s"},
 		{10064715361, "10.065 s"},
 		{-10 * time.Second, "−10.000 s"},
-		{90 * time.Second, "1m30.000s"},
+		{90 * time.Second, "90.000 s"},
+		{754500 * time.Millisecond, "12 min 34.500 s"},
 	} {
 		assert.Equal(t, tc.want, FormatTime(tc.d), "%v", tc.d)
 	}

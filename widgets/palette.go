@@ -72,7 +72,7 @@ func themeColor(th fyne.Theme, n fyne.ThemeColorName) color.Color {
 
 // FormatTime writes a true-time instant or a length the way every widget
 // shows it: milliseconds under a second, seconds with millisecond precision
-// above.
+// up to ten minutes, minutes and seconds beyond.
 func FormatTime(d time.Duration) string {
 	neg := ""
 	if d < 0 {
@@ -83,10 +83,10 @@ func FormatTime(d time.Duration) string {
 		return "0 s"
 	case d < time.Second:
 		return fmt.Sprintf("%s%.3g ms", neg, sim.Ms(d))
-	case d < time.Minute:
+	case d < 10*time.Minute:
 		return fmt.Sprintf("%s%.3f s", neg, d.Seconds())
 	}
-	return fmt.Sprintf("%s%dm%06.3fs", neg, int(d/time.Minute), (d % time.Minute).Seconds())
+	return fmt.Sprintf("%s%d min %.3f s", neg, int(d/time.Minute), (d % time.Minute).Seconds())
 }
 
 // FormatSkew writes a clock offset with its sign, for node clocks.
@@ -149,6 +149,16 @@ func placeBox(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill, stro
 	r.Resize(size)
 	if changed {
 		r.Refresh()
+	}
+}
+
+// repaint marks a widget's canvas for repainting after its renderer made
+// new objects: the canvas does not know them yet, so refreshing them alone
+// would not reach it. It re-rasterises the widget's texts, so renderers
+// call it only when a pool grew.
+func repaint(w fyne.Widget) {
+	if fyne.CurrentApp() != nil && fyne.CurrentApp().Driver().CanvasForObject(w) != nil {
+		canvas.Refresh(w)
 	}
 }
 

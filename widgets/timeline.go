@@ -208,6 +208,7 @@ func (r *timelineRenderer) Refresh() {
 		r.draw()
 		if objs := r.pools.finish(); objs != nil || r.objects == nil {
 			r.objects = append(r.pools.all(), r.dim, r.cursor, r.cursorBg, r.cursorTxt)
+			repaint(t)
 		}
 		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
 	}

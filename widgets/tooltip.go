@@ -140,6 +140,9 @@ func (r *tipRenderer) Refresh() {
 	if objs := r.pools.finish(); objs != nil || r.objects == nil {
 		r.objects = append([]fyne.CanvasObject{r.bg}, r.pools.all()...)
 	}
+	// The tip may be the only thing that changed, and its objects may be
+	// new to the canvas: mark the layer itself for repainting.
+	repaint(l)
 }
 
 // wrap breaks text into lines no wider than width at the given size.
