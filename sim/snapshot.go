@@ -135,7 +135,7 @@ type ZNode struct {
 	Name      string
 	Seq       int64
 	Owner     string
-	Session   int64
+	Session   int64 // the owner's session id: creating server's id in the top byte (print with %#x)
 	Ephemeral bool
 	Holder    bool
 	Czxid     int64 // zxid of the transaction that created it
