@@ -1,9 +1,13 @@
 package app
 
 import (
+	"fmt"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -90,6 +94,37 @@ func (w *Window) tab(mode string) *tabView {
 		}
 	}
 	return nil
+}
+
+// Load shows a scenario (an opened file, a dropped file) in its mode's
+// tab and selects that tab. On error nothing changes.
+func (w *Window) Load(sc *sim.Scenario, origin string) error {
+	v := w.tab(sc.Mode)
+	if v == nil {
+		return fmt.Errorf("mode: no %q tab in this window (tabs: %s)", sc.Mode, strings.Join(w.Modes(), ", "))
+	}
+	if err := v.LoadScenario(sc, origin); err != nil {
+		return err
+	}
+	w.appTabs.SelectIndex(w.index(v))
+	return nil
+}
+
+// CurrentMode is the mode of the tab on show.
+func (w *Window) CurrentMode() string {
+	if v := w.current(); v != nil {
+		return v.spec.Mode
+	}
+	return ""
+}
+
+func (w *Window) index(v *tabView) int {
+	for i, t := range w.tabs {
+		if t == v {
+			return i
+		}
+	}
+	return -1
 }
 
 // Modes lists the modes of the tabs in window order.

@@ -179,6 +179,27 @@ func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	assert.True(t, v.ctl.Scenario().Fencing)
 }
 
+func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	sc, err := sim.Defaults("redis")
+	require.NoError(t, err)
+	sc.Name, sc.Clients = "three clients", 3
+	require.NoError(t, w.Load(sc, "three.lockscope.json"))
+	assert.Equal(t, "redis", w.CurrentMode())
+	assert.Equal(t, "three.lockscope.json", v.ctl.Origin())
+	assert.Len(t, v.pics.Cluster.Snapshot().Nodes, 4)
+	assert.Empty(t, v.presets.Selected, "a file is no preset")
+	assert.Equal(t, "3", v.slider("clients").value.Text)
+
+	other := *sc
+	other.Mode = "no-such-mode"
+	assert.Error(t, w.Load(&other, "x"))
+	bad := sc.Clone()
+	bad.TTL = 0
+	require.Error(t, w.Load(bad, "bad.lockscope.json"))
+	assert.Equal(t, "three.lockscope.json", v.ctl.Origin(), "a bad file keeps what was loaded")
+}
+
 func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
 	v.presets.SetSelected("redis-happy-path")

@@ -447,7 +447,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	}
 
 	// The holder's badge: its token when the mode hands one out.
-	if n.Client && n.State == sim.StateHolding && b.size.Height >= 20 {
+	if n.Client && n.State == sim.StateHolding && b.size.Height >= 36 && b.size.Width >= 150 {
 		label := "HOLDER"
 		if n.Token > 0 {
 			label = "HOLDER #" + strconv.FormatInt(n.Token, 10)
