@@ -295,8 +295,15 @@ func (p *proxy) serve() {
 		p.mu.Lock()
 		p.conns = append(p.conns, in, out)
 		p.mu.Unlock()
-		go func() { _, _ = io.Copy(out, in) }()
+		// When either side ends, both do, as they would without a proxy.
 		go func() {
+			_, _ = io.Copy(out, in)
+			out.Close()
+			in.Close()
+		}()
+		go func() {
+			defer in.Close()
+			defer out.Close()
 			buf := make([]byte, 32<<10)
 			for {
 				n, err := out.Read(buf)
@@ -340,6 +347,12 @@ func attachReplica(t *testing.T, ctx context.Context, master, replica *redis.Cli
 	require.NoError(t, waitFor(20*time.Second, "replica sync", func() bool {
 		info, err := replica.Info(ctx, "replication").Result()
 		return err == nil && strings.Contains(info, "master_link_status:up") && strings.Contains(info, "master_sync_in_progress:0")
+	}))
+	// After a diskless sync the master counts the replica (for WAIT) only
+	// once its first REPLCONF ACK arrived: wait until it says "online".
+	require.NoError(t, waitFor(20*time.Second, "replica online at the master", func() bool {
+		info, err := master.Info(ctx, "replication").Result()
+		return err == nil && strings.Contains(info, "state=online")
 	}))
 	return p
 }
@@ -396,7 +409,11 @@ func TestRedisReplicaPromotion(t *testing.T) {
 			defer p.release()
 		}
 		out[1] = rr.do(ctx, steps[1])
-		acked, err := master.Do(ctx, "WAIT", 1, 500).Int()
+		wait := 2000 // ms: returns as soon as the replica acknowledges
+		if !arrived {
+			wait = 500 // ms: must run out, the stream is held back
+		}
+		acked, err := master.Do(ctx, "WAIT", 1, wait).Int()
 		require.NoError(t, err)
 		n, err := replica.Exists(ctx, rr.key).Result()
 		require.NoError(t, err)
