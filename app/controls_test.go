@@ -82,3 +82,21 @@ func TestModeTabsAreComplete(t *testing.T) {
 		}
 	}
 }
+
+func TestRedisProtocolFollowsTheScenario(t *testing.T) {
+	sc, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	lines := redisProtocol(sc)
+	assert.Equal(t, "acquire: SET lock <random value> NX PX 10000; on nil, retry after about 100 ms (jittered)", lines[0])
+	assert.Contains(t, lines, "no watchdog: the key expires 10 s after the SET, whatever the holder is doing")
+	assert.Contains(t, lines, "a request with no reply in 3 s fails (Redisson's timeout)")
+
+	sc = sc.Clone()
+	sc.Watchdog, sc.Fencing, sc.PlainDel, sc.Replica = true, true, true, true
+	lines = redisProtocol(sc)
+	assert.Contains(t, lines[0], "INCR the fencing counter")
+	assert.Contains(t, lines, "watchdog: every 3.333 s (TTL/3) PEXPIRE lock 10000 if the value is still ours; stop when it returns 0")
+	assert.Contains(t, lines, "release: a bare DEL lock — it deletes the key whoever owns it")
+	assert.Contains(t, lines, "storage: refuses a write whose token is below the highest it has seen")
+	assert.Contains(t, lines, "replication: redis-2 gets each write after redis-1 applied it (asynchronous)")
+}

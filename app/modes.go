@@ -1,6 +1,9 @@
 package app
 
 import (
+	"strconv"
+	"time"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/lockscope/lockscope/sim"
@@ -27,6 +30,9 @@ type ModeTab struct {
 	NewState   func() StateView
 	Sliders    []string // keys into Sliders
 	Toggles    []string // keys into Toggles
+	// Protocol spells out, for the scenario on show, what the clients and
+	// servers actually send, under the state picture; nil for none.
+	Protocol func(sc *sim.Scenario) []string
 }
 
 // ModeTabs lists the tabs in window order. A tab appears only when its
@@ -40,7 +46,52 @@ var ModeTabs = []ModeTab{
 		NewState:   func() StateView { return widgets.NewRedisKeys() },
 		Sliders:    []string{"ttl", "work", "pause", "latency", "clients"},
 		Toggles:    []string{"watchdog", "fencing", "replica"},
+		Protocol:   redisProtocol,
 	},
+}
+
+// shortTime writes a round duration without trailing zeros ("10 s",
+// "100 ms") and any other to the millisecond.
+func shortTime(d time.Duration) string {
+	switch {
+	case d >= time.Second && d%time.Second == 0:
+		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+	case d < time.Second && d%time.Millisecond == 0:
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return widgets.FormatTime(d)
+}
+
+// redisProtocol is the Redis lock as the scenario runs it, command by
+// command, with its figures.
+func redisProtocol(sc *sim.Scenario) []string {
+	ms := func(d sim.Duration) string { return strconv.FormatInt(d.D().Milliseconds(), 10) }
+	acquire := "acquire: SET lock <random value> NX PX " + ms(sc.TTL)
+	if sc.Fencing {
+		acquire += ", and INCR the fencing counter in the same script"
+	}
+	acquire += "; on nil, retry after about " + shortTime(sc.RetryDelay.D()) + " (jittered)"
+	out := []string{acquire}
+	if sc.Watchdog {
+		out = append(out, "watchdog: every "+shortTime(sc.TTL.D()/3)+" (TTL/3) PEXPIRE lock "+ms(sc.TTL)+
+			" if the value is still ours; stop when it returns 0")
+	} else {
+		out = append(out, "no watchdog: the key expires "+shortTime(sc.TTL.D())+" after the SET, whatever the holder is doing")
+	}
+	if sc.PlainDel {
+		out = append(out, "release: a bare DEL lock — it deletes the key whoever owns it")
+	} else {
+		out = append(out, "release: compare-and-delete script — DEL only if GET lock is still our value")
+	}
+	if sc.Fencing {
+		out = append(out, "storage: refuses a write whose token is below the highest it has seen")
+	} else {
+		out = append(out, "storage: no fencing token, so it takes every write")
+	}
+	if sc.Replica {
+		out = append(out, "replication: redis-2 gets each write after redis-1 applied it (asynchronous)")
+	}
+	return append(out, "a request with no reply in "+shortTime(sim.RequestTimeout)+" fails (Redisson's timeout)")
 }
 
 // availableTabs are the ModeTabs whose mode the simulator knows.

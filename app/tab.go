@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -30,7 +31,9 @@ type Pictures struct {
 	Timeline *widgets.Timeline
 	Metrics  *widgets.Metrics
 	Caption  *widget.RichText
+	Protocol *widget.Label
 
+	spec         ModeTab
 	clusterPanel *widgets.Panel
 	content      fyne.CanvasObject
 }
@@ -43,10 +46,18 @@ func NewPictures(spec ModeTab) *Pictures {
 		Timeline: widgets.NewTimeline(),
 		Metrics:  widgets.NewMetrics(),
 		Caption:  widget.NewRichText(),
+		Protocol: widget.NewLabel(""),
+		spec:     spec,
 	}
 	p.Caption.Wrapping = fyne.TextWrapWord
+	p.Protocol.Wrapping = fyne.TextWrapWord
+	p.Protocol.SizeName = theme.SizeNameCaptionText
 	p.clusterPanel = widgets.NewPanel("Cluster — click a node to inject a fault at the cursor", p.Cluster)
-	top := container.NewHSplit(p.clusterPanel, widgets.NewPanel(spec.StateTitle, p.State))
+	state := fyne.CanvasObject(p.State)
+	if spec.Protocol != nil {
+		state = container.NewBorder(nil, p.Protocol, nil, nil, p.State)
+	}
+	top := container.NewHSplit(p.clusterPanel, widgets.NewPanel(spec.StateTitle, state))
 	top.Offset = 0.58
 	timeline := widgets.NewPanel("Timeline — click or drag to move the cursor", p.Timeline)
 	bottom := container.NewBorder(p.Caption, nil, nil, nil, timeline)
@@ -62,6 +73,9 @@ func (p *Pictures) Content() fyne.CanvasObject { return p.content }
 // ShowRun draws the whole recorded run: the timeline's lanes.
 func (p *Pictures) ShowRun(c *Controller) {
 	p.Timeline.SetTimeline(c.Timeline())
+	if p.spec.Protocol != nil && c.Scenario() != nil {
+		p.Protocol.SetText("• " + strings.Join(p.spec.Protocol(c.Scenario()), "\n• "))
+	}
 }
 
 // Show draws the instant at the controller's cursor.

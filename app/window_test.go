@@ -177,6 +177,7 @@ func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	fencing := v.toggles["fencing"]
 	fencing.SetChecked(true)
 	assert.True(t, v.ctl.Scenario().Fencing)
+	assert.Contains(t, v.pics.Protocol.Text, "INCR the fencing counter", "the protocol notes follow the toggles")
 }
 
 func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
