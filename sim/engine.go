@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -155,8 +156,25 @@ func New(sc *Scenario) (*Sim, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	return build(sc), nil
+}
+
+// queues recycles event queues between the runs of a sweep.
+var queues = sync.Pool{New: func() any { return new(eventQueue) }}
+
+// release hands the run's queue back for reuse; the run is unusable after.
+func (s *Sim) release() {
+	q := s.queue
+	q.heap, q.slab, q.pos, q.free = q.heap[:0], q.slab[:0], q.pos[:0], q.free[:0]
+	queues.Put(&q)
+	s.queue = eventQueue{}
+}
+
+// build prepares a run of a scenario already validated.
+func build(sc *Scenario) *Sim {
 	m, _ := LookupMode(sc.Mode)
 	s := &Sim{
+		queue:    *queues.Get().(*eventQueue),
 		Scenario: sc,
 		Mode:     m,
 		end:      sc.Duration.D(),
@@ -191,7 +209,7 @@ func New(sc *Scenario) (*Sim, error) {
 	for i, ch := range sc.Changes {
 		s.push(event{at: ch.At.D(), kind: evChange, node: None, fault: i})
 	}
-	return s, nil
+	return s
 }
 
 func (s *Sim) addNode(name string, client bool, idx int, p Process) {
