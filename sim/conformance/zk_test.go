@@ -378,6 +378,10 @@ func TestZooKeeperLockRecipe(t *testing.T) {
 					c.conn.Close()
 				}
 				r.clients[i] = dialZK(t, addr, timeouts[i], r.parent)
+				// Its server may be a follower still applying the parent's
+				// create: sync, so the plan starts from the same tree.
+				_, err := r.clients[i].conn.Sync(r.parent)
+				require.NoError(t, err)
 			}
 			t0 := time.Now()
 			var real []string
@@ -481,6 +485,10 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			watcher = dialZK(t, watchAddr, 10*time.Second, parent)
 			r := &realZK{parent: parent, clients: []*zkClient{owner, watcher}}
 			require.Equal(t, "OK victim-lock-0000000000", r.do(steps[0]))
+			// The watcher's server may be a follower that has not applied the
+			// create yet (ZooKeeper reads are not linearizable): sync first.
+			_, err := watcher.conn.Sync(parent)
+			require.NoError(t, err)
 			require.Equal(t, "OK", r.do(steps[1]))
 			require.Equal(t, "OK", r.do(steps[2]))
 			cut := time.Now()
