@@ -1,7 +1,9 @@
 package widgets
 
 import (
+	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"strconv"
 	"strings"
@@ -150,12 +152,8 @@ func (t *Timeline) lanesBottom() float32 {
 // CreateRenderer implements fyne.Widget.
 func (t *Timeline) CreateRenderer() fyne.WidgetRenderer {
 	r := &timelineRenderer{t: t,
-		laneBg:    newRectPool(),
 		laneText:  newTextPool(12.5, true),
 		subText:   newTextPool(10.5, false),
-		bands:     newRectPool(),
-		hatch:     newLinePool(),
-		marks:     newLinePool(),
 		badges:    newRectPool(),
 		labels:    newTextPool(11, true),
 		axisLines: newLinePool(),
@@ -167,8 +165,8 @@ func (t *Timeline) CreateRenderer() fyne.WidgetRenderer {
 		cursorBg:  &canvas.Rectangle{CornerRadius: 3},
 		cursorTxt: newText(11, true),
 	}
-	r.pools = pools{r.laneBg, r.laneText, r.subText, r.bands, r.hatch, r.marks, r.badges, r.labels,
-		r.axisLines, r.axisText, r.legendBox, r.legendTxt}
+	r.bars = canvas.NewRaster(r.paintBars)
+	r.pools = pools{r.laneText, r.subText, r.badges, r.labels, r.axisLines, r.axisText, r.legendBox, r.legendTxt}
 	r.Refresh()
 	return r
 }
@@ -176,10 +174,16 @@ func (t *Timeline) CreateRenderer() fyne.WidgetRenderer {
 type timelineRenderer struct {
 	t *Timeline
 
-	laneBg, bands, badges, legendBox    *pool[*canvas.Rectangle]
+	// bars is one raster holding every lane, bar, band, hatch and tick:
+	// a long run has thousands of them, and as one texture they cost the
+	// same to paint each frame as a short run's handful.
+	bars *canvas.Raster
+	ops  []paintOp
+
+	badges, legendBox                   *pool[*canvas.Rectangle]
 	laneText, subText, labels, axisText *pool[*canvas.Text]
 	legendTxt                           *pool[*canvas.Text]
-	hatch, marks, axisLines             *pool[*canvas.Line]
+	axisLines                           *pool[*canvas.Line]
 	pools                               pools
 	dim, cursorBg                       *canvas.Rectangle
 	cursor                              *canvas.Line
@@ -205,9 +209,13 @@ func (r *timelineRenderer) Refresh() {
 	fg := themeColor(t.Theme(), theme.ColorNameForeground)
 	if r.objects == nil || r.drawnVersion != t.version || r.drawnSize != t.Size() || r.drawnTheme != fg {
 		r.pools.reset()
+		r.ops = r.ops[:0]
 		r.draw()
+		r.bars.Resize(t.Size())
+		r.bars.Refresh()
 		if objs := r.pools.finish(); objs != nil || r.objects == nil {
-			r.objects = append(r.pools.all(), r.dim, r.cursor, r.cursorBg, r.cursorTxt)
+			r.objects = append([]fyne.CanvasObject{r.bars}, r.pools.all()...)
+			r.objects = append(r.objects, r.dim, r.cursor, r.cursorBg, r.cursorTxt)
 			repaint(t)
 		}
 		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
@@ -286,7 +294,7 @@ func (r *timelineRenderer) draw() {
 	// Lanes: background, name, row captions.
 	for i, g := range lanes {
 		if i%2 == 0 {
-			placeRect(r.laneBg.next(), fyne.NewPos(0, g.top), fyne.NewSize(size.Width, g.height), fade(ColorIdle, 0.07))
+			r.rect(0, g.top, size.Width, g.height, fade(ColorIdle, 0.07))
 		}
 		if g.height >= 12 {
 			placeText(r.laneText.next(), tl.Clients[i], fyne.NewPos(8, g.beliefY+g.beliefH/2-9), fg)
@@ -298,21 +306,18 @@ func (r *timelineRenderer) draw() {
 
 	for i, g := range lanes {
 		if i < len(tl.Waiting) {
-			for _, iv := range tl.Waiting[i] {
-				a, w := span(iv)
-				placeRect(r.bands.next(), fyne.NewPos(a, g.beliefY+g.beliefH*0.3), fyne.NewSize(w, g.beliefH*0.4), fade(ColorWaiting, 0.85))
+			for _, s := range t.pixelSpans(tl.Waiting[i]) {
+				r.rect(s[0], g.beliefY+g.beliefH*0.3, s[1]-s[0], g.beliefH*0.4, fade(ColorWaiting, 0.85))
 			}
 		}
 		if i < len(tl.Holding) {
-			for _, iv := range tl.Holding[i] {
-				a, w := span(iv)
-				placeRect(r.bands.next(), fyne.NewPos(a, g.beliefY), fyne.NewSize(w, g.beliefH), ColorHolding)
+			for _, s := range t.pixelSpans(tl.Holding[i]) {
+				r.rect(s[0], g.beliefY, s[1]-s[0], g.beliefH, ColorHolding)
 			}
 		}
 		if i < len(tl.Owned) {
-			for _, iv := range tl.Owned[i] {
-				a, w := span(iv)
-				placeRect(r.bands.next(), fyne.NewPos(a, g.ownedY), fyne.NewSize(w, g.ownedH), ColorOwned)
+			for _, s := range t.pixelSpans(tl.Owned[i]) {
+				r.rect(s[0], g.ownedY, s[1]-s[0], g.ownedH, ColorOwned)
 			}
 		}
 	}
@@ -330,13 +335,16 @@ func (r *timelineRenderer) draw() {
 		}
 		g := lanes[li]
 		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
-		placeRect(r.bands.next(), fyne.NewPos(a, g.beliefY-2), fyne.NewSize(w, g.beliefH+4), fade(ColorIdle, 0.55))
+		r.rect(a, g.beliefY-2, w, g.beliefH+4, fade(ColorIdle, 0.55))
 		if g.beliefH >= 14 && w > 60 {
 			placeText(r.labels.next(), "paused", fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
 		}
 	}
 
-	// Grants: a white tick where the holding bar starts, with the token.
+	// Grants: a white tick where the holding bar starts, with the token
+	// where there is room for it.
+	tickEnd := make([]float32, len(lanes))
+	labelEnd := make([]float32, len(lanes))
 	for _, gr := range tl.Grants {
 		li := int(gr.Client)
 		if li < 0 || li >= len(lanes) {
@@ -344,19 +352,25 @@ func (r *timelineRenderer) draw() {
 		}
 		g := lanes[li]
 		x := t.XAt(gr.At)
-		placeLine(r.marks.next(), fyne.NewPos(x+1, g.beliefY), fyne.NewPos(x+1, g.beliefY+g.beliefH), color.White, 2)
-		if gr.Token > 0 && g.beliefH >= 12 {
-			placeText(r.labels.next(), "#"+strconv.FormatInt(gr.Token, 10), fyne.NewPos(x+5, g.beliefY+g.beliefH/2-8), color.White)
+		if x < tickEnd[li] {
+			continue
+		}
+		r.vline(x+1, g.beliefY, g.beliefY+g.beliefH, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 2)
+		tickEnd[li] = x + 4
+		label := "#" + strconv.FormatInt(gr.Token, 10)
+		if gr.Token > 0 && g.beliefH >= 12 && x+5 >= labelEnd[li] && t.roomAfter(li, gr.At, textWidth(label, 11, true)+8) {
+			placeText(r.labels.next(), label, fyne.NewPos(x+5, g.beliefY+g.beliefH/2-8), color.White)
+			labelEnd[li] = x + 5 + textWidth(label, 11, true) + 4
 		}
 	}
 
 	// Overlaps: hatched across every lane, labelled, bordered.
 	for _, ov := range tl.Overlaps {
 		a, w := span(ov)
-		placeRect(r.bands.next(), fyne.NewPos(a, tlTopRow), fyne.NewSize(w, bottom-tlTopRow), fade(ColorViolation, 0.20))
-		r.hatchRect(a, tlTopRow, a+w, bottom)
-		placeLine(r.marks.next(), fyne.NewPos(a, tlTopRow), fyne.NewPos(a, bottom), ColorViolation, 2)
-		placeLine(r.marks.next(), fyne.NewPos(a+w, tlTopRow), fyne.NewPos(a+w, bottom), ColorViolation, 2)
+		r.rect(a, tlTopRow, w, bottom-tlTopRow, fade(ColorViolation, 0.20))
+		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: tlTopRow, w: w, h: bottom - tlTopRow, c: fade(ColorViolation, 0.6)})
+		r.vline(a, tlTopRow, bottom, ColorViolation, 2)
+		r.vline(a+w, tlTopRow, bottom, ColorViolation, 2)
 		label := "2 holders · " + FormatTime(ov.To-ov.From)
 		lw := textWidth(label, 11, true) + 8
 		if lw > w {
@@ -375,8 +389,8 @@ func (r *timelineRenderer) draw() {
 		if li, ok := laneOf[f.Target]; ok {
 			from, to = lanes[li].top, lanes[li].top+lanes[li].height
 		}
-		placeLine(r.marks.next(), fyne.NewPos(x, from), fyne.NewPos(x, to), ColorFault, 2)
-		placeLine(r.marks.next(), fyne.NewPos(x, tlTopRow-6), fyne.NewPos(x, from), fade(ColorFault, 0.5), 1)
+		r.vline(x, from, to, ColorFault, 2)
+		r.vline(x, tlTopRow-6, from, fade(ColorFault, 0.5), 1)
 		label := faultGlyph(f.Kind)
 		if x > lastLabelEnd+4 {
 			long := label + " " + faultLabel(f)
@@ -393,7 +407,9 @@ func (r *timelineRenderer) draw() {
 		lastLabelEnd = lx + lw
 	}
 
-	// Writes: ✓ accepted, ✗ rejected; stale ones say so.
+	// Writes: ✓ accepted, ✗ rejected; stale ones say so. Where writes
+	// crowd, plain ones are left out and stale ones become ticks.
+	badgeEnd := make([]float32, len(lanes))
 	for _, wr := range tl.Writes {
 		li := int(wr.Client)
 		if li < 0 || li >= len(lanes) {
@@ -418,13 +434,51 @@ func (r *timelineRenderer) draw() {
 		x := t.XAt(wr.At)
 		lx := min(x-lw/2, x1-lw)
 		lx = max(lx, x0)
+		if lx < badgeEnd[li] {
+			if wr.Stale {
+				r.vline(x, g.top+2, g.top+g.height-2, c, 2)
+			}
+			continue
+		}
 		y := g.beliefY + g.beliefH/2 - 8.5
 		placeRect(r.badges.next(), fyne.NewPos(lx, y), fyne.NewSize(lw, 17), c)
 		placeText(r.labels.next(), label, fyne.NewPos(lx+4, y+1), color.White)
+		badgeEnd[li] = lx + lw + 2
 	}
 
 	r.drawAxis(x0, x1, bottom, fg, muted)
 	r.drawLegend(bottom+tlAxisH, fg)
+}
+
+// pixelSpans maps intervals to x ranges, merging those less than a pixel
+// apart: a long run draws one bar where its stretches blur together, not
+// thousands.
+func (t *Timeline) pixelSpans(ivs []sim.Interval) [][2]float32 {
+	var out [][2]float32
+	for _, iv := range ivs {
+		a, b := t.XAt(iv.From), t.XAt(iv.To)
+		b = max(b, a+1)
+		if n := len(out); n > 0 && a <= out[n-1][1]+1 {
+			out[n-1][1] = max(out[n-1][1], b)
+			continue
+		}
+		out = append(out, [2]float32{a, b})
+	}
+	return out
+}
+
+// roomAfter reports whether a label w pixels wide fits after instant at
+// in lane li before that client's holding bar ends.
+func (t *Timeline) roomAfter(li int, at time.Duration, w float32) bool {
+	if li >= len(t.tl.Holding) {
+		return false
+	}
+	for _, iv := range t.tl.Holding[li] {
+		if iv.From <= at && at <= iv.To {
+			return t.XAt(iv.To)-t.XAt(at) >= w
+		}
+	}
+	return false
 }
 
 // faultLabel is the short text beside a fault's glyph.
@@ -445,27 +499,64 @@ func faultLabel(f sim.FaultMark) string {
 	return s
 }
 
-// hatchRect draws 45° hatch lines clipped to the rectangle (ax,ay)-(bx,by).
-func (r *timelineRenderer) hatchRect(ax, ay, bx, by float32) {
-	const step = 9
-	h := by - ay
-	for c := ax - h; c < bx; c += step {
-		// The line x = c + (by - y): from the bottom edge up to the top.
-		x1, y1 := c, by
-		x2, y2 := c+h, ay
-		if x1 < ax {
-			y1 -= ax - x1
-			x1 = ax
+// paintOp is one filled shape of the raster layer: a rectangle, or the
+// 45° hatch of one.
+type paintOp struct {
+	x, y, w, h float32
+	c          color.NRGBA
+	hatch      bool
+}
+
+// rect adds a filled rectangle to the raster layer.
+func (r *timelineRenderer) rect(x, y, w, h float32, c color.NRGBA) {
+	r.ops = append(r.ops, paintOp{x: x, y: y, w: w, h: h, c: c})
+}
+
+// vline adds a vertical line of the given width to the raster layer.
+func (r *timelineRenderer) vline(x, y0, y1 float32, c color.NRGBA, width float32) {
+	r.rect(x-width/2, y0, width, y1-y0, c)
+}
+
+// hatchStep is the distance between two hatch stripes, in pixels.
+const hatchStep = 9
+
+// paintBars draws the raster layer at the device's pixel size.
+func (r *timelineRenderer) paintBars(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	size := r.t.Size()
+	if size.Width <= 0 || size.Height <= 0 {
+		return img
+	}
+	sx, sy := float64(w)/float64(size.Width), float64(h)/float64(size.Height)
+	for _, op := range r.ops {
+		px := image.Rect(int(math.Round(float64(op.x)*sx)), int(math.Round(float64(op.y)*sy)),
+			int(math.Round(float64(op.x+op.w)*sx)), int(math.Round(float64(op.y+op.h)*sy)))
+		if px.Dx() == 0 && op.w > 0 {
+			px.Max.X = px.Min.X + 1
 		}
-		if x2 > bx {
-			y2 += x2 - bx
-			x2 = bx
-		}
-		if x2 <= x1 {
+		px = px.Intersect(img.Bounds())
+		if px.Empty() {
 			continue
 		}
-		placeLine(r.hatch.next(), fyne.NewPos(x1, y1), fyne.NewPos(x2, y2), fade(ColorViolation, 0.55), 1.5)
+		if !op.hatch {
+			draw.Draw(img, px, image.NewUniform(op.c), image.Point{}, draw.Over)
+			continue
+		}
+		step := int(math.Round(hatchStep * sx))
+		width := max(1, int(math.Round(1.5*sx)))
+		src := image.NewUniform(op.c)
+		for y := px.Min.Y; y < px.Max.Y; y++ {
+			// Stripes run up to the right: x + y constant along one.
+			first := px.Min.X - ((px.Min.X+y)%step+step)%step
+			for x := first; x < px.Max.X; x += step {
+				seg := image.Rect(max(x, px.Min.X), y, min(x+width, px.Max.X), y+1)
+				if !seg.Empty() {
+					draw.Draw(img, seg, src, image.Point{}, draw.Over)
+				}
+			}
+		}
 	}
+	return img
 }
 
 // TickStep picks the axis step giving ticks at least minGap pixels apart

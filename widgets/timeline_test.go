@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"image/color"
 	"testing"
 	"time"
 
@@ -77,30 +78,63 @@ func TestTimelineDrawsTheRun(t *testing.T) {
 		assert.Contains(t, shown, s)
 	}
 
-	// The overlap is hatched across every lane, and the hatch stays inside.
+	// The overlap is hatched across every lane.
 	lanes := tl.lanes()
 	top, bottom := lanes[0].top, tl.lanesBottom()
 	a, b := tl.XAt(10*sec), tl.XAt(15*sec)
-	require.Positive(t, r.hatch.used)
-	for _, l := range r.hatch.items[:r.hatch.used] {
-		for _, p := range []fyne.Position{l.Position1, l.Position2} {
-			assert.True(t, p.X >= a-0.01 && p.X <= b+0.01 && p.Y >= top-0.01 && p.Y <= bottom+0.01, "hatch point %v outside the overlap", p)
+	var hatch, band *paintOp
+	for i, op := range r.ops {
+		if op.hatch {
+			hatch = &r.ops[i]
+		}
+		if op.c == fade(ColorViolation, 0.20) {
+			band = &r.ops[i]
 		}
 	}
-	found := false
-	for _, rect := range r.bands.items[:r.bands.used] {
-		if rect.FillColor == fade(ColorViolation, 0.20) {
-			found = true
-			assert.InDelta(t, a, rect.Position().X, 0.01)
-			assert.InDelta(t, bottom-top, rect.Size().Height, 0.01, "the overlap spans every lane")
+	require.NotNil(t, hatch, "the overlap is hatched")
+	require.NotNil(t, band, "the overlap band is drawn")
+	for _, op := range []*paintOp{hatch, band} {
+		assert.InDelta(t, a, op.x, 0.01)
+		assert.InDelta(t, b-a, op.w, 0.01)
+		assert.InDelta(t, top, op.y, 0.01)
+		assert.InDelta(t, bottom-top, op.h, 0.01, "the overlap spans every lane")
+	}
+}
+
+func TestTimelinePaintsItsBars(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	const scale = 2 // a HiDPI screen: the raster is drawn at pixel size
+	size := tl.Size()
+	img := r.paintBars(int(size.Width*scale), int(size.Height*scale))
+	at := func(when time.Duration, y float32) color.NRGBA {
+		return color.NRGBAModel.Convert(img.At(int(tl.XAt(when)*scale), int(y*scale))).(color.NRGBA)
+	}
+	lanes := tl.lanes()
+	held := at(500*time.Millisecond, lanes[0].beliefY+lanes[0].beliefH/2)
+	assert.Equal(t, ColorHolding, held, "client-1 holds from 0")
+	owned := at(5*sec, lanes[0].ownedY+lanes[0].ownedH/2)
+	assert.Equal(t, ColorOwned, owned, "and the server holds its key until 10 s")
+	assert.Equal(t, uint8(0), at(25*sec, lanes[1].beliefY+lanes[1].beliefH/2).B, "client-2 holds nothing at 25 s")
+
+	// Inside the overlap some pixels are hatch, some not: a pattern,
+	// not only a colour.
+	stripes, plain := 0, 0
+	g := lanes[1]
+	for x := tl.XAt(11 * sec); x < tl.XAt(12*sec); x += 0.5 {
+		c := color.NRGBAModel.Convert(img.At(int(x*scale), int((g.top+2)*scale))).(color.NRGBA)
+		if c.A > 0x80 {
+			stripes++
+		} else {
+			plain++
 		}
 	}
-	assert.True(t, found, "the overlap band is drawn")
+	assert.Positive(t, stripes)
+	assert.Positive(t, plain)
 }
 
 func TestTimelineCursorMovesAlone(t *testing.T) {
 	tl, r := newTestTimeline(t)
-	before := append([]fyne.Size(nil), sizes(r)...)
+	before := sizes(r)
 	objs := r.Objects()
 	tl.SetCursor(12 * sec)
 	assert.InDelta(t, tl.XAt(12*sec), r.cursor.Position1.X, 0.01)
@@ -111,12 +145,8 @@ func TestTimelineCursorMovesAlone(t *testing.T) {
 	assert.Equal(t, 12*sec, tl.Cursor())
 }
 
-func sizes(r *timelineRenderer) []fyne.Size {
-	var out []fyne.Size
-	for _, b := range r.bands.items {
-		out = append(out, b.Size())
-	}
-	return out
+func sizes(r *timelineRenderer) []paintOp {
+	return append([]paintOp(nil), r.ops...)
 }
 
 func TestTickStep(t *testing.T) {
@@ -150,4 +180,46 @@ func TestFaultGlyphsDiffer(t *testing.T) {
 		assert.NotContains(t, seen, g, "%s and %s share a glyph", k, seen[g])
 		seen[g] = k
 	}
+}
+
+func TestTimelineThinsACrowdedRun(t *testing.T) {
+	test.NewTempApp(t)
+	tl := NewTimeline()
+	w := test.NewTempWindow(t, tl)
+	w.Resize(fyne.NewSize(1000, 300))
+	run := sim.Timeline{End: 10 * time.Minute, Clients: []string{"client-1", "client-2"},
+		Holding: [][]sim.Interval{nil, nil}, Waiting: [][]sim.Interval{nil, nil}, Owned: [][]sim.Interval{nil, nil}}
+	stale := 0
+	for i := 0; i < 600; i++ {
+		at := time.Duration(i) * time.Second
+		run.Holding[0] = append(run.Holding[0], sim.Interval{From: at, To: at + 500*time.Millisecond})
+		run.Grants = append(run.Grants, sim.Grant{At: at, Client: 0, Token: int64(i + 1)})
+		wr := sim.WriteRecord{At: at + 500*time.Millisecond, Client: 0, Accepted: true, Stale: i%100 == 7}
+		if wr.Stale {
+			stale++
+		}
+		run.Writes = append(run.Writes, wr)
+	}
+	tl.SetTimeline(run)
+	r := test.TempWidgetRenderer(t, tl).(*timelineRenderer)
+	bars := 0
+	for _, op := range r.ops {
+		if op.c == ColorHolding {
+			bars++
+		}
+	}
+	assert.Less(t, bars, 20, "half-second holds a second apart blur into a few bars")
+	assert.Less(t, r.labels.used+r.badges.used, 200, "labels are thinned where they would overlap")
+	marked := 0
+	for _, op := range r.ops {
+		if op.c == ColorViolation && op.w == 2 {
+			marked++
+		}
+	}
+	for _, s := range texts(r.Objects()) {
+		if s == "✓ write · stale" {
+			marked++
+		}
+	}
+	assert.Equal(t, stale, marked, "every stale write stays visible")
 }
