@@ -62,17 +62,17 @@ func Cells(s sim.Summary) []MetricCell {
 }
 
 // Verdict is the strip's last cell: safe unless a stale write was accepted
-// up to the cursor.
-func Verdict(s sim.Summary) (text string, safe bool) {
+// up to the cursor, with the reason beneath.
+func Verdict(s sim.Summary) (text, why string, safe bool) {
 	if s.Safe {
-		return "✓ SAFE so far", true
+		return "✓ SAFE so far", "no stale write accepted", true
 	}
-	return "✗ UNSAFE: stale write accepted", false
+	return "✗ UNSAFE", "a stale write was accepted", false
 }
 
 // CreateRenderer implements fyne.Widget.
 func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
-	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: newText(15, true)}
+	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: newText(15, true), why: newText(11, false)}
 	for range Cells(sim.Summary{}) {
 		r.cells = append(r.cells, metricObjects{label: newText(11, false), value: newText(17, true),
 			detail: newText(11, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
@@ -80,7 +80,7 @@ func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
 	for _, c := range r.cells {
 		r.objects = append(r.objects, c.alarm, c.sep, c.label, c.value, c.detail)
 	}
-	r.objects = append(r.objects, r.verdictBg, r.verdict)
+	r.objects = append(r.objects, r.verdictBg, r.verdict, r.why)
 	r.Refresh()
 	return r
 }
@@ -96,6 +96,7 @@ type metricsRenderer struct {
 	cells     []metricObjects
 	verdictBg *canvas.Rectangle
 	verdict   *canvas.Text
+	why       *canvas.Text
 	objects   []fyne.CanvasObject
 }
 
@@ -148,14 +149,17 @@ func (r *metricsRenderer) Refresh() {
 			o.detail.Hide()
 		}
 	}
-	text, safe := Verdict(m.sum)
+	text, why, safe := Verdict(m.sum)
 	bg := ColorDone
 	if !safe {
 		bg = ColorViolation
 	}
-	pos := fyne.NewPos(size.Width-verdictW, 6)
-	placeRect(r.verdictBg, pos, fyne.NewSize(verdictW, size.Height-12), bg)
-	placeText(r.verdict, text, fyne.NewPos(0, 0), color.White)
-	tw := r.verdict.MinSize()
-	r.verdict.Move(fyne.NewPos(pos.X+(verdictW-tw.Width)/2, pos.Y+(size.Height-12-tw.Height)/2))
+	pos := fyne.NewPos(size.Width-verdictW, 4)
+	h := size.Height - 8
+	placeRect(r.verdictBg, pos, fyne.NewSize(verdictW, h), bg)
+	tw := fyne.MeasureText(text, r.verdict.TextSize, r.verdict.TextStyle)
+	ww := fyne.MeasureText(why, r.why.TextSize, r.why.TextStyle)
+	top := pos.Y + (h-tw.Height-ww.Height)/2
+	placeText(r.verdict, text, fyne.NewPos(pos.X+(verdictW-tw.Width)/2, top), color.White)
+	placeText(r.why, why, fyne.NewPos(pos.X+(verdictW-ww.Width)/2, top+tw.Height), color.White)
 }

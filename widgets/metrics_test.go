@@ -29,13 +29,14 @@ func TestCellsAndVerdict(t *testing.T) {
 	assert.Equal(t, "195", byLabel["messages"].Value)
 	assert.Equal(t, "2", byLabel["acquisitions"].Value)
 
-	text, safe := Verdict(s)
+	text, why, safe := Verdict(s)
 	assert.False(t, safe)
-	assert.Contains(t, text, "UNSAFE")
+	assert.Equal(t, "✗ UNSAFE", text)
+	assert.Equal(t, "a stale write was accepted", why)
 	s.Safe = true
-	text, safe = Verdict(s)
+	text, _, safe = Verdict(s)
 	assert.True(t, safe)
-	assert.Contains(t, text, "SAFE")
+	assert.Equal(t, "✓ SAFE so far", text)
 }
 
 func TestMetricsStripShowsTheSummary(t *testing.T) {
@@ -58,7 +59,12 @@ func TestMetricsStripShowsTheSummary(t *testing.T) {
 	assert.Equal(t, ColorDone, r.verdictBg.FillColor)
 
 	m.SetSummary(sim.Summary{StaleWritesAccepted: 1, Writes: 2})
-	assert.Contains(t, texts(r.Objects()), "✗ UNSAFE: stale write accepted")
+	assert.Contains(t, texts(r.Objects()), "✗ UNSAFE")
+	assert.Contains(t, texts(r.Objects()), "a stale write was accepted")
+	for _, o := range []fyne.CanvasObject{r.verdict, r.why} {
+		assert.GreaterOrEqual(t, o.Position().X, r.verdictBg.Position().X, "the verdict stays in its box")
+		assert.LessOrEqual(t, o.Position().X+o.Size().Width, r.verdictBg.Position().X+r.verdictBg.Size().Width)
+	}
 	assert.Equal(t, ColorViolation, r.verdictBg.FillColor)
 	assert.Equal(t, 1, m.Summary().StaleWritesAccepted)
 }
@@ -80,4 +86,13 @@ func TestFormatTime(t *testing.T) {
 	}
 	assert.Equal(t, "+10.000 s", FormatSkew(10*time.Second))
 	assert.Equal(t, "−2.5 ms", FormatSkew(-2500*time.Microsecond))
+}
+
+func TestMetricsStripMarkup(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMetrics()
+	m.Resize(fyne.NewSize(1300, 60))
+	m.SetSummary(sim.Summary{Acquisitions: 2, Releases: 2, Violations: 1, OverlapMs: 5000, Writes: 2,
+		StaleWritesAccepted: 1, ExpiredWhileHeld: 1, Messages: 198, AcquireLatencyP50Ms: 5.631, AcquireLatencyP99Ms: 9964.715})
+	test.AssertObjectRendersToMarkup(t, "metrics_unsafe.xml", m)
 }
