@@ -16,14 +16,15 @@ const RequestTimeout = 3 * time.Second
 
 // Redis wire operations: requests and the replies a server gives.
 const (
-	OpSet     = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
-	OpCAD     = "CAD"     // compare-and-delete script
-	OpDel     = "DEL"     // bare DEL
-	OpPExpire = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
-	OpOK      = "OK"
-	OpNil     = "nil"
-	OpInt     = "INT"  // integer reply in N
-	OpRepl    = "REPL" // replication stream entry to a replica
+	OpSet      = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
+	OpCAD      = "CAD"     // compare-and-delete script
+	OpDel      = "DEL"     // bare DEL
+	OpPExpire  = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
+	OpOK       = "OK"
+	OpNil      = "nil"
+	OpInt      = "INT"      // integer reply in N
+	OpRepl     = "REPL"     // replication stream entry to a replica
+	OpReadOnly = "READONLY" // error reply of a replica to a write
 )
 
 func init() { RegisterMode(redisMode{}) }
@@ -255,7 +256,12 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 		return
 	}
 	if r.Role != "master" {
-		return // a replica refuses writes (READONLY): the client times out
+		// A replica refuses writes at once: -READONLY You can't write
+		// against a read only replica.
+		if m.Op == OpSet || m.Op == OpCAD || m.Op == OpDel || m.Op == OpPExpire {
+			ctx.Send(from, Msg{Op: OpReadOnly, Seq: m.Seq, Key: m.Key})
+		}
+		return
 	}
 	reply := Msg{Seq: m.Seq, Key: m.Key}
 	switch m.Op {
@@ -431,6 +437,10 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 				c.renewing = true
 				ctx.After(ctx.Scenario().TTL.D()/3, Timer{Kind: "watchdog"})
 			}
+			return
+		}
+		if m.Op == OpReadOnly {
+			c.retry(ctx, "READONLY: the node is a replica")
 			return
 		}
 		c.retry(ctx, "held by another client")

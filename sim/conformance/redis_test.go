@@ -70,6 +70,8 @@ func simAnswer(step redisStep, r sim.ScriptReply, ok bool) string {
 		return "nil"
 	case sim.OpInt:
 		return strconv.FormatInt(r.Msg.N, 10)
+	case sim.OpReadOnly:
+		return "READONLY"
 	}
 	return "? " + r.Msg.Op
 }
@@ -445,11 +447,7 @@ func TestRedisReplicaPromotion(t *testing.T) {
 			simulated := simRun(tt.failoverAt)
 			t.Logf("real %v, simulator %v", real, simulated)
 			assert.Equal(t, tt.want, real, "the real servers")
-			// The one known difference (DIFFERENCES.md): a simulated
-			// replica ignores a write, so the client times out, where a
-			// real one answers READONLY at once.
-			assert.Equal(t, "-", simulated[0], "the simulated replica does not answer a write")
-			assert.Equal(t, real[1:], simulated[1:], "simulator vs real after the failover")
+			assert.Equal(t, real, simulated, "simulator vs real: a replica answers READONLY, then the failover")
 		})
 	}
 }
