@@ -2136,7 +2136,7 @@ func (c *etcdClient) detail(s *Sim) string {
 // The view.
 
 func (etcdMode) View(s *Sim, snap *Snapshot) {
-	v := &EtcdView{Prefix: EtcdPrefix}
+	v := &EtcdView{Prefix: EtcdPrefix, Fencing: s.Scenario.Fencing}
 	var view *EtcdServer
 	viewID := None
 	for _, id := range s.Servers() {
@@ -2202,6 +2202,10 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 		sort.Slice(v.Keys, func(a, b int) bool { return v.Keys[a].CreateRev < v.Keys[b].CreateRev })
 		if len(v.Keys) > 0 {
 			v.Keys[0].Holder = true
+		}
+		if st, ok := view.kv[EtcdStorageKey]; ok {
+			v.Storage = &EtcdStorage{Key: EtcdStorageKey, Writer: nodeName(s, st.Client),
+				CreateRev: st.CreateRev, ModRev: st.ModRev}
 		}
 	}
 	snap.Etcd = v

@@ -226,6 +226,18 @@ type EtcdView struct {
 	Watches  []ZWatch
 	Term     int64        // the raft term of the member shown
 	Members  []EtcdMember // every member, in order
+	// Fencing: the holder writes with a Txn guarded by Mutex.IsOwner(),
+	// so the data lives in etcd (Storage) and a stale write is refused.
+	Fencing bool
+	Storage *EtcdStorage // the guarded writes' key; nil before the first
+}
+
+// EtcdStorage is the key the IsOwner-guarded write puts, as etcd holds it.
+type EtcdStorage struct {
+	Key       string
+	Writer    string // the client whose write etcd applied last
+	CreateRev int64
+	ModRev    int64 // the revision of that write
 }
 
 // Snapshot captures the run's state now.
