@@ -1,0 +1,780 @@
+package widgets
+
+import (
+	"fmt"
+	"image/color"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// EtcdKeys is the keyspace picture of the etcd lock: the keys under the
+// mutex prefix in create-revision order, each with its create revision
+// (the fencing token), its lease and that lease's TTL bar, which counts
+// down by the leader's clock and jumps back on each keepalive; the owner
+// (lowest create revision) marked in words; watch arrows from each waiter
+// to the key it waits on (the prefix itself when the herd watches it);
+// and the store's current revision, raft term and leader.
+type EtcdKeys struct {
+	widget.BaseWidget
+
+	view    *sim.EtcdView
+	nodes   []sim.NodeView
+	refused int // guarded writes etcd refused so far
+}
+
+// NewEtcdKeys returns an empty keyspace picture; SetSnapshot fills it.
+func NewEtcdKeys() *EtcdKeys {
+	k := &EtcdKeys{}
+	k.ExtendBaseWidget(k)
+	return k
+}
+
+// SetSnapshot shows the etcd view of a snapshot (mode "etcd"); any other
+// snapshot empties the picture.
+func (k *EtcdKeys) SetSnapshot(s *sim.Snapshot) {
+	if s == nil || s.Etcd == nil {
+		k.view, k.nodes, k.refused = nil, nil, 0
+	} else {
+		k.view, k.nodes, k.refused = s.Etcd, s.Nodes, s.Metrics.StaleWritesRejected
+	}
+	k.Refresh()
+}
+
+// etcdRowKind tells the rows of the keyspace picture apart.
+type etcdRowKind int
+
+const (
+	// etcdRowKey is a key under the prefix, with the lease it is attached to.
+	etcdRowKey etcdRowKind = iota
+	// etcdRowLease is a client's session lease with no key under the prefix.
+	etcdRowLease
+	// etcdRowGone is a waiting client whose own key is gone.
+	etcdRowGone
+)
+
+// etcdRow is one row of the keyspace picture.
+type etcdRow struct {
+	kind   etcdRowKind
+	key    sim.EtcdKey    // etcdRowKey
+	lease  *sim.EtcdLease // the row's lease, nil when it has none
+	client string
+	tag    string // what the row's client is doing, in words
+	owner  bool   // the key with the lowest create revision
+}
+
+// etcdPrefixRow is the arrow index of the prefix line, which herd
+// watchers point at.
+const etcdPrefixRow = -1
+
+// etcdArrow is a watch drawn from the row of the waiting client to the row
+// it waits on (etcdPrefixRow for the prefix), in one of the gutter lanes.
+type etcdArrow struct {
+	from, to int
+	lane     int
+}
+
+// etcdModel is what the keyspace picture shows, computed from a view
+// before any geometry: the rows, the watch arrows and the warnings.
+type etcdModel struct {
+	rows   []etcdRow
+	arrows []etcdArrow
+	lanes  int
+	notes  []string
+}
+
+// buildEtcdModel turns a view into rows: keys by create revision, then
+// leases that hold no key, then waiters whose key is gone; arrows for the
+// watches; and a note for every client that believes it holds the lock
+// while etcd says another key owns it (or its own key is gone).
+func buildEtcdModel(v *sim.EtcdView, nodes []sim.NodeView) etcdModel {
+	var m etcdModel
+	leases := map[int64]*sim.EtcdLease{}
+	for i := range v.Leases {
+		leases[v.Leases[i].ID] = &v.Leases[i]
+	}
+	keyRow := map[string]int{}    // key → row
+	clientRow := map[string]int{} // client → the row of its newest key
+	withKey := map[int64]bool{}
+	keys := append([]sim.EtcdKey(nil), v.Keys...)
+	sort.SliceStable(keys, func(a, b int) bool { return keys[a].CreateRev < keys[b].CreateRev })
+	var owner *sim.EtcdKey
+	for i, k := range keys {
+		r := etcdRow{kind: etcdRowKey, key: k, lease: leases[k.Lease], client: k.Owner, owner: k.Holder, tag: "queued"}
+		if k.Holder {
+			r.tag = "OWNER"
+			owner = &keys[i]
+		}
+		keyRow[k.Key] = len(m.rows)
+		clientRow[k.Owner] = len(m.rows)
+		withKey[k.Lease] = true
+		m.rows = append(m.rows, r)
+	}
+	for i := range v.Leases {
+		l := &v.Leases[i]
+		if withKey[l.ID] {
+			continue
+		}
+		m.rows = append(m.rows, etcdRow{kind: etcdRowLease, lease: l, client: l.Client, tag: "no key"})
+	}
+	for _, w := range v.Watches {
+		from, ok := clientRow[w.Client]
+		if !ok {
+			from = len(m.rows)
+			clientRow[w.Client] = from
+			m.rows = append(m.rows, etcdRow{kind: etcdRowGone, client: w.Client})
+		}
+		to, known := keyRow[w.Path]
+		switch {
+		case w.Path == v.Prefix:
+			to, known = etcdPrefixRow, true
+			m.rows[from].tag = "watches the prefix"
+		case known:
+			m.rows[from].tag = "waits for rev " + strconv.FormatInt(m.rows[to].key.CreateRev, 10)
+		default:
+			m.rows[from].tag = "waits for a key already deleted"
+		}
+		if known {
+			m.arrows = append(m.arrows, etcdArrow{from: from, to: to})
+		}
+	}
+	for i := range m.rows {
+		if m.rows[i].kind == etcdRowGone && m.rows[i].tag == "" {
+			m.rows[i].tag = "waiting"
+		}
+	}
+	m.lanes = assignLanes(m.arrows)
+	for _, n := range nodes {
+		if !n.Client || n.State != sim.StateHolding || (owner != nil && owner.Owner == n.Name) {
+			continue
+		}
+		token := ""
+		if n.Token > 0 {
+			token = " (token " + strconv.FormatInt(n.Token, 10) + ")"
+		}
+		outcome := "; nothing checks it before the write"
+		if v.Fencing {
+			outcome = ", so IsOwner refuses its write"
+		}
+		switch r, ok := clientRow[n.Name]; {
+		case ok && m.rows[r].kind == etcdRowKey && owner != nil:
+			m.notes = append(m.notes, fmt.Sprintf("%s believes it holds the lock%s, but etcd's owner is %s, rev %d",
+				n.Name, token, owner.Owner, owner.CreateRev))
+		default:
+			m.notes = append(m.notes, n.Name+" believes it holds the lock"+token+
+				", but its key is gone: CreateRevision(myKey) is 0"+outcome)
+		}
+	}
+	return m
+}
+
+// assignLanes gives each arrow a gutter lane so that no two arrows share
+// a stretch of one lane, except arrows to the same row (the herd's, on the
+// prefix), which share their trunk. An arrow leaves the upper part of its
+// row and ends at the lower part of its target, so a queue of arrows each
+// to the row above fits in one lane. It returns the number of lanes.
+func assignLanes(arrows []etcdArrow) int {
+	span := func(a etcdArrow) (lo, hi int) {
+		src, dst := 2*(a.from+1), 2*(a.to+1)+1
+		return min(src, dst), max(src, dst)
+	}
+	order := make([]int, len(arrows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		lx, hx := span(arrows[order[x]])
+		ly, hy := span(arrows[order[y]])
+		return hx-lx < hy-ly
+	})
+	var lanes [][]int
+	for _, i := range order {
+		lo, hi := span(arrows[i])
+		lane := 0
+		for ; lane < len(lanes); lane++ {
+			free := true
+			for _, j := range lanes[lane] {
+				l2, h2 := span(arrows[j])
+				if arrows[j].to != arrows[i].to && !(hi < l2 || h2 < lo) {
+					free = false
+					break
+				}
+			}
+			if free {
+				break
+			}
+		}
+		if lane == len(lanes) {
+			lanes = append(lanes, nil)
+		}
+		lanes[lane] = append(lanes[lane], i)
+		arrows[i].lane = lane
+	}
+	return len(lanes)
+}
+
+// LeaseFraction is the share of a lease's TTL still left, 0 to 1, by the
+// leader's clock: the length of its TTL bar. A frozen lease (no leader)
+// shows full, as the next leader will restart it.
+func LeaseFraction(l sim.EtcdLease) float32 {
+	if l.Frozen {
+		return 1
+	}
+	if l.TTL <= 0 || l.Left <= 0 {
+		return 0
+	}
+	return float32(min(1, float64(l.Left)/float64(l.TTL)))
+}
+
+// leaseLeftText says what a lease's bar shows, in words.
+func leaseLeftText(l sim.EtcdLease) string {
+	switch {
+	case l.Frozen:
+		return "frozen: no leader"
+	case l.Expired || l.Left <= 0:
+		return "expired, revoke pending"
+	}
+	return FormatTime(l.Left) + " of " + shortDuration(l.TTL)
+}
+
+// shortDuration writes a whole number of seconds or milliseconds without
+// decimals ("2 s", "500 ms"), anything else as FormatTime does.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d >= time.Second && d%time.Second == 0:
+		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+	case d > 0 && d < time.Second && d%time.Millisecond == 0:
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return FormatTime(d)
+}
+
+// Layout constants of the keyspace picture.
+const (
+	etcdHeadH     = 22 // the prefix, revision, term and leader
+	etcdMembersH  = 17
+	etcdRowH      = 36 // a row with its lease line and bar
+	etcdRowSmallH = 21 // a row with a thin bar under it
+	etcdRowGap    = 3
+	etcdNoteLineH = 16
+	etcdNoteGap   = 4
+	etcdLaneW     = 10
+	etcdBarH      = 9
+)
+
+// etcdGeometry is where the rows go in a picture of a given size.
+type etcdGeometry struct {
+	members bool    // room for the members' line
+	rowH    float32 // etcdRowH, or etcdRowSmallH when space is short
+	rowsY   float32
+	shown   int // rows drawn; the rest are summed up in one line
+	gutter  float32
+}
+
+// etcdLayout fits the model into size: full rows when they fit, thin rows
+// when not, and as many rows as fit after that. The notes stay below the
+// rows:
+// below is the height the lines under the rows take.
+func etcdLayout(m etcdModel, size fyne.Size, below float32) etcdGeometry {
+	g := etcdGeometry{gutter: 6}
+	if m.lanes > 0 {
+		g.gutter = float32(12 + m.lanes*etcdLaneW)
+	}
+	n := float32(len(m.rows))
+	notes := below
+	need := func(members bool, rowH float32) float32 {
+		h := etcdHeadH + max(n, 1)*(rowH+etcdRowGap) + notes
+		if members {
+			h += etcdMembersH
+		}
+		return h
+	}
+	switch {
+	case need(true, etcdRowH) <= size.Height:
+		g.members, g.rowH = true, etcdRowH
+	case need(false, etcdRowH) <= size.Height:
+		g.rowH = etcdRowH
+	default:
+		g.rowH = etcdRowSmallH
+	}
+	g.rowsY = etcdHeadH
+	if g.members {
+		g.rowsY += etcdMembersH
+	}
+	g.shown = len(m.rows)
+	if fit := int((size.Height - g.rowsY - notes) / (g.rowH + etcdRowGap)); fit < g.shown {
+		g.shown = max(fit-1, 0) // one row's room says how many are left out
+	}
+	return g
+}
+
+// rowY is the top of row i.
+func (g etcdGeometry) rowY(i int) float32 { return g.rowsY + float32(i)*(g.rowH+etcdRowGap) }
+
+// arrowY is where an arrow leaves (from) or reaches (to) row i: the upper
+// third for a source, the lower third for a target.
+func (g etcdGeometry) arrowY(i int, source bool) float32 {
+	top, h := float32(0), float32(etcdHeadH-4)
+	if i != etcdPrefixRow {
+		top, h = g.rowY(i), g.rowH
+	}
+	if source {
+		return top + h*0.3
+	}
+	return top + h*0.72
+}
+
+// laneX is the x of an arrow lane in the gutter; lane 0 is nearest the rows.
+func (g etcdGeometry) laneX(lane int) float32 { return g.gutter - 14 - float32(lane*etcdLaneW) }
+
+// CreateRenderer implements fyne.Widget.
+func (k *EtcdKeys) CreateRenderer() fyne.WidgetRenderer {
+	r := &etcdRenderer{k: k,
+		head: newText(12.5, true), term: newText(12, false), watches: newText(11.5, false),
+		members: newText(11, false), prefix: newText(12, false), free: newText(11.5, false),
+		storage: newText(11.5, false),
+		more:    newText(11, false),
+		rows:    newPool(newEtcdRowObjects, (*etcdRowObjects).all),
+		lines:   newLinePool(),
+		notes: newPool(func() *etcdNoteObjects {
+			return &etcdNoteObjects{badge: &canvas.Rectangle{CornerRadius: 3}, mark: newText(11, true),
+				lines: [2]*canvas.Text{newText(etcdNoteSize, true), newText(etcdNoteSize, true)}}
+		}, func(o *etcdNoteObjects) []fyne.CanvasObject {
+			return []fyne.CanvasObject{o.badge, o.mark, o.lines[0], o.lines[1]}
+		}),
+	}
+	r.prefix.TextStyle = fyne.TextStyle{Monospace: true}
+	r.pools = pools{r.rows, r.lines, r.notes}
+	r.Refresh()
+	return r
+}
+
+// etcdRowObjects are the canvas objects of one row, made once and reused.
+type etcdRowObjects struct {
+	frame, revBg, tagBg, barBg, bar   *canvas.Rectangle
+	rev, key, owner, tag, lease, left *canvas.Text
+}
+
+func newEtcdRowObjects() *etcdRowObjects {
+	o := &etcdRowObjects{
+		frame: &canvas.Rectangle{CornerRadius: 5}, revBg: &canvas.Rectangle{CornerRadius: 3},
+		tagBg: &canvas.Rectangle{CornerRadius: 3}, barBg: &canvas.Rectangle{CornerRadius: 2},
+		bar: &canvas.Rectangle{CornerRadius: 2},
+		rev: newText(11.5, true), key: newText(12, false), owner: newText(12, true),
+		tag: newText(11, true), lease: newText(11, false), left: newText(11, false),
+	}
+	o.key.TextStyle = fyne.TextStyle{Monospace: true}
+	return o
+}
+
+func (o *etcdRowObjects) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.frame, o.revBg, o.rev, o.key, o.owner, o.tagBg, o.tag, o.lease, o.barBg, o.bar, o.left}
+}
+
+// etcdNoteObjects are one warning: a "!" badge and up to two lines.
+type etcdNoteObjects struct {
+	badge *canvas.Rectangle
+	mark  *canvas.Text
+	lines [2]*canvas.Text
+}
+
+type etcdRenderer struct {
+	k                            *EtcdKeys
+	head, term, watches, members *canvas.Text
+	prefix, free, more, storage  *canvas.Text
+	rows                         *pool[*etcdRowObjects]
+	lines                        *pool[*canvas.Line]
+	notes                        *pool[*etcdNoteObjects]
+	pools                        pools
+	objects                      []fyne.CanvasObject
+	model                        etcdModel    // the model last drawn, for tests
+	geom                         etcdGeometry // and its geometry
+}
+
+func (r *etcdRenderer) Destroy() {}
+
+func (r *etcdRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *etcdRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 110) }
+
+func (r *etcdRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *etcdRenderer) fixed() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.head, r.term, r.watches, r.members, r.prefix, r.free, r.more, r.storage}
+}
+
+func (r *etcdRenderer) Refresh() {
+	r.pools.reset()
+	r.draw()
+	if objs := r.pools.finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.fixed(), r.pools.all()...)
+		repaint(r.k)
+	}
+}
+
+func (r *etcdRenderer) draw() {
+	v := r.k.view
+	if v == nil {
+		for _, t := range r.fixed() {
+			t.Hide()
+		}
+		r.model, r.geom = etcdModel{}, etcdGeometry{}
+		return
+	}
+	th := r.k.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	size := r.k.Size()
+	m := buildEtcdModel(v, r.k.nodes)
+	var notes [][]string
+	lines := 0
+	for _, n := range m.notes {
+		ls := wrapText(n, size.Width-etcdNoteIndent, etcdNoteSize, true, 2)
+		notes = append(notes, ls)
+		lines += len(ls)
+	}
+	below := float32(lines)*etcdNoteLineH + float32(len(notes))*etcdNoteGap
+	if v.Fencing {
+		below += etcdStorageH
+	}
+	g := etcdLayout(m, size, below)
+	r.model, r.geom = m, g
+
+	r.drawHeader(v, g, size, fg, muted, th)
+	if g.members {
+		placeText(r.members, r.membersText(v), fyne.NewPos(g.gutter, etcdHeadH), muted)
+	} else {
+		r.members.Hide()
+	}
+	if len(m.rows) == 0 {
+		placeText(r.free, "no key under the prefix: the lock is free", fyne.NewPos(g.gutter+6, g.rowsY+3), muted)
+	} else {
+		r.free.Hide()
+	}
+
+	for i, row := range m.rows[:g.shown] {
+		r.drawRow(r.rows.next(), row, g.rowY(i), g, size.Width, th, fg, muted)
+	}
+	if left := len(m.rows) - g.shown; left > 0 {
+		placeText(r.more, fmt.Sprintf("… %d more rows: enlarge the window to see them", left),
+			fyne.NewPos(g.gutter, g.rowY(g.shown)+2), muted)
+	} else {
+		r.more.Hide()
+	}
+
+	arrow := readable(ColorWaiting, th)
+	for _, a := range m.arrows {
+		if a.from >= g.shown || a.to >= g.shown {
+			continue
+		}
+		r.drawArrow(a, g, arrow)
+	}
+
+	y := g.rowY(len(m.rows))
+	switch {
+	case len(m.rows) == 0:
+		y = g.rowsY + 22
+	case g.shown < len(m.rows):
+		y = g.rowY(g.shown + 1)
+	}
+	if v.Fencing {
+		placeText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+2), fg)
+		y += etcdStorageH
+	} else {
+		r.storage.Hide()
+	}
+	for _, ls := range notes {
+		o := r.notes.next()
+		placeRect(o.badge, fyne.NewPos(0, y+2), fyne.NewSize(14, 15), ColorViolation)
+		placeText(o.mark, "!", fyne.NewPos(5, y+2), color.White)
+		for i, t := range o.lines {
+			if i < len(ls) {
+				placeText(t, ls[i], fyne.NewPos(etcdNoteIndent, y+1+float32(i)*etcdNoteLineH), readable(ColorViolation, th))
+			} else {
+				t.Hide()
+			}
+		}
+		y += float32(len(ls))*etcdNoteLineH + etcdNoteGap
+	}
+}
+
+// storageText says what the guarded writes did: the last one etcd
+// applied, and how many it refused.
+func (r *etcdRenderer) storageText(v *sim.EtcdView) string {
+	t := "storage in etcd: no write yet"
+	if st := v.Storage; st != nil {
+		t = fmt.Sprintf("%s last put by %s at revision %d", st.Key, st.Writer, st.ModRev)
+	}
+	switch r.k.refused {
+	case 0:
+	case 1:
+		t += " · 1 guarded write refused"
+	default:
+		t += fmt.Sprintf(" · %d guarded writes refused", r.k.refused)
+	}
+	return t
+}
+
+// Size and indent of the warning notes, and the height of the storage line.
+const (
+	etcdStorageH   = 18
+	etcdNoteSize   = 11.5
+	etcdNoteIndent = 20
+)
+
+// wrapText breaks s at spaces into at most maxLines lines no wider than
+// width; the last line ends in "…" when s does not fit.
+func wrapText(s string, width, size float32, bold bool, maxLines int) []string {
+	var out []string
+	line := ""
+	words := strings.Fields(s)
+	for i, w := range words {
+		try := w
+		if line != "" {
+			try = line + " " + w
+		}
+		if line == "" || textWidth(try, size, bold) <= width {
+			line = try
+			continue
+		}
+		if len(out) == maxLines-1 {
+			rest := line + " " + strings.Join(words[i:], " ")
+			for len(rest) > 1 && textWidth(rest+"…", size, bold) > width {
+				_, n := lastRune(rest)
+				rest = rest[:len(rest)-n]
+			}
+			return append(out, rest+"…")
+		}
+		out = append(out, line)
+		line = w
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// lastRune is the last rune of s and its length in bytes.
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			return r, n
+		}
+	}
+	return utf8.RuneError, 1
+}
+
+// drawHeader writes the prefix (which herd watchers point at), the
+// store's revision, the raft term and the leader, or that there is none
+// and what that means.
+func (r *etcdRenderer) drawHeader(v *sim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
+	placeText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2), fg)
+	x := g.gutter + r.prefix.MinSize().Width + 12
+	head := "revision " + strconv.FormatInt(v.Revision, 10)
+	placeText(r.head, head, fyne.NewPos(x, 1), fg)
+	term := "raft term " + strconv.FormatInt(v.Term, 10) + " · leader " + v.Leader
+	c := muted
+	if v.Leader == "" {
+		term = "raft term " + strconv.FormatInt(v.Term, 10) + " · no leader: writes stall, leases frozen"
+		c = readable(ColorFault, th)
+	}
+	x += r.head.MinSize().Width + 10
+	if x+textWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
+		term = "term " + strconv.FormatInt(v.Term, 10) + " · no leader"
+	}
+	placeText(r.term, term, fyne.NewPos(x, 2), c)
+	n := len(v.Watches)
+	w := strconv.Itoa(n) + " watches"
+	if n == 1 {
+		w = "1 watch"
+	}
+	ww := textWidth(w, r.watches.TextSize, false)
+	if x+r.term.MinSize().Width+16+ww <= size.Width {
+		placeText(r.watches, w, fyne.NewPos(size.Width-ww, 2), muted)
+	} else {
+		r.watches.Hide()
+	}
+}
+
+// membersText is every member's role and revision, marking those that lag
+// the store's revision and those that are down.
+func (r *etcdRenderer) membersText(v *sim.EtcdView) string {
+	var parts []string
+	for _, m := range v.Members {
+		down := m.Node >= 0 && m.Node < len(r.k.nodes) && r.k.nodes[m.Node].Crashed
+		switch {
+		case down:
+			parts = append(parts, m.Name+" down")
+		case m.Role == "leader":
+			parts = append(parts, fmt.Sprintf("%s leader rev %d", m.Name, m.Revision))
+		case m.Revision < v.Revision:
+			parts = append(parts, fmt.Sprintf("%s rev %d (behind)", m.Name, m.Revision))
+		default:
+			parts = append(parts, fmt.Sprintf("%s rev %d", m.Name, m.Revision))
+		}
+	}
+	return "members: " + strings.Join(parts, " · ")
+}
+
+func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcdGeometry, width float32, th fyne.Theme, fg, muted color.Color) {
+	x0 := g.gutter
+	w := max(width-x0, 40)
+	fill, stroke, sw := fade(ColorServerLink, 0.07), fade(ColorServerLink, 0.45), float32(1)
+	switch {
+	case row.owner:
+		fill, stroke, sw = fade(ColorHolding, 0.22), ColorHolding, 2.5
+	case row.kind == etcdRowGone:
+		fill, stroke = fade(ColorIdle, 0.12), fade(ColorIdle, 0.7)
+	}
+	placeBox(o.frame, fyne.NewPos(x0, y), fyne.NewSize(w, g.rowH), fill, stroke, sw)
+
+	// Line one: create revision, key, client, and what it is doing.
+	ty := y + 3
+	if g.rowH == etcdRowSmallH {
+		ty = y + 1
+	}
+	x := x0 + 6
+	if row.kind == etcdRowKey {
+		rev := "rev " + strconv.FormatInt(row.key.CreateRev, 10)
+		rw := textWidth(rev, o.rev.TextSize, true) + 8
+		revFill := fade(ColorServerLink, 0.8)
+		if row.owner {
+			revFill = ColorHolding
+		}
+		placeRect(o.revBg, fyne.NewPos(x, ty+1), fyne.NewSize(rw, 15), revFill)
+		placeText(o.rev, rev, fyne.NewPos(x+4, ty+1), color.White)
+		x += rw + 7
+	} else {
+		o.revBg.Hide()
+		o.rev.Hide()
+	}
+
+	tag := row.tag
+	tagFill, tagText := fade(ColorWaiting, 0.28), color.Color(readable(ColorWaiting, th))
+	switch {
+	case row.owner:
+		tagFill, tagText = ColorHolding, color.White
+	case row.kind == etcdRowLease || tag == "queued":
+		tagFill, tagText = fade(ColorIdle, 0.25), fg
+	case row.kind == etcdRowGone && !strings.HasPrefix(tag, "waits") && !strings.HasPrefix(tag, "watches"):
+		tagFill, tagText = fade(ColorIdle, 0.25), fg
+	}
+	tw := textWidth(tag, o.tag.TextSize, true) + 10
+	tagX := x0 + w - tw - 6
+	placeRect(o.tagBg, fyne.NewPos(tagX, ty+1), fyne.NewSize(tw, 15), tagFill)
+	placeText(o.tag, tag, fyne.NewPos(tagX+5, ty+1), tagText)
+
+	client := row.client
+	ow := textWidth(client, o.owner.TextSize, true)
+	room := tagX - 10 - ow - x
+	var key string
+	switch row.kind {
+	case etcdRowKey:
+		key = row.key.Key
+		if textWidth(key, o.key.TextSize, false)*1.08 > room {
+			key = "…/" + leaseHex(row.key.Lease)
+		}
+	case etcdRowLease:
+		key = "session lease, no key under the prefix"
+	case etcdRowGone:
+		key = "its key is gone: lease expired or revoked"
+	}
+	o.key.TextStyle = fyne.TextStyle{Monospace: row.kind == etcdRowKey}
+	kc := fg
+	if row.kind != etcdRowKey {
+		kc = muted
+	}
+	if row.kind != etcdRowKey && textWidth(key, o.key.TextSize, false) > room {
+		key = ""
+	}
+	placeText(o.owner, client, fyne.NewPos(x, ty), fg)
+	if key != "" {
+		placeText(o.key, key, fyne.NewPos(x+ow+10, ty), kc)
+	} else {
+		o.key.Hide()
+	}
+
+	// Line two: the lease and its TTL bar.
+	l := row.lease
+	if l == nil {
+		o.lease.Hide()
+		o.barBg.Hide()
+		o.bar.Hide()
+		if row.kind == etcdRowKey && g.rowH == etcdRowH {
+			placeText(o.left, "lease "+leaseHex(row.key.Lease)+" gone", fyne.NewPos(x0+6, y+20), muted)
+		} else {
+			o.left.Hide()
+		}
+		return
+	}
+	barColor := ColorOwned
+	f := LeaseFraction(*l)
+	switch {
+	case l.Frozen:
+		barColor = ColorIdle
+	case f < 0.2:
+		barColor = ColorWaiting
+	}
+	if g.rowH == etcdRowSmallH {
+		o.lease.Hide()
+		o.left.Hide()
+		bw := w - 12
+		placeRect(o.barBg, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw, 3), fade(ColorIdle, 0.25))
+		r.placeBar(o.bar, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw*f, 3), barColor)
+		return
+	}
+	ly := y + 20
+	lease := "lease " + leaseHex(l.ID) + " · TTL " + shortDuration(l.TTL) + " · keepalive every " + shortDuration(l.TTL/3)
+	left := leaseLeftText(*l)
+	lw := textWidth("00.000 s of 00 s", o.left.TextSize, false)
+	lw = max(lw, textWidth(left, o.left.TextSize, false))
+	if x0+6+textWidth(lease, o.lease.TextSize, false)+80+lw+16 > x0+w {
+		lease = "lease " + leaseHex(l.ID)
+	}
+	placeText(o.lease, lease, fyne.NewPos(x0+6, ly), muted)
+	bx := x0 + 6 + o.lease.MinSize().Width + 8
+	bw := max(x0+w-6-lw-8-bx, 20)
+	placeRect(o.barBg, fyne.NewPos(bx, ly+3), fyne.NewSize(bw, etcdBarH), fade(ColorIdle, 0.25))
+	r.placeBar(o.bar, fyne.NewPos(bx, ly+3), fyne.NewSize(bw*f, etcdBarH), barColor)
+	lc := muted
+	if l.Expired {
+		lc = readable(ColorViolation, th)
+	}
+	placeText(o.left, left, fyne.NewPos(bx+bw+8, ly), lc)
+}
+
+// placeBar shows a TTL bar, or hides it when nothing is left.
+func (r *etcdRenderer) placeBar(b *canvas.Rectangle, pos fyne.Position, size fyne.Size, c color.Color) {
+	if size.Width < 0.5 {
+		b.Hide()
+		return
+	}
+	placeRect(b, pos, size, c)
+}
+
+// drawArrow draws a watch: out of the waiter's row into its lane, along
+// the lane, and into the watched row with an arrowhead.
+func (r *etcdRenderer) drawArrow(a etcdArrow, g etcdGeometry, c color.Color) {
+	x := g.laneX(a.lane)
+	edge := g.gutter - 3
+	ys, yt := g.arrowY(a.from, true), g.arrowY(a.to, false)
+	placeLine(r.lines.next(), fyne.NewPos(g.gutter, ys), fyne.NewPos(x, ys), c, 1.5)
+	placeLine(r.lines.next(), fyne.NewPos(x, ys), fyne.NewPos(x, yt), c, 1.5)
+	placeLine(r.lines.next(), fyne.NewPos(x, yt), fyne.NewPos(edge, yt), c, 1.5)
+	placeLine(r.lines.next(), fyne.NewPos(edge-6, yt-4), fyne.NewPos(edge, yt), c, 2)
+	placeLine(r.lines.next(), fyne.NewPos(edge-6, yt+4), fyne.NewPos(edge, yt), c, 2)
+}
+
+// leaseHex writes a lease id as etcd does (etcdctl lease list, the mutex
+// key's suffix): lower-case hex.
+func leaseHex(id int64) string { return strconv.FormatInt(id, 16) }

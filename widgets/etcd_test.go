@@ -1,0 +1,290 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// etcdSnapshot records a preset, changed by edit, and takes its snapshot
+// at t.
+func etcdSnapshot(t *testing.T, preset string, at time.Duration, edit func(sc *sim.Scenario)) *sim.Snapshot {
+	t.Helper()
+	sc, err := assets.Preset(preset)
+	require.NoError(t, err)
+	if edit != nil {
+		edit(sc)
+	}
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	snap := rec.At(at)
+	require.NotNil(t, snap.Etcd)
+	return snap
+}
+
+// showEtcd draws snap in a keyspace picture of the given size.
+func showEtcd(t *testing.T, snap *sim.Snapshot, size fyne.Size) (*EtcdKeys, *etcdRenderer) {
+	t.Helper()
+	test.NewTempApp(t)
+	k := NewEtcdKeys()
+	w := test.NewTempWindow(t, k)
+	w.Resize(size)
+	k.Resize(size)
+	k.SetSnapshot(snap)
+	return k, test.TempWidgetRenderer(t, k).(*etcdRenderer)
+}
+
+// containsText reports whether one of the texts contains s.
+func containsText(texts []string, s string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEtcdKeysQueueInCreateRevisionOrder(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, nil)
+	_, r := showEtcd(t, snap, fyne.NewSize(560, 260))
+	m, g := r.model, r.geom
+	require.Len(t, m.rows, 4)
+	require.Equal(t, 4, g.shown)
+	assert.Equal(t, float32(etcdRowH), g.rowH, "four keys fit at full height")
+	for i, row := range m.rows {
+		assert.Equal(t, int64(i+2), row.key.CreateRev, "rows in create-revision order")
+		assert.Equal(t, "client-"+string(rune('1'+i)), row.client)
+		assert.Equal(t, i == 0, row.owner, "the oldest key owns the lock")
+		frame := r.rows.items[i].frame
+		assert.InDelta(t, g.rowY(i), frame.Position().Y, 0.01)
+		assert.LessOrEqual(t, frame.Position().Y+frame.Size().Height, r.k.Size().Height)
+	}
+	assert.Equal(t, "OWNER", m.rows[0].tag)
+	assert.Equal(t, "waits for rev 2", m.rows[1].tag)
+	assert.Equal(t, "waits for rev 4", m.rows[3].tag)
+
+	// Each waiter watches the key just before its own: arrows one row up,
+	// queued in one lane because none overlaps another.
+	require.Len(t, m.arrows, 3)
+	assert.Equal(t, 1, m.lanes)
+	for _, a := range m.arrows {
+		assert.Equal(t, a.from-1, a.to)
+		assert.Less(t, g.arrowY(a.to, false), g.arrowY(a.from, true), "the arrow goes up to the older key")
+	}
+	assert.Equal(t, 3*5, r.lines.used, "three segments and a two-stroke head per arrow")
+	head := r.lines.items[3]
+	assert.InDelta(t, g.gutter-3, head.Position2.X, 0.01, "the head touches the watched row")
+	assert.InDelta(t, g.arrowY(m.arrows[0].to, false), head.Position2.Y, 0.01)
+
+	shown := texts(r.Objects())
+	for _, s := range []string{"/locks/mylock/", "revision 5", "raft term 1 · leader etcd-1", "3 watches",
+		"rev 2", "OWNER", "waits for rev 3", "members: etcd-1 leader rev 5 · etcd-2 rev 5 · etcd-3 rev 5"} {
+		assert.Contains(t, shown, s)
+	}
+	lease := leaseHex(m.rows[0].key.Lease)
+	assert.Contains(t, shown, "/locks/mylock/"+lease, "the key is the prefix and the lease id in hex")
+	assert.Contains(t, shown, "lease "+lease+" · TTL 10 s · keepalive every 3.333 s")
+	assert.Empty(t, m.notes, "one holder: nothing to warn about")
+}
+
+func TestEtcdKeysHerdWatchesThePrefix(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, func(sc *sim.Scenario) { sc.Herd = true })
+	_, r := showEtcd(t, snap, fyne.NewSize(560, 260))
+	m := r.model
+	require.Len(t, m.arrows, 3)
+	for _, a := range m.arrows {
+		assert.Equal(t, etcdPrefixRow, a.to)
+	}
+	assert.Equal(t, 1, m.lanes, "the herd's arrows share one trunk to the prefix")
+	for _, row := range m.rows[1:] {
+		assert.Equal(t, "watches the prefix", row.tag)
+	}
+	assert.Less(t, r.geom.arrowY(etcdPrefixRow, false), r.geom.rowY(0), "the prefix sits above the keys")
+}
+
+func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-lease-expiry", 3700*time.Millisecond, nil)
+	require.Len(t, Holders(snap), 2)
+	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
+	m := r.model
+	require.Len(t, m.rows, 1, "client-1's lease was revoked with its key")
+	assert.Equal(t, "client-2", m.rows[0].client)
+	assert.True(t, m.rows[0].owner)
+	assert.Equal(t, int64(3), m.rows[0].key.CreateRev)
+	require.Len(t, m.notes, 1)
+	assert.Equal(t, "client-1 believes it holds the lock (token 2), but its key is gone: "+
+		"CreateRevision(myKey) is 0; nothing checks it before the write", m.notes[0])
+	shown := texts(r.Objects())
+	assert.True(t, containsText(shown, "client-1 believes it holds the lock"))
+	assert.Contains(t, shown, "rev 3")
+	assert.False(t, containsText(shown, "/storage/data"), "without fencing the storage is outside etcd")
+	for _, s := range []string{"OWNER", "client-2"} {
+		assert.Contains(t, shown, s)
+	}
+	for _, o := range r.notes.items[:r.notes.used] {
+		for _, l := range o.lines {
+			if l.Visible() {
+				assert.LessOrEqual(t, l.Position().X+l.MinSize().Width, r.k.Size().Width+1, "a note wraps inside the picture")
+			}
+		}
+	}
+}
+
+func TestEtcdKeysFencedWriteRefused(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-fenced-txn", 4528*time.Millisecond, nil)
+	require.Equal(t, 1, snap.Metrics.StaleWritesRejected)
+	require.NotNil(t, snap.Etcd.Storage)
+	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
+	assert.Empty(t, r.model.rows)
+	shown := texts(r.Objects())
+	assert.Contains(t, shown, "no key under the prefix: the lock is free")
+	assert.Contains(t, shown, "/storage/data last put by client-2 at revision 5 · 1 guarded write refused")
+	require.Len(t, r.model.notes, 1)
+	assert.True(t, strings.HasSuffix(r.model.notes[0], "so IsOwner refuses its write"), r.model.notes[0])
+}
+
+func TestEtcdKeysLeaderless(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-leader-crash", 3500*time.Millisecond, nil)
+	require.Empty(t, snap.Etcd.Leader, "between the crash and the election")
+	_, r := showEtcd(t, snap, fyne.NewSize(560, 300))
+	shown := texts(r.Objects())
+	assert.Contains(t, shown, "raft term 1 · no leader: writes stall, leases frozen")
+	assert.True(t, containsText(shown, "etcd-1 down"))
+	assert.True(t, containsText(shown, "frozen: no leader"))
+	for _, row := range r.model.rows {
+		if row.lease != nil {
+			assert.True(t, row.lease.Frozen)
+			assert.Equal(t, float32(1), LeaseFraction(*row.lease))
+		}
+	}
+}
+
+// leaseView is one key with its lease, Left of 2 s left.
+func leaseView(left time.Duration) *sim.Snapshot {
+	l := sim.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
+	return &sim.Snapshot{Mode: "etcd", Etcd: &sim.EtcdView{Prefix: sim.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
+		Keys:   []sim.EtcdKey{{Key: sim.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
+		Leases: []sim.EtcdLease{l}}}
+}
+
+func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
+	snap := leaseView(300 * time.Millisecond)
+	k, r := showEtcd(t, snap, fyne.NewSize(560, 200))
+	o := r.rows.items[0]
+	bar, bg := o.bar, o.barBg
+	assert.InDelta(t, bg.Size().Width*0.15, bar.Size().Width, 0.5, "0.3 s of 2 s fills 15 % of the bar")
+	assert.Equal(t, ColorWaiting, bar.FillColor, "a lease about to expire turns amber")
+	assert.Equal(t, "300 ms of 2 s", o.left.Text)
+
+	k.SetSnapshot(leaseView(2 * time.Second)) // a keepalive answered
+	assert.Same(t, bar, r.rows.items[0].bar, "the bar is moved, not rebuilt")
+	assert.InDelta(t, bg.Size().Width, bar.Size().Width, 0.5, "a keepalive jumps the bar back to full")
+	assert.Equal(t, ColorOwned, bar.FillColor)
+
+	frozen := leaseView(2 * time.Second)
+	frozen.Etcd.Leader = ""
+	frozen.Etcd.Leases[0].Frozen = true
+	k.SetSnapshot(frozen)
+	assert.Equal(t, ColorIdle, bar.FillColor, "no leader: the lease is frozen, drawn grey")
+	assert.Equal(t, "frozen: no leader", r.rows.items[0].left.Text)
+
+	expired := leaseView(-100 * time.Millisecond)
+	expired.Etcd.Leases[0].Expired = true
+	k.SetSnapshot(expired)
+	assert.False(t, bar.Visible(), "nothing left")
+	assert.Equal(t, "expired, revoke pending", r.rows.items[0].left.Text)
+}
+
+func TestLeaseFraction(t *testing.T) {
+	for _, tc := range []struct {
+		l    sim.EtcdLease
+		want float32
+	}{
+		{sim.EtcdLease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
+		{sim.EtcdLease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
+		{sim.EtcdLease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
+		{sim.EtcdLease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
+		{sim.EtcdLease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
+		{sim.EtcdLease{}, 0},
+	} {
+		assert.InDelta(t, tc.want, LeaseFraction(tc.l), 1e-6, "%+v", tc.l)
+	}
+}
+
+func TestAssignLanes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		arrows []etcdArrow
+		lanes  []int
+		n      int
+	}{
+		{"a queue: each to the row above", []etcdArrow{{from: 1, to: 0}, {from: 2, to: 1}, {from: 3, to: 2}}, []int{0, 0, 0}, 1},
+		{"the herd: all to the prefix", []etcdArrow{{from: 1, to: etcdPrefixRow}, {from: 2, to: etcdPrefixRow}, {from: 3, to: etcdPrefixRow}}, []int{0, 0, 0}, 1},
+		{"a long arrow around a short one", []etcdArrow{{from: 3, to: 0}, {from: 2, to: 1}}, []int{1, 0}, 2},
+		{"two to different rows crossing", []etcdArrow{{from: 2, to: 0}, {from: 3, to: 1}}, []int{0, 1}, 2},
+		{"none", nil, nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := assignLanes(tc.arrows)
+			assert.Equal(t, tc.n, n)
+			for i, a := range tc.arrows {
+				assert.Equal(t, tc.lanes[i], a.lane, "arrow %d", i)
+			}
+		})
+	}
+}
+
+func TestEtcdKeysCrowdedRowsStayInside(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-happy-path", 900*time.Millisecond, func(sc *sim.Scenario) {
+		sc.Clients, sc.Stagger = 12, sim.Duration(20*time.Millisecond)
+	})
+	for _, h := range []float32{420, 200, 120} {
+		_, r := showEtcd(t, snap, fyne.NewSize(520, h))
+		g := r.geom
+		require.Len(t, r.model.rows, 12, "twelve sessions, twelve keys")
+		if h == 420 {
+			assert.Equal(t, 12, g.shown)
+		}
+		if h < 420 {
+			assert.Equal(t, float32(etcdRowSmallH), g.rowH, "thin rows when space is short")
+		}
+		for _, o := range r.rows.items[:r.rows.used] {
+			assert.LessOrEqual(t, o.frame.Position().Y+o.frame.Size().Height, h+0.5, "height %v", h)
+		}
+		if g.shown < 12 {
+			assert.True(t, containsText(texts(r.Objects()), "more rows"), "height %v says what it left out", h)
+		}
+	}
+}
+
+func TestEtcdKeysOtherModesDrawNothing(t *testing.T) {
+	k, r := showEtcd(t, leaseView(time.Second), fyne.NewSize(560, 200))
+	require.NotEmpty(t, texts(r.Objects()))
+	k.SetSnapshot(&sim.Snapshot{Mode: "redis"})
+	assert.Empty(t, texts(r.Objects()))
+	k.SetSnapshot(nil)
+	assert.Empty(t, texts(r.Objects()))
+}
+
+func TestWrapText(t *testing.T) {
+	s := "client-1 believes it holds the lock (token 2), but its key is gone"
+	one := textWidth(s, 12, true)
+	assert.Equal(t, []string{s}, wrapText(s, one+1, 12, true, 2))
+	two := wrapText(s, one*0.6, 12, true, 2)
+	require.Len(t, two, 2)
+	assert.Equal(t, s, two[0]+" "+two[1])
+	cut := wrapText(s, one*0.3, 12, true, 2)
+	require.Len(t, cut, 2)
+	assert.True(t, strings.HasSuffix(cut[1], "…"))
+	for _, l := range cut {
+		assert.LessOrEqual(t, textWidth(l, 12, true), one*0.3+0.5)
+	}
+}
