@@ -1,0 +1,859 @@
+package widgets
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// VoteTally is the Redlock picture. Across the top, one column per master
+// (A–E are redis-1…redis-5, Kleppmann's names): its clock offset — a
+// jumped clock shows how far ahead it is — and the lock key it holds with a
+// TTL bar counted by its own clock. Under it, one block per client for its
+// current or last attempt: a vote box per master in the same columns, a
+// meter of the yes votes against the quorum line, and a bar of the ttl
+// split in the order it is spent — elapsed while voting, the validity
+// (used, then left), the drift kept back — with the arithmetic written out
+// in numbers, as the client computed it.
+type VoteTally struct {
+	widget.BaseWidget
+
+	view  *sim.RedlockView
+	nodes []sim.NodeView
+	at    time.Duration
+}
+
+// NewVoteTally returns an empty tally; SetSnapshot fills it.
+func NewVoteTally() *VoteTally {
+	v := &VoteTally{}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+// SetSnapshot shows the Redlock view of a snapshot (mode "redlock"); any
+// other snapshot empties the picture.
+func (v *VoteTally) SetSnapshot(s *sim.Snapshot) {
+	if s == nil || s.Redlock == nil {
+		v.view, v.nodes, v.at = nil, nil, 0
+	} else {
+		v.view, v.nodes, v.at = s.Redlock, s.Nodes, s.At
+	}
+	v.Refresh()
+}
+
+// MasterLetter names the i-th master (0-based) the way Kleppmann's and
+// antirez's articles do: A, B, C, ...
+func MasterLetter(i int) string {
+	if i < 0 || i >= 26 {
+		return strconv.Itoa(i + 1)
+	}
+	return string(rune('A' + i))
+}
+
+// Yes counts the masters that voted yes.
+func Yes(votes []sim.Vote) int {
+	n := 0
+	for _, v := range votes {
+		if v == sim.VoteYes {
+			n++
+		}
+	}
+	return n
+}
+
+// MsFigure writes a duration as a number of milliseconds, to the
+// microsecond and without trailing zeros, with a true minus sign: the way
+// the validity arithmetic is written.
+func MsFigure(d time.Duration) string {
+	s := strconv.FormatFloat(float64(d.Round(time.Microsecond))/float64(time.Millisecond), 'f', -1, 64)
+	return strings.Replace(s, "-", "−", 1)
+}
+
+// AttemptElapsed is the elapsed time behind an attempt's current validity:
+// the vote's own, or after a watchdog extension the extension's, which
+// Redlock measures the same way (validity = ttl − elapsed − drift, so the
+// extension's elapsed is ttl − drift − validity).
+func AttemptElapsed(a sim.RedlockAttempt) time.Duration {
+	if a.Renewals > 0 {
+		return a.TTL - a.Drift - a.Validity
+	}
+	return a.Elapsed
+}
+
+// ValidityArithmetic is a decided attempt's validity written out:
+// "ttl − elapsed − drift = validity ms", e.g. "10000 − 300 − 102 = 9598 ms".
+func ValidityArithmetic(a sim.RedlockAttempt) string {
+	return MsFigure(a.TTL) + " − " + MsFigure(AttemptElapsed(a)) + " − " + MsFigure(a.Drift) +
+		" = " + MsFigure(a.Validity) + " ms"
+}
+
+// DriftArithmetic writes the drift allowance out: ttl × driftFactor + 2 ms.
+// The snapshot carries the drift, not the factor, so the factor is read
+// back from it (drift = ⌊ttl·driftFactor⌋ + 2 ms).
+func DriftArithmetic(ttl, drift time.Duration) string {
+	if ttl <= 0 {
+		return "drift = " + MsFigure(drift) + " ms"
+	}
+	f := float64(drift-sim.RedlockDriftFloor) / float64(ttl)
+	return fmt.Sprintf("drift = %s × %s + %s = %s ms", MsFigure(ttl), strconv.FormatFloat(roundTo(f, 6), 'f', -1, 64),
+		MsFigure(sim.RedlockDriftFloor), MsFigure(drift))
+}
+
+func roundTo(x float64, digits int) float64 {
+	p := 1.0
+	for range digits {
+		p *= 10
+	}
+	if x < 0 {
+		return -float64(int64(-x*p+0.5)) / p
+	}
+	return float64(int64(x*p+0.5)) / p
+}
+
+// ValidityBar is an attempt's ttl split in the order the client spends it,
+// each part as a share of the ttl: Elapsed while the votes came in, the
+// validity (Used of it already gone, Left still to go), and Drift kept back
+// before the keys expire on the masters. Overdue is the validity that ran
+// out while the client still believes (it is paused and has not noticed).
+type ValidityBar struct {
+	Elapsed, Used, Left, Drift float32
+	Overdue                    time.Duration
+}
+
+// NewValidityBar lays out attempt a at true time at.
+func NewValidityBar(a sim.RedlockAttempt, at time.Duration) ValidityBar {
+	if a.TTL <= 0 {
+		return ValidityBar{}
+	}
+	share := func(d time.Duration) float32 {
+		return float32(max(0, min(1, float64(d)/float64(a.TTL))))
+	}
+	var b ValidityBar
+	if !a.Done {
+		b.Elapsed = share(at - a.Started)
+		b.Drift = min(share(a.Drift), 1-b.Elapsed)
+		return b
+	}
+	b.Elapsed = share(AttemptElapsed(a))
+	b.Drift = min(share(a.Drift), 1-b.Elapsed)
+	validity := share(a.Validity)
+	validity = min(validity, 1-b.Elapsed-b.Drift)
+	switch {
+	case holdingPhase(a.Phase) && a.Left > 0:
+		b.Left = min(share(a.Left), validity)
+		b.Used = validity - b.Left
+	case holdingPhase(a.Phase):
+		b.Used = validity
+		b.Overdue = -a.Left
+	default:
+		b.Used = validity
+	}
+	return b
+}
+
+// holdingPhase reports whether a client in this phase believes it holds
+// the lock.
+func holdingPhase(p string) bool {
+	return p == "holding" || p == "extending" || p == "writing"
+}
+
+// phaseColor is the colour of a client's phase pill; its name is always
+// written in the pill too.
+func phaseColor(p string) color.NRGBA {
+	switch {
+	case holdingPhase(p):
+		return ColorHolding
+	case p == "acquiring" || p == "unlocking" || p == "retrying":
+		return ColorWaiting
+	case p == "lost":
+		return ColorViolation
+	}
+	return ColorIdle
+}
+
+// VoteGlyph is the glyph a vote box shows. The snapshot's ⏱ and ⚡ are
+// emoji that the bundled font lacks (⚡ draws nothing), so the box draws
+// a clock face and a lightning arrow instead.
+func VoteGlyph(v sim.Vote) string {
+	switch v {
+	case sim.VoteTimeout:
+		return "◷"
+	case sim.VotePartitioned:
+		return "↯"
+	}
+	return string(v)
+}
+
+// voteColor is the fill of a vote box; the glyph in it says the same.
+func voteColor(v sim.Vote) color.NRGBA {
+	switch v {
+	case sim.VoteYes:
+		return ColorHolding
+	case sim.VoteNo:
+		return ColorViolation
+	case sim.VoteTimeout:
+		return ColorIdle
+	case sim.VotePartitioned:
+		return ColorFault
+	}
+	return color.NRGBA{}
+}
+
+// VoteLegend says what each vote glyph means.
+var VoteLegend = []struct {
+	Vote sim.Vote
+	Text string
+}{
+	{sim.VoteYes, "yes (SET NX answered OK)"},
+	{sim.VoteNo, "no (held by another)"},
+	{sim.VoteTimeout, "timed out"},
+	{sim.VotePartitioned, "partitioned"},
+	{sim.VotePending, "waiting"},
+}
+
+// CreateRenderer implements fyne.Widget.
+func (v *VoteTally) CreateRenderer() fyne.WidgetRenderer {
+	r := &tallyRenderer{v: v,
+		masters: newPool(newTallyMaster, (*tallyMaster).all),
+		blocks:  newPool(newTallyBlock, (*tallyBlock).all),
+		votes: newPool(func() *tallyVote {
+			return &tallyVote{box: &canvas.Rectangle{CornerRadius: 4}, glyph: newText(14, true)}
+		}, func(o *tallyVote) []fyne.CanvasObject { return []fyne.CanvasObject{o.box, o.glyph} }),
+		cells:  newRectPool(),
+		lines:  newLinePool(),
+		labels: newTextPool(11, false),
+		heads:  newTextPool(11.5, true),
+	}
+	r.pools = pools{r.masters, r.blocks, r.cells, r.lines, r.votes, r.labels, r.heads}
+	r.Refresh()
+	return r
+}
+
+// tallyMaster is one master's column head.
+type tallyMaster struct {
+	name, skew, owner, left *canvas.Text
+	barBg, bar              *canvas.Rectangle
+}
+
+func newTallyMaster() *tallyMaster {
+	return &tallyMaster{name: newText(11.5, true), skew: newText(11, false), owner: newText(11, false),
+		left: newText(10.5, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
+}
+
+func (o *tallyMaster) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.barBg, o.bar, o.name, o.skew, o.owner, o.left}
+}
+
+// tallyBlock is one client's attempt, apart from its vote boxes.
+type tallyBlock struct {
+	name, try, tally, arith, note *canvas.Text
+	pill                          *canvas.Rectangle
+	pillText                      *canvas.Text
+	barBg, elapsed, used, left    *canvas.Rectangle
+	drift                         *canvas.Rectangle
+	now                           *canvas.Line
+}
+
+func newTallyBlock() *tallyBlock {
+	return &tallyBlock{name: newText(12.5, true), try: newText(10.5, false), tally: newText(11.5, true),
+		arith: newText(12, false), note: newText(11, false),
+		pill: &canvas.Rectangle{CornerRadius: 4}, pillText: newText(10.5, true),
+		barBg: &canvas.Rectangle{}, elapsed: &canvas.Rectangle{}, used: &canvas.Rectangle{},
+		left: &canvas.Rectangle{}, drift: &canvas.Rectangle{}, now: &canvas.Line{}}
+}
+
+func (o *tallyBlock) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.barBg, o.elapsed, o.used, o.left, o.drift, o.now, o.pill, o.pillText,
+		o.name, o.try, o.tally, o.arith, o.note}
+}
+
+// tallyVote is one vote box.
+type tallyVote struct {
+	box   *canvas.Rectangle
+	glyph *canvas.Text
+}
+
+type tallyRenderer struct {
+	v       *VoteTally
+	masters *pool[*tallyMaster]
+	blocks  *pool[*tallyBlock]
+	votes   *pool[*tallyVote]
+	cells   *pool[*canvas.Rectangle]
+	lines   *pool[*canvas.Line]
+	labels  *pool[*canvas.Text]
+	heads   *pool[*canvas.Text]
+	pools   pools
+	objects []fyne.CanvasObject
+}
+
+func (r *tallyRenderer) Destroy() {}
+
+func (r *tallyRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 160) }
+
+func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *tallyRenderer) Refresh() {
+	r.pools.reset()
+	if r.v.view != nil {
+		r.draw()
+	}
+	if objs := r.pools.finish(); objs != nil || r.objects == nil {
+		r.objects = r.pools.all()
+		repaint(r.v)
+	}
+}
+
+// Layout constants of the tally.
+const (
+	tallyNameW    = 84  // the column of row labels and client names
+	tallyRightW   = 160 // the column of quorum meters and notes
+	tallyMastersH = 66  // the masters' column heads
+	tallyLegendH  = 18
+	tallyVoteH    = 22 // a row of vote boxes
+	tallyGap      = 5
+	tallyFullH    = 60 // a client's block with its bar and arithmetic
+	tallyDetailH  = 14 // the line that says why, under the arithmetic
+)
+
+// tallyColors are the theme colours a frame draws with.
+type tallyColors struct {
+	fg, muted, track color.Color
+	th               fyne.Theme
+}
+
+func (r *tallyRenderer) draw() {
+	v := r.v
+	view := v.view
+	th := v.Theme()
+	c := tallyColors{fg: themeColor(th, theme.ColorNameForeground), muted: themeColor(th, theme.ColorNamePlaceHolder),
+		track: fade(ColorIdle, 0.22), th: th}
+	size := v.Size()
+	n := len(view.Masters)
+	if n == 0 || size.Width < 100 {
+		return
+	}
+	colW := (size.Width - tallyNameW - tallyRightW) / float32(n)
+	colX := func(i int) float32 { return tallyNameW + float32(i)*colW }
+
+	r.drawMasters(view, colW, colX, c)
+
+	// The clients' blocks: full ones while there is room, in the order the
+	// reader most needs them (holders, then those voting), compact rows for
+	// the rest; a line of detail under each full block if room is left.
+	top := float32(tallyMastersH)
+	avail := size.Height - top
+	legend := true
+	full, detail := fullBlocks(view.Attempts, avail-tallyLegendH)
+	if f, d := fullBlocks(view.Attempts, avail); urgentFull(view.Attempts, f) > urgentFull(view.Attempts, full) {
+		// The legend gives way to a holder's or a voter's arithmetic.
+		full, detail, legend = f, d, false
+	}
+	bottom := size.Height
+	if legend {
+		bottom -= tallyLegendH
+	}
+	y := top
+	for i, a := range view.Attempts {
+		h := float32(tallyVoteH + tallyGap)
+		if full[i] {
+			h = tallyFullH
+			if detail {
+				h += tallyDetailH
+			}
+		}
+		if y+tallyVoteH > bottom {
+			rest := len(view.Attempts) - i
+			placeText(r.labels.next(), fmt.Sprintf("… and %d more clients", rest), fyne.NewPos(0, y), c.muted)
+			break
+		}
+		r.drawAttempt(a, y, full[i], detail, colW, colX, c)
+		y += h
+	}
+	if legend {
+		r.drawLegend(size, c)
+	}
+}
+
+// urgentFull counts the attempts given a full block whose client holds,
+// lost, or is voting: the ones whose arithmetic matters now.
+func urgentFull(atts []sim.RedlockAttempt, full []bool) int {
+	n := 0
+	for i, a := range atts {
+		if full[i] && blockRank(a) <= 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// blockRank orders attempts by how much the reader needs their full block:
+// holders and lost holders first, then clients voting or unlocking, then
+// those waiting to retry or given up, then the rest.
+func blockRank(a sim.RedlockAttempt) int {
+	switch {
+	case holdingPhase(a.Phase), a.Phase == "lost":
+		return 0
+	case a.Phase == "acquiring" || a.Phase == "unlocking":
+		return 1
+	case a.Phase == "retrying" || a.Phase == "gave up":
+		return 2
+	}
+	return 3
+}
+
+// fullBlocks chooses which attempts get a full block (bar and arithmetic)
+// in avail height, the others getting one row of votes, and whether the
+// full blocks have room for their line of detail.
+func fullBlocks(atts []sim.RedlockAttempt, avail float32) (full []bool, detail bool) {
+	full = make([]bool, len(atts))
+	need := float32(len(atts)) * (tallyVoteH + tallyGap)
+	extra := float32(tallyFullH - tallyVoteH - tallyGap)
+	nfull := 0
+	for want := 0; want <= 3; want++ {
+		for i, a := range atts {
+			if blockRank(a) == want && need+extra <= avail {
+				full[i] = true
+				need += extra
+				nfull++
+			}
+		}
+	}
+	return full, nfull > 0 && need+float32(nfull)*tallyDetailH <= avail
+}
+
+// drawMasters draws the column heads: name, clock offset, the key's owner
+// and its TTL bar by the master's own clock.
+func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
+	rows := []string{"master", "clock offset", "key held for", "TTL left"}
+	ys := []float32{0, 15, 30, 45}
+	for i, s := range rows {
+		placeText(r.labels.next(), s, fyne.NewPos(0, ys[i]+1), c.muted)
+	}
+	var drift, ttl time.Duration
+	for _, a := range view.Attempts {
+		if a.Drift > 0 {
+			drift, ttl = a.Drift, a.TTL
+		}
+	}
+	// Every head says "A · redis-1" when all of them fit, else just "A".
+	names := true
+	for i, m := range view.Masters {
+		if m.Node >= 0 && m.Node < len(r.v.nodes) &&
+			textWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, 11.5, true) > colW-4 {
+			names = false
+		}
+	}
+	for i, m := range view.Masters {
+		var node sim.NodeView
+		if m.Node >= 0 && m.Node < len(r.v.nodes) {
+			node = r.v.nodes[m.Node]
+		}
+		o := r.masters.next()
+		x := colX(i)
+		center := func(t *canvas.Text, s string, y float32, col color.Color) {
+			s = fitText(s, t.TextSize, t.TextStyle.Bold, colW-4)
+			w := textWidth(s, t.TextSize, t.TextStyle.Bold)
+			placeText(t, s, fyne.NewPos(x+(colW-w)/2, y), col)
+		}
+		name := MasterLetter(i)
+		if names {
+			name += " · " + node.Name
+		}
+		center(o.name, name, ys[0], c.fg)
+
+		skew, beyond := SkewLabel(node.Skew, drift)
+		skewCol := c.muted
+		o.skew.TextStyle.Bold = beyond
+		switch {
+		case beyond:
+			skewCol = readable(ColorViolation, c.th)
+			word := " ahead"
+			if node.Skew < 0 {
+				word = " behind"
+			}
+			if textWidth(skew+word, o.skew.TextSize, true) <= colW-4 {
+				skew += word
+			}
+		case skew != "0":
+			skewCol = c.fg
+		}
+		center(o.skew, skew, ys[1], skewCol)
+
+		// The TTL bar by the master's own clock, the time left written on it.
+		bw := max(colW-8, 8)
+		bx := x + (colW-bw)/2
+		by, bh := ys[3]+1, float32(14)
+		track := func() { placeRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw, bh), c.track) }
+		onBar := func(s string, col color.Color) {
+			s = fitText(s, o.left.TextSize, false, bw-2)
+			w := textWidth(s, o.left.TextSize, false)
+			placeText(o.left, s, fyne.NewPos(bx+(bw-w)/2, by), col)
+		}
+		switch {
+		case node.Crashed:
+			center(o.owner, "down", ys[2], c.fg)
+			o.barBg.Hide()
+			o.bar.Hide()
+			onBar("keys lost", c.muted)
+		case len(m.Keys) == 0:
+			center(o.owner, "free", ys[2], c.muted)
+			track()
+			o.bar.Hide()
+			onBar("no key", c.muted)
+		default:
+			k := m.Keys[0]
+			center(o.owner, k.Owner, ys[2], readable(ownerColor(r.v.nodes, k.Owner), c.th))
+			track()
+			if f := TTLFraction(k); f > 0 {
+				col := ColorOwned
+				if f < 0.2 {
+					col = ColorWaiting
+				}
+				placeRect(o.bar, fyne.NewPos(bx, by), fyne.NewSize(bw*f, bh), col)
+			} else {
+				o.bar.Hide()
+			}
+			left := compactTime(k.Left)
+			if k.Expired {
+				left = "expired"
+			}
+			onBar(left, c.fg)
+		}
+	}
+
+	// The right column: what the heads mean and the quorum rule.
+	x := colX(len(view.Masters)) + 10
+	mode := "all masters at once"
+	if view.Sequential {
+		mode = "one master after another"
+	}
+	notes := []string{fmt.Sprintf("quorum %d of %d", view.Quorum, len(view.Masters)), mode}
+	if drift > 0 {
+		d := DriftArithmetic(ttl, drift)
+		cut := strings.LastIndex(d, " = ")
+		notes = append(notes, d[:cut], "   "+d[cut+1:])
+	}
+	for i, s := range notes {
+		t, col := r.heads, c.fg
+		if i > 0 {
+			t, col = r.labels, c.muted
+		}
+		o := t.next()
+		placeText(o, fitText(s, o.TextSize, i == 0, tallyRightW-12), fyne.NewPos(x, ys[i]+1), col)
+	}
+	w := r.v.Size().Width
+	placeLine(r.lines.next(), fyne.NewPos(0, tallyMastersH-4), fyne.NewPos(w, tallyMastersH-4), c.track, 1)
+}
+
+// ownerColor is the colour of the client a key belongs to: the holding
+// colour while it believes it holds the lock, grey otherwise.
+func ownerColor(nodes []sim.NodeView, owner string) color.NRGBA {
+	for _, n := range nodes {
+		if n.Name == owner && n.Client {
+			return StateColor(n.State)
+		}
+	}
+	return ColorIdle
+}
+
+// SkewLabel writes a master's clock offset from true time in few
+// characters ("0", "+10 s", "−250 ms") and says whether it is beyond the
+// drift Redlock allows for: its validity arithmetic assumes less.
+func SkewLabel(skew, drift time.Duration) (label string, beyond bool) {
+	a := skew.Abs().Round(time.Millisecond)
+	if a == 0 {
+		return "0", false
+	}
+	sign := "+"
+	if skew < 0 {
+		sign = "−"
+	}
+	if a < time.Second {
+		label = sign + strconv.FormatInt(a.Milliseconds(), 10) + " ms"
+	} else {
+		label = sign + strconv.FormatFloat(a.Seconds(), 'f', -1, 64) + " s"
+	}
+	return label, drift > 0 && skew.Abs() > drift
+}
+
+// compactTime writes a time left in few characters for a narrow column.
+func compactTime(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0 s"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return strconv.FormatFloat(float64(d.Round(100*time.Millisecond))/float64(time.Second), 'f', 1, 64) + " s"
+}
+
+// fitText shortens s with an ellipsis until it is no wider than w.
+func fitText(s string, size float32, bold bool, w float32) string {
+	if w <= 0 || textWidth(s, size, bold) <= w {
+		return s
+	}
+	rs := []rune(s)
+	for len(rs) > 1 {
+		rs = rs[:len(rs)-1]
+		if t := string(rs) + "…"; textWidth(t, size, bold) <= w {
+			return t
+		}
+	}
+	return "…"
+}
+
+// drawAttempt draws one client's block at y.
+func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
+	o := r.blocks.next()
+	var node sim.NodeView
+	for _, n := range r.v.nodes {
+		if n.Name == a.Client {
+			node = n
+		}
+	}
+	width := r.v.Size().Width
+	placeText(o.name, fitText(a.Client, o.name.TextSize, true, tallyNameW-6), fyne.NewPos(0, y+2), c.fg)
+
+	// Vote boxes in the masters' columns.
+	bw := min(colW-8, 40)
+	for i := range len(r.v.view.Masters) {
+		vote := sim.Vote("")
+		if i < len(a.Votes) {
+			vote = a.Votes[i]
+		}
+		vo := r.votes.next()
+		pos := fyne.NewPos(colX(i)+(colW-bw)/2, y)
+		size := fyne.NewSize(bw, tallyVoteH-2)
+		if fill := voteColor(vote); fill.A > 0 {
+			placeBox(vo.box, pos, size, fill, fill, 0)
+			centerIn(vo.glyph, VoteGlyph(vote), pos, size, color.White)
+		} else {
+			placeBox(vo.box, pos, size, color.Transparent, c.muted, 1)
+			if vote == "" {
+				vo.glyph.Hide()
+			} else {
+				centerIn(vo.glyph, VoteGlyph(vote), pos, size, c.muted)
+			}
+		}
+	}
+
+	// The quorum meter: a cell per master, the yes votes filled, a line
+	// after the quorum-th cell.
+	n, q, yes := len(r.v.view.Masters), r.v.view.Quorum, Yes(a.Votes)
+	x := colX(n) + 10
+	const cellW, cellGap = 7, 2
+	for i := range n {
+		cell := r.cells.next()
+		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+2)
+		if i < yes {
+			placeRect(cell, pos, fyne.NewSize(cellW, 16), ColorHolding)
+		} else {
+			placeRect(cell, pos, fyne.NewSize(cellW, 16), c.track)
+		}
+	}
+	if q > 0 && q <= n {
+		qx := x + float32(q)*(cellW+cellGap) - cellGap/2
+		placeLine(r.lines.next(), fyne.NewPos(qx, y-1), fyne.NewPos(qx, y+21), c.fg, 2)
+	}
+	mx := x + float32(n)*(cellW+cellGap) + 6
+	tally := fmt.Sprintf("%d/%d", yes, n)
+	switch {
+	case a.Number == 0:
+	case yes >= q:
+		tally += " ≥ " + strconv.Itoa(q)
+	case a.Done:
+		tally += " < " + strconv.Itoa(q)
+	}
+	tallyCol := c.fg
+	if a.Number == 0 {
+		tallyCol = c.muted
+	}
+	placeText(o.tally, fitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3), tallyCol)
+
+	phase := a.Phase
+	if phase == "" {
+		phase = "not started"
+	}
+	try := ""
+	if a.Number > 0 {
+		try = "try " + strconv.Itoa(a.Number)
+	}
+	if node.Paused {
+		try = strings.TrimPrefix(try+" · paused", " · ")
+	}
+	if !full {
+		// One row: the phase rides in the name column's second half.
+		o.pill.Hide()
+		o.pillText.Hide()
+		o.try.Hide()
+		for _, obj := range []fyne.CanvasObject{o.barBg, o.elapsed, o.used, o.left, o.drift, o.now, o.arith, o.note} {
+			obj.Hide()
+		}
+		label := phase
+		if node.Paused {
+			label += " · paused"
+		}
+		tx := mx + textWidth(tally, o.tally.TextSize, true) + 8
+		if width-tx > 24 {
+			placeText(o.try, fitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+4), readable(phaseColor(a.Phase), c.th))
+		}
+		return
+	}
+
+	// Phase pill and try number under the name.
+	pw := textWidth(phase, o.pillText.TextSize, true) + 10
+	placeRect(o.pill, fyne.NewPos(0, y+tallyVoteH+1), fyne.NewSize(pw, 16), phaseColor(a.Phase))
+	placeText(o.pillText, phase, fyne.NewPos(5, y+tallyVoteH+2), color.White)
+	if try != "" {
+		placeText(o.try, try, fyne.NewPos(0, y+tallyVoteH+18), c.muted)
+	} else {
+		o.try.Hide()
+	}
+
+	// The ttl bar.
+	bx, by := float32(tallyNameW), y+tallyVoteH+3
+	bw2 := width - bx
+	bh := float32(12)
+	bar := NewValidityBar(a, r.v.at)
+	placeRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw2, bh), c.track)
+	seg := func(rect *canvas.Rectangle, from, share float32, fill color.Color) {
+		if share <= 0 {
+			rect.Hide()
+			return
+		}
+		placeRect(rect, fyne.NewPos(bx+from*bw2, by), fyne.NewSize(max(share*bw2, 1), bh), fill)
+	}
+	granted := a.Done && a.Success
+	usedCol, leftCol := fade(ColorHolding, 0.35), ColorHolding
+	if !granted {
+		usedCol = fade(ColorIdle, 0.45)
+	}
+	seg(o.elapsed, 0, bar.Elapsed, ColorWaiting)
+	seg(o.used, bar.Elapsed, bar.Used, usedCol)
+	seg(o.left, bar.Elapsed+bar.Used, bar.Left, leftCol)
+	seg(o.drift, 1-bar.Drift, bar.Drift, fade(ColorIdle, 0.8))
+	if holdingPhase(a.Phase) && a.Done {
+		nx := bx + (bar.Elapsed+bar.Used)*bw2
+		placeLine(o.now, fyne.NewPos(nx, by-3), fyne.NewPos(nx, by+bh+3), c.fg, 2)
+	} else {
+		o.now.Hide()
+	}
+
+	// The arithmetic and its outcome, and why when there is room.
+	line, why := AttemptText(a, r.v.at, r.v.view.Sequential)
+	ay := by + bh + 3
+	placeText(o.arith, fitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
+	if detail && why != "" {
+		col := c.muted
+		if bar.Overdue > 0 || a.Phase == "lost" {
+			col = readable(ColorViolation, c.th)
+		}
+		placeText(o.note, fitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+15), col)
+	} else {
+		o.note.Hide()
+	}
+}
+
+// AttemptText is what a client's block says under its bar: the validity
+// arithmetic with its outcome (or the votes still coming in), and a longer
+// line on why.
+func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
+	switch {
+	case a.Number == 0:
+		return "not asked yet", ""
+	case !a.Done:
+		timeout := "timeout " + MsFigure(sim.RedlockTimeout(a.TTL)) + " ms"
+		if sequential {
+			timeout += " per master"
+		}
+		return fmt.Sprintf("collecting votes: %s ms so far, %s", MsFigure(at-a.Started), timeout),
+			"then validity = ttl − elapsed − drift, elapsed on the client's own clock"
+	}
+	line = "validity = " + ValidityArithmetic(a)
+	if a.Renewals > 0 {
+		line = fmt.Sprintf("extension %d: %s", a.Renewals, line)
+	}
+	yes := Yes(a.Votes)
+	switch {
+	case holdingPhase(a.Phase) && a.Left > 0:
+		line += " · " + MsFigure(a.Left.Round(time.Millisecond)) + " ms left"
+		why = "it trusts the lock until its validity runs out on its own clock"
+	case holdingPhase(a.Phase):
+		line += " · ran out " + MsFigure((-a.Left).Round(time.Millisecond)) + " ms ago"
+		why = "it still believes it holds the lock: it has not noticed (its timer fires when it runs again)"
+	case a.Success:
+		line += " · granted"
+		why = a.Note
+		if why == "" {
+			why = "then " + a.Phase
+		}
+	default:
+		if a.Validity <= 0 {
+			line += " ≤ 0: failed"
+		} else if yes < len(a.Votes)/2+1 {
+			line += " · no quorum: failed"
+		}
+		why = a.Phase
+		if a.Note != "" {
+			why += ": " + a.Note
+		}
+	}
+	if a.Phase == "lost" {
+		why = "lost: " + a.Note
+	}
+	return line, why
+}
+
+// centerIn centres a text in a box.
+func centerIn(t *canvas.Text, s string, pos fyne.Position, size fyne.Size, c color.Color) {
+	tw := textWidth(s, t.TextSize, t.TextStyle.Bold)
+	th := fyne.MeasureText(s, t.TextSize, t.TextStyle).Height
+	placeText(t, s, fyne.NewPos(pos.X+(size.Width-tw)/2, pos.Y+(size.Height-th)/2), c)
+}
+
+// drawLegend explains the vote glyphs and the bar's colours along the
+// bottom.
+func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
+	y := size.Height - tallyLegendH + 3
+	x := float32(0)
+	for _, it := range VoteLegend {
+		s := VoteGlyph(it.Vote) + " " + it.Text
+		t := r.labels.next()
+		w := textWidth(s, t.TextSize, false)
+		if x+w > size.Width {
+			t.Hide()
+			return
+		}
+		placeText(t, s, fyne.NewPos(x, y), c.muted)
+		x += w + 14
+	}
+	bar := []struct {
+		label string
+		col   color.NRGBA
+	}{{"elapsed", ColorWaiting}, {"validity", ColorHolding}, {"drift", fade(ColorIdle, 0.8)}}
+	need := float32(0)
+	for _, it := range bar {
+		need += textWidth(it.label, 11, false) + 28
+	}
+	if x+need > size.Width {
+		return // all three or none
+	}
+	for _, it := range bar {
+		t := r.labels.next()
+		w := textWidth(it.label, t.TextSize, false) + 16
+		placeRect(r.cells.next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.col)
+		placeText(t, it.label, fyne.NewPos(x+16, y), c.muted)
+		x += w + 12
+	}
+}

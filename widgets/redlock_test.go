@@ -1,0 +1,280 @@
+package widgets
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+const tallyMs = time.Millisecond
+
+func TestValidityArithmetic(t *testing.T) {
+	drift := sim.RedlockDrift(10*time.Second, 0.01)
+	require.Equal(t, 102*tallyMs, drift)
+	for _, tc := range []struct {
+		name     string
+		elapsed  time.Duration
+		renewals int
+		validity time.Duration
+		want     string
+	}{
+		{"the issue's example", 300 * tallyMs, 0, sim.RedlockValidity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
+		{"jittered votes", 5574 * time.Microsecond, 0, sim.RedlockValidity(10*time.Second, 5574*time.Microsecond, 0.01),
+			"10000 − 5.574 − 102 = 9892.426 ms"},
+		{"paused while voting", 12001 * tallyMs, 0, sim.RedlockValidity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
+		{"after an extension", 300 * tallyMs, 2, sim.RedlockValidity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
+	} {
+		a := sim.RedlockAttempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
+		assert.Equal(t, tc.want, ValidityArithmetic(a), tc.name)
+	}
+}
+
+func TestDriftArithmetic(t *testing.T) {
+	for _, tc := range []struct {
+		ttl    time.Duration
+		factor float64
+		want   string
+	}{
+		{10 * time.Second, 0.01, "drift = 10000 × 0.01 + 2 = 102 ms"},
+		{8 * time.Second, 0.01, "drift = 8000 × 0.01 + 2 = 82 ms"}, // redsync's default expiry
+		{10 * time.Second, 0, "drift = 10000 × 0 + 2 = 2 ms"},
+		{1500 * tallyMs, 0.035, "drift = 1500 × 0.035 + 2 = 54.5 ms"},
+	} {
+		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, sim.RedlockDrift(tc.ttl, tc.factor)))
+	}
+}
+
+func TestSkewLabel(t *testing.T) {
+	for _, tc := range []struct {
+		skew   time.Duration
+		want   string
+		beyond bool
+	}{
+		{0, "0", false},
+		{400 * time.Microsecond, "0", false},
+		{10 * time.Second, "+10 s", true},
+		{-250 * tallyMs, "−250 ms", true},
+		{50 * tallyMs, "+50 ms", false}, // within the 102 ms drift allowance
+		{1500 * tallyMs, "+1.5 s", true},
+	} {
+		got, beyond := SkewLabel(tc.skew, 102*tallyMs)
+		assert.Equal(t, tc.want, got, "%v", tc.skew)
+		assert.Equal(t, tc.beyond, beyond, "%v", tc.skew)
+	}
+}
+
+func TestVoteGlyphsAreDrawable(t *testing.T) {
+	// The box glyphs differ from one another and from the snapshot's
+	// emoji, which the bundled font cannot draw.
+	seen := map[string]bool{}
+	for _, it := range VoteLegend {
+		g := VoteGlyph(it.Vote)
+		assert.NotContains(t, []string{"⏱", "⚡"}, g)
+		assert.False(t, seen[g], "%s twice", g)
+		seen[g] = true
+	}
+}
+
+func TestValidityBar(t *testing.T) {
+	base := sim.RedlockAttempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
+	holding := base
+	holding.Done, holding.Success, holding.Phase = true, true, "holding"
+	holding.Elapsed, holding.Validity, holding.Left = 500*tallyMs, 9398*tallyMs, 7398*tallyMs
+	b := NewValidityBar(holding, 3*time.Second)
+	assert.InDelta(t, 0.05, b.Elapsed, 1e-6)
+	assert.InDelta(t, 0.2, b.Used, 1e-6)
+	assert.InDelta(t, 0.7398, b.Left, 1e-6)
+	assert.InDelta(t, 0.0102, b.Drift, 1e-6)
+	assert.InDelta(t, 1, b.Elapsed+b.Used+b.Left+b.Drift, 1e-6, "the parts add up to the ttl")
+	assert.Zero(t, b.Overdue)
+
+	overdue := holding
+	overdue.Left = -4 * time.Second // paused past its validity
+	b = NewValidityBar(overdue, 14*time.Second)
+	assert.Equal(t, 4*time.Second, b.Overdue)
+	assert.Zero(t, b.Left)
+	assert.InDelta(t, 0.9398, b.Used, 1e-6)
+
+	collecting := base
+	collecting.Phase = "acquiring"
+	b = NewValidityBar(collecting, time.Second+250*tallyMs)
+	assert.InDelta(t, 0.025, b.Elapsed, 1e-6, "elapsed so far, in true time")
+	assert.Zero(t, b.Used+b.Left)
+
+	late := base
+	late.Done, late.Phase, late.Elapsed = true, "unlocking", 12001*tallyMs
+	late.Validity = sim.RedlockValidity(late.TTL, late.Elapsed, 0.01)
+	b = NewValidityBar(late, 13*time.Second)
+	assert.InDelta(t, 1, b.Elapsed, 1e-6, "the votes took longer than the ttl")
+	assert.Zero(t, b.Drift+b.Used+b.Left)
+}
+
+func TestAttemptText(t *testing.T) {
+	a := sim.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: 2 * time.Second,
+		Votes: []sim.Vote{sim.VoteYes, sim.VotePending, sim.VotePending}, Phase: "acquiring"}
+	line, _ := AttemptText(a, 2*time.Second+3*tallyMs, false)
+	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms", line)
+	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, true)
+	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms per master", line)
+
+	a.Done, a.Phase, a.Elapsed = true, "retrying", 3*tallyMs
+	a.Votes = []sim.Vote{sim.VoteNo, sim.VoteNo, sim.VoteYes}
+	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Note = "only 1 of 3 masters said yes, quorum is 2"
+	line, why := AttemptText(a, 3*time.Second, false)
+	assert.Equal(t, "validity = 10000 − 3 − 102 = 9895 ms · no quorum: failed", line)
+	assert.Equal(t, "retrying: only 1 of 3 masters said yes, quorum is 2", why)
+
+	a.Votes = []sim.Vote{sim.VoteYes, sim.VoteYes, sim.VoteYes}
+	a.Elapsed, a.Phase = 12001*tallyMs, "unlocking"
+	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	line, _ = AttemptText(a, 14*time.Second, false)
+	assert.Equal(t, "validity = 10000 − 12001 − 102 = −2103 ms ≤ 0: failed", line)
+}
+
+// redlockAt is a bundled preset's snapshot at t.
+func redlockAt(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
+	t.Helper()
+	sc, err := assets.Preset(preset)
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	return rec.At(at)
+}
+
+func newTestTally(t *testing.T, size fyne.Size) (*VoteTally, *tallyRenderer) {
+	t.Helper()
+	test.NewTempApp(t)
+	v := NewVoteTally()
+	w := test.NewTempWindow(t, v)
+	w.SetPadded(false)
+	w.Resize(size)
+	return v, test.TempWidgetRenderer(t, v).(*tallyRenderer)
+}
+
+func TestVoteTallyDrawsTheClockJump(t *testing.T) {
+	v, r := newTestTally(t, fyne.NewSize(600, 260))
+	v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 2500*tallyMs))
+
+	shown := texts(r.Objects())
+	for _, s := range []string{"C · redis-3", "+10 s ahead", "quorum 3 of 5", "drift = 10000 × 0.01 + 2", "client-1", "client-2",
+		"validity = 10000 − 500 − 102 = 9398 ms · 7398 ms left",
+		"validity = 10000 − 500 − 102 = 9398 ms · 9398 ms left", "3/5 ≥ 3", "holding"} {
+		assert.Contains(t, shown, s)
+	}
+
+	// Both clients' votes, in the masters' columns: C said yes to both.
+	require.Equal(t, 10, r.votes.used)
+	want := [][]string{{"✓", "✓", "✓", "↯", "↯"}, {"↯", "↯", "✓", "✓", "✓"}}
+	for c := range want {
+		for m, g := range want[c] {
+			vo := r.votes.items[c*5+m]
+			assert.Equal(t, g, vo.glyph.Text, "client-%d, master %s", c+1, MasterLetter(m))
+			assert.Equal(t, r.votes.items[m].box.Position().X, vo.box.Position().X, "one column per master")
+		}
+	}
+	for m := 1; m < 5; m++ {
+		assert.Greater(t, r.votes.items[m].box.Position().X, r.votes.items[m-1].box.Position().X)
+	}
+	assert.Greater(t, r.votes.items[5].box.Position().Y, r.votes.items[0].box.Position().Y, "client-2 below client-1")
+
+	// C's jumped clock expired client-1's key early: C holds client-2's.
+	c := r.masters.items[2]
+	assert.Equal(t, "client-2", c.owner.Text)
+	assert.Equal(t, "+10 s ahead", c.skew.Text)
+	assert.True(t, c.skew.TextStyle.Bold, "a clock beyond the drift allowance stands out")
+	assert.Equal(t, "0", r.masters.items[0].skew.Text)
+
+	// Everything stays inside the widget.
+	for _, o := range r.Objects() {
+		if !o.Visible() {
+			continue
+		}
+		p, s := o.Position(), o.Size()
+		assert.GreaterOrEqual(t, p.X, float32(-1))
+		assert.LessOrEqual(t, p.X+s.Width, float32(601), "%T %v", o, o)
+		assert.LessOrEqual(t, p.Y+s.Height, float32(261), "%T %v", o, o)
+	}
+}
+
+func TestVoteTallyKeepsTheHoldersArithmeticWhenShort(t *testing.T) {
+	v, r := newTestTally(t, fyne.NewSize(560, 180))
+	v.SetSnapshot(redlockAt(t, "redlock-happy-path", time.Second))
+	shown := texts(r.Objects())
+	arith := 0
+	for _, s := range shown {
+		if len(s) > 11 && s[:11] == "validity = " {
+			arith++
+		}
+	}
+	assert.Equal(t, 1, arith, "only the holder gets its arithmetic: %q", shown)
+	assert.Contains(t, shown, "retrying", "the others say where they are on one row")
+	assert.Contains(t, shown, "0/5 < 3")
+}
+
+func TestVoteTallyMovesItsObjects(t *testing.T) {
+	v, r := newTestTally(t, fyne.NewSize(560, 260))
+	v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 2500*tallyMs))
+	before := r.Objects()
+	bar := r.blocks.items[0].left
+	w1 := bar.Size().Width
+	v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 4*time.Second))
+	assert.Equal(t, len(before), len(r.Objects()), "no new objects for a later instant")
+	assert.Same(t, bar, r.blocks.items[0].left)
+	assert.Less(t, bar.Size().Width, w1, "the validity left shrinks")
+
+	v.SetSnapshot(&sim.Snapshot{Mode: "redis"})
+	assert.Empty(t, texts(r.Objects()), "a snapshot without a Redlock view draws nothing")
+}
+
+func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
+	v, r := newTestTally(t, fyne.NewSize(560, 260))
+	// An instant when a try was just decided: the crashed masters timed out.
+	sc, err := assets.Preset("redlock-majority-down")
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	var snap *sim.Snapshot
+	for at := time.Second; at < 3*time.Second && snap == nil; at += 10 * tallyMs {
+		s := rec.At(at)
+		if a := s.Redlock.Attempts[0]; a.Done && a.Votes[2] == sim.VoteTimeout {
+			snap = s
+		}
+	}
+	require.NotNil(t, snap, "client-1 decides a try in its first two seconds")
+	v.SetSnapshot(snap)
+	shown := texts(r.Objects())
+	assert.Contains(t, shown, "down")
+	assert.Contains(t, shown, "keys lost")
+	assert.Contains(t, shown, "◷", "a crashed master times out")
+	assert.Contains(t, shown, "2/5 < 3")
+
+	v.SetSnapshot(redlockAt(t, "redlock-pause-after-acquire", 12*time.Second))
+	shown = texts(r.Objects())
+	assert.Contains(t, shown, "try 1 · paused")
+	assert.Contains(t, shown, "writing", "its write was already past the check when the pause came")
+	found := false
+	for _, s := range shown {
+		if s == "validity = 10000 − 4 − 102 = 9894 ms · ran out 2102 ms ago" {
+			found = true
+		}
+	}
+	assert.True(t, found, "a paused holder past its validity still believes: %q", shown)
+}
+
+func TestFullBlocksPreferHolders(t *testing.T) {
+	atts := []sim.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
+	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap))
+	assert.Equal(t, []bool{false, true, false, false}, full)
+	assert.False(t, detail)
+	full, detail = fullBlocks(atts, 1000)
+	assert.Equal(t, []bool{true, true, true, true}, full)
+	assert.True(t, detail)
+}
