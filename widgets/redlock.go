@@ -474,7 +474,10 @@ func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX fu
 
 		skew, beyond := SkewLabel(node.Skew, drift)
 		skewCol := c.muted
-		o.skew.TextStyle.Bold = beyond
+		if o.skew.TextStyle.Bold != beyond {
+			o.skew.TextStyle.Bold = beyond
+			o.skew.Text = "" // a new style needs a new rasterisation
+		}
 		switch {
 		case beyond:
 			skewCol = readable(ColorViolation, c.th)
@@ -793,11 +796,8 @@ func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line,
 		line += " · ran out " + MsFigure((-a.Left).Round(time.Millisecond)) + " ms ago"
 		why = "it still believes it holds the lock: it has not noticed (its timer fires when it runs again)"
 	case a.Success:
-		line += " · granted"
+		line += " · " + a.Phase
 		why = a.Note
-		if why == "" {
-			why = "then " + a.Phase
-		}
 	default:
 		if a.Validity <= 0 {
 			line += " ≤ 0: failed"

@@ -137,6 +137,12 @@ func TestAttemptText(t *testing.T) {
 	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	line, _ = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 12001 − 102 = −2103 ms ≤ 0: failed", line)
+
+	a.Elapsed, a.Success, a.Phase, a.Note = 4*tallyMs, true, "lost", "validity ran out on its own clock, 9894 ms after the grant"
+	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	line, why = AttemptText(a, 14*time.Second, false)
+	assert.Equal(t, "validity = 10000 − 4 − 102 = 9894 ms · lost", line)
+	assert.Equal(t, "lost: validity ran out on its own clock, 9894 ms after the grant", why)
 }
 
 // redlockAt is a bundled preset's snapshot at t.
