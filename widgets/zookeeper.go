@@ -1,0 +1,816 @@
+package widgets
+
+import (
+	"fmt"
+	"image/color"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// ZNodeTree is the ZooKeeper picture: the ensemble's state (its leader,
+// epoch and last zxid, or an election in progress), the lock znode
+// /locks/mylock with its ephemeral sequential children in sequence order —
+// each with its sequence number, owner and session, the lowest marked as
+// the holder — watch arrows from each waiter's znode to the znode it
+// watches (to /locks/mylock itself with the herd recipe), and every
+// client's session with its Curator connection state and the leader's
+// expiry timer. The tree is the one the leader has committed (during an
+// election, that of the live server that has committed the most), so a
+// znode appears when its create commits and vanishes when its delete or
+// its session's closeSession does.
+type ZNodeTree struct {
+	widget.BaseWidget
+
+	snap *sim.Snapshot
+}
+
+// NewZNodeTree returns an empty znode picture; SetSnapshot fills it.
+func NewZNodeTree() *ZNodeTree {
+	t := &ZNodeTree{}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// SetSnapshot shows the ZooKeeper view of a snapshot (mode "zookeeper");
+// any other snapshot draws nothing.
+func (t *ZNodeTree) SetSnapshot(s *sim.Snapshot) {
+	t.snap = s
+	t.Refresh()
+}
+
+// WatchParent is what WatchTarget returns for a watch on the lock znode
+// itself (the herd recipe's getChildren watch).
+const WatchParent = -1
+
+// WatchNone is what WatchTarget returns for a watch on a path that is
+// neither the lock znode nor one of its children.
+const WatchNone = -2
+
+// WatchTarget is the index in v.Children of the znode a watch is set on,
+// WatchParent for the lock znode itself, WatchNone for anything else.
+func WatchTarget(v *sim.ZKView, w sim.ZWatch) int {
+	if w.Path == v.Parent {
+		return WatchParent
+	}
+	name, ok := strings.CutPrefix(w.Path, v.Parent+"/")
+	if !ok {
+		return WatchNone
+	}
+	for i, c := range v.Children {
+		if c.Name == name {
+			return i
+		}
+	}
+	return WatchNone
+}
+
+// WatchSource is the index in v.Children of the znode a waiting client
+// queues with: its own child with the highest sequence (an older one
+// belongs to a session on its way out), −1 when it has none.
+func WatchSource(v *sim.ZKView, client string) int {
+	src := -1
+	for i, c := range v.Children {
+		if c.Owner == client && (src < 0 || c.Seq > v.Children[src].Seq) {
+			src = i
+		}
+	}
+	return src
+}
+
+// zkLanes gives each arrow, spanning rows [from, to] (from ≤ to), the
+// lowest lane in which it overlaps no other arrow, endpoints included, so
+// arrows that meet at a row never share a vertical stroke. It returns the
+// lanes and how many there are.
+func zkLanes(spans [][2]int) ([]int, int) {
+	lanes := make([]int, len(spans))
+	var taken [][][2]int
+	for i, s := range spans {
+		l := 0
+		for ; l < len(taken); l++ {
+			free := true
+			for _, o := range taken[l] {
+				if s[0] <= o[1] && o[0] <= s[1] {
+					free = false
+					break
+				}
+			}
+			if free {
+				break
+			}
+		}
+		if l == len(taken) {
+			taken = append(taken, nil)
+		}
+		taken[l] = append(taken[l], s)
+		lanes[i] = l
+	}
+	return lanes, len(taken)
+}
+
+// zkShortName shortens a protected znode name for display: the 36-character
+// guid of _c_<guid>-lock-0000000003 keeps its first four digits, so the
+// prefix still tells nodes apart and the sequence stays whole.
+func zkShortName(name string) (prefix, seq string) {
+	i := strings.LastIndex(name, "lock-")
+	if i < 0 {
+		return "", name
+	}
+	prefix, seq = name[:i], name[i:]
+	if g, ok := strings.CutPrefix(prefix, "_c_"); ok && len(g) > 5 {
+		prefix = "_c_" + g[:4] + "…-"
+	}
+	return prefix, seq
+}
+
+// zkOrdinal writes 1st, 2nd, 3rd, 4th… for a place in the queue.
+func zkOrdinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprint(n) + suffix
+}
+
+// zkShortTime writes a whole number of seconds as "10 s", any other
+// length as FormatTime does.
+func zkShortTime(d time.Duration) string {
+	if d > 0 && d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return FormatTime(d)
+}
+
+// zkClip shortens s with an ellipsis until it fits width.
+func zkClip(s string, width, size float32, bold bool) string {
+	if width <= 0 {
+		return ""
+	}
+	if textWidth(s, size, bold) <= width {
+		return s
+	}
+	rs := []rune(s)
+	lo, hi := 0, len(rs)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if textWidth(string(rs[:mid])+"…", size, bold) <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return ""
+	}
+	return string(rs[:lo]) + "…"
+}
+
+// SessionStateColor is the colour of a Curator connection state's pill;
+// the state's name is always written in it.
+func SessionStateColor(state string) color.NRGBA {
+	switch state {
+	case sim.ZKConnected:
+		return ColorReply
+	case sim.ZKSuspended:
+		return ColorWaiting
+	case sim.ZKLost:
+		return ColorViolation
+	}
+	return ColorIdle
+}
+
+// zkSessionOf is the session a client is on: its only one, or when an old
+// one is still on its way out, the one its connection names.
+func zkSessionOf(v *sim.ZKView, client sim.NodeView) (sim.ZSession, bool) {
+	var found []sim.ZSession
+	for _, s := range v.Sessions {
+		if s.Owner == client.Name {
+			found = append(found, s)
+		}
+	}
+	if len(found) == 0 {
+		return sim.ZSession{}, false
+	}
+	for _, s := range found {
+		if strings.Contains(client.Detail, fmt.Sprintf("%#x", s.ID)) {
+			return s, true
+		}
+	}
+	return found[len(found)-1], true
+}
+
+// zkOwnerNote says how the owner of the holder's znode stands when the
+// znode alone would mislead: it has not been told yet, or it has stopped
+// working (SUSPENDED with respectSuspended, or between rounds).
+func zkOwnerNote(c sim.ZNode, owner sim.NodeView) string {
+	if !c.Holder || !owner.Client || owner.Crashed {
+		return ""
+	}
+	switch owner.State {
+	case sim.StateWaiting:
+		return "not told yet"
+	case sim.StateIdle, sim.StateDone:
+		return "not working"
+	}
+	return ""
+}
+
+// zkSessionNote is the session's timer in words: when the leader expires
+// it, and what the client's own side says when its connection is down.
+func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) string {
+	var parts []string
+	switch {
+	case c.Crashed:
+		parts = append(parts, "crashed")
+	case c.Paused:
+		parts = append(parts, "paused until "+FormatTime(c.Resume))
+	}
+	if !c.Crashed && c.Detail != "" && (c.Session == sim.ZKSuspended || c.Session == sim.ZKLost || !ok) {
+		// The pill beside it already names the state.
+		parts = append(parts, strings.TrimPrefix(c.Detail, c.Session+" "))
+	}
+	switch {
+	case !ok:
+	case sess.Closing:
+		parts = append(parts, "expired: closeSession not yet committed")
+	case z.Electing || z.Leader == "":
+		parts = append(parts, "no leader: expiry on hold")
+	default:
+		parts = append(parts, "expires in "+FormatTime(sess.Left)+" if silent · timeout "+zkShortTime(sess.Timeout))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// zkSessionFraction is the share of a session's timeout left before the
+// leader expires it, 0 to 1: the length of its bar.
+func zkSessionFraction(s sim.ZSession) float32 {
+	if s.Timeout <= 0 || s.Left <= 0 || s.Closing {
+		return 0
+	}
+	return float32(min(1, float64(s.Left)/float64(s.Timeout)))
+}
+
+// CreateRenderer implements fyne.Widget.
+func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
+	r := &zkRenderer{t: t,
+		band:       &canvas.Rectangle{CornerRadius: 4},
+		bandText:   newText(12, true),
+		parent:     &canvas.Rectangle{CornerRadius: 5},
+		parentName: newText(13, true),
+		parentNote: newText(11.5, false),
+		trunk:      newLinePool(),
+		rows:       newPool(newZNodeObjects, (*znodeObjects).all),
+		arrows:     newLinePool(),
+		others:     newPool(newZSessionObjects, (*zsessionObjects).all),
+		notes:      newTextPool(11.5, false),
+		warnings:   newTextPool(11.5, true),
+	}
+	r.pools = pools{r.trunk, r.rows, r.arrows, r.others, r.notes, r.warnings}
+	r.Refresh()
+	return r
+}
+
+// zsessionObjects draw a session: the state pill, the id, the bar of
+// time left and the timer in words.
+type zsessionObjects struct {
+	name, state, id, note *canvas.Text
+	stateBg, barBg, bar   *canvas.Rectangle
+}
+
+func newZSessionObjects() *zsessionObjects {
+	return &zsessionObjects{name: newText(12, true), state: newText(9.5, true), id: newText(11, false),
+		note: newText(11, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
+		barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
+}
+
+func (o *zsessionObjects) all() []fyne.CanvasObject {
+	return []fyne.CanvasObject{o.name, o.stateBg, o.state, o.id, o.barBg, o.bar, o.note}
+}
+
+// znodeObjects draw one child of the lock znode; its owner's session
+// (the one that keeps the ephemeral znode alive) is drawn inside it.
+type znodeObjects struct {
+	zsessionObjects
+	frame                           *canvas.Rectangle
+	prefix, seq, eph, badge, remark *canvas.Text
+	ephBg, badgeBg                  *canvas.Rectangle
+}
+
+func newZNodeObjects() *znodeObjects {
+	o := &znodeObjects{
+		zsessionObjects: *newZSessionObjects(),
+		frame:           &canvas.Rectangle{CornerRadius: 5},
+		prefix:          newText(11, false),
+		seq:             newText(12.5, true),
+		ephBg:           &canvas.Rectangle{CornerRadius: 3},
+		eph:             newText(9.5, true),
+		badgeBg:         &canvas.Rectangle{CornerRadius: 4},
+		badge:           newText(11, true),
+		remark:          newText(11, true),
+	}
+	return o
+}
+
+func (o *znodeObjects) all() []fyne.CanvasObject {
+	return append([]fyne.CanvasObject{o.frame, o.prefix, o.seq, o.ephBg, o.eph, o.badgeBg, o.badge, o.remark},
+		o.zsessionObjects.all()...)
+}
+
+type zkRenderer struct {
+	t                      *ZNodeTree
+	band, parent           *canvas.Rectangle
+	bandText               *canvas.Text
+	parentName, parentNote *canvas.Text
+	trunk, arrows          *pool[*canvas.Line]
+	rows                   *pool[*znodeObjects]
+	others                 *pool[*zsessionObjects]
+	notes, warnings        *pool[*canvas.Text]
+	pools                  pools
+	objects                []fyne.CanvasObject
+
+	// Geometry of the last frame, for tests: the lock znode's box, each
+	// drawn child's in sequence order, and the watch arrows' end points.
+	parentBox box
+	rowBoxes  []box
+	watches   [][2]fyne.Position
+}
+
+// Layout constants of the znode picture.
+const (
+	zkBandH    = 20
+	zkParentH  = 24
+	zkIndent   = 20
+	zkRowH     = 35 // a child with its session line
+	zkRowSlimH = 22 // a child on one line, when space is short
+	zkRowGap   = 3
+	zkGap      = 5
+	zkLaneW    = 9
+	zkLineH    = 18
+	zkPad      = 8
+)
+
+func (r *zkRenderer) Destroy() {}
+
+func (r *zkRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 150) }
+
+func (r *zkRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *zkRenderer) fixed() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.band, r.bandText, r.parent, r.parentName, r.parentNote}
+}
+
+// Refresh places every object for the current snapshot and size; objects
+// are made only when a pool has to grow.
+func (r *zkRenderer) Refresh() {
+	r.pools.reset()
+	r.rowBoxes, r.watches = r.rowBoxes[:0], r.watches[:0]
+	if s := r.t.snap; s != nil && s.ZK != nil {
+		r.draw(s)
+	} else {
+		for _, o := range r.fixed() {
+			o.Hide()
+		}
+	}
+	if objs := r.pools.finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.fixed(), r.pools.all()...)
+		repaint(r.t)
+	}
+}
+
+// zkArrow is a watch from the znode of row from to row to (or WatchParent).
+type zkArrow struct{ from, to, lane int }
+
+func (r *zkRenderer) draw(s *sim.Snapshot) {
+	th := r.t.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	size := r.t.Size()
+
+	z := *s.ZK
+	z.Children = append([]sim.ZNode(nil), s.ZK.Children...)
+	sort.SliceStable(z.Children, func(i, j int) bool { return z.Children[i].Seq < z.Children[j].Seq })
+	byName := map[string]sim.NodeView{}
+	var clients, others []sim.NodeView
+	for _, n := range s.Nodes {
+		byName[n.Name] = n
+		if n.Client {
+			clients = append(clients, n)
+			if WatchSource(&z, n.Name) < 0 {
+				others = append(others, n)
+			}
+		}
+	}
+	warnings := zkBrokenBeliefs(&z, clients)
+	fired := zkFiredWatches(s)
+
+	var arrows []zkArrow
+	var spans [][2]int
+	herd := false
+	for _, w := range z.Watches {
+		to, from := WatchTarget(&z, w), WatchSource(&z, w.Client)
+		if to == WatchNone || from < 0 || from == to {
+			continue
+		}
+		herd = herd || to == WatchParent
+		arrows = append(arrows, zkArrow{from: from, to: to})
+		spans = append(spans, [2]int{min(from, to), max(from, to)})
+	}
+	lanes, nLanes := zkLanes(spans)
+
+	// Vertical budget: the band and the lock znode, then the children at
+	// full height, slim, or as many as fit; warnings and the clients
+	// without a znode below them, at most a third of the height.
+	n := len(z.Children)
+	top := float32(zkBandH + zkGap + zkParentH + zkGap)
+	maxOthers := max(1, int(size.Height/3/zkLineH))
+	shownOthers := min(len(others), maxOthers)
+	below := float32(len(warnings)+shownOthers) * zkLineH
+	if len(fired) > 0 {
+		below += zkLineH
+	}
+	avail := size.Height - top - below
+	rowH := float32(zkRowH)
+	if float32(n)*(rowH+zkRowGap) > avail {
+		rowH = zkRowSlimH
+	}
+	shown := n
+	if float32(n)*(rowH+zkRowGap) > avail {
+		shown = max(0, int((avail-zkLineH)/(rowH+zkRowGap)))
+	}
+
+	laneW := float32(zkLaneW)
+	if nLanes > 0 {
+		laneW = min(laneW, size.Width*0.2/float32(nLanes))
+	}
+	right := size.Width - 2
+	if nLanes > 0 {
+		right -= float32(nLanes)*laneW + 8
+	}
+
+	r.drawBand(&z, s, size.Width, fg)
+	y := float32(zkBandH + zkGap)
+
+	// The lock znode.
+	r.parentBox = box{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
+	placeBox(r.parent, r.parentBox.pos, r.parentBox.size, fade(ColorServerLink, 0.10), fade(ColorServerLink, 0.7), 1.5)
+	placeText(r.parentName, z.Parent, fyne.NewPos(zkPad, y+4), fg)
+	note := fmt.Sprintf("persistent · %d children", n)
+	switch n {
+	case 0:
+		note = "persistent · no children: the lock is free"
+	case 1:
+		note = "persistent · 1 child"
+	}
+	switch {
+	case herd:
+		note += " · every waiter watches its children (herd)"
+	case len(arrows) > 0:
+		note += " · each waiter watches the znode just before its own"
+	}
+	nx := zkPad + r.parentName.MinSize().Width + 10
+	placeText(r.parentNote, zkClip(note, right-nx-zkPad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
+	y += zkParentH + zkGap
+
+	// The children, in sequence order, hanging from a trunk.
+	trunkX := float32(zkIndent / 2)
+	lastCenter := float32(-1)
+	for i, c := range z.Children[:shown] {
+		b := box{fyne.NewPos(zkIndent, y), fyne.NewSize(right-zkIndent, rowH)}
+		r.rowBoxes = append(r.rowBoxes, b)
+		owner := byName[c.Owner]
+		sess, ok := zkSessionOf(&z, owner)
+		r.drawZNode(r.rows.next(), &z, c, i, b, owner, sess, ok, fg, muted, th)
+		lastCenter = y + rowH/2
+		placeLine(r.trunk.next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent, lastCenter), muted, 1)
+		y += rowH + zkRowGap
+	}
+	if lastCenter >= 0 {
+		placeLine(r.trunk.next(), fyne.NewPos(trunkX, r.parentBox.pos.Y+zkParentH), fyne.NewPos(trunkX, lastCenter), muted, 1)
+	}
+	if shown < n {
+		placeText(r.notes.next(), fmt.Sprintf("… and %d more children, not drawn: give the picture more room", n-shown),
+			fyne.NewPos(zkIndent, y), muted)
+		y += zkLineH
+	}
+
+	r.drawArrows(arrows, lanes, shown, right, laneW)
+
+	if len(fired) > 0 {
+		text := fmt.Sprintf("%d watch events on the wire, to %s", len(fired), strings.Join(fired, ", "))
+		if len(fired) == 1 {
+			text = "1 watch event on the wire, to " + fired[0]
+		}
+		placeText(r.notes.next(), zkClip(text, size.Width-zkIndent, 11.5, false), fyne.NewPos(zkIndent, y),
+			readable(ColorWaiting, th))
+		y += zkLineH
+	}
+	for _, w := range warnings {
+		placeText(r.warnings.next(), zkClip(w, size.Width, 11.5, true), fyne.NewPos(0, y), readable(ColorViolation, th))
+		y += zkLineH
+	}
+	for i, c := range others[:shownOthers] {
+		if i == shownOthers-1 && shownOthers < len(others) {
+			placeText(r.notes.next(), fmt.Sprintf("… and %d more clients without a znode", len(others)-i), fyne.NewPos(0, y), muted)
+			break
+		}
+		r.drawOther(r.others.next(), &z, c, y, size.Width, fg, muted)
+		y += zkLineH
+	}
+}
+
+// drawArrows draws the watches in lanes right of the rows: out of the
+// waiter's row low, into the watched row high (or into the lock znode,
+// spread along its side, with the herd recipe).
+func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right, laneW float32) {
+	herd := 0
+	for _, a := range arrows {
+		if a.from < shown && a.to == WatchParent {
+			herd++
+		}
+	}
+	herdAt := 0
+	for i, a := range arrows {
+		if a.from >= shown || a.to >= shown {
+			continue
+		}
+		src := r.rowBoxes[a.from]
+		start := fyne.NewPos(right, src.pos.Y+src.size.Height*0.7)
+		var end fyne.Position
+		if a.to == WatchParent {
+			f := float32(0.5)
+			if herd > 1 {
+				f = 0.2 + 0.6*float32(herdAt)/float32(herd-1)
+			}
+			herdAt++
+			end = fyne.NewPos(right, r.parentBox.pos.Y+r.parentBox.size.Height*f)
+		} else {
+			dst := r.rowBoxes[a.to]
+			end = fyne.NewPos(right, dst.pos.Y+dst.size.Height*0.3)
+		}
+		x := right + 5 + float32(lanes[i])*laneW + laneW/2
+		c := ColorWaiting
+		placeLine(r.arrows.next(), start, fyne.NewPos(x, start.Y), c, 1.5)
+		placeLine(r.arrows.next(), fyne.NewPos(x, start.Y), fyne.NewPos(x, end.Y), c, 1.5)
+		placeLine(r.arrows.next(), fyne.NewPos(x, end.Y), end, c, 1.5)
+		placeLine(r.arrows.next(), end, end.AddXY(6, -4), c, 1.5)
+		placeLine(r.arrows.next(), end, end.AddXY(6, 4), c, 1.5)
+		r.watches = append(r.watches, [2]fyne.Position{start, end})
+	}
+}
+
+// drawBand is the ensemble's state in one line.
+func (r *zkRenderer) drawBand(z *sim.ZKView, s *sim.Snapshot, width float32, fg color.Color) {
+	var text string
+	fill, stroke := fade(ColorServerLink, 0.14), fade(ColorServerLink, 0.5)
+	if z.Electing {
+		fill, stroke = fade(ColorFault, 0.30), ColorFault
+		text = fmt.Sprintf("ELECTION: no established leader — writes stall · last zxid %#x", z.Zxid)
+	} else {
+		text = fmt.Sprintf("leader %s · epoch %d · zxid %#x · a write commits on %d of %d acks",
+			z.Leader, z.Epoch, z.Zxid, z.Quorum, len(z.Servers))
+	}
+	var down []string
+	for _, sv := range z.Servers {
+		if !sv.Serving && sv.Node >= 0 && sv.Node < len(s.Nodes) {
+			down = append(down, s.Nodes[sv.Node].Name)
+		}
+	}
+	if len(down) > 0 && len(down) < len(z.Servers) {
+		text += " · not serving: " + strings.Join(down, ", ")
+	}
+	placeBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, zkBandH), fill, stroke, 1)
+	placeText(r.bandText, zkClip(text, width-2*zkPad, r.bandText.TextSize, true), fyne.NewPos(zkPad, 2), fg)
+}
+
+// zkFiredWatches names the clients a watch event is travelling to: the
+// watches that fired and are not set again yet.
+func zkFiredWatches(s *sim.Snapshot) []string {
+	var out []string
+	for _, m := range s.InFlight {
+		if m.Label == "WATCH" && m.To >= 0 && m.To < len(s.Nodes) && s.Nodes[m.To].Client {
+			out = append(out, s.Nodes[m.To].Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// zkBrokenBeliefs spells out every client that believes it holds the lock
+// while the tree says otherwise: the moment the lock is broken.
+func zkBrokenBeliefs(z *sim.ZKView, clients []sim.NodeView) []string {
+	var out []string
+	for _, c := range clients {
+		if c.State != sim.StateHolding {
+			continue
+		}
+		own, holds := false, false
+		for _, ch := range z.Children {
+			if ch.Owner == c.Name {
+				own = true
+				holds = holds || ch.Holder
+			}
+		}
+		switch {
+		case !own:
+			out = append(out, "! "+c.Name+" believes it holds the lock, but its znode is gone (its session expired)")
+		case !holds:
+			out = append(out, "! "+c.Name+" believes it holds the lock, but its znode is not the lowest")
+		}
+	}
+	return out
+}
+
+// zkPillLabel is what a session state's pill says.
+func zkPillLabel(state string) string {
+	if state == "" {
+		return "NO SESSION"
+	}
+	return state
+}
+
+// placePill draws a session state's pill at pos and returns its width.
+func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Position) float32 {
+	label := zkPillLabel(state)
+	w := textWidth(label, t.TextSize, true) + 8
+	placeRect(bg, pos, fyne.NewSize(w, 14), SessionStateColor(state))
+	ink := color.Color(color.White)
+	if state == sim.ZKSuspended {
+		ink = color.Black
+	}
+	placeText(t, label, pos.AddXY(4, 0.5), ink)
+	return w
+}
+
+// placeTimer draws a session's id, its bar and its timer in words from x
+// to limit on the line at y.
+func (o *zsessionObjects) placeTimer(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
+	id := "no session"
+	if ok {
+		id = fmt.Sprintf("%s%#x", label, sess.ID)
+	}
+	placeText(o.id, id, fyne.NewPos(x, y), muted)
+	x += max(textWidth(label+"0x000000000000000", o.id.TextSize, false), textWidth(id, o.id.TextSize, false)) + 8
+	if ok {
+		const barW = 56
+		placeRect(o.barBg, fyne.NewPos(x, y+3), fyne.NewSize(barW, 9), fade(ColorIdle, 0.3))
+		if f := zkSessionFraction(sess); f > 0 {
+			bc := ColorOwned
+			if f < 0.2 {
+				bc = ColorWaiting
+			}
+			placeRect(o.bar, fyne.NewPos(x, y+3), fyne.NewSize(barW*f, 9), bc)
+		} else {
+			o.bar.Hide()
+		}
+		x += barW + 8
+	} else {
+		o.barBg.Hide()
+		o.bar.Hide()
+	}
+	nc := muted
+	if c.Session == sim.ZKSuspended || c.Session == sim.ZKLost || c.Paused || c.Crashed {
+		nc = fg
+	}
+	text := lead
+	if note := zkSessionNote(z, c, sess, ok); note != "" && text != "" {
+		text += " · " + note
+	} else if note != "" {
+		text = note
+	}
+	placeText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
+}
+
+func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i int, b box, owner sim.NodeView,
+	sess sim.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
+	fill, stroke, width := fade(ColorWaiting, 0.07), fade(ColorWaiting, 0.6), float32(1)
+	if c.Holder {
+		fill, stroke, width = fade(ColorHolding, 0.18), ColorHolding, 2.5
+	}
+	placeBox(o.frame, b.pos, b.size, fill, stroke, width)
+
+	slim := b.size.Height < zkRowH
+	ty := b.pos.Y + 3
+	if slim {
+		ty = b.pos.Y + (b.size.Height-17)/2
+	}
+	x := b.pos.X + zkPad
+	end := b.pos.X + b.size.Width - zkPad
+
+	// The badge on the right: HOLDER, or the place in the queue.
+	badge := zkOrdinal(i) + " in line"
+	if c.Holder {
+		badge = "HOLDER · seq " + fmt.Sprint(c.Seq)
+	}
+	bw := textWidth(badge, o.badge.TextSize, true) + 10
+	bpos := fyne.NewPos(end-bw, ty)
+	if c.Holder {
+		placeRect(o.badgeBg, bpos, fyne.NewSize(bw, 17), ColorHolding)
+		placeText(o.badge, badge, bpos.AddXY(5, 1), color.White)
+	} else {
+		placeBox(o.badgeBg, bpos, fyne.NewSize(bw, 17), color.Transparent, fade(ColorWaiting, 0.8), 1)
+		placeText(o.badge, badge, bpos.AddXY(5, 1), readable(ColorWaiting, th))
+	}
+	end = bpos.X - 8
+
+	prefix, seq := zkShortName(c.Name)
+	pw := textWidth(prefix, o.prefix.TextSize, false)
+	nw := textWidth(seq, o.seq.TextSize, true)
+	ephText := "EPHEMERAL"
+	if !c.Ephemeral {
+		ephText = "PERSISTENT"
+	}
+	ew := textWidth(ephText, o.eph.TextSize, true) + 8
+	ow := textWidth(c.Owner, o.name.TextSize, true)
+	sw := textWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8
+	// When narrow, drop the guid prefix first, then the ephemeral pill.
+	rest := nw + 10 + ow + 8 + sw
+	showPrefix := prefix != "" && x+pw+ew+10+rest <= end
+	showEph := x+ew+10+rest <= end
+	if showPrefix {
+		placeText(o.prefix, prefix, fyne.NewPos(x, ty+2), muted)
+		x += pw
+	} else {
+		o.prefix.Hide()
+	}
+	placeText(o.seq, seq, fyne.NewPos(x, ty), fg)
+	x += nw + 10
+	if showEph {
+		placeRect(o.ephBg, fyne.NewPos(x, ty+1.5), fyne.NewSize(ew, 14), fade(ColorServerLink, 0.85))
+		placeText(o.eph, ephText, fyne.NewPos(x+4, ty+2), color.White)
+		x += ew + 10
+	} else {
+		o.ephBg.Hide()
+		o.eph.Hide()
+	}
+	ownerColor := color.Color(fg)
+	if owner.Client {
+		ownerColor = readable(StateColor(owner.State), th)
+	}
+	placeText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+0.5), ownerColor)
+	x += ow + 8
+	if x+sw <= end {
+		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+1.5))
+		x += sw + 10
+	} else {
+		o.stateBg.Hide()
+		o.state.Hide()
+	}
+
+	// The remark on the owner goes on the first line when it fits there,
+	// else at the end of the second.
+	dy := b.pos.Y + 19
+	limit := b.pos.X + b.size.Width - zkPad
+	remark := zkOwnerNote(c, owner)
+	rw := textWidth(remark, o.remark.TextSize, true)
+	switch {
+	case remark == "":
+		o.remark.Hide()
+	case x+rw <= end:
+		placeText(o.remark, remark, fyne.NewPos(end-rw, ty+1), fg)
+	case !slim:
+		placeText(o.remark, remark, fyne.NewPos(limit-rw, dy), fg)
+		limit -= rw + 10
+	default:
+		o.remark.Hide()
+	}
+	if slim {
+		for _, obj := range []fyne.CanvasObject{o.id, o.barBg, o.bar, o.note} {
+			obj.Hide()
+		}
+		return
+	}
+	o.placeTimer(z, owner, sess, ok, "", "session ", b.pos.X+zkPad, dy, limit, fg, muted)
+}
+
+// drawOther is one line for a client with no znode under the lock: its
+// name, what it is doing and its session.
+func (r *zkRenderer) drawOther(o *zsessionObjects, z *sim.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
+	placeText(o.name, c.Name, fyne.NewPos(0, y), fg)
+	x := float32(zkIndent + textWidth("client-00", o.name.TextSize, true))
+	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+1.5)) + 8
+	sess, ok := zkSessionOf(z, c)
+	lead := clientStateText(c)
+	if c.State == sim.StateWaiting {
+		lead = "creating its znode"
+		if !ok {
+			lead = "wants the lock"
+		}
+	}
+	o.placeTimer(z, c, sess, ok, lead, "", x, y, width, fg, muted)
+}

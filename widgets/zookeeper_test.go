@@ -1,0 +1,279 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// zkSnapshot records a bundled ZooKeeper preset and rebuilds instant at.
+func zkSnapshot(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
+	t.Helper()
+	sc, err := assets.Preset(preset)
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	s := rec.At(at)
+	require.NotNil(t, s.ZK, "%s at %v has a ZooKeeper view", preset, at)
+	return s
+}
+
+// newZKTree shows snap in a ZNodeTree of the given size, as the window's
+// state panel is at 1400×900.
+func newZKTree(t *testing.T, snap *sim.Snapshot, size fyne.Size) (*ZNodeTree, *zkRenderer) {
+	t.Helper()
+	test.NewTempApp(t)
+	z := NewZNodeTree()
+	w := test.NewTempWindow(t, z)
+	w.Resize(size.AddWidthHeight(2*8, 2*8))
+	z.Resize(size)
+	z.SetSnapshot(snap)
+	return z, test.TempWidgetRenderer(t, z).(*zkRenderer)
+}
+
+func containsPrefix(xs []string, p string) bool {
+	for _, x := range xs {
+		if strings.HasPrefix(x, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWatchTargetAndSource(t *testing.T) {
+	v := &sim.ZKView{Parent: "/locks/mylock", Children: []sim.ZNode{
+		{Name: "_c_a-lock-0000000000", Seq: 0, Owner: "client-1"},
+		{Name: "_c_b-lock-0000000001", Seq: 1, Owner: "client-2"},
+		{Name: "_c_c-lock-0000000002", Seq: 2, Owner: "client-1"},
+	}}
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/locks/mylock", WatchParent},
+		{"/locks/mylock/_c_b-lock-0000000001", 1},
+		{"/locks/mylock/_c_gone-lock-0000000007", WatchNone},
+		{"/locks/other/_c_b-lock-0000000001", WatchNone},
+		{"/locks/mylockx", WatchNone},
+	} {
+		assert.Equal(t, tc.want, WatchTarget(v, sim.ZWatch{Client: "client-3", Path: tc.path}), tc.path)
+	}
+	assert.Equal(t, 2, WatchSource(v, "client-1"), "a client's newest znode is the one it queues with")
+	assert.Equal(t, 1, WatchSource(v, "client-2"))
+	assert.Equal(t, -1, WatchSource(v, "client-9"))
+}
+
+func TestZKLanes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spans [][2]int
+		lanes []int
+		n     int
+	}{
+		{"none", nil, []int{}, 0},
+		{"a queue alternates so arrows meeting at a row do not touch", [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 1, 0, 1}, 2},
+		{"the herd needs a lane per waiter", [][2]int{{-1, 1}, {-1, 2}, {-1, 3}}, []int{0, 1, 2}, 3},
+		{"apart spans share a lane", [][2]int{{0, 1}, {3, 4}}, []int{0, 0}, 1},
+	} {
+		lanes, n := zkLanes(tc.spans)
+		assert.Equal(t, tc.lanes, lanes, tc.name)
+		assert.Equal(t, tc.n, n, tc.name)
+	}
+}
+
+func TestZKShortNameAndOrdinal(t *testing.T) {
+	p, s := zkShortName("_c_27b91446-a0f3-415f-950d-56cb6d8eb446-lock-0000000003")
+	assert.Equal(t, "_c_27b9…-", p)
+	assert.Equal(t, "lock-0000000003", s)
+	p, s = zkShortName("lock-0000000012")
+	assert.Equal(t, "", p)
+	assert.Equal(t, "lock-0000000012", s)
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd"} {
+		assert.Equal(t, want, zkOrdinal(n))
+	}
+}
+
+func TestZKSessionNote(t *testing.T) {
+	z := &sim.ZKView{Leader: "zk-1"}
+	sess := sim.ZSession{ID: 1, Timeout: 10 * time.Second, Left: 5200 * time.Millisecond}
+	connected := sim.NodeView{Name: "client-1", Client: true, Session: sim.ZKConnected, Detail: "zk-1 · session 0x1"}
+	suspended := sim.NodeView{Name: "client-1", Client: true, Session: sim.ZKSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
+	for _, tc := range []struct {
+		name string
+		z    *sim.ZKView
+		c    sim.NodeView
+		s    sim.ZSession
+		ok   bool
+		want string
+	}{
+		{"connected", z, connected, sess, true, "expires in 5.200 s if silent · timeout 10 s"},
+		{"suspended: the client's own timer first", z, suspended, sess, true,
+			"109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s"},
+		{"closing", z, connected, sim.ZSession{Closing: true, Timeout: 10 * time.Second}, true, "expired: closeSession not yet committed"},
+		{"election", &sim.ZKView{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
+		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: sim.ZKLost, Detail: "connecting to zk-2"}, sim.ZSession{}, false,
+			"connecting to zk-2"},
+		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: sim.ZKConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
+			"paused until 21.000 s · expires in 5.200 s if silent · timeout 10 s"},
+	} {
+		assert.Equal(t, tc.want, zkSessionNote(tc.z, tc.c, tc.s, tc.ok), tc.name)
+	}
+	assert.InDelta(t, 0.52, zkSessionFraction(sess), 1e-6)
+	assert.Zero(t, zkSessionFraction(sim.ZSession{Timeout: time.Second, Left: time.Second, Closing: true}))
+	assert.Equal(t, float32(1), zkSessionFraction(sim.ZSession{Timeout: 10 * time.Second, Left: 11550 * time.Millisecond}),
+		"a session touched to the next tick boundary has more than its timeout left: the bar is full")
+}
+
+// The happy path with four waiters queued: five children in sequence
+// order, the lowest the holder, and one watch arrow from each waiter to
+// the znode just before its own.
+func TestZNodeTreeQueue(t *testing.T) {
+	snap := zkSnapshot(t, "zk-happy-path", 600*time.Millisecond)
+	require.Len(t, snap.ZK.Children, 5)
+	require.Len(t, snap.ZK.Watches, 4)
+	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
+	shown := texts(r.Objects())
+
+	for _, s := range []string{"/locks/mylock", "HOLDER · seq 0", "1st in line", "4th in line", "EPHEMERAL",
+		"client-1", "client-5", "CONNECTED", "lock-0000000000", "lock-0000000004", "_c_27b9…-"} {
+		assert.Contains(t, shown, s)
+	}
+	assert.True(t, containsPrefix(shown, "leader zk-1 · epoch 1 · zxid 0x10000000a · a write commits on 2 of 3 acks"), "%q", shown)
+	assert.True(t, containsPrefix(shown, "persistent · 5 children · each waiter watches the znode just before its own"))
+	assert.True(t, containsPrefix(shown, "session 0x100000000000000"))
+
+	require.Len(t, r.rowBoxes, 5, "every child drawn at 560×280")
+	assert.Equal(t, float32(zkRowH), r.rowBoxes[0].size.Height, "with its session line")
+	for i, b := range r.rowBoxes {
+		assert.GreaterOrEqual(t, b.pos.Y, r.parentBox.pos.Y+r.parentBox.size.Height, "child %d under the lock znode", i)
+		assert.LessOrEqual(t, b.pos.Y+b.size.Height, z.Size().Height, "child %d fits", i)
+		if i > 0 {
+			assert.Greater(t, b.pos.Y, r.rowBoxes[i-1].pos.Y+r.rowBoxes[i-1].size.Height, "children in sequence order, apart")
+		}
+	}
+	holder := r.rows.items[0]
+	assert.Equal(t, float32(2.5), holder.frame.StrokeWidth, "the holder is highlighted")
+	assert.Equal(t, ColorHolding, holder.badgeBg.FillColor)
+
+	// Each arrow leaves a waiter's row and enters the row just above it.
+	require.Len(t, r.watches, 4)
+	for i, w := range r.watches {
+		from, to := r.rowBoxes[i+1], r.rowBoxes[i]
+		assert.True(t, w[0].Y > from.pos.Y && w[0].Y < from.pos.Y+from.size.Height, "watch %d starts at its waiter", i)
+		assert.True(t, w[1].Y > to.pos.Y && w[1].Y < to.pos.Y+to.size.Height, "watch %d ends at the predecessor", i)
+		assert.Equal(t, to.pos.X+to.size.Width, w[1].X, "watch %d points at the predecessor's side", i)
+	}
+}
+
+// A release under the herd recipe: every waiter watches the lock znode,
+// so every arrow ends on it; a moment later the fired watches are on
+// their way to all four waiters at once.
+func TestZNodeTreeHerd(t *testing.T) {
+	snap := zkSnapshot(t, "zk-herd", 1029*time.Millisecond)
+	_, r := newZKTree(t, snap, fyne.NewSize(560, 280))
+	require.Len(t, r.watches, 4)
+	pb := r.parentBox
+	for i, w := range r.watches {
+		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, snap.ZK.Parent)
+		assert.Equal(t, pb.pos.X+pb.size.Width, w[1].X)
+	}
+	shown := texts(r.Objects())
+	assert.True(t, containsPrefix(shown, "persistent · 5 children · every waiter watches its children (herd)"), "%q", shown)
+	assert.Contains(t, shown, "not working", "the released holder's znode is still there while its delete commits")
+
+	snap = zkSnapshot(t, "zk-herd", 1035*time.Millisecond)
+	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
+	assert.Empty(t, r.watches, "the watches fired: ZooKeeper's watches are one-shot")
+	assert.Contains(t, texts(r.Objects()), "3 watch events on the wire, to client-2, client-3, client-5",
+		"client-4 already has its own: it is on the leader")
+	assert.Len(t, r.rowBoxes, 4, "client-1's znode is gone")
+}
+
+// A partitioned holder: SUSPENDED with its client-side countdown while
+// the leader's timer runs; later its znode is gone and client-2 holds.
+func TestZNodeTreeSessionExpiry(t *testing.T) {
+	snap := zkSnapshot(t, "zk-session-expiry", 6800*time.Millisecond)
+	_, r := newZKTree(t, snap, fyne.NewSize(560, 280))
+	shown := texts(r.Objects())
+	assert.Contains(t, shown, "SUSPENDED")
+	assert.True(t, containsPrefix(shown, "109ms of 10s, then LOST · expires in 5."), "%q", shown)
+	_, wide := newZKTree(t, snap, fyne.NewSize(760, 280))
+	assert.Contains(t, texts(wide.Objects()), "109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s",
+		"the client's own countdown to LOST, then the leader's to expiry")
+	assert.Contains(t, shown, "not working", "respectSuspended: the holder stopped while its znode stays")
+
+	snap = zkSnapshot(t, "zk-session-expiry", 12100*time.Millisecond)
+	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
+	shown = texts(r.Objects())
+	require.Len(t, r.rowBoxes, 1)
+	assert.Contains(t, shown, "HOLDER · seq 1")
+	assert.Contains(t, shown, "client-2")
+	assert.Contains(t, shown, "no session", "client-1's session is gone from the ensemble")
+	assert.True(t, containsPrefix(shown, "idle · 5.409s of 10s, then LOST"), "%q", shown)
+}
+
+func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
+	snap := zkSnapshot(t, "zk-leader-crash", 3100*time.Millisecond)
+	_, r := newZKTree(t, snap, fyne.NewSize(560, 280))
+	shown := texts(r.Objects())
+	assert.True(t, containsPrefix(shown, "ELECTION: no established leader — writes stall · last zxid 0x100000007"), "%q", shown)
+	assert.True(t, containsPrefix(shown, "96ms of 10s, then LOST · no leader: expiry"), "%q", shown)
+	_, wide := newZKTree(t, snap, fyne.NewSize(760, 280))
+	assert.Contains(t, texts(wide.Objects()), "idle · 98ms of 10s, then LOST · no leader: expiry on hold")
+	assert.Equal(t, ColorFault, r.band.StrokeColor)
+
+	// client-1 still believes it holds after its session expired.
+	snap = zkSnapshot(t, "zk-gc-pause", 22*time.Second)
+	snap.Nodes[0].State = sim.StateHolding
+	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
+	assert.Contains(t, texts(r.Objects()), "! client-1 believes it holds the lock, but its znode is gone (its session expired)")
+}
+
+// Twelve clients do not fit at full height: rows go slim, then the rest is
+// summed up in a line, and nothing is drawn outside the widget.
+func TestZNodeTreeCrowded(t *testing.T) {
+	snap := zkSnapshot(t, "zk-happy-path", 0)
+	v := snap.ZK
+	v.Children, v.Watches = nil, nil
+	for i := 0; i < 12; i++ {
+		c := sim.ClientName(i)
+		v.Children = append(v.Children, sim.ZNode{Name: "_c_0123abcd-lock-000000000" + string(rune('a'+i)), Seq: int64(i), Owner: c, Ephemeral: true, Holder: i == 0})
+		if i > 0 {
+			v.Watches = append(v.Watches, sim.ZWatch{Client: c, Path: v.Parent + "/" + v.Children[i-1].Name})
+		}
+	}
+	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
+	require.NotEmpty(t, r.rowBoxes)
+	assert.Less(t, len(r.rowBoxes), 12)
+	assert.Equal(t, float32(zkRowSlimH), r.rowBoxes[0].size.Height)
+	assert.True(t, containsPrefix(texts(r.Objects()), "… and "), "the children not drawn are counted")
+	for _, o := range r.Objects() {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y, z.Size().Height, "%T at %v", o, o.Position())
+		}
+	}
+	assert.Len(t, r.watches, len(r.rowBoxes)-1, "arrows only between drawn children")
+}
+
+func TestZNodeTreeReusesItsObjects(t *testing.T) {
+	snap := zkSnapshot(t, "zk-happy-path", 600*time.Millisecond)
+	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
+	before := r.Objects()
+	z.SetSnapshot(zkSnapshot(t, "zk-happy-path", 700*time.Millisecond))
+	after := r.Objects()
+	require.Equal(t, len(before), len(after))
+	for i := range before {
+		assert.Same(t, before[i], after[i], "object %d is reused, not rebuilt", i)
+	}
+
+	z.SetSnapshot(&sim.Snapshot{Mode: "redis"})
+	assert.Empty(t, texts(r.Objects()), "a snapshot without a ZooKeeper view draws nothing")
+}
