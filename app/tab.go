@@ -141,18 +141,26 @@ type tabView struct {
 }
 
 func newTabView(spec ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView {
-	v := &tabView{spec: spec, ctl: NewController(spec.Mode), win: win, tips: tips,
-		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
-		frames: &tickerFrames{}, now: time.Now}
-	v.pics.Timeline.OnSeek = v.seek
-	v.pics.Cluster.OnTapNode = v.nodeMenu
-	v.content = v.build()
+	v := buildTabView(spec, NewController(spec.Mode), win, tips)
 	if spec.Preset != "" {
 		if err := v.ctl.LoadPreset(spec.Preset); err != nil {
 			fyne.LogError("loading preset "+spec.Preset, err)
 		}
 	}
 	v.showRun()
+	return v
+}
+
+// buildTabView makes a tab's widgets around a controller, with every word
+// in the current language; the window builds its tabs again this way when
+// the language changes.
+func buildTabView(spec ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
+	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips,
+		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
+		frames: &tickerFrames{}, now: time.Now}
+	v.pics.Timeline.OnSeek = v.seek
+	v.pics.Cluster.OnTapNode = v.nodeMenu
+	v.content = v.build()
 	return v
 }
 
@@ -165,14 +173,14 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.speed = widgets.NewTipSlider(math.Log10(MinSpeed), math.Log10(MaxSpeed), v.tips,
 		"Playback speed, logarithmic: 0.01× (watch each message travel) to 100× real time.")
 	v.speed.Step = 0.01
-	v.speed.Value = 0
+	v.speed.Value = math.Log10(v.ctl.Speed())
 	v.speed.OnChanged = func(x float64) {
 		v.ctl.SetSpeed(math.Pow(10, x))
 		v.speedValue.SetText(FormatSpeed(v.ctl.Speed()))
 		v.status.SetText(v.ctl.Status())
 	}
 	v.speed.OnChangeEnded = func(float64) { v.unfocus() }
-	v.speedValue = widget.NewLabel(FormatSpeed(1))
+	v.speedValue = widget.NewLabel(FormatSpeed(v.ctl.Speed()))
 
 	v.presets = widgets.NewTipSelect(assets.PresetsFor(v.spec.Mode), v.choosePreset, v.tips,
 		"Bundled scenarios of this mode. Loading one starts it from 0, paused.")

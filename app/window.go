@@ -6,7 +6,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -22,27 +24,32 @@ type Window struct {
 	tabs    []*tabView
 	appTabs *container.AppTabs
 	tips    *widgets.TipLayer
+
+	app      fyne.App
+	settings Settings    // what is kept between runs
+	menus    []MenuGroup // the menu bar, also the keyboard's actions
+	help     *widget.PopUp
 }
 
 // NewWindow builds the window on any Fyne app (tests pass test.NewApp()).
+// It opens as the user left it: language, theme, tab, presets, sliders,
+// speed and size come from the app's Preferences (see Settings).
 func NewWindow(a fyne.App) *Window {
-	w := &Window{Window: a.NewWindow("LockScope"), tips: widgets.NewTipLayer()}
-	var items []*container.TabItem
+	registerTranslations()
+	w := &Window{Window: a.NewWindow("LockScope"), tips: widgets.NewTipLayer(),
+		app: a, settings: NewSettings(a.Preferences())}
+	i18n.Set(startLanguage(w.settings))
+	a.Settings().SetTheme(&Theme{Choice: w.settings.Theme()})
 	for _, spec := range availableTabs() {
-		v := newTabView(spec, w.Window, w.tips)
-		w.tabs = append(w.tabs, v)
-		items = append(items, container.NewTabItem(spec.Title, v.content))
+		w.tabs = append(w.tabs, newTabView(spec, w.Window, w.tips))
 	}
-	w.appTabs = container.NewAppTabs(items...)
-	w.appTabs.OnSelected = func(*container.TabItem) { w.selected() }
-	w.SetContent(container.NewStack(w.appTabs, w.tips))
-	w.Resize(DefaultSize)
-	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if v := w.current(); v != nil {
-			v.typedKey(ev.Name)
-		}
-	})
+	w.restore()
+	w.build(w.modeIndex(w.settings.Mode()))
+	w.Resize(w.settings.WindowSize())
+	w.Canvas().SetOnTypedKey(w.typedKey)
+	w.Canvas().SetOnTypedRune(w.typedRune)
 	w.SetOnClosed(func() {
+		w.SaveSettings()
 		for _, v := range w.tabs {
 			v.stopTicker()
 		}

@@ -1,0 +1,413 @@
+package app
+
+import (
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// speedLadder are the playback speeds the Faster and Slower keys step
+// through: 1-2-5 steps from MinSpeed to MaxSpeed.
+var speedLadder = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100}
+
+// nextSpeed is the ladder's next speed above x (up) or below it.
+func nextSpeed(x float64, up bool) float64 {
+	const eps = 1e-9
+	if up {
+		for _, s := range speedLadder {
+			if s > x*(1+eps) {
+				return s
+			}
+		}
+		return MaxSpeed
+	}
+	for i := len(speedLadder) - 1; i >= 0; i-- {
+		if speedLadder[i] < x*(1-eps) {
+			return speedLadder[i]
+		}
+	}
+	return MinSpeed
+}
+
+// setSpeed sets the tab's playback speed exactly (the slider's step would
+// round 2× to 1.995×) and moves the slider, the read-out and the status
+// line to it.
+func (v *tabView) setSpeed(x float64) {
+	v.ctl.SetSpeed(x)
+	v.speed.Value = math.Log10(v.ctl.Speed())
+	v.speed.Refresh()
+	v.speedValue.SetText(FormatSpeed(v.ctl.Speed()))
+	v.status.SetText(v.ctl.Status())
+}
+
+// stepPreset loads the next (or previous) preset of the tab's mode,
+// wrapping around; from an edited scenario it starts at the first.
+func (v *tabView) stepPreset(forward bool) {
+	opts := v.presets.Options
+	if len(opts) == 0 {
+		return
+	}
+	i := -1
+	for j, o := range opts {
+		if o == v.presets.Selected {
+			i = j
+		}
+	}
+	switch {
+	case i < 0:
+		i = 0
+	case forward:
+		i = (i + 1) % len(opts)
+	default:
+		i = (i - 1 + len(opts)) % len(opts)
+	}
+	v.presets.SetSelected(opts[i])
+}
+
+// rebuilt is the tab built anew around the same controller, so every word
+// is looked up again in the current language; the run, cursor, speed and
+// play state carry over.
+func (v *tabView) rebuilt() *tabView {
+	v.stopTicker()
+	nv := buildTabView(v.spec, v.ctl, v.win, v.tips)
+	nv.showRun()
+	nv.syncTicker()
+	return nv
+}
+
+// onCurrent runs f on the tab on show, if any.
+func (w *Window) onCurrent(f func(v *tabView)) func() {
+	return func() {
+		if v := w.current(); v != nil {
+			f(v)
+		}
+	}
+}
+
+// actions are the window's menus: every toolbar action, the tabs, the
+// language and theme, settings and help, each with its key.
+func (w *Window) actions() []MenuGroup {
+	short := fyne.KeyModifierShortcutDefault
+	file := MenuGroup{Title: "menu.file", Actions: []*Action{
+		{Label: "menu.settings", Key: fyne.KeyComma, Mod: short, Do: w.ShowSettings},
+		nil,
+		{Label: "menu.quit", Key: fyne.KeyQ, Mod: short, Do: w.quit},
+	}}
+	view := MenuGroup{Title: "menu.view"}
+	tabKeys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
+	for i, v := range w.tabs {
+		i, label := i, "tab."+v.spec.Mode
+		a := &Action{Label: label, Do: func() { w.appTabs.SelectIndex(i) },
+			Checked: func() bool { return w.appTabs != nil && w.appTabs.SelectedIndex() == i }}
+		if i < len(tabKeys) {
+			a.Key, a.Mod = tabKeys[i], short
+		}
+		view.Actions = append(view.Actions, a)
+	}
+	view.Actions = append(view.Actions, nil,
+		&Action{Label: "menu.language.next", Key: fyne.KeyL, Mod: short, Do: w.nextLanguage},
+		&Action{Label: "menu.theme.next", Key: fyne.KeyT, Mod: short, Do: w.nextTheme})
+	langs := MenuGroup{Title: "menu.language"}
+	for _, l := range i18n.Langs {
+		l := l
+		langs.Actions = append(langs.Actions, &Action{Label: "lang." + string(l), Do: func() { w.SetLanguage(l) },
+			Checked: func() bool { return i18n.Current() == l }})
+	}
+	themes := MenuGroup{Title: "menu.theme"}
+	for _, c := range ThemeChoices {
+		c := c
+		themes.Actions = append(themes.Actions, &Action{Label: "theme." + string(c), Do: func() { w.SetTheme(c) },
+			Checked: func() bool { return w.settings.Theme() == c }})
+	}
+	view.Subs = []MenuGroup{langs, themes}
+
+	sim := MenuGroup{Title: "menu.simulation", Actions: []*Action{
+		{Label: "action.play", Key: fyne.KeySpace, Do: w.onCurrent((*tabView).togglePlay)},
+		{Label: "action.step", Key: fyne.KeyRight, Do: w.onCurrent((*tabView).stepForward)},
+		{Label: "action.back", Key: fyne.KeyLeft, Do: w.onCurrent((*tabView).stepBack)},
+		{Label: "action.reset", Key: fyne.KeyR, Do: w.onCurrent((*tabView).rewind)},
+		nil,
+		{Label: "action.faster", Key: fyne.KeyRightBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(nextSpeed(v.ctl.Speed(), true)) })},
+		{Label: "action.slower", Key: fyne.KeyLeftBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(nextSpeed(v.ctl.Speed(), false)) })},
+		{Label: "action.speed1", Key: fyne.KeyBackslash, Do: w.onCurrent(func(v *tabView) { v.setSpeed(1) })},
+		nil,
+		{Label: "action.nextPreset", Key: fyne.KeyN, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
+		{Label: "action.prevPreset", Key: fyne.KeyP, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
+	}}
+	help := MenuGroup{Title: "menu.help", Actions: []*Action{
+		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},
+		{Label: "menu.about", Do: w.showAbout},
+	}}
+	return []MenuGroup{file, view, sim, help}
+}
+
+// Menus are the window's menu groups as the menu bar shows them.
+func (w *Window) Menus() []MenuGroup { return w.menus }
+
+// relabel builds every word of the window again in the current language:
+// the tabs (around their controllers), the menu bar, the tab titles. A tab
+// added to ModeTabs gets this for free: it is built the same way.
+func (w *Window) relabel() {
+	sel := 0
+	if w.appTabs != nil {
+		sel = w.appTabs.SelectedIndex()
+	}
+	for i, v := range w.tabs {
+		w.tabs[i] = v.rebuilt()
+	}
+	w.tips.HideTip()
+	w.build(sel)
+}
+
+// build lays the window out from its tabs and sets the menu bar.
+func (w *Window) build(sel int) {
+	var items []*container.TabItem
+	for _, v := range w.tabs {
+		items = append(items, container.NewTabItem(i18n.T("tab."+v.spec.Mode), v.content))
+	}
+	w.appTabs = container.NewAppTabs(items...)
+	if sel >= 0 && sel < len(items) {
+		w.appTabs.SelectIndex(sel)
+	}
+	w.appTabs.OnSelected = func(*container.TabItem) {
+		w.selected()
+		w.refreshMenu()
+	}
+	w.SetContent(container.NewStack(w.appTabs, w.tips))
+	w.refreshMenu()
+}
+
+// refreshMenu sets the menu bar again, with the current words and checks.
+func (w *Window) refreshMenu() {
+	w.menus = w.actions()
+	w.SetMainMenu(mainMenu(w.menus))
+}
+
+// SetLanguage switches every word of the window to l at once and keeps
+// the choice.
+func (w *Window) SetLanguage(l i18n.Lang) {
+	w.settings.SetLanguage(l)
+	if i18n.Set(l) {
+		w.relabel()
+	}
+}
+
+func (w *Window) nextLanguage() {
+	for i, l := range i18n.Langs {
+		if l == i18n.Current() {
+			w.SetLanguage(i18n.Langs[(i+1)%len(i18n.Langs)])
+			return
+		}
+	}
+}
+
+// SetTheme switches to the theme choice and keeps it.
+func (w *Window) SetTheme(c ThemeChoice) {
+	w.settings.SetTheme(c)
+	w.app.Settings().SetTheme(&Theme{Choice: c})
+	w.refreshMenu()
+}
+
+func (w *Window) nextTheme() {
+	cur := w.settings.Theme()
+	for i, c := range ThemeChoices {
+		if c == cur {
+			w.SetTheme(ThemeChoices[(i+1)%len(ThemeChoices)])
+			return
+		}
+	}
+}
+
+// typedKey runs the action of a key pressed without a modifier; keys no
+// action claims go to the tab.
+func (w *Window) typedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && w.help != nil && w.help.Visible() {
+		w.help.Hide()
+		return
+	}
+	if a := plainKey(w.menus, ev.Name); a != nil {
+		a.Do()
+		return
+	}
+	if v := w.current(); v != nil {
+		v.typedKey(ev.Name)
+	}
+}
+
+// typedRune runs the action of a typed character ('?').
+func (w *Window) typedRune(r rune) {
+	if a := typedRune(w.menus, r); a != nil {
+		a.Do()
+	}
+}
+
+// ToggleShortcuts shows the keyboard overlay, or hides it when it shows.
+func (w *Window) ToggleShortcuts() {
+	if w.help != nil && w.help.Visible() {
+		w.help.Hide()
+		return
+	}
+	var cols []fyne.CanvasObject
+	for _, g := range w.menus {
+		var rows []fyne.CanvasObject
+		title := widget.NewLabelWithStyle(i18n.T(g.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		rows = append(rows, title)
+		form := container.New(layout.NewFormLayout())
+		eachAction([]MenuGroup{g}, func(a *Action) {
+			if k := a.KeysText(); k != "" {
+				form.Add(widget.NewLabelWithStyle(k, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}))
+				form.Add(widget.NewLabel(i18n.T(a.Label)))
+			}
+		})
+		rows = append(rows, form)
+		cols = append(cols, container.NewVBox(rows...))
+	}
+	head := widget.NewLabelWithStyle(i18n.T("help.shortcuts.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head.SizeName = theme.SizeNameSubHeadingText
+	hint := widget.NewLabel(i18n.T("help.shortcuts.hint"))
+	hint.Importance = widget.LowImportance
+	var popup *widget.PopUp
+	closeBtn := widget.NewButtonWithIcon(i18n.T("dialog.close"), theme.CancelIcon(), func() { popup.Hide() })
+	body := container.NewVBox(
+		container.NewBorder(nil, nil, nil, closeBtn, head),
+		widget.NewSeparator(),
+		container.NewGridWithColumns(2, cols...),
+		widget.NewSeparator(),
+		hint,
+	)
+	popup = widget.NewModalPopUp(container.NewPadded(body), w.Canvas())
+	w.help = popup
+	popup.Show()
+}
+
+// ShowSettings opens the settings: language, theme, reset to defaults.
+func (w *Window) ShowSettings() {
+	var d dialog.Dialog
+	var names []string
+	for _, l := range i18n.Langs {
+		names = append(names, l.Name())
+	}
+	langSel := widgets.NewTipSelect(names, nil, w.tips, i18n.T("settings.language.tip"))
+	langSel.SetSelected(i18n.Current().Name())
+	langSel.OnChanged = func(name string) {
+		for _, l := range i18n.Langs {
+			if l.Name() == name && l != i18n.Current() {
+				d.Hide()
+				w.SetLanguage(l)
+				w.ShowSettings()
+			}
+		}
+	}
+	var themeNames []string
+	for _, c := range ThemeChoices {
+		themeNames = append(themeNames, i18n.T("theme."+string(c)))
+	}
+	themeSel := widgets.NewTipSelect(themeNames, nil, w.tips, i18n.T("settings.theme.tip"))
+	themeSel.SetSelected(i18n.T("theme." + string(w.settings.Theme())))
+	themeSel.OnChanged = func(name string) {
+		for _, c := range ThemeChoices {
+			if i18n.T("theme."+string(c)) == name {
+				w.SetTheme(c)
+			}
+		}
+	}
+	reset := widgets.NewTipButton(i18n.T("settings.reset"), theme.HistoryIcon(), func() {
+		d.Hide()
+		w.ResetSettings()
+	}, w.tips, i18n.T("settings.reset.tip"))
+	form := container.New(layout.NewFormLayout(),
+		widget.NewLabelWithStyle(i18n.T("settings.language"), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), langSel,
+		widget.NewLabelWithStyle(i18n.T("settings.theme"), fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), themeSel,
+	)
+	note := widget.NewLabel(i18n.T("settings.remembered"))
+	note.Wrapping = fyne.TextWrapWord
+	note.Importance = widget.LowImportance
+	body := container.NewVBox(form, widget.NewSeparator(), note, container.NewHBox(layout.NewSpacer(), reset))
+	d = dialog.NewCustom(i18n.T("settings.title"), i18n.T("dialog.close"), body, w)
+	d.Resize(fyne.NewSize(480, d.MinSize().Height+body.MinSize().Height))
+	d.Show()
+}
+
+// ResetSettings forgets every saved setting and puts the window back as
+// on a first start: the system's language and theme, each tab on its first
+// preset at normal speed, the first tab, the default size.
+func (w *Window) ResetSettings() {
+	w.settings.Reset()
+	w.app.Settings().SetTheme(&Theme{Choice: ThemeSystem})
+	for _, v := range w.tabs {
+		v.stopTicker()
+		v.ctl.SetSpeed(1)
+		if v.spec.Preset != "" {
+			if err := v.ctl.LoadPreset(v.spec.Preset); err != nil {
+				fyne.LogError("loading preset "+v.spec.Preset, err)
+			}
+		}
+	}
+	i18n.Set(SystemLanguage())
+	w.relabel()
+	w.appTabs.SelectIndex(0)
+	w.Resize(DefaultSize)
+}
+
+// restore puts the saved settings back: each tab's preset, sliders and
+// toggles, the speed and the tab on show.
+func (w *Window) restore() {
+	speed := w.settings.Speed()
+	for _, v := range w.tabs {
+		if st, ok := w.settings.Tab(v.spec.Mode); ok {
+			restoreTab(v.spec, v.ctl, st)
+		}
+		v.setSpeed(speed)
+		v.showRun()
+	}
+}
+
+// modeIndex is the index of the tab of a mode, 0 when there is none.
+func (w *Window) modeIndex(mode string) int {
+	for i, v := range w.tabs {
+		if v.spec.Mode == mode {
+			return i
+		}
+	}
+	return 0
+}
+
+// SaveSettings keeps what the window shows for the next start: the tab on
+// show, the speed, the size and every tab's preset, sliders and toggles.
+// The window calls it when it closes.
+func (w *Window) SaveSettings() {
+	speed := 1.0
+	if v := w.current(); v != nil {
+		speed = v.ctl.Speed()
+	}
+	w.settings.SaveSession(w.CurrentMode(), speed, w.Canvas().Size())
+	for _, v := range w.tabs {
+		w.settings.SaveTab(v.spec.Mode, tabState(v.spec, v.ctl))
+	}
+}
+
+func (w *Window) quit() {
+	w.Close()
+}
+
+// showAbout says what LockScope is.
+func (w *Window) showAbout() {
+	text := widget.NewLabel(i18n.T("about.text"))
+	text.Wrapping = fyne.TextWrapWord
+	version := w.app.Metadata().Version
+	ver := widget.NewLabel(i18n.F("about.version", "version", version))
+	if version == "" {
+		ver.Hide()
+	}
+	d := dialog.NewCustom(i18n.T("about.title"), i18n.T("dialog.close"), container.NewVBox(ver, text), w)
+	d.Resize(fyne.NewSize(520, 260))
+	d.Show()
+}

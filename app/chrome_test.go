@@ -1,0 +1,335 @@
+package app
+
+import (
+	"os"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// TestMain pins the locale the window reads on a first start to English,
+// so the tests read the same words on a developer's Chinese desktop.
+func TestMain(m *testing.M) {
+	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES"} {
+		os.Unsetenv(k)
+	}
+	os.Setenv("LANG", "en_US.UTF-8")
+	os.Exit(m.Run())
+}
+
+// inChinese switches the lookup to Chinese for one test.
+func inChinese(t *testing.T, w *Window) {
+	t.Helper()
+	w.SetLanguage(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+}
+
+func TestSystemLocalePicksTheFirstLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		want i18n.Lang
+	}{
+		{"zh_CN.UTF-8", i18n.Chinese},
+		{"zh_TW.UTF-8", i18n.Chinese},
+		{"en_US.UTF-8", i18n.English},
+		{"de_DE.UTF-8", i18n.English},
+		{"C", i18n.English},
+		{"C.UTF-8", i18n.English},
+		{"POSIX", i18n.English},
+		{"", i18n.English},
+	} {
+		t.Setenv("LANG", tc.lang)
+		assert.Equal(t, tc.want, SystemLanguage(), "LANG=%s", tc.lang)
+	}
+}
+
+func TestFirstStartFollowsTheLocaleThenTheSavedChoice(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	a := test.NewTempApp(t)
+	t.Setenv("LANG", "zh_CN.UTF-8")
+	w := NewWindow(a)
+	assert.Equal(t, i18n.Chinese, i18n.Current(), "zh_CN on a first start is Chinese")
+	assert.Equal(t, "Redis", w.appTabs.Items[0].Text)
+	w.SetLanguage(i18n.English)
+	w.Close()
+
+	w = NewWindow(a)
+	defer w.Close()
+	assert.Equal(t, i18n.English, i18n.Current(), "the saved choice beats the locale")
+}
+
+// Switching the language redraws every word at once, and the run, cursor
+// and speed carry over: the tabs are rebuilt around their controllers.
+func TestLanguageSwitchRelabelsWithoutLosingTheRun(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	v.presets.SetSelected("redis-gc-pause")
+	v.ctl.Seek(12_000_000_000)
+	v.setSpeed(5)
+	w.appTabs.SelectIndex(0)
+	ctl := v.ctl
+	enMenu := w.MainMenu().Items[0].Label
+
+	inChinese(t, w)
+	nv := w.tab("redis")
+	require.NotSame(t, v, nv, "the tab is built anew")
+	assert.Same(t, ctl, nv.ctl, "around the same controller")
+	assert.Equal(t, "redis-gc-pause", nv.ctl.Origin())
+	assert.Equal(t, int64(12_000_000_000), int64(nv.ctl.Cursor()))
+	assert.InDelta(t, 5, nv.ctl.Speed(), 1e-9)
+	assert.Equal(t, "5×", nv.speedValue.Text, "the speed read-out shows the kept speed")
+	assert.Equal(t, i18n.In(i18n.Chinese, "menu.file"), w.MainMenu().Items[0].Label)
+	assert.NotEqual(t, enMenu, w.MainMenu().Items[0].Label)
+	assert.Equal(t, 0, w.appTabs.SelectedIndex())
+
+	w.SetLanguage(i18n.English)
+	assert.Equal(t, enMenu, w.MainMenu().Items[0].Label)
+}
+
+func TestSettingsSurviveARestart(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	v := w.tab("redis")
+	v.presets.SetSelected("redis-happy-path")
+	for _, c := range v.sliders {
+		if c.spec.Key == "ttl" {
+			c.slider.SetValue(7.5)
+		}
+	}
+	v.toggles["watchdog"].SetChecked(true)
+	w.SetTheme(ThemeDark)
+	w.SetLanguage(i18n.Chinese)
+	last := len(w.tabs) - 1
+	w.appTabs.SelectIndex(last)
+	w.tabs[last].setSpeed(20) // the speed of the tab on show is kept
+	w.Resize(fyne.NewSize(1200, 800))
+	w.Close()
+
+	i18n.Set(i18n.English)
+	w = NewWindow(a)
+	defer w.Close()
+	v = w.tab("redis")
+	assert.Equal(t, i18n.Chinese, i18n.Current())
+	assert.Equal(t, ThemeDark, w.settings.Theme())
+	th, ok := a.Settings().Theme().(*Theme)
+	require.True(t, ok, "the app runs LockScope's theme")
+	assert.Equal(t, ThemeDark, th.Choice)
+	assert.Equal(t, last, w.appTabs.SelectedIndex(), "the last tab on show")
+	assert.Equal(t, "redis-happy-path", v.ctl.Origin())
+	assert.InDelta(t, 7.5, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "the TTL slider")
+	assert.True(t, v.ctl.Scenario().Watchdog, "the watchdog toggle")
+	assert.True(t, v.toggles["watchdog"].Checked, "and the control shows it")
+	assert.InDelta(t, 20, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, fyne.NewSize(1200, 800), w.settings.WindowSize())
+}
+
+func TestResetToDefaults(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	defer w.Close()
+	v := w.tab("redis")
+	v.presets.SetSelected("redis-happy-path")
+	v.setSpeed(50)
+	w.SetTheme(ThemeLight)
+	w.SetLanguage(i18n.Chinese)
+	w.SaveSettings()
+
+	w.ResetSettings()
+	v = w.tab("redis")
+	assert.Equal(t, i18n.English, i18n.Current(), "the locale's language (en_US in tests)")
+	assert.Equal(t, ThemeSystem, w.settings.Theme())
+	assert.Equal(t, ThemeSystem, a.Settings().Theme().(*Theme).Choice)
+	assert.Equal(t, v.spec.Preset, v.ctl.Origin())
+	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, 0, w.appTabs.SelectedIndex())
+	_, saved := w.settings.Language()
+	assert.False(t, saved, "no language is kept after a reset")
+	_, saved = w.settings.Tab("redis")
+	assert.False(t, saved)
+}
+
+// A saved state that no longer fits (a preset that is gone, a value out
+// of range, a slider the preset has nothing for) never breaks the start.
+func TestRestoreToleratesStaleSettings(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := a.Preferences()
+	p.SetString(prefPreset+"redis", "redis-no-such-preset")
+	p.SetString(prefSliders+"redis", "ttl=9999;pause=3;nonsense;clients=NaN")
+	p.SetString(prefToggles+"redis", "watchdog=1;nosuch=1")
+	p.SetFloat(prefSpeed, 1e9)
+	p.SetString(prefTheme, "purple")
+	w := NewWindow(a)
+	defer w.Close()
+	v := w.tab("redis")
+	assert.Equal(t, ThemeSystem, w.settings.Theme())
+	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9, "an absurd speed is dropped")
+	assert.InDelta(t, Sliders["ttl"].Max, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "clamped to the slider")
+	assert.True(t, v.ctl.Scenario().Watchdog)
+}
+
+func TestKeysRunTheMenuActions(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	v.presets.SetSelected("redis-gc-pause")
+	v.setSpeed(1)
+
+	key(w, fyne.KeyRightBracket)
+	assert.InDelta(t, 2, v.ctl.Speed(), 1e-9)
+	key(w, fyne.KeyRightBracket)
+	assert.InDelta(t, 5, v.ctl.Speed(), 1e-9)
+	key(w, fyne.KeyLeftBracket)
+	key(w, fyne.KeyLeftBracket)
+	key(w, fyne.KeyLeftBracket)
+	assert.InDelta(t, 0.5, v.ctl.Speed(), 1e-9)
+	key(w, fyne.KeyBackslash)
+	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9)
+
+	opts := v.presets.Options
+	i := indexOf(opts, "redis-gc-pause")
+	key(w, fyne.KeyN)
+	assert.Equal(t, opts[(i+1)%len(opts)], v.ctl.Origin())
+	key(w, fyne.KeyP)
+	key(w, fyne.KeyP)
+	assert.Equal(t, opts[(i-1+len(opts))%len(opts)], v.ctl.Origin())
+
+	key(w, fyne.KeyRight)
+	assert.Positive(t, v.ctl.Cursor(), "→ steps")
+	key(w, fyne.KeyR)
+	assert.Zero(t, v.ctl.Cursor(), "R rewinds")
+
+	key(w, fyne.KeyF1)
+	require.NotNil(t, w.help)
+	assert.True(t, w.help.Visible(), "F1 shows the shortcuts")
+	key(w, fyne.KeyEscape)
+	assert.False(t, w.help.Visible(), "Esc hides them")
+	w.Canvas().OnTypedRune()('?')
+	assert.True(t, w.help.Visible(), "? shows them")
+	w.Canvas().OnTypedRune()('?')
+	assert.False(t, w.help.Visible(), "and hides them")
+}
+
+// Every toolbar action has a key and a menu entry, and no key does two
+// things.
+func TestEveryToolbarActionHasAKeyAndAMenuEntry(t *testing.T) {
+	w, _, _, _ := newTestWindow(t)
+	byLabel := map[string]*Action{}
+	seen := map[string]string{}
+	eachAction(w.Menus(), func(a *Action) {
+		byLabel[a.Label] = a
+		if a.Key == "" {
+			return
+		}
+		k := a.KeysText()
+		assert.NotContains(t, seen, k, "%s is bound to %s and %s", k, seen[k], a.Label)
+		seen[k] = a.Label
+		assert.True(t, i18n.Has(i18n.English, a.Label), "%s has words", a.Label)
+	})
+	for _, label := range []string{"action.play", "action.step", "action.back", "action.reset",
+		"action.faster", "action.slower", "action.nextPreset", "action.prevPreset", "menu.shortcuts", "menu.settings"} {
+		a := byLabel[label]
+		if assert.NotNil(t, a, "%s is in the menus", label) {
+			assert.NotEmpty(t, a.Key, "%s has a key", label)
+		}
+	}
+	var titles []string
+	for _, m := range w.MainMenu().Items {
+		titles = append(titles, m.Label)
+	}
+	assert.Equal(t, []string{"File", "View", "Simulation", "Help"}, titles)
+}
+
+func TestShortcutOverlayListsEveryKey(t *testing.T) {
+	w, _, _, _ := newTestWindow(t)
+	w.ToggleShortcuts()
+	texts := map[string]bool{}
+	for _, o := range test.LaidOutObjects(w.help) {
+		if l, ok := o.(*widget.Label); ok {
+			texts[l.Text] = true
+		}
+	}
+	eachAction(w.Menus(), func(a *Action) {
+		if a.Key != "" {
+			assert.True(t, texts[a.KeysText()], "the overlay shows %s", a.KeysText())
+			assert.True(t, texts[i18n.T(a.Label)], "the overlay says what %s does", a.KeysText())
+		}
+	})
+}
+
+func TestMenusSwitchLanguageAndTheme(t *testing.T) {
+	w, _, _, _ := newTestWindow(t)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	find := func(menu int, label string) *fyne.MenuItem {
+		var found *fyne.MenuItem
+		var walk func(items []*fyne.MenuItem)
+		walk = func(items []*fyne.MenuItem) {
+			for _, it := range items {
+				if it.Label == label {
+					found = it
+				}
+				if it.ChildMenu != nil {
+					walk(it.ChildMenu.Items)
+				}
+			}
+		}
+		walk(w.MainMenu().Items[menu].Items)
+		require.NotNil(t, found, "menu item %q", label)
+		return found
+	}
+	find(1, "Dark").Action()
+	assert.Equal(t, ThemeDark, w.settings.Theme())
+	assert.True(t, find(1, "Dark").Checked)
+	assert.False(t, find(1, "Light").Checked)
+	assert.Equal(t, theme.VariantDark, a(w).Settings().Theme().(*Theme).Variant(theme.VariantLight))
+
+	find(1, "简体中文").Action()
+	assert.Equal(t, i18n.Chinese, i18n.Current())
+	assert.Equal(t, "视图", w.MainMenu().Items[1].Label)
+}
+
+func a(w *Window) fyne.App { return w.app }
+
+// Fyne's lang knows LockScope's words too, in the system's language, and
+// registering them does not hide Fyne's own: the Chinese joins Fyne's
+// zh-Hans instead of making a "zh" that Fyne would never look in.
+func TestTranslationsReachFyneLang(t *testing.T) {
+	registerTranslations()
+	relocate := func() { // Fyne reads the locale again whenever words are added
+		require.NoError(t, lang.AddTranslationsForLocale([]byte("{}"), "en"))
+	}
+	t.Setenv("LANG", "zh_CN.UTF-8")
+	relocate()
+	assert.Equal(t, i18n.In(i18n.Chinese, "menu.settings"), lang.X("menu.settings", "?"))
+	assert.Equal(t, "取消", lang.L("Cancel"), "Fyne's own Chinese is still found")
+	t.Setenv("LANG", "en_US.UTF-8")
+	relocate()
+	assert.Equal(t, i18n.In(i18n.English, "menu.settings"), lang.X("menu.settings", "?"))
+	assert.Equal(t, "Cancel", lang.L("Cancel"))
+}
+
+func TestSettingsDialogOffersLanguageThemeAndReset(t *testing.T) {
+	w, _, _, _ := newTestWindow(t)
+	w.ShowSettings()
+	var selects, buttons []string
+	for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
+		switch x := o.(type) {
+		case *widgets.TipSelect:
+			selects = append(selects, x.Selected)
+		case *widgets.TipButton:
+			buttons = append(buttons, x.Text)
+		case *widget.Button:
+			buttons = append(buttons, x.Text)
+		}
+	}
+	assert.Equal(t, []string{"English", "System"}, selects)
+	assert.Contains(t, buttons, "Reset to defaults")
+	assert.Contains(t, buttons, "Close")
+}

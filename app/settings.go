@@ -1,0 +1,218 @@
+package app
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The keys LockScope keeps in Fyne's Preferences. A per-mode key is the
+// prefix followed by the mode ("preset.redis").
+const (
+	prefLanguage     = "language" // "en", "zh"; absent: follow the system locale
+	prefTheme        = "theme"    // a ThemeChoice
+	prefMode         = "mode"     // the mode of the tab on show
+	prefSpeed        = "speed"    // playback speed, simulated per real second
+	prefWindowWidth  = "window.width"
+	prefWindowHeight = "window.height"
+	prefPreset       = "preset."  // the preset a tab showed
+	prefSliders      = "sliders." // its slider values, "key=value;key=value"
+	prefToggles      = "toggles." // its toggles, "key=1;key=0"
+)
+
+// Settings are what LockScope remembers between runs, kept with Fyne's
+// Preferences (one file per user, per app ID).
+type Settings struct {
+	p fyne.Preferences
+}
+
+// NewSettings reads and writes settings in p.
+func NewSettings(p fyne.Preferences) Settings { return Settings{p: p} }
+
+// Language is the saved language; ok is false when the user never chose
+// one, so the system locale decides.
+func (s Settings) Language() (l i18n.Lang, ok bool) {
+	return i18n.Parse(s.p.String(prefLanguage))
+}
+
+// SetLanguage saves the language.
+func (s Settings) SetLanguage(l i18n.Lang) { s.p.SetString(prefLanguage, string(l)) }
+
+// Theme is the saved theme choice, ThemeSystem when none is.
+func (s Settings) Theme() ThemeChoice { return parseThemeChoice(s.p.String(prefTheme)) }
+
+// SetTheme saves the theme choice.
+func (s Settings) SetTheme(c ThemeChoice) { s.p.SetString(prefTheme, string(c)) }
+
+// Mode is the mode of the tab last on show, "" for none.
+func (s Settings) Mode() string { return s.p.String(prefMode) }
+
+// Speed is the saved playback speed, 1 when none is.
+func (s Settings) Speed() float64 {
+	x := s.p.FloatWithFallback(prefSpeed, 1)
+	if math.IsNaN(x) || x < MinSpeed || x > MaxSpeed {
+		return 1
+	}
+	return x
+}
+
+// WindowSize is the saved window size, DefaultSize when none is.
+func (s Settings) WindowSize() fyne.Size {
+	w := s.p.FloatWithFallback(prefWindowWidth, 0)
+	h := s.p.FloatWithFallback(prefWindowHeight, 0)
+	if w < 320 || h < 240 {
+		return DefaultSize
+	}
+	return fyne.NewSize(float32(w), float32(h))
+}
+
+// TabState is what a tab remembers: the preset it showed and the values of
+// its sliders and toggles.
+type TabState struct {
+	Preset  string
+	Sliders map[string]float64
+	Toggles map[string]bool
+}
+
+// Tab is the saved state of a mode's tab; ok is false when nothing is saved.
+func (s Settings) Tab(mode string) (st TabState, ok bool) {
+	st.Preset = s.p.String(prefPreset + mode)
+	st.Sliders = map[string]float64{}
+	st.Toggles = map[string]bool{}
+	for k, v := range pairs(s.p.String(prefSliders + mode)) {
+		if x, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			st.Sliders[k] = x
+		}
+	}
+	for k, v := range pairs(s.p.String(prefToggles + mode)) {
+		st.Toggles[k] = v == "1"
+	}
+	return st, st.Preset != "" || len(st.Sliders) > 0 || len(st.Toggles) > 0
+}
+
+// SaveTab keeps the state of a mode's tab.
+func (s Settings) SaveTab(mode string, st TabState) {
+	s.p.SetString(prefPreset+mode, st.Preset)
+	var sl, tg []string
+	for k, v := range st.Sliders {
+		sl = append(sl, k+"="+strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	for k, on := range st.Toggles {
+		b := "0"
+		if on {
+			b = "1"
+		}
+		tg = append(tg, k+"="+b)
+	}
+	sort.Strings(sl)
+	sort.Strings(tg)
+	s.p.SetString(prefSliders+mode, strings.Join(sl, ";"))
+	s.p.SetString(prefToggles+mode, strings.Join(tg, ";"))
+}
+
+// SaveSession keeps the window's mode, speed and size.
+func (s Settings) SaveSession(mode string, speed float64, size fyne.Size) {
+	s.p.SetString(prefMode, mode)
+	s.p.SetFloat(prefSpeed, speed)
+	if size.Width >= 320 && size.Height >= 240 {
+		s.p.SetFloat(prefWindowWidth, float64(size.Width))
+		s.p.SetFloat(prefWindowHeight, float64(size.Height))
+	}
+}
+
+// Reset forgets every setting LockScope keeps, so the next start (and the
+// window, which applies the defaults at once) is like the first. Keys of
+// other parts of the program (the recent-files list) are left alone.
+func (s Settings) Reset() {
+	for _, k := range []string{prefLanguage, prefTheme, prefMode, prefSpeed, prefWindowWidth, prefWindowHeight} {
+		s.p.RemoveValue(k)
+	}
+	for _, m := range sim.ModeOrder {
+		for _, prefix := range []string{prefPreset, prefSliders, prefToggles} {
+			s.p.RemoveValue(prefix + m)
+		}
+	}
+}
+
+// pairs reads "k=v;k=v".
+func pairs(s string) map[string]string {
+	out := map[string]string{}
+	for _, kv := range strings.Split(s, ";") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// tabState reads the state worth keeping from a tab: its preset (when it
+// shows one of its mode's presets) and every slider and toggle that
+// applies to its scenario.
+func tabState(spec ModeTab, c *Controller) TabState {
+	st := TabState{Sliders: map[string]float64{}, Toggles: map[string]bool{}}
+	sc := c.Scenario()
+	if sc == nil {
+		return st
+	}
+	if contains(assets.PresetsFor(spec.Mode), c.Origin()) {
+		st.Preset = c.Origin()
+	}
+	for _, k := range spec.Sliders {
+		if x, ok := Sliders[k].Value(sc); ok {
+			st.Sliders[k] = x
+		}
+	}
+	for _, k := range spec.Toggles {
+		st.Toggles[k] = Toggles[k].Value(sc)
+	}
+	return st
+}
+
+// restoreTab puts a saved state back into a tab's controller: the preset,
+// then every saved slider and toggle that differs from it, in one edit.
+// What no longer applies (a preset that is gone, a slider the scenario
+// has nothing for, values the simulator refuses, such as fencing on a
+// Redlock scenario) is dropped quietly: the tab then shows its preset as
+// it comes.
+func restoreTab(spec ModeTab, c *Controller, st TabState) {
+	if st.Preset != "" && st.Preset != c.Origin() && contains(assets.PresetsFor(spec.Mode), st.Preset) {
+		if err := c.LoadPreset(st.Preset); err != nil {
+			return
+		}
+	}
+	sc := c.Scenario()
+	if sc == nil {
+		return
+	}
+	changed := false
+	apply := func(edit *sim.Scenario) {
+		for _, k := range spec.Sliders {
+			x, saved := st.Sliders[k]
+			if old, ok := Sliders[k].Value(edit); saved && ok && old != x {
+				x = math.Max(Sliders[k].Min, math.Min(Sliders[k].Max, x))
+				Sliders[k].Apply(edit, x)
+				changed = true
+			}
+		}
+		for _, k := range spec.Toggles {
+			on, saved := st.Toggles[k]
+			if saved && Toggles[k].Value(edit) != on {
+				Toggles[k].Apply(edit, on)
+				changed = true
+			}
+		}
+	}
+	apply(sc.Clone())
+	if !changed {
+		return
+	}
+	// An edit the simulator refuses leaves the preset as it was.
+	_ = c.Edit(i18n.T("settings.restored"), apply)
+}

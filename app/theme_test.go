@@ -1,0 +1,122 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"github.com/go-text/typesetting/font"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
+)
+
+func parseFont(t *testing.T, r fyne.Resource) *font.Face {
+	t.Helper()
+	f, err := font.ParseTTF(bytes.NewReader(r.Content()))
+	require.NoError(t, err, r.Name())
+	return f
+}
+
+// chineseTexts is every piece of Chinese the window can show: the Chinese
+// translation, the presets' Chinese captions and the languages' names.
+func chineseTexts(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, k := range i18n.Keys(i18n.Chinese) {
+		out["zh.json "+k] = i18n.In(i18n.Chinese, k)
+	}
+	for _, name := range assets.PresetNames() {
+		sc, err := assets.Preset(name)
+		require.NoError(t, err)
+		for i, c := range sc.Captions {
+			out[fmt.Sprintf("%s captions[%d].zh", name, i)] = c.Zh
+		}
+	}
+	for _, l := range i18n.Langs {
+		out["name of "+string(l)] = l.Name()
+	}
+	return out
+}
+
+// The bundled font, with Fyne's own font behind it as the theme sets them
+// up, has a glyph for every character of the Chinese the window shows, in
+// both weights, so Chinese renders on a machine with no CJK font. When
+// this fails, new Chinese text has a character the subset lacks: run
+// `go generate ./assets`.
+func TestBundledFontCoversTheChinese(t *testing.T) {
+	th := &Theme{}
+	for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
+		chain := []*font.Face{parseFont(t, th.Font(style))}
+		if style.Bold {
+			chain = append(chain, parseFont(t, theme.DefaultTextBoldFont()))
+		} else {
+			chain = append(chain, parseFont(t, theme.DefaultTextFont()))
+		}
+		missing := map[rune][]string{}
+		for where, text := range chineseTexts(t) {
+			for _, r := range text {
+				if r == '\n' {
+					continue
+				}
+				found := false
+				for _, f := range chain {
+					if _, ok := f.NominalGlyph(r); ok {
+						found = true
+						break
+					}
+				}
+				if !found && len(missing[r]) < 3 {
+					missing[r] = append(missing[r], where)
+				}
+			}
+		}
+		for r, where := range missing {
+			t.Errorf("bold=%v: no glyph for %q (U+%04X), used in %s; run go generate ./assets",
+				style.Bold, r, r, strings.Join(where, ", "))
+		}
+	}
+}
+
+// The subset draws no ASCII, not even a space: Fyne's font draws every
+// Latin letter and measures every line, so English looks as in any Fyne
+// program and a line is as tall whatever its language.
+func TestBundledFontLeavesLatinToFyne(t *testing.T) {
+	for _, r := range []fyne.Resource{cjkRegular, cjkBold} {
+		f := parseFont(t, r)
+		for c := rune(0x20); c < 0x7f; c++ {
+			_, ok := f.NominalGlyph(c)
+			assert.False(t, ok, "%s has %q", r.Name(), c)
+		}
+		_, ok := f.NominalGlyph('锁')
+		assert.True(t, ok, "%s draws 锁", r.Name())
+	}
+}
+
+func TestThemeHoldsTheChosenVariant(t *testing.T) {
+	for _, tc := range []struct {
+		choice     ThemeChoice
+		system     fyne.ThemeVariant
+		wantVarint fyne.ThemeVariant
+	}{
+		{ThemeSystem, theme.VariantDark, theme.VariantDark},
+		{ThemeSystem, theme.VariantLight, theme.VariantLight},
+		{ThemeLight, theme.VariantDark, theme.VariantLight},
+		{ThemeDark, theme.VariantLight, theme.VariantDark},
+	} {
+		th := &Theme{Choice: tc.choice}
+		assert.Equal(t, tc.wantVarint, th.Variant(tc.system))
+		assert.Equal(t, theme.DefaultTheme().Color(theme.ColorNameBackground, tc.wantVarint),
+			th.Color(theme.ColorNameBackground, tc.system), "%s on a %v system", tc.choice, tc.system)
+	}
+	assert.Equal(t, ThemeSystem, parseThemeChoice("purple"))
+	assert.Equal(t, ThemeDark, parseThemeChoice("dark"))
+	th := &Theme{}
+	assert.Equal(t, theme.DefaultTheme().Font(fyne.TextStyle{Monospace: true}), th.Font(fyne.TextStyle{Monospace: true}))
+	assert.Equal(t, cjkBold, th.Font(fyne.TextStyle{Bold: true}))
+}
