@@ -33,7 +33,7 @@ func newTestWindow(t *testing.T) (*Window, *tabView, *fakeFrames, *time.Time) {
 	a := test.NewTempApp(t)
 	w := NewWindow(a)
 	t.Cleanup(w.Close)
-	require.Equal(t, []string{"redis"}, w.Modes())
+	require.Equal(t, "redis", w.Modes()[0], "the Redis tab comes first")
 	v := w.tab("redis")
 	require.NotNil(t, v)
 	frames := &fakeFrames{}
