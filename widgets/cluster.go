@@ -3,7 +3,6 @@ package widgets
 import (
 	"image/color"
 	"math"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -345,7 +345,7 @@ func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
 		r.bannerT.Hide()
 		return
 	}
-	text := strconv.Itoa(len(h)) + " clients believe they hold the lock: " + strings.Join(h, ", ")
+	text := i18n.F("cluster.banner", "n", len(h), "clients", strings.Join(h, ", "))
 	w := textWidth(text, r.bannerT.TextSize, true) + 20
 	x := max((r.v.Size().Width-w)/2, 0)
 	placeRect(r.banner, fyne.NewPos(x, 4), fyne.NewSize(w, 22), ColorViolation)
@@ -408,17 +408,17 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	if n.Client {
 		lines[1] = clientStateText(n)
 	} else {
-		lines[1] = n.Role
+		lines[1] = i18n.Term(n.Role)
 	}
-	lines[2] = "clock " + FormatTime(n.Wall)
+	lines[2] = i18n.F("cluster.clock", "t", FormatTime(n.Wall))
 	if n.Skew != 0 {
 		lines[2] += "  (" + FormatSkew(n.Skew) + ")"
 	}
 	switch {
 	case n.Crashed:
-		lines[3] = "crashed"
+		lines[3] = i18n.T("cluster.crashed")
 	case n.Paused:
-		lines[3] = "paused until " + FormatTime(n.Resume)
+		lines[3] = i18n.F("cluster.pausedUntil", "t", FormatTime(n.Resume))
 	case n.Session != "":
 		lines[3] = n.Session
 	default:
@@ -448,9 +448,9 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 
 	// The holder's badge: its token when the mode hands one out.
 	if n.Client && n.State == sim.StateHolding && b.size.Height >= 36 && b.size.Width >= 150 {
-		label := "HOLDER"
+		label := i18n.T("cluster.holder")
 		if n.Token > 0 {
-			label = "HOLDER #" + strconv.FormatInt(n.Token, 10)
+			label = i18n.F("cluster.holderToken", "token", n.Token)
 		}
 		w := textWidth(label, o.badgeText.TextSize, true) + 10
 		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6, b.pos.Y+5)
@@ -491,13 +491,13 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 func clientStateText(n sim.NodeView) string {
 	switch n.State {
 	case sim.StateHolding:
-		return "holding the lock"
+		return i18n.T("client.holding")
 	case sim.StateWaiting:
-		return "waiting for the lock"
+		return i18n.T("client.waiting")
 	case sim.StateDone:
-		return "done"
+		return i18n.T("client.done")
 	}
-	return "idle"
+	return i18n.T("client.idle")
 }
 
 func (r *clusterRenderer) drawMessage(o *msgObjects, label string, at fyne.Position, c color.NRGBA) {
@@ -516,10 +516,10 @@ func (r *clusterRenderer) drawLegend(fg color.Color) {
 		label string
 		c     color.NRGBA
 	}{
-		{"request", messageColor(sim.NodeView{Client: true}, sim.NodeView{})},
-		{"reply", ColorReply},
-		{"between servers", ColorServerLink},
-		{"partitioned link", ColorFault},
+		{i18n.T("cluster.legend.request"), messageColor(sim.NodeView{Client: true}, sim.NodeView{})},
+		{i18n.T("cluster.legend.reply"), ColorReply},
+		{i18n.T("cluster.legend.servers"), ColorServerLink},
+		{i18n.T("cluster.legend.partition"), ColorFault},
 	}
 	for _, it := range items {
 		placeRect(r.swatch.next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.c)

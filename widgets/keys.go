@@ -1,7 +1,6 @@
 package widgets
 
 import (
-	"fmt"
 	"image/color"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -155,18 +155,18 @@ func (r *keysRenderer) draw() {
 		x := float32(cardPad)
 		placeText(c.title, node.Name, fyne.NewPos(x, y+6), fg)
 		x += c.title.MinSize().Width + 8
-		role := sv.Role
+		role := i18n.Term(sv.Role)
 		if sv.Node == k.master && len(k.servers) > 1 {
-			role += " · clients use it"
+			role = i18n.F("keys.roleInUse", "role", role)
 		}
 		rw := textWidth(role, c.role.TextSize, true) + 10
 		placeRect(c.roleBg, fyne.NewPos(x, y+7), fyne.NewSize(rw, 17), fade(ColorServerLink, 0.85))
 		placeText(c.role, role, fyne.NewPos(x+5, y+8), color.White)
 
-		counter := "fencing counter " + strconv.FormatInt(sv.Counter, 10)
+		counter := i18n.F("keys.counter", "n", sv.Counter)
 		cw := textWidth(counter, c.counter.TextSize, false)
 		placeText(c.counter, counter, fyne.NewPos(size.Width-cardPad-cw, y+8), fg)
-		clock := "clock " + FormatTime(node.Wall)
+		clock := i18n.F("cluster.clock", "t", FormatTime(node.Wall))
 		if x+rw+16+textWidth(clock, c.clock.TextSize, false) < size.Width-cardPad-cw-12 {
 			placeText(c.clock, clock, fyne.NewPos(x+rw+12, y+9), muted)
 		} else {
@@ -176,9 +176,9 @@ func (r *keysRenderer) draw() {
 		body := y + cardHeadH + 4
 		switch {
 		case node.Crashed:
-			placeText(c.note, "down: the keys it held in memory are gone", fyne.NewPos(cardPad, body+4), fg)
+			placeText(c.note, i18n.T("keys.down"), fyne.NewPos(cardPad, body+4), fg)
 		case len(sv.Keys) == 0:
-			placeText(c.note, sim.LockKey+" — no key: the lock is free", fyne.NewPos(cardPad, body+4), muted)
+			placeText(c.note, i18n.F("keys.free", "key", sim.LockKey), fyne.NewPos(cardPad, body+4), muted)
 		default:
 			c.note.Hide()
 			for _, kv := range sv.Keys {
@@ -203,14 +203,14 @@ func TTLFraction(kv sim.KeyView) float32 {
 }
 
 func (r *keysRenderer) drawKey(o *keyObjects, kv sim.KeyView, node sim.NodeView, y, width float32, fg, muted color.Color) {
-	line := fmt.Sprintf("%s = %q   owner %s", kv.Key, kv.Value, kv.Owner)
+	line := i18n.F("keys.line", "key", kv.Key, "value", strconv.Quote(kv.Value), "owner", kv.Owner)
 	placeText(o.line, line, fyne.NewPos(cardPad, y), fg)
 
-	left := FormatTime(kv.Left) + " of " + FormatTime(kv.TTL) + " left"
+	left := i18n.F("keys.left", "left", FormatTime(kv.Left), "ttl", FormatTime(kv.TTL))
 	if kv.Expired {
-		left = "expired, not yet removed"
+		left = i18n.T("keys.expired")
 	}
-	lw := textWidth("00.000 s of 00.000 s left", o.left.TextSize, false)
+	lw := textWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), o.left.TextSize, false)
 	barW := max(width-2*cardPad-lw-10, 40)
 	by := y + 20
 	placeRect(o.barBg, fyne.NewPos(cardPad, by), fyne.NewSize(barW, barH), fade(ColorIdle, 0.25))
@@ -225,6 +225,6 @@ func (r *keysRenderer) drawKey(o *keyObjects, kv sim.KeyView, node sim.NodeView,
 		o.bar.Hide()
 	}
 	placeText(o.left, left, fyne.NewPos(cardPad+barW+10, by-2), muted)
-	deadline := fmt.Sprintf("set with PX %d · expires when %s's clock reads %s", kv.TTL.Milliseconds(), node.Name, FormatTime(node.Wall+kv.Left))
+	deadline := i18n.F("keys.deadline", "px", kv.TTL.Milliseconds(), "node", node.Name, "t", FormatTime(node.Wall+kv.Left))
 	placeText(o.deadline, deadline, fyne.NewPos(cardPad, by+barH+4), muted)
 }

@@ -1,7 +1,6 @@
 package widgets
 
 import (
-	"fmt"
 	"image/color"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -50,14 +50,14 @@ type MetricCell struct {
 func Cells(s sim.Summary) []MetricCell {
 	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " ms" }
 	return []MetricCell{
-		{Label: "acquisitions", Value: strconv.Itoa(s.Acquisitions), Detail: fmt.Sprintf("%d released", s.Releases)},
-		{Label: "violations", Value: strconv.Itoa(s.Violations), Detail: ms(s.OverlapMs) + " overlap", Alarm: s.Violations > 0},
-		{Label: "stale writes accepted", Value: strconv.Itoa(s.StaleWritesAccepted), Detail: fmt.Sprintf("of %d writes", s.Writes),
+		{Label: i18n.T("metrics.acquisitions"), Value: strconv.Itoa(s.Acquisitions), Detail: i18n.F("metrics.released", "n", s.Releases)},
+		{Label: i18n.T("metrics.violations"), Value: strconv.Itoa(s.Violations), Detail: i18n.F("metrics.overlap", "t", ms(s.OverlapMs)), Alarm: s.Violations > 0},
+		{Label: i18n.T("metrics.staleAccepted"), Value: strconv.Itoa(s.StaleWritesAccepted), Detail: i18n.F("metrics.ofWrites", "n", s.Writes),
 			Alarm: s.StaleWritesAccepted > 0},
-		{Label: "stale writes rejected", Value: strconv.Itoa(s.StaleWritesRejected), Detail: "by fencing"},
-		{Label: "lease expired while held", Value: strconv.Itoa(s.ExpiredWhileHeld), Alarm: s.ExpiredWhileHeld > 0},
-		{Label: "messages", Value: strconv.Itoa(s.Messages)},
-		{Label: "acquire latency p50", Value: ms(s.AcquireLatencyP50Ms), Detail: "p99 " + ms(s.AcquireLatencyP99Ms)},
+		{Label: i18n.T("metrics.staleRejected"), Value: strconv.Itoa(s.StaleWritesRejected), Detail: i18n.T("metrics.byFencing")},
+		{Label: i18n.T("metrics.expiredWhileHeld"), Value: strconv.Itoa(s.ExpiredWhileHeld), Alarm: s.ExpiredWhileHeld > 0},
+		{Label: i18n.T("metrics.messages"), Value: strconv.Itoa(s.Messages)},
+		{Label: i18n.T("metrics.latency"), Value: ms(s.AcquireLatencyP50Ms), Detail: i18n.F("metrics.p99", "t", ms(s.AcquireLatencyP99Ms))},
 	}
 }
 
@@ -65,9 +65,9 @@ func Cells(s sim.Summary) []MetricCell {
 // up to the cursor, with the reason beneath.
 func Verdict(s sim.Summary) (text, why string, safe bool) {
 	if s.Safe {
-		return "✓ SAFE so far", "no stale write accepted", true
+		return i18n.T("metrics.safe"), i18n.T("metrics.safe.why"), true
 	}
-	return "✗ UNSAFE", "a stale write was accepted", false
+	return i18n.T("metrics.unsafe"), i18n.T("metrics.unsafe.why"), false
 }
 
 // CreateRenderer implements fyne.Widget.

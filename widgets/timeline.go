@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -300,7 +301,7 @@ func (r *timelineRenderer) draw() {
 			placeText(r.laneText.next(), tl.Clients[i], fyne.NewPos(8, g.beliefY+g.beliefH/2-9), fg)
 		}
 		if g.height >= 36 {
-			placeText(r.subText.next(), "key on server", fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)
+			placeText(r.subText.next(), i18n.T("timeline.keyOnServer"), fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)
 		}
 	}
 
@@ -337,7 +338,7 @@ func (r *timelineRenderer) draw() {
 		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
 		r.rect(a, g.beliefY-2, w, g.beliefH+4, fade(ColorIdle, 0.55))
 		if g.beliefH >= 14 && w > 60 {
-			placeText(r.labels.next(), "paused", fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
+			placeText(r.labels.next(), i18n.T("timeline.paused"), fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
 		}
 	}
 
@@ -371,10 +372,10 @@ func (r *timelineRenderer) draw() {
 		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: tlTopRow, w: w, h: bottom - tlTopRow, c: fade(ColorViolation, 0.6)})
 		r.vline(a, tlTopRow, bottom, ColorViolation, 2)
 		r.vline(a+w, tlTopRow, bottom, ColorViolation, 2)
-		label := "2 holders · " + FormatTime(ov.To-ov.From)
+		label := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
 		lw := textWidth(label, 11, true) + 8
 		if lw > w {
-			label = "2 holders"
+			label = i18n.T("timeline.overlap")
 			lw = textWidth(label, 11, true) + 8
 		}
 		placeRect(r.badges.next(), fyne.NewPos(a+2, bottom-19), fyne.NewSize(lw, 17), ColorViolation)
@@ -416,12 +417,12 @@ func (r *timelineRenderer) draw() {
 			continue
 		}
 		g := lanes[li]
-		label, c := "✓ write", color.NRGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xFF}
+		label, c := i18n.T("timeline.write"), color.NRGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xFF}
 		if !wr.Accepted {
-			label = "✗ refused"
+			label = i18n.T("timeline.refused")
 		}
 		if wr.Stale {
-			label += " · stale"
+			label = i18n.F("timeline.stale", "write", label)
 			c = ColorViolation
 			if !wr.Accepted {
 				c = ColorDone
@@ -485,16 +486,16 @@ func (t *Timeline) roomAfter(li int, at time.Duration, w float32) bool {
 func faultLabel(f sim.FaultMark) string {
 	switch f.Kind {
 	case "heal":
-		return "healed"
+		return i18n.T("timeline.healed")
 	case "partition":
-		return "partition"
+		return i18n.T("timeline.partition")
 	}
 	s := f.Target
 	if f.Note != "" {
 		s += " " + f.Note
 	}
 	if f.Kind == "failover" {
-		s = "failover " + f.Target
+		s = i18n.F("timeline.failover", "node", f.Target)
 	}
 	return s
 }
@@ -619,12 +620,12 @@ func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
 		label string
 		c     color.NRGBA
 	}{
-		{"waiting", ColorWaiting},
-		{"believes it holds", ColorHolding},
-		{"server holds its key", ColorOwned},
-		{"two holders", ColorViolation},
-		{"fault", ColorFault},
-		{"paused", ColorIdle},
+		{i18n.T("timeline.legend.waiting"), ColorWaiting},
+		{i18n.T("timeline.legend.holding"), ColorHolding},
+		{i18n.T("timeline.legend.owned"), ColorOwned},
+		{i18n.T("timeline.legend.overlap"), ColorViolation},
+		{i18n.T("timeline.legend.fault"), ColorFault},
+		{i18n.T("timeline.legend.paused"), ColorIdle},
 	}
 	x := float32(tlGutter)
 	for _, it := range items {

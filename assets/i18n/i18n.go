@@ -175,6 +175,16 @@ func arg(args []any, name string) string {
 	return "{{." + name + "}}"
 }
 
+// Term translates a word the simulator hands out as data (a server's role
+// such as "leader", a fault's kind): the text of "term.<word>", or the word
+// itself when no language has that key.
+func Term(word string) string {
+	if word == "" || !Has(English, "term."+word) {
+		return word
+	}
+	return T("term." + word)
+}
+
 // Has reports whether language l has its own text for key.
 func Has(l Lang, key string) bool {
 	_, ok := tables()[l][key]
