@@ -1,0 +1,588 @@
+package widgets
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+var (
+	_ fyne.Tappable     = (*Heatmap)(nil)
+	_ desktop.Hoverable = (*Heatmap)(nil)
+)
+
+// HeatMetric is the share of runs a heatmap colours its cells by.
+type HeatMetric int
+
+const (
+	// MetricUnsafe colours by the runs in which the storage took a stale
+	// write: the damage a broken lock did.
+	MetricUnsafe HeatMetric = iota
+	// MetricViolations colours by the runs in which two clients were in
+	// their critical section at once, whether or not a write went wrong.
+	MetricViolations
+)
+
+// Share is the metric's value for a cell, 0 to 1.
+func (m HeatMetric) Share(c sim.Cell) float64 {
+	if m == MetricViolations {
+		return c.ViolationRate
+	}
+	return c.UnsafeRate
+}
+
+// Legend names the metric over the colour legend.
+func (m HeatMetric) Legend() string {
+	if m == MetricViolations {
+		return "runs with 2 holders"
+	}
+	return "unsafe runs"
+}
+
+// HeatCell is one cell of a heatmap: a sweep's verdict at a grid point.
+type HeatCell struct {
+	sim.Cell
+	// Coarse marks a cell that still shows a quicker, coarser pass: its
+	// numbers are those of the nearest point of that pass (Cell.X, Cell.Y)
+	// over fewer runs.
+	Coarse bool
+	// NoRecovery, when set, says why the cell's recovery figures measure
+	// nothing (the holder had lost the lock before it crashed).
+	NoRecovery string
+}
+
+// Heatmap draws a sweep over two fields: one cell per grid point coloured
+// by the share of its runs that went wrong, on the viridis ramp with its
+// legend, axes in the fields' units, the point the main view's sliders
+// stand at as a crosshair, and a hovered cell's numbers beside the mouse.
+// It only draws the cells it is given.
+type Heatmap struct {
+	widget.BaseWidget
+
+	// OnTapCell is called with the cell a tap lands on.
+	OnTapCell func(c HeatCell)
+	// Hint, when set, gives the read-out's last line: what a click on the
+	// cell does.
+	Hint func(c HeatCell) string
+
+	x, y         sim.Axis
+	xName, yName string
+	cells        []HeatCell
+	metric       HeatMetric
+	cross        [2]float64
+	crossOK      [2]bool
+	message      string
+	hover        int
+	mouse        fyne.Position
+	version      int
+}
+
+// NewHeatmap returns an empty heatmap; SetGrid fills it.
+func NewHeatmap() *Heatmap {
+	h := &Heatmap{hover: -1}
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+// SetGrid shows a sweep's cells: x and y are its axes (y with no Field for
+// a single row), xName and yName their titles without units, and cells
+// run along x first, from the lowest y up, as sim.Sweep.Run returns them.
+func (h *Heatmap) SetGrid(x, y sim.Axis, xName, yName string, cells []HeatCell) {
+	h.x, h.y, h.xName, h.yName = x, y, xName, yName
+	h.cells = cells
+	if h.hover >= len(cells) || !h.complete() {
+		h.hover = -1
+	}
+	h.version++
+	h.Refresh()
+}
+
+// Cells are the cells on show.
+func (h *Heatmap) Cells() []HeatCell { return h.cells }
+
+// SetMetric chooses what the colour shows.
+func (h *Heatmap) SetMetric(m HeatMetric) {
+	if h.metric != m {
+		h.metric = m
+		h.version++
+		h.Refresh()
+	}
+}
+
+// Metric is what the colour shows.
+func (h *Heatmap) Metric() HeatMetric { return h.metric }
+
+// SetCrosshair marks the point the main view's sliders stand at, in the
+// axes' units; a coordinate that is not ok (no such slider) is left out.
+func (h *Heatmap) SetCrosshair(x float64, xok bool, y float64, yok bool) {
+	if h.cross == [2]float64{x, y} && h.crossOK == [2]bool{xok, yok} {
+		return
+	}
+	h.cross, h.crossOK = [2]float64{x, y}, [2]bool{xok, yok}
+	h.Refresh()
+}
+
+// SetMessage sets the line shown over a map with no cells yet.
+func (h *Heatmap) SetMessage(s string) {
+	if h.message != s {
+		h.message = s
+		h.version++
+		h.Refresh()
+	}
+}
+
+func (h *Heatmap) rows() int { return max(1, len(h.y.Values)) }
+
+func (h *Heatmap) complete() bool {
+	return len(h.x.Values) > 0 && len(h.cells) == len(h.x.Values)*h.rows()
+}
+
+// Heatmap layout: margins around the plot for the axes and the legend.
+const (
+	heatLeft   = 56
+	heatTop    = 24
+	heatBottom = 42
+	heatRight  = 92
+	heatBarW   = 14
+	heatBarGap = 16
+)
+
+// heatFrame is where the plot lies and how values map onto it.
+type heatFrame struct {
+	pos    fyne.Position
+	size   fyne.Size
+	xs, ys scale
+	xb, yb []float64
+}
+
+func (h *Heatmap) frame() heatFrame {
+	size := h.Size()
+	f := heatFrame{pos: fyne.NewPos(heatLeft, heatTop),
+		size: fyne.NewSize(max(size.Width-heatLeft-heatRight, 10), max(size.Height-heatTop-heatBottom, 10))}
+	f.xb = cellBounds(h.x.Values)
+	if len(h.y.Values) > 0 {
+		f.yb = cellBounds(h.y.Values)
+	} else {
+		f.yb = []float64{0, 1}
+	}
+	f.xs = scale{lo: f.xb[0], hi: f.xb[len(f.xb)-1], p0: f.pos.X, p1: f.pos.X + f.size.Width}
+	f.ys = scale{lo: f.yb[0], hi: f.yb[len(f.yb)-1], p0: f.pos.Y + f.size.Height, p1: f.pos.Y}
+	return f
+}
+
+// CellRect is where cell i is drawn, relative to the widget.
+func (h *Heatmap) CellRect(i int) (fyne.Position, fyne.Size) {
+	f := h.frame()
+	nx := max(1, len(h.x.Values))
+	col, row := i%nx, i/nx
+	x0, x1 := f.xs.at(f.xb[col]), f.xs.at(f.xb[col+1])
+	y0, y1 := f.ys.at(f.yb[row+1]), f.ys.at(f.yb[row])
+	return fyne.NewPos(x0, y0), fyne.NewSize(x1-x0, y1-y0)
+}
+
+// CellAt is the index of the cell drawn at pos, if any.
+func (h *Heatmap) CellAt(pos fyne.Position) (int, bool) {
+	if !h.complete() {
+		return 0, false
+	}
+	f := h.frame()
+	if pos.X < f.pos.X || pos.Y < f.pos.Y || pos.X >= f.pos.X+f.size.Width || pos.Y >= f.pos.Y+f.size.Height {
+		return 0, false
+	}
+	col, row := -1, -1
+	for i := 0; i+1 < len(f.xb); i++ {
+		if pos.X >= f.xs.at(f.xb[i]) && pos.X < f.xs.at(f.xb[i+1]) {
+			col = i
+		}
+	}
+	for i := 0; i+1 < len(f.yb); i++ {
+		if pos.Y <= f.ys.at(f.yb[i]) && pos.Y > f.ys.at(f.yb[i+1]) {
+			row = i
+		}
+	}
+	if col < 0 || row < 0 {
+		return 0, false
+	}
+	return row*len(h.x.Values) + col, true
+}
+
+// Hovered is the cell under the mouse.
+func (h *Heatmap) Hovered() (HeatCell, bool) {
+	if h.hover < 0 || h.hover >= len(h.cells) {
+		return HeatCell{}, false
+	}
+	return h.cells[h.hover], true
+}
+
+// Readout is what the map says about a cell on hover: where it is, its
+// rates, the recovery and acquire times, and what a click does.
+func (h *Heatmap) Readout(c HeatCell) []string {
+	ux, uy := AxisUnit(h.x), AxisUnit(h.y)
+	where := h.xName + " " + ux.Format(c.X)
+	if h.y.Field != "" {
+		where += " · " + h.yName + " " + uy.Format(c.Y)
+	}
+	unsafe := int(math.Round(c.UnsafeRate * float64(c.Runs)))
+	lines := []string{where,
+		fmt.Sprintf("unsafe: %s — %d of %d runs took a stale write", FormatPercent(c.UnsafeRate), unsafe, c.Runs),
+		"two holders at once: " + FormatPercent(c.ViolationRate) + " of runs",
+		"recovery after a crash: mean " + FormatMs(c.RecoveryMeanMs) + " · p99 " + FormatMs(c.RecoveryP99Ms),
+		"acquire latency: mean " + FormatMs(c.AcquireMeanMs),
+	}
+	if c.NoRecovery != "" {
+		lines[3] = "recovery after a crash: none to measure — " + c.NoRecovery
+	}
+	if c.Coarse {
+		lines = append(lines, "coarse pass, still being refined")
+	}
+	if h.Hint != nil {
+		if s := h.Hint(c); s != "" {
+			lines = append(lines, s)
+		}
+	}
+	return lines
+}
+
+// Tapped implements fyne.Tappable: a tap on a cell hands it to OnTapCell.
+func (h *Heatmap) Tapped(ev *fyne.PointEvent) {
+	if i, ok := h.CellAt(ev.Position); ok && h.OnTapCell != nil {
+		h.OnTapCell(h.cells[i])
+	}
+}
+
+// MouseIn implements desktop.Hoverable.
+func (h *Heatmap) MouseIn(ev *desktop.MouseEvent) { h.MouseMoved(ev) }
+
+// MouseMoved implements desktop.Hoverable: the cell under the mouse reads
+// out its numbers.
+func (h *Heatmap) MouseMoved(ev *desktop.MouseEvent) {
+	i, ok := h.CellAt(ev.Position)
+	if !ok {
+		i = -1
+	}
+	if i == h.hover && (i < 0 || h.mouse == ev.Position) {
+		return
+	}
+	h.hover, h.mouse = i, ev.Position
+	h.Refresh()
+}
+
+// MouseOut implements desktop.Hoverable.
+func (h *Heatmap) MouseOut() {
+	if h.hover >= 0 {
+		h.hover = -1
+		h.Refresh()
+	}
+}
+
+// CreateRenderer implements fyne.Widget.
+func (h *Heatmap) CreateRenderer() fyne.WidgetRenderer {
+	r := &heatRenderer{h: h,
+		lines:     newLinePool(),
+		ticks:     newTextPool(11, false),
+		titles:    newTextPool(12, true),
+		crossBack: [2]*canvas.Line{{}, {}},
+		crossLine: [2]*canvas.Line{{}, {}},
+		ring:      &canvas.Circle{},
+		crossBg:   &canvas.Rectangle{CornerRadius: 3},
+		crossText: newText(11.5, true),
+		hoverBox:  &canvas.Rectangle{},
+		markLine:  &canvas.Line{},
+		markBg:    &canvas.Rectangle{CornerRadius: 3},
+		markText:  newText(11, true),
+		readBg:    &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1},
+		readout:   newTextPool(12, false),
+	}
+	r.raster = canvas.NewRaster(func(w, hh int) image.Image { return paintFills(r.fills, h.Size(), w, hh) })
+	r.static = pools{r.lines, r.ticks, r.titles}
+	r.Refresh()
+	return r
+}
+
+type heatRenderer struct {
+	h *Heatmap
+
+	raster        *canvas.Raster
+	fills         []fill
+	lines         *pool[*canvas.Line]
+	ticks, titles *pool[*canvas.Text]
+	static        pools
+
+	crossBack, crossLine [2]*canvas.Line
+	ring                 *canvas.Circle
+	crossBg              *canvas.Rectangle
+	crossText            *canvas.Text
+	hoverBox             *canvas.Rectangle
+	markLine             *canvas.Line
+	markBg               *canvas.Rectangle
+	markText             *canvas.Text
+	readBg               *canvas.Rectangle
+	readout              *pool[*canvas.Text]
+
+	objects      []fyne.CanvasObject
+	drawnVersion int
+	drawnSize    fyne.Size
+	drawnTheme   color.Color
+}
+
+func (r *heatRenderer) Destroy() {}
+
+func (r *heatRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *heatRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 220) }
+
+func (r *heatRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// Refresh repaints the cells, axes and legend only when the grid, the
+// size or the theme changed; hover and crosshair only move the overlay.
+func (r *heatRenderer) Refresh() {
+	h := r.h
+	fg := themeColor(h.Theme(), theme.ColorNameForeground)
+	grew := false
+	if r.objects == nil || r.drawnVersion != h.version || r.drawnSize != h.Size() || r.drawnTheme != fg {
+		r.static.reset()
+		r.fills = r.fills[:0]
+		r.draw()
+		r.raster.Resize(h.Size())
+		r.raster.Refresh()
+		grew = r.static.finish() != nil || r.objects == nil
+		r.drawnVersion, r.drawnSize, r.drawnTheme = h.version, h.Size(), fg
+	}
+	r.readout.reset()
+	r.drawOverlay()
+	r.readout.hideRest()
+	if r.readout.takeGrowth() || grew {
+		r.objects = append([]fyne.CanvasObject{r.raster}, r.static.all()...)
+		r.objects = append(r.objects, r.crossBack[0], r.crossBack[1], r.crossLine[0], r.crossLine[1], r.ring,
+			r.hoverBox, r.crossBg, r.crossText, r.markLine, r.markBg, r.markText, r.readBg)
+		r.objects = append(r.objects, r.readout.objects()...)
+		repaint(h)
+	}
+}
+
+func (r *heatRenderer) draw() {
+	h := r.h
+	th := h.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	grid := fade(ColorIdle, 0.6)
+	f := h.frame()
+
+	// Cells; a coarse one is hatched in the ramp's contrasting tone.
+	if h.complete() {
+		for i, c := range h.cells {
+			pos, size := h.CellRect(i)
+			col := Viridis(h.metric.Share(c.Cell))
+			r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: size.Width, h: size.Height, c: col})
+			if c.Coarse {
+				hatch := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0x50}
+				if Luminance(col) > 0.35 {
+					hatch = color.NRGBA{A: 0x50}
+				}
+				r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: size.Width, h: size.Height, c: hatch, hatch: true})
+			}
+		}
+	} else {
+		r.fills = append(r.fills, fill{x: f.pos.X, y: f.pos.Y, w: f.size.Width, h: f.size.Height, c: fade(ColorIdle, 0.12)})
+		if h.message != "" {
+			t := r.titles.next()
+			placeText(t, h.message, fyne.NewPos(0, 0), muted)
+			sz := t.MinSize()
+			t.Move(fyne.NewPos(f.pos.X+(f.size.Width-sz.Width)/2, f.pos.Y+(f.size.Height-sz.Height)/2))
+		}
+	}
+
+	// Frame of the plot.
+	x0, y0 := f.pos.X, f.pos.Y
+	x1, y1 := x0+f.size.Width, y0+f.size.Height
+	for _, seg := range [][2]fyne.Position{{{X: x0, Y: y0}, {X: x1, Y: y0}}, {{X: x1, Y: y0}, {X: x1, Y: y1}},
+		{{X: x0, Y: y1}, {X: x1, Y: y1}}, {{X: x0, Y: y0}, {X: x0, Y: y1}}} {
+		placeLine(r.lines.next(), seg[0], seg[1], grid, 1)
+	}
+	if len(h.x.Values) == 0 {
+		return
+	}
+
+	// x axis: ticks in the axis' unit, a title under them.
+	ux := AxisUnit(h.x)
+	lastEnd := float32(-1e9)
+	for _, v := range niceTicks(f.xs.lo/ux.Div, f.xs.hi/ux.Div, max(2, int(f.size.Width/70))) {
+		px := f.xs.at(v * ux.Div)
+		placeLine(r.lines.next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
+		label := ux.Number(v * ux.Div)
+		w := textWidth(label, 11, false)
+		if px-w/2 > lastEnd+6 {
+			placeText(r.ticks.next(), label, fyne.NewPos(px-w/2, y1+6), muted)
+			lastEnd = px + w/2
+		}
+	}
+	title := ux.Title(h.xName)
+	placeText(r.titles.next(), title, fyne.NewPos(x0+(f.size.Width-textWidth(title, 12, true))/2, y1+22), fg)
+
+	// y axis, when there is one.
+	if h.y.Field != "" && len(h.y.Values) > 0 {
+		uy := AxisUnit(h.y)
+		lastTop := float32(1e9)
+		for _, v := range niceTicks(f.ys.lo/uy.Div, f.ys.hi/uy.Div, max(2, int(f.size.Height/40))) {
+			py := f.ys.at(v * uy.Div)
+			placeLine(r.lines.next(), fyne.NewPos(x0-5, py), fyne.NewPos(x0, py), muted, 1)
+			if py+7 < lastTop-2 {
+				label := uy.Number(v * uy.Div)
+				placeText(r.ticks.next(), label, fyne.NewPos(x0-8-textWidth(label, 11, false), py-8), muted)
+				lastTop = py - 8
+			}
+		}
+		placeText(r.titles.next(), uy.Title(h.yName), fyne.NewPos(0, 2), fg)
+	}
+
+	// Legend: the ramp from 0 % at the bottom to 100 % at the top.
+	lx := x1 + heatBarGap
+	const slices = 64
+	for i := 0; i < slices; i++ {
+		top := y0 + f.size.Height*float32(slices-1-i)/slices
+		r.fills = append(r.fills, fill{x: lx, y: top, w: heatBarW, h: f.size.Height/slices + 0.5, c: Viridis((float64(i) + 0.5) / slices)})
+	}
+	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		py := y1 - f.size.Height*float32(p)
+		placeLine(r.lines.next(), fyne.NewPos(lx+heatBarW, py), fyne.NewPos(lx+heatBarW+4, py), muted, 1)
+		placeText(r.ticks.next(), FormatPercent(p), fyne.NewPos(lx+heatBarW+7, py-8), muted)
+	}
+	legend := h.metric.Legend()
+	placeText(r.titles.next(), legend, fyne.NewPos(h.Size().Width-textWidth(legend, 12, true), 2), fg)
+}
+
+// drawOverlay places the crosshair, the hovered cell's frame, its mark on
+// the legend and its read-out.
+func (r *heatRenderer) drawOverlay() {
+	h := r.h
+	th := h.Theme()
+	f := h.frame()
+	white := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}
+	shadow := color.NRGBA{A: 0xB0}
+	x0, y0 := f.pos.X, f.pos.Y
+	x1, y1 := x0+f.size.Width, y0+f.size.Height
+
+	// Crosshair at the sliders' values: a white line on a dark one, seen
+	// on both ends of the ramp.
+	ready := len(h.x.Values) > 0
+	showX := ready && h.crossOK[0] && f.xs.inside(h.cross[0])
+	showY := ready && h.crossOK[1] && h.y.Field != "" && f.ys.inside(h.cross[1])
+	cx, cy := f.xs.at(h.cross[0]), f.ys.at(h.cross[1])
+	if showX {
+		placeLine(r.crossBack[0], fyne.NewPos(cx, y0), fyne.NewPos(cx, y1), shadow, 4)
+		placeLine(r.crossLine[0], fyne.NewPos(cx, y0), fyne.NewPos(cx, y1), white, 1.5)
+	} else {
+		r.crossBack[0].Hide()
+		r.crossLine[0].Hide()
+	}
+	if showY {
+		placeLine(r.crossBack[1], fyne.NewPos(x0, cy), fyne.NewPos(x1, cy), shadow, 4)
+		placeLine(r.crossLine[1], fyne.NewPos(x0, cy), fyne.NewPos(x1, cy), white, 1.5)
+	} else {
+		r.crossBack[1].Hide()
+		r.crossLine[1].Hide()
+	}
+	if showX && showY {
+		r.ring.StrokeColor, r.ring.StrokeWidth, r.ring.FillColor = white, 2, color.Transparent
+		r.ring.Move(fyne.NewPos(cx-7, cy-7))
+		r.ring.Resize(fyne.NewSize(14, 14))
+		r.ring.Show()
+		r.ring.Refresh()
+	} else {
+		r.ring.Hide()
+	}
+	if label := r.crossLabel(); label != "" && ready {
+		w := textWidth(label, 11.5, true)
+		lx := max(x1-w-10, textWidth(AxisUnit(h.y).Title(h.yName), 12, true)+12)
+		placeRect(r.crossBg, fyne.NewPos(lx, 1), fyne.NewSize(w+10, 19), fade(color.NRGBA{A: 0xFF}, 0.55))
+		placeText(r.crossText, label, fyne.NewPos(lx+5, 2), white)
+	} else {
+		r.crossBg.Hide()
+		r.crossText.Hide()
+	}
+
+	c, ok := h.Hovered()
+	if !ok {
+		r.hoverBox.Hide()
+		r.markLine.Hide()
+		r.markBg.Hide()
+		r.markText.Hide()
+		r.readBg.Hide()
+		return
+	}
+	pos, size := h.CellRect(h.hover)
+	placeBox(r.hoverBox, pos.SubtractXY(1, 1), size.AddWidthHeight(2, 2), color.Transparent, white, 2)
+
+	// The cell's value on the legend, in figures.
+	share := h.metric.Share(c.Cell)
+	lx := x1 + heatBarGap
+	my := y1 - f.size.Height*float32(share)
+	placeLine(r.markLine, fyne.NewPos(lx-5, my), fyne.NewPos(lx+heatBarW+5, my), white, 2.5)
+	txt := FormatPercent(share)
+	tw := textWidth(txt, 11, true)
+	ty := min(max(my-9, y0), y1-17)
+	placeRect(r.markBg, fyne.NewPos(lx+heatBarW+5, ty), fyne.NewSize(tw+8, 17), themeColor(th, theme.ColorNameMenuBackground))
+	placeText(r.markText, txt, fyne.NewPos(lx+heatBarW+9, ty), themeColor(th, theme.ColorNameForeground))
+
+	// The read-out beside the mouse, kept inside the widget.
+	lines := h.Readout(c)
+	lw, lh := float32(0), float32(17)
+	for _, s := range lines {
+		lw = max(lw, textWidth(s, 12, false))
+	}
+	bw, bh := lw+16, float32(len(lines))*lh+10
+	p := h.mouse.AddXY(18, 18)
+	if p.X+bw > h.Size().Width-2 {
+		p.X = h.mouse.X - bw - 12
+	}
+	if p.Y+bh > h.Size().Height-2 {
+		p.Y = h.mouse.Y - bh - 12
+	}
+	p.X, p.Y = max(p.X, 2), max(p.Y, 2)
+	fg := themeColor(th, theme.ColorNameForeground)
+	placeBox(r.readBg, p, fyne.NewSize(bw, bh), themeColor(th, theme.ColorNameMenuBackground), themeColor(th, theme.ColorNameShadow), 1)
+	for i, s := range lines {
+		t := r.readout.next()
+		t.TextStyle.Bold = i == 0
+		placeText(t, s, p.AddXY(8, 5+float32(i)*lh), fg)
+	}
+}
+
+// crossLabel says where the sliders stand, off the map or not.
+func (r *heatRenderer) crossLabel() string {
+	h := r.h
+	f := h.frame()
+	part := func(name string, a sim.Axis, v float64, ok bool, s scale) string {
+		if !ok {
+			return ""
+		}
+		out := name + " " + AxisUnit(a).Format(v)
+		if !s.inside(v) {
+			out += " (off the map)"
+		}
+		return out
+	}
+	xs := part(h.xName, h.x, h.cross[0], h.crossOK[0], f.xs)
+	ys := ""
+	if h.y.Field != "" {
+		ys = part(h.yName, h.y, h.cross[1], h.crossOK[1], f.ys)
+	}
+	switch {
+	case xs != "" && ys != "":
+		return "✛ sliders: " + xs + " · " + ys
+	case xs != "":
+		return "✛ sliders: " + xs
+	case ys != "":
+		return "✛ sliders: " + ys
+	}
+	return ""
+}

@@ -1,0 +1,435 @@
+package widgets
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+var _ desktop.Hoverable = (*RecoveryChart)(nil)
+
+// RecoveryChart is the other side of the TTL trade-off: how long the lock
+// stays out of reach after its holder crashes (the crash to the next
+// grant), against the TTL. The line is the mean over a point's runs and
+// the band reaches up to their 99th percentile.
+type RecoveryChart struct {
+	widget.BaseWidget
+
+	x       sim.Axis
+	xName   string
+	points  []sim.Cell
+	coarse  bool
+	cursor  float64
+	hasCur  bool
+	message string
+	note    string
+	hover   int
+	version int
+}
+
+// NewRecoveryChart returns an empty chart; SetSeries fills it.
+func NewRecoveryChart() *RecoveryChart {
+	c := &RecoveryChart{hover: -1}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetSeries shows one point per value of x (a sweep's cells along it:
+// Cell.X is the x value); coarse says they come from a quick first pass.
+func (c *RecoveryChart) SetSeries(x sim.Axis, xName string, points []sim.Cell, coarse bool) {
+	c.x, c.xName, c.points, c.coarse = x, xName, points, coarse
+	if c.hover >= len(points) {
+		c.hover = -1
+	}
+	c.version++
+	c.Refresh()
+}
+
+// SetNote sets a line under the chart's legend: what the series leaves
+// out and why.
+func (c *RecoveryChart) SetNote(s string) {
+	if c.note != s {
+		c.note = s
+		c.version++
+		c.Refresh()
+	}
+}
+
+// Points are the points on show.
+func (c *RecoveryChart) Points() []sim.Cell { return c.points }
+
+// SetCursor marks the TTL the main view's slider stands at.
+func (c *RecoveryChart) SetCursor(x float64, ok bool) {
+	if c.cursor != x || c.hasCur != ok {
+		c.cursor, c.hasCur = x, ok
+		c.Refresh()
+	}
+}
+
+// SetMessage sets the line shown over a chart with no points yet.
+func (c *RecoveryChart) SetMessage(s string) {
+	if c.message != s {
+		c.message = s
+		c.version++
+		c.Refresh()
+	}
+}
+
+// MeanAt is the mean recovery at x, interpolated between the points.
+func (c *RecoveryChart) MeanAt(x float64) (float64, bool) {
+	return interpolate(c.points, x, func(p sim.Cell) float64 { return p.RecoveryMeanMs })
+}
+
+func interpolate(ps []sim.Cell, x float64, val func(sim.Cell) float64) (float64, bool) {
+	if len(ps) == 0 || x < ps[0].X || x > ps[len(ps)-1].X {
+		return 0, false
+	}
+	for i := 1; i < len(ps); i++ {
+		if x <= ps[i].X {
+			a, b := ps[i-1], ps[i]
+			if b.X == a.X {
+				return val(b), true
+			}
+			k := (x - a.X) / (b.X - a.X)
+			return val(a) + k*(val(b)-val(a)), true
+		}
+	}
+	return val(ps[0]), true
+}
+
+// Chart layout.
+const (
+	recLeft   = 50
+	recTop    = 24
+	recBottom = 42
+	recRight  = 16
+)
+
+type recFrame struct {
+	pos    fyne.Position
+	size   fyne.Size
+	xs, ys scale
+	uy     PlotUnit
+}
+
+func (c *RecoveryChart) frame() recFrame {
+	size := c.Size()
+	f := recFrame{pos: fyne.NewPos(recLeft, recTop),
+		size: fyne.NewSize(max(size.Width-recLeft-recRight, 10), max(size.Height-recTop-recBottom, 10))}
+	lo, hi := 0.0, 1.0
+	if n := len(c.x.Values); n > 0 {
+		lo, hi = c.x.Values[0], c.x.Values[n-1]
+	} else if n := len(c.points); n > 0 {
+		lo, hi = c.points[0].X, c.points[n-1].X
+	}
+	if hi == lo {
+		lo, hi = lo-1, hi+1
+	}
+	top := 0.0
+	for _, p := range c.points {
+		top = math.Max(top, math.Max(p.RecoveryP99Ms, p.RecoveryMeanMs))
+	}
+	f.uy = PlotUnit{Div: 1, Unit: "ms"}
+	if top >= 2000 {
+		f.uy = PlotUnit{Div: 1000, Unit: "s"}
+	}
+	if top <= 0 {
+		top = 1000
+	}
+	// Round the top up to the next tick, so the band never touches it.
+	ticks := niceTicks(0, top*1.05/f.uy.Div, 5)
+	if n := len(ticks); n > 0 {
+		top = math.Max(top*1.02, ticks[n-1]*f.uy.Div)
+	}
+	f.xs = scale{lo: lo, hi: hi, p0: f.pos.X, p1: f.pos.X + f.size.Width}
+	f.ys = scale{lo: 0, hi: top, p0: f.pos.Y + f.size.Height, p1: f.pos.Y}
+	return f
+}
+
+// PointAt is the index of the point nearest to pos along x, if pos is
+// over the plot.
+func (c *RecoveryChart) PointAt(pos fyne.Position) (int, bool) {
+	if len(c.points) == 0 {
+		return 0, false
+	}
+	f := c.frame()
+	if pos.X < f.pos.X-6 || pos.X > f.pos.X+f.size.Width+6 || pos.Y < f.pos.Y || pos.Y > f.pos.Y+f.size.Height {
+		return 0, false
+	}
+	best, dist := 0, float32(math.MaxFloat32)
+	for i, p := range c.points {
+		if d := float32(math.Abs(float64(f.xs.at(p.X) - pos.X))); d < dist {
+			best, dist = i, d
+		}
+	}
+	return best, true
+}
+
+// Readout is what the chart says about a point on hover.
+func (c *RecoveryChart) Readout(i int) string {
+	p := c.points[i]
+	return fmt.Sprintf("%s %s: stuck for %s on average, %s at p99 (%d runs)",
+		c.xName, AxisUnit(c.x).Format(p.X), FormatMs(p.RecoveryMeanMs), FormatMs(p.RecoveryP99Ms), p.Runs)
+}
+
+// MouseIn implements desktop.Hoverable.
+func (c *RecoveryChart) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
+
+// MouseMoved implements desktop.Hoverable: the nearest point reads out.
+func (c *RecoveryChart) MouseMoved(ev *desktop.MouseEvent) {
+	i, ok := c.PointAt(ev.Position)
+	if !ok {
+		i = -1
+	}
+	if i != c.hover {
+		c.hover = i
+		c.Refresh()
+	}
+}
+
+// MouseOut implements desktop.Hoverable.
+func (c *RecoveryChart) MouseOut() {
+	if c.hover >= 0 {
+		c.hover = -1
+		c.Refresh()
+	}
+}
+
+// CreateRenderer implements fyne.Widget.
+func (c *RecoveryChart) CreateRenderer() fyne.WidgetRenderer {
+	r := &recRenderer{c: c,
+		lines:   newLinePool(),
+		series:  newLinePool(),
+		ticks:   newTextPool(11, false),
+		titles:  newTextPool(12, true),
+		legend:  newRectPool(),
+		cursor:  &canvas.Line{},
+		curBg:   &canvas.Rectangle{CornerRadius: 3},
+		curText: newText(11.5, true),
+		guide:   &canvas.Line{},
+		dot:     &canvas.Circle{},
+		readBg:  &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1},
+		read:    newText(12, false),
+	}
+	r.raster = canvas.NewRaster(func(w, h int) image.Image { return paintFills(r.fills, c.Size(), w, h) })
+	r.static = pools{r.lines, r.series, r.legend, r.ticks, r.titles}
+	r.Refresh()
+	return r
+}
+
+type recRenderer struct {
+	c *RecoveryChart
+
+	raster        *canvas.Raster
+	fills         []fill
+	lines, series *pool[*canvas.Line]
+	ticks, titles *pool[*canvas.Text]
+	legend        *pool[*canvas.Rectangle]
+	static        pools
+
+	cursor     *canvas.Line
+	curBg      *canvas.Rectangle
+	curText    *canvas.Text
+	guide      *canvas.Line
+	dot        *canvas.Circle
+	readBg     *canvas.Rectangle
+	read       *canvas.Text
+	objects    []fyne.CanvasObject
+	drawn      int
+	drawnSize  fyne.Size
+	drawnTheme color.Color
+}
+
+func (r *recRenderer) Destroy() {}
+
+func (r *recRenderer) Layout(fyne.Size) { r.Refresh() }
+
+func (r *recRenderer) MinSize() fyne.Size { return fyne.NewSize(240, 200) }
+
+func (r *recRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// bandColor and lineColor draw the recovery: the blue of a key a server
+// still holds for a client, which is what keeps the others out.
+var (
+	recLineColor = ColorOwned
+	recBandColor = fade(ColorOwned, 0.30)
+)
+
+func (r *recRenderer) Refresh() {
+	c := r.c
+	fg := themeColor(c.Theme(), theme.ColorNameForeground)
+	if r.objects == nil || r.drawn != c.version || r.drawnSize != c.Size() || r.drawnTheme != fg {
+		r.static.reset()
+		r.fills = r.fills[:0]
+		r.draw()
+		r.raster.Resize(c.Size())
+		r.raster.Refresh()
+		if r.static.finish() != nil || r.objects == nil {
+			r.objects = append([]fyne.CanvasObject{r.raster}, r.static.all()...)
+			r.objects = append(r.objects, r.cursor, r.guide, r.dot, r.curBg, r.curText, r.readBg, r.read)
+			repaint(c)
+		}
+		r.drawn, r.drawnSize, r.drawnTheme = c.version, c.Size(), fg
+	}
+	r.drawOverlay()
+}
+
+func (r *recRenderer) draw() {
+	c := r.c
+	th := c.Theme()
+	fg := themeColor(th, theme.ColorNameForeground)
+	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	f := c.frame()
+	x0, y0 := f.pos.X, f.pos.Y
+	x1, y1 := x0+f.size.Width, y0+f.size.Height
+
+	// Horizontal grid lines at the y ticks, with their labels.
+	for _, v := range niceTicks(0, f.ys.hi/f.uy.Div, max(2, int(f.size.Height/45))) {
+		py := f.ys.at(v * f.uy.Div)
+		placeLine(r.lines.next(), fyne.NewPos(x0, py), fyne.NewPos(x1, py), fade(ColorIdle, 0.25), 1)
+		label := f.uy.Number(v * f.uy.Div)
+		placeText(r.ticks.next(), label, fyne.NewPos(x0-6-textWidth(label, 11, false), py-8), muted)
+	}
+	placeLine(r.lines.next(), fyne.NewPos(x0, y1), fyne.NewPos(x1, y1), fade(ColorIdle, 0.6), 1)
+	placeLine(r.lines.next(), fyne.NewPos(x0, y0), fyne.NewPos(x0, y1), fade(ColorIdle, 0.6), 1)
+	placeText(r.titles.next(), f.uy.Title("lock out of reach"), fyne.NewPos(0, 2), fg)
+
+	if len(c.points) == 0 {
+		if c.message != "" {
+			t := r.titles.next()
+			placeText(t, c.message, fyne.NewPos(0, 0), muted)
+			sz := t.MinSize()
+			t.Move(fyne.NewPos(x0+(f.size.Width-sz.Width)/2, y0+(f.size.Height-sz.Height)/2))
+		}
+		return
+	}
+
+	// x ticks and title.
+	ux := AxisUnit(c.x)
+	lastEnd := float32(-1e9)
+	for _, v := range niceTicks(f.xs.lo/ux.Div, f.xs.hi/ux.Div, max(2, int(f.size.Width/60))) {
+		px := f.xs.at(v * ux.Div)
+		placeLine(r.lines.next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
+		label := ux.Number(v * ux.Div)
+		w := textWidth(label, 11, false)
+		if px-w/2 > lastEnd+6 {
+			placeText(r.ticks.next(), label, fyne.NewPos(px-w/2, y1+6), muted)
+			lastEnd = px + w/2
+		}
+	}
+	title := ux.Title(c.xName)
+	placeText(r.titles.next(), title, fyne.NewPos(x0+(f.size.Width-textWidth(title, 12, true))/2, y1+22), fg)
+
+	// The band from the mean up to the p99, a column of pixels at a time.
+	mean := func(p sim.Cell) float64 { return p.RecoveryMeanMs }
+	p99 := func(p sim.Cell) float64 { return p.RecoveryP99Ms }
+	left, right := f.xs.at(c.points[0].X), f.xs.at(c.points[len(c.points)-1].X)
+	for px := left; px < right; px++ {
+		v := f.xs.lo + float64(px+0.5-f.xs.p0)/float64(f.xs.p1-f.xs.p0)*(f.xs.hi-f.xs.lo)
+		m, ok1 := interpolate(c.points, v, mean)
+		q, ok2 := interpolate(c.points, v, p99)
+		if !ok1 || !ok2 || q <= m {
+			continue
+		}
+		top, bot := f.ys.at(q), f.ys.at(m)
+		r.fills = append(r.fills, fill{x: px, y: top, w: 1, h: bot - top, c: recBandColor})
+	}
+	// The p99 edge thin, the mean thick.
+	for i := 1; i < len(c.points); i++ {
+		a, b := c.points[i-1], c.points[i]
+		placeLine(r.series.next(), fyne.NewPos(f.xs.at(a.X), f.ys.at(a.RecoveryP99Ms)),
+			fyne.NewPos(f.xs.at(b.X), f.ys.at(b.RecoveryP99Ms)), fade(recLineColor, 0.7), 1)
+	}
+	for i := 1; i < len(c.points); i++ {
+		a, b := c.points[i-1], c.points[i]
+		placeLine(r.series.next(), fyne.NewPos(f.xs.at(a.X), f.ys.at(a.RecoveryMeanMs)),
+			fyne.NewPos(f.xs.at(b.X), f.ys.at(b.RecoveryMeanMs)), recLineColor, 2.5)
+	}
+	if len(c.points) == 1 {
+		p := c.points[0]
+		px := f.xs.at(p.X)
+		placeLine(r.series.next(), fyne.NewPos(px-4, f.ys.at(p.RecoveryMeanMs)), fyne.NewPos(px+4, f.ys.at(p.RecoveryMeanMs)), recLineColor, 2.5)
+	}
+
+	// Legend in the top row: a swatch and a word for each.
+	lx := x1
+	for _, item := range []struct {
+		label string
+		c     color.NRGBA
+		h     float32
+	}{{"mean to p99", recBandColor, 10}, {"mean", recLineColor, 3}} {
+		w := textWidth(item.label, 11, false)
+		lx -= w
+		placeText(r.ticks.next(), item.label, fyne.NewPos(lx, 3), muted)
+		lx -= 22
+		placeRect(r.legend.next(), fyne.NewPos(lx, 11-item.h/2), fyne.NewSize(16, item.h), item.c)
+		lx -= 12
+	}
+	if c.coarse {
+		label := "coarse pass"
+		lx -= textWidth(label, 11, false)
+		placeText(r.ticks.next(), label, fyne.NewPos(lx, 3), muted)
+	}
+	if c.note != "" {
+		for i, line := range wrap(c.note, 11, f.size.Width*0.55) {
+			placeText(r.ticks.next(), line, fyne.NewPos(x0+8, y0+26+float32(i)*15), muted)
+		}
+	}
+}
+
+// drawOverlay places the slider's TTL with the recovery it buys, and the
+// hovered point's read-out.
+func (r *recRenderer) drawOverlay() {
+	c := r.c
+	th := c.Theme()
+	f := c.frame()
+	fg := themeColor(th, theme.ColorNameForeground)
+	white := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}
+	y0, y1 := f.pos.Y, f.pos.Y+f.size.Height
+	if c.hasCur && len(c.points) > 0 && f.xs.inside(c.cursor) {
+		px := f.xs.at(c.cursor)
+		placeLine(r.cursor, fyne.NewPos(px, y0), fyne.NewPos(px, y1), fg, 1.5)
+		label := "✛ " + AxisUnit(c.x).Format(c.cursor)
+		if m, ok := c.MeanAt(c.cursor); ok {
+			label += ": " + FormatMs(m)
+		}
+		w := textWidth(label, 11.5, true) + 10
+		lx := min(max(px-w/2, f.pos.X), f.pos.X+f.size.Width-w)
+		placeRect(r.curBg, fyne.NewPos(lx, y0+4), fyne.NewSize(w, 18), fg)
+		placeText(r.curText, label, fyne.NewPos(lx+5, y0+5), themeColor(th, theme.ColorNameBackground))
+	} else {
+		r.cursor.Hide()
+		r.curBg.Hide()
+		r.curText.Hide()
+	}
+	if c.hover < 0 || c.hover >= len(c.points) {
+		r.guide.Hide()
+		r.dot.Hide()
+		r.readBg.Hide()
+		r.read.Hide()
+		return
+	}
+	p := c.points[c.hover]
+	px, py := f.xs.at(p.X), f.ys.at(p.RecoveryMeanMs)
+	placeLine(r.guide, fyne.NewPos(px, y0), fyne.NewPos(px, y1), fade(ColorIdle, 0.8), 1)
+	r.dot.FillColor, r.dot.StrokeColor, r.dot.StrokeWidth = recLineColor, white, 1.5
+	r.dot.Move(fyne.NewPos(px-5, py-5))
+	r.dot.Resize(fyne.NewSize(10, 10))
+	r.dot.Show()
+	r.dot.Refresh()
+	text := c.Readout(c.hover)
+	w := textWidth(text, 12, false) + 16
+	bx := min(max(px-w/2, 2), c.Size().Width-w-2)
+	by := y1 - 30
+	placeBox(r.readBg, fyne.NewPos(bx, by), fyne.NewSize(w, 24), themeColor(th, theme.ColorNameMenuBackground), themeColor(th, theme.ColorNameShadow), 1)
+	placeText(r.read, text, fyne.NewPos(bx+8, by+3), fg)
+}
