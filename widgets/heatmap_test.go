@@ -232,7 +232,7 @@ func TestHeatmapTapHandsTheCellOver(t *testing.T) {
 	h.Tapped(&fyne.PointEvent{Position: cellCenter(p4, s4)})
 	pos, sz := h.CellRect(3)
 	h.Tapped(&fyne.PointEvent{Position: pos.AddXY(1, sz.Height-1)}) // inside, by its corner
-	h.Tapped(&fyne.PointEvent{Position: fyne.NewPos(2, 2)}) // the margin
+	h.Tapped(&fyne.PointEvent{Position: fyne.NewPos(2, 2)})         // the margin
 	require.Len(t, got, 2)
 	assert.Equal(t, h.Cells()[4], got[0])
 	assert.Equal(t, h.Cells()[3], got[1])
