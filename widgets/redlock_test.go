@@ -284,3 +284,20 @@ func TestFullBlocksPreferHolders(t *testing.T) {
 	assert.Equal(t, []bool{true, true, true, true}, full)
 	assert.True(t, detail)
 }
+
+// BenchmarkVoteTallyFrame is one played frame of the tally: a new instant
+// of the clock-jump run, objects moved and recoloured, none made.
+func BenchmarkVoteTallyFrame(b *testing.B) {
+	test.NewTempApp(b)
+	v := NewVoteTally()
+	w := test.NewTempWindow(b, v)
+	w.Resize(fyne.NewSize(560, 260))
+	sc, err := assets.Preset("redlock-clock-jump")
+	require.NoError(b, err)
+	rec, err := sim.Record(sc)
+	require.NoError(b, err)
+	snaps := []*sim.Snapshot{rec.At(2500 * tallyMs), rec.At(2600 * tallyMs)}
+	for i := 0; b.Loop(); i++ {
+		v.SetSnapshot(snaps[i%2])
+	}
+}
