@@ -131,6 +131,11 @@ func (h *Heatmap) SetCrosshair(x float64, xok bool, y float64, yok bool) {
 	h.Refresh()
 }
 
+// Crosshair is the point marked by SetCrosshair.
+func (h *Heatmap) Crosshair() (x float64, xok bool, y float64, yok bool) {
+	return h.cross[0], h.crossOK[0], h.cross[1], h.crossOK[1]
+}
+
 // SetMessage sets the line shown over a map with no cells yet.
 func (h *Heatmap) SetMessage(s string) {
 	if h.message != s {

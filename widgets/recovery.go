@@ -75,6 +75,9 @@ func (c *RecoveryChart) SetCursor(x float64, ok bool) {
 	}
 }
 
+// Cursor is the TTL marked by SetCursor.
+func (c *RecoveryChart) Cursor() (float64, bool) { return c.cursor, c.hasCur }
+
 // SetMessage sets the line shown over a chart with no points yet.
 func (c *RecoveryChart) SetMessage(s string) {
 	if c.message != s {
