@@ -1,0 +1,560 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// tradeoffRanges are the values a field takes on an axis of the map, as
+// `lockscope sweep` reads them: the default grid is ttl × pause, 30 × 21.
+var tradeoffRanges = map[string]string{
+	"ttl":        "ttl=1s:30s:30",
+	"pause":      "pause=0s:20s:21",
+	"work":       "work=0s:20s:21",
+	"latency":    "latency=0ms:200ms:21",
+	"clockDrift": "clockDrift=0:0.1:21",
+	"clients":    "clients=1:12:12",
+	"nodes":      "nodes=1:7:7",
+}
+
+// tradeoffAxis is the map's axis for a field.
+func tradeoffAxis(field string) sim.Axis {
+	a, err := sim.ParseAxis(tradeoffRanges[field])
+	if err != nil {
+		panic(fmt.Sprintf("tradeoffRanges[%q]: %v", field, err)) // a typo in the table above
+	}
+	return a
+}
+
+// tradeoffFields are the fields a mode's map can put on an axis: all the
+// sweep's, but the node count for Redis, which has one server.
+func tradeoffFields(mode string) []string {
+	var out []string
+	for _, f := range sim.SweepFields {
+		if f == "nodes" && mode == "redis" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// fieldName is what a mode calls a swept field.
+func fieldName(mode, field string) string {
+	switch field {
+	case "ttl":
+		switch mode {
+		case "zookeeper":
+			return "session timeout"
+		case "etcd":
+			return "lease TTL"
+		}
+		return "TTL"
+	case "pause":
+		return "pause of the holder"
+	case "clockDrift":
+		return "clock drift"
+	case "nodes":
+		switch mode {
+		case "redlock":
+			return "masters"
+		case "etcd":
+			return "members"
+		}
+		return "servers"
+	}
+	return field
+}
+
+// scenarioValue is where the main view's scenario stands on a field, in
+// the sweep's unit; ok is false when it has no such value (no pause).
+func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
+	if sc == nil {
+		return 0, false
+	}
+	switch field {
+	case "ttl":
+		return sim.Ms(sc.TTL.D()), true
+	case "work":
+		return sim.Ms(sc.Work.D()), true
+	case "latency":
+		return sim.Ms(sc.Latency.D()), true
+	case "clockDrift":
+		return sc.ClockDrift, true
+	case "clients":
+		return float64(sc.Clients), true
+	case "nodes":
+		return float64(sc.Nodes), sc.Mode != "redis"
+	case "pause":
+		d, ok := pauseLength(sc)
+		return sim.Ms(d), ok
+	}
+	return 0, false
+}
+
+// setSweepField sets a swept field as sim.Sweep does for a cell.
+func setSweepField(sc *sim.Scenario, field string, v float64) {
+	d := sim.Duration(v * float64(time.Millisecond))
+	switch field {
+	case "ttl":
+		sc.TTL = d
+	case "work":
+		sc.Work = d
+	case "latency":
+		sc.Latency = d
+	case "clockDrift":
+		sc.ClockDrift = v
+	case "clients":
+		sc.Clients = int(v)
+	case "nodes":
+		sc.Nodes = int(v)
+	}
+}
+
+// tradeoffBase is the scenario a mode's map sweeps: sim.SweepBase with
+// what the main view's scenario says about the lock, the network and the
+// clients. The axes' own fields are set to their first values, so moving
+// a slider along an axis moves the crosshair and keeps the map. Without a
+// pause axis, the main view's pause (if any) is injected where the sweep
+// injects its own; the scenario's other faults are left out.
+func tradeoffBase(sc *sim.Scenario, x, y sim.Axis) (*sim.Scenario, error) {
+	base, err := sim.SweepBase(sc.Mode)
+	if err != nil {
+		return nil, err
+	}
+	base.TTL, base.Work = sc.TTL, sc.Work
+	base.Latency, base.Jitter = sc.Latency, sc.Jitter
+	base.Clients, base.Stagger = sc.Clients, sc.Stagger
+	base.Watchdog, base.Fencing, base.Replica = sc.Watchdog, sc.Fencing, sc.Replica
+	base.Nodes, base.ClockDrift, base.DriftFactor = sc.Nodes, sc.ClockDrift, sc.DriftFactor
+	base.Herd, base.RespectSuspended = sc.Herd, sc.RespectSuspended
+	base.PlainDel, base.Sequential, base.RetryDelay = sc.PlainDel, sc.Sequential, sc.RetryDelay
+
+	top := map[string]float64{}
+	for _, f := range []string{"ttl", "work", "pause"} {
+		top[f], _ = scenarioValue(sc, f)
+	}
+	pauseAxis := false
+	for _, a := range []sim.Axis{x, y} {
+		if a.Field == "" || len(a.Values) == 0 {
+			continue
+		}
+		setSweepField(base, a.Field, a.Values[0])
+		top[a.Field] = a.Values[len(a.Values)-1]
+		pauseAxis = pauseAxis || a.Field == "pause"
+	}
+	if !pauseAxis {
+		top["pause"] = 0
+		if d, ok := pauseLength(sc); ok {
+			top["pause"] = sim.Ms(d)
+			at := sim.Duration(2*base.Latency.D() + base.Work.D()/2)
+			base.Faults = []sim.Fault{{At: at, Pause: sim.ClientName(0), For: sim.Duration(d)}}
+		}
+	}
+	// Long enough to see the paused holder's late write and a crashed
+	// holder's key expire, and never shorter than the sweep's 60 s.
+	need := time.Duration(math.Max(top["work"]+top["pause"], top["work"]/2+top["ttl"])*float64(time.Millisecond)) + 5*time.Second
+	if need > base.Duration.D() {
+		base.Duration = sim.Duration(need.Round(10*time.Second) + 10*time.Second)
+	}
+	return base, nil
+}
+
+// describeBase says in words what each cell of the map runs.
+func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) string {
+	axis := map[string]bool{x.Field: true, y.Field: true}
+	var parts []string
+	if !axis["clients"] {
+		parts = append(parts, fmt.Sprintf("%d clients, one round each, %s apart", base.Clients, shortTime(base.Stagger.D())))
+	}
+	if !axis["ttl"] {
+		parts = append(parts, fieldName(base.Mode, "ttl")+" "+shortTime(base.TTL.D()))
+	}
+	if !axis["work"] {
+		parts = append(parts, "work "+shortTime(base.Work.D()))
+	}
+	if !axis["latency"] {
+		parts = append(parts, "latency "+shortTime(base.Latency.D())+" ± "+shortTime(base.Jitter.D()))
+	}
+	if !axis["nodes"] && base.Mode != "redis" {
+		parts = append(parts, fmt.Sprintf("%d %s", base.Nodes, fieldName(base.Mode, "nodes")))
+	}
+	if !axis["clockDrift"] && base.ClockDrift > 0 {
+		parts = append(parts, fmt.Sprintf("clock drift ±%g", base.ClockDrift))
+	}
+	for _, key := range spec.Toggles {
+		t := Toggles[key]
+		state := "off"
+		if t.Value(base) {
+			state = "on"
+		}
+		parts = append(parts, t.Label+" "+state)
+	}
+	pause := "client-1 pauses (for the map's pause) halfway through its work"
+	if !axis["pause"] {
+		pause = "client-1 does not pause (the scenario has no pause)"
+		for _, f := range base.Faults {
+			if f.Kind() == "pause" {
+				pause = "client-1 pauses for " + shortTime(f.For.D()) + " (the Pause slider) halfway through its work"
+			}
+		}
+	}
+	return fmt.Sprintf("Each cell: %d seeds of %s, %s — from this tab's sliders and toggles; %d s of simulated time per run. "+
+		"In every seed %s; a second run of the seed crashes it there instead, and times the crash to the next grant. "+
+		"The scenario's other faults are left out.",
+		seeds, base.Mode, strings.Join(parts, " · "), int(base.Duration.D().Seconds()), pause)
+}
+
+// tradeoffView is a tab's Trade-off view: the map of unsafe runs over two
+// fields, the recovery chart beside it, the axis and colour choices, and
+// the progress of the sweep behind them. It follows the tab's scenario:
+// a slider along an axis moves the crosshair, any other recomputes.
+type tradeoffView struct {
+	tab   *tabView
+	heat  *widgets.Heatmap
+	chart *widgets.RecoveryChart
+
+	xSel, ySel, colour *widgets.TipSelect
+	progress           *widget.ProgressBar
+	state              *widget.Label
+	about              *widget.Label
+	button             *widgets.TipButton
+	content            fyne.CanvasObject
+	run                fyne.CanvasObject // the tab's run view, hidden while the map shows
+
+	fields         []string
+	xField, yField string
+	axis           func(field string) sim.Axis // the values a field takes on an axis
+	seeds          int
+	runner         *tradeoffRunner
+	job            *tradeoffJob // the map being computed or shown
+	last           tradeoffUpdate
+	shown          bool
+	selecting      bool // the selects are being set by code
+}
+
+// newTradeoffView builds a tab's Trade-off view beside run, its run view.
+func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
+	t := &tradeoffView{tab: v, run: run, heat: widgets.NewHeatmap(), chart: widgets.NewRecoveryChart(),
+		fields: tradeoffFields(v.spec.Mode), xField: "ttl", yField: "pause", axis: tradeoffAxis, seeds: TradeoffSeeds,
+		runner: newTradeoffRunner(fyne.Do)}
+	t.heat.OnTapCell = t.open
+	t.heat.Hint = t.hint
+	t.heat.SetMessage("computing…")
+	t.chart.SetMessage("computing…")
+
+	var names []string
+	for _, f := range t.fields {
+		names = append(names, fieldName(v.spec.Mode, f))
+	}
+	t.xSel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips,
+		"The field across the map. ttl against pause is the question the map exists for: how long may a holder stall before its lease runs out?")
+	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips,
+		"The field up the map. pause is a stop-the-world pause of the first holder, injected halfway through its work.")
+	t.colour = widgets.NewTipSelect([]string{"unsafe runs", "runs with 2 holders"}, func(string) { t.colourChosen() }, v.tips,
+		"What the colour counts. Unsafe: the storage took a stale write (the damage). 2 holders: two clients in their "+
+			"critical section at the same true instant, even if the late one noticed in time and wrote nothing.")
+	t.selecting = true
+	t.xSel.SetSelected(fieldName(v.spec.Mode, t.xField))
+	t.ySel.SetSelected(fieldName(v.spec.Mode, t.yField))
+	t.colour.SetSelected("unsafe runs")
+	t.selecting = false
+
+	t.progress = widget.NewProgressBar()
+	t.progress.TextFormatter = func() string {
+		return groupThousands(t.last.done) + " of " + groupThousands(t.last.total) + " runs"
+	}
+	t.state = widget.NewLabel("")
+	t.state.Truncation = fyne.TextTruncateEllipsis
+	t.about = widget.NewLabel("")
+	t.about.Wrapping = fyne.TextWrapWord
+	t.about.SizeName = theme.SizeNameCaptionText
+
+	t.button = widgets.NewTipButton("Trade-off", theme.GridIcon(), t.toggle, v.tips,
+		"Switch between the run and the trade-off map of this tab: thousands of seeded runs over TTL and pause, "+
+			"unsafe against stuck-after-a-crash.")
+
+	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
+	}
+	bold := func(s string) *widget.Label {
+		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	bar := container.NewBorder(nil, nil,
+		container.NewHBox(bold("Across"), fixed(170, t.xSel), bold("Up"), fixed(170, t.ySel),
+			bold("Colour"), fixed(190, t.colour)),
+		fixed(220, t.progress), t.state)
+	heatTitle := "Share of runs that went wrong — hover a cell for its numbers, click it to watch one of its runs"
+	chartTitle := "Recovery: how long a crashed holder's lock stays out of reach (crash to next grant)"
+	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))
+	split.Offset = 0.64
+	t.content = container.NewBorder(bar, t.about, nil, nil, split)
+	t.content.Hide()
+	return t
+}
+
+// toggle switches the tab between its run and its map.
+func (t *tradeoffView) toggle() {
+	t.setShown(!t.shown)
+	t.tab.unfocus()
+}
+
+// setShown shows the map (and computes it if it is out of date) or the
+// run.
+func (t *tradeoffView) setShown(on bool) {
+	t.shown = on
+	if on {
+		t.run.Hide()
+		t.content.Show()
+		t.button.SetText("Run view")
+		t.button.SetIcon(theme.NavigateBackIcon())
+		t.follow()
+		return
+	}
+	t.content.Hide()
+	t.run.Show()
+	t.button.SetText("Trade-off")
+	t.button.SetIcon(theme.GridIcon())
+}
+
+// follow brings the map up to date with the tab's scenario: the
+// crosshair always, the sweep when its base changed and the map shows.
+// A hidden map only stops computing for a stale base.
+func (t *tradeoffView) follow() {
+	sc := t.tab.ctl.Scenario()
+	if sc == nil {
+		return
+	}
+	xv, xok := scenarioValue(sc, t.xField)
+	yv, yok := scenarioValue(sc, t.yField)
+	t.heat.SetCrosshair(xv, xok, yv, yok)
+	ttl, ttlOK := scenarioValue(sc, "ttl")
+	t.chart.SetCursor(ttl, ttlOK)
+
+	if !t.shown && (t.job == nil || t.last.stage == stageDone) {
+		return // nothing is computing: the map is brought up to date when shown
+	}
+	x, y := t.axis(t.xField), t.axis(t.yField)
+	base, err := tradeoffBase(sc, x, y)
+	var job *tradeoffJob
+	if err == nil {
+		job, err = newTradeoffJob(base, x, y, t.seeds, t.axis("ttl"), t.runner.pairCost(), t.runner.workers)
+	}
+	if err != nil {
+		t.runner.stop()
+		t.job = nil
+		t.state.SetText("cannot sweep this scenario: " + err.Error())
+		return
+	}
+	if t.job != nil && t.job.key == job.key {
+		return
+	}
+	if !t.shown {
+		t.runner.stop() // hidden and out of date: stop spending the cores on it
+		t.job = nil
+		return
+	}
+	t.start(job, base, x, y)
+}
+
+// start computes job; the old map stays drawn, marked out of date, until
+// the coarse pass replaces it.
+func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sim.Axis) {
+	keep := t.job != nil && t.job.fine.X.Field == x.Field && t.job.fine.Y.Field == y.Field
+	t.job = job
+	t.last = tradeoffUpdate{job: job, total: 2 * len(x.Values) * max(1, len(y.Values)) * t.seeds}
+	t.about.SetText(describeBase(t.tab.spec, base, x, y, t.seeds))
+	t.progress.SetValue(0)
+	t.state.SetText("computing…")
+	if !keep {
+		t.heat.SetGrid(sim.Axis{}, sim.Axis{}, "", "", nil)
+		t.chart.SetSeries(sim.Axis{}, "", nil, false)
+	} else {
+		stale := append([]widgets.HeatCell(nil), t.heat.Cells()...)
+		for i := range stale {
+			stale[i].Coarse = true // hatched until the new coarse pass lands
+		}
+		fine := t.job.fine
+		mode := t.tab.spec.Mode
+		t.heat.SetGrid(fine.X, fine.Y, fieldName(mode, fine.X.Field), fieldName(mode, fine.Y.Field), stale)
+	}
+	t.runner.start(job, t.apply)
+}
+
+// apply shows an update of the latest computation.
+func (t *tradeoffView) apply(u tradeoffUpdate) {
+	if u.job != t.job {
+		return
+	}
+	if u.stage == stageFailed {
+		t.state.SetText(u.String())
+		return
+	}
+	t.last = u
+	if u.total > 0 {
+		t.progress.SetValue(float64(u.done) / float64(u.total))
+	}
+	t.state.SetText(u.String())
+	if u.cells == nil {
+		return
+	}
+	mode := t.tab.spec.Mode
+	fine := u.job.fine
+	for i, c := range u.cells {
+		if censored(fine, c.Cell) {
+			u.cells[i].NoRecovery = noRecovery
+		}
+	}
+	t.heat.SetGrid(fine.X, fine.Y, fieldName(mode, fine.X.Field), fieldName(mode, fine.Y.Field), u.cells)
+	ttl, recSweep := t.axis("ttl"), u.job.rec
+	if recSweep == nil {
+		ttl, recSweep = fine.X, fine
+		if fine.Y.Field == "ttl" {
+			ttl = fine.Y
+		}
+	}
+	var pts []sim.Cell
+	var left []float64
+	for _, p := range u.recovery {
+		if censored(recSweep, p) {
+			left = append(left, p.X)
+			continue
+		}
+		pts = append(pts, p)
+	}
+	t.chart.SetSeries(ttl, fieldName(mode, "ttl"), pts, u.recCoarse)
+	note := ""
+	if len(left) > 0 {
+		unit := widgets.AxisUnit(ttl)
+		span := unit.Format(left[0])
+		if len(left) > 1 {
+			span = unit.Number(left[0]) + "–" + unit.Format(left[len(left)-1])
+		}
+		note = fieldName(mode, "ttl") + " " + span + " left out: " + noRecovery + "."
+	}
+	t.chart.SetNote(note)
+}
+
+// noRecovery says why a point has no recovery time to show.
+const noRecovery = "the lease ran out before the crash, so the lock had already passed on"
+
+// censored reports whether every crash run of a cell ran to the end with
+// no grant after the crash: the holder had lost the lock before it
+// crashed and the next grant came before, so there was nothing to recover.
+func censored(sw *sim.Sweep, c sim.Cell) bool {
+	sc := sw.CellScenario(c.X, c.Y, sw.Base.Seed, true)
+	at := sc.Faults[len(sc.Faults)-1].At.D()
+	return c.Runs > 0 && c.RecoveryMeanMs >= sim.Ms(sc.Duration.D()-at)-1
+}
+
+// axesChosen recomputes the map for the fields picked; picking the other
+// axis' field swaps the two.
+func (t *tradeoffView) axesChosen() {
+	if t.selecting {
+		return
+	}
+	x, y := t.fieldOf(t.xSel.Selected), t.fieldOf(t.ySel.Selected)
+	if x == y {
+		if x == t.xField {
+			x = t.yField
+		} else {
+			y = t.xField
+		}
+	}
+	t.xField, t.yField = x, y
+	t.selecting = true
+	t.xSel.SetSelected(fieldName(t.tab.spec.Mode, x))
+	t.ySel.SetSelected(fieldName(t.tab.spec.Mode, y))
+	t.selecting = false
+	t.tab.unfocus()
+	t.follow()
+}
+
+func (t *tradeoffView) fieldOf(name string) string {
+	for _, f := range t.fields {
+		if fieldName(t.tab.spec.Mode, f) == name {
+			return f
+		}
+	}
+	return ""
+}
+
+func (t *tradeoffView) colourChosen() {
+	if t.selecting {
+		return
+	}
+	m := widgets.MetricUnsafe
+	if t.colour.Selected == "runs with 2 holders" {
+		m = widgets.MetricViolations
+	}
+	t.heat.SetMetric(m)
+	t.tab.unfocus()
+}
+
+// seedFor picks the run a click on a cell shows: one that went wrong in
+// the way the colour counts, if any did, else the first seed.
+func (t *tradeoffView) seedFor(c widgets.HeatCell) (seed int64, why string) {
+	sw := t.job.fine
+	first := sw.Base.Seed
+	switch {
+	case t.heat.Metric() == widgets.MetricUnsafe && c.UnsafeRate > 0:
+		n := int(math.Round(c.UnsafeRate * float64(c.Runs)))
+		return c.UnsafeSeed, fmt.Sprintf("%d of its %d runs took a stale write; this is seed %d, the first of them", n, c.Runs, c.UnsafeSeed)
+	case t.heat.Metric() == widgets.MetricViolations && c.ViolationRate > 0:
+		n := int(math.Round(c.ViolationRate * float64(c.Runs)))
+		for s := first; s < first+int64(c.Runs); s++ {
+			run, err := sim.New(sw.CellScenario(c.X, c.Y, s, false))
+			if err == nil && run.Run().Violations > 0 {
+				return s, fmt.Sprintf("%d of its %d runs had two holders at once; this is seed %d, the first of them", n, c.Runs, s)
+			}
+		}
+	}
+	return first, fmt.Sprintf("none of its %d runs went wrong; this is seed %d", c.Runs, first)
+}
+
+// hint is the read-out's last line: what a click on the cell opens.
+func (t *tradeoffView) hint(c widgets.HeatCell) string {
+	if t.job == nil {
+		return ""
+	}
+	switch {
+	case t.heat.Metric() == widgets.MetricUnsafe && c.UnsafeRate > 0:
+		return fmt.Sprintf("click: watch seed %d, an unsafe run", c.UnsafeSeed)
+	case t.heat.Metric() == widgets.MetricViolations && c.ViolationRate > 0:
+		return "click: watch a run with two holders"
+	}
+	return fmt.Sprintf("click: watch seed %d", t.job.fine.Base.Seed)
+}
+
+// open loads a cell's scenario into the tab's run view and shows it: from
+// "12 % unsafe" to one of those runs.
+func (t *tradeoffView) open(c widgets.HeatCell) {
+	if t.job == nil {
+		return
+	}
+	sw := t.job.fine
+	seed, why := t.seedFor(c)
+	sc := sw.CellScenario(c.X, c.Y, seed, false)
+	mode := t.tab.spec.Mode
+	where := fieldName(mode, sw.X.Field) + " " + widgets.AxisUnit(sw.X).Format(c.X)
+	if sw.Y.Field != "" {
+		where += ", " + fieldName(mode, sw.Y.Field) + " " + widgets.AxisUnit(sw.Y).Format(c.Y)
+	}
+	sc.Name = "Trade-off map: " + where + ", seed " + fmt.Sprint(seed)
+	sc.Captions = []sim.Caption{{At: 0, Text: "From the trade-off map, " + where + ": " + why + "."}}
+	if err := t.tab.LoadScenario(sc, "trade-off map"); err != nil {
+		t.tab.fail(err)
+		return
+	}
+	t.setShown(false)
+}

@@ -1,0 +1,399 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// TradeoffSeeds is how many seeds each cell of the refined trade-off map
+// runs: enough that a 2 % unsafe rate is one run in fifty, not noise.
+const TradeoffSeeds = 50
+
+// CoarseBudget is how long the first, coarse pass of the map should take,
+// so the map follows a dragged slider.
+const CoarseBudget = 100 * time.Millisecond
+
+// coarseSeeds is the seeds per cell of the coarse pass.
+const coarseSeeds = 3
+
+// tradeoffJob is one computation of a trade-off map: the refined sweep,
+// the quick coarse pass drawn first, and the sweep along ttl that feeds
+// the recovery chart when the map's own grid cannot.
+type tradeoffJob struct {
+	key    string     // the base, axes and seeds: equal keys, equal maps
+	fine   *sim.Sweep // the map as refined
+	coarse *sim.Sweep // nil when the refined map is as quick as a coarse one
+	// rec and recCoarse sweep ttl alone for the recovery chart; nil when
+	// the map's own cells give it (ttl against pause, which a crash run
+	// does not depend on).
+	rec, recCoarse *sim.Sweep
+}
+
+// newTradeoffJob plans the passes of a map: the coarse one sized to take
+// about CoarseBudget at pairCost seconds of one core per seed (a paused
+// run and a crashed one).
+func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, ttl sim.Axis, pairCost float64, workers int) (*tradeoffJob, error) {
+	fine := &sim.Sweep{Base: base, X: x, Y: y, Seeds: seeds}
+	if err := fine.Validate(); err != nil {
+		return nil, err
+	}
+	doc, err := json.Marshal(struct {
+		Base  *sim.Scenario
+		X, Y  sim.Axis
+		Seeds int
+	}{base, x, y, seeds})
+	if err != nil {
+		return nil, err
+	}
+	j := &tradeoffJob{key: string(doc), fine: fine}
+	budget := CoarseBudget.Seconds() * float64(workers) / pairCost
+	if kx, ky, s, ok := coarsePlan(len(x.Values), len(y.Values), seeds, budget); ok {
+		j.coarse = &sim.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s}
+	}
+	if !gridHasRecovery(x, y) {
+		recBase := base.Clone()
+		recBase.Faults = nil // a crash run needs no pause
+		j.rec = &sim.Sweep{Base: recBase, X: ttl, Seeds: seeds}
+		if err := j.rec.Validate(); err != nil {
+			return nil, err
+		}
+		if j.coarse != nil {
+			j.recCoarse = &sim.Sweep{Base: recBase, X: subsample(ttl, max(5, len(j.coarse.X.Values))), Seeds: j.coarse.Seeds}
+		}
+	}
+	return j, nil
+}
+
+// coarsePlan sizes the coarse pass of an nx × ny grid (ny 0 for one row)
+// to about budget seeds in all; ok is false when the refined grid fits
+// the budget itself.
+func coarsePlan(nx, ny, seeds int, budget float64) (kx, ky, s int, ok bool) {
+	rows := max(ny, 1)
+	if float64(nx*rows*seeds) <= budget {
+		return 0, 0, 0, false
+	}
+	s = min(seeds, coarseSeeds)
+	cells := math.Max(budget/float64(s), 4)
+	kx = int(math.Round(math.Sqrt(cells * float64(nx) / float64(rows))))
+	if ny == 0 {
+		kx = int(math.Round(cells))
+	}
+	kx = max(min(kx, nx), min(nx, 3))
+	ky = 0
+	if ny > 0 {
+		ky = int(math.Round(cells / float64(kx)))
+		ky = max(min(ky, ny), min(ny, 2))
+	}
+	return kx, ky, s, true
+}
+
+// subsample keeps k values of an axis spread evenly, both ends included.
+func subsample(a sim.Axis, k int) sim.Axis {
+	n := len(a.Values)
+	if k <= 0 || k >= n {
+		return a
+	}
+	out := sim.Axis{Field: a.Field}
+	for i := 0; i < k; i++ {
+		idx := 0
+		if k > 1 {
+			idx = int(math.Round(float64(i) * float64(n-1) / float64(k-1)))
+		}
+		out.Values = append(out.Values, a.Values[idx])
+	}
+	return out
+}
+
+// gridHasRecovery reports whether a map's cells carry the recovery along
+// ttl: with ttl on one axis and nothing but the pause on the other, which
+// a crash run ignores.
+func gridHasRecovery(x, y sim.Axis) bool {
+	return (x.Field == "ttl" && (y.Field == "" || y.Field == "pause")) || (x.Field == "pause" && y.Field == "ttl")
+}
+
+// recoveryFromGrid reads the recovery series out of a map's cells: the
+// first row with ttl across, the first column with ttl up.
+func recoveryFromGrid(x, y sim.Axis, cells []widgets.HeatCell) (pts []sim.Cell, coarse bool) {
+	nx := len(x.Values)
+	if nx == 0 || len(cells) < nx {
+		return nil, false
+	}
+	take := func(c widgets.HeatCell) {
+		pts = append(pts, c.Cell)
+		coarse = coarse || c.Coarse
+	}
+	if x.Field == "ttl" {
+		for _, c := range cells[:nx] {
+			take(c)
+		}
+		return pts, coarse
+	}
+	for r := 0; r*nx < len(cells); r++ {
+		take(cells[r*nx])
+	}
+	return pts, coarse
+}
+
+// tradeoffStage is how far a computation has got.
+type tradeoffStage int
+
+const (
+	stageCoarse   tradeoffStage = iota // the coarse pass is running
+	stageRefining                      // the coarse map is drawn, the refined one fills in
+	stageDone                          // the refined map is complete
+	stageFailed                        // the sweep refused its base
+)
+
+// tradeoffUpdate is one hand-over from the computation to the view.
+type tradeoffUpdate struct {
+	job       *tradeoffJob
+	stage     tradeoffStage
+	cells     []widgets.HeatCell // the refined grid, coarse where not yet refined; nil: progress only
+	recovery  []sim.Cell
+	recCoarse bool
+	done      int // simulated runs finished (two per seed)
+	total     int
+	rows      int // refined rows
+	rowsDone  int
+	coarseIn  time.Duration // how long the coarse pass took
+	elapsed   time.Duration
+	err       error
+}
+
+// tradeoffRunner computes trade-off maps off the UI goroutine, one at a
+// time: starting another cancels the one before, and a late result of a
+// cancelled one never reaches the view.
+type tradeoffRunner struct {
+	// deliver runs a function on the UI goroutine (fyne.Do in the window).
+	deliver func(func())
+	workers int
+
+	gen    int // bumps at each start; UI goroutine only
+	cancel context.CancelFunc
+	cost   atomic.Uint64 // float64 bits: seconds of one core per seed pair
+}
+
+// initialPairCost is the guess of one seed's cost before a pass has been
+// timed: the slowest modes' (Redlock's five masters) order of magnitude.
+const initialPairCost = 1e-3
+
+func newTradeoffRunner(deliver func(func())) *tradeoffRunner {
+	r := &tradeoffRunner{deliver: deliver, workers: runtime.GOMAXPROCS(0)}
+	r.cost.Store(math.Float64bits(initialPairCost))
+	return r
+}
+
+// pairCost is the measured seconds of one core per seed.
+func (r *tradeoffRunner) pairCost() float64 { return math.Float64frombits(r.cost.Load()) }
+
+func (r *tradeoffRunner) measured(pairs int, took time.Duration) {
+	if pairs >= 20 && took > 0 {
+		r.cost.Store(math.Float64bits(took.Seconds() * float64(r.workers) / float64(pairs)))
+	}
+}
+
+// stop cancels the computation in progress, if any.
+func (r *tradeoffRunner) stop() {
+	r.gen++
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+}
+
+// start cancels the computation in progress and begins job; apply gets
+// its updates on the UI goroutine while it is still the latest. It
+// returns the job's context, done when the job is cancelled.
+func (r *tradeoffRunner) start(job *tradeoffJob, apply func(tradeoffUpdate)) context.Context {
+	r.stop()
+	gen := r.gen
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	publish := func(u tradeoffUpdate) {
+		r.deliver(func() {
+			if r.gen == gen && ctx.Err() == nil {
+				apply(u)
+			}
+		})
+	}
+	go r.run(ctx, job, publish)
+	return ctx
+}
+
+// run is the computation: the coarse pass, then the refined map a row at
+// a time, publishing after each and between them as runs finish.
+func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func(tradeoffUpdate)) {
+	start := time.Now()
+	fine := job.fine
+	nx, rows := len(fine.X.Values), max(1, len(fine.Y.Values))
+	pairs := func(sw *sim.Sweep) int {
+		if sw == nil {
+			return 0
+		}
+		return len(sw.X.Values) * max(1, len(sw.Y.Values)) * sw.Seeds
+	}
+	total := pairs(fine) + pairs(job.coarse) + pairs(job.rec) + pairs(job.recCoarse)
+	u := tradeoffUpdate{job: job, stage: stageCoarse, total: 2 * total, rows: rows}
+	if job.coarse == nil {
+		u.stage = stageRefining
+	}
+
+	var offset int
+	var lastPublish atomic.Int64
+	progress := func(done, _ int) {
+		now := time.Since(start)
+		last := lastPublish.Load()
+		if now-time.Duration(last) < 80*time.Millisecond || !lastPublish.CompareAndSwap(last, int64(now)) {
+			return
+		}
+		p := u
+		p.cells, p.recovery = nil, nil
+		p.done, p.elapsed = 2*(offset+done), now
+		publish(p)
+	}
+	pass := func(sw *sim.Sweep) ([]sim.Cell, bool) {
+		t0 := time.Now()
+		cells, err := sw.Run(ctx, r.workers, progress)
+		if err != nil {
+			if ctx.Err() == nil {
+				u.stage, u.err = stageFailed, err
+				publish(u)
+			}
+			return nil, false
+		}
+		r.measured(pairs(sw), time.Since(t0))
+		offset += pairs(sw)
+		u.done = 2 * offset
+		return cells, true
+	}
+	snapshot := func() {
+		u.elapsed = time.Since(start)
+		p := u
+		p.cells = append([]widgets.HeatCell(nil), u.cells...)
+		p.recovery = append([]sim.Cell(nil), u.recovery...)
+		publish(p)
+	}
+	recovery := func() {
+		if job.rec == nil {
+			u.recovery, u.recCoarse = recoveryFromGrid(fine.X, fine.Y, u.cells)
+		}
+	}
+
+	u.cells = make([]widgets.HeatCell, nx*rows)
+	if job.coarse != nil {
+		cc, ok := pass(job.coarse)
+		if !ok {
+			return
+		}
+		fillFromCoarse(u.cells, fine, job.coarse, cc)
+		recovery()
+		if job.recCoarse != nil {
+			rc, ok := pass(job.recCoarse)
+			if !ok {
+				return
+			}
+			u.recovery, u.recCoarse = rc, true
+		}
+		u.coarseIn = time.Since(start)
+		u.stage = stageRefining
+		snapshot()
+	}
+	if job.rec != nil {
+		rc, ok := pass(job.rec)
+		if !ok {
+			return
+		}
+		u.recovery, u.recCoarse = rc, false
+		snapshot()
+	}
+	for row := 0; row < rows; row++ {
+		sw := fine
+		if len(fine.Y.Values) > 0 {
+			sw = &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds}
+		}
+		cells, ok := pass(sw)
+		if !ok {
+			return
+		}
+		for i, c := range cells {
+			u.cells[row*nx+i] = widgets.HeatCell{Cell: c}
+		}
+		u.rowsDone = row + 1
+		recovery()
+		if u.rowsDone == rows {
+			u.stage = stageDone
+		}
+		snapshot()
+	}
+}
+
+// fillFromCoarse fills every cell of the refined grid with the coarse
+// cell nearest to it, marked coarse.
+func fillFromCoarse(dst []widgets.HeatCell, fine, coarse *sim.Sweep, cells []sim.Cell) {
+	near := func(values []float64, v float64) int {
+		best := 0
+		for i, w := range values {
+			if math.Abs(w-v) < math.Abs(values[best]-v) {
+				best = i
+			}
+		}
+		return best
+	}
+	cnx := len(coarse.X.Values)
+	nx := len(fine.X.Values)
+	for i := range dst {
+		col, row := i%nx, i/nx
+		cc := near(coarse.X.Values, fine.X.Values[col])
+		cr := 0
+		if len(fine.Y.Values) > 0 {
+			cr = near(coarse.Y.Values, fine.Y.Values[row])
+		}
+		dst[i] = widgets.HeatCell{Cell: cells[cr*cnx+cc], Coarse: true}
+	}
+}
+
+// String describes an update's progress for the view's status line; the
+// progress bar counts the runs.
+func (u tradeoffUpdate) String() string {
+	fine := u.job.fine
+	grid := fmt.Sprintf("%d×%d×%d seeds", len(fine.X.Values), max(1, len(fine.Y.Values)), fine.Seeds)
+	coarse := ""
+	if u.coarseIn > 0 {
+		coarse = fmt.Sprintf(" (coarse map in %s)", roundDur(u.coarseIn))
+	}
+	switch u.stage {
+	case stageFailed:
+		return "cannot sweep this scenario: " + u.err.Error()
+	case stageCoarse:
+		return "coarse pass…"
+	case stageDone:
+		return fmt.Sprintf("%s done in %s%s", grid, roundDur(u.elapsed), coarse)
+	}
+	return fmt.Sprintf("refining %s · row %d of %d · %s%s", grid, min(u.rowsDone+1, u.rows), u.rows, roundDur(u.elapsed), coarse)
+}
+
+// groupThousands writes n with a space between thousands: 63 000.
+func groupThousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + " " + s[i:]
+	}
+	return s
+}
+
+// roundDur writes a wall-clock time to the millisecond below a second and
+// to a tenth above.
+func roundDur(d time.Duration) string {
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
