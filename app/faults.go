@@ -3,6 +3,7 @@ package app
 import (
 	"time"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -41,28 +42,28 @@ func FaultChoices(sc *sim.Scenario, snap *sim.Snapshot, node string, pause time.
 	dur := func(d time.Duration) string { return widgets.FormatTime(d) }
 	if nv.Crashed {
 		if nv.Client {
-			return []FaultChoice{{Label: "Restart", Fault: sim.Fault{Restart: node}}}
+			return []FaultChoice{{Label: i18n.T("fault.restart"), Fault: sim.Fault{Restart: node}}}
 		}
 		return []FaultChoice{
-			{Label: "Restart with its AOF (keys on disk come back)", Fault: sim.Fault{Restart: node, Persist: true}},
-			{Label: "Restart empty (no persistence)", Fault: sim.Fault{Restart: node}},
+			{Label: i18n.T("fault.restartPersist"), Fault: sim.Fault{Restart: node, Persist: true}},
+			{Label: i18n.T("fault.restartEmpty"), Fault: sim.Fault{Restart: node}},
 		}
 	}
 	var out []FaultChoice
-	what := "Pause for " + dur(pause) + " (GC / SIGSTOP)"
+	what := i18n.F("fault.pause", "t", dur(pause))
 	if nv.Paused {
-		what = "Pause again for " + dur(pause)
+		what = i18n.F("fault.pauseAgain", "t", dur(pause))
 	}
 	out = append(out, FaultChoice{Label: what, Fault: sim.Fault{Pause: node, For: sim.Duration(pause)}})
-	out = append(out, FaultChoice{Label: "Crash", Fault: sim.Fault{Crash: node}})
+	out = append(out, FaultChoice{Label: i18n.T("fault.crash"), Fault: sim.Fault{Crash: node}})
 	if !nv.Client {
 		if m, err := sim.LookupMode(sc.Mode); err == nil && m.CanFailover(sc, node) == nil {
-			out = append(out, FaultChoice{Label: "Fail over to the replica", Fault: sim.Fault{Failover: node}})
+			out = append(out, FaultChoice{Label: i18n.T("fault.failover"), Fault: sim.Fault{Failover: node}})
 		}
 	}
 	out = append(out,
-		FaultChoice{Label: "Clock jumps forward " + dur(ClockJump), Fault: sim.Fault{ClockJump: node, By: sim.Duration(ClockJump)}},
-		FaultChoice{Label: "Clock jumps back " + dur(ClockJump), Fault: sim.Fault{ClockJump: node, By: sim.Duration(-ClockJump)}},
+		FaultChoice{Label: i18n.F("fault.jumpForward", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(ClockJump)}},
+		FaultChoice{Label: i18n.F("fault.jumpBack", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(-ClockJump)}},
 	)
 	return out
 }

@@ -23,13 +23,16 @@ func parseFont(t *testing.T, r fyne.Resource) *font.Face {
 	return f
 }
 
-// chineseTexts is every piece of Chinese the window can show: the Chinese
-// translation, the presets' Chinese captions and the languages' names.
+// chineseTexts is every translated text the window can show (the Chinese
+// and the English, whose signs such as ✓ need a glyph too), the presets'
+// Chinese captions and the languages' names.
 func chineseTexts(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, k := range i18n.Keys(i18n.Chinese) {
-		out["zh.json "+k] = i18n.In(i18n.Chinese, k)
+	for _, l := range i18n.Langs {
+		for _, k := range i18n.Keys(l) {
+			out[string(l)+".json "+k] = i18n.In(l, k)
+		}
 	}
 	for _, name := range assets.PresetNames() {
 		sc, err := assets.Preset(name)
@@ -52,12 +55,18 @@ func chineseTexts(t *testing.T) map[string]string {
 func TestBundledFontCoversTheChinese(t *testing.T) {
 	th := &Theme{}
 	for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
+		// Fyne's order: the theme's font, its own of the same style, then
+		// its emoji and symbol fonts (never the system's: CI has none).
 		chain := []*font.Face{parseFont(t, th.Font(style))}
 		if style.Bold {
 			chain = append(chain, parseFont(t, theme.DefaultTextBoldFont()))
 		} else {
 			chain = append(chain, parseFont(t, theme.DefaultTextFont()))
 		}
+		if emoji := theme.DefaultEmojiFont(); emoji != nil {
+			chain = append(chain, parseFont(t, emoji))
+		}
+		chain = append(chain, parseFont(t, theme.DefaultSymbolFont()))
 		missing := map[rune][]string{}
 		for where, text := range chineseTexts(t) {
 			for _, r := range text {

@@ -31,7 +31,7 @@ func TestCellsAndVerdict(t *testing.T) {
 
 	text, why, safe := Verdict(s)
 	assert.False(t, safe)
-	assert.Equal(t, "✗ UNSAFE", text)
+	assert.Equal(t, "× UNSAFE", text)
 	assert.Equal(t, "a stale write was accepted", why)
 	s.Safe = true
 	text, _, safe = Verdict(s)
@@ -59,7 +59,7 @@ func TestMetricsStripShowsTheSummary(t *testing.T) {
 	assert.Equal(t, ColorDone, r.verdictBg.FillColor)
 
 	m.SetSummary(sim.Summary{StaleWritesAccepted: 1, Writes: 2})
-	assert.Contains(t, texts(r.Objects()), "✗ UNSAFE")
+	assert.Contains(t, texts(r.Objects()), "× UNSAFE")
 	assert.Contains(t, texts(r.Objects()), "a stale write was accepted")
 	for _, o := range []fyne.CanvasObject{r.verdict, r.why} {
 		assert.GreaterOrEqual(t, o.Position().X, r.verdictBg.Position().X, "the verdict stays in its box")

@@ -408,7 +408,7 @@ func (r *timelineRenderer) draw() {
 		lastLabelEnd = lx + lw
 	}
 
-	// Writes: ✓ accepted, ✗ rejected; stale ones say so. Where writes
+	// Writes: ✓ accepted, × rejected; stale ones say so. Where writes
 	// crowd, plain ones are left out and stale ones become ticks.
 	badgeEnd := make([]float32, len(lanes))
 	for _, wr := range tl.Writes {

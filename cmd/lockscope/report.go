@@ -4,90 +4,103 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
+	"strings"
 
+	"github.com/mattn/go-runewidth"
+
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
-// writeReport prints a run's summary for a person: the verdict first, then
-// the counts, then every grant with its token.
-func writeReport(w io.Writer, source string, sc *sim.Scenario, sum sim.Summary) error {
-	fmt.Fprintln(w, verdict(sum))
+// writeReport prints a run's summary for a person, in language l: the
+// verdict first, then the counts, then every grant with its token.
+func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum sim.Summary) error {
+	t := func(key string) string { return i18n.In(l, key) }
+	fmt.Fprintln(w, verdict(l, sum))
 	title := source
 	if sum.Name != "" && sum.Name != source {
-		title = fmt.Sprintf("%s (%s)", sum.Name, source)
+		name := sum.Name
+		if i18n.Has(l, "preset."+source) {
+			name = t("preset." + source)
+		}
+		title = fmt.Sprintf("%s (%s)", name, source)
 	}
-	fmt.Fprintf(w, "%s; mode %s, seed %d, %v simulated\n\n", title, sum.Mode, sum.Seed, sc.Duration.D())
+	fmt.Fprintln(w, i18n.Fin(l, "report.title", "title", title, "mode", sum.Mode, "seed", sum.Seed, "duration", sc.Duration.D()))
+	fmt.Fprintln(w)
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	overlap := ""
+	violations := []string{t("report.violations"), strconv.Itoa(sum.Violations)}
 	if sum.Violations > 0 {
-		overlap = fmt.Sprintf("\t(overlap %s ms)", ms(sum.OverlapMs))
+		violations = append(violations, i18n.Fin(l, "report.overlap", "ms", ms(sum.OverlapMs)))
 	}
-	fmt.Fprintf(tw, "acquisitions\t%d\n", sum.Acquisitions)
-	fmt.Fprintf(tw, "releases\t%d\n", sum.Releases)
-	fmt.Fprintf(tw, "violations\t%d%s\n", sum.Violations, overlap)
-	fmt.Fprintf(tw, "writes\t%d\n", sum.Writes)
-	fmt.Fprintf(tw, "stale writes accepted\t%d\n", sum.StaleWritesAccepted)
-	fmt.Fprintf(tw, "stale writes rejected\t%d\n", sum.StaleWritesRejected)
-	fmt.Fprintf(tw, "expired while held\t%d\n", sum.ExpiredWhileHeld)
-	fmt.Fprintf(tw, "messages\t%d\n", sum.Messages)
-	fmt.Fprintf(tw, "acquire latency p50\t%s ms\n", ms(sum.AcquireLatencyP50Ms))
-	fmt.Fprintf(tw, "acquire latency p99\t%s ms\n", ms(sum.AcquireLatencyP99Ms))
-	fmt.Fprintf(tw, "watch notifications\t%d\n", sum.WatchNotifications)
-	if err := tw.Flush(); err != nil {
+	counts := [][]string{
+		{t("report.acquisitions"), strconv.Itoa(sum.Acquisitions)},
+		{t("report.releases"), strconv.Itoa(sum.Releases)},
+		violations,
+		{t("report.writes"), strconv.Itoa(sum.Writes)},
+		{t("report.staleAccepted"), strconv.Itoa(sum.StaleWritesAccepted)},
+		{t("report.staleRejected"), strconv.Itoa(sum.StaleWritesRejected)},
+		{t("report.expiredWhileHeld"), strconv.Itoa(sum.ExpiredWhileHeld)},
+		{t("report.messages"), strconv.Itoa(sum.Messages)},
+		{t("report.p50"), ms(sum.AcquireLatencyP50Ms) + " ms"},
+		{t("report.p99"), ms(sum.AcquireLatencyP99Ms) + " ms"},
+		{t("report.watchNotifications"), strconv.Itoa(sum.WatchNotifications)},
+	}
+	if err := writeTable(w, "", counts); err != nil {
 		return err
 	}
 
 	if len(sum.Grants) == 0 {
-		_, err := fmt.Fprintln(w, "\ngrants: none")
+		_, err := fmt.Fprintln(w, "\n"+t("report.noGrants"))
 		return err
 	}
 	validity := false
 	for _, g := range sum.Grants {
 		validity = validity || g.ValidityMs != nil
 	}
-	fmt.Fprintln(w, "\ngrants")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := "  at (ms)\tclient\ttoken"
+	fmt.Fprintln(w, "\n"+t("report.grants"))
+	header := []string{t("report.grants.at"), t("report.grants.client"), t("report.grants.token")}
 	if validity {
-		header += "\tvalidity (ms)"
+		header = append(header, t("report.grants.validity"))
 	}
-	fmt.Fprintln(tw, header)
+	rows := [][]string{header}
 	for _, g := range sum.Grants {
-		line := fmt.Sprintf("  %s\t%s\t%s", ms(g.AtMs), g.Client, token(sc, g.Token))
+		row := []string{ms(g.AtMs), g.Client, token(sc, g.Token)}
 		if validity {
 			v := "-"
 			if g.ValidityMs != nil {
 				v = ms(*g.ValidityMs)
 			}
-			line += "\t" + v
+			row = append(row, v)
 		}
-		fmt.Fprintln(tw, line)
+		rows = append(rows, row)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTable(w, "  ", rows); err != nil {
 		return err
 	}
 	switch {
 	case sc.Mode == "redlock":
-		_, err := fmt.Fprintln(w, "(Redlock grants carry no ordered token: there is nothing to fence with.)")
+		_, err := fmt.Fprintln(w, t("report.redlockNoToken"))
 		return err
 	case !sc.Fencing:
-		_, err := fmt.Fprintln(w, "(fencing is off: the storage checks no token.)")
+		_, err := fmt.Fprintln(w, t("report.noFencing"))
 		return err
 	}
 	return nil
 }
 
 // verdict is the first line of the report: SAFE or UNSAFE and why.
-func verdict(sum sim.Summary) string {
+func verdict(l i18n.Lang, sum sim.Summary) string {
 	if !sum.Safe {
-		return fmt.Sprintf("UNSAFE: %s accepted by the storage", plural(sum.StaleWritesAccepted, "stale write"))
+		key := "report.unsafe.many"
+		if sum.StaleWritesAccepted == 1 {
+			key = "report.unsafe.one"
+		}
+		return i18n.Fin(l, key, "n", sum.StaleWritesAccepted)
 	}
 	if sum.StaleWritesRejected > 0 {
-		return fmt.Sprintf("SAFE: no stale write accepted; fencing rejected %d", sum.StaleWritesRejected)
+		return i18n.Fin(l, "report.safe.fenced", "n", sum.StaleWritesRejected)
 	}
-	return "SAFE: no stale write accepted"
+	return i18n.In(l, "report.safe")
 }
 
 // token shows a grant's token, or "-" where the grant has none to show:
@@ -99,11 +112,32 @@ func token(sc *sim.Scenario, t int64) string {
 	return strconv.FormatInt(t, 10)
 }
 
-func ms(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
+// writeTable writes rows as columns two spaces apart, each line after
+// indent. Widths are measured in terminal cells, so Chinese labels (two
+// cells a character) line up as well as English ones.
+func writeTable(w io.Writer, indent string, rows [][]string) error {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], runewidth.StringWidth(c))
+		}
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(indent)
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-runewidth.StringWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
+
+func ms(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -11,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
-const runUsage = `usage: lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE]
+const runUsage = `usage: lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE] [--lang en|zh]
 
   PRESET|FILE        a preset name (lockscope presets) or a .lockscope.json file
   --seed N           the RNG seed (same as --set seed=N)
@@ -23,6 +24,7 @@ const runUsage = `usage: lockscope run PRESET|FILE [--seed N] [--set field=value
                      --set clients=4 --set 'faults[0].for=20s'
   --json             print the summary as one JSON object
   --trace FILE       write every event, as JSON lines (or CSV when FILE ends in .csv)
+  --lang en|zh       the language of the readable report (default en; --json is the same in both)
 `
 
 // runOptions is the parsed command line of `lockscope run`.
@@ -32,12 +34,13 @@ type runOptions struct {
 	json      bool
 	trace     string
 	help      bool
+	lang      i18n.Lang
 }
 
 // parseRunArgs reads the arguments of `run`. Flags may come before or after
 // the scenario, with one or two dashes, as `--flag value` or `--flag=value`.
 func parseRunArgs(args []string) (runOptions, error) {
-	var o runOptions
+	o := runOptions{lang: i18n.English}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "-" || !strings.HasPrefix(a, "-") {
@@ -94,8 +97,18 @@ func parseRunArgs(args []string) (runOptions, error) {
 				return o, fmt.Errorf("--trace: needs a file name")
 			}
 			o.trace = v
+		case "lang":
+			v, err := value()
+			if err != nil {
+				return o, err
+			}
+			l, ok := i18n.Parse(v)
+			if !ok {
+				return o, fmt.Errorf("--lang: want en or zh, got %q", v)
+			}
+			o.lang = l
 		default:
-			return o, fmt.Errorf("run: unknown flag %q (flags: --seed, --set, --json, --trace)", a)
+			return o, fmt.Errorf("run: unknown flag %q (flags: --seed, --set, --json, --trace, --lang)", a)
 		}
 	}
 	if o.source == "" && !o.help {
@@ -188,7 +201,7 @@ func runScenario(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	if err := writeReport(stdout, o.source, sc, sum); err != nil {
+	if err := writeReport(stdout, o.lang, o.source, sc, sum); err != nil {
 		return writeFailed(stderr, err)
 	}
 	return exitOK

@@ -1,7 +1,8 @@
 // Command font cuts the Chinese font the window bundles down to the
-// characters LockScope shows: every character of the Chinese translation
-// (translations/zh.json), of the presets' Chinese captions and of the
-// languages' own names that Fyne's default font lacks. Fyne's font draws
+// characters LockScope shows: every character of the translations
+// (translations/*.json: the Chinese, and signs such as ✓ in either), of
+// the presets' Chinese captions and of the languages' own names that
+// Fyne's default font lacks. Fyne's font draws
 // the rest (Latin, digits, most punctuation), so mixed text keeps one
 // Latin face whatever the language.
 //
@@ -99,7 +100,7 @@ func run(dir string) error {
 	return writeLicence(filepath.Join(dir, "fonts", "OFL.txt"), notice)
 }
 
-// Needed is every character the window may draw in Chinese, sorted.
+// Needed is every character the translations and captions may draw, sorted.
 func Needed(dir string) ([]rune, error) {
 	set := map[rune]bool{}
 	add := func(s string) {
@@ -107,16 +108,22 @@ func Needed(dir string) ([]rune, error) {
 			set[r] = true
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "translations", "zh.json"))
+	files, err := filepath.Glob(filepath.Join(dir, "translations", "*.json"))
 	if err != nil {
 		return nil, err
 	}
-	var zh map[string]string
-	if err := json.Unmarshal(b, &zh); err != nil {
-		return nil, fmt.Errorf("translations/zh.json: %w", err)
-	}
-	for _, v := range zh {
-		add(v)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var words map[string]string
+		if err := json.Unmarshal(b, &words); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		for _, v := range words {
+			add(v)
+		}
 	}
 	presets, err := filepath.Glob(filepath.Join(dir, "presets", "*.lockscope.json"))
 	if err != nil {

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// --lang zh writes the readable report in Chinese; the JSON summary and
+// the exit status do not change with the language.
+func TestRunLangZh(t *testing.T) {
+	code, en, _ := invoke("run", "redis-gc-pause")
+	require.Equal(t, exitOK, code)
+	code, zh, stderr := invoke("run", "redis-gc-pause", "--lang", "zh")
+	require.Equal(t, exitOK, code, stderr)
+	assert.True(t, strings.HasPrefix(zh, "不安全：存储接受了 1 次过期写入\n"), zh)
+	assert.Contains(t, zh, "GC 停顿超过了租约 (redis-gc-pause)")
+	assert.Contains(t, zh, "被接受的过期写入")
+	assert.Contains(t, zh, "client-2")
+	assert.True(t, strings.HasPrefix(en, "UNSAFE: 1 stale write accepted by the storage\n"), en)
+	assert.Equal(t, strings.Count(en, "\n"), strings.Count(zh, "\n"), "the same lines in both languages")
+
+	_, enJSON, _ := invoke("run", "redis-gc-pause", "--json")
+	_, zhJSON, _ := invoke("run", "redis-gc-pause", "--json", "--lang=zh")
+	assert.Equal(t, enJSON, zhJSON)
+}
+
+// The counts line up in terminal cells, Chinese labels included.
+func TestRunLangZhAligns(t *testing.T) {
+	_, zh, _ := invoke("run", "redis-happy-path", "--lang", "zh")
+	lines := strings.Split(zh, "\n")
+	col := -1
+	for _, l := range lines[3:14] {
+		i := strings.Index(l, "  ")
+		require.GreaterOrEqual(t, i, 0, l)
+		i += len(l[i:]) - len(strings.TrimLeft(l[i:], " "))
+		w := runewidth.StringWidth(l[:i])
+		if col < 0 {
+			col = w
+		}
+		assert.Equal(t, col, w, "value column of %q", l)
+	}
+}
+
+func TestRunLangRejectsOtherLanguages(t *testing.T) {
+	code, _, stderr := invoke("run", "redis-gc-pause", "--lang", "fr")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "lockscope: --lang: want en or zh, got \"fr\"\n", stderr)
+	code, _, stderr = invoke("run", "redis-gc-pause", "--lang")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--lang: needs a value")
+}
