@@ -92,18 +92,34 @@ func TestBundledFontCoversTheChinese(t *testing.T) {
 	}
 }
 
-// The subset draws no ASCII, not even a space: Fyne's font draws every
-// Latin letter and measures every line, so English looks as in any Fyne
-// program and a line is as tall whatever its language.
+// The subset draws no ASCII but the space: Fyne's font draws every Latin
+// letter, so English looks as in any Fyne program. The space is there
+// because the shaper keeps a space in the run of the character before it
+// (a Chinese one), and it has Fyne's width and line metrics, so a line is
+// as tall whatever its language.
 func TestBundledFontLeavesLatinToFyne(t *testing.T) {
+	fyneFace := parseFont(t, theme.DefaultTextFont())
+	want, ok := fyneFace.FontHExtents()
+	require.True(t, ok)
+	fyneSpace, _ := fyneFace.NominalGlyph(' ')
 	for _, r := range []fyne.Resource{cjkRegular, cjkBold} {
 		f := parseFont(t, r)
-		for c := rune(0x20); c < 0x7f; c++ {
+		for c := rune(0x21); c < 0x7f; c++ {
 			_, ok := f.NominalGlyph(c)
 			assert.False(t, ok, "%s has %q", r.Name(), c)
 		}
 		_, ok := f.NominalGlyph('锁')
 		assert.True(t, ok, "%s draws 锁", r.Name())
+		space, ok := f.NominalGlyph(' ')
+		require.True(t, ok, "%s has a space", r.Name())
+		assert.Equal(t, fyneFace.HorizontalAdvance(fyneSpace)/float32(fyneFace.Upem()),
+			f.HorizontalAdvance(space)/float32(f.Upem()), "%s: the space is as wide as Fyne's", r.Name())
+		got, ok := f.FontHExtents()
+		require.True(t, ok)
+		k := float32(f.Upem()) / float32(fyneFace.Upem())
+		assert.Equal(t, want.Ascender*k, got.Ascender, "%s ascender", r.Name())
+		assert.Equal(t, want.Descender*k, got.Descender, "%s descender", r.Name())
+		assert.Equal(t, want.LineGap*k, got.LineGap, "%s line gap", r.Name())
 	}
 }
 

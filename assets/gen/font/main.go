@@ -91,6 +91,9 @@ func run(dir string) error {
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("pyftsubset %s: %w (apt-get install fonttools fonts-noto-cjk)", src, err)
 		}
+		if err := matchMetrics(out); err != nil {
+			return err
+		}
 		st, err := os.Stat(out)
 		if err != nil {
 			return err
@@ -98,6 +101,71 @@ func run(dir string) error {
 		fmt.Printf("%s: %d characters, %d bytes\n", out, len([]rune(string(missing))), st.Size())
 	}
 	return writeLicence(filepath.Join(dir, "fonts", "OFL.txt"), notice)
+}
+
+// metricsScript gives the subset the vertical metrics and space width of
+// Fyne's text font (argv[1]). The shaper keeps a space in the run of the
+// character before it, so the subset needs a space glyph; Fyne measures a
+// line's height on the first font with a space, so with equal metrics a
+// line is as tall and a space as wide as without the subset.
+const metricsScript = `
+import sys
+from fontTools.ttLib import TTFont
+ref, f = TTFont(sys.argv[1]), TTFont(sys.argv[2])
+k = f["head"].unitsPerEm / ref["head"].unitsPerEm
+for table, names in (("hhea", ("ascent", "descent", "lineGap")),
+                     ("OS/2", ("sTypoAscender", "sTypoDescender", "sTypoLineGap", "usWinAscent", "usWinDescent"))):
+    for n in names:
+        setattr(f[table], n, round(getattr(ref[table], n) * k))
+use_typo = 1 << 7
+f["OS/2"].fsSelection = (f["OS/2"].fsSelection & ~use_typo) | (ref["OS/2"].fsSelection & use_typo)
+space = ref["hmtx"][ref.getBestCmap()[0x20]][0]
+cmap = f.getBestCmap()
+for cp in (0x20, 0xA0):
+    if cp in cmap:
+        f["hmtx"][cmap[cp]] = (round(space * k), f["hmtx"][cmap[cp]][1])
+f.save(sys.argv[2])
+`
+
+// matchMetrics runs metricsScript on a subset with the Python that runs
+// pyftsubset (its fontTools).
+func matchMetrics(path string) error {
+	ref := filepath.Join(os.TempDir(), "lockscope-fyne-text-font.ttf")
+	if err := os.WriteFile(ref, theme.DefaultTextFont().Content(), 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(ref)
+	python, err := fontToolsPython()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(python, "-c", metricsScript, ref, path)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("matching %s's metrics to Fyne's font: %w", path, err)
+	}
+	return nil
+}
+
+// fontToolsPython is the interpreter on pyftsubset's #! line.
+func fontToolsPython() (string, error) {
+	path, err := exec.LookPath("pyftsubset")
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if len(fields) == 0 {
+		return "", fmt.Errorf("%s: no #! line", path)
+	}
+	if filepath.Base(fields[0]) == "env" && len(fields) > 1 {
+		return fields[1], nil
+	}
+	return fields[0], nil
 }
 
 // Needed is every character the translations and captions may draw, sorted.
@@ -157,8 +225,8 @@ func Needed(dir string) ([]rune, error) {
 	return out, nil
 }
 
-// notInFyne drops ASCII and whatever both of Fyne's default text fonts
-// (regular and bold) already draw.
+// notInFyne drops ASCII but the space, and whatever both of Fyne's
+// default text fonts (regular and bold) already draw.
 func notInFyne(text []rune) ([]rune, error) {
 	var faces []*font.Face
 	for _, res := range []fyne.Resource{theme.DefaultTextFont(), theme.DefaultTextBoldFont()} {
@@ -168,9 +236,10 @@ func notInFyne(text []rune) ([]rune, error) {
 		}
 		faces = append(faces, f)
 	}
-	var out []rune
+	// Spaces always: the shaper keeps a space in the run before it.
+	out := []rune{' ', '\u00a0'}
 	for _, r := range text {
-		if r < 0x80 || r == '\n' {
+		if r < 0x80 || r == '\n' || r == '\u00a0' {
 			continue
 		}
 		covered := true
