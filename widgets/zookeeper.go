@@ -738,9 +738,12 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i in
 	ew := textWidth(ephText, o.eph.TextSize, true) + 8
 	ow := textWidth(c.Owner, o.name.TextSize, true)
 	sw := textWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8
-	// When narrow, drop the guid prefix first, then the ephemeral pill.
+	// When narrow, drop the guid prefix first (so that a remark on the
+	// owner fits), then the ephemeral pill.
+	remark := zkOwnerNote(c, owner)
+	rw := textWidth(remark, o.remark.TextSize, true)
 	rest := nw + 10 + ow + 8 + sw
-	showPrefix := prefix != "" && x+pw+ew+10+rest <= end
+	showPrefix := prefix != "" && x+pw+ew+10+rest+rw+10 <= end
 	showEph := x+ew+10+rest <= end
 	if showPrefix {
 		placeText(o.prefix, prefix, fyne.NewPos(x, ty+2), muted)
@@ -776,8 +779,6 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i in
 	// else at the end of the second.
 	dy := b.pos.Y + 19
 	limit := b.pos.X + b.size.Width - zkPad
-	remark := zkOwnerNote(c, owner)
-	rw := textWidth(remark, o.remark.TextSize, true)
 	switch {
 	case remark == "":
 		o.remark.Hide()
