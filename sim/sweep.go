@@ -248,6 +248,7 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 	jobs := make(chan sweepJob)
 	var done atomic.Int64
 	total := len(cells) * sw.Seeds
+	share := sw.newCrashShare(len(sw.X.Values), len(ys))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -255,7 +256,10 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 			defer wg.Done()
 			for j := range jobs {
 				c := cells[j.cell]
-				results[j.cell][j.seed] = sw.runOne(c.X, c.Y, sw.Base.Seed+int64(j.seed))
+				seed := sw.Base.Seed + int64(j.seed)
+				r := sw.runOne(c.X, c.Y, seed)
+				r.recoveryMs = share.recovery(j.cell, j.seed, func() float64 { return sw.recoveryMs(c.X, c.Y, seed) })
+				results[j.cell][j.seed] = r
 				n := done.Add(1)
 				if progress != nil {
 					progress(int(n), total)
@@ -304,18 +308,62 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 		r.acquireMs /= float64(n)
 		r.acquired = true
 	}
+	return r
+}
+
+// recoveryMs runs a cell's seed with the holder crashed and times the
+// crash to the next grant.
+func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 	crash := sw.CellScenario(x, y, seed, true)
 	c := build(crash)
 	defer c.release()
 	at := crash.Faults[len(crash.Faults)-1].At.D()
-	r.recoveryMs = Ms(c.end - at) // no grant before the end: censored at the end
+	ms := Ms(c.end - at) // no grant before the end: censored at the end
 	for c.Step() {
 		if g := c.Check.grants; len(g) > 0 && g[len(g)-1].At >= at && g[len(g)-1].Client != 0 {
-			r.recoveryMs = Ms(g[len(g)-1].At - at)
-			break
+			return Ms(g[len(g)-1].At - at)
 		}
 	}
-	return r
+	return ms
+}
+
+// crashShare runs each crash run once for all the cells that differ only
+// in the pause: a crash run ignores the pause (CellScenario), so on a
+// pause axis its recovery is the same for every pause value, and sharing
+// it halves the runs of a ttl × pause grid without changing a number.
+type crashShare struct {
+	once  []sync.Once
+	ms    []float64
+	key   func(cell int) int // the cell's coordinate off the pause axis
+	seeds int
+}
+
+// newCrashShare is the share for a grid of nx × ny cells (y outer), nil
+// without a pause axis.
+func (sw *Sweep) newCrashShare(nx, ny int) *crashShare {
+	cs := &crashShare{seeds: sw.Seeds}
+	n := 0
+	switch {
+	case sw.Y.Field == "pause":
+		cs.key, n = func(cell int) int { return cell % nx }, nx
+	case sw.X.Field == "pause":
+		cs.key, n = func(cell int) int { return cell / nx }, ny
+	default:
+		return nil
+	}
+	cs.once, cs.ms = make([]sync.Once, n*sw.Seeds), make([]float64, n*sw.Seeds)
+	return cs
+}
+
+// recovery is the crash run's recovery for a cell and seed: run by the
+// first worker to need it, waited for by the others.
+func (cs *crashShare) recovery(cell, seed int, run func() float64) float64 {
+	if cs == nil {
+		return run()
+	}
+	i := cs.key(cell)*cs.seeds + seed
+	cs.once[i].Do(func() { cs.ms[i] = run() })
+	return cs.ms[i]
 }
 
 // clientsFinished reports whether every client has done all its rounds.

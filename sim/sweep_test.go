@@ -108,6 +108,31 @@ func TestSweepRecoveryFollowsTTL(t *testing.T) {
 	}
 }
 
+// TestSweepSharesCrashRunsAcrossPauses: a crash run ignores the pause, so
+// a pause axis shares it; the recovery figures are those of the same
+// sweep without the pause axis, on either axis.
+func TestSweepSharesCrashRunsAcrossPauses(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	ttl, pause := axis(t, "ttl=2s:8s:4"), axis(t, "pause=0s:9s:4")
+	alone := runSweep(t, &sim.Sweep{Base: base, X: ttl, Seeds: 3}, 2)
+	for _, sw := range []*sim.Sweep{
+		{Base: base, X: ttl, Y: pause, Seeds: 3},
+		{Base: base, X: pause, Y: ttl, Seeds: 3},
+	} {
+		for _, c := range runSweep(t, sw, 2) {
+			x := c.X
+			if sw.X.Field == "pause" {
+				x = c.Y
+			}
+			want := alone[int((x-2000)/2000)]
+			require.Equal(t, x, want.X)
+			assert.Equal(t, want.RecoveryMeanMs, c.RecoveryMeanMs, "%s × %s at %v, %v", sw.X.Field, sw.Y.Field, c.X, c.Y)
+			assert.Equal(t, want.RecoveryP99Ms, c.RecoveryP99Ms)
+		}
+	}
+}
+
 func TestSweepCancel(t *testing.T) {
 	base, err := sim.SweepBase("redis")
 	require.NoError(t, err)
