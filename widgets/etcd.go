@@ -1,7 +1,6 @@
 package widgets
 
 import (
-	"fmt"
 	"image/color"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -159,19 +159,18 @@ func buildEtcdModel(v *sim.EtcdView, nodes []sim.NodeView) etcdModel {
 		}
 		token := ""
 		if n.Token > 0 {
-			token = " (token " + strconv.FormatInt(n.Token, 10) + ")"
+			token = i18n.F("etcd.note.token", "token", n.Token)
 		}
-		outcome := "; nothing checks it before the write"
+		outcome := i18n.T("etcd.note.unchecked")
 		if v.Fencing {
-			outcome = ", so IsOwner refuses its write"
+			outcome = i18n.T("etcd.note.refused")
 		}
 		switch r, ok := clientRow[n.Name]; {
 		case ok && m.rows[r].kind == etcdRowKey && owner != nil:
-			m.notes = append(m.notes, fmt.Sprintf("%s believes it holds the lock%s, but etcd's owner is %s, rev %d",
-				n.Name, token, owner.Owner, owner.CreateRev))
+			m.notes = append(m.notes, i18n.F("etcd.note.notOwner", "client", n.Name, "token", token,
+				"owner", owner.Owner, "rev", owner.CreateRev))
 		default:
-			m.notes = append(m.notes, n.Name+" believes it holds the lock"+token+
-				", but its key is gone: CreateRevision(myKey) is 0"+outcome)
+			m.notes = append(m.notes, i18n.F("etcd.note.keyGone", "client", n.Name, "token", token, "outcome", outcome))
 		}
 	}
 	return m
@@ -235,15 +234,38 @@ func LeaseFraction(l sim.EtcdLease) float32 {
 	return float32(min(1, float64(l.Left)/float64(l.TTL)))
 }
 
+// etcdTagText is a row's tag as shown: the tag itself is a fixed English
+// code the drawing logic compares ("queued", "waits for rev 3").
+func etcdTagText(tag string) string {
+	switch {
+	case tag == "":
+		return ""
+	case strings.HasPrefix(tag, "waits for rev "):
+		return i18n.F("etcd.tag.waitsFor", "rev", strings.TrimPrefix(tag, "waits for rev "))
+	}
+	key, ok := map[string]string{
+		"OWNER":                           "etcd.tag.owner",
+		"queued":                          "etcd.tag.queued",
+		"no key":                          "etcd.tag.noKey",
+		"watches the prefix":              "etcd.tag.prefix",
+		"waits for a key already deleted": "etcd.tag.deleted",
+		"waiting":                         "etcd.tag.waiting",
+	}[tag]
+	if !ok {
+		return tag
+	}
+	return i18n.T(key)
+}
+
 // leaseLeftText says what a lease's bar shows, in words.
 func leaseLeftText(l sim.EtcdLease) string {
 	switch {
 	case l.Frozen:
-		return "frozen: no leader"
+		return i18n.T("etcd.lease.frozen")
 	case l.Expired || l.Left <= 0:
-		return "expired, revoke pending"
+		return i18n.T("etcd.lease.expired")
 	}
-	return FormatTime(l.Left) + " of " + shortDuration(l.TTL)
+	return i18n.F("etcd.lease.left", "left", FormatTime(l.Left), "ttl", shortDuration(l.TTL))
 }
 
 // shortDuration writes a whole number of seconds or milliseconds without
@@ -456,7 +478,7 @@ func (r *etcdRenderer) draw() {
 		r.members.Hide()
 	}
 	if len(m.rows) == 0 {
-		placeText(r.free, "no key under the prefix: the lock is free", fyne.NewPos(g.gutter+6, g.rowsY+3), muted)
+		placeText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+6, g.rowsY+3), muted)
 	} else {
 		r.free.Hide()
 	}
@@ -465,7 +487,7 @@ func (r *etcdRenderer) draw() {
 		r.drawRow(r.rows.next(), row, g.rowY(i), g, size.Width, th, fg, muted)
 	}
 	if left := len(m.rows) - g.shown; left > 0 {
-		placeText(r.more, fmt.Sprintf("… %d more rows: enlarge the window to see them", left),
+		placeText(r.more, i18n.F("etcd.moreRows", "n", left),
 			fyne.NewPos(g.gutter, g.rowY(g.shown)+2), muted)
 	} else {
 		r.more.Hide()
@@ -510,16 +532,16 @@ func (r *etcdRenderer) draw() {
 // storageText says what the guarded writes did: the last one etcd
 // applied, and how many it refused.
 func (r *etcdRenderer) storageText(v *sim.EtcdView) string {
-	t := "storage in etcd: no write yet"
+	t := i18n.T("etcd.storage.none")
 	if st := v.Storage; st != nil {
-		t = fmt.Sprintf("%s last put by %s at revision %d", st.Key, st.Writer, st.ModRev)
+		t = i18n.F("etcd.storage.last", "key", st.Key, "writer", st.Writer, "rev", st.ModRev)
 	}
 	switch r.k.refused {
 	case 0:
 	case 1:
-		t += " · 1 guarded write refused"
+		t = i18n.F("etcd.storage.refusedOne", "storage", t)
 	default:
-		t += fmt.Sprintf(" · %d guarded writes refused", r.k.refused)
+		t = i18n.F("etcd.storage.refused", "storage", t, "n", r.k.refused)
 	}
 	return t
 }
@@ -580,23 +602,23 @@ func lastRune(s string) (rune, int) {
 func (r *etcdRenderer) drawHeader(v *sim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
 	placeText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2), fg)
 	x := g.gutter + r.prefix.MinSize().Width + 12
-	head := "revision " + strconv.FormatInt(v.Revision, 10)
+	head := i18n.F("etcd.revision", "rev", v.Revision)
 	placeText(r.head, head, fyne.NewPos(x, 1), fg)
-	term := "raft term " + strconv.FormatInt(v.Term, 10) + " · leader " + v.Leader
+	term := i18n.F("etcd.term", "term", v.Term, "leader", v.Leader)
 	c := muted
 	if v.Leader == "" {
-		term = "raft term " + strconv.FormatInt(v.Term, 10) + " · no leader: writes stall, leases frozen"
+		term = i18n.F("etcd.term.noLeader", "term", v.Term)
 		c = readable(ColorFault, th)
 	}
 	x += r.head.MinSize().Width + 10
 	if x+textWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
-		term = "term " + strconv.FormatInt(v.Term, 10) + " · no leader"
+		term = i18n.F("etcd.term.noLeaderShort", "term", v.Term)
 	}
 	placeText(r.term, term, fyne.NewPos(x, 2), c)
 	n := len(v.Watches)
-	w := strconv.Itoa(n) + " watches"
+	w := i18n.F("etcd.watches", "n", n)
 	if n == 1 {
-		w = "1 watch"
+		w = i18n.T("etcd.watches.one")
 	}
 	ww := textWidth(w, r.watches.TextSize, false)
 	if x+r.term.MinSize().Width+16+ww <= size.Width {
@@ -614,16 +636,16 @@ func (r *etcdRenderer) membersText(v *sim.EtcdView) string {
 		down := m.Node >= 0 && m.Node < len(r.k.nodes) && r.k.nodes[m.Node].Crashed
 		switch {
 		case down:
-			parts = append(parts, m.Name+" down")
+			parts = append(parts, i18n.F("etcd.member.down", "name", m.Name))
 		case m.Role == "leader":
-			parts = append(parts, fmt.Sprintf("%s leader rev %d", m.Name, m.Revision))
+			parts = append(parts, i18n.F("etcd.member.leader", "name", m.Name, "rev", m.Revision))
 		case m.Revision < v.Revision:
-			parts = append(parts, fmt.Sprintf("%s rev %d (behind)", m.Name, m.Revision))
+			parts = append(parts, i18n.F("etcd.member.behind", "name", m.Name, "rev", m.Revision))
 		default:
-			parts = append(parts, fmt.Sprintf("%s rev %d", m.Name, m.Revision))
+			parts = append(parts, i18n.F("etcd.member", "name", m.Name, "rev", m.Revision))
 		}
 	}
-	return "members: " + strings.Join(parts, " · ")
+	return i18n.F("etcd.members", "members", strings.Join(parts, " · "))
 }
 
 func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcdGeometry, width float32, th fyne.Theme, fg, muted color.Color) {
@@ -645,7 +667,7 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	}
 	x := x0 + 6
 	if row.kind == etcdRowKey {
-		rev := "rev " + strconv.FormatInt(row.key.CreateRev, 10)
+		rev := i18n.F("etcd.rev", "rev", row.key.CreateRev)
 		rw := textWidth(rev, o.rev.TextSize, true) + 8
 		revFill := fade(ColorServerLink, 0.8)
 		if row.owner {
@@ -659,14 +681,14 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		o.rev.Hide()
 	}
 
-	tag := row.tag
+	tag := etcdTagText(row.tag)
 	tagFill, tagText := fade(ColorWaiting, 0.28), color.Color(readable(ColorWaiting, th))
 	switch {
 	case row.owner:
 		tagFill, tagText = ColorHolding, color.White
-	case row.kind == etcdRowLease || tag == "queued":
+	case row.kind == etcdRowLease || row.tag == "queued":
 		tagFill, tagText = fade(ColorIdle, 0.25), fg
-	case row.kind == etcdRowGone && !strings.HasPrefix(tag, "waits") && !strings.HasPrefix(tag, "watches"):
+	case row.kind == etcdRowGone && !strings.HasPrefix(row.tag, "waits") && !strings.HasPrefix(row.tag, "watches"):
 		tagFill, tagText = fade(ColorIdle, 0.25), fg
 	}
 	tw := textWidth(tag, o.tag.TextSize, true) + 10
@@ -685,9 +707,9 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 			key = "…/" + leaseHex(row.key.Lease)
 		}
 	case etcdRowLease:
-		key = "session lease, no key under the prefix"
+		key = i18n.T("etcd.row.noKey")
 	case etcdRowGone:
-		key = "its key is gone: lease expired or revoked"
+		key = i18n.T("etcd.row.gone")
 	}
 	o.key.TextStyle = fyne.TextStyle{Monospace: row.kind == etcdRowKey}
 	kc := fg
@@ -711,7 +733,7 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		o.barBg.Hide()
 		o.bar.Hide()
 		if row.kind == etcdRowKey && g.rowH == etcdRowH {
-			placeText(o.left, "lease "+leaseHex(row.key.Lease)+" gone", fyne.NewPos(x0+6, y+20), muted)
+			placeText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+6, y+20), muted)
 		} else {
 			o.left.Hide()
 		}
@@ -734,12 +756,12 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		return
 	}
 	ly := y + 20
-	lease := "lease " + leaseHex(l.ID) + " · TTL " + shortDuration(l.TTL) + " · keepalive every " + shortDuration(l.TTL/3)
+	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", shortDuration(l.TTL), "every", shortDuration(l.TTL/3))
 	left := leaseLeftText(*l)
-	lw := textWidth("00.000 s of 00 s", o.left.TextSize, false)
+	lw := textWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
 	lw = max(lw, textWidth(left, o.left.TextSize, false))
 	if x0+6+textWidth(lease, o.lease.TextSize, false)+80+lw+16 > x0+w {
-		lease = "lease " + leaseHex(l.ID)
+		lease = i18n.F("etcd.lease.short", "lease", leaseHex(l.ID))
 	}
 	placeText(o.lease, lease, fyne.NewPos(x0+6, ly), muted)
 	bx := x0 + 6 + o.lease.MinSize().Width + 8

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -101,11 +102,11 @@ func ValidityArithmetic(a sim.RedlockAttempt) string {
 // back from it (drift = ⌊ttl·driftFactor⌋ + 2 ms).
 func DriftArithmetic(ttl, drift time.Duration) string {
 	if ttl <= 0 {
-		return "drift = " + MsFigure(drift) + " ms"
+		return i18n.F("redlock.drift", "drift", MsFigure(drift))
 	}
 	f := float64(drift-sim.RedlockDriftFloor) / float64(ttl)
-	return fmt.Sprintf("drift = %s × %s + %s = %s ms", MsFigure(ttl), strconv.FormatFloat(roundTo(f, 6), 'f', -1, 64),
-		MsFigure(sim.RedlockDriftFloor), MsFigure(drift))
+	return i18n.F("redlock.driftArithmetic", "ttl", MsFigure(ttl), "factor", strconv.FormatFloat(roundTo(f, 6), 'f', -1, 64),
+		"floor", MsFigure(sim.RedlockDriftFloor), "drift", MsFigure(drift))
 }
 
 func roundTo(x float64, digits int) float64 {
@@ -218,6 +219,18 @@ var VoteLegend = []struct {
 	{sim.VoteTimeout, "timed out"},
 	{sim.VotePartitioned, "partitioned"},
 	{sim.VotePending, "waiting"},
+}
+
+// voteText is a legend line in the current language; text is the
+// English of VoteLegend.
+func voteText(v sim.Vote, text string) string {
+	key := map[sim.Vote]string{sim.VoteYes: "redlock.vote.yes", sim.VoteNo: "redlock.vote.no",
+		sim.VoteTimeout: "redlock.vote.timeout", sim.VotePartitioned: "redlock.vote.partitioned",
+		sim.VotePending: "redlock.vote.pending"}[v]
+	if key == "" {
+		return text
+	}
+	return i18n.T(key)
 }
 
 // CreateRenderer implements fyne.Widget.
@@ -374,7 +387,7 @@ func (r *tallyRenderer) draw() {
 		}
 		if y+tallyVoteH > bottom {
 			rest := len(view.Attempts) - i
-			placeText(r.labels.next(), fmt.Sprintf("… and %d more clients", rest), fyne.NewPos(0, y), c.muted)
+			placeText(r.labels.next(), i18n.F("redlock.moreClients", "n", rest), fyne.NewPos(0, y), c.muted)
 			break
 		}
 		r.drawAttempt(a, y, full[i], detail, colW, colX, c)
@@ -435,7 +448,7 @@ func fullBlocks(atts []sim.RedlockAttempt, avail float32) (full []bool, detail b
 // drawMasters draws the column heads: name, clock offset, the key's owner
 // and its TTL bar by the master's own clock.
 func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
-	rows := []string{"master", "clock offset", "key held for", "TTL left"}
+	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
 	ys := []float32{0, 15, 30, 45}
 	for i, s := range rows {
 		placeText(r.labels.next(), s, fyne.NewPos(0, ys[i]+1), c.muted)
@@ -481,9 +494,9 @@ func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX fu
 		switch {
 		case beyond:
 			skewCol = readable(ColorViolation, c.th)
-			word := " ahead"
+			word := i18n.T("redlock.ahead")
 			if node.Skew < 0 {
-				word = " behind"
+				word = i18n.T("redlock.behind")
 			}
 			if textWidth(skew+word, o.skew.TextSize, true) <= colW-4 {
 				skew += word
@@ -505,15 +518,15 @@ func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX fu
 		}
 		switch {
 		case node.Crashed:
-			center(o.owner, "down", ys[2], c.fg)
+			center(o.owner, i18n.T("redlock.down"), ys[2], c.fg)
 			o.barBg.Hide()
 			o.bar.Hide()
-			onBar("keys lost", c.muted)
+			onBar(i18n.T("redlock.keysLost"), c.muted)
 		case len(m.Keys) == 0:
-			center(o.owner, "free", ys[2], c.muted)
+			center(o.owner, i18n.T("redlock.free"), ys[2], c.muted)
 			track()
 			o.bar.Hide()
-			onBar("no key", c.muted)
+			onBar(i18n.T("redlock.noKey"), c.muted)
 		default:
 			k := m.Keys[0]
 			center(o.owner, k.Owner, ys[2], readable(ownerColor(r.v.nodes, k.Owner), c.th))
@@ -529,7 +542,7 @@ func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX fu
 			}
 			left := compactTime(k.Left)
 			if k.Expired {
-				left = "expired"
+				left = i18n.T("redlock.expired")
 			}
 			onBar(left, c.fg)
 		}
@@ -537,11 +550,11 @@ func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX fu
 
 	// The right column: what the heads mean and the quorum rule.
 	x := colX(len(view.Masters)) + 10
-	mode := "all masters at once"
+	mode := i18n.T("redlock.parallel")
 	if view.Sequential {
-		mode = "one master after another"
+		mode = i18n.T("redlock.sequential")
 	}
-	notes := []string{fmt.Sprintf("quorum %d of %d", view.Quorum, len(view.Masters)), mode}
+	notes := []string{i18n.F("redlock.quorum", "q", view.Quorum, "n", len(view.Masters)), mode}
 	if drift > 0 {
 		d := DriftArithmetic(ttl, drift)
 		cut := strings.LastIndex(d, " = ")
@@ -684,16 +697,16 @@ func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detai
 	}
 	placeText(o.tally, fitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3), tallyCol)
 
-	phase := a.Phase
+	phase := i18n.Term(a.Phase)
 	if phase == "" {
-		phase = "not started"
+		phase = i18n.T("redlock.notStarted")
 	}
 	try := ""
 	if a.Number > 0 {
-		try = "try " + strconv.Itoa(a.Number)
+		try = i18n.F("redlock.try", "n", a.Number)
 	}
 	if node.Paused {
-		try = strings.TrimPrefix(try+" · paused", " · ")
+		try = strings.TrimPrefix(try+" · "+i18n.T("redlock.paused"), " · ")
 	}
 	if !full {
 		// One row: the phase rides in the name column's second half.
@@ -705,7 +718,7 @@ func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detai
 		}
 		label := phase
 		if node.Paused {
-			label += " · paused"
+			label += " · " + i18n.T("redlock.paused")
 		}
 		tx := mx + textWidth(tally, o.tally.TextSize, true) + 8
 		if width-tx > 24 {
@@ -774,43 +787,43 @@ func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detai
 func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
 	switch {
 	case a.Number == 0:
-		return "not asked yet", ""
+		return i18n.T("redlock.notAsked"), ""
 	case !a.Done:
-		timeout := "timeout " + MsFigure(sim.RedlockTimeout(a.TTL)) + " ms"
+		timeout := i18n.F("redlock.timeout", "ms", MsFigure(sim.RedlockTimeout(a.TTL)))
 		if sequential {
-			timeout += " per master"
+			timeout = i18n.F("redlock.timeoutEach", "ms", MsFigure(sim.RedlockTimeout(a.TTL)))
 		}
-		return fmt.Sprintf("collecting votes: %s ms so far, %s", MsFigure(at-a.Started), timeout),
-			"then validity = ttl − elapsed − drift, elapsed on the client's own clock"
+		return i18n.F("redlock.collecting", "ms", MsFigure(at-a.Started), "timeout", timeout),
+			i18n.T("redlock.collecting.why")
 	}
-	line = "validity = " + ValidityArithmetic(a)
+	line = i18n.F("redlock.validity", "arithmetic", ValidityArithmetic(a))
 	if a.Renewals > 0 {
-		line = fmt.Sprintf("extension %d: %s", a.Renewals, line)
+		line = i18n.F("redlock.extension", "n", a.Renewals, "line", line)
 	}
 	yes := Yes(a.Votes)
 	switch {
 	case holdingPhase(a.Phase) && a.Left > 0:
-		line += " · " + MsFigure(a.Left.Round(time.Millisecond)) + " ms left"
-		why = "it trusts the lock until its validity runs out on its own clock"
+		line += " · " + i18n.F("redlock.left", "ms", MsFigure(a.Left.Round(time.Millisecond)))
+		why = i18n.T("redlock.left.why")
 	case holdingPhase(a.Phase):
-		line += " · ran out " + MsFigure((-a.Left).Round(time.Millisecond)) + " ms ago"
-		why = "it still believes it holds the lock: it has not noticed (its timer fires when it runs again)"
+		line += " · " + i18n.F("redlock.ranOut", "ms", MsFigure((-a.Left).Round(time.Millisecond)))
+		why = i18n.T("redlock.ranOut.why")
 	case a.Success:
-		line += " · " + a.Phase
+		line += " · " + i18n.Term(a.Phase)
 		why = a.Note
 	default:
 		if a.Validity <= 0 {
-			line += " ≤ 0: failed"
+			line += i18n.T("redlock.failedValidity")
 		} else if yes < len(a.Votes)/2+1 {
-			line += " · no quorum: failed"
+			line += i18n.T("redlock.failedQuorum")
 		}
-		why = a.Phase
+		why = i18n.Term(a.Phase)
 		if a.Note != "" {
 			why += ": " + a.Note
 		}
 	}
 	if a.Phase == "lost" {
-		why = "lost: " + a.Note
+		why = i18n.Term("lost") + ": " + a.Note
 	}
 	return line, why
 }
@@ -828,7 +841,7 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 	y := size.Height - tallyLegendH + 3
 	x := float32(0)
 	for _, it := range VoteLegend {
-		s := VoteGlyph(it.Vote) + " " + it.Text
+		s := VoteGlyph(it.Vote) + " " + voteText(it.Vote, it.Text)
 		t := r.labels.next()
 		w := textWidth(s, t.TextSize, false)
 		if x+w > size.Width {
@@ -841,7 +854,8 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 	bar := []struct {
 		label string
 		col   color.NRGBA
-	}{{"elapsed", ColorWaiting}, {"validity", ColorHolding}, {"drift", fade(ColorIdle, 0.8)}}
+	}{{i18n.T("redlock.legend.elapsed"), ColorWaiting}, {i18n.T("redlock.legend.validity"), ColorHolding},
+		{i18n.T("redlock.legend.drift"), fade(ColorIdle, 0.8)}}
 	need := float32(0)
 	for _, it := range bar {
 		need += textWidth(it.label, 11, false) + 28

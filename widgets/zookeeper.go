@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -132,18 +133,18 @@ func zkShortName(name string) (prefix, seq string) {
 
 // zkOrdinal writes 1st, 2nd, 3rd, 4th… for a place in the queue.
 func zkOrdinal(n int) string {
-	suffix := "th"
+	key := "zk.ordinal.th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {
 		case 1:
-			suffix = "st"
+			key = "zk.ordinal.st"
 		case 2:
-			suffix = "nd"
+			key = "zk.ordinal.nd"
 		case 3:
-			suffix = "rd"
+			key = "zk.ordinal.rd"
 		}
 	}
-	return fmt.Sprint(n) + suffix
+	return i18n.F(key, "n", n)
 }
 
 // zkShortTime writes a whole number of seconds as "10 s", any other
@@ -222,9 +223,9 @@ func zkOwnerNote(c sim.ZNode, owner sim.NodeView) string {
 	}
 	switch owner.State {
 	case sim.StateWaiting:
-		return "not told yet"
+		return i18n.T("zk.notTold")
 	case sim.StateIdle, sim.StateDone:
-		return "not working"
+		return i18n.T("zk.notWorking")
 	}
 	return ""
 }
@@ -235,9 +236,9 @@ func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) st
 	var parts []string
 	switch {
 	case c.Crashed:
-		parts = append(parts, "crashed")
+		parts = append(parts, i18n.T("cluster.crashed"))
 	case c.Paused:
-		parts = append(parts, "paused until "+FormatTime(c.Resume))
+		parts = append(parts, i18n.F("cluster.pausedUntil", "t", FormatTime(c.Resume)))
 	}
 	if !c.Crashed && c.Detail != "" && (c.Session == sim.ZKSuspended || c.Session == sim.ZKLost || !ok) {
 		// The pill beside it already names the state.
@@ -246,11 +247,11 @@ func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) st
 	switch {
 	case !ok:
 	case sess.Closing:
-		parts = append(parts, "expired: closeSession not yet committed")
+		parts = append(parts, i18n.T("zk.session.closing"))
 	case z.Electing || z.Leader == "":
-		parts = append(parts, "no leader: expiry on hold")
+		parts = append(parts, i18n.T("zk.session.onHold"))
 	default:
-		parts = append(parts, "expires in "+FormatTime(sess.Left)+" if silent · timeout "+zkShortTime(sess.Timeout))
+		parts = append(parts, i18n.F("zk.session.expiresIn", "left", FormatTime(sess.Left), "timeout", zkShortTime(sess.Timeout)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -470,18 +471,18 @@ func (r *zkRenderer) draw(s *sim.Snapshot) {
 	r.parentBox = box{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
 	placeBox(r.parent, r.parentBox.pos, r.parentBox.size, fade(ColorServerLink, 0.10), fade(ColorServerLink, 0.7), 1.5)
 	placeText(r.parentName, z.Parent, fyne.NewPos(zkPad, y+4), fg)
-	note := fmt.Sprintf("persistent · %d children", n)
+	note := i18n.F("zk.parent.children", "n", n)
 	switch n {
 	case 0:
-		note = "persistent · no children: the lock is free"
+		note = i18n.T("zk.parent.free")
 	case 1:
-		note = "persistent · 1 child"
+		note = i18n.T("zk.parent.one")
 	}
 	switch {
 	case herd:
-		note += " · every waiter watches its children (herd)"
+		note += " · " + i18n.T("zk.parent.herd")
 	case len(arrows) > 0:
-		note += " · each waiter watches the znode just before its own"
+		note += " · " + i18n.T("zk.parent.predecessor")
 	}
 	nx := zkPad + r.parentName.MinSize().Width + 10
 	placeText(r.parentNote, zkClip(note, right-nx-zkPad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
@@ -504,7 +505,7 @@ func (r *zkRenderer) draw(s *sim.Snapshot) {
 		placeLine(r.trunk.next(), fyne.NewPos(trunkX, r.parentBox.pos.Y+zkParentH), fyne.NewPos(trunkX, lastCenter), muted, 1)
 	}
 	if shown < n {
-		placeText(r.notes.next(), fmt.Sprintf("… and %d more children, not drawn: give the picture more room", n-shown),
+		placeText(r.notes.next(), i18n.F("zk.moreChildren", "n", n-shown),
 			fyne.NewPos(zkIndent, y), muted)
 		y += zkLineH
 	}
@@ -512,9 +513,9 @@ func (r *zkRenderer) draw(s *sim.Snapshot) {
 	r.drawArrows(arrows, lanes, shown, right, laneW)
 
 	if len(fired) > 0 {
-		text := fmt.Sprintf("%d watch events on the wire, to %s", len(fired), strings.Join(fired, ", "))
+		text := i18n.F("zk.watchEvents", "n", len(fired), "clients", strings.Join(fired, ", "))
 		if len(fired) == 1 {
-			text = "1 watch event on the wire, to " + fired[0]
+			text = i18n.F("zk.watchEvent", "client", fired[0])
 		}
 		placeText(r.notes.next(), zkClip(text, size.Width-zkIndent, 11.5, false), fyne.NewPos(zkIndent, y),
 			readable(ColorWaiting, th))
@@ -526,7 +527,7 @@ func (r *zkRenderer) draw(s *sim.Snapshot) {
 	}
 	for i, c := range others[:shownOthers] {
 		if i == shownOthers-1 && shownOthers < len(others) {
-			placeText(r.notes.next(), fmt.Sprintf("… and %d more clients without a znode", len(others)-i), fyne.NewPos(0, y), muted)
+			placeText(r.notes.next(), i18n.F("zk.moreClients", "n", len(others)-i), fyne.NewPos(0, y), muted)
 			break
 		}
 		r.drawOther(r.others.next(), &z, c, y, size.Width, fg, muted)
@@ -580,10 +581,10 @@ func (r *zkRenderer) drawBand(z *sim.ZKView, s *sim.Snapshot, width float32, fg 
 	fill, stroke := fade(ColorServerLink, 0.14), fade(ColorServerLink, 0.5)
 	if z.Electing {
 		fill, stroke = fade(ColorFault, 0.30), ColorFault
-		text = fmt.Sprintf("ELECTION: no established leader — writes stall · last zxid %#x", z.Zxid)
+		text = i18n.F("zk.band.election", "zxid", fmt.Sprintf("%#x", z.Zxid))
 	} else {
-		text = fmt.Sprintf("leader %s · epoch %d · zxid %#x · a write commits on %d of %d acks",
-			z.Leader, z.Epoch, z.Zxid, z.Quorum, len(z.Servers))
+		text = i18n.F("zk.band.leader", "leader", z.Leader, "epoch", z.Epoch, "zxid", fmt.Sprintf("%#x", z.Zxid),
+			"quorum", z.Quorum, "n", len(z.Servers))
 	}
 	var down []string
 	for _, sv := range z.Servers {
@@ -592,7 +593,7 @@ func (r *zkRenderer) drawBand(z *sim.ZKView, s *sim.Snapshot, width float32, fg 
 		}
 	}
 	if len(down) > 0 && len(down) < len(z.Servers) {
-		text += " · not serving: " + strings.Join(down, ", ")
+		text += " · " + i18n.F("zk.band.notServing", "servers", strings.Join(down, ", "))
 	}
 	placeBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, zkBandH), fill, stroke, 1)
 	placeText(r.bandText, zkClip(text, width-2*zkPad, r.bandText.TextSize, true), fyne.NewPos(zkPad, 2), fg)
@@ -628,9 +629,9 @@ func zkBrokenBeliefs(z *sim.ZKView, clients []sim.NodeView) []string {
 		}
 		switch {
 		case !own:
-			out = append(out, "! "+c.Name+" believes it holds the lock, but its znode is gone (its session expired)")
+			out = append(out, "! "+i18n.F("zk.broken.gone", "client", c.Name))
 		case !holds:
-			out = append(out, "! "+c.Name+" believes it holds the lock, but its znode is not the lowest")
+			out = append(out, "! "+i18n.F("zk.broken.notLowest", "client", c.Name))
 		}
 	}
 	return out
@@ -639,7 +640,7 @@ func zkBrokenBeliefs(z *sim.ZKView, clients []sim.NodeView) []string {
 // zkPillLabel is what a session state's pill says.
 func zkPillLabel(state string) string {
 	if state == "" {
-		return "NO SESSION"
+		return i18n.T("zk.noSession.pill")
 	}
 	return state
 }
@@ -660,7 +661,7 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 // placeTimer draws a session's id, its bar and its timer in words from x
 // to limit on the line at y.
 func (o *zsessionObjects) placeTimer(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
-	id := "no session"
+	id := i18n.T("zk.noSession")
 	if ok {
 		id = fmt.Sprintf("%s%#x", label, sess.ID)
 	}
@@ -713,9 +714,9 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i in
 	end := b.pos.X + b.size.Width - zkPad
 
 	// The badge on the right: HOLDER, or the place in the queue.
-	badge := zkOrdinal(i) + " in line"
+	badge := i18n.F("zk.inLine", "ordinal", zkOrdinal(i))
 	if c.Holder {
-		badge = "HOLDER · seq " + fmt.Sprint(c.Seq)
+		badge = i18n.F("zk.holder", "seq", c.Seq)
 	}
 	bw := textWidth(badge, o.badge.TextSize, true) + 10
 	bpos := fyne.NewPos(end-bw, ty)
@@ -731,9 +732,9 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i in
 	prefix, seq := zkShortName(c.Name)
 	pw := textWidth(prefix, o.prefix.TextSize, false)
 	nw := textWidth(seq, o.seq.TextSize, true)
-	ephText := "EPHEMERAL"
+	ephText := i18n.T("zk.ephemeral")
 	if !c.Ephemeral {
-		ephText = "PERSISTENT"
+		ephText = i18n.T("zk.persistent")
 	}
 	ew := textWidth(ephText, o.eph.TextSize, true) + 8
 	ow := textWidth(c.Owner, o.name.TextSize, true)
@@ -796,7 +797,7 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i in
 		}
 		return
 	}
-	o.placeTimer(z, owner, sess, ok, "", "session ", b.pos.X+zkPad, dy, limit, fg, muted)
+	o.placeTimer(z, owner, sess, ok, "", i18n.T("zk.sessionLabel")+" ", b.pos.X+zkPad, dy, limit, fg, muted)
 }
 
 // drawOther is one line for a client with no znode under the lock: its
@@ -808,9 +809,9 @@ func (r *zkRenderer) drawOther(o *zsessionObjects, z *sim.ZKView, c sim.NodeView
 	sess, ok := zkSessionOf(z, c)
 	lead := clientStateText(c)
 	if c.State == sim.StateWaiting {
-		lead = "creating its znode"
+		lead = i18n.T("zk.creating")
 		if !ok {
-			lead = "wants the lock"
+			lead = i18n.T("zk.wants")
 		}
 	}
 	o.placeTimer(z, c, sess, ok, lead, "", x, y, width, fg, muted)
