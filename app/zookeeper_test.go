@@ -1,0 +1,159 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+func TestZKSessionFormat(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{10, "10 s"},
+		{4, "4 s"},
+		{40, "40 s"},
+		{60, "60→40 s"}, // Curator's default, clamped by a default server
+		{1, "1→4 s"},
+		{3.5, "3.5→4 s"},
+	} {
+		assert.Equal(t, tc.want, zkSessionFormat(tc.v), "%v s", tc.v)
+	}
+}
+
+// zkTab opens the whole window on a test app and returns its ZooKeeper tab.
+func zkTab(t *testing.T) *tabView {
+	t.Helper()
+	w := NewWindow(test.NewTempApp(t))
+	t.Cleanup(w.Close)
+	require.Contains(t, w.Modes(), "zookeeper")
+	v := w.tab("zookeeper")
+	require.NotNil(t, v)
+	w.appTabs.SelectIndex(w.index(v)) // only the tab on show is laid out
+	require.Equal(t, "zookeeper", w.CurrentMode())
+	return v
+}
+
+func joined(xs []string) string { return strings.Join(xs, "\n") }
+
+func TestZKTabShowsTheQueue(t *testing.T) {
+	v := zkTab(t)
+	assert.Equal(t, "zk-happy-path", v.ctl.Origin(), "the tab opens on the happy path")
+	for _, p := range []string{"zk-happy-path", "zk-herd", "zk-gc-pause", "zk-session-expiry", "zk-minority-partition", "zk-leader-crash"} {
+		assert.Contains(t, v.presets.Options, p)
+	}
+	_, ok := v.pics.State.(*widgets.ZNodeTree)
+	require.True(t, ok, "the state picture is the znode tree")
+
+	v.seek(600 * time.Millisecond) // four waiters queued behind client-1
+	state := shownTexts(v.pics.State)
+	for _, s := range []string{"/locks/mylock", "HOLDER · seq 0", "1st in line", "2nd in line", "3rd in line", "4th in line"} {
+		assert.Contains(t, state, s)
+	}
+	assert.Contains(t, joined(state), "each waiter watches the znode just before its own")
+	cluster := shownTexts(v.pics.Cluster)
+	assert.Contains(t, cluster, "leader", "the cluster marks the leader")
+	assert.Contains(t, cluster, "follower")
+
+	// The herd toggle re-records with every waiter on the lock znode.
+	v.toggles["zkHerd"].SetChecked(true)
+	require.True(t, v.ctl.Scenario().Herd)
+	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
+	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
+	for _, w := range v.ctl.Snapshot().ZK.Watches {
+		assert.Equal(t, sim.ZKLockPath, w.Path, "%s watches the lock znode", w.Client)
+	}
+	assert.Equal(t, 16, v.ctl.Recording().Summary().WatchNotifications, "(n−1)² for five clients")
+}
+
+func TestZKTabSliders(t *testing.T) {
+	v := zkTab(t)
+	session := v.slider("zkSession")
+	require.NotNil(t, session)
+	assert.Equal(t, "10 s", session.value.Text)
+	session.slider.SetValue(60)
+	assert.Equal(t, sim.Duration(60*time.Second), v.ctl.Scenario().TTL, "the scenario keeps what the client asks for")
+	assert.Equal(t, "60→40 s", session.value.Text, "the slider shows what the server grants")
+	v.seek(600 * time.Millisecond)
+	for _, s := range v.ctl.Snapshot().ZK.Sessions {
+		assert.Equal(t, 40*time.Second, s.Timeout, "%s's session is clamped to 20 ticks", s.Owner)
+	}
+
+	servers := v.slider("zkNodes")
+	require.NotNil(t, servers)
+	servers.slider.SetValue(5)
+	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
+	snap := v.ctl.Snapshot()
+	assert.Len(t, snap.ZK.Servers, 5)
+	assert.Equal(t, 3, snap.ZK.Quorum)
+	assert.Contains(t, joined(shownTexts(v.pics.State)), "a write commits on 3 of 5 acks")
+
+	latency := v.slider("zkLatency")
+	require.NotNil(t, latency)
+	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
+	latency.slider.SetValue(20)
+	assert.Equal(t, sim.Duration(20*time.Millisecond), v.ctl.Scenario().Latency)
+	for _, key := range []string{"work", "pause", "clients"} {
+		assert.NotNil(t, v.slider(key), key)
+	}
+}
+
+// The partitioned holder goes SUSPENDED and, with respectSuspended, stops
+// before its successor is granted; without it the lock breaks.
+func TestZKTabSessionExpiry(t *testing.T) {
+	v := zkTab(t)
+	v.presets.SetSelected("zk-session-expiry")
+	require.Equal(t, "zk-session-expiry", v.ctl.Origin())
+	stop := v.toggles["zkRespectSuspended"]
+	require.True(t, stop.Checked)
+	assert.Zero(t, v.ctl.Recording().Summary().Violations)
+
+	v.seek(6800 * time.Millisecond)
+	assert.Contains(t, shownTexts(v.pics.Cluster), sim.ZKSuspended, "the client's box names its connection state")
+	state := shownTexts(v.pics.State)
+	assert.Contains(t, state, sim.ZKSuspended)
+	assert.Contains(t, state, "not working", "the holder stopped, its znode still the lowest")
+
+	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
+	stop.SetChecked(false)
+	require.False(t, v.ctl.Scenario().RespectSuspended)
+	assert.Equal(t, 1, v.ctl.Recording().Summary().Violations, "CURATOR-206: the holder keeps working")
+
+}
+
+// A holder paused past its session writes after its successor: the
+// znode sequence as fencing token turns that write away.
+func TestZKTabFencing(t *testing.T) {
+	v := zkTab(t)
+	v.presets.SetSelected("zk-gc-pause")
+	sum := v.ctl.Recording().Summary()
+	require.False(t, sum.Safe)
+	assert.Equal(t, 1, sum.StaleWritesAccepted)
+
+	v.toggles["zkFencing"].SetChecked(true)
+	require.True(t, v.ctl.Scenario().Fencing)
+	sum = v.ctl.Recording().Summary()
+	assert.True(t, sum.Safe, "the znode sequence fences the late write")
+	assert.Equal(t, 1, sum.StaleWritesRejected)
+
+	v.seek(22 * time.Second) // client-1 resumed, believing it still holds
+	assert.Contains(t, shownTexts(v.pics.State), "! client-1 believes it holds the lock, but its znode is gone (its session expired)")
+}
+
+func TestZKTabElection(t *testing.T) {
+	v := zkTab(t)
+	v.presets.SetSelected("zk-leader-crash")
+	v.seek(3100 * time.Millisecond)
+	assert.True(t, v.ctl.Snapshot().ZK.Electing)
+	assert.Contains(t, joined(shownTexts(v.pics.State)), "ELECTION: no established leader — writes stall")
+	v.seek(5 * time.Second)
+	assert.Contains(t, joined(shownTexts(v.pics.State)), "leader zk-3 · epoch 2")
+}
