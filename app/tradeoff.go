@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -170,21 +171,29 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis) (*sim.Scenario, error) {
 	return base, nil
 }
 
+// briefTime writes a length as the sliders do: "1.5 s", "2 ms".
+func briefTime(d time.Duration) string {
+	if d >= time.Second {
+		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+	}
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + " ms"
+}
+
 // describeBase says in words what each cell of the map runs.
 func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) string {
 	axis := map[string]bool{x.Field: true, y.Field: true}
 	var parts []string
 	if !axis["clients"] {
-		parts = append(parts, fmt.Sprintf("%d clients, one round each, %s apart", base.Clients, shortTime(base.Stagger.D())))
+		parts = append(parts, fmt.Sprintf("%d clients, one round each, %s apart", base.Clients, briefTime(base.Stagger.D())))
 	}
 	if !axis["ttl"] {
-		parts = append(parts, fieldName(base.Mode, "ttl")+" "+shortTime(base.TTL.D()))
+		parts = append(parts, fieldName(base.Mode, "ttl")+" "+briefTime(base.TTL.D()))
 	}
 	if !axis["work"] {
-		parts = append(parts, "work "+shortTime(base.Work.D()))
+		parts = append(parts, "work "+briefTime(base.Work.D()))
 	}
 	if !axis["latency"] {
-		parts = append(parts, "latency "+shortTime(base.Latency.D())+" ± "+shortTime(base.Jitter.D()))
+		parts = append(parts, "latency "+briefTime(base.Latency.D())+" ± "+briefTime(base.Jitter.D()))
 	}
 	if !axis["nodes"] && base.Mode != "redis" {
 		parts = append(parts, fmt.Sprintf("%d %s", base.Nodes, fieldName(base.Mode, "nodes")))
@@ -205,7 +214,7 @@ func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) st
 		pause = "client-1 does not pause (the scenario has no pause)"
 		for _, f := range base.Faults {
 			if f.Kind() == "pause" {
-				pause = "client-1 pauses for " + shortTime(f.For.D()) + " (the Pause slider) halfway through its work"
+				pause = "client-1 pauses for " + briefTime(f.For.D()) + " (the Pause slider) halfway through its work"
 			}
 		}
 	}

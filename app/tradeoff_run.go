@@ -161,8 +161,9 @@ type tradeoffUpdate struct {
 	recCoarse bool
 	done      int // simulated runs finished (two per seed)
 	total     int
-	rows      int // refined rows
-	rowsDone  int
+	parts     int // the refined map comes in parts: its rows or columns
+	partsDone int
+	columns   bool // the parts are columns
 	coarseIn  time.Duration // how long the coarse pass took
 	elapsed   time.Duration
 	err       error
@@ -241,7 +242,8 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		return len(sw.X.Values) * max(1, len(sw.Y.Values)) * sw.Seeds
 	}
 	total := pairs(fine) + pairs(job.coarse) + pairs(job.rec) + pairs(job.recCoarse)
-	u := tradeoffUpdate{job: job, stage: stageCoarse, total: 2 * total, rows: rows}
+	chunks := refineChunks(fine)
+	u := tradeoffUpdate{job: job, stage: stageCoarse, total: 2 * total, parts: len(chunks), columns: fine.Y.Field == "pause"}
 	if job.coarse == nil {
 		u.stage = stageRefining
 	}
@@ -314,25 +316,53 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		u.recovery, u.recCoarse = rc, false
 		snapshot()
 	}
-	for row := 0; row < rows; row++ {
-		sw := fine
-		if len(fine.Y.Values) > 0 {
-			sw = &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds}
-		}
-		cells, ok := pass(sw)
+	for k, ch := range chunks {
+		cells, ok := pass(ch.sweep)
 		if !ok {
 			return
 		}
 		for i, c := range cells {
-			u.cells[row*nx+i] = widgets.HeatCell{Cell: c}
+			u.cells[ch.index(i)] = widgets.HeatCell{Cell: c}
 		}
-		u.rowsDone = row + 1
+		u.partsDone = k + 1
 		recovery()
-		if u.rowsDone == rows {
+		if u.partsDone == len(chunks) {
 			u.stage = stageDone
 		}
 		snapshot()
 	}
+}
+
+// refineChunk is one part of the refined map: a sweep over some of its
+// cells, and where each of its cells goes in the map.
+type refineChunk struct {
+	sweep *sim.Sweep
+	index func(i int) int
+}
+
+// refineChunks cuts the refined map into parts, so it is drawn as it
+// fills in: columns when the pause runs up the map (a part then holds
+// every pause of its column and runs each crash run once for them all,
+// see sim.Sweep.Run), rows otherwise (a row holds every pause when the
+// pause runs across).
+func refineChunks(fine *sim.Sweep) []refineChunk {
+	nx := len(fine.X.Values)
+	if len(fine.Y.Values) == 0 {
+		return []refineChunk{{sweep: fine, index: func(i int) int { return i }}}
+	}
+	var out []refineChunk
+	if fine.Y.Field == "pause" {
+		for col := range fine.X.Values {
+			sw := &sim.Sweep{Base: fine.Base, X: sim.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds}
+			out = append(out, refineChunk{sweep: sw, index: func(i int) int { return i*nx + col }})
+		}
+		return out
+	}
+	for row := range fine.Y.Values {
+		sw := &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds}
+		out = append(out, refineChunk{sweep: sw, index: func(i int) int { return row*nx + i }})
+	}
+	return out
 }
 
 // fillFromCoarse fills every cell of the refined grid with the coarse
@@ -367,7 +397,7 @@ func (u tradeoffUpdate) String() string {
 	grid := fmt.Sprintf("%d×%d×%d seeds", len(fine.X.Values), max(1, len(fine.Y.Values)), fine.Seeds)
 	coarse := ""
 	if u.coarseIn > 0 {
-		coarse = fmt.Sprintf(" (coarse map in %s)", roundDur(u.coarseIn))
+		coarse = " · coarse map in " + roundDur(u.coarseIn)
 	}
 	switch u.stage {
 	case stageFailed:
@@ -377,7 +407,11 @@ func (u tradeoffUpdate) String() string {
 	case stageDone:
 		return fmt.Sprintf("%s done in %s%s", grid, roundDur(u.elapsed), coarse)
 	}
-	return fmt.Sprintf("refining %s · row %d of %d · %s%s", grid, min(u.rowsDone+1, u.rows), u.rows, roundDur(u.elapsed), coarse)
+	part := "row"
+	if u.columns {
+		part = "column"
+	}
+	return fmt.Sprintf("refining %s %d of %d · %s%s", part, min(u.partsDone+1, u.parts), u.parts, roundDur(u.elapsed), coarse)
 }
 
 // groupThousands writes n with a space between thousands: 63 000.
@@ -389,11 +423,11 @@ func groupThousands(n int) string {
 	return s
 }
 
-// roundDur writes a wall-clock time to the millisecond below a second and
-// to a tenth above.
+// roundDur writes a wall-clock time as the widgets write times: to the
+// millisecond below a second, to a tenth of a second above.
 func roundDur(d time.Duration) string {
 	if d < time.Second {
-		return d.Round(time.Millisecond).String()
+		return fmt.Sprintf("%d ms", d.Milliseconds())
 	}
-	return d.Round(100 * time.Millisecond).String()
+	return fmt.Sprintf("%.1f s", d.Seconds())
 }
