@@ -163,7 +163,7 @@ type tradeoffUpdate struct {
 	total     int
 	parts     int // the refined map comes in parts: its rows or columns
 	partsDone int
-	columns   bool // the parts are columns
+	columns   bool          // the parts are columns
 	coarseIn  time.Duration // how long the coarse pass took
 	elapsed   time.Duration
 	err       error
