@@ -1,10 +1,10 @@
 package app
 
 import (
-	"fmt"
 	"math"
 	"time"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -32,23 +32,21 @@ func etcdLeaseFormat(v float64) string {
 func etcdProtocol(sc *sim.Scenario) []string {
 	asked := time.Duration(max(math.Ceil(sc.TTL.D().Seconds()), 1)) * time.Second
 	ttl := etcdGrantedTTL(sc.TTL.D())
-	session := "session: LeaseGrant TTL " + shortTime(ttl)
+	session := i18n.F("etcd.proto.session", "ttl", shortTime(ttl))
 	if ttl != asked {
-		session = fmt.Sprintf("session: LeaseGrant TTL %s, raised to etcd's %s minimum", shortTime(asked), shortTime(ttl))
+		session = i18n.F("etcd.proto.sessionRaised", "asked", shortTime(asked), "ttl", shortTime(ttl))
 	}
-	session += "; KeepAlive every " + shortTime(ttl/3) + " (TTL/3)"
-	out := []string{session,
-		"lock: Txn If(CreateRevision(" + sim.EtcdPrefix + "<lease>) == 0) Then(Put); the oldest key owns it"}
+	session += i18n.F("etcd.proto.keepalive", "every", shortTime(ttl/3))
+	out := []string{session, i18n.F("etcd.proto.lock", "prefix", sim.EtcdPrefix)}
 	if sc.Herd {
-		out = append(out, "wait (herd): watch the whole prefix; each delete wakes every waiter")
+		out = append(out, i18n.T("etcd.proto.waitHerd"))
 	} else {
-		out = append(out, "wait: watch the delete of the newest older key (waitDeletes), until none is left")
+		out = append(out, i18n.T("etcd.proto.wait"))
 	}
 	if sc.Fencing {
-		out = append(out, "write: Txn If(CreateRevision(myKey) == myRev) Then(Put); token = create revision")
+		out = append(out, i18n.T("etcd.proto.writeFenced"))
 	} else {
-		out = append(out, "write: to a storage outside etcd, no token: it takes every write")
+		out = append(out, i18n.T("etcd.proto.write"))
 	}
-	return append(out, fmt.Sprintf("unlock: Delete(myKey) · lease revoked %s after its last keepalive · %d members, quorum %d",
-		shortTime(ttl), sc.Nodes, sc.Nodes/2+1))
+	return append(out, i18n.F("etcd.proto.unlock", "ttl", shortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
 }

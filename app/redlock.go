@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -15,26 +16,24 @@ import (
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
 	timeout := shortTime(sim.RedlockTimeout(ttl))
-	how := fmt.Sprintf("on all %d masters at once, ≤ %s", n, timeout)
+	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
 	if sc.Sequential {
-		how = fmt.Sprintf("on the %d masters in turn, ≤ %s each", n, timeout)
+		how = i18n.F("redlock.proto.sequential", "n", n, "timeout", timeout)
 	}
 	d := sc.RetryDelay.D()
 	lo, hi := shortTime(d/3), shortTime(d*5/3)
 	if d*5/3 < time.Second {
 		lo = strings.TrimSuffix(lo, " ms")
 	}
-	tries := ", until the end"
+	tries := i18n.T("redlock.proto.untilEnd")
 	if sc.Tries > 0 {
-		tries = ", " + strconv.Itoa(sc.Tries) + " tries"
+		tries = i18n.F("redlock.proto.tries", "n", sc.Tries)
 	}
-	out := []string{fmt.Sprintf("SET NX PX %d %s; else unlock all, retry in %s–%s%s",
-		ttl.Milliseconds(), how, lo, hi, tries)}
+	out := []string{i18n.F("redlock.proto.acquire", "px", ttl.Milliseconds(), "how", how, "lo", lo, "hi", hi, "tries", tries)}
 	if sc.Watchdog {
-		out = append(out, fmt.Sprintf("extend: every %s (ttl/3) PEXPIRE on all %d if still ours; kept on a majority within the validity",
-			shortTime(ttl/3), n))
+		out = append(out, i18n.F("redlock.proto.extend", "every", shortTime(ttl/3), "n", n))
 	}
-	return append(out, "no fencing token: the lock values are random, not ordered (Kleppmann)")
+	return append(out, i18n.T("redlock.proto.noToken"))
 }
 
 // refusal says why the scenario's mode refuses a change the toggle would

@@ -53,8 +53,6 @@ var pendingFiles = map[string]string{
 	"app/export.go":       "the exported picture: being written",
 	"app/files.go":        "open, save and recent files: being written",
 	"app/fork.go":         "time travel: being written",
-	"app/etcd.go":         "the etcd protocol lines",
-	"app/redlock.go":      "the Redlock protocol lines",
 	"app/zookeeper.go":    "the ZooKeeper protocol lines",
 	"widgets/heatmap.go":  "the trade-off map: being written",
 	"widgets/plot.go":     "the trade-off plot: being written",
