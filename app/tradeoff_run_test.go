@@ -1,0 +1,260 @@
+package app
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// uiQueue stands in for fyne.Do: the computation hands its functions
+// over, and the test runs them on its own goroutine, as the window's
+// event loop would.
+type uiQueue chan func()
+
+func (q uiQueue) deliver(f func()) { q <- f }
+
+// pumpUntil runs handed-over functions until done holds.
+func (q uiQueue) pumpUntil(t *testing.T, done func() bool) {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for !done() {
+		select {
+		case f := <-q:
+			f()
+		case <-deadline:
+			t.Fatal("the trade-off computation did not finish in 60 s")
+		}
+	}
+}
+
+func parseAxis(t *testing.T, spec string) sim.Axis {
+	t.Helper()
+	a, err := sim.ParseAxis(spec)
+	require.NoError(t, err)
+	return a
+}
+
+// smallAxes is a grid small enough for a test, over the same fields.
+func smallAxes(field string) sim.Axis {
+	specs := map[string]string{"ttl": "ttl=2s:10s:5", "pause": "pause=0s:12s:4", "work": "work=0s:8s:3",
+		"latency": "latency=0ms:100ms:3", "clockDrift": "clockDrift=0:0.1:3", "clients": "clients=1:4:4", "nodes": "nodes=1:5:3"}
+	a, err := sim.ParseAxis(specs[field])
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+func TestTradeoffAxesParse(t *testing.T) {
+	for _, f := range sim.SweepFields {
+		a := tradeoffAxis(f)
+		assert.Equal(t, f, a.Field)
+		assert.NotEmpty(t, a.Values)
+	}
+	assert.Len(t, tradeoffAxis("ttl").Values, 30, "the default grid is 30 ttl …")
+	assert.Len(t, tradeoffAxis("pause").Values, 21, "… by 21 pauses")
+	assert.NotContains(t, tradeoffFields("redis"), "nodes", "a Redis tab has one server")
+	assert.Contains(t, tradeoffFields("redlock"), "nodes")
+	assert.Equal(t, "session timeout", fieldName("zookeeper", "ttl"))
+	assert.Equal(t, "masters", fieldName("redlock", "nodes"))
+}
+
+func TestTradeoffBaseTakesTheSliders(t *testing.T) {
+	sc, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	sc.Watchdog, sc.Latency = true, sim.Duration(7*time.Millisecond)
+	ttl, pause := tradeoffAxis("ttl"), tradeoffAxis("pause")
+
+	base, err := tradeoffBase(sc, ttl, pause)
+	require.NoError(t, err)
+	assert.Equal(t, sc.Work, base.Work)
+	assert.Equal(t, sc.Clients, base.Clients)
+	assert.Equal(t, sc.Latency, base.Latency)
+	assert.True(t, base.Watchdog)
+	assert.Equal(t, 1, base.Rounds, "one round each, as sim.SweepBase")
+	assert.Zero(t, base.Tries, "clients keep asking, so recovery is measured")
+	assert.Empty(t, base.Faults, "the pause is the map's axis; the scenario's faults stay out")
+	assert.Equal(t, sim.Duration(time.Second), base.TTL, "an axis' field takes its first value …")
+	moved := sc.Clone()
+	moved.TTL = sim.Duration(25 * time.Second)
+	again, err := tradeoffBase(moved, ttl, pause)
+	require.NoError(t, err)
+	assert.Equal(t, base, again, "… so a slider along an axis keeps the map")
+
+	// Without a pause axis the scenario's pause goes where the sweep puts
+	// its own: halfway through the work.
+	work := tradeoffAxis("work")
+	base, err = tradeoffBase(sc, ttl, work)
+	require.NoError(t, err)
+	require.Len(t, base.Faults, 1)
+	f := base.Faults[0]
+	assert.Equal(t, "client-1", f.Pause)
+	assert.Equal(t, sim.Duration(15*time.Second), f.For)
+	assert.Equal(t, sim.Duration(2*7*time.Millisecond), f.At, "work is the axis: its first value, 0 s, halves to 0")
+	assert.GreaterOrEqual(t, base.Duration.D(), 60*time.Second)
+	require.NoError(t, base.Validate())
+
+	desc := describeBase(ModeTabs[0], base, ttl, work, TradeoffSeeds)
+	for _, s := range []string{"50 seeds of redis", "2 clients", "latency 7 ms", "Watchdog on", "Fencing off",
+		"pauses for 15 s (the Pause slider)"} {
+		assert.Contains(t, desc, s)
+	}
+}
+
+func TestCoarsePlanFitsTheBudget(t *testing.T) {
+	kx, ky, s, ok := coarsePlan(30, 21, 50, 600)
+	require.True(t, ok)
+	assert.Equal(t, coarseSeeds, s)
+	assert.InDelta(t, 600, kx*ky*s, 200, "about the budget: %d×%d×%d", kx, ky, s)
+	assert.InDelta(t, 30.0/21, float64(kx)/float64(ky), 0.5, "the grid keeps its shape")
+	_, _, _, ok = coarsePlan(5, 4, 4, 600)
+	assert.False(t, ok, "a grid within the budget needs no coarse pass")
+	kx, ky, _, ok = coarsePlan(30, 0, 50, 10)
+	require.True(t, ok)
+	assert.Equal(t, 4, kx, "one row: the cells all go along it")
+	assert.Zero(t, ky)
+
+	ttl := tradeoffAxis("ttl")
+	sub := subsample(ttl, 4)
+	assert.Equal(t, []float64{1000, 11000, 20000, 30000}, sub.Values, "both ends kept")
+}
+
+// runJob runs a job to completion through a queue and returns every
+// update applied.
+func runJob(t *testing.T, r *tradeoffRunner, q uiQueue, job *tradeoffJob) []tradeoffUpdate {
+	t.Helper()
+	var got []tradeoffUpdate
+	r.start(job, func(u tradeoffUpdate) { got = append(got, u) })
+	q.pumpUntil(t, func() bool { return len(got) > 0 && got[len(got)-1].stage == stageDone })
+	return got
+}
+
+// TestTradeoffMatchesSweep: the map the view shows, computed coarse first
+// and then a row at a time, has exactly sim.Sweep's numbers for the grid.
+func TestTradeoffMatchesSweep(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	x, y := parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4")
+	q := make(uiQueue, 1024)
+	r := newTradeoffRunner(q.deliver)
+	// A pair cost that makes the budget 40 seeds forces a coarse pass.
+	job, err := newTradeoffJob(base, x, y, 6, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
+	require.NoError(t, err)
+	require.NotNil(t, job.coarse)
+	assert.Nil(t, job.rec, "ttl × pause carries its own recovery")
+
+	ups := runJob(t, r, q, job)
+	var cells []tradeoffUpdate
+	for _, u := range ups {
+		if u.cells != nil {
+			cells = append(cells, u)
+		}
+	}
+	require.GreaterOrEqual(t, len(cells), 2)
+	first := cells[0]
+	assert.Equal(t, stageRefining, first.stage)
+	assert.Positive(t, first.coarseIn)
+	for _, c := range first.cells {
+		assert.True(t, c.Coarse, "the first map is the coarse pass")
+		assert.Equal(t, job.coarse.Seeds, c.Runs)
+	}
+
+	last := cells[len(cells)-1]
+	want, err := (&sim.Sweep{Base: base, X: x, Y: y, Seeds: 6}).Run(context.Background(), 1, nil)
+	require.NoError(t, err)
+	require.Len(t, last.cells, len(want))
+	for i, c := range last.cells {
+		assert.False(t, c.Coarse)
+		assert.Equal(t, want[i], c.Cell, "cell %d", i)
+	}
+	assert.Equal(t, want[:len(x.Values)], last.recovery, "recovery along ttl is the pause-0 row")
+	assert.Equal(t, last.total, last.done)
+	assert.Equal(t, len(x.Values), last.partsDone, "refined a column at a time: each column shares its crash runs")
+	assert.True(t, last.columns)
+	assert.Contains(t, last.String(), "6×4×6 seeds done in")
+	assert.Contains(t, last.String(), "coarse map in")
+}
+
+func TestTradeoffSeparateRecoverySweep(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	x, y, ttl := parseAxis(t, "ttl=2s:6s:3"), parseAxis(t, "work=1s:3s:2"), parseAxis(t, "ttl=2s:8s:4")
+	q := make(uiQueue, 1024)
+	r := newTradeoffRunner(q.deliver)
+	job, err := newTradeoffJob(base, x, y, 3, ttl, 1, r.workers)
+	require.NoError(t, err)
+	require.NotNil(t, job.rec, "ttl × work: recovery depends on the work, so it gets its own sweep at the base")
+	ups := runJob(t, r, q, job)
+	last := ups[len(ups)-1]
+	want, err := job.rec.Run(context.Background(), 1, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, last.recovery)
+	assert.False(t, last.recCoarse)
+}
+
+// TestTradeoffCancelsStaleWork: starting a map cancels the one before; no
+// late result of the old one reaches the view.
+func TestTradeoffCancelsStaleWork(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	q := make(uiQueue, 1024)
+	r := newTradeoffRunner(q.deliver)
+	big, err := newTradeoffJob(base, tradeoffAxis("ttl"), tradeoffAxis("pause"), TradeoffSeeds, tradeoffAxis("ttl"), 1e-3, r.workers)
+	require.NoError(t, err)
+	var stale []tradeoffUpdate
+	oldCtx := r.start(big, func(u tradeoffUpdate) { stale = append(stale, u) })
+	time.Sleep(20 * time.Millisecond) // let it get going
+
+	small, err := newTradeoffJob(base, parseAxis(t, "ttl=2s:4s:2"), parseAxis(t, "pause=0s:4s:2"), 2, tradeoffAxis("ttl"), 1e-3, r.workers)
+	require.NoError(t, err)
+	var fresh []tradeoffUpdate
+	r.start(small, func(u tradeoffUpdate) { fresh = append(fresh, u) })
+	assert.ErrorIs(t, oldCtx.Err(), context.Canceled, "the old map's work is cancelled")
+	staleBefore := len(stale)
+	q.pumpUntil(t, func() bool { return len(fresh) > 0 && fresh[len(fresh)-1].stage == stageDone })
+	// Drain what the cancelled job had queued before it stopped.
+	for len(q) > 0 {
+		(<-q)()
+	}
+	assert.Equal(t, staleBefore, len(stale), "nothing of the old map is applied after the new one started")
+	for _, u := range fresh {
+		assert.Same(t, small, u.job)
+	}
+	for _, u := range stale {
+		assert.NotEqual(t, stageDone, u.stage, "the old map never completed")
+	}
+}
+
+// BenchmarkTradeoffCoarsePass is the first pass the map draws while a
+// slider is dragged, sized as the view sizes it after timing a pass: its
+// target is CoarseBudget.
+func BenchmarkTradeoffCoarsePass(b *testing.B) {
+	base, err := sim.SweepBase("redis")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := newTradeoffRunner(func(func()) {})
+	ttl, pause := tradeoffAxis("ttl"), tradeoffAxis("pause")
+	calibrate := &sim.Sweep{Base: base, X: subsample(ttl, 10), Y: subsample(pause, 7), Seeds: 3}
+	start := time.Now()
+	if _, err := calibrate.Run(context.Background(), r.workers, nil); err != nil {
+		b.Fatal(err)
+	}
+	r.measured(10*7*3, time.Since(start))
+	job, err := newTradeoffJob(base, ttl, pause, TradeoffSeeds, ttl, r.pairCost(), r.workers)
+	if err != nil || job.coarse == nil {
+		b.Fatal("no coarse pass planned", err)
+	}
+	for b.Loop() {
+		if _, err := job.coarse.Run(context.Background(), r.workers, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(job.coarse.X.Values)*len(job.coarse.Y.Values)*job.coarse.Seeds), "seeds")
+}
