@@ -221,7 +221,12 @@ func (v *tabView) build() fyne.CanvasObject {
 
 	v.status = widget.NewLabel("")
 	v.status.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewVBox(bar, container.NewGridWithColumns(len(params), params...))
+	// More than six sliders take two rows, so none gets too short to drag.
+	cols := len(params)
+	if rows := (cols + 5) / 6; rows > 1 {
+		cols = (cols + rows - 1) / rows
+	}
+	top := container.NewVBox(bar, container.NewGridWithColumns(cols, params...))
 	return container.NewBorder(top, v.status, nil, nil, v.pics.Content())
 }
 
@@ -267,7 +272,15 @@ func (v *tabView) syncControls() {
 		}
 	}
 	for key, c := range v.toggles {
-		c.SetChecked(Toggles[key].Value(sc))
+		spec := Toggles[key]
+		c.SetChecked(spec.Value(sc))
+		if why := spec.DisabledWhy(sc); why != "" {
+			c.Disable()
+			c.SetTip(why)
+		} else if c.Disabled() {
+			c.Enable()
+			c.SetTip(spec.Tip)
+		}
 	}
 	if o := v.ctl.Origin(); v.presets.Selected != o {
 		if contains(v.presets.Options, o) {
