@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -50,31 +51,44 @@ func tradeoffFields(mode string) []string {
 	return out
 }
 
-// fieldName is what a mode calls a swept field.
-func fieldName(mode, field string) string {
+// fieldName is what a mode calls a swept field, in the current language.
+func fieldName(mode, field string) string { return fieldNameIn(i18n.Current(), mode, field) }
+
+// fieldNameIn is fieldName in language l.
+func fieldNameIn(l i18n.Lang, mode, field string) string {
+	key := ""
 	switch field {
 	case "ttl":
+		key = "tradeoff.field.ttl"
 		switch mode {
 		case "zookeeper":
-			return "session timeout"
+			key = "tradeoff.field.session"
 		case "etcd":
-			return "lease TTL"
+			key = "tradeoff.field.lease"
 		}
-		return "TTL"
 	case "pause":
-		return "pause of the holder"
+		key = "tradeoff.field.pause"
 	case "clockDrift":
-		return "clock drift"
+		key = "tradeoff.field.clockDrift"
+	case "work":
+		key = "tradeoff.field.work"
+	case "latency":
+		key = "tradeoff.field.latency"
+	case "clients":
+		key = "tradeoff.field.clients"
 	case "nodes":
+		key = "tradeoff.field.servers"
 		switch mode {
 		case "redlock":
-			return "masters"
+			key = "tradeoff.field.masters"
 		case "etcd":
-			return "members"
+			key = "tradeoff.field.members"
 		}
-		return "servers"
 	}
-	return field
+	if key == "" {
+		return field
+	}
+	return i18n.In(l, key)
 }
 
 // scenarioValue is where the main view's scenario stands on a field, in
@@ -184,44 +198,42 @@ func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) st
 	axis := map[string]bool{x.Field: true, y.Field: true}
 	var parts []string
 	if !axis["clients"] {
-		parts = append(parts, fmt.Sprintf("%d clients, one round each, %s apart", base.Clients, briefTime(base.Stagger.D())))
+		parts = append(parts, i18n.F("tradeoff.base.clients", "n", base.Clients, "stagger", briefTime(base.Stagger.D())))
 	}
 	if !axis["ttl"] {
 		parts = append(parts, fieldName(base.Mode, "ttl")+" "+briefTime(base.TTL.D()))
 	}
 	if !axis["work"] {
-		parts = append(parts, "work "+briefTime(base.Work.D()))
+		parts = append(parts, fieldName(base.Mode, "work")+" "+briefTime(base.Work.D()))
 	}
 	if !axis["latency"] {
-		parts = append(parts, "latency "+briefTime(base.Latency.D())+" ± "+briefTime(base.Jitter.D()))
+		parts = append(parts, fieldName(base.Mode, "latency")+" "+briefTime(base.Latency.D())+" ± "+briefTime(base.Jitter.D()))
 	}
 	if !axis["nodes"] && base.Mode != "redis" {
 		parts = append(parts, fmt.Sprintf("%d %s", base.Nodes, fieldName(base.Mode, "nodes")))
 	}
 	if !axis["clockDrift"] && base.ClockDrift > 0 {
-		parts = append(parts, fmt.Sprintf("clock drift ±%g", base.ClockDrift))
+		parts = append(parts, fmt.Sprintf("%s ±%g", fieldName(base.Mode, "clockDrift"), base.ClockDrift))
 	}
 	for _, key := range spec.Toggles {
 		t := Toggles[key]
-		state := "off"
+		state := i18n.T("tradeoff.off")
 		if t.Value(base) {
-			state = "on"
+			state = i18n.T("tradeoff.on")
 		}
-		parts = append(parts, t.Label+" "+state)
+		parts = append(parts, i18n.T(t.Label)+" "+state)
 	}
-	pause := "client-1 pauses (for the map's pause) halfway through its work"
+	pause := i18n.T("tradeoff.base.pauseAxis")
 	if !axis["pause"] {
-		pause = "client-1 does not pause (the scenario has no pause)"
+		pause = i18n.T("tradeoff.base.noPause")
 		for _, f := range base.Faults {
 			if f.Kind() == "pause" {
-				pause = "client-1 pauses for " + briefTime(f.For.D()) + " (the Pause slider) halfway through its work"
+				pause = i18n.F("tradeoff.base.pause", "t", briefTime(f.For.D()))
 			}
 		}
 	}
-	return fmt.Sprintf("Each cell: %d seeds of %s, %s — from this tab's sliders and toggles; %d s of simulated time per run. "+
-		"In every seed %s; a second run of the seed crashes it there instead, and times the crash to the next grant. "+
-		"The scenario's other faults are left out.",
-		seeds, base.Mode, strings.Join(parts, " · "), int(base.Duration.D().Seconds()), pause)
+	return i18n.F("tradeoff.base", "seeds", seeds, "mode", base.Mode, "parts", strings.Join(parts, " · "),
+		"duration", int(base.Duration.D().Seconds()), "pause", pause)
 }
 
 // tradeoffView is a tab's Trade-off view: the map of unsafe runs over two
@@ -259,29 +271,26 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 		runner: newTradeoffRunner(fyne.Do)}
 	t.heat.OnTapCell = t.open
 	t.heat.Hint = t.hint
-	t.heat.SetMessage("computing…")
-	t.chart.SetMessage("computing…")
+	t.heat.SetMessage(i18n.T("tradeoff.computing"))
+	t.chart.SetMessage(i18n.T("tradeoff.computing"))
 
 	var names []string
 	for _, f := range t.fields {
 		names = append(names, fieldName(v.spec.Mode, f))
 	}
-	t.xSel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips,
-		"The field across the map. ttl against pause is the question the map exists for: how long may a holder stall before its lease runs out?")
-	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips,
-		"The field up the map. pause is a stop-the-world pause of the first holder, injected halfway through its work.")
-	t.colour = widgets.NewTipSelect([]string{"unsafe runs", "runs with 2 holders"}, func(string) { t.colourChosen() }, v.tips,
-		"What the colour counts. Unsafe: the storage took a stale write (the damage). 2 holders: two clients in their "+
-			"critical section at the same true instant, even if the late one noticed in time and wrote nothing.")
+	t.xSel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.across.tip"))
+	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.up.tip"))
+	t.colour = widgets.NewTipSelect([]string{i18n.T("tradeoff.colour.unsafe"), i18n.T("tradeoff.colour.violations")},
+		func(string) { t.colourChosen() }, v.tips, i18n.T("tradeoff.colour.tip"))
 	t.selecting = true
 	t.xSel.SetSelected(fieldName(v.spec.Mode, t.xField))
 	t.ySel.SetSelected(fieldName(v.spec.Mode, t.yField))
-	t.colour.SetSelected("unsafe runs")
+	t.colour.SetSelected(i18n.T("tradeoff.colour.unsafe"))
 	t.selecting = false
 
 	t.progress = widget.NewProgressBar()
 	t.progress.TextFormatter = func() string {
-		return groupThousands(t.last.done) + " of " + groupThousands(t.last.total) + " runs"
+		return i18n.F("tradeoff.progress", "done", groupThousands(t.last.done), "total", groupThousands(t.last.total))
 	}
 	t.state = widget.NewLabel("")
 	t.state.Truncation = fyne.TextTruncateEllipsis
@@ -289,9 +298,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	t.about.Wrapping = fyne.TextWrapWord
 	t.about.SizeName = theme.SizeNameCaptionText
 
-	t.button = widgets.NewTipButton("Trade-off", theme.GridIcon(), t.toggle, v.tips,
-		"Switch between the run and the trade-off map of this tab: thousands of seeded runs over TTL and pause, "+
-			"unsafe against stuck-after-a-crash.")
+	t.button = widgets.NewTipButton(i18n.T("tradeoff.button"), theme.GridIcon(), t.toggle, v.tips, i18n.T("tradeoff.button.tip"))
 
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
@@ -300,11 +307,11 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	bar := container.NewBorder(nil, nil,
-		container.NewHBox(bold("Across"), fixed(170, t.xSel), bold("Up"), fixed(170, t.ySel),
-			bold("Colour"), fixed(190, t.colour)),
+		container.NewHBox(bold(i18n.T("tradeoff.across")), fixed(170, t.xSel), bold(i18n.T("tradeoff.up")), fixed(170, t.ySel),
+			bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
 		fixed(220, t.progress), t.state)
-	heatTitle := "Share of runs that went wrong — hover a cell for its numbers, click it to watch one of its runs"
-	chartTitle := "Recovery: how long a crashed holder's lock stays out of reach (crash to next grant)"
+	heatTitle := i18n.T("tradeoff.heat.title")
+	chartTitle := i18n.T("tradeoff.chart.title")
 	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))
 	split.Offset = 0.64
 	t.content = container.NewBorder(bar, t.about, nil, nil, split)
@@ -325,14 +332,14 @@ func (t *tradeoffView) setShown(on bool) {
 	if on {
 		t.run.Hide()
 		t.content.Show()
-		t.button.SetText("Run view")
+		t.button.SetText(i18n.T("tradeoff.runView"))
 		t.button.SetIcon(theme.NavigateBackIcon())
 		t.follow()
 		return
 	}
 	t.content.Hide()
 	t.run.Show()
-	t.button.SetText("Trade-off")
+	t.button.SetText(i18n.T("tradeoff.button"))
 	t.button.SetIcon(theme.GridIcon())
 }
 
@@ -362,7 +369,7 @@ func (t *tradeoffView) follow() {
 	if err != nil {
 		t.runner.stop()
 		t.job = nil
-		t.state.SetText("cannot sweep this scenario: " + err.Error())
+		t.state.SetText(i18n.F("tradeoff.cannot", "err", err.Error()))
 		return
 	}
 	if t.job != nil && t.job.key == job.key {
@@ -384,7 +391,7 @@ func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sim.Axis
 	t.last = tradeoffUpdate{job: job, total: 2 * len(x.Values) * max(1, len(y.Values)) * t.seeds}
 	t.about.SetText(describeBase(t.tab.spec, base, x, y, t.seeds))
 	t.progress.SetValue(0)
-	t.state.SetText("computing…")
+	t.state.SetText(i18n.T("tradeoff.computing"))
 	if !keep {
 		t.heat.SetGrid(sim.Axis{}, sim.Axis{}, "", "", nil)
 		t.chart.SetSeries(sim.Axis{}, "", nil, false)
@@ -421,7 +428,7 @@ func (t *tradeoffView) apply(u tradeoffUpdate) {
 	fine := u.job.fine
 	for i, c := range u.cells {
 		if censored(fine, c.Cell) {
-			u.cells[i].NoRecovery = noRecovery
+			u.cells[i].NoRecovery = i18n.T("tradeoff.noRecovery")
 		}
 	}
 	t.heat.SetGrid(fine.X, fine.Y, fieldName(mode, fine.X.Field), fieldName(mode, fine.Y.Field), u.cells)
@@ -449,13 +456,10 @@ func (t *tradeoffView) apply(u tradeoffUpdate) {
 		if len(left) > 1 {
 			span = unit.Number(left[0]) + "–" + unit.Format(left[len(left)-1])
 		}
-		note = fieldName(mode, "ttl") + " " + span + " left out: " + noRecovery + "."
+		note = i18n.F("tradeoff.leftOut", "field", fieldName(mode, "ttl"), "span", span, "why", i18n.T("tradeoff.noRecovery"))
 	}
 	t.chart.SetNote(note)
 }
-
-// noRecovery says why a point has no recovery time to show.
-const noRecovery = "the lease ran out before the crash, so the lock had already passed on"
 
 // censored reports whether every crash run of a cell ran to the end with
 // no grant after the crash: the holder had lost the lock before it
@@ -503,7 +507,7 @@ func (t *tradeoffView) colourChosen() {
 		return
 	}
 	m := widgets.MetricUnsafe
-	if t.colour.Selected == "runs with 2 holders" {
+	if t.colour.Selected == i18n.T("tradeoff.colour.violations") {
 		m = widgets.MetricViolations
 	}
 	t.heat.SetMetric(m)
@@ -512,23 +516,25 @@ func (t *tradeoffView) colourChosen() {
 
 // seedFor picks the run a click on a cell shows: one that went wrong in
 // the way the colour counts, if any did, else the first seed.
-func (t *tradeoffView) seedFor(c widgets.HeatCell) (seed int64, why string) {
+// The reason is a key and its arguments, so the caption can say it in
+// every language.
+func (t *tradeoffView) seedFor(c widgets.HeatCell) (seed int64, why string, args []any) {
 	sw := t.job.fine
 	first := sw.Base.Seed
 	switch {
 	case t.heat.Metric() == widgets.MetricUnsafe && c.UnsafeRate > 0:
 		n := int(math.Round(c.UnsafeRate * float64(c.Runs)))
-		return c.UnsafeSeed, fmt.Sprintf("%d of its %d runs took a stale write; this is seed %d, the first of them", n, c.Runs, c.UnsafeSeed)
+		return c.UnsafeSeed, "tradeoff.why.unsafe", []any{"n", n, "runs", c.Runs, "seed", c.UnsafeSeed}
 	case t.heat.Metric() == widgets.MetricViolations && c.ViolationRate > 0:
 		n := int(math.Round(c.ViolationRate * float64(c.Runs)))
 		for s := first; s < first+int64(c.Runs); s++ {
 			run, err := sim.New(sw.CellScenario(c.X, c.Y, s, false))
 			if err == nil && run.Run().Violations > 0 {
-				return s, fmt.Sprintf("%d of its %d runs had two holders at once; this is seed %d, the first of them", n, c.Runs, s)
+				return s, "tradeoff.why.violations", []any{"n", n, "runs", c.Runs, "seed", s}
 			}
 		}
 	}
-	return first, fmt.Sprintf("none of its %d runs went wrong; this is seed %d", c.Runs, first)
+	return first, "tradeoff.why.none", []any{"runs", c.Runs, "seed", first}
 }
 
 // hint is the read-out's last line: what a click on the cell opens.
@@ -538,11 +544,11 @@ func (t *tradeoffView) hint(c widgets.HeatCell) string {
 	}
 	switch {
 	case t.heat.Metric() == widgets.MetricUnsafe && c.UnsafeRate > 0:
-		return fmt.Sprintf("click: watch seed %d, an unsafe run", c.UnsafeSeed)
+		return i18n.F("tradeoff.hint.unsafe", "seed", c.UnsafeSeed)
 	case t.heat.Metric() == widgets.MetricViolations && c.ViolationRate > 0:
-		return "click: watch a run with two holders"
+		return i18n.T("tradeoff.hint.violations")
 	}
-	return fmt.Sprintf("click: watch seed %d", t.job.fine.Base.Seed)
+	return i18n.F("tradeoff.hint", "seed", t.job.fine.Base.Seed)
 }
 
 // open loads a cell's scenario into the tab's run view and shows it: from
@@ -552,15 +558,23 @@ func (t *tradeoffView) open(c widgets.HeatCell) {
 		return
 	}
 	sw := t.job.fine
-	seed, why := t.seedFor(c)
+	seed, why, args := t.seedFor(c)
 	sc := sw.CellScenario(c.X, c.Y, seed, false)
 	mode := t.tab.spec.Mode
-	where := fieldName(mode, sw.X.Field) + " " + widgets.AxisUnit(sw.X).Format(c.X)
-	if sw.Y.Field != "" {
-		where += ", " + fieldName(mode, sw.Y.Field) + " " + widgets.AxisUnit(sw.Y).Format(c.Y)
+	where := func(l i18n.Lang) string {
+		s := fieldNameIn(l, mode, sw.X.Field) + " " + widgets.AxisUnit(sw.X).Format(c.X)
+		if sw.Y.Field != "" {
+			s += ", " + fieldNameIn(l, mode, sw.Y.Field) + " " + widgets.AxisUnit(sw.Y).Format(c.Y)
+		}
+		return s
 	}
-	sc.Name = "Trade-off map: " + where + ", seed " + fmt.Sprint(seed)
-	sc.Captions = []sim.Caption{{At: 0, Text: "From the trade-off map, " + where + ": " + why + "."}}
+	// The caption is written in both languages, as the presets' are, so it
+	// follows a later switch of language.
+	caption := func(l i18n.Lang) string {
+		return i18n.Fin(l, "tradeoff.caption", "where", where(l), "why", i18n.Fin(l, why, args...))
+	}
+	sc.Name = i18n.F("tradeoff.name", "where", where(i18n.Current()), "seed", seed)
+	sc.Captions = []sim.Caption{{At: 0, Text: caption(i18n.English), Zh: caption(i18n.Chinese)}}
 	if err := t.tab.LoadScenario(sc, "trade-off map"); err != nil {
 		t.tab.fail(err)
 		return

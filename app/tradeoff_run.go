@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -394,24 +395,24 @@ func fillFromCoarse(dst []widgets.HeatCell, fine, coarse *sim.Sweep, cells []sim
 // progress bar counts the runs.
 func (u tradeoffUpdate) String() string {
 	fine := u.job.fine
-	grid := fmt.Sprintf("%d×%d×%d seeds", len(fine.X.Values), max(1, len(fine.Y.Values)), fine.Seeds)
+	grid := i18n.F("tradeoff.grid", "x", len(fine.X.Values), "y", max(1, len(fine.Y.Values)), "seeds", fine.Seeds)
 	coarse := ""
 	if u.coarseIn > 0 {
-		coarse = " · coarse map in " + roundDur(u.coarseIn)
+		coarse = i18n.F("tradeoff.coarseIn", "t", roundDur(u.coarseIn))
 	}
 	switch u.stage {
 	case stageFailed:
-		return "cannot sweep this scenario: " + u.err.Error()
+		return i18n.F("tradeoff.cannot", "err", u.err.Error())
 	case stageCoarse:
-		return "coarse pass…"
+		return i18n.T("tradeoff.coarse")
 	case stageDone:
-		return fmt.Sprintf("%s done in %s%s", grid, roundDur(u.elapsed), coarse)
+		return i18n.F("tradeoff.done", "grid", grid, "t", roundDur(u.elapsed), "coarse", coarse)
 	}
-	part := "row"
+	key := "tradeoff.refiningRow"
 	if u.columns {
-		part = "column"
+		key = "tradeoff.refiningColumn"
 	}
-	return fmt.Sprintf("refining %s %d of %d · %s%s", part, min(u.partsDone+1, u.parts), u.parts, roundDur(u.elapsed), coarse)
+	return i18n.F(key, "i", min(u.partsDone+1, u.parts), "n", u.parts, "t", roundDur(u.elapsed), "coarse", coarse)
 }
 
 // groupThousands writes n with a space between thousands: 63 000.

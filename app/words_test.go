@@ -47,16 +47,11 @@ var pendingFiles = map[string]string{
 	"app/modes.go":        "tab state titles: being edited by the mode helpers",
 	"app/tab.go":          "toolbar words: being edited by the files and trade-off helpers",
 	"app/controller.go":   "status line: being edited by the files helper",
-	"app/tradeoff.go":     "the trade-off view: being written",
-	"app/tradeoff_run.go": "the trade-off view: being written",
 	"app/eventlog.go":     "the event log: being written",
 	"app/export.go":       "the exported picture: being written",
 	"app/files.go":        "open, save and recent files: being written",
 	"app/fork.go":         "time travel: being written",
 	"app/zookeeper.go":    "the ZooKeeper protocol lines",
-	"widgets/heatmap.go":  "the trade-off map: being written",
-	"widgets/plot.go":     "the trade-off plot: being written",
-	"widgets/recovery.go": "the trade-off recovery picture: being written",
 }
 
 // wordy reports whether a string literal holds words: any letter. Marks

@@ -1,7 +1,6 @@
 package widgets
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -43,9 +43,9 @@ func (m HeatMetric) Share(c sim.Cell) float64 {
 // Legend names the metric over the colour legend.
 func (m HeatMetric) Legend() string {
 	if m == MetricViolations {
-		return "runs with 2 holders"
+		return i18n.T("tradeoff.colour.violations")
 	}
-	return "unsafe runs"
+	return i18n.T("tradeoff.colour.unsafe")
 }
 
 // HeatCell is one cell of a heatmap: a sweep's verdict at a grid point.
@@ -238,16 +238,16 @@ func (h *Heatmap) Readout(c HeatCell) []string {
 	}
 	unsafe := int(math.Round(c.UnsafeRate * float64(c.Runs)))
 	lines := []string{where,
-		fmt.Sprintf("unsafe: %s — %d of %d runs took a stale write", FormatPercent(c.UnsafeRate), unsafe, c.Runs),
-		"two holders at once: " + FormatPercent(c.ViolationRate) + " of runs",
-		"recovery after a crash: mean " + FormatMs(c.RecoveryMeanMs) + " · p99 " + FormatMs(c.RecoveryP99Ms),
-		"acquire latency: mean " + FormatMs(c.AcquireMeanMs),
+		i18n.F("heat.unsafe", "share", FormatPercent(c.UnsafeRate), "n", unsafe, "runs", c.Runs),
+		i18n.F("heat.violations", "share", FormatPercent(c.ViolationRate)),
+		i18n.F("heat.recovery", "mean", FormatMs(c.RecoveryMeanMs), "p99", FormatMs(c.RecoveryP99Ms)),
+		i18n.F("heat.latency", "mean", FormatMs(c.AcquireMeanMs)),
 	}
 	if c.NoRecovery != "" {
-		lines[3] = "recovery after a crash: none to measure — " + c.NoRecovery
+		lines[3] = i18n.F("heat.noRecovery", "why", c.NoRecovery)
 	}
 	if c.Coarse {
-		lines = append(lines, "coarse pass, still being refined")
+		lines = append(lines, i18n.T("heat.coarse"))
 	}
 	if h.Hint != nil {
 		if s := h.Hint(c); s != "" {
@@ -572,7 +572,7 @@ func (r *heatRenderer) crossLabel() string {
 		}
 		out := name + " " + AxisUnit(a).Format(v)
 		if !s.inside(v) {
-			out += " (off the map)"
+			out += i18n.T("heat.offMap")
 		}
 		return out
 	}
@@ -583,11 +583,11 @@ func (r *heatRenderer) crossLabel() string {
 	}
 	switch {
 	case xs != "" && ys != "":
-		return "✛ sliders: " + xs + " · " + ys
+		return i18n.F("heat.sliders", "where", xs+" · "+ys)
 	case xs != "":
-		return "✛ sliders: " + xs
+		return i18n.F("heat.sliders", "where", xs)
 	case ys != "":
-		return "✛ sliders: " + ys
+		return i18n.F("heat.sliders", "where", ys)
 	}
 	return ""
 }

@@ -177,7 +177,7 @@ func TestHeatmapCrosshair(t *testing.T) {
 	assert.InDelta(t, c.X, r.crossLine[0].Position1.X, 0.5, "the vertical line stands at TTL 4 s")
 	assert.InDelta(t, c.Y, r.crossLine[1].Position1.Y, 0.5, "the horizontal line at the 4 s pause")
 	assert.True(t, r.ring.Visible())
-	assert.Equal(t, "✛ sliders: TTL 4 s · pause of the holder 4 s", r.crossText.Text)
+	assert.Equal(t, "┼ sliders: TTL 4 s · pause of the holder 4 s", r.crossText.Text)
 
 	// A scenario with no pause has no horizontal line; a TTL past the
 	// grid says so instead of drawing one.
@@ -185,7 +185,7 @@ func TestHeatmapCrosshair(t *testing.T) {
 	assert.False(t, r.crossLine[0].Visible())
 	assert.False(t, r.crossLine[1].Visible())
 	assert.False(t, r.ring.Visible())
-	assert.Equal(t, "✛ sliders: TTL 45 s (off the map)", r.crossText.Text)
+	assert.Equal(t, "┼ sliders: TTL 45 s (off the map)", r.crossText.Text)
 }
 
 func TestHeatmapHoverReadsOutACell(t *testing.T) {

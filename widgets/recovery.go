@@ -1,7 +1,6 @@
 package widgets
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -180,8 +180,8 @@ func (c *RecoveryChart) PointAt(pos fyne.Position) (int, bool) {
 // Readout is what the chart says about a point on hover.
 func (c *RecoveryChart) Readout(i int) string {
 	p := c.points[i]
-	return fmt.Sprintf("%s %s: stuck for %s on average, %s at p99 (%d runs)",
-		c.xName, AxisUnit(c.x).Format(p.X), FormatMs(p.RecoveryMeanMs), FormatMs(p.RecoveryP99Ms), p.Runs)
+	return i18n.F("recovery.readout", "field", c.xName, "x", AxisUnit(c.x).Format(p.X),
+		"mean", FormatMs(p.RecoveryMeanMs), "p99", FormatMs(p.RecoveryP99Ms), "runs", p.Runs)
 }
 
 // MouseIn implements desktop.Hoverable.
@@ -304,7 +304,7 @@ func (r *recRenderer) draw() {
 	}
 	placeLine(r.lines.next(), fyne.NewPos(x0, y1), fyne.NewPos(x1, y1), fade(ColorIdle, 0.6), 1)
 	placeLine(r.lines.next(), fyne.NewPos(x0, y0), fyne.NewPos(x0, y1), fade(ColorIdle, 0.6), 1)
-	placeText(r.titles.next(), f.uy.Title("lock out of reach"), fyne.NewPos(0, 2), fg)
+	placeText(r.titles.next(), f.uy.Title(i18n.T("recovery.axis")), fyne.NewPos(0, 2), fg)
 
 	if len(c.points) == 0 {
 		if c.message != "" {
@@ -369,7 +369,7 @@ func (r *recRenderer) draw() {
 		label string
 		c     color.NRGBA
 		h     float32
-	}{{"mean to p99", recBandColor, 10}, {"mean", recLineColor, 3}} {
+	}{{i18n.T("recovery.band"), recBandColor, 10}, {i18n.T("recovery.mean"), recLineColor, 3}} {
 		w := textWidth(item.label, 11, false)
 		lx -= w
 		placeText(r.ticks.next(), item.label, fyne.NewPos(lx, 3), muted)
@@ -378,7 +378,7 @@ func (r *recRenderer) draw() {
 		lx -= 12
 	}
 	if c.coarse {
-		label := "coarse pass"
+		label := i18n.T("recovery.coarse")
 		lx -= textWidth(label, 11, false)
 		placeText(r.ticks.next(), label, fyne.NewPos(lx, 3), muted)
 	}
@@ -401,7 +401,7 @@ func (r *recRenderer) drawOverlay() {
 	if c.hasCur && len(c.points) > 0 && f.xs.inside(c.cursor) {
 		px := f.xs.at(c.cursor)
 		placeLine(r.cursor, fyne.NewPos(px, y0), fyne.NewPos(px, y1), fg, 1.5)
-		label := "✛ " + AxisUnit(c.x).Format(c.cursor)
+		label := "┼ " + AxisUnit(c.x).Format(c.cursor)
 		if m, ok := c.MeanAt(c.cursor); ok {
 			label += ": " + FormatMs(m)
 		}

@@ -53,7 +53,7 @@ func TestRecoveryChartDrawsMeanAndP99Band(t *testing.T) {
 
 	c.SetCursor(10000, true)
 	assert.True(t, r.cursor.Visible())
-	assert.Equal(t, "✛ 10 s: 7.50 s", r.curText.Text, "the slider's TTL reads the mean recovery it buys")
+	assert.Equal(t, "┼ 10 s: 7.50 s", r.curText.Text, "the slider's TTL reads the mean recovery it buys")
 	assert.InDelta(t, f.xs.at(10000), r.cursor.Position1.X, 0.01)
 	c.SetCursor(40000, true)
 	assert.False(t, r.cursor.Visible(), "off the chart")
