@@ -43,15 +43,15 @@ var textFields = map[string]bool{
 // each with the reason; the test skips them and lists them, so the list
 // can only shrink.
 var pendingFiles = map[string]string{
-	"app/controls.go":     "slider and toggle tips: being edited by the mode helpers",
-	"app/modes.go":        "tab state titles: being edited by the mode helpers",
-	"app/tab.go":          "toolbar words: being edited by the files and trade-off helpers",
-	"app/controller.go":   "status line: being edited by the files helper",
-	"app/eventlog.go":     "the event log: being written",
-	"app/export.go":       "the exported picture: being written",
-	"app/files.go":        "open, save and recent files: being written",
-	"app/fork.go":         "time travel: being written",
-	"app/zookeeper.go":    "the ZooKeeper protocol lines",
+	"app/controls.go":   "slider and toggle tips: being edited by the mode helpers",
+	"app/modes.go":      "tab state titles: being edited by the mode helpers",
+	"app/tab.go":        "toolbar words: being edited by the files and trade-off helpers",
+	"app/controller.go": "status line: being edited by the files helper",
+	"app/eventlog.go":   "the event log: being written",
+	"app/export.go":     "the exported picture: being written",
+	"app/files.go":      "open, save and recent files: being written",
+	"app/fork.go":       "time travel: being written",
+	"app/zookeeper.go":  "the ZooKeeper protocol lines",
 }
 
 // wordy reports whether a string literal holds words: any letter. Marks
