@@ -48,7 +48,7 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 	c = happy.Clone()
 	spec.Apply(c, 4)
 	assert.Equal(t, happy.Faults, c.Faults, "and it adds no pause")
-	assert.Contains(t, spec.Tip, "adds none")
+	assert.Contains(t, spec.Help(), "adds none")
 }
 
 func TestTogglesRoundTrip(t *testing.T) {

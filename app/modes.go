@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -25,7 +26,7 @@ type StateView interface {
 type ModeTab struct {
 	Mode       string // the sim mode it runs
 	Title      string // the tab's title
-	StateTitle string // the title over the state picture
+	StateTitle string // translation key of the title over the state picture
 	Preset     string // the preset shown at start
 	NewState   func() StateView
 	Sliders    []string // keys into Sliders
@@ -41,7 +42,7 @@ var ModeTabs = []ModeTab{
 	{
 		Mode:       "redis",
 		Title:      "Redis",
-		StateTitle: "Lock key on each Redis server (TTL by the server's clock)",
+		StateTitle: "state.redis",
 		Preset:     "redis-gc-pause",
 		NewState:   func() StateView { return widgets.NewRedisKeys() },
 		Sliders:    []string{"ttl", "work", "pause", "latency", "clients"},
@@ -51,7 +52,7 @@ var ModeTabs = []ModeTab{
 	{
 		Mode:       "redlock",
 		Title:      "Redlock",
-		StateTitle: "Vote tally — each try's votes, quorum and validity; each master's key by its own clock",
+		StateTitle: "state.redlock",
 		Preset:     "redlock-clock-jump",
 		NewState:   func() StateView { return widgets.NewVoteTally() },
 		Sliders: []string{"redlockTTL", "work", "pause", "redlockLatency", "clients",
@@ -62,7 +63,7 @@ var ModeTabs = []ModeTab{
 	{
 		Mode:       "zookeeper",
 		Title:      "ZooKeeper",
-		StateTitle: "Znode tree of /locks/mylock as the leader committed it, watches, and sessions",
+		StateTitle: "state.zookeeper",
 		Preset:     "zk-happy-path",
 		NewState:   func() StateView { return widgets.NewZNodeTree() },
 		Sliders:    []string{"zkSession", "zkNodes", "work", "pause", "zkLatency", "clients"},
@@ -71,7 +72,7 @@ var ModeTabs = []ModeTab{
 	{
 		Mode:       "etcd",
 		Title:      "etcd",
-		StateTitle: "Keys under /locks/mylock/ by create revision, with their leases (TTL by the leader's clock)",
+		StateTitle: "state.etcd",
 		Preset:     "etcd-lease-expiry",
 		NewState:   func() StateView { return widgets.NewEtcdKeys() },
 		Sliders:    []string{"etcdLease", "etcdNodes", "work", "pause", "etcdLatency", "clients"},
@@ -96,32 +97,30 @@ func shortTime(d time.Duration) string {
 // command, with its figures.
 func redisProtocol(sc *sim.Scenario) []string {
 	ms := func(d sim.Duration) string { return strconv.FormatInt(d.D().Milliseconds(), 10) }
-	acquire := "acquire: SET lock <random value> NX PX " + ms(sc.TTL)
+	fencing := ""
 	if sc.Fencing {
-		acquire += ", and INCR the fencing counter in the same script"
+		fencing = i18n.T("redis.proto.incr")
 	}
-	acquire += "; on nil, retry after about " + shortTime(sc.RetryDelay.D()) + " (jittered)"
-	out := []string{acquire}
+	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", shortTime(sc.RetryDelay.D()))}
 	if sc.Watchdog {
-		out = append(out, "watchdog: every "+shortTime(sc.TTL.D()/3)+" (TTL/3) PEXPIRE lock "+ms(sc.TTL)+
-			" if the value is still ours; stop when it returns 0")
+		out = append(out, i18n.F("redis.proto.watchdog", "every", shortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
 	} else {
-		out = append(out, "no watchdog: the key expires "+shortTime(sc.TTL.D())+" after the SET, whatever the holder is doing")
+		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", shortTime(sc.TTL.D())))
 	}
 	if sc.PlainDel {
-		out = append(out, "release: a bare DEL lock — it deletes the key whoever owns it")
+		out = append(out, i18n.T("redis.proto.plainDel"))
 	} else {
-		out = append(out, "release: compare-and-delete script — DEL only if GET lock is still our value")
+		out = append(out, i18n.T("redis.proto.release"))
 	}
 	if sc.Fencing {
-		out = append(out, "storage: refuses a write whose token is below the highest it has seen")
+		out = append(out, i18n.T("redis.proto.storageFenced"))
 	} else {
-		out = append(out, "storage: no fencing token, so it takes every write")
+		out = append(out, i18n.T("redis.proto.storage"))
 	}
 	if sc.Replica {
-		out = append(out, "replication: redis-2 gets each write after redis-1 applied it (asynchronous)")
+		out = append(out, i18n.T("redis.proto.replica"))
 	}
-	return append(out, "a request with no reply in "+shortTime(sim.RequestTimeout)+" fails (Redisson's timeout)")
+	return append(out, i18n.F("redis.proto.timeout", "t", shortTime(sim.RequestTimeout)))
 }
 
 // availableTabs are the ModeTabs whose mode the simulator knows.

@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets/i18n"
 )
 
 // Panel frames one picture of a tab with a title and a hairline border in
@@ -19,7 +21,8 @@ type Panel struct {
 	Body  fyne.CanvasObject
 }
 
-// NewPanel returns a titled frame around body.
+// NewPanel returns a titled frame around body. The title may be a
+// translation key: it is looked up each time the panel is drawn.
 func NewPanel(title string, body fyne.CanvasObject) *Panel {
 	p := &Panel{Title: title, Body: body}
 	p.ExtendBaseWidget(p)
@@ -86,7 +89,7 @@ func (r *panelRenderer) Refresh() {
 	for _, l := range r.border {
 		l.StrokeColor = themeColor(th, theme.ColorNameSeparator)
 	}
-	r.title.Text = r.p.Title
+	r.title.Text = i18n.T(r.p.Title)
 	r.title.Color = themeColor(th, theme.ColorNamePlaceHolder)
 	r.title.Move(fyne.NewPos(panelPad+2, 5))
 	r.title.Resize(r.title.MinSize())

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets/i18n"
 )
 
 // TipDelay is how long the mouse rests on a control before its tip shows.
@@ -167,7 +169,9 @@ func wrap(text string, size, width float32) []string {
 	return out
 }
 
-// tipHover is the hover half of a control with a tip.
+// tipHover is the hover half of a control with a tip. The text may be a
+// translation key: it is looked up when the tip shows, so a tip follows a
+// change of language.
 type tipHover struct {
 	layer *TipLayer
 	text  string
@@ -175,13 +179,13 @@ type tipHover struct {
 
 func (h *tipHover) in(e *desktop.MouseEvent) {
 	if h.layer != nil {
-		h.layer.ShowAfter(h.text, e.AbsolutePosition)
+		h.layer.ShowAfter(i18n.T(h.text), e.AbsolutePosition)
 	}
 }
 
 func (h *tipHover) moved(e *desktop.MouseEvent) {
 	if h.layer != nil && h.layer.Tip() == "" {
-		h.layer.ShowAfter(h.text, e.AbsolutePosition)
+		h.layer.ShowAfter(i18n.T(h.text), e.AbsolutePosition)
 	}
 }
 
