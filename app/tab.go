@@ -132,6 +132,7 @@ type tabView struct {
 	toggles                 map[string]*widgets.TipCheck
 	status                  *widget.Label
 	content                 fyne.CanvasObject
+	tradeoff                *tradeoffView // the Trade-off map, shown instead of the run
 
 	syncing bool // controls are being set from the scenario: ignore their callbacks
 
@@ -165,6 +166,7 @@ func buildTabView(spec ModeTab, ctl *Controller, win fyne.Window, tips *widgets.
 }
 
 func (v *tabView) build() fyne.CanvasObject {
+	v.tradeoff = newTradeoffView(v, v.pics.Content())
 	v.play = widgets.NewTipButton("Play", theme.MediaPlayIcon(), v.togglePlay, v.tips, "Play or pause (space).")
 	v.step = widgets.NewTipButton("Step", theme.MediaSkipNextIcon(), v.stepForward, v.tips, "Step to the next event (→).")
 	v.back = widgets.NewTipButton("Back", theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "Step back to the previous event (←).")
@@ -202,7 +204,7 @@ func (v *tabView) build() fyne.CanvasObject {
 		widget.NewLabelWithStyle("Speed", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		fixed(170, v.speed), fixed(56, v.speedValue), widget.NewSeparator(),
 		widget.NewLabelWithStyle("Preset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		fixed(230, v.presets), layout.NewSpacer())
+		fixed(230, v.presets), v.tradeoff.button, layout.NewSpacer())
 	bar.Objects = append(bar.Objects, toggles...)
 
 	var params []fyne.CanvasObject
@@ -227,7 +229,7 @@ func (v *tabView) build() fyne.CanvasObject {
 		cols = (cols + rows - 1) / rows
 	}
 	top := container.NewVBox(bar, container.NewGridWithColumns(cols, params...))
-	return container.NewBorder(top, v.status, nil, nil, v.pics.Content())
+	return container.NewBorder(top, v.status, nil, nil, container.NewStack(v.pics.Content(), v.tradeoff.content))
 }
 
 // showRun redraws after a new recording: the lanes, the controls and the
@@ -236,6 +238,7 @@ func (v *tabView) showRun() {
 	v.pics.ShowRun(v.ctl)
 	v.syncControls()
 	v.show()
+	v.tradeoff.follow()
 }
 
 // show redraws the instant at the cursor and the status line.
