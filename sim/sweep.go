@@ -312,19 +312,27 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 }
 
 // recoveryMs runs a cell's seed with the holder crashed and times the
-// crash to the next grant.
+// crash to the next grant to another client. When the lease had already
+// run out and another client held the lock before the crash, nobody
+// waited for the crashed holder: recovery is 0.
 func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 	crash := sw.CellScenario(x, y, seed, true)
 	c := build(crash)
 	defer c.release()
 	at := crash.Faults[len(crash.Faults)-1].At.D()
-	ms := Ms(c.end - at) // no grant before the end: censored at the end
 	for c.Step() {
-		if g := c.Check.grants; len(g) > 0 && g[len(g)-1].At >= at && g[len(g)-1].Client != 0 {
-			return Ms(g[len(g)-1].At - at)
+		g := c.Check.grants
+		if len(g) == 0 || g[len(g)-1].Client == 0 {
+			continue
+		}
+		if last := g[len(g)-1]; last.At >= at {
+			return Ms(last.At - at)
+		}
+		if c.now >= at {
+			return 0 // another client took over before the crash
 		}
 	}
-	return ms
+	return Ms(c.end - at) // no grant before the end: censored at the end
 }
 
 // crashShare runs each crash run once for all the cells that differ only

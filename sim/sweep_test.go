@@ -161,3 +161,16 @@ func BenchmarkSweepDefaultGrid(b *testing.B) {
 		}
 	}
 }
+
+// TestSweepRecoveryIsZeroWhenTheLeaseRanOutFirst: a TTL shorter than the
+// time to the crash means another client already holds the lock when the
+// holder dies; nobody waits for it.
+func TestSweepRecoveryIsZeroWhenTheLeaseRanOutFirst(t *testing.T) {
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=500ms:500ms:1"), Seeds: 3}
+	cells := runSweep(t, sw, 0)
+	require.Len(t, cells, 1)
+	assert.Zero(t, cells[0].RecoveryMeanMs)
+	assert.Zero(t, cells[0].RecoveryP99Ms)
+}
