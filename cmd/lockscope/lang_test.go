@@ -53,3 +53,30 @@ func TestRunLangRejectsOtherLanguages(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--lang: needs a value")
 }
+
+// The English report is laid out as text/tabwriter laid it out before the
+// report learnt Chinese: a row's last cell widens no column.
+func TestRunReportLayout(t *testing.T) {
+	_, out, _ := invoke("run", "redis-gc-pause-fenced")
+	want := `SAFE: no stale write accepted; fencing rejected 1
+GC pause, saved by a fencing token (redis-gc-pause-fenced); mode redis, seed 1, 30s simulated
+
+acquisitions           2
+releases               2
+violations             1  (overlap 5000 ms)
+writes                 2
+stale writes accepted  0
+stale writes rejected  1
+expired while held     1
+messages               198
+acquire latency p50    5.631 ms
+acquire latency p99    9964.715 ms
+watch notifications    0
+
+grants
+  at (ms)    client    token
+  5.631      client-1  1
+  10064.715  client-2  2
+`
+	assert.Equal(t, want, out)
+}

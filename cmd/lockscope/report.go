@@ -113,12 +113,13 @@ func token(sc *sim.Scenario, t int64) string {
 }
 
 // writeTable writes rows as columns two spaces apart, each line after
-// indent. Widths are measured in terminal cells, so Chinese labels (two
+// indent, as text/tabwriter would. Widths are measured in terminal cells, so Chinese labels (two
 // cells a character) line up as well as English ones.
 func writeTable(w io.Writer, indent string, rows [][]string) error {
+	// As with text/tabwriter, a row's last cell does not widen its column.
 	var widths []int
 	for _, r := range rows {
-		for i, c := range r {
+		for i, c := range r[:max(len(r)-1, 0)] {
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}
