@@ -3,6 +3,7 @@
 #   make run     install missing system packages, build, open the window
 #   make test    install missing system packages, go vet, go test -race
 #   make bench   simulator benchmarks
+#   make screenshots  redraw the README's pictures with lockscope shot
 #   make build   build ./lockscope
 #   make deps    install the C toolchain and headers Fyne needs
 #   make clean   remove what the build made
@@ -27,7 +28,7 @@ DEBIAN_PACKAGES := gcc libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev
 
 export CGO_ENABLED := 1
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench clean screenshots
 
 all: build
 
@@ -79,6 +80,19 @@ test: deps
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim/...
+
+# The README's pictures, one per mode, drawn by the program itself
+# (lockscope shot: Fyne's software renderer, no display needed) at the
+# instant each preset is about.
+SCREENSHOTS := assets/screenshots
+SHOT = ./$(BINARY) shot --size 1400x900 --scale 2
+
+screenshots: build
+	mkdir -p $(SCREENSHOTS)
+	$(SHOT) redis-gc-pause --at 12s --out $(SCREENSHOTS)/redis-gc-pause.png
+	$(SHOT) redlock-clock-jump --at 3s --out $(SCREENSHOTS)/redlock-clock-jump.png
+	$(SHOT) zk-happy-path --at 600ms --out $(SCREENSHOTS)/zk-happy-path.png
+	$(SHOT) etcd-lease-expiry --at 3s --out $(SCREENSHOTS)/etcd-lease-expiry.png
 
 clean:
 	rm -f $(BINARY) $(BINARY).exe

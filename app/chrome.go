@@ -96,11 +96,11 @@ func (w *Window) onCurrent(f func(v *tabView)) func() {
 // language and theme, settings and help, each with its key.
 func (w *Window) actions() []MenuGroup {
 	short := fyne.KeyModifierShortcutDefault
-	file := MenuGroup{Title: "menu.file", Actions: []*Action{
+	file := MenuGroup{Title: "menu.file", Actions: append(w.fileActions(), []*Action{
 		{Label: "menu.settings", Key: fyne.KeyComma, Mod: short, Do: w.ShowSettings},
 		nil,
 		{Label: "menu.quit", Key: fyne.KeyQ, Mod: short, Do: w.quit},
-	}}
+	}...)}
 	view := MenuGroup{Title: "menu.view"}
 	tabKeys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
 	for i, v := range w.tabs {
@@ -181,7 +181,7 @@ func (w *Window) build(sel int) {
 		w.selected()
 		w.refreshMenu()
 	}
-	w.SetContent(container.NewStack(w.appTabs, w.tips))
+	w.SetContent(container.NewStack(w.appTabs, w.fileStrip(), w.tips))
 	w.refreshMenu()
 }
 

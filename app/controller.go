@@ -33,6 +33,10 @@ type Controller struct {
 	note     string
 
 	snap *sim.Snapshot // the snapshot at cursor, built on demand
+
+	eff    *sim.Scenario // the scenario in effect at the cursor (Effective)
+	effFor *sim.Scenario // the scenario eff was computed from
+	effN   int           // how many changes eff applies
 }
 
 // NewController returns the controller of a mode's tab with nothing
@@ -104,7 +108,11 @@ func (c *Controller) InjectFault(f sim.Fault) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	c.note = "added " + what + " and re-recorded"
+	if f.At == 0 {
+		c.note = "added " + what + " and re-recorded"
+	} else {
+		c.note = "added " + what + ": the run before it is kept, the old future after it is gone (simulated again)"
+	}
 	return nil
 }
 

@@ -14,5 +14,6 @@ const AppID = "io.github.lockscope"
 func Run() {
 	a := fyneapp.NewWithID(AppID)
 	w := NewWindow(a)
+	w.RestoreSession()
 	w.ShowAndRun()
 }

@@ -36,6 +36,7 @@ type Pictures struct {
 	spec         ModeTab
 	clusterPanel *widgets.Panel
 	content      fyne.CanvasObject
+	side         *fyne.Container // beside the pictures in the tab (the event log); empty in an export
 }
 
 // NewPictures builds the drawings of a mode's tab.
@@ -63,7 +64,11 @@ func NewPictures(spec ModeTab) *Pictures {
 	bottom := container.NewBorder(p.Caption, nil, nil, nil, timeline)
 	mid := container.NewVSplit(top, bottom)
 	mid.Offset = 0.5
-	p.content = container.NewBorder(nil, widgets.NewPanel("", p.Metrics), nil, nil, mid)
+	p.side = container.NewStack()
+	p.side.Hide()
+	body := container.NewHSplit(mid, p.side)
+	body.Offset = 0.75
+	p.content = container.NewBorder(nil, widgets.NewPanel("", p.Metrics), nil, nil, body)
 	return p
 }
 
@@ -133,6 +138,9 @@ type tabView struct {
 	status                  *widget.Label
 	content                 fyne.CanvasObject
 	tradeoff                *tradeoffView // the Trade-off map, shown instead of the run
+
+	log        *EventLog     // the trace around the cursor (eventlog.go)
+	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
 
 	syncing bool // controls are being set from the scenario: ignore their callbacks
 
@@ -229,6 +237,7 @@ func (v *tabView) build() fyne.CanvasObject {
 		cols = (cols + rows - 1) / rows
 	}
 	top := container.NewVBox(bar, container.NewGridWithColumns(cols, params...))
+	v.addEventLog()
 	return container.NewBorder(top, v.status, nil, nil, container.NewStack(v.pics.Content(), v.tradeoff.content))
 }
 
@@ -236,6 +245,7 @@ func (v *tabView) build() fyne.CanvasObject {
 // instant.
 func (v *tabView) showRun() {
 	v.pics.ShowRun(v.ctl)
+	v.showRunLog()
 	v.syncControls()
 	v.show()
 	v.tradeoff.follow()
@@ -244,6 +254,7 @@ func (v *tabView) showRun() {
 // show redraws the instant at the cursor and the status line.
 func (v *tabView) show() {
 	v.pics.Show(v.ctl)
+	v.follow()
 	switch {
 	case v.ctl.Playing() && v.play.Text != "Pause":
 		v.play.SetText("Pause")
@@ -257,7 +268,7 @@ func (v *tabView) show() {
 
 // syncControls sets every control from the scenario without acting on it.
 func (v *tabView) syncControls() {
-	sc := v.ctl.Scenario()
+	sc := v.ctl.Effective()
 	if sc == nil {
 		return
 	}
@@ -325,10 +336,10 @@ func (v *tabView) slide(c *sliderControl, x float64) {
 	if v.syncing {
 		return
 	}
-	if old, ok := c.spec.Value(v.ctl.Scenario()); ok && old == x {
+	if old, ok := c.spec.Value(v.ctl.Effective()); ok && old == x {
 		return
 	}
-	if err := v.ctl.Edit(c.spec.Label+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
+	if err := v.ctl.SetControl(c.spec.Label+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
 		v.fail(err)
 		return
 	}
@@ -344,7 +355,7 @@ func (v *tabView) toggle(spec ToggleSpec, c *widgets.TipCheck, on bool) {
 	if on {
 		what = spec.Label + " on"
 	}
-	if err := v.ctl.Edit(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
+	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
 		v.fail(err)
 		return
 	}
@@ -529,6 +540,10 @@ func (v *tabView) typedKey(k fyne.KeyName) bool {
 		v.stepBack()
 	case fyne.KeyR:
 		v.rewind()
+	case fyne.KeyHome:
+		v.jump(0)
+	case fyne.KeyEnd:
+		v.jump(v.ctl.End())
 	default:
 		return false
 	}

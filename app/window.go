@@ -24,6 +24,7 @@ type Window struct {
 	tabs    []*tabView
 	appTabs *container.AppTabs
 	tips    *widgets.TipLayer
+	files   *windowFiles // open, save, export and the session (files.go)
 
 	app      fyne.App
 	settings Settings    // what is kept between runs
@@ -53,7 +54,9 @@ func NewWindow(a fyne.App) *Window {
 		for _, v := range w.tabs {
 			v.stopTicker()
 		}
+		w.closeFiles()
 	})
+	w.installFiles()
 	return w
 }
 

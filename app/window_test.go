@@ -132,15 +132,25 @@ func TestWindowPlaybackStopsAtTheEnd(t *testing.T) {
 }
 
 func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
-	_, v, _, _ := newTestWindow(t)
+	w, v, _, _ := newTestWindow(t)
 	v.seek(12 * time.Second)
 	require.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 2)
 
+	// Past 0 a slider forks the run at the cursor: from 12 s on the TTL is
+	// 20 s, but the lease set at 0 was 10 s and has expired.
 	ttl := v.slider("ttl")
 	ttl.slider.SetValue(20)
-	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Scenario().TTL)
+	assert.Equal(t, sim.Duration(10*time.Second), v.ctl.Scenario().TTL)
+	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Effective().TTL)
 	assert.Equal(t, 12*time.Second, v.ctl.Cursor())
 	assert.Equal(t, "20 s", ttl.value.Text)
+	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 2)
+
+	// At 0 it edits the whole run.
+	key(w, fyne.KeyHome)
+	ttl.slider.SetValue(20)
+	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Scenario().TTL)
+	v.seek(12 * time.Second)
 	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 1, "a 20 s lease has not expired at 12 s")
 	assert.Empty(t, v.pics.Timeline.Cursor()-12*time.Second)
 

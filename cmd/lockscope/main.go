@@ -5,6 +5,7 @@
 //	lockscope presets           list the preset scenarios
 //	lockscope run PRESET|FILE   run one scenario and report its verdict
 //	lockscope sweep --mode M    run a grid of scenarios: the TTL–safety trade-off
+//	lockscope shot PRESET|FILE  draw a scenario's tab at an instant into a PNG
 //	lockscope --version         print the version
 package main
 
@@ -42,6 +43,7 @@ const usage = `usage:
   lockscope presets                          list preset scenarios
   lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE]
   lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--csv]
+  lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S]
   lockscope --version                        print the version
 `
 
@@ -66,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runScenario(rest, stdout, stderr)
 	case "sweep":
 		return sweepScenario(rest, stdout, stderr)
+	case "shot":
+		return shotScenario(rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "lockscope %s\n", version)
 		return exitOK
@@ -74,9 +78,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if strings.HasPrefix(cmd, "-") {
-		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, sweep, --version; see lockscope help)", cmd))
+		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, sweep, shot, --version; see lockscope help)", cmd))
 	}
-	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, sweep, --version; see lockscope help)", cmd))
+	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, sweep, shot, --version; see lockscope help)", cmd))
 }
 
 // fail prints err as the one line DESIGN.md promises and returns the bad

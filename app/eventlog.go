@@ -1,0 +1,324 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// messageKinds are the trace kinds of messages on the wire; the log can
+// hide them to leave faults, grants and state changes.
+var messageKinds = map[string]bool{"send": true, "recv": true, "drop": true}
+
+// EventLog lists the run's trace around the cursor: each event's time,
+// node, what happened and its details. The row of the cursor's instant is
+// selected and kept in view as the cursor moves; tapping a row moves the
+// cursor to that event. It is a virtual list over the trace, so a run of a
+// million events costs no more than one of a hundred.
+type EventLog struct {
+	List *widget.List
+	// Messages shows the sends, receipts and drops; off, only the other
+	// events are listed.
+	Messages *widget.Check
+	// OnSeek is called with the time of a tapped event.
+	OnSeek func(time.Duration)
+
+	events  []sim.TraceEvent
+	rows    []int // indexes into events of the rows shown
+	current int   // the selected row, -1 for none
+	at      time.Duration
+	count   *widget.Label
+	syncing bool
+	content fyne.CanvasObject
+
+	rowHeight float32 // a row's height, measured once
+}
+
+// NewEventLog returns an empty event log.
+func NewEventLog() *EventLog {
+	l := &EventLog{current: -1}
+	l.count = widget.NewLabel("")
+	l.count.SizeName = theme.SizeNameCaptionText
+	l.Messages = widget.NewCheck("Messages", func(bool) { l.filter() })
+	l.Messages.Checked = true
+	l.List = widget.NewList(
+		func() int { return len(l.rows) },
+		newEventRow,
+		func(id widget.ListItemID, o fyne.CanvasObject) { l.fillRow(id, o.(*fyne.Container)) },
+	)
+	l.List.HideSeparators = true
+	l.List.OnSelected = l.selected
+	head := container.NewBorder(nil, nil, nil, l.Messages, l.count)
+	l.content = container.NewBorder(head, nil, nil, nil, l.List)
+	return l
+}
+
+// Content is the log with its header, for a panel.
+func (l *EventLog) Content() fyne.CanvasObject { return l.content }
+
+// SetTrace shows a new run's events, in order, and follows at.
+func (l *EventLog) SetTrace(events []sim.TraceEvent, at time.Duration) {
+	l.events = events
+	l.at = at
+	l.filter()
+}
+
+// filter rebuilds the rows from the trace and the Messages check.
+func (l *EventLog) filter() {
+	l.rows = l.rows[:0]
+	all := l.Messages.Checked
+	for i, e := range l.events {
+		if all || !messageKinds[e.Kind] {
+			l.rows = append(l.rows, i)
+		}
+	}
+	l.count.SetText(fmt.Sprintf("%d of %d events · tap one to go there", len(l.rows), len(l.events)))
+	l.current = -1
+	l.syncing = true
+	l.List.UnselectAll()
+	l.syncing = false
+	l.List.Refresh()
+	l.Follow(l.at)
+}
+
+// Row is the row of the last event at or before t, -1 when none is.
+func (l *EventLog) Row(t time.Duration) int {
+	return sort.Search(len(l.rows), func(i int) bool { return l.events[l.rows[i]].At > t }) - 1
+}
+
+// Follow selects the row of the cursor's instant and scrolls it into view.
+// It does nothing while the row stays the same, so a playing window pays
+// for the log only when an event passes.
+func (l *EventLog) Follow(t time.Duration) {
+	l.at = t
+	row := l.Row(t)
+	if row == l.current {
+		return
+	}
+	// A tapped row among several at the same instant stays selected.
+	if l.current >= 0 && l.current < len(l.rows) && row >= 0 && l.events[l.rows[l.current]].At == l.events[l.rows[row]].At {
+		return
+	}
+	l.current = row
+	l.syncing = true
+	defer func() { l.syncing = false }()
+	if row < 0 {
+		l.List.UnselectAll()
+		l.List.ScrollToOffset(0)
+		l.List.Refresh()
+		return
+	}
+	l.List.Select(row)
+	l.center(row)
+	l.List.Refresh()
+}
+
+// center scrolls the row to the middle of the list, so the events just
+// before and just after the cursor are both in view.
+func (l *EventLog) center(row int) {
+	if l.rowHeight == 0 {
+		l.rowHeight = newEventRow().MinSize().Height
+	}
+	step := l.rowHeight + l.List.Theme().Size(theme.SizeNamePadding)
+	l.List.ScrollToOffset(float32(row)*step - (l.List.Size().Height-step)/2)
+}
+
+// Event is the trace event of a row.
+func (l *EventLog) Event(row int) sim.TraceEvent { return l.events[l.rows[row]] }
+
+// Len is the number of rows shown.
+func (l *EventLog) Len() int { return len(l.rows) }
+
+func (l *EventLog) selected(row widget.ListItemID) {
+	if l.syncing || row < 0 || row >= len(l.rows) {
+		return
+	}
+	l.current = row
+	l.List.Refresh()
+	if l.OnSeek != nil {
+		l.OnSeek(l.events[l.rows[row]].At)
+	}
+}
+
+// eventColumns lays a row out: time, node and what happened at fixed
+// widths, the details in the rest.
+type eventColumns struct{ widths []float32 }
+
+func (c eventColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	x := float32(0)
+	for i, o := range objs {
+		w := size.Width - x
+		if i < len(c.widths) {
+			w = min(c.widths[i], w)
+		}
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(max(w, 0), size.Height))
+		x += w
+	}
+}
+
+// MinSize is a row's height and a width that leaves the time and node
+// readable: the log may be narrowed until the other columns truncate.
+func (c eventColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(c.widths[0]+c.widths[1]+40, h)
+}
+
+func newEventRow() fyne.CanvasObject {
+	cell := func() *widget.Label {
+		l := widget.NewLabel("")
+		l.SizeName = theme.SizeNameCaptionText
+		l.Truncation = fyne.TextTruncateEllipsis
+		return l
+	}
+	at := cell()
+	at.Alignment = fyne.TextAlignTrailing
+	at.TextStyle.Monospace = true
+	return container.New(eventColumns{widths: []float32{78, 70, 132}}, at, cell(), cell(), cell())
+}
+
+// fillRow writes an event into a row: the cursor's instant in bold, the
+// events still to come muted.
+func (l *EventLog) fillRow(row int, c *fyne.Container) {
+	if row < 0 || row >= len(l.rows) {
+		return
+	}
+	e := l.events[l.rows[row]]
+	node := e.Node
+	if node == "" {
+		node = "scenario"
+	}
+	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), e.Note}
+	imp := widget.MediumImportance
+	bold := false
+	switch {
+	case e.At > l.at:
+		imp = widget.LowImportance
+	case l.current >= 0 && l.current < len(l.rows) && e.At == l.events[l.rows[l.current]].At:
+		bold = true
+	}
+	for i, o := range c.Objects {
+		lb := o.(*widget.Label)
+		if lb.Text == texts[i] && lb.Importance == imp && lb.TextStyle.Bold == bold {
+			continue
+		}
+		lb.Text, lb.Importance, lb.TextStyle.Bold = texts[i], imp, bold
+		lb.Refresh()
+	}
+}
+
+// EventWhat says what a trace event is in a few words: the message and
+// its direction, the fault, or the event's kind and operation.
+func EventWhat(e sim.TraceEvent) string {
+	switch e.Kind {
+	case "send":
+		return e.Op + " to " + e.Peer
+	case "recv":
+		return e.Op + " from " + e.Peer
+	case "drop":
+		return "dropped " + e.Op + " from " + e.Peer
+	case "fault":
+		return "fault: " + e.Op
+	}
+	return strings.TrimSpace(e.Kind + " " + e.Op)
+}
+
+// addEventLog builds the tab's event log and puts it beside the pictures.
+func (v *tabView) addEventLog() {
+	v.log = NewEventLog()
+	v.log.OnSeek = func(t time.Duration) {
+		v.ctl.Pause()
+		v.syncTicker()
+		v.seek(t)
+		v.unfocus()
+	}
+	v.pics.SetSide(widgets.NewPanel("Event log — the trace around the cursor", v.log.Content()))
+	v.pics.ShowSide(EventLogShown())
+}
+
+// prefEventLog is the Preferences key of whether the event log shows.
+const prefEventLog = "eventLog"
+
+// EventLogShown reports whether the tabs show their event log: the
+// user's last choice, off at first so the pictures have the whole width.
+func EventLogShown() bool {
+	if a := fyne.CurrentApp(); a != nil {
+		return a.Preferences().Bool(prefEventLog)
+	}
+	return false
+}
+
+// ShowEventLog shows or hides the event log of every tab and remembers
+// the choice.
+func (w *Window) ShowEventLog(on bool) {
+	fyne.CurrentApp().Preferences().SetBool(prefEventLog, on)
+	for _, v := range w.tabs {
+		v.pics.ShowSide(on)
+	}
+	if w.files != nil && w.files.logButton != nil {
+		w.files.logButton.Importance = widget.MediumImportance
+		if on {
+			w.files.logButton.Importance = widget.HighImportance
+		}
+		w.files.logButton.Refresh()
+	}
+}
+
+// SetSide puts side (the tab's event log) to the right of the cluster,
+// state and timeline, above the metrics strip; ShowSide shows it.
+// Pictures made for an export have none.
+func (p *Pictures) SetSide(side fyne.CanvasObject) {
+	p.side.Objects = []fyne.CanvasObject{side}
+	p.side.Refresh()
+}
+
+// ShowSide shows or hides what SetSide put beside the pictures.
+func (p *Pictures) ShowSide(on bool) {
+	if on == p.side.Visible() || len(p.side.Objects) == 0 {
+		return
+	}
+	if on {
+		p.side.Show()
+	} else {
+		p.side.Hide()
+	}
+	p.content.Refresh()
+}
+
+// showRunLog hands a new recording's trace to the log.
+func (v *tabView) showRunLog() {
+	if rec := v.ctl.Recording(); rec != nil {
+		v.log.SetTrace(rec.Trace(), v.ctl.Cursor())
+	}
+	v.controlsAt = v.ctl.Effective()
+}
+
+// follow keeps the log on the cursor's event and, when the cursor crosses
+// a control change recorded in the scenario, the controls on the values
+// in effect.
+func (v *tabView) follow() {
+	v.log.Follow(v.ctl.Cursor())
+	if eff := v.ctl.Effective(); eff != v.controlsAt {
+		v.controlsAt = eff
+		v.syncControls()
+	}
+}
+
+// jump pauses and puts the cursor at t (Home, End).
+func (v *tabView) jump(t time.Duration) {
+	v.ctl.Pause()
+	v.syncTicker()
+	v.seek(t)
+}

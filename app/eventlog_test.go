@@ -1,0 +1,75 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The event log follows the cursor: the row of the cursor's instant is
+// selected; tapping a row moves the cursor to that event.
+func TestEventLogFollowsAndMovesTheCursor(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	trace := v.ctl.Recording().Trace()
+	require.Equal(t, len(trace), v.log.Len(), "every event, messages included")
+
+	v.seek(12 * time.Second)
+	row := v.log.Row(12 * time.Second)
+	require.GreaterOrEqual(t, row, 0)
+	assert.LessOrEqual(t, v.log.Event(row).At, 12*time.Second)
+	if row+1 < v.log.Len() {
+		assert.Greater(t, v.log.Event(row+1).At, 12*time.Second)
+	}
+
+	target := v.log.Event(5)
+	v.log.List.Select(5) // what a tap does
+	assert.Equal(t, target.At, v.ctl.Cursor(), "a tapped event moves the cursor there")
+	assert.False(t, v.ctl.Playing())
+
+	key(w, fyne.KeyEnd)
+	assert.Equal(t, v.ctl.End(), v.ctl.Cursor(), "End goes to the end")
+	assert.Equal(t, v.log.Len()-1, v.log.Row(v.ctl.Cursor()))
+	key(w, fyne.KeyHome)
+	assert.Equal(t, time.Duration(0), v.ctl.Cursor(), "Home goes to the start")
+
+	v.log.Messages.SetChecked(false)
+	assert.Less(t, v.log.Len(), len(trace), "without the messages")
+	for i := range v.log.Len() {
+		assert.NotContains(t, []string{"send", "recv", "drop"}, v.log.Event(i).Kind)
+	}
+}
+
+func TestEventWhat(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	_ = w
+	seen := map[string]string{}
+	for _, e := range v.ctl.Recording().Trace() {
+		if _, ok := seen[e.Kind]; !ok {
+			seen[e.Kind] = EventWhat(e)
+		}
+	}
+	assert.Equal(t, "SET to redis-1", seen["send"])
+	assert.Equal(t, "SET from client-1", seen["recv"])
+	assert.Equal(t, "fault: pause", seen["fault"])
+}
+
+// The controls show the values in effect at the cursor: a fork's value
+// after it, the scenario's before it.
+func TestControlsFollowTheCursorAcrossAFork(t *testing.T) {
+	_, v, _, _ := newTestWindow(t)
+	ttl := v.slider("ttl")
+	v.seek(5 * time.Second)
+	ttl.slider.SetValue(20)
+	require.Len(t, v.ctl.Scenario().Changes, 1)
+	assert.Contains(t, v.status.Text, "the old future after it is gone")
+
+	v.seek(4 * time.Second)
+	assert.Equal(t, 10.0, ttl.slider.Value, "before the fork: the scenario's TTL")
+	assert.Equal(t, "10 s", ttl.value.Text)
+	v.seek(6 * time.Second)
+	assert.Equal(t, 20.0, ttl.slider.Value, "after it: the fork's")
+	require.Len(t, v.ctl.Scenario().Changes, 1, "following the cursor changes nothing")
+}

@@ -1,0 +1,241 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/software"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// PictureSize is the layout size, in window points, of a picture whose
+// size nobody chose: the window's default size.
+var PictureSize = DefaultSize
+
+// PictureScale is the pixels per point of an exported picture: 2 keeps
+// the text sharp when the PNG is shown on a page or a slide.
+const PictureScale = 2
+
+// PictureTheme is the theme of pictures made without a window (lockscope
+// shot): LockScope's theme held to light, whatever the desktop prefers, so
+// a picture is the same on every machine; in English with Fyne's own
+// fonts only (latinFonts).
+func PictureTheme() fyne.Theme {
+	th := fyne.Theme(&Theme{Choice: ThemeLight})
+	if i18n.Current() == i18n.English {
+		th = latinFonts{th}
+	}
+	return th
+}
+
+// RenderScenario records a scenario and draws its tab at instant at, as
+// the window shows it plus a caption naming the scenario, mode,
+// parameters and time: what `lockscope shot` writes. size is the layout in
+// points and scale the pixels per point. A Fyne app must be current (the
+// window's, or test.NewApp() without a display).
+func RenderScenario(sc *sim.Scenario, origin string, at time.Duration, size fyne.Size, scale float32) (image.Image, error) {
+	c := NewController(sc.Mode)
+	if err := c.Load(sc, origin); err != nil {
+		return nil, err
+	}
+	c.Seek(at)
+	return RenderController(c, size, scale)
+}
+
+// RenderController draws a controller's instant into an image from a
+// fresh widget tree (NewPictures), never from the window on screen: the
+// GL canvas's capture is empty under some drivers, and the picture must
+// not depend on what the window happens to show. It uses Fyne's software
+// renderer and the current app's theme.
+func RenderController(c *Controller, size fyne.Size, scale float32) (image.Image, error) {
+	if fyne.CurrentApp() == nil {
+		return nil, errors.New("picture: no Fyne app to render with")
+	}
+	if c == nil || !c.Loaded() {
+		return nil, errors.New("picture: nothing loaded")
+	}
+	spec, ok := tabFor(c.Mode())
+	if !ok {
+		return nil, fmt.Errorf("picture: no tab for mode %q", c.Mode())
+	}
+	if size.Width < 200 || size.Height < 200 {
+		return nil, fmt.Errorf("picture: %v×%v points is too small (want at least 200×200)", size.Width, size.Height)
+	}
+	if scale <= 0 || scale > 8 {
+		return nil, fmt.Errorf("picture: scale %v, want more than 0 and at most 8", scale)
+	}
+	view := *c // same recording and cursor; the copy's caches are its own
+	view.playing = false
+	pics := NewPictures(spec)
+	pics.ShowRun(&view)
+	pics.Show(&view)
+	head := PictureCaption(spec, &view)
+	content := container.NewBorder(head, nil, nil, nil, pics.Content())
+
+	cv := software.NewCanvas()
+	cv.SetPadded(true)
+	cv.SetScale(scale)
+	cv.SetContent(content)
+	cv.Resize(size)
+	return cv.Capture(), nil
+}
+
+// latinFonts is a theme with Fyne's own fonts, for pictures in English.
+// With a font subset ahead of Fyne's (the bundled Chinese one), the
+// software renderer draws a symbol it takes from the subset, and the space
+// after it, wrongly: "✓ write" comes out as "√� write". It must be the
+// app's theme, not an override of the picture's: the widgets measure
+// their texts with the app's fonts.
+type latinFonts struct{ fyne.Theme }
+
+// Font implements fyne.Theme.
+func (latinFonts) Font(s fyne.TextStyle) fyne.Resource { return theme.DefaultTheme().Font(s) }
+
+// EncodePNG writes an image as PNG bytes.
+func EncodePNG(img image.Image) ([]byte, error) {
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// tabFor is the tab spec of a mode.
+func tabFor(mode string) (ModeTab, bool) {
+	for _, t := range availableTabs() {
+		if t.Mode == mode {
+			return t, true
+		}
+	}
+	return ModeTab{}, false
+}
+
+// PictureCaption is the head of an exported picture: the scenario's name,
+// then the mode, where it came from and the instant, then its parameters,
+// so a picture passed around says what it shows.
+func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
+	sc := c.Scenario()
+	name := sc.Name
+	if name == "" {
+		name = "Untitled scenario"
+	}
+	title := widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameSubHeadingText
+	where := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s · t = %s of %s · seed %d",
+		spec.Title, c.Origin(), widgets.FormatTime(c.Cursor()), widgets.FormatTime(c.End()), sc.Seed),
+		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	params := widget.NewLabel(ScenarioParameters(sc))
+	params.Wrapping = fyne.TextWrapWord
+	return container.New(layout.NewCustomPaddedVBoxLayout(0), title, where, params)
+}
+
+// ScenarioParameters writes a scenario's parameters on one line, in the
+// words of its mode: clients, lease, work, network, servers, switches,
+// faults and the changes made mid-run.
+func ScenarioParameters(sc *sim.Scenario) string {
+	d := func(x sim.Duration) string { return shortTime(x.D()) }
+	onOff := func(b bool) string {
+		if b {
+			return "on"
+		}
+		return "off"
+	}
+	rounds := "until the end"
+	if sc.Rounds > 0 {
+		rounds = strconv.Itoa(sc.Rounds) + " round"
+		if sc.Rounds > 1 {
+			rounds += "s"
+		}
+	}
+	ttl := "TTL"
+	switch sc.Mode {
+	case "zookeeper":
+		ttl = "session timeout"
+	case "etcd":
+		ttl = "lease TTL"
+	}
+	parts := []string{
+		fmt.Sprintf("%d clients, %s each", sc.Clients, rounds),
+		ttl + " " + d(sc.TTL),
+		"work " + d(sc.Work),
+		"latency " + d(sc.Latency) + " + jitter " + d(sc.Jitter),
+	}
+	switch sc.Mode {
+	case "redis":
+		parts = append(parts, "replica "+onOff(sc.Replica))
+	case "redlock":
+		parts = append(parts, fmt.Sprintf("%d masters", sc.Nodes),
+			"driftFactor "+strconv.FormatFloat(sc.DriftFactor, 'f', -1, 64))
+	case "zookeeper":
+		parts = append(parts, fmt.Sprintf("%d servers", sc.Nodes), "stop on SUSPENDED "+onOff(sc.RespectSuspended))
+	case "etcd":
+		parts = append(parts, fmt.Sprintf("%d members", sc.Nodes))
+	}
+	if sc.Mode == "redis" || sc.Mode == "redlock" {
+		parts = append(parts, "watchdog "+onOff(sc.Watchdog))
+	}
+	if sc.Mode != "redlock" {
+		parts = append(parts, "fencing "+onOff(sc.Fencing))
+	}
+	if sc.Herd {
+		parts = append(parts, "herd on")
+	}
+	if sc.PlainDel {
+		parts = append(parts, "plain DEL")
+	}
+	if sc.ClockDrift > 0 {
+		parts = append(parts, "clock drift ±"+strconv.FormatFloat(sc.ClockDrift, 'f', -1, 64))
+	}
+	var faults []string
+	for _, f := range sc.Faults {
+		faults = append(faults, FaultText(f))
+	}
+	if len(faults) > 0 {
+		parts = append(parts, "faults: "+strings.Join(faults, "; "))
+	}
+	for _, ch := range sc.Changes {
+		parts = append(parts, "from "+d(ch.At)+": "+ch.String())
+	}
+	return strings.Join(parts, " · ")
+}
+
+// FaultText says what one fault does, in a few words.
+func FaultText(f sim.Fault) string {
+	at := " at " + shortTime(f.At.D())
+	switch f.Kind() {
+	case "pause":
+		return "pause " + f.Pause + at + " for " + shortTime(f.For.D())
+	case "clockJump":
+		return "clock of " + f.ClockJump + " jumps " + widgets.FormatSkew(f.By.D()) + at
+	case "partition":
+		var groups []string
+		for _, g := range f.Partition {
+			groups = append(groups, strings.Join(g, ","))
+		}
+		return "partition {" + strings.Join(groups, "} {") + "}" + at + " for " + shortTime(f.For.D())
+	case "crash":
+		return "crash " + f.Crash + at
+	case "restart":
+		if f.Persist {
+			return "restart " + f.Restart + " with its AOF" + at
+		}
+		return "restart " + f.Restart + at
+	case "failover":
+		return "fail over " + f.Failover + at
+	}
+	return f.Kind() + at
+}
