@@ -462,8 +462,9 @@ func (t *tradeoffView) apply(u tradeoffUpdate) {
 }
 
 // censored reports whether every crash run of a cell ran to the end with
-// no grant after the crash: the holder had lost the lock before it
-// crashed and the next grant came before, so there was nothing to recover.
+// no grant after the crash, so its recovery time is only a lower bound.
+// (When another client already held the lock before the crash, the sweep
+// counts recovery as 0: nobody waited.)
 func censored(sw *sim.Sweep, c sim.Cell) bool {
 	sc := sw.CellScenario(c.X, c.Y, sw.Base.Seed, true)
 	at := sc.Faults[len(sc.Faults)-1].At.D()
