@@ -161,6 +161,7 @@ func (w *Window) relabel() {
 		sel = w.appTabs.SelectedIndex()
 	}
 	for i, v := range w.tabs {
+		v.ctl.note = "" // said in the old language; the next action speaks the new one
 		w.tabs[i] = v.rebuilt()
 	}
 	w.tips.HideTip()
@@ -255,8 +256,10 @@ func (w *Window) ToggleShortcuts() {
 		w.help.Hide()
 		return
 	}
-	var cols []fyne.CanvasObject
-	for _, g := range w.menus {
+	// Two columns, the menus alternating, each a stack: the File and
+	// Simulation lists are long, View and Help short.
+	cols := []*fyne.Container{container.NewVBox(), container.NewVBox()}
+	for i, g := range w.menus {
 		var rows []fyne.CanvasObject
 		title := widget.NewLabelWithStyle(i18n.T(g.Title), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		rows = append(rows, title)
@@ -268,7 +271,9 @@ func (w *Window) ToggleShortcuts() {
 			}
 		})
 		rows = append(rows, form)
-		cols = append(cols, container.NewVBox(rows...))
+		for _, r := range rows {
+			cols[i%2].Add(r)
+		}
 	}
 	head := widget.NewLabelWithStyle(i18n.T("help.shortcuts.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head.SizeName = theme.SizeNameSubHeadingText
@@ -279,7 +284,7 @@ func (w *Window) ToggleShortcuts() {
 	body := container.NewVBox(
 		container.NewBorder(nil, nil, nil, closeBtn, head),
 		widget.NewSeparator(),
-		container.NewGridWithColumns(2, cols...),
+		container.NewGridWithColumns(2, cols[0], cols[1]),
 		widget.NewSeparator(),
 		hint,
 	)
@@ -332,7 +337,7 @@ func (w *Window) ShowSettings() {
 	note.Importance = widget.LowImportance
 	body := container.NewVBox(form, widget.NewSeparator(), note, container.NewHBox(layout.NewSpacer(), reset))
 	d = dialog.NewCustom(i18n.T("settings.title"), i18n.T("dialog.close"), body, w)
-	d.Resize(fyne.NewSize(480, d.MinSize().Height+body.MinSize().Height))
+	d.Resize(fyne.NewSize(480, 300))
 	d.Show()
 }
 
@@ -409,5 +414,15 @@ func (w *Window) showAbout() {
 	}
 	d := dialog.NewCustom(i18n.T("about.title"), i18n.T("dialog.close"), container.NewVBox(ver, text), w)
 	d.Resize(fyne.NewSize(520, 260))
+	d.Show()
+}
+
+// showError shows an error with LockScope's words on the dialog: Fyne's
+// own error dialog takes its title and button from the system's language.
+func showError(err error, w fyne.Window) {
+	text := widget.NewLabel(err.Error())
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(i18n.T("dialog.error"), i18n.T("dialog.ok"), text, w)
+	d.Resize(fyne.NewSize(520, 200))
 	d.Show()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -71,7 +72,7 @@ func (c *Controller) Load(sc *sim.Scenario, origin string) error {
 	c.scenario, c.origin, c.rec = sc, origin, rec
 	c.timeline = rec.Timeline()
 	c.cursor, c.playing, c.snap = 0, false, nil
-	c.note = "loaded " + origin
+	c.note = i18n.F("status.loaded", "origin", origin)
 	return nil
 }
 
@@ -95,7 +96,7 @@ func (c *Controller) Edit(what string, change func(sc *sim.Scenario)) error {
 	c.timeline = rec.Timeline()
 	c.cursor = min(c.cursor, rec.End())
 	c.snap = nil
-	c.note = what + ": re-recorded from 0, cursor kept"
+	c.note = i18n.F("status.edited", "what", what)
 	return nil
 }
 
@@ -109,9 +110,9 @@ func (c *Controller) InjectFault(f sim.Fault) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if f.At == 0 {
-		c.note = "added " + what + " and re-recorded"
+		c.note = i18n.F("status.added", "what", what)
 	} else {
-		c.note = "added " + what + ": the run before it is kept, the old future after it is gone (simulated again)"
+		c.note = i18n.F("status.addedFork", "what", what)
 	}
 	return nil
 }
@@ -263,13 +264,18 @@ func (c *Controller) Note() string { return c.note }
 // Status is the one-line summary under the tab.
 func (c *Controller) Status() string {
 	if c.rec == nil {
-		return "nothing loaded"
+		return i18n.T("status.nothing")
 	}
-	state := "paused"
+	state := i18n.T("status.paused")
 	if c.playing {
-		state = "playing"
+		state = i18n.T("status.playing")
 	}
-	s := fmt.Sprintf("%s — %s of %s · %s at %s real time", c.scenario.Name, widgets.FormatTime(c.cursor), widgets.FormatTime(c.rec.End()), state, FormatSpeed(c.speed))
+	name := c.scenario.Name
+	if i18n.Has(i18n.English, "preset."+c.origin) && c.scenario.Name == i18n.In(i18n.English, "preset."+c.origin) {
+		name = i18n.T("preset." + c.origin)
+	}
+	s := i18n.F("status.line", "name", name, "at", widgets.FormatTime(c.cursor), "end", widgets.FormatTime(c.rec.End()),
+		"state", state, "speed", FormatSpeed(c.speed))
 	if c.note != "" {
 		s += " · " + c.note
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -48,7 +48,7 @@ func NewEventLog() *EventLog {
 	l := &EventLog{current: -1}
 	l.count = widget.NewLabel("")
 	l.count.SizeName = theme.SizeNameCaptionText
-	l.Messages = widget.NewCheck("Messages", func(bool) { l.filter() })
+	l.Messages = widget.NewCheck(i18n.T("eventlog.messages"), func(bool) { l.filter() })
 	l.Messages.Checked = true
 	l.List = widget.NewList(
 		func() int { return len(l.rows) },
@@ -81,7 +81,7 @@ func (l *EventLog) filter() {
 			l.rows = append(l.rows, i)
 		}
 	}
-	l.count.SetText(fmt.Sprintf("%d of %d events · tap one to go there", len(l.rows), len(l.events)))
+	l.count.SetText(i18n.F("eventlog.count", "shown", len(l.rows), "n", len(l.events)))
 	l.current = -1
 	l.syncing = true
 	l.List.UnselectAll()
@@ -198,7 +198,7 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 	e := l.events[l.rows[row]]
 	node := e.Node
 	if node == "" {
-		node = "scenario"
+		node = i18n.T("eventlog.scenario")
 	}
 	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), e.Note}
 	imp := widget.MediumImportance
@@ -224,13 +224,13 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 func EventWhat(e sim.TraceEvent) string {
 	switch e.Kind {
 	case "send":
-		return e.Op + " to " + e.Peer
+		return i18n.F("eventlog.send", "op", e.Op, "peer", e.Peer)
 	case "recv":
-		return e.Op + " from " + e.Peer
+		return i18n.F("eventlog.recv", "op", e.Op, "peer", e.Peer)
 	case "drop":
-		return "dropped " + e.Op + " from " + e.Peer
+		return i18n.F("eventlog.drop", "op", e.Op, "peer", e.Peer)
 	case "fault":
-		return "fault: " + e.Op
+		return i18n.F("eventlog.fault", "op", e.Op)
 	}
 	return strings.TrimSpace(e.Kind + " " + e.Op)
 }
@@ -244,7 +244,7 @@ func (v *tabView) addEventLog() {
 		v.seek(t)
 		v.unfocus()
 	}
-	v.pics.SetSide(widgets.NewPanel("Event log — the trace around the cursor", v.log.Content()))
+	v.pics.SetSide(widgets.NewPanel("panel.eventlog", v.log.Content()))
 	v.pics.ShowSide(EventLogShown())
 }
 

@@ -131,12 +131,12 @@ func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
 	sc := c.Scenario()
 	name := sc.Name
 	if name == "" {
-		name = "Untitled scenario"
+		name = i18n.T("picture.untitled")
 	}
 	title := widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameSubHeadingText
-	where := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s · t = %s of %s · seed %d",
-		spec.Title, c.Origin(), widgets.FormatTime(c.Cursor()), widgets.FormatTime(c.End()), sc.Seed),
+	where := widget.NewLabelWithStyle(i18n.F("picture.where", "mode", spec.Title, "origin", c.Origin(),
+		"at", widgets.FormatTime(c.Cursor()), "end", widgets.FormatTime(c.End()), "seed", sc.Seed),
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	params := widget.NewLabel(ScenarioParameters(sc))
 	params.Wrapping = fyne.TextWrapWord
@@ -148,94 +148,86 @@ func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
 // faults and the changes made mid-run.
 func ScenarioParameters(sc *sim.Scenario) string {
 	d := func(x sim.Duration) string { return shortTime(x.D()) }
-	onOff := func(b bool) string {
+	onOff := func(key string, b bool) string {
 		if b {
-			return "on"
+			return i18n.F("param.on", "name", i18n.T(key))
 		}
-		return "off"
+		return i18n.F("param.off", "name", i18n.T(key))
 	}
-	rounds := "until the end"
-	if sc.Rounds > 0 {
-		rounds = strconv.Itoa(sc.Rounds) + " round"
-		if sc.Rounds > 1 {
-			rounds += "s"
-		}
-	}
-	ttl := "TTL"
-	switch sc.Mode {
-	case "zookeeper":
-		ttl = "session timeout"
-	case "etcd":
-		ttl = "lease TTL"
+	rounds := i18n.T("param.untilEnd")
+	if sc.Rounds == 1 {
+		rounds = i18n.T("param.round")
+	} else if sc.Rounds > 1 {
+		rounds = i18n.F("param.rounds", "n", sc.Rounds)
 	}
 	parts := []string{
-		fmt.Sprintf("%d clients, %s each", sc.Clients, rounds),
-		ttl + " " + d(sc.TTL),
-		"work " + d(sc.Work),
-		"latency " + d(sc.Latency) + " + jitter " + d(sc.Jitter),
+		i18n.F("param.clients", "n", sc.Clients, "rounds", rounds),
+		fieldName(sc.Mode, "ttl") + " " + d(sc.TTL),
+		i18n.F("param.work", "t", d(sc.Work)),
+		i18n.F("param.latency", "t", d(sc.Latency), "jitter", d(sc.Jitter)),
 	}
 	switch sc.Mode {
 	case "redis":
-		parts = append(parts, "replica "+onOff(sc.Replica))
+		parts = append(parts, onOff("param.replica", sc.Replica))
 	case "redlock":
-		parts = append(parts, fmt.Sprintf("%d masters", sc.Nodes),
+		parts = append(parts, i18n.F("param.masters", "n", sc.Nodes),
 			"driftFactor "+strconv.FormatFloat(sc.DriftFactor, 'f', -1, 64))
 	case "zookeeper":
-		parts = append(parts, fmt.Sprintf("%d servers", sc.Nodes), "stop on SUSPENDED "+onOff(sc.RespectSuspended))
+		parts = append(parts, i18n.F("param.servers", "n", sc.Nodes), onOff("param.respectSuspended", sc.RespectSuspended))
 	case "etcd":
-		parts = append(parts, fmt.Sprintf("%d members", sc.Nodes))
+		parts = append(parts, i18n.F("param.members", "n", sc.Nodes))
 	}
 	if sc.Mode == "redis" || sc.Mode == "redlock" {
-		parts = append(parts, "watchdog "+onOff(sc.Watchdog))
+		parts = append(parts, onOff("param.watchdog", sc.Watchdog))
 	}
 	if sc.Mode != "redlock" {
-		parts = append(parts, "fencing "+onOff(sc.Fencing))
+		parts = append(parts, onOff("param.fencing", sc.Fencing))
 	}
 	if sc.Herd {
-		parts = append(parts, "herd on")
+		parts = append(parts, onOff("param.herd", true))
 	}
 	if sc.PlainDel {
-		parts = append(parts, "plain DEL")
+		parts = append(parts, i18n.T("param.plainDel"))
 	}
 	if sc.ClockDrift > 0 {
-		parts = append(parts, "clock drift ±"+strconv.FormatFloat(sc.ClockDrift, 'f', -1, 64))
+		parts = append(parts, i18n.F("param.clockDrift", "drift", strconv.FormatFloat(sc.ClockDrift, 'f', -1, 64)))
 	}
 	var faults []string
 	for _, f := range sc.Faults {
 		faults = append(faults, FaultText(f))
 	}
 	if len(faults) > 0 {
-		parts = append(parts, "faults: "+strings.Join(faults, "; "))
+		parts = append(parts, i18n.F("param.faults", "faults", strings.Join(faults, "; ")))
 	}
 	for _, ch := range sc.Changes {
-		parts = append(parts, "from "+d(ch.At)+": "+ch.String())
+		parts = append(parts, i18n.F("param.change", "t", d(ch.At), "change", ch.String()))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // FaultText says what one fault does, in a few words.
 func FaultText(f sim.Fault) string {
-	at := " at " + shortTime(f.At.D())
+	at := shortTime(f.At.D())
 	switch f.Kind() {
 	case "pause":
-		return "pause " + f.Pause + at + " for " + shortTime(f.For.D())
+		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", shortTime(f.For.D()))
 	case "clockJump":
-		return "clock of " + f.ClockJump + " jumps " + widgets.FormatSkew(f.By.D()) + at
+		return i18n.F("faulttext.clockJump", "node", f.ClockJump, "by", widgets.FormatSkew(f.By.D()), "at", at)
 	case "partition":
 		var groups []string
 		for _, g := range f.Partition {
 			groups = append(groups, strings.Join(g, ","))
 		}
-		return "partition {" + strings.Join(groups, "} {") + "}" + at + " for " + shortTime(f.For.D())
+		return i18n.F("faulttext.partition", "groups", "{"+strings.Join(groups, "} {")+"}", "at", at, "for", shortTime(f.For.D()))
 	case "crash":
-		return "crash " + f.Crash + at
+		return i18n.F("faulttext.crash", "node", f.Crash, "at", at)
 	case "restart":
 		if f.Persist {
-			return "restart " + f.Restart + " with its AOF" + at
+			return i18n.F("faulttext.restartAOF", "node", f.Restart, "at", at)
 		}
-		return "restart " + f.Restart + at
+		return i18n.F("faulttext.restart", "node", f.Restart, "at", at)
 	case "failover":
-		return "fail over " + f.Failover + at
+		return i18n.F("faulttext.failover", "node", f.Failover, "at", at)
 	}
-	return f.Kind() + at
+	return i18n.F("faulttext.other", "kind", f.Kind(), "at", at)
 }

@@ -122,7 +122,7 @@ func (w *Window) openRecent(s string, u fyne.URI) {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, storage.ErrNotExists) {
 			w.removeRecent(s)
 		}
-		w.report("Cannot open the scenario", err)
+		w.report(i18n.T("files.cannotOpen"), err)
 	}
 }
 
@@ -168,7 +168,7 @@ func (w *Window) OpenURI(u fyne.URI) error {
 // openReporting opens a file and shows what went wrong in one dialog.
 func (w *Window) openReporting(u fyne.URI) {
 	if err := w.OpenURI(u); err != nil {
-		w.report("Cannot open the scenario", err)
+		w.report(i18n.T("files.cannotOpen"), err)
 	}
 }
 
@@ -180,7 +180,7 @@ func (w *Window) Open() {
 	}
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			w.report("Cannot open the scenario", err)
+			w.report(i18n.T("files.cannotOpen"), err)
 			return
 		}
 		if r == nil {
@@ -212,12 +212,15 @@ func (w *Window) Save() {
 		return
 	}
 	if onDisk, err := readAll(f.uri); err == nil && !bytes.Equal(onDisk, f.saved) {
-		msg := fmt.Sprintf("%s changed on disk since LockScope read or wrote it.\nOverwrite it with the scenario on screen?", f.uri.Name())
-		dialog.ShowConfirm("Overwrite the file?", msg, func(ok bool) {
+		msg := widget.NewLabel(i18n.F("files.overwrite.text", "file", f.uri.Name()))
+		msg.Wrapping = fyne.TextWrapWord
+		d := dialog.NewCustomConfirm(i18n.T("files.overwrite.title"), i18n.T("files.overwrite.yes"), i18n.T("files.overwrite.no"), msg, func(ok bool) {
 			if ok {
 				w.saveReporting(v, f.uri)
 			}
 		}, w.Window)
+		d.Resize(fyne.NewSize(520, 200))
+		d.Show()
 		return
 	}
 	w.saveReporting(v, f.uri)
@@ -235,7 +238,7 @@ func (w *Window) SaveAs() {
 
 func (w *Window) saveReporting(v *tabView, u fyne.URI) {
 	if err := w.SaveURI(v.spec.Mode, u); err != nil {
-		w.report("The scenario was not saved", err)
+		w.report(i18n.T("files.notSaved"), err)
 		v.status.SetText(v.ctl.Status())
 	}
 }
@@ -257,7 +260,7 @@ func (w *Window) SaveURI(mode string, u fyne.URI) error {
 	}
 	origin := displayPath(u)
 	v.ctl.origin = origin
-	v.ctl.note = "saved to " + origin
+	v.ctl.note = i18n.F("status.saved", "file", origin)
 	w.files.byMode[mode] = &tabFile{uri: u, origin: origin, saved: data}
 	w.addRecent(u)
 	v.syncControls()
@@ -273,7 +276,7 @@ func (w *Window) chooseSave(name string, exts []string, then func(fyne.URI)) {
 	}
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			w.report("Cannot write there", err)
+			w.report(i18n.T("files.cannotWrite"), err)
 			return
 		}
 		if wc == nil {
@@ -301,7 +304,7 @@ func (w *Window) ExportTrace() {
 	}
 	w.chooseSave(fileStem(v.ctl)+"-trace.jsonl", []string{".jsonl", ".json", ".csv"}, func(u fyne.URI) {
 		if err := w.ExportTraceURI(v.spec.Mode, u); err != nil {
-			w.report("The trace was not written", err)
+			w.report(i18n.T("files.traceNotWritten"), err)
 		}
 	})
 }
@@ -329,7 +332,7 @@ func (w *Window) ExportTraceURI(mode string, u fyne.URI) error {
 	if err := writeURI(u, b.Bytes()); err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	v.ctl.note = fmt.Sprintf("wrote %d events to %s", len(events), displayPath(u))
+	v.ctl.note = i18n.F("status.traceWritten", "n", len(events), "file", displayPath(u))
 	v.show()
 	return nil
 }
@@ -346,7 +349,7 @@ func (w *Window) ExportPNG() {
 	at := strings.ReplaceAll(widgets.FormatTime(v.ctl.Cursor()), " ", "")
 	w.chooseSave(fileStem(v.ctl)+"-"+at+".png", []string{".png"}, func(u fyne.URI) {
 		if err := w.ExportPNGURI(v.spec.Mode, u); err != nil {
-			w.report("The picture was not written", err)
+			w.report(i18n.T("files.pictureNotWritten"), err)
 		}
 	})
 }
@@ -376,7 +379,7 @@ func (w *Window) ExportPNGURI(mode string, u fyne.URI) error {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
 	b := img.Bounds()
-	v.ctl.note = fmt.Sprintf("exported %d×%d PNG to %s", b.Dx(), b.Dy(), displayPath(u))
+	v.ctl.note = i18n.F("status.exported", "w", b.Dx(), "h", b.Dy(), "file", displayPath(u))
 	v.show()
 	return nil
 }
@@ -596,7 +599,7 @@ func (w *Window) RestoreSession() {
 		if ns, err := strconv.ParseInt(p.String(sessionKey(m, "cursor")), 10, 64); err == nil {
 			v.seek(time.Duration(ns))
 		}
-		v.ctl.note = "restored from the last session"
+		v.ctl.note = i18n.T("status.restored")
 		v.show()
 	}
 }
@@ -606,20 +609,18 @@ func (w *Window) RestoreSession() {
 // room, for the window's content.
 func (w *Window) fileStrip() fyne.CanvasObject {
 	w.ensureFiles()
-	w.files.logButton = widgets.NewTipButton("Event log", theme.ListIcon(), func() { w.ShowEventLog(!EventLogShown()) }, w.tips,
-		"Show or hide the event log beside the pictures: every event of the run (messages, faults, grants), "+
-			"the cursor's instant selected and kept in view; tap an event to move the cursor there.")
+	w.files.logButton = widgets.NewTipButton(i18n.T("eventlog.button"), theme.ListIcon(), func() { w.ShowEventLog(!EventLogShown()) }, w.tips,
+		"eventlog.button.tip")
 	if EventLogShown() {
 		w.files.logButton.Importance = widget.HighImportance
 	}
 	bar := container.NewHBox(layout.NewSpacer(), w.files.logButton,
 		widgets.NewTipButton("", theme.FolderOpenIcon(), w.Open, w.tips,
-			"Open a "+ScenarioExt+" scenario file (Ctrl+O); a file dropped on the window opens too, and the File menu lists the last five."),
+			"files.open.tip"),
 		widgets.NewTipButton("", theme.DocumentSaveIcon(), w.Save, w.tips,
-			"Save this tab's scenario with the faults and control changes made in it (Ctrl+S; Save As: Ctrl+Shift+S)."),
+			"files.save.tip"),
 		widgets.NewTipButton("", theme.FileImageIcon(), w.ExportPNG, w.tips,
-			"Export the tab at the cursor as a PNG at twice the scale, under a caption naming the scenario and the instant (Ctrl+E). "+
-				"The File menu also writes the run's trace as JSON lines or CSV (Ctrl+Shift+E)."),
+			"files.export.tip"),
 	)
 	return container.NewVBox(bar)
 }

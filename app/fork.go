@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -56,7 +57,7 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 		if err := c.Edit(what, apply); err != nil {
 			return err
 		}
-		c.note = fmt.Sprintf("%s: %s shapes the whole run, so it cannot change mid-run: re-recorded from 0", what, strings.Join(fixed, ", "))
+		c.note = i18n.F("status.fixedField", "what", what, "fields", strings.Join(fixed, ", "))
 		return nil
 	}
 	sc := c.scenario.Clone()
@@ -69,7 +70,7 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 	c.timeline = rec.Timeline()
 	c.cursor = min(c.cursor, rec.End())
 	c.snap, c.eff = nil, nil
-	c.note = fmt.Sprintf("%s from %s on: the run before it is kept, the old future after it is gone (simulated again)", what, widgets.FormatTime(at))
+	c.note = i18n.F("status.forked", "what", what, "t", widgets.FormatTime(at))
 	return nil
 }
 

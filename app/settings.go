@@ -128,15 +128,20 @@ func (s Settings) SaveSession(mode string, speed float64, size fyne.Size) {
 }
 
 // Reset forgets every setting LockScope keeps, so the next start (and the
-// window, which applies the defaults at once) is like the first. Keys of
-// other parts of the program (the recent-files list) are left alone.
+// window, which applies the defaults at once) is like the first: these
+// settings, the event log's switch and the session each tab would reopen
+// with. The recent-files list is history, not a setting, and stays.
 func (s Settings) Reset() {
 	for _, k := range []string{prefLanguage, prefTheme, prefMode, prefSpeed, prefWindowWidth, prefWindowHeight} {
 		s.p.RemoveValue(k)
 	}
+	s.p.RemoveValue(prefEventLog)
 	for _, m := range sim.ModeOrder {
 		for _, prefix := range []string{prefPreset, prefSliders, prefToggles} {
 			s.p.RemoveValue(prefix + m)
+		}
+		for _, what := range []string{"scenario", "origin", "cursor", "file"} {
+			s.p.RemoveValue(sessionKey(m, what))
 		}
 	}
 }

@@ -8,12 +8,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -53,14 +53,14 @@ func NewPictures(spec ModeTab) *Pictures {
 	p.Caption.Wrapping = fyne.TextWrapWord
 	p.Protocol.Wrapping = fyne.TextWrapWord
 	p.Protocol.SizeName = theme.SizeNameCaptionText
-	p.clusterPanel = widgets.NewPanel("Cluster — click a node to inject a fault at the cursor", p.Cluster)
+	p.clusterPanel = widgets.NewPanel("panel.cluster", p.Cluster)
 	state := fyne.CanvasObject(p.State)
 	if spec.Protocol != nil {
 		state = container.NewBorder(nil, p.Protocol, nil, nil, p.State)
 	}
 	top := container.NewHSplit(p.clusterPanel, widgets.NewPanel(spec.StateTitle, state))
 	top.Offset = 0.58
-	timeline := widgets.NewPanel("Timeline — click or drag to move the cursor", p.Timeline)
+	timeline := widgets.NewPanel("panel.timeline", p.Timeline)
 	bottom := container.NewBorder(p.Caption, nil, nil, nil, timeline)
 	mid := container.NewVSplit(top, bottom)
 	mid.Offset = 0.5
@@ -93,10 +93,13 @@ func (p *Pictures) Show(c *Controller) {
 	p.State.SetSnapshot(snap)
 	p.Timeline.SetCursor(c.Cursor())
 	p.Metrics.SetSummary(snap.Metrics)
-	text := "No caption: this scenario carries no narration."
+	text := i18n.T("caption.none")
 	at := ""
 	if cp, ok := c.Caption(); ok {
 		text, at = cp.Text, widgets.FormatTime(cp.At.D())+"  "
+		if i18n.Current() == i18n.Chinese && cp.Zh != "" {
+			text = cp.Zh
+		}
 	}
 	segs := p.Caption.Segments
 	if len(segs) != 2 {
@@ -175,13 +178,13 @@ func buildTabView(spec ModeTab, ctl *Controller, win fyne.Window, tips *widgets.
 
 func (v *tabView) build() fyne.CanvasObject {
 	v.tradeoff = newTradeoffView(v, v.pics.Content())
-	v.play = widgets.NewTipButton("Play", theme.MediaPlayIcon(), v.togglePlay, v.tips, "Play or pause (space).")
-	v.step = widgets.NewTipButton("Step", theme.MediaSkipNextIcon(), v.stepForward, v.tips, "Step to the next event (→).")
-	v.back = widgets.NewTipButton("Back", theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "Step back to the previous event (←).")
-	v.reset = widgets.NewTipButton("Reset", theme.MediaReplayIcon(), v.rewind, v.tips, "Rewind to 0 and pause (R).")
+	v.play = widgets.NewTipButton(i18n.T("toolbar.play"), theme.MediaPlayIcon(), v.togglePlay, v.tips, "toolbar.play.tip")
+	v.step = widgets.NewTipButton(i18n.T("toolbar.step"), theme.MediaSkipNextIcon(), v.stepForward, v.tips, "toolbar.step.tip")
+	v.back = widgets.NewTipButton(i18n.T("toolbar.back"), theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "toolbar.back.tip")
+	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
 
 	v.speed = widgets.NewTipSlider(math.Log10(MinSpeed), math.Log10(MaxSpeed), v.tips,
-		"Playback speed, logarithmic: 0.01× (watch each message travel) to 100× real time.")
+		"toolbar.speed.tip")
 	v.speed.Step = 0.01
 	v.speed.Value = math.Log10(v.ctl.Speed())
 	v.speed.OnChanged = func(x float64) {
@@ -193,13 +196,13 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.speedValue = widget.NewLabel(FormatSpeed(v.ctl.Speed()))
 
 	v.presets = widgets.NewTipSelect(assets.PresetsFor(v.spec.Mode), v.choosePreset, v.tips,
-		"Bundled scenarios of this mode. Loading one starts it from 0, paused.")
-	v.presets.PlaceHolder = "(edited scenario)"
+		"toolbar.preset.tip")
+	v.presets.PlaceHolder = i18n.T("toolbar.preset.edited")
 
 	var toggles []fyne.CanvasObject
 	for _, key := range v.spec.Toggles {
 		spec := Toggles[key]
-		c := widgets.NewTipCheck(spec.Label, nil, v.tips, spec.Tip)
+		c := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip)
 		c.OnChanged = func(on bool) { v.toggle(spec, c, on) }
 		v.toggles[key] = c
 		toggles = append(toggles, c)
@@ -209,9 +212,9 @@ func (v *tabView) build() fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
 	bar := container.NewHBox(v.play, v.step, v.back, v.reset, widget.NewSeparator(),
-		widget.NewLabelWithStyle("Speed", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle(i18n.T("toolbar.speed"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		fixed(170, v.speed), fixed(56, v.speedValue), widget.NewSeparator(),
-		widget.NewLabelWithStyle("Preset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle(i18n.T("toolbar.preset"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		fixed(230, v.presets), v.tradeoff.button, layout.NewSpacer())
 	bar.Objects = append(bar.Objects, toggles...)
 
@@ -225,7 +228,7 @@ func (v *tabView) build() fyne.CanvasObject {
 		sc.slider.OnChanged = func(x float64) { v.slide(sc, x) }
 		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
 		v.sliders = append(v.sliders, sc)
-		name := widget.NewLabelWithStyle(spec.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		name := widget.NewLabelWithStyle(spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		params = append(params, container.NewBorder(nil, nil, name, fixed(64, sc.value), sc.slider))
 	}
 
@@ -256,11 +259,11 @@ func (v *tabView) show() {
 	v.pics.Show(v.ctl)
 	v.follow()
 	switch {
-	case v.ctl.Playing() && v.play.Text != "Pause":
-		v.play.SetText("Pause")
+	case v.ctl.Playing() && v.play.Text != i18n.T("toolbar.pause"):
+		v.play.SetText(i18n.T("toolbar.pause"))
 		v.play.SetIcon(theme.MediaPauseIcon())
-	case !v.ctl.Playing() && v.play.Text != "Play":
-		v.play.SetText("Play")
+	case !v.ctl.Playing() && v.play.Text != i18n.T("toolbar.play"):
+		v.play.SetText(i18n.T("toolbar.play"))
 		v.play.SetIcon(theme.MediaPlayIcon())
 	}
 	v.status.SetText(v.ctl.Status())
@@ -282,7 +285,7 @@ func (v *tabView) syncControls() {
 			c.value.SetText(c.spec.Format(x))
 		} else {
 			c.slider.Disable()
-			c.value.SetText("none")
+			c.value.SetText(i18n.T("slider.none"))
 		}
 	}
 	for key, c := range v.toggles {
@@ -325,7 +328,7 @@ func (v *tabView) unfocus() {
 // fail shows an error and leaves the user's state as it was.
 func (v *tabView) fail(err error) {
 	if v.win != nil {
-		dialog.ShowError(err, v.win)
+		showError(err, v.win)
 	}
 	v.syncControls()
 	v.status.SetText(v.ctl.Status())
@@ -339,7 +342,7 @@ func (v *tabView) slide(c *sliderControl, x float64) {
 	if old, ok := c.spec.Value(v.ctl.Effective()); ok && old == x {
 		return
 	}
-	if err := v.ctl.SetControl(c.spec.Label+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
+	if err := v.ctl.SetControl(c.spec.Name()+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
 		v.fail(err)
 		return
 	}
@@ -351,9 +354,9 @@ func (v *tabView) toggle(spec ToggleSpec, c *widgets.TipCheck, on bool) {
 		return
 	}
 	v.unfocus()
-	what := spec.Label + " off"
+	what := i18n.F("toggle.off", "name", spec.Name())
 	if on {
-		what = spec.Label + " on"
+		what = i18n.F("toggle.on", "name", spec.Name())
 	}
 	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
 		v.fail(err)
@@ -425,7 +428,7 @@ func (v *tabView) nodeMenu(node string, at fyne.Position) {
 	if len(choices) == 0 {
 		return
 	}
-	head := fyne.NewMenuItem(node+" at "+widgets.FormatTime(v.ctl.Cursor()), nil)
+	head := fyne.NewMenuItem(i18n.F("fault.menu.head", "node", node, "t", widgets.FormatTime(v.ctl.Cursor())), nil)
 	head.Disabled = true
 	items := []*fyne.MenuItem{head, fyne.NewMenuItemSeparator()}
 	for _, ch := range choices {
