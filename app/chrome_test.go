@@ -333,3 +333,35 @@ func TestSettingsDialogOffersLanguageThemeAndReset(t *testing.T) {
 	assert.Contains(t, buttons, "Reset to defaults")
 	assert.Contains(t, buttons, "Close")
 }
+
+// In Chinese the tab speaks Chinese: the toolbar, the status line with the
+// preset's Chinese name, the preset's Chinese caption, the sliders' names
+// and tips, the panels; and back in English every word is English again.
+func TestChineseTabSpeaksChinese(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	v.presets.SetSelected("redis-gc-pause")
+	v.ctl.Seek(12_000_000_000)
+	inChinese(t, w)
+	v = w.tab("redis")
+	v.show()
+	assert.Equal(t, "播放", v.play.Text)
+	assert.Contains(t, v.status.Text, "GC 停顿超过了租约")
+	cp, ok := v.ctl.Caption()
+	require.True(t, ok)
+	require.NotEmpty(t, cp.Zh)
+	assert.Equal(t, cp.Zh, v.pics.Caption.Segments[1].(*widget.TextSegment).Text)
+	for _, c := range v.sliders {
+		assert.Equal(t, i18n.In(i18n.Chinese, "slider."+c.spec.Key), c.spec.Name())
+	}
+	assert.Equal(t, i18n.In(i18n.Chinese, "slider.ttl.tip"), Sliders["ttl"].Help())
+	texts := shownTexts(w.Canvas().Content())
+	assert.Contains(t, texts, i18n.In(i18n.Chinese, "panel.cluster"))
+	assert.Contains(t, texts, i18n.In(i18n.Chinese, "metrics.acquisitions"))
+
+	w.SetLanguage(i18n.English)
+	v = w.tab("redis")
+	v.show()
+	assert.Equal(t, "Play", v.play.Text)
+	assert.Contains(t, v.status.Text, "GC pause outlives the lease")
+	assert.Equal(t, cp.Text, v.pics.Caption.Segments[1].(*widget.TextSegment).Text)
+}

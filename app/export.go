@@ -130,6 +130,9 @@ func tabFor(mode string) (ModeTab, bool) {
 func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
 	sc := c.Scenario()
 	name := sc.Name
+	if key := "preset." + c.Origin(); i18n.Has(i18n.English, key) && name == i18n.In(i18n.English, key) {
+		name = i18n.T(key)
+	}
 	if name == "" {
 		name = i18n.T("picture.untitled")
 	}

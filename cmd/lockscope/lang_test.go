@@ -1,12 +1,16 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mattn/go-runewidth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets/i18n"
 )
 
 // --lang zh writes the readable report in Chinese; the JSON summary and
@@ -79,4 +83,22 @@ grants
   10064.715  client-2  2
 `
 	assert.Equal(t, want, out)
+}
+
+// shot --lang zh draws the picture's words in Chinese and leaves the
+// process's language as it was.
+func TestShotLang(t *testing.T) {
+	o, err := parseShotArgs([]string{"redis-gc-pause", "--out", "x.png", "--lang", "zh"})
+	require.NoError(t, err)
+	assert.Equal(t, i18n.Chinese, o.lang)
+	_, err = parseShotArgs([]string{"redis-gc-pause", "--out", "x.png", "--lang=fr"})
+	assert.EqualError(t, err, `--lang: want en or zh, got "fr"`)
+
+	out := filepath.Join(t.TempDir(), "zh.png")
+	code, _, stderr := invoke("shot", "redis-gc-pause", "--at", "12s", "--out", out, "--size", "800x600", "--scale", "1", "--lang", "zh")
+	require.Equal(t, exitOK, code, stderr)
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	assert.Positive(t, st.Size())
+	assert.Equal(t, i18n.English, i18n.Current())
 }

@@ -41,9 +41,9 @@ const (
 const usage = `usage:
   lockscope                                  open the window
   lockscope presets                          list preset scenarios
-  lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE]
+  lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE] [--lang en|zh]
   lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--csv]
-  lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S]
+  lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S] [--lang en|zh]
   lockscope --version                        print the version
 `
 

@@ -14,10 +14,11 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lockscope/lockscope/app"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
-const shotUsage = `usage: lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S] [--seed N] [--set field=value]...
+const shotUsage = `usage: lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S] [--seed N] [--set field=value]... [--lang en|zh]
 
   PRESET|FILE        a preset name (lockscope presets) or a .lockscope.json file
   --at DURATION      the instant to draw, such as 12s or 1m30s (default 0)
@@ -25,6 +26,7 @@ const shotUsage = `usage: lockscope shot PRESET|FILE --at DURATION --out FILE.pn
   --size WxH         the layout, in window points (default 1600x1000)
   --scale S          pixels per point (default 2): the PNG is W·S × H·S pixels
   --seed N, --set    as for lockscope run
+  --lang en|zh       the language of the picture's words (default en)
 
 The picture is the mode's tab at that instant — cluster, state, timeline and
 metrics under a caption naming the scenario, its parameters and the time —
@@ -40,11 +42,12 @@ type shotOptions struct {
 	size      fyne.Size
 	scale     float32
 	help      bool
+	lang      i18n.Lang
 }
 
 // parseShotArgs reads the arguments of `shot`, in the style of `run`.
 func parseShotArgs(args []string) (shotOptions, error) {
-	o := shotOptions{size: fyne.NewSize(1600, 1000), scale: app.PictureScale}
+	o := shotOptions{size: fyne.NewSize(1600, 1000), scale: app.PictureScale, lang: i18n.English}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "-" || !strings.HasPrefix(a, "-") {
@@ -110,8 +113,14 @@ func parseShotArgs(args []string) (shotOptions, error) {
 				return o, err
 			}
 			o.overrides = append(o.overrides, ov)
+		case "lang":
+			l, ok := i18n.Parse(v)
+			if !ok {
+				return o, fmt.Errorf("--lang: want en or zh, got %q", v)
+			}
+			o.lang = l
 		default:
-			return o, fmt.Errorf("shot: unknown flag %q (flags: --at, --out, --size, --scale, --seed, --set)", a)
+			return o, fmt.Errorf("shot: unknown flag %q (flags: --at, --out, --size, --scale, --seed, --set, --lang)", a)
 		}
 	}
 	if o.help {
@@ -141,6 +150,8 @@ func shotScenario(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	i18n.Set(o.lang)
+	defer i18n.Set(i18n.English)
 	data, err := renderShot(sc, o.source, o.at, o.size, o.scale)
 	if err != nil {
 		return fail(stderr, err)
