@@ -420,7 +420,7 @@ func (w *Window) showAbout() {
 // showError shows an error with LockScope's words on the dialog: Fyne's
 // own error dialog takes its title and button from the system's language.
 func showError(err error, w fyne.Window) {
-	text := widget.NewLabel(err.Error())
+	text := widget.NewLabel(errorText(err))
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(i18n.T("dialog.error"), i18n.T("dialog.ok"), text, w)
 	d.Resize(fyne.NewSize(520, 200))

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -364,4 +367,14 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	assert.Equal(t, "Play", v.play.Text)
 	assert.Contains(t, v.status.Text, "GC pause outlives the lease")
 	assert.Equal(t, cp.Text, v.pics.Caption.Segments[1].(*widget.TextSegment).Text)
+}
+
+// The errors LockScope knows by value read in the current language; the
+// English is the simulator's own.
+func TestErrorText(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	assert.Equal(t, sim.ErrRedlockFencing.Error(), errorText(fmt.Errorf("x: %w", sim.ErrRedlockFencing)))
+	i18n.Set(i18n.Chinese)
+	assert.Contains(t, errorText(sim.ErrRedlockFencing), "没有 fencing 令牌")
+	assert.Equal(t, "faults[2].at: bad", errorText(errors.New("faults[2].at: bad")))
 }

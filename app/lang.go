@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"io/fs"
 	"sync"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
 )
 
 // fyneLocale is the locale under which a language's words join Fyne's own
@@ -63,4 +65,14 @@ func startLanguage(s Settings) i18n.Lang {
 		return l
 	}
 	return SystemLanguage()
+}
+
+// errorText is an error as a person reads it: in the current language for
+// the errors LockScope knows by value, as the simulator wrote it (English,
+// naming the field) for the rest.
+func errorText(err error) string {
+	if errors.Is(err, sim.ErrRedlockFencing) {
+		return i18n.T("error.redlockFencing")
+	}
+	return err.Error()
 }

@@ -46,7 +46,7 @@ func refusal(sc *sim.Scenario, change func(sc *sim.Scenario)) string {
 	c := sc.Clone()
 	change(c)
 	if err := m.Validate(c); err != nil {
-		return err.Error()
+		return errorText(err)
 	}
 	return ""
 }
