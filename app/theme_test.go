@@ -3,6 +3,11 @@ package app
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,7 +30,8 @@ func parseFont(t *testing.T, r fyne.Resource) *font.Face {
 
 // chineseTexts is every translated text the window can show (the Chinese
 // and the English, whose signs such as ✓ need a glyph too), the presets'
-// Chinese captions and the languages' names.
+// Chinese captions, the languages' names and every literal of app/ and
+// widgets/ (the signs they draw themselves: ‖, ⇅, ┼, …).
 func chineseTexts(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -43,6 +49,28 @@ func chineseTexts(t *testing.T) map[string]string {
 	}
 	for _, l := range i18n.Langs {
 		out["name of "+string(l)] = l.Name()
+	}
+	for _, dir := range []string{".", "../widgets"} {
+		paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		fset := token.NewFileSet()
+		for _, p := range paths {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, p, nil, 0)
+			require.NoError(t, err)
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && (lit.Kind == token.STRING || lit.Kind == token.CHAR) {
+					v := lit.Value
+					if lit.Kind == token.STRING {
+						v, _ = strconv.Unquote(v)
+					}
+					out[fset.Position(lit.Pos()).String()] = strings.Trim(v, "'")
+				}
+				return true
+			})
+		}
 	}
 	return out
 }

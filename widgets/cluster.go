@@ -420,7 +420,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	case n.Paused:
 		lines[3] = i18n.F("cluster.pausedUntil", "t", FormatTime(n.Resume))
 	case n.Session != "":
-		lines[3] = n.Session
+		lines[3] = i18n.Term(n.Session)
 	default:
 		lines[3] = n.Detail
 	}

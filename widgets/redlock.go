@@ -181,15 +181,17 @@ func phaseColor(p string) color.NRGBA {
 	return ColorIdle
 }
 
-// VoteGlyph is the glyph a vote box shows. The snapshot's ⏱ and ⚡ are
-// emoji that the bundled font lacks (⚡ draws nothing), so the box draws
-// a clock face and a lightning arrow instead.
+// VoteGlyph is the glyph a vote box shows. The snapshot's ✗, ⏱ and ⚡ are
+// not in the bundled fonts (or only as colour emoji, ⚡ drawing nothing),
+// so the box draws ×, ⊘ (no answer) and ∥ (cut off), which they have.
 func VoteGlyph(v sim.Vote) string {
 	switch v {
+	case sim.VoteNo:
+		return "×"
 	case sim.VoteTimeout:
-		return "◷"
+		return "⊘"
 	case sim.VotePartitioned:
-		return "↯"
+		return "∥"
 	}
 	return string(v)
 }

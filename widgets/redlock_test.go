@@ -178,7 +178,7 @@ func TestVoteTallyDrawsTheClockJump(t *testing.T) {
 
 	// Both clients' votes, in the masters' columns: C said yes to both.
 	require.Equal(t, 10, r.votes.used)
-	want := [][]string{{"✓", "✓", "✓", "↯", "↯"}, {"↯", "↯", "✓", "✓", "✓"}}
+	want := [][]string{{"✓", "✓", "✓", "∥", "∥"}, {"∥", "∥", "✓", "✓", "✓"}}
 	for c := range want {
 		for m, g := range want[c] {
 			vo := r.votes.items[c*5+m]
@@ -259,7 +259,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 	shown := texts(r.Objects())
 	assert.Contains(t, shown, "down")
 	assert.Contains(t, shown, "keys lost")
-	assert.Contains(t, shown, "◷", "a crashed master times out")
+	assert.Contains(t, shown, "⊘", "a crashed master times out")
 	assert.Contains(t, shown, "2/5 < 3")
 
 	v.SetSnapshot(redlockAt(t, "redlock-pause-after-acquire", 12*time.Second))

@@ -249,21 +249,23 @@ func (r *timelineRenderer) drawCursor() {
 }
 
 // faultGlyph is the sign drawn for each kind of fault, so kinds differ by
-// shape and not by colour.
+// shape and not by colour. Every sign is one the bundled fonts draw
+// (app's TestBundledFontCoversTheGlyphs), so none turns into a box on a
+// machine with few fonts.
 func faultGlyph(kind string) string {
 	switch kind {
 	case "pause":
 		return "‖"
 	case "crash":
-		return "✕"
+		return "╳"
 	case "restart":
-		return "↻"
+		return "⊕"
 	case "clockJump":
-		return "◷"
+		return "◑"
 	case "partition":
-		return "⇹"
+		return "∥"
 	case "heal":
-		return "⚭"
+		return "⇔"
 	case "failover":
 		return "⇅"
 	}

@@ -1,8 +1,9 @@
 // Command font cuts the Chinese font the window bundles down to the
 // characters LockScope shows: every character of the translations
 // (translations/*.json: the Chinese, and signs such as ✓ in either), of
-// the presets' Chinese captions and of the languages' own names that
-// Fyne's default font lacks. Fyne's font draws
+// the presets' Chinese captions, of the languages' own names and of the
+// signs app/ and widgets/ write themselves, that Fyne's default font
+// lacks. Fyne's font draws
 // the rest (Latin, digits, most punctuation), so mixed text keeps one
 // Latin face whatever the language.
 //
@@ -21,10 +22,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -101,6 +106,41 @@ func run(dir string) error {
 		fmt.Printf("%s: %d characters, %d bytes\n", out, len([]rune(string(missing))), st.Size())
 	}
 	return writeLicence(filepath.Join(dir, "fonts", "OFL.txt"), notice)
+}
+
+// SourceSigns is every non-ASCII character of the string and rune
+// literals of the Go files (tests aside) in dir.
+func SourceSigns(dir string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fset := token.NewFileSet()
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			return "", err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && (lit.Kind == token.STRING || lit.Kind == token.CHAR) {
+				v := lit.Value
+				if lit.Kind == token.STRING {
+					v, _ = strconv.Unquote(v)
+				}
+				for _, r := range v {
+					if r >= 0x80 {
+						b.WriteRune(r)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return b.String(), nil
 }
 
 // metricsScript gives the subset the vertical metrics and space width of
@@ -216,6 +256,14 @@ func Needed(dir string) ([]rune, error) {
 	}
 	for _, l := range i18n.Langs {
 		add(l.Name())
+	}
+	// The signs the widgets and the window write themselves (✓, ⇅, ┼, …).
+	for _, pkg := range []string{"app", "widgets"} {
+		signs, err := SourceSigns(filepath.Join(dir, "..", pkg))
+		if err != nil {
+			return nil, err
+		}
+		add(signs)
 	}
 	var out []rune
 	for r := range set {
