@@ -113,6 +113,9 @@ func (w *Window) actions() []MenuGroup {
 		view.Actions = append(view.Actions, a)
 	}
 	view.Actions = append(view.Actions, nil,
+		&Action{Label: "menu.tradeoff", Key: fyne.KeyM, Do: w.onCurrent(func(v *tabView) { v.tradeoff.toggle() })},
+		&Action{Label: "menu.eventlog", Key: fyne.KeyE, Do: func() { w.ShowEventLog(!EventLogShown()) }},
+		nil,
 		&Action{Label: "menu.language.next", Key: fyne.KeyL, Mod: short, Do: w.nextLanguage},
 		&Action{Label: "menu.theme.next", Key: fyne.KeyT, Mod: short, Do: w.nextTheme})
 	langs := MenuGroup{Title: "menu.language"}

@@ -237,7 +237,8 @@ func TestEveryToolbarActionHasAKeyAndAMenuEntry(t *testing.T) {
 		assert.True(t, i18n.Has(i18n.English, a.Label), "%s has words", a.Label)
 	})
 	for _, label := range []string{"action.play", "action.step", "action.back", "action.reset",
-		"action.faster", "action.slower", "action.nextPreset", "action.prevPreset", "menu.shortcuts", "menu.settings"} {
+		"action.faster", "action.slower", "action.nextPreset", "action.prevPreset", "menu.shortcuts", "menu.settings",
+		"menu.tradeoff", "menu.eventlog", "menu.open", "menu.save", "menu.exportPNG"} {
 		a := byLabel[label]
 		if assert.NotNil(t, a, "%s is in the menus", label) {
 			assert.NotEmpty(t, a.Key, "%s has a key", label)
@@ -377,4 +378,20 @@ func TestErrorText(t *testing.T) {
 	i18n.Set(i18n.Chinese)
 	assert.Contains(t, errorText(sim.ErrRedlockFencing), "没有 fencing 令牌")
 	assert.Equal(t, "faults[2].at: bad", errorText(errors.New("faults[2].at: bad")))
+}
+
+// M shows the tab's trade-off map and E the event log, as their buttons do.
+func TestKeysForTheMapAndTheLog(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	require.False(t, v.tradeoff.shown)
+	key(w, fyne.KeyM)
+	assert.True(t, v.tradeoff.shown, "M shows the map")
+	key(w, fyne.KeyM)
+	assert.False(t, v.tradeoff.shown, "and M again the run")
+	v.tradeoff.runner.stop() // the sweep the map started is not this test's business
+	was := EventLogShown()
+	key(w, fyne.KeyE)
+	assert.Equal(t, !was, EventLogShown(), "E switches the event log")
+	key(w, fyne.KeyE)
+	assert.Equal(t, was, EventLogShown())
 }
