@@ -172,6 +172,13 @@ var Sliders = map[string]SliderSpec{
 		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
 		Format: clockDriftFormat,
 	},
+	"clockDrift": {
+		Key: "clockDrift", Label: "Clock drift", Min: 0, Max: 0.1, Step: 0.001,
+		Tip:    "slider.clockDrift.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.ClockDrift, true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
+		Format: clockDriftFormat,
+	},
 	"clients": {
 		Key: "clients", Label: "Clients", Min: 1, Max: 12, Step: 1,
 		Tip:   "slider.clients.tip",

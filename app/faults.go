@@ -16,6 +16,10 @@ const DefaultPause = 15 * time.Second
 // or an operator setting the clock).
 const ClockJump = 10 * time.Second
 
+// Isolation is how long the node menu cuts a node off from all the others:
+// long enough to outlive a 10 s lease or session.
+const Isolation = 12 * time.Second
+
 // FaultChoice is one fault the node menu offers; At is filled in with the
 // cursor when it is chosen.
 type FaultChoice struct {
@@ -24,8 +28,8 @@ type FaultChoice struct {
 }
 
 // FaultChoices lists the faults that apply to node in the state snap
-// shows: pause, crash or restart, failover for a master with a replica,
-// and clock jumps.
+// shows: pause, crash or restart, failover for a master with a replica, a
+// partition that cuts it off from every other node, and clock jumps.
 func FaultChoices(sc *sim.Scenario, snap *sim.Snapshot, node string, pause time.Duration) []FaultChoice {
 	var nv *sim.NodeView
 	for i := range snap.Nodes {
@@ -61,6 +65,8 @@ func FaultChoices(sc *sim.Scenario, snap *sim.Snapshot, node string, pause time.
 			out = append(out, FaultChoice{Label: i18n.T("fault.failover"), Fault: sim.Fault{Failover: node}})
 		}
 	}
+	out = append(out, FaultChoice{Label: i18n.F("fault.partition", "t", dur(Isolation)),
+		Fault: sim.Fault{Partition: [][]string{{node}}, For: sim.Duration(Isolation)}})
 	out = append(out,
 		FaultChoice{Label: i18n.F("fault.jumpForward", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(ClockJump)}},
 		FaultChoice{Label: i18n.F("fault.jumpBack", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(-ClockJump)}},

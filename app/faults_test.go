@@ -38,15 +38,15 @@ func TestFaultChoices(t *testing.T) {
 		want  []string
 	}{
 		{"client", single, "client-1", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
-			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+			"Cut off from every other node for 12.000 s", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
 		{"pause length from the scenario", single, "client-2", 5 * time.Second, []string{"Pause for 5.000 s (GC / SIGSTOP)", "Crash",
-			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+			"Cut off from every other node for 12.000 s", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
 		{"master without replica", single, "redis-1", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
-			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+			"Cut off from every other node for 12.000 s", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
 		{"master with replica", withReplica, "redis-1", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
-			"Fail over to the replica", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+			"Fail over to the replica", "Cut off from every other node for 12.000 s", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
 		{"replica", withReplica, "redis-2", 0, []string{"Pause for 15.000 s (GC / SIGSTOP)", "Crash",
-			"Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
+			"Cut off from every other node for 12.000 s", "Clock jumps forward 10.000 s", "Clock jumps back 10.000 s"}},
 		{"unknown node", single, "redis-9", 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,4 +81,29 @@ func TestEveryFaultChoiceValidates(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPartitionChoiceCutsTheHolderOff: the node menu's partition isolates a
+// Redis holder; its lease runs out and another client gets the lock.
+func TestPartitionChoiceCutsTheHolderOff(t *testing.T) {
+	sc, err := assets.Preset("redis-happy-path")
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	at := 500 * time.Millisecond
+	var cut *FaultChoice
+	for _, ch := range FaultChoices(sc, rec.At(at), "client-1", 0) {
+		if ch.Fault.Kind() == "partition" {
+			cut = &ch
+		}
+	}
+	require.NotNil(t, cut)
+	c := sc.Clone()
+	f := cut.Fault
+	f.At = sim.Duration(at)
+	c.Faults = append(c.Faults, f)
+	c.Work = sim.Duration(15 * time.Second)
+	forked, err := sim.Record(c)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, forked.Summary().Violations, 1, "client-1 keeps working while cut off; its key expires")
 }
