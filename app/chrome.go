@@ -135,6 +135,7 @@ func (w *Window) actions() []MenuGroup {
 	sim := MenuGroup{Title: "menu.simulation", Actions: []*Action{
 		{Label: "action.play", Key: fyne.KeySpace, Do: w.onCurrent((*tabView).togglePlay)},
 		{Label: "action.step", Key: fyne.KeyRight, Do: w.onCurrent((*tabView).stepForward)},
+		{Label: "action.delta", Key: fyne.KeyD, Do: w.onCurrent((*tabView).stepDelta)},
 		{Label: "action.back", Key: fyne.KeyLeft, Do: w.onCurrent((*tabView).stepBack)},
 		{Label: "action.reset", Key: fyne.KeyR, Do: w.onCurrent((*tabView).rewind)},
 		nil,

@@ -169,6 +169,21 @@ func (c *Controller) Step() {
 	c.cursor = c.rec.Next(c.cursor)
 }
 
+// DeltaT is the step of "+Δt": a hundredth of the run, so a run of any
+// length is crossed in a hundred steps.
+func (c *Controller) DeltaT() time.Duration {
+	return max(time.Millisecond, c.End()/100)
+}
+
+// StepDelta pauses and moves the cursor Δt forward, events or not.
+func (c *Controller) StepDelta() {
+	if c.rec == nil {
+		return
+	}
+	c.playing = false
+	c.cursor = min(c.rec.End(), c.cursor+c.DeltaT())
+}
+
 // StepBack pauses and moves the cursor to the previous event instant.
 func (c *Controller) StepBack() {
 	if c.rec == nil {

@@ -174,3 +174,16 @@ func TestFormatSpeed(t *testing.T) {
 		assert.Equal(t, tc.want, FormatSpeed(tc.x))
 	}
 }
+
+func TestStepDeltaMovesAHundredthOfTheRun(t *testing.T) {
+	c := NewController("redis")
+	require.NoError(t, c.LoadPreset("redis-gc-pause"))
+	c.Play()
+	c.StepDelta()
+	assert.False(t, c.Playing())
+	assert.Equal(t, 300*time.Millisecond, c.Cursor(), "30 s run: Δt = 300 ms")
+	for i := 0; i < 200; i++ {
+		c.StepDelta()
+	}
+	assert.Equal(t, c.End(), c.Cursor(), "stops at the end")
+}

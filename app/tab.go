@@ -133,6 +133,7 @@ type tabView struct {
 	pics *Pictures
 
 	play, step, back, reset *widgets.TipButton
+	delta                   *widgets.TipButton // +Δt
 	speed                   *widgets.TipSlider
 	speedValue              *widget.Label
 	presets                 *widgets.TipSelect
@@ -180,6 +181,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.tradeoff = newTradeoffView(v, v.pics.Content())
 	v.play = widgets.NewTipButton(i18n.T("toolbar.play"), theme.MediaPlayIcon(), v.togglePlay, v.tips, "toolbar.play.tip")
 	v.step = widgets.NewTipButton(i18n.T("toolbar.step"), theme.MediaSkipNextIcon(), v.stepForward, v.tips, "toolbar.step.tip")
+	v.delta = widgets.NewTipButton(i18n.T("toolbar.delta"), nil, v.stepDelta, v.tips, "toolbar.delta.tip")
 	v.back = widgets.NewTipButton(i18n.T("toolbar.back"), theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "toolbar.back.tip")
 	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
 
@@ -211,7 +213,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
-	bar := container.NewHBox(v.play, v.step, v.back, v.reset, widget.NewSeparator(),
+	bar := container.NewHBox(v.play, v.step, v.delta, v.back, v.reset, widget.NewSeparator(),
 		widget.NewLabelWithStyle(i18n.T("toolbar.speed"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		fixed(170, v.speed), fixed(56, v.speedValue), widget.NewSeparator(),
 		widget.NewLabelWithStyle(i18n.T("toolbar.preset"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -248,6 +250,7 @@ func (v *tabView) build() fyne.CanvasObject {
 // instant.
 func (v *tabView) showRun() {
 	v.pics.ShowRun(v.ctl)
+	v.delta.SetTip(i18n.F("toolbar.delta.tip", "t", widgets.FormatTime(v.ctl.DeltaT())))
 	v.showRunLog()
 	v.syncControls()
 	v.show()
@@ -401,6 +404,12 @@ func (v *tabView) togglePlay() {
 
 func (v *tabView) stepForward() {
 	v.ctl.Step()
+	v.syncTicker()
+	v.show()
+}
+
+func (v *tabView) stepDelta() {
+	v.ctl.StepDelta()
 	v.syncTicker()
 	v.show()
 }
