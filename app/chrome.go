@@ -1,15 +1,19 @@
 package app
 
 import (
+	"fmt"
 	"math"
+	"runtime"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -411,12 +415,20 @@ func (w *Window) quit() {
 func (w *Window) showAbout() {
 	text := widget.NewLabel(i18n.T("about.text"))
 	text.Wrapping = fyne.TextWrapWord
-	version := w.app.Metadata().Version
-	ver := widget.NewLabel(i18n.F("about.version", "version", version))
+	version := Version
+	if version == "" {
+		version = w.app.Metadata().Version
+	}
+	ver := widget.NewLabelWithStyle(i18n.F("about.version", "version", version), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	if version == "" {
 		ver.Hide()
 	}
-	d := dialog.NewCustom(i18n.T("about.title"), i18n.T("dialog.close"), container.NewVBox(ver, text), w)
+	icon := canvas.NewImageFromResource(fyne.NewStaticResource("icon.png", assets.Icon()))
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSize(64, 64))
+	build := widget.NewLabel(fmt.Sprintf("%s · %s/%s · %s", runtime.Version(), runtime.GOOS, runtime.GOARCH, AppID))
+	head := container.NewBorder(nil, nil, icon, nil, container.NewVBox(ver, build))
+	d := dialog.NewCustom(i18n.T("about.title"), i18n.T("dialog.close"), container.NewVBox(head, text), w)
 	d.Resize(fyne.NewSize(520, 260))
 	d.Show()
 }

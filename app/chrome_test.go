@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -394,4 +395,36 @@ func TestKeysForTheMapAndTheLog(t *testing.T) {
 	assert.Equal(t, !was, EventLogShown(), "E switches the event log")
 	key(w, fyne.KeyE)
 	assert.Equal(t, was, EventLogShown())
+}
+
+// The About box shows the version main set (from FyneApp.toml), not Fyne's
+// 0.0.1 of an unpackaged binary.
+func TestAboutShowsTheProgramVersion(t *testing.T) {
+	a := test.NewTempApp(t)
+	old := Version
+	Version = "1.2.3"
+	t.Cleanup(func() { Version = old })
+	w := NewWindow(a)
+	defer w.Close()
+	w.showAbout()
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top)
+	var texts []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Label:
+			texts = append(texts, x.Text)
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(top)
+	assert.Contains(t, strings.Join(texts, "\n"), i18n.F("about.version", "version", "1.2.3"))
 }

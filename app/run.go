@@ -10,6 +10,11 @@ import (
 // AppID identifies LockScope to Fyne (preferences, desktop entry).
 const AppID = "io.github.lockscope"
 
+// Version is the program's version, set by main from FyneApp.toml (through
+// -ldflags) before the window opens; the About box shows it. Fyne's own
+// metadata says 0.0.1 when the binary was not packaged.
+var Version = ""
+
 // Run opens the LockScope window and blocks until it is closed.
 func Run() {
 	a := fyneapp.NewWithID(AppID)

@@ -54,6 +54,7 @@ func main() {
 // run is the whole program behind main, so tests drive it without exec.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
+		app.Version = version
 		openWindow()
 		return exitOK
 	}
