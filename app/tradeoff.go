@@ -117,25 +117,6 @@ func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
 	return 0, false
 }
 
-// setSweepField sets a swept field as sim.Sweep does for a cell.
-func setSweepField(sc *sim.Scenario, field string, v float64) {
-	d := sim.Duration(v * float64(time.Millisecond))
-	switch field {
-	case "ttl":
-		sc.TTL = d
-	case "work":
-		sc.Work = d
-	case "latency":
-		sc.Latency = d
-	case "clockDrift":
-		sc.ClockDrift = v
-	case "clients":
-		sc.Clients = int(v)
-	case "nodes":
-		sc.Nodes = int(v)
-	}
-}
-
 // tradeoffBase is the scenario a mode's map sweeps: sim.SweepBase with
 // what the main view's scenario says about the lock, the network and the
 // clients. The axes' own fields are set to their first values, so moving
@@ -164,7 +145,7 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis) (*sim.Scenario, error) {
 		if a.Field == "" || len(a.Values) == 0 {
 			continue
 		}
-		setSweepField(base, a.Field, a.Values[0])
+		sim.SetSweepField(base, a.Field, a.Values[0])
 		top[a.Field] = a.Values[len(a.Values)-1]
 		pauseAxis = pauseAxis || a.Field == "pause"
 	}

@@ -155,7 +155,7 @@ func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
 			pause = ax.v
 			continue
 		}
-		setField(sc, ax.a.Field, ax.v)
+		SetSweepField(sc, ax.a.Field, ax.v)
 	}
 	at := Duration(2*sc.Latency.D() + sc.Work.D()/2)
 	holder := ClientName(0)
@@ -168,7 +168,9 @@ func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
 	return sc
 }
 
-func setField(sc *Scenario, field string, v float64) {
+// SetSweepField sets one of SweepFields (but pause, which is a fault) to v
+// in the field's sweep unit: milliseconds for durations.
+func SetSweepField(sc *Scenario, field string, v float64) {
 	d := Duration(v * float64(time.Millisecond))
 	switch field {
 	case "ttl":
