@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/lockscope/lockscope/assets"
@@ -43,72 +42,51 @@ func parseRunArgs(args []string) (runOptions, error) {
 	o := runOptions{lang: i18n.English}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "-" || !strings.HasPrefix(a, "-") {
+		if isPositional(a) {
 			if o.source != "" {
 				return o, fmt.Errorf("run: one scenario at a time, got %q and %q", o.source, a)
 			}
 			o.source = a
 			continue
 		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		value := func() (string, error) {
-			if hasVal {
-				return val, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("--%s: needs a value", name)
-			}
-			i++
-			return args[i], nil
-		}
+		name, inline, value := flagAt(args, &i)
 		switch name {
 		case "json":
-			if hasVal {
+			if inline {
 				return o, fmt.Errorf("--json: takes no value")
 			}
 			o.json = true
+			continue
 		case "h", "help":
 			o.help = true
-		case "seed":
-			v, err := value()
-			if err != nil {
-				return o, err
-			}
-			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-				return o, fmt.Errorf("--seed: want an integer, got %q", v)
-			}
-			o.overrides = append(o.overrides, override{path: []step{{key: "seed"}}, value: json.Number(v)})
-		case "set":
-			v, err := value()
-			if err != nil {
-				return o, err
-			}
-			ov, err := parseSet(v)
+			continue
+		case "seed", "set", "trace", "lang":
+		default:
+			return o, fmt.Errorf("run: unknown flag %q (flags: --seed, --set, --json, --trace, --lang)", a)
+		}
+		v, err := value()
+		if err != nil {
+			return o, err
+		}
+		if ov, ok, err := scenarioOverride(name, v); ok {
 			if err != nil {
 				return o, err
 			}
 			o.overrides = append(o.overrides, ov)
+			continue
+		}
+		switch name {
 		case "trace":
-			v, err := value()
-			if err != nil {
-				return o, err
-			}
 			if v == "" {
 				return o, fmt.Errorf("--trace: needs a file name")
 			}
 			o.trace = v
 		case "lang":
-			v, err := value()
-			if err != nil {
-				return o, err
-			}
 			l, ok := i18n.Parse(v)
 			if !ok {
 				return o, fmt.Errorf("--lang: want en or zh, got %q", v)
 			}
 			o.lang = l
-		default:
-			return o, fmt.Errorf("run: unknown flag %q (flags: --seed, --set, --json, --trace, --lang)", a)
 		}
 	}
 	if o.source == "" && !o.help {

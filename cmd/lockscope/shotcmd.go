@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,24 +49,14 @@ func parseShotArgs(args []string) (shotOptions, error) {
 	o := shotOptions{size: fyne.NewSize(1600, 1000), scale: app.PictureScale, lang: i18n.English}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "-" || !strings.HasPrefix(a, "-") {
+		if isPositional(a) {
 			if o.source != "" {
 				return o, fmt.Errorf("shot: one scenario at a time, got %q and %q", o.source, a)
 			}
 			o.source = a
 			continue
 		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		value := func() (string, error) {
-			if hasVal {
-				return val, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("--%s: needs a value", name)
-			}
-			i++
-			return args[i], nil
-		}
+		name, _, value := flagAt(args, &i)
 		if name == "h" || name == "help" {
 			o.help = true
 			continue
@@ -75,6 +64,13 @@ func parseShotArgs(args []string) (shotOptions, error) {
 		v, err := value()
 		if err != nil {
 			return o, err
+		}
+		if ov, ok, err := scenarioOverride(name, v); ok {
+			if err != nil {
+				return o, err
+			}
+			o.overrides = append(o.overrides, ov)
+			continue
 		}
 		switch name {
 		case "at":
@@ -102,17 +98,6 @@ func parseShotArgs(args []string) (shotOptions, error) {
 				return o, fmt.Errorf("--scale: want a number above 0 and at most 4, got %q", v)
 			}
 			o.scale = float32(s)
-		case "seed":
-			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-				return o, fmt.Errorf("--seed: want an integer, got %q", v)
-			}
-			o.overrides = append(o.overrides, override{path: []step{{key: "seed"}}, value: json.Number(v)})
-		case "set":
-			ov, err := parseSet(v)
-			if err != nil {
-				return o, err
-			}
-			o.overrides = append(o.overrides, ov)
 		case "lang":
 			l, ok := i18n.Parse(v)
 			if !ok {

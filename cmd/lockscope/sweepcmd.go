@@ -43,20 +43,10 @@ func parseSweepArgs(args []string) (sweepOptions, error) {
 	o := sweepOptions{seeds: 20}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !strings.HasPrefix(a, "-") {
+		if isPositional(a) {
 			return o, fmt.Errorf("sweep: unexpected argument %q (flags: --mode, --x, --y, --seeds, --set, --csv)", a)
 		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		value := func() (string, error) {
-			if hasVal {
-				return val, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("--%s: needs a value", name)
-			}
-			i++
-			return args[i], nil
-		}
+		name, _, value := flagAt(args, &i)
 		var err error
 		switch name {
 		case "csv":
