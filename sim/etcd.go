@@ -1528,12 +1528,15 @@ func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-func (s *EtcdServer) detail() string {
+func (s *EtcdServer) detail() (string, Words) {
 	d := fmt.Sprintf("term %d · index %d · commit %d · rev %d", s.term, s.lastIndex(), s.commit, s.rev)
+	key := "detail.etcd.server"
 	if s.pre {
 		d += " · pre-vote"
+		key = "detail.etcd.serverPreVote"
 	}
-	return d
+	return d, say(key, "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex()),
+		"commit", fmt.Sprint(s.commit), "rev", fmt.Sprint(s.rev))
 }
 
 // ---------------------------------------------------------------------------
@@ -2120,16 +2123,23 @@ func (c *etcdClient) session() string {
 	return c.sess
 }
 
-func (c *etcdClient) detail(s *Sim) string {
+func (c *etcdClient) detail(s *Sim) (string, Words) {
 	var parts []string
+	key := "detail.etcd.client"
+	words := say("", "n", fmt.Sprint(c.keepalives))
 	if c.lease != 0 {
 		parts = append(parts, fmt.Sprintf("lease %x ttl %v", c.lease, c.leaseTTL))
+		key += "Lease"
+		words.Args["lease"], words.Args["ttl"] = fmt.Sprintf("%x", c.lease), c.leaseTTL.String()
 	}
 	parts = append(parts, fmt.Sprintf("%d keepalives", c.keepalives))
 	if len(c.servers) > 0 {
 		parts = append(parts, "via "+s.Nodes[c.servers[c.ep]].Name)
+		key += "Via"
+		words.Args["server"] = s.Nodes[c.servers[c.ep]].Name
 	}
-	return strings.Join(parts, " · ")
+	words.Key = key
+	return strings.Join(parts, " · "), words
 }
 
 // ---------------------------------------------------------------------------
@@ -2145,7 +2155,8 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 			continue
 		}
 		nv := &snap.Nodes[id]
-		nv.Role, nv.Detail = srv.role, srv.detail()
+		nv.Role = srv.role
+		nv.Detail, nv.DetailWords = srv.detail()
 		v.Members = append(v.Members, EtcdMember{Node: int(id), Name: s.Nodes[id].Name, Role: srv.role,
 			Term: srv.term, LastIndex: srv.lastIndex(), Commit: srv.commit, Applied: srv.applied,
 			Revision: srv.rev, Primary: srv.primary})
@@ -2164,7 +2175,8 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 		if !ok {
 			continue
 		}
-		snap.Nodes[i].Session, snap.Nodes[i].Detail = c.session(), c.detail(s)
+		snap.Nodes[i].Session = c.session()
+		snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s)
 		if c.watching && !s.Nodes[i].Crashed {
 			v.Watches = append(v.Watches, ZWatch{Client: s.Nodes[i].Name, Path: c.watchKey})
 		}

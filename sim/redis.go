@@ -108,7 +108,7 @@ func (redisMode) View(s *Sim, snap *Snapshot) {
 	}
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok {
-			snap.Nodes[i].Detail = c.detail()
+			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail()
 		}
 	}
 	snap.Redis = v
@@ -366,11 +366,11 @@ type redisClient struct {
 
 func (c *redisClient) Clone() Process { cp := *c; return &cp }
 
-func (c *redisClient) detail() string {
+func (c *redisClient) detail() (string, Words) {
 	if c.renewing {
-		return fmt.Sprintf("watchdog: %d renewals", c.renewals)
+		return fmt.Sprintf("watchdog: %d renewals", c.renewals), say("detail.redis.watchdog", "n", fmt.Sprint(c.renewals))
 	}
-	return ""
+	return "", Words{}
 }
 
 func (c *redisClient) Start(ctx Ctx) {

@@ -156,7 +156,8 @@ func (redlockMode) View(s *Sim, snap *Snapshot) {
 			a.Left = c.until - s.Nodes[i].Clock.Mono(s.now)
 		}
 		v.Attempts = append(v.Attempts, a)
-		snap.Nodes[i].Detail = c.detail(a)
+		a.NoteWords = a.NoteWords.clone()
+		snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(a)
 	}
 	snap.Redlock = v
 }
@@ -409,8 +410,10 @@ func (c *redlockClient) decide(ctx Ctx) {
 	}
 	if c.yes < quorum {
 		c.why = fmt.Sprintf("only %d of %d masters said yes, quorum is %d", c.yes, len(c.masters), quorum)
+		c.att.NoteWords = say("note.redlock.noQuorum", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum))
 	} else {
 		c.why = fmt.Sprintf("validity %s is not positive: the votes took %s", redlockMs(validity), redlockMs(elapsed))
+		c.att.NoteWords = say("note.redlock.noValidity", "validity", redlockMs(validity), "elapsed", redlockMs(elapsed))
 	}
 	c.att.Note = c.why
 	ctx.Trace("redlock", OpSet, "failed: "+sum)
@@ -464,20 +467,22 @@ func (c *redlockClient) extended(ctx Ctx) {
 		return
 	}
 	why := fmt.Sprintf("extension reached only %d of %d masters, quorum is %d", c.yes, len(c.masters), quorum)
+	words := say("note.redlock.extendNoQuorum", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum))
 	if c.yes >= quorum {
 		why = fmt.Sprintf("extension took %s: validity %s is not positive", redlockMs(elapsed), redlockMs(validity))
+		words = say("note.redlock.extendNoValidity", "elapsed", redlockMs(elapsed), "validity", redlockMs(validity))
 	}
-	c.lose(ctx, why)
+	c.lose(ctx, why, words)
 }
 
 // lose ends the belief without a release: the client knows it lost.
-func (c *redlockClient) lose(ctx Ctx, why string) {
+func (c *redlockClient) lose(ctx Ctx, why string, words Words) {
 	ctx.Cancel(c.validity)
 	ctx.Cancel(c.watchdog)
 	ctx.Cancel(c.deadline)
 	c.validity, c.watchdog, c.deadline = 0, 0, 0
 	c.phase = redlockLost
-	c.att.Note = why
+	c.att.Note, c.att.NoteWords = why, words
 	c.Lost(ctx, why)
 }
 
@@ -522,10 +527,12 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 		}
 		c.validity = 0
 		why := fmt.Sprintf("validity ran out on its own clock, %s after the grant", redlockMs(c.att.Validity))
+		words := say("note.redlock.ranOut", "validity", redlockMs(c.att.Validity))
 		if late := ctx.Mono() - c.until; late >= time.Millisecond {
 			why += fmt.Sprintf("; it noticed %s late, when its pause ended", redlockMs(late))
+			words = say("note.redlock.ranOutLate", "validity", redlockMs(c.att.Validity), "late", redlockMs(late))
 		}
-		c.lose(ctx, why)
+		c.lose(ctx, why, words)
 	case timerRedlockWatchdog:
 		c.watchdog = 0
 		if c.State != StateHolding || c.phase != redlockHolding {
@@ -546,7 +553,7 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 // comment for why the write lands a latency later, unchecked).
 func (c *redlockClient) workDone(ctx Ctx) {
 	if ctx.Mono() >= c.until {
-		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write")
+		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write", say("note.redlock.workLate"))
 		return
 	}
 	c.phase = redlockWriting
@@ -569,7 +576,7 @@ func (c *redlockClient) release(ctx Ctx) {
 }
 
 // detail is the client's one-line note in the cluster view.
-func (c *redlockClient) detail(a RedlockAttempt) string {
+func (c *redlockClient) detail(a RedlockAttempt) (string, Words) {
 	yes := 0
 	for _, v := range a.Votes {
 		if v == VoteYes {
@@ -578,13 +585,15 @@ func (c *redlockClient) detail(a RedlockAttempt) string {
 	}
 	switch a.Phase {
 	case "":
-		return ""
+		return "", Words{}
 	case redlockHolding, redlockExtending, redlockWriting:
-		return fmt.Sprintf("%s: validity left %s", a.Phase, redlockMs(a.Left))
+		return fmt.Sprintf("%s: validity left %s", a.Phase, redlockMs(a.Left)),
+			say("detail.redlock.left", "left", redlockMs(a.Left)).term("phase", a.Phase)
 	case redlockAcquiring:
-		return fmt.Sprintf("try %d: %d/%d yes", a.Number, yes, len(a.Votes))
+		return fmt.Sprintf("try %d: %d/%d yes", a.Number, yes, len(a.Votes)),
+			say("detail.redlock.votes", "try", strconv.Itoa(a.Number), "yes", strconv.Itoa(yes), "n", strconv.Itoa(len(a.Votes)))
 	}
-	return fmt.Sprintf("try %d: %s", a.Number, a.Phase)
+	return fmt.Sprintf("try %d: %s", a.Number, a.Phase), say("detail.redlock.phase", "try", strconv.Itoa(a.Number)).term("phase", a.Phase)
 }
 
 // redlockMs writes a duration in milliseconds, as every figure shown is.

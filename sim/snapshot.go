@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"sort"
 	"time"
 )
@@ -50,6 +51,44 @@ type NodeView struct {
 	Token   int64       // the token of the current or last grant
 	Session string      // zookeeper: CONNECTED / SUSPENDED / LOST; etcd: lease state
 	Detail  string      // a short mode-specific note
+	// DetailWords is Detail as a translation key and its figures, so the
+	// window can say it in the reader's language; Detail stays English.
+	DetailWords Words
+}
+
+// Words is a sentence the simulator states as data: a key of
+// assets/translations and the values of its placeholders. The simulator
+// cannot use the lookup (the lookup's package embeds the presets it
+// parses), so it keeps its English for traces and tests and hands the
+// window this to say the same in the reader's language.
+type Words struct {
+	Key   string            // "" when there is nothing to say
+	Args  map[string]string // figures and names, shown as they are
+	Terms map[string]string // simulator vocabulary (a phase), shown as its "term.<word>"
+}
+
+// say is the Words of key with args given as name, value pairs.
+func say(key string, args ...string) Words {
+	w := Words{Key: key, Args: make(map[string]string, len(args)/2)}
+	for i := 0; i+1 < len(args); i += 2 {
+		w.Args[args[i]] = args[i+1]
+	}
+	return w
+}
+
+// term adds a placeholder whose value is a word of the simulator's own
+// vocabulary, translated as "term.<word>".
+func (w Words) term(name, word string) Words {
+	if w.Terms == nil {
+		w.Terms = map[string]string{}
+	}
+	w.Terms[name] = word
+	return w
+}
+
+// clone copies the maps, so a snapshot shares nothing with the run.
+func (w Words) clone() Words {
+	return Words{Key: w.Key, Args: maps.Clone(w.Args), Terms: maps.Clone(w.Terms)}
 }
 
 // MessageView is a message on the wire.
@@ -118,6 +157,8 @@ type RedlockAttempt struct {
 	Renewals int
 	// Note says in words why the attempt failed or how the hold ended.
 	Note string
+	// NoteWords is Note as a translation key and its figures.
+	NoteWords Words
 }
 
 // RedlockView is the Redlock vote tally and the masters' keys.

@@ -2157,10 +2157,10 @@ func (c *zkClient) finish(ctx Ctx) {
 	c.Rest(ctx)
 }
 
-func (c *zkClient) detail(s *Sim, id NodeID) string {
+func (c *zkClient) detail(s *Sim, id NodeID) (string, Words) {
 	n := s.Nodes[id]
 	if n.Crashed {
-		return ""
+		return "", Words{}
 	}
 	timeout := c.timeout
 	if timeout == 0 {
@@ -2169,21 +2169,28 @@ func (c *zkClient) detail(s *Sim, id NodeID) string {
 	server := s.Nodes[c.serverNode()].Name
 	switch {
 	case c.cstate == ZKSuspended:
-		return fmt.Sprintf("SUSPENDED %v of %v, then LOST", (n.Clock.Wall(s.now) - c.suspendedAt).Round(time.Millisecond), timeout)
+		elapsed := (n.Clock.Wall(s.now) - c.suspendedAt).Round(time.Millisecond)
+		return fmt.Sprintf("SUSPENDED %v of %v, then LOST", elapsed, timeout),
+			say("detail.zk.suspended", "elapsed", elapsed.String(), "timeout", timeout.String())
 	case c.conn == zkConnConnected:
-		return fmt.Sprintf("%s · session %#x · heard %v ago (read timeout %v)", server, c.session,
-			(n.Clock.Mono(s.now) - c.lastRecv).Round(time.Millisecond), zkReadTimeout(timeout).Round(time.Millisecond))
+		heard := (n.Clock.Mono(s.now) - c.lastRecv).Round(time.Millisecond)
+		read := zkReadTimeout(timeout).Round(time.Millisecond)
+		return fmt.Sprintf("%s · session %#x · heard %v ago (read timeout %v)", server, c.session, heard, read),
+			say("detail.zk.connected", "server", server, "session", fmt.Sprintf("%#x", c.session),
+				"heard", heard.String(), "readTimeout", read.String())
 	case c.conn == zkConnConnecting:
-		return "connecting to " + server
+		return "connecting to " + server, say("detail.zk.connecting", "server", server)
 	}
-	return ""
+	return "", Words{}
 }
 
-func (s *zkServer) detail() string {
+func (s *zkServer) detail() (string, Words) {
 	if s.state == zkLooking {
-		return fmt.Sprintf("looking · round %d · zxid %#x", s.round, s.lastLogged())
+		return fmt.Sprintf("looking · round %d · zxid %#x", s.round, s.lastLogged()),
+			say("detail.zk.looking", "round", strconv.FormatInt(s.round, 10), "zxid", fmt.Sprintf("%#x", s.lastLogged()))
 	}
-	return fmt.Sprintf("epoch %d · zxid %#x", s.currentEpoch, s.lastCommitted())
+	return fmt.Sprintf("epoch %d · zxid %#x", s.currentEpoch, s.lastCommitted()),
+		say("detail.zk.server", "epoch", strconv.FormatInt(s.currentEpoch, 10), "zxid", fmt.Sprintf("%#x", s.lastCommitted()))
 }
 
 // View fills the ZooKeeper picture from the established leader (or, during
@@ -2207,7 +2214,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 			}
 		}
 		snap.Nodes[id].Role = role
-		snap.Nodes[id].Detail = srv.detail()
+		snap.Nodes[id].Detail, snap.Nodes[id].DetailWords = srv.detail()
 		v.Servers = append(v.Servers, ZKServerView{Node: int(id), Role: role, Epoch: srv.currentEpoch,
 			LastZxid: srv.lastLogged(), Committed: srv.lastCommitted(), Serving: srv.serving && !down})
 		if down {
@@ -2276,7 +2283,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*zkClient); ok {
 			snap.Nodes[i].Session = c.cstate
-			snap.Nodes[i].Detail = c.detail(s, NodeID(i))
+			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s, NodeID(i))
 		}
 	}
 	snap.ZK = v

@@ -422,7 +422,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	case n.Session != "":
 		lines[3] = i18n.Term(n.Session)
 	default:
-		lines[3] = n.Detail
+		lines[3] = Say(n.DetailWords, n.Detail)
 	}
 	muted := themeColor(th, theme.ColorNamePlaceHolder)
 	y := b.pos.Y + 5

@@ -803,6 +803,7 @@ func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line,
 		line = i18n.F("redlock.extension", "n", a.Renewals, "line", line)
 	}
 	yes := Yes(a.Votes)
+	note := Say(a.NoteWords, a.Note)
 	switch {
 	case holdingPhase(a.Phase) && a.Left > 0:
 		line += " · " + i18n.F("redlock.left", "ms", MsFigure(a.Left.Round(time.Millisecond)))
@@ -812,7 +813,7 @@ func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line,
 		why = i18n.T("redlock.ranOut.why")
 	case a.Success:
 		line += " · " + i18n.Term(a.Phase)
-		why = a.Note
+		why = note
 	default:
 		if a.Validity <= 0 {
 			line += i18n.T("redlock.failedValidity")
@@ -820,12 +821,12 @@ func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line,
 			line += i18n.T("redlock.failedQuorum")
 		}
 		why = i18n.Term(a.Phase)
-		if a.Note != "" {
-			why += ": " + a.Note
+		if note != "" {
+			why += ": " + note
 		}
 	}
 	if a.Phase == "lost" {
-		why = i18n.Term("lost") + ": " + a.Note
+		why = i18n.Term("lost") + ": " + note
 	}
 	return line, why
 }

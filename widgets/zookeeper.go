@@ -242,7 +242,7 @@ func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) st
 	}
 	if !c.Crashed && c.Detail != "" && (c.Session == sim.ZKSuspended || c.Session == sim.ZKLost || !ok) {
 		// The pill beside it already names the state.
-		parts = append(parts, strings.TrimPrefix(c.Detail, c.Session+" "))
+		parts = append(parts, strings.TrimPrefix(Say(c.DetailWords, c.Detail), c.Session+" "))
 	}
 	switch {
 	case !ok:

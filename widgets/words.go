@@ -1,0 +1,37 @@
+package widgets
+
+import (
+	"sort"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Say is a sentence the simulator stated as data, in the reader's
+// language. The simulator cannot use the lookup, so it hands over the key
+// and figures beside its own English; english is shown when the words
+// have no key (a snapshot built by hand, a sentence not yet keyed).
+func Say(w sim.Words, english string) string {
+	if w.Key == "" {
+		return english
+	}
+	args := make([]any, 0, 2*(len(w.Args)+len(w.Terms)))
+	for _, name := range sortedNames(w.Args) {
+		args = append(args, name, w.Args[name])
+	}
+	for _, name := range sortedNames(w.Terms) {
+		args = append(args, name, i18n.Term(w.Terms[name]))
+	}
+	return i18n.F(w.Key, args...)
+}
+
+// sortedNames are a map's keys in order, so the same words always make
+// the same argument list.
+func sortedNames(m map[string]string) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,149 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Every sentence a node's Detail or an attempt's Note holds, through every
+// bundled preset, comes with its key, and that key's English is the
+// simulator's own sentence to the character: the window says in Chinese
+// exactly what the traces say in English.
+func TestSayIsTheSimulatorsEnglish(t *testing.T) {
+	require.Equal(t, i18n.English, i18n.Current())
+	seen := map[string]bool{}
+	for _, name := range assets.PresetNames() {
+		sc, err := assets.Preset(name)
+		require.NoError(t, err)
+		rec, err := sim.Record(sc)
+		require.NoError(t, err)
+		instants := rec.EventTimes()
+		step := len(instants)/200 + 1
+		for i := 0; i <= 100; i++ {
+			instants = append(instants, rec.End()*time.Duration(i)/100)
+		}
+		for i, at := range instants {
+			if i < len(rec.EventTimes()) && i%step != 0 {
+				continue
+			}
+			s := rec.At(at)
+			for _, n := range s.Nodes {
+				if n.Detail == "" {
+					assert.Empty(t, n.DetailWords.Key, "%s at %v: %s has words but no Detail", name, at, n.Name)
+					continue
+				}
+				if assert.NotEmpty(t, n.DetailWords.Key, "%s at %v: %s's %q has no key", name, at, n.Name, n.Detail) {
+					seen[n.DetailWords.Key] = true
+					assert.Equal(t, n.Detail, Say(n.DetailWords, ""), "%s at %v: %s", name, at, n.Name)
+				}
+			}
+			if s.Redlock == nil {
+				continue
+			}
+			for _, a := range s.Redlock.Attempts {
+				if a.Note == "" {
+					continue
+				}
+				if assert.NotEmpty(t, a.NoteWords.Key, "%s at %v: %s's note %q has no key", name, at, a.Client, a.Note) {
+					seen[a.NoteWords.Key] = true
+					assert.Equal(t, a.Note, Say(a.NoteWords, ""), "%s at %v: %s", name, at, a.Client)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"detail.redis.watchdog", "detail.redlock.left", "detail.redlock.votes", "detail.redlock.phase",
+		"note.redlock.noQuorum", "note.redlock.ranOutLate", "detail.zk.suspended", "detail.zk.connected", "detail.zk.connecting",
+		"detail.zk.looking", "detail.zk.server", "detail.etcd.server", "detail.etcd.clientLeaseVia"} {
+		assert.True(t, seen[key], "no preset ever says %s", key)
+	}
+}
+
+func TestSayFallsBackToTheEnglish(t *testing.T) {
+	assert.Equal(t, "as built by hand", Say(sim.Words{}, "as built by hand"))
+	w := sim.Words{Key: "detail.redlock.phase", Args: map[string]string{"try": "3"}, Terms: map[string]string{"phase": "gave up"}}
+	assert.Equal(t, "try 3: gave up", Say(w, ""))
+	inChinese(t)
+	assert.Equal(t, "第 3 次尝试："+i18n.In(i18n.Chinese, "term.gave up"), Say(w, ""))
+}
+
+// inChinese switches the lookup to Chinese for the rest of the test.
+func inChinese(t *testing.T) {
+	t.Helper()
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+}
+
+// A Chinese window shows the Redlock and ZooKeeper runs' node details and
+// vote notes in Chinese: the translated sentence is drawn, the English one
+// is not.
+func TestChineseDetailsAreChinese(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		at     time.Duration
+		state  func() (fyne.Widget, func(*sim.Snapshot))
+		want   []string // translated sentences that must show somewhere
+	}{
+		{"redlock-pause-after-acquire", 10 * time.Second, tallyState,
+			[]string{"第 11 次尝试：重试中", "5 个主节点中只有 0 个同意，法定数是 3"}},
+		{"redlock-clock-jump", 2333 * time.Millisecond, tallyState, []string{"第 1 次尝试：3/5 同意"}},
+		{"redlock-clock-jump", 7 * time.Second, tallyState, []string{"：有效期剩余 "}},
+		{"zk-session-expiry", 16500 * time.Millisecond, zkState, []string{"已 9.809s（共 10s），之后 LOST"}},
+		{"zk-leader-crash", 10 * time.Second, zkState, []string{"选举中 · 第 2 轮 · zxid 0x100000007"}},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			test.NewTempApp(t)
+			inChinese(t)
+			snap := redlockAt(t, tc.preset, tc.at)
+			cluster := NewClusterView()
+			state, set := tc.state()
+			for _, o := range []fyne.Widget{cluster, state} {
+				w := test.NewTempWindow(t, o)
+				w.Resize(fyne.NewSize(1400, 600))
+			}
+			cluster.SetSnapshot(snap)
+			set(snap)
+			shown := append(texts(test.TempWidgetRenderer(t, cluster).Objects()), texts(test.TempWidgetRenderer(t, state).Objects())...)
+			joined := strings.Join(shown, "\n")
+			for _, s := range tc.want {
+				assert.Contains(t, joined, s)
+			}
+			english := []string{}
+			for _, n := range snap.Nodes {
+				english = append(english, n.Detail)
+			}
+			if snap.Redlock != nil {
+				for _, a := range snap.Redlock.Attempts {
+					english = append(english, a.Note)
+				}
+			}
+			for _, e := range english {
+				if e == "" || strings.HasPrefix(e, "epoch ") { // "epoch N · zxid" reads the same in both
+					continue
+				}
+				for _, s := range shown {
+					assert.NotContains(t, s, strings.TrimPrefix(e, "SUSPENDED "), "the English sentence is drawn")
+				}
+			}
+		})
+	}
+}
+
+func tallyState() (fyne.Widget, func(*sim.Snapshot)) {
+	v := NewVoteTally()
+	return v, v.SetSnapshot
+}
+
+func zkState() (fyne.Widget, func(*sim.Snapshot)) {
+	z := NewZNodeTree()
+	return z, z.SetSnapshot
+}
