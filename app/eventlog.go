@@ -200,7 +200,7 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 	if node == "" {
 		node = i18n.T("eventlog.scenario")
 	}
-	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), e.Note}
+	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), widgets.Say(e.NoteWords, e.Note)}
 	imp := widget.MediumImportance
 	bold := false
 	switch {
@@ -220,7 +220,8 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 }
 
 // EventWhat says what a trace event is in a few words: the message and
-// its direction, the fault, or the event's kind and operation.
+// its direction, the fault, or the event's kind (in the reader's language)
+// and operation.
 func EventWhat(e sim.TraceEvent) string {
 	switch e.Kind {
 	case "send":
@@ -232,7 +233,11 @@ func EventWhat(e sim.TraceEvent) string {
 	case "fault":
 		return i18n.F("eventlog.fault", "op", e.Op)
 	}
-	return strings.TrimSpace(e.Kind + " " + e.Op)
+	kind := e.Kind
+	if i18n.Has(i18n.English, "eventlog.kind."+kind) {
+		kind = i18n.T("eventlog.kind." + kind)
+	}
+	return strings.TrimSpace(kind + " " + e.Op)
 }
 
 // addEventLog builds the tab's event log and puts it beside the pictures.

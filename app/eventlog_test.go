@@ -5,8 +5,14 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
 )
 
 // The event log follows the cursor: the row of the cursor's instant is
@@ -72,4 +78,49 @@ func TestControlsFollowTheCursorAcrossAFork(t *testing.T) {
 	v.seek(6 * time.Second)
 	assert.Equal(t, 20.0, ttl.slider.Value, "after it: the fork's")
 	require.Len(t, v.ctl.Scenario().Changes, 1, "following the cursor changes nothing")
+}
+
+// A Chinese window's event log says the simulator's notes in Chinese: the
+// row shows the translated sentence, never the English one, while the
+// trace itself (what the files hold) keeps its English.
+func TestEventLogNotesInChinese(t *testing.T) {
+	for _, tc := range []struct {
+		preset  string
+		want    []string
+		english string // a note of the same run as the trace files keep it
+	}{
+		{"redis-gc-pause", []string{"令牌 0", "返回 0：锁已经不是我们的了", "主动释放"}, "returned 0: the lock was no longer ours"},
+		{"redlock-clock-jump", []string{"获得锁：3/5 票，法定数 3；有效期 10000 ms − 500 ms − 102 ms = 9398 ms", "网络分区", "分区已恢复"}, "partition healed"},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			w, _, _, _ := newTestWindow(t)
+			inChinese(t, w)
+			sc, err := assets.Preset(tc.preset)
+			require.NoError(t, err)
+			rec, err := sim.Record(sc)
+			require.NoError(t, err)
+			l := NewEventLog()
+			test.NewTempWindow(t, l.Content()).Resize(fyne.NewSize(700, 500))
+			l.SetTrace(rec.Trace(), rec.End())
+			var notes []string
+			for row := range l.Len() {
+				c := newEventRow().(*fyne.Container)
+				l.fillRow(row, c)
+				shown := c.Objects[3].(*widget.Label).Text
+				notes = append(notes, shown)
+				e := l.Event(row)
+				if e.NoteWords.Key != "" && i18n.In(i18n.Chinese, e.NoteWords.Key) != i18n.In(i18n.English, e.NoteWords.Key) {
+					assert.NotEqual(t, e.Note, shown, "row %d (%s at %v) shows the English note", row, e.Kind, e.At)
+				}
+			}
+			for _, s := range tc.want {
+				assert.Contains(t, notes, s)
+			}
+			var english []string
+			for _, e := range rec.Trace() {
+				english = append(english, e.Note)
+			}
+			assert.Contains(t, english, tc.english, "the trace keeps its English")
+		})
+	}
 }

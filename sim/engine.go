@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -327,7 +328,7 @@ func (s *Sim) handle(e event) bool {
 		if n.Crashed && e.kind != evResume {
 			if e.kind == evDeliver {
 				s.now = e.at
-				s.trace(e.node, "drop", e.msg.Op, e.from, "node is down")
+				s.traceSaid(e.node, "drop", e.msg.Op, e.from, "node is down", say("note.drop.down"))
 				return true
 			}
 			return false
@@ -346,7 +347,7 @@ func (s *Sim) handle(e event) bool {
 	switch e.kind {
 	case evDeliver:
 		if s.cutSince(e.from, e.node, e.sentAt) {
-			s.trace(e.node, "drop", e.msg.Op, e.from, "partitioned")
+			s.traceSaid(e.node, "drop", e.msg.Op, e.from, "partitioned", say("note.drop.partitioned"))
 			return true
 		}
 		s.trace(e.node, "recv", e.msg.Op, e.from, "")
@@ -368,7 +369,7 @@ func (s *Sim) handle(e event) bool {
 		s.trace(None, "change", "", None, ch.String())
 		s.Check.fault(s.now, "change", "", ch.String())
 	case evHeal:
-		s.trace(None, "heal", "", None, "partition healed")
+		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
 		s.Check.fault(s.now, "heal", "", "")
 	}
 	return true
@@ -640,31 +641,39 @@ func (c Ctx) Cancel(id TimerID) {
 // Trace notes a protocol step in the run's trace.
 func (c Ctx) Trace(kind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
 
+// TraceSaid is Trace with the note's words, so the window can say the
+// note in the reader's language.
+func (c Ctx) TraceSaid(kind, op, note string, words Words) {
+	c.s.traceSaid(c.id, kind, op, None, note, words)
+}
+
 // Waiting records that this client starts asking for the lock.
 func (c Ctx) Waiting() { c.s.Check.waiting(c.s.now, c.id) }
 
 // Granted records that this client now believes it holds the lock.
 func (c Ctx) Granted(token int64, validity time.Duration) {
 	c.s.Check.granted(c.s.now, c.id, token, validity)
-	c.s.trace(c.id, "grant", "", None, fmt.Sprintf("token %d", token))
+	c.s.traceSaid(c.id, "grant", "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
 }
 
 // WhyRelease is the Unheld reason of a voluntary release.
 const WhyRelease = "release"
 
-// Unheld records that this client no longer believes it holds the lock.
-func (c Ctx) Unheld(why string) {
+// Unheld records that this client no longer believes it holds the lock;
+// why is the reason in English, words the same for the window.
+func (c Ctx) Unheld(why string, words Words) {
 	if why == WhyRelease && c.s.Check.Holding(c.id) {
 		c.s.Check.released(c.s.now, c.id)
 	}
 	c.s.Check.unheld(c.s.now, c.id)
-	c.s.trace(c.id, "unheld", "", None, why)
+	c.s.traceSaid(c.id, "unheld", "", None, why, words)
 }
 
-// GaveUp records that this client stopped asking without getting the lock.
-func (c Ctx) GaveUp(why string) {
+// GaveUp records that this client stopped asking without getting the
+// lock; why is the reason in English, words the same for the window.
+func (c Ctx) GaveUp(why string, words Words) {
 	c.s.Check.gaveUp(c.s.now, c.id)
-	c.s.trace(c.id, "giveup", "", None, why)
+	c.s.traceSaid(c.id, "giveup", "", None, why, words)
 }
 
 // Write sends the client's write to the shared storage, which with fencing

@@ -448,9 +448,9 @@ func (s *EtcdServer) memberIndex(id NodeID) int {
 	return -1
 }
 
-func (s *EtcdServer) trace(ctx Ctx, kind, op, note string) {
+func (s *EtcdServer) trace(ctx Ctx, kind, op, note string, words Words) {
 	if !s.replay {
-		ctx.Trace(kind, op, note)
+		ctx.TraceSaid(kind, op, note, words)
 	}
 }
 
@@ -512,7 +512,7 @@ func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
 	if !persist {
 		s.term, s.vote, s.log, s.commit = 0, None, nil, 0
 		s.wipedReq = s.nextID()
-		ctx.Trace("raft", "restart", "data directory lost: rejoining with an empty log")
+		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", say("note.etcd.wiped"))
 	}
 	s.resetState()
 	s.history = nil
@@ -557,12 +557,13 @@ func (s *EtcdServer) campaign(ctx Ctx, pre bool) {
 	if pre {
 		s.role, s.pre, s.lead = roleCandidate, true, None
 		s.votes = make([]int8, len(s.members))
-		s.trace(ctx, "raft", raftPreVote, fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1))
+		s.trace(ctx, "raft", raftPreVote, fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1),
+			say("note.etcd.preVote", "for", (time.Duration(s.randomized)*EtcdHeartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
 		s.role, s.pre = roleCandidate, false
-		s.trace(ctx, "raft", raftVote, fmt.Sprintf("campaign for term %d", s.term))
+		s.trace(ctx, "raft", raftVote, fmt.Sprintf("campaign for term %d", s.term), say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
 	}
 	if s.poll(ctx, s.self, true) {
 		return
@@ -615,7 +616,8 @@ func (s *EtcdServer) poll(ctx Ctx, from NodeID, granted bool) bool {
 func (s *EtcdServer) becomeLeader(ctx Ctx) {
 	s.reset(ctx, s.term)
 	s.role, s.pre, s.lead = roleLeader, false, s.self
-	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()))
+	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
+		say("note.etcd.elected", "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex())))
 	s.appendEntry(ctx, etcdEntry{Type: entNoop, Client: None, Origin: None})
 	s.newLeader(ctx)
 }
@@ -662,7 +664,7 @@ func (s *EtcdServer) tick(ctx Ctx) {
 				s.active[i] = false
 			}
 			if act < s.quorum() {
-				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down")
+				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down", say("note.etcd.stepDown"))
 				s.becomeFollower(ctx, s.term, None)
 			}
 		}
@@ -756,7 +758,7 @@ func (s *EtcdServer) step(ctx Ctx, from NodeID, m Msg) {
 		for _, enc := range m.Names {
 			e, err := decodeEntry(enc)
 			if err != nil {
-				s.trace(ctx, "raft", m.Op, err.Error())
+				s.trace(ctx, "raft", m.Op, err.Error(), asIs(err.Error()))
 				return
 			}
 			s.propose(ctx, e)
@@ -882,7 +884,7 @@ func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m Msg) {
 	for i, enc := range m.Names {
 		e, err := decodeEntry(enc)
 		if err != nil {
-			s.trace(ctx, "raft", m.Op, err.Error())
+			s.trace(ctx, "raft", m.Op, err.Error(), asIs(err.Error()))
 			return
 		}
 		idx := prev + 1 + int64(i)
@@ -1117,16 +1119,19 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 			}
 		}
 		delete(s.leases, e.Lease)
-		why := "revoked by its session"
+		why, how := "revoked by its session", "revoked"
 		if e.N == 1 {
-			why = "expired by the leader's clock"
+			why, how = "expired by the leader's clock", "expired"
 		}
 		if s.isLeader() {
+			lease := fmt.Sprintf("%x", e.Lease)
 			note := fmt.Sprintf("lease %x %s: no key attached", e.Lease, why)
+			words := say("note.etcd."+how+"NoKey", "lease", lease)
 			if len(l.Keys) > 0 {
 				note = fmt.Sprintf("lease %x %s: %s deleted at revision %d", e.Lease, why, strings.Join(l.Keys, ", "), s.rev)
+				words = say("note.etcd."+how+"Keys", "lease", lease, "keys", strings.Join(l.Keys, ", "), "rev", fmt.Sprint(s.rev))
 			}
-			s.trace(ctx, "lease", entRevoke, note)
+			s.trace(ctx, "lease", entRevoke, note, words)
 		}
 		var keep []etcdRenewWait
 		for _, w := range s.renewWait {
@@ -1273,7 +1278,8 @@ func (s *EtcdServer) promote(ctx Ctx) {
 		s.leases[id] = l
 	}
 	if len(s.leases) > 0 {
-		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), EtcdElectionTimeout))
+		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), EtcdElectionTimeout),
+			say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", EtcdElectionTimeout.String()))
 	}
 	var keep []etcdRenewWait
 	waits := s.renewWait
@@ -1332,7 +1338,8 @@ func (s *EtcdServer) revokeExpired(ctx Ctx) {
 		}
 		l.RetryAt = now + expiredLeaseRetry
 		s.leases[id] = l
-		s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id))
+		s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
+			say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
 		s.appendEntry(ctx, etcdEntry{Type: entRevoke, Lease: id, N: 1, Client: l.Client, Origin: s.self})
 	}
 }
@@ -1762,7 +1769,7 @@ func (c *etcdClient) deadlineTickFired(ctx Ctx) {
 		return
 	}
 	if c.deadline < now {
-		c.sessionDone(ctx, "no keepalive answer within the lease TTL")
+		c.sessionDone(ctx, "no keepalive answer within the lease TTL", say("note.etcd.noKeepAlive"))
 		return
 	}
 	c.scheduleDeadline(ctx, now)
@@ -1770,10 +1777,11 @@ func (c *etcdClient) deadlineTickFired(ctx Ctx) {
 
 // sessionDone closes Session.Done(). A holder does not look at it while it
 // works (nor did Jepsen's client): only the next Lock needs a new session.
-func (c *etcdClient) sessionDone(ctx Ctx, why string) {
+func (c *etcdClient) sessionDone(ctx Ctx, why string, words Words) {
 	c.sess = sessExpired
 	c.dlGen++
-	ctx.Trace("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why))
+	ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
+		say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).part("why", words))
 }
 
 func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
@@ -1782,7 +1790,8 @@ func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
 	}
 	c.kaStream = false
 	c.kaGen++
-	ctx.Trace("session", etcdKeepAlive, "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String())
+	ctx.TraceSaid("session", etcdKeepAlive, "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String(),
+		say("note.etcd.streamBroken", "err", why, "in", keepAliveTick.String()))
 	ctx.After(keepAliveTick, Timer{Kind: "kareopen", Seq: c.kaGen})
 }
 
@@ -1808,7 +1817,7 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 			return
 		}
 		if m.TTL <= 0 {
-			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found")
+			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found", say("note.etcd.ttlZero"))
 			return
 		}
 		now := ctx.Mono()
@@ -1843,7 +1852,8 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	case phGrant:
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, m.Token, m.TTL, 0
 		c.myKey = EtcdPrefix + strconv.FormatInt(m.Token, 16)
-		ctx.Trace("session", etcdGrant, fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL))
+		ctx.TraceSaid("session", etcdGrant, fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL),
+			say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", m.Token), "ttl", m.TTL.String()))
 		c.startKeepAlive(ctx)
 		if c.State == StateWaiting {
 			c.acquire(ctx)
@@ -1854,7 +1864,8 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 			c.acquired(ctx)
 			return
 		}
-		ctx.Trace("lock", etcdTxn, fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N))
+		ctx.TraceSaid("lock", etcdTxn, fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N),
+			say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", m.Key, "ownerRev", fmt.Sprint(m.N)))
 		c.query(ctx)
 	case phQuery:
 		if c.State != StateWaiting {
@@ -1880,7 +1891,7 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 		c.watch(ctx, m.Key, false, m.N)
 	case phCheck:
 		if m.Token == 0 {
-			ctx.Trace("lock", etcdRange, errSessionExpired+": "+c.myKey+" is gone")
+			ctx.TraceSaid("lock", etcdRange, errSessionExpired+": "+c.myKey+" is gone", say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -1894,7 +1905,8 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	case phWrite:
 		// etcd recorded the write when it applied the Txn (applyEntry).
 		if m.N != 1 {
-			ctx.Trace("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev))
+			ctx.TraceSaid("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
+				say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
 		c.unlock(ctx)
 	case phUnlock:
@@ -1912,11 +1924,11 @@ func (c *etcdClient) query(ctx Ctx) {
 func (c *etcdClient) watch(ctx Ctx, key string, prefix bool, from int64) {
 	c.watchKey, c.watchPrefix, c.watchFrom = key, prefix, from
 	c.openWatch(ctx)
-	what := "the delete of " + key
+	what, words := "the delete of "+key, say("note.etcd.waitDelete", "key", key, "rev", fmt.Sprint(from))
 	if prefix {
-		what = "any change under " + key
+		what, words = "any change under "+key, say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
 	}
-	ctx.Trace("lock", etcdWatch, fmt.Sprintf("waiting for %s from revision %d", what, from))
+	ctx.TraceSaid("lock", etcdWatch, fmt.Sprintf("waiting for %s from revision %d", what, from), words)
 }
 
 func (c *etcdClient) openWatch(ctx Ctx) {
@@ -1962,14 +1974,15 @@ func (c *etcdClient) watchEvent(ctx Ctx, m Msg) {
 func (c *etcdClient) acquired(ctx Ctx) {
 	c.cancelWatch(ctx)
 	c.phase = phWork
-	ctx.Trace("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev))
+	ctx.TraceSaid("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
+		say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 	c.Grant(ctx, c.myRev, 0)
 }
 
 // failed handles an error or a timeout of the outstanding call: the
 // client moves to the next endpoint and the Mutex call returns the error.
 func (c *etcdClient) failed(ctx Ctx, why string) {
-	ctx.Trace("rpc", c.phase, why)
+	ctx.TraceSaid("rpc", c.phase, why, asIs(why))
 	c.switchEndpoint()
 	if c.repeatable(why) {
 		c.retries++
@@ -1984,7 +1997,7 @@ func (c *etcdClient) failed(ctx Ctx, why string) {
 		c.retry(ctx, why)
 	case phAcquire:
 		if why == errLeaseNotFound && c.sess == sessAlive {
-			c.sessionDone(ctx, "the lease is gone")
+			c.sessionDone(ctx, "the lease is gone", say("note.etcd.leaseGone"))
 		}
 		c.retry(ctx, why)
 	case phQuery, phWatch, phCheck:
@@ -2006,7 +2019,7 @@ func (c *etcdClient) failed(ctx Ctx, why string) {
 
 func (c *etcdClient) retry(ctx Ctx, why string) {
 	c.phase = phIdle
-	if c.Failed(ctx, why) {
+	if c.Failed(ctx, why, asIs(why)) {
 		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
 	} else if c.State == StateDone {
 		c.closeSession(ctx)

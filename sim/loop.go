@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -50,10 +51,11 @@ func (l *Loop) Grant(ctx Ctx, token int64, validity time.Duration) {
 
 // Failed counts a failed try; it reports whether the client may try again
 // (false: it gave up, and the round is over).
-func (l *Loop) Failed(ctx Ctx, why string) bool {
+func (l *Loop) Failed(ctx Ctx, why string, words Words) bool {
 	l.Tries++
 	if t := ctx.Scenario().Tries; t > 0 && l.Tries >= t {
-		ctx.GaveUp(fmt.Sprintf("%s; gave up after %d tries", why, l.Tries))
+		ctx.GaveUp(fmt.Sprintf("%s; gave up after %d tries", why, l.Tries),
+			say("note.gaveUp", "tries", strconv.Itoa(l.Tries)).part("why", words))
 		l.Rest(ctx)
 		return false
 	}
@@ -62,26 +64,26 @@ func (l *Loop) Failed(ctx Ctx, why string) bool {
 
 // Lost ends the belief without a release (lease known lost, session LOST):
 // the work is abandoned and nothing is written.
-func (l *Loop) Lost(ctx Ctx, why string) {
+func (l *Loop) Lost(ctx Ctx, why string, words Words) {
 	if l.State != StateHolding {
 		return
 	}
 	ctx.Cancel(l.work)
 	l.work = 0
-	ctx.Unheld(why)
+	ctx.Unheld(why, words)
 	l.Rest(ctx)
 }
 
 // Stop makes a holder stop working while keeping its place (zookeeper
 // SUSPENDED with respectSuspended): it writes nothing until Resume.
-func (l *Loop) Stop(ctx Ctx, why string) {
+func (l *Loop) Stop(ctx Ctx, why string, words Words) {
 	if l.State != StateHolding || l.stopped {
 		return
 	}
 	l.stopped = true
 	ctx.Cancel(l.work)
 	l.work = 0
-	ctx.Unheld(why)
+	ctx.Unheld(why, words)
 }
 
 // Finished reports whether the client has done all its rounds.
@@ -103,7 +105,7 @@ func (l *Loop) Rest(ctx Ctx) {
 // Release ends the belief voluntarily, after the write; the mode then sends
 // its release request and calls Rest.
 func (l *Loop) Release(ctx Ctx) {
-	ctx.Unheld(WhyRelease)
+	ctx.Unheld(WhyRelease, say("note.release"))
 }
 
 // Fire handles the loop's own timers. It returns "work" when the work is

@@ -240,7 +240,7 @@ func (r *RedisServer) fullSync(ctx Ctx) {
 func (r *RedisServer) promote(ctx Ctx) {
 	r.Role = "master"
 	r.replica = None
-	ctx.Trace("promote", "", "replica promoted to master")
+	ctx.TraceSaid("promote", "", "replica promoted to master", say("note.redis.promoted"))
 	for k := range r.keys {
 		if kv, ok := r.live(ctx, k); ok {
 			ctx.Own(k, kv.owner)
@@ -440,10 +440,10 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 			return
 		}
 		if m.Op == OpReadOnly {
-			c.retry(ctx, "READONLY: the node is a replica")
+			c.retry(ctx, "READONLY: the node is a replica", say("note.redis.readOnly"))
 			return
 		}
-		c.retry(ctx, "held by another client")
+		c.retry(ctx, "held by another client", say("note.redis.held"))
 	case OpPExpire:
 		if m.N == 1 {
 			c.renewals++
@@ -452,17 +452,17 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 			}
 		} else {
 			c.renewing = false
-			ctx.Trace("watchdog", OpPExpire, "renewal returned 0: the lock is gone, renewal stops")
+			ctx.TraceSaid("watchdog", OpPExpire, "renewal returned 0: the lock is gone, renewal stops", say("note.redis.renewalGone"))
 		}
 	case OpCAD, OpDel:
 		if m.N == 0 {
-			ctx.Trace("release", req.Op, "returned 0: the lock was no longer ours")
+			ctx.TraceSaid("release", req.Op, "returned 0: the lock was no longer ours", say("note.redis.releaseNotOurs"))
 		}
 	}
 }
 
-func (c *redisClient) retry(ctx Ctx, why string) {
-	if c.Failed(ctx, why) {
+func (c *redisClient) retry(ctx Ctx, why string, words Words) {
+	if c.Failed(ctx, why, words) {
 		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
 	}
 }
@@ -497,11 +497,11 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 		}
 		req := c.pending
 		c.pending = Msg{}
-		ctx.Trace("timeout", req.Op, "no reply in "+RequestTimeout.String())
+		ctx.TraceSaid("timeout", req.Op, "no reply in "+RequestTimeout.String(), say("note.redis.noReply", "timeout", RequestTimeout.String()))
 		switch req.Op {
 		case OpSet:
 			if c.State == StateWaiting {
-				c.retry(ctx, "timed out")
+				c.retry(ctx, "timed out", say("note.redis.timedOut"))
 			}
 		case OpPExpire:
 			c.renewing = false // Redisson stops renewing when a renewal fails

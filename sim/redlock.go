@@ -403,8 +403,12 @@ func (c *redlockClient) decide(ctx Ctx) {
 	c.att.Success = c.yes >= quorum && validity > 0
 	sum := fmt.Sprintf("%d/%d votes, quorum %d; validity %s − %s − %s = %s",
 		c.yes, len(c.masters), quorum, redlockMs(ttl), redlockMs(elapsed), redlockMs(c.att.Drift), redlockMs(validity))
+	sumWords := func(key string) Words {
+		return say(key, "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum),
+			"ttl", redlockMs(ttl), "elapsed", redlockMs(elapsed), "drift", redlockMs(c.att.Drift), "validity", redlockMs(validity))
+	}
 	if c.att.Success {
-		ctx.Trace("redlock", OpSet, "granted: "+sum)
+		ctx.TraceSaid("redlock", OpSet, "granted: "+sum, sumWords("note.redlock.granted"))
 		c.hold(ctx, validity)
 		return
 	}
@@ -416,7 +420,7 @@ func (c *redlockClient) decide(ctx Ctx) {
 		c.att.NoteWords = say("note.redlock.noValidity", "validity", redlockMs(validity), "elapsed", redlockMs(elapsed))
 	}
 	c.att.Note = c.why
-	ctx.Trace("redlock", OpSet, "failed: "+sum)
+	ctx.TraceSaid("redlock", OpSet, "failed: "+sum, sumWords("note.redlock.failed"))
 	c.newBatch(ctx, redlockUnlocking)
 	c.sendAll(ctx, Msg{Op: OpCAD, Value: c.value})
 }
@@ -441,7 +445,7 @@ func (c *redlockClient) setValidity(ctx Ctx, validity time.Duration) {
 // unlocked follows the unlock of a failed try: retry after a random delay,
 // or give up after `tries`.
 func (c *redlockClient) unlocked(ctx Ctx) {
-	if !c.Failed(ctx, c.why) {
+	if !c.Failed(ctx, c.why, c.att.NoteWords) {
 		c.phase = redlockGaveUp
 		return
 	}
@@ -463,7 +467,8 @@ func (c *redlockClient) extended(ctx Ctx) {
 		c.att.Validity = validity
 		c.setValidity(ctx, validity)
 		c.watchdog = ctx.After(ttl/3, Timer{Kind: timerRedlockWatchdog})
-		ctx.Trace("watchdog", OpPExpire, fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)))
+		ctx.TraceSaid("watchdog", OpPExpire, fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
+			say("note.redlock.extended", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "validity", redlockMs(validity)))
 		return
 	}
 	why := fmt.Sprintf("extension reached only %d of %d masters, quorum is %d", c.yes, len(c.masters), quorum)
@@ -483,7 +488,7 @@ func (c *redlockClient) lose(ctx Ctx, why string, words Words) {
 	c.validity, c.watchdog, c.deadline = 0, 0, 0
 	c.phase = redlockLost
 	c.att.Note, c.att.NoteWords = why, words
-	c.Lost(ctx, why)
+	c.Lost(ctx, why, words)
 }
 
 func (c *redlockClient) Fire(ctx Ctx, t Timer) {

@@ -65,6 +65,7 @@ type Words struct {
 	Key   string            // "" when there is nothing to say
 	Args  map[string]string // figures and names, shown as they are
 	Terms map[string]string // simulator vocabulary (a phase), shown as its "term.<word>"
+	Parts map[string]Words  // placeholders that are sentences of their own (the reason a client gave up)
 }
 
 // say is the Words of key with args given as name, value pairs.
@@ -86,9 +87,27 @@ func (w Words) term(name, word string) Words {
 	return w
 }
 
+// part adds a placeholder whose value is another sentence, said in the
+// same language as the one around it.
+func (w Words) part(name string, p Words) Words {
+	if w.Parts == nil {
+		w.Parts = map[string]Words{}
+	}
+	w.Parts[name] = p
+	return w
+}
+
+// asIs is text the window shows as the simulator wrote it, in every
+// language: an error string etcd itself returns.
+func asIs(text string) Words { return say("note.asIs", "text", text) }
+
 // clone copies the maps, so a snapshot shares nothing with the run.
 func (w Words) clone() Words {
-	return Words{Key: w.Key, Args: maps.Clone(w.Args), Terms: maps.Clone(w.Terms)}
+	c := Words{Key: w.Key, Args: maps.Clone(w.Args), Terms: maps.Clone(w.Terms)}
+	for name, p := range w.Parts {
+		c = c.part(name, p.clone())
+	}
+	return c
 }
 
 // MessageView is a message on the wire.

@@ -17,6 +17,9 @@ type TraceEvent struct {
 	Op   string        `json:"op,omitempty"`
 	Peer string        `json:"peer,omitempty"`
 	Note string        `json:"note,omitempty"`
+	// NoteWords is Note as a translation key and its figures, for the
+	// window; the trace files keep the English.
+	NoteWords Words `json:"-"`
 }
 
 // EnableTrace makes the run keep every event; sweeps leave it off.
@@ -26,10 +29,15 @@ func (s *Sim) EnableTrace() { s.tracing = true }
 func (s *Sim) Trace() []TraceEvent { return s.events }
 
 func (s *Sim) trace(id NodeID, kind, op string, peer NodeID, note string) {
+	s.traceSaid(id, kind, op, peer, note, Words{})
+}
+
+// traceSaid is trace with the note's words for the window.
+func (s *Sim) traceSaid(id NodeID, kind, op string, peer NodeID, note string, words Words) {
 	if !s.tracing || s.replay {
 		return
 	}
-	e := TraceEvent{At: s.now, AtMs: Ms(s.now), Kind: kind, Op: op, Note: note}
+	e := TraceEvent{At: s.now, AtMs: Ms(s.now), Kind: kind, Op: op, Note: note, NoteWords: words}
 	if id >= 0 {
 		e.Node = s.Nodes[id].Name
 	}

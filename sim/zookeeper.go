@@ -642,7 +642,7 @@ func (s *zkServer) Start(ctx Ctx) {
 	// boot time in ms shifted up 16 bits, then a counter.
 	s.nextSession = int64(s.sid)<<56 | int64(uint64(ctx.Mono()/time.Millisecond)<<24>>8)
 	if !s.fresh {
-		s.startElection(ctx, "restarted")
+		s.startElection(ctx, "restarted", say("note.zk.restarted"))
 		return
 	}
 	s.fresh = false
@@ -733,7 +733,7 @@ func (s *zkServer) disownLock(ctx Ctx) {
 
 // startElection is QuorumPeer going LOOKING: stop serving and run
 // FastLeaderElection.
-func (s *zkServer) startElection(ctx Ctx, why string) {
+func (s *zkServer) startElection(ctx Ctx, why string, words Words) {
 	switch s.state {
 	case zkLeading:
 		s.disownLock(ctx)
@@ -747,7 +747,7 @@ func (s *zkServer) startElection(ctx Ctx, why string) {
 	}
 	s.dropClients(ctx)
 	s.enter(ctx, zkLooking, 0)
-	ctx.Trace("election", zkLooking, why)
+	ctx.TraceSaid("election", zkLooking, why, words)
 	s.round++
 	s.vote = zkVote{leader: s.sid, zxid: s.lastLogged(), round: s.round, state: zkLooking, valid: true}
 	s.recv = make([]zkVote, s.n)
@@ -855,7 +855,7 @@ func (s *zkServer) decide(ctx Ctx, leader int) {
 
 func (s *zkServer) becomeLeader(ctx Ctx) {
 	s.enter(ctx, zkLeading, s.sid)
-	ctx.Trace("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()))
+	ctx.TraceSaid("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
 	s.prep = s.tree.clone()
 	for _, x := range s.log[s.commit:] {
 		s.prep.apply(x)
@@ -870,7 +870,7 @@ func (s *zkServer) becomeLeader(ctx Ctx) {
 
 func (s *zkServer) becomeFollower(ctx Ctx, leader int) {
 	s.enter(ctx, zkFollowing, leader)
-	ctx.Trace("election", zkFollowing, fmt.Sprintf("following zk-%d", leader))
+	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
 	s.sendFollowerInfo(ctx)
 	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
 	ctx.After(zkLeaderConnectRetry, Timer{Kind: "finfo", Seq: s.era})
@@ -983,7 +983,7 @@ func (s *zkServer) maybeEstablish(ctx Ctx) {
 	}
 	s.updateOwner(ctx, false)
 	s.armExpirer(ctx)
-	ctx.Trace("election", "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch))
+	ctx.TraceSaid("election", "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch), say("note.zk.established", "epoch", fmt.Sprint(s.currentEpoch)))
 }
 
 // Receive implements Process.
@@ -1032,7 +1032,7 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m Msg) {
 		return
 	}
 	if int64(m.Deadline) != peer.rcvd+1 {
-		ctx.Trace("drop", m.Op, fmt.Sprintf("message lost on the connection from zk-%d: reset", p))
+		ctx.TraceSaid("drop", m.Op, fmt.Sprintf("message lost on the connection from zk-%d: reset", p), say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
 		ctx.Send(s.node(p), Msg{Op: zkOpClose})
 		*peer = zkPeer{}
 		return
@@ -1098,11 +1098,11 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m Msg) {
 func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 	s.heard = ctx.Mono()
 	if m.Op == zkOpClose {
-		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader))
+		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
 	if int64(m.Deadline) != s.lrcvd+1 {
-		s.startElection(ctx, fmt.Sprintf("message lost on the connection to leader zk-%d: reset", s.leader))
+		s.startElection(ctx, fmt.Sprintf("message lost on the connection to leader zk-%d: reset", s.leader), say("note.zk.leaderLost", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
 	s.lrcvd++
@@ -1133,7 +1133,7 @@ func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 		s.applyUpTo(ctx, s.indexAfter(m.Token))
 		if !s.serving {
 			s.serving = true
-			ctx.Trace("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader))
+			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		}
 	case zkOpProposal:
 		if x := zkTxnOf(m); x.Zxid > s.lastLogged() {
@@ -1456,7 +1456,7 @@ func (s *zkServer) fromClient(ctx Ctx, from NodeID, m Msg) {
 		// A sender that numbers its messages (every zkClient does; a
 		// scripted conformance client does not) must not skip one.
 		if int64(m.Deadline) != s.conns[i].rcvd+1 {
-			ctx.Trace("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset")
+			ctx.TraceSaid("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
 			ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
 			s.dropConn(from)
 			return
@@ -1609,7 +1609,8 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 				limit = time.Duration(ZKInitLimit) * ZKTickTime
 			}
 			if mono-s.heard > limit {
-				s.startElection(ctx, fmt.Sprintf("nothing from leader zk-%d for %v", s.leader, (mono-s.heard).Round(time.Millisecond)))
+				s.startElection(ctx, fmt.Sprintf("nothing from leader zk-%d for %v", s.leader, (mono-s.heard).Round(time.Millisecond)),
+					say("note.zk.leaderSilent", "leader", fmt.Sprintf("zk-%d", s.leader), "for", (mono-s.heard).Round(time.Millisecond).String()))
 				return
 			}
 			ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
@@ -1628,7 +1629,8 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 		// Submitting can commit at once (a lone server) and shrink the
 		// tracker, so the expired sessions are collected first.
 		for _, tr := range expired {
-			ctx.Trace("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout))
+			ctx.TraceSaid("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
+				say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
 			x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")
 			s.submit(ctx, x)
 		}
@@ -1642,7 +1644,7 @@ func (s *zkServer) leaderTick(ctx Ctx) {
 	mono := ctx.Mono()
 	if !s.established {
 		if mono-s.since > time.Duration(ZKInitLimit)*ZKTickTime {
-			s.startElection(ctx, "no quorum of followers within initLimit")
+			s.startElection(ctx, "no quorum of followers within initLimit", say("note.zk.noQuorum"))
 			return
 		}
 	} else {
@@ -1653,7 +1655,7 @@ func (s *zkServer) leaderTick(ctx Ctx) {
 			}
 		}
 		if synced < s.quorum() {
-			s.startElection(ctx, "not sufficient followers synced")
+			s.startElection(ctx, "not sufficient followers synced", say("note.zk.notSynced"))
 			return
 		}
 	}
@@ -1808,11 +1810,11 @@ func (c *zkClient) call(ctx Ctx, op, path string, watch, find bool) {
 
 // disconnect is ClientCnxn losing its connection: pending requests fail
 // with ConnectionLoss, Curator goes SUSPENDED, the next server is tried.
-func (c *zkClient) disconnect(ctx Ctx, why string) {
+func (c *zkClient) disconnect(ctx Ctx, why string, words Words) {
 	was := c.conn == zkConnConnected
 	c.conn = zkConnNone
 	c.calls = nil
-	ctx.Trace("disconnect", "", why)
+	ctx.TraceSaid("disconnect", "", why, words)
 	if was && c.cstate == ZKConnected {
 		c.suspend(ctx)
 	}
@@ -1827,25 +1829,25 @@ func (c *zkClient) suspend(ctx Ctx) {
 	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), Timer{Kind: "lost", Seq: c.suspendGen})
 	ctx.Trace("state", ZKSuspended, "")
 	if c.State == StateHolding && ctx.Scenario().RespectSuspended {
-		c.Stop(ctx, "connection SUSPENDED: stop working")
+		c.Stop(ctx, "connection SUSPENDED: stop working", say("note.zk.suspendedStop"))
 	}
 }
 
 // lose is Curator's LOST: the session is gone for sure.
-func (c *zkClient) lose(ctx Ctx, why string) {
+func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 	c.cstate = ZKLost
 	c.session = 0
 	c.timeout = 0
 	c.connected = false // the new handle connects without the random wait
-	ctx.Trace("state", ZKLost, why)
+	ctx.TraceSaid("state", ZKLost, why, words)
 	switch c.State {
 	case StateHolding:
 		if ctx.Scenario().RespectSuspended {
 			c.ourPath = ""
 			c.step = ""
-			c.Lost(ctx, "session LOST")
+			c.Lost(ctx, "session LOST", say("note.zk.sessionLost"))
 		} else {
-			ctx.Trace("lock", "", "LOST ignored: keeps working")
+			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", say("note.zk.lostIgnored"))
 		}
 	case StateWaiting:
 		// The ephemeral node died with the session: Curator's lock loop
@@ -1862,7 +1864,7 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	c.lastRecv = ctx.Mono()
 	if m.Op != zkOpClose && m.Op != zkOpExpired {
 		if int64(m.Deadline) != c.rcvd+1 {
-			c.disconnect(ctx, "a message was lost: connection reset")
+			c.disconnect(ctx, "a message was lost: connection reset", say("note.zk.messageLost"))
 			return
 		}
 		c.rcvd++
@@ -1877,11 +1879,11 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	case zkOpExpired:
 		c.conn = zkConnNone
 		c.calls = nil
-		c.lose(ctx, "session expired")
+		c.lose(ctx, "session expired", say("note.zk.expired"))
 		c.connect(ctx)
 		return
 	case zkOpClose:
-		c.disconnect(ctx, fmt.Sprintf("connection to %s closed", ctx.Sim().Nodes[from].Name))
+		c.disconnect(ctx, fmt.Sprintf("connection to %s closed", ctx.Sim().Nodes[from].Name), say("note.zk.closed", "server", ctx.Sim().Nodes[from].Name))
 		return
 	}
 	if c.conn != zkConnConnected {
@@ -1913,9 +1915,9 @@ func (c *zkClient) onConnected(ctx Ctx, m Msg) {
 	prev := c.cstate
 	c.cstate = ZKConnected
 	if prev == "" {
-		ctx.Trace("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout))
+		ctx.TraceSaid("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
 	} else {
-		ctx.Trace("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session))
+		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
 	if prev == ZKSuspended && same && c.State == StateHolding && c.Stopped() {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
@@ -2001,7 +2003,7 @@ func (c *zkClient) onReply(ctx Ctx, cl zkCall, m Msg) {
 	switch cl.op {
 	case zkOpCreate:
 		if m.Op != zkOpOK {
-			ctx.Trace("lock", zkOpCreate, m.Value)
+			ctx.TraceSaid("lock", zkOpCreate, m.Value, asIs(m.Value))
 			return // the session is ending; LOST will follow
 		}
 		c.ourPath = strings.TrimPrefix(m.Key, ZKLockPath+"/")
@@ -2043,7 +2045,7 @@ func (c *zkClient) onChildren(ctx Ctx, names []string) {
 	}
 	switch {
 	case i < 0:
-		ctx.Trace("lock", "", "our znode is gone (NoNode): trying again")
+		ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", say("note.zk.znodeGone"))
 		c.newAttempt(ctx)
 	case i == 0:
 		c.step = ""
@@ -2102,7 +2104,7 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 		}
 	case "refused":
 		if t.Seq == c.cnx && c.conn == zkConnConnecting {
-			c.disconnect(ctx, fmt.Sprintf("connection to %s refused", ctx.Sim().Nodes[c.serverNode()].Name))
+			c.disconnect(ctx, fmt.Sprintf("connection to %s refused", ctx.Sim().Nodes[c.serverNode()].Name), say("note.zk.refused", "server", ctx.Sim().Nodes[c.serverNode()].Name))
 		}
 	case "read":
 		if t.Seq != c.readGen {
@@ -2118,7 +2120,7 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 			return
 		}
 		if idle := mono - c.lastRecv; due(idle, limit) {
-			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)))
+			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)), say("note.zk.notHeard", "idle", idle.Round(time.Millisecond).String()))
 			return
 		}
 		ctx.After(c.lastRecv+limit-mono, Timer{Kind: "read", Seq: c.readGen})
@@ -2137,7 +2139,7 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 		}
 		// Curator: the session timeout elapsed while SUSPENDED; it injects
 		// an expiration and builds a new handle.
-		c.lose(ctx, "session timeout elapsed while SUSPENDED")
+		c.lose(ctx, "session timeout elapsed while SUSPENDED", say("note.zk.suspendedTimeout"))
 		c.conn = zkConnNone
 		c.calls = nil
 		c.connect(ctx)

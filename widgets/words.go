@@ -15,19 +15,22 @@ func Say(w sim.Words, english string) string {
 	if w.Key == "" {
 		return english
 	}
-	args := make([]any, 0, 2*(len(w.Args)+len(w.Terms)))
+	args := make([]any, 0, 2*(len(w.Args)+len(w.Terms)+len(w.Parts)))
 	for _, name := range sortedNames(w.Args) {
 		args = append(args, name, w.Args[name])
 	}
 	for _, name := range sortedNames(w.Terms) {
 		args = append(args, name, i18n.Term(w.Terms[name]))
 	}
+	for _, name := range sortedNames(w.Parts) {
+		args = append(args, name, Say(w.Parts[name], ""))
+	}
 	return i18n.F(w.Key, args...)
 }
 
 // sortedNames are a map's keys in order, so the same words always make
 // the same argument list.
-func sortedNames(m map[string]string) []string {
+func sortedNames[V any](m map[string]V) []string {
 	names := make([]string, 0, len(m))
 	for n := range m {
 		names = append(names, n)

@@ -147,3 +147,42 @@ func zkState() (fyne.Widget, func(*sim.Snapshot)) {
 	z := NewZNodeTree()
 	return z, z.SetSnapshot
 }
+
+// Every note of every bundled preset's trace that is a sentence comes with
+// its key, and that key's English is the note to the character; the notes
+// without one are figures (a pause's length, a partition, a changed
+// setting, a watched path), shown as they are in every language.
+func TestTraceNotesAreTheSimulatorsEnglish(t *testing.T) {
+	require.Equal(t, i18n.English, i18n.Current())
+	figures := map[string]bool{"fault": true, "change": true, "watch": true}
+	seen := map[string]bool{}
+	for _, name := range assets.PresetNames() {
+		sc, err := assets.Preset(name)
+		require.NoError(t, err)
+		rec, err := sim.Record(sc)
+		require.NoError(t, err)
+		for _, e := range rec.Trace() {
+			if e.NoteWords.Key == "" {
+				assert.True(t, e.Note == "" || figures[e.Kind], "%s at %v: %s %s note %q has no key", name, e.At, e.Kind, e.Op, e.Note)
+				continue
+			}
+			seen[e.NoteWords.Key] = true
+			assert.Equal(t, e.Note, Say(e.NoteWords, ""), "%s at %v: %s %s", name, e.At, e.Kind, e.Op)
+		}
+	}
+	for _, key := range []string{"note.grant", "note.release", "note.gaveUp", "note.redlock.granted", "note.redlock.failed",
+		"note.redlock.ranOutLate", "note.redis.releaseNotOurs", "note.zk.sessionExpired", "note.zk.suspendedStop",
+		"note.etcd.sessionDone", "note.etcd.streamBroken", "note.etcd.leaseGranted", "note.asIs"} {
+		assert.True(t, seen[key], "no preset's trace ever says %s", key)
+	}
+}
+
+// A sentence inside a sentence (the reason a client gave up) is said in
+// the language of the one around it.
+func TestSayNestsSentences(t *testing.T) {
+	w := sim.Words{Key: "note.gaveUp", Args: map[string]string{"tries": "3"},
+		Parts: map[string]sim.Words{"why": {Key: "note.redis.timedOut"}}}
+	assert.Equal(t, "timed out; gave up after 3 tries", Say(w, ""))
+	inChinese(t)
+	assert.Equal(t, "超时；尝试 3 次后放弃", Say(w, ""))
+}
