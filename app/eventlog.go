@@ -233,11 +233,14 @@ func EventWhat(e sim.TraceEvent) string {
 	case "fault":
 		return i18n.F("eventlog.fault", "op", e.Op)
 	}
-	kind := e.Kind
+	kind, op := e.Kind, e.Op
 	if i18n.Has(i18n.English, "eventlog.kind."+kind) {
 		kind = i18n.T("eventlog.kind." + kind)
 	}
-	return strings.TrimSpace(kind + " " + e.Op)
+	if e.Kind == "write" && i18n.Has(i18n.English, "eventlog.write."+op) {
+		op = i18n.T("eventlog.write." + op) // the storage's verdict, not a protocol op
+	}
+	return strings.TrimSpace(kind + " " + op)
 }
 
 // addEventLog builds the tab's event log and puts it beside the pictures.

@@ -60,6 +60,10 @@ func TestEventWhat(t *testing.T) {
 	assert.Equal(t, "SET to redis-1", seen["send"])
 	assert.Equal(t, "SET from client-1", seen["recv"])
 	assert.Equal(t, "fault: pause", seen["fault"])
+	assert.Equal(t, "write accepted", seen["write"])
+	w.SetLanguage(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	assert.Equal(t, "写入 被拒绝", EventWhat(sim.TraceEvent{Kind: "write", Op: "rejected"}))
 }
 
 // The controls show the values in effect at the cursor: a fork's value
