@@ -67,7 +67,7 @@ func NewPictures(spec ModeTab) *Pictures {
 	p.side = container.NewStack()
 	p.side.Hide()
 	body := container.NewHSplit(mid, p.side)
-	body.Offset = 0.75
+	body.Offset = 0.7
 	p.content = container.NewBorder(nil, widgets.NewPanel("", p.Metrics), nil, nil, body)
 	return p
 }
