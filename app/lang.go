@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // fyneLocale is the locale under which a language's words join Fyne's own
@@ -68,11 +70,25 @@ func startLanguage(s Settings) i18n.Lang {
 }
 
 // errorText is an error as a person reads it: in the current language for
-// the errors LockScope knows by value, as the simulator wrote it (English,
-// naming the field) for the rest.
+// the errors LockScope knows by value and for a scenario field's problem
+// (the field keeps its JSON name, the wrapping its file name), as the
+// simulator wrote it (English) for the rest.
 func errorText(err error) string {
 	if errors.Is(err, sim.ErrRedlockFencing) {
 		return i18n.T("error.redlockFencing")
 	}
-	return err.Error()
+	text := err.Error()
+	var fe *sim.FieldError
+	if !errors.As(err, &fe) {
+		return text
+	}
+	english := fe.Error()
+	if !strings.HasSuffix(text, english) {
+		return text
+	}
+	said := widgets.Say(fe.Words, fe.English)
+	if fe.Field != "" {
+		said = fe.Field + ": " + said
+	}
+	return strings.TrimSuffix(text, english) + said
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -137,15 +136,15 @@ func (etcdMode) Defaults(sc *Scenario) {
 func (etcdMode) Validate(sc *Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > 7:
-		return fmt.Errorf("nodes: %d, want 1 to 7 etcd members", sc.Nodes)
+		return fieldErr("nodes", say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
 	case sc.PlainDel:
-		return errors.New("plainDel: only for redis; an etcd mutex unlocks by deleting its own key")
+		return fieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key")
 	case sc.Replica:
-		return errors.New("replica: only for redis; etcd replicates every write through raft")
+		return fieldErr("replica", say("field.etcdReplica"), "only for redis; etcd replicates every write through raft")
 	case sc.Sequential:
-		return errors.New("sequential: only for redlock")
+		return fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")
 	case sc.Watchdog:
-		return errors.New("watchdog: only for redis; an etcd session keeps its lease alive every TTL/3 by itself")
+		return fieldErr("watchdog", say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself")
 	}
 	return nil
 }
@@ -159,7 +158,7 @@ func (etcdMode) Servers(sc *Scenario) []string {
 }
 
 func (etcdMode) CanFailover(sc *Scenario, node string) error {
-	return errors.New("etcd members elect a new leader by themselves: crash the leader instead")
+	return fieldErr("", say("field.etcdFailover"), "etcd members elect a new leader by themselves: crash the leader instead")
 }
 
 func (etcdMode) Failover(s *Sim, node NodeID) {}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -40,10 +39,10 @@ func (redisMode) Defaults(sc *Scenario) {
 
 func (redisMode) Validate(sc *Scenario) error {
 	if sc.Herd {
-		return errors.New("herd: only zookeeper and etcd have watches to herd")
+		return fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd")
 	}
 	if sc.Sequential {
-		return errors.New("sequential: only for redlock")
+		return fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")
 	}
 	return nil
 }
@@ -57,10 +56,10 @@ func (redisMode) Servers(sc *Scenario) []string {
 
 func (redisMode) CanFailover(sc *Scenario, node string) error {
 	if !sc.Replica {
-		return errors.New("failover needs a replica: set \"replica\": true")
+		return fieldErr("", say("field.failoverReplica"), "failover needs a replica: set \"replica\": true")
 	}
 	if node != "redis-1" {
-		return fmt.Errorf("%s is not the master; fail over redis-1", node)
+		return fieldErr("", say("field.notMaster", "node", node), "%s is not the master; fail over redis-1", node)
 	}
 	return nil
 }

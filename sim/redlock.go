@@ -101,15 +101,16 @@ var ErrRedlockFencing = errors.New("fencing: Redlock has no fencing token: its l
 func (redlockMode) Validate(sc *Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > RedlockMaxNodes:
-		return fmt.Errorf("nodes: %d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
+		return fieldErr("nodes", say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(RedlockMaxNodes)),
+			"%d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
 	case sc.Fencing:
 		return ErrRedlockFencing
 	case sc.Replica:
-		return errors.New("replica: Redlock masters are independent and have no replica; use redis mode for one")
+		return fieldErr("replica", say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one")
 	case sc.Herd:
-		return errors.New("herd: only zookeeper and etcd have watches to herd")
+		return fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd")
 	case sc.PlainDel:
-		return errors.New("plainDel: only for redis; Redlock always releases with compare-and-delete")
+		return fieldErr("plainDel", say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete")
 	}
 	return nil
 }
@@ -123,7 +124,7 @@ func (redlockMode) Servers(sc *Scenario) []string {
 }
 
 func (redlockMode) CanFailover(sc *Scenario, node string) error {
-	return errors.New("Redlock masters have no replica to promote; use crash and restart")
+	return fieldErr("", say("field.redlockFailover"), "Redlock masters have no replica to promote; use crash and restart")
 }
 
 // Failover never happens (CanFailover refuses it); a master just crashes.

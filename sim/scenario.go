@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -38,14 +39,14 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		var ms float64
 		if err2 := json.Unmarshal(b, &ms); err2 != nil {
-			return fmt.Errorf("want a duration such as \"10s\", got %s", b)
+			return fieldErr("", say("field.wantDuration", "got", string(b)), "want a duration such as \"10s\", got %s", b)
 		}
 		*d = Duration(ms * float64(time.Millisecond))
 		return nil
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("want a duration such as \"10s\", got %q", s)
+		return fieldErr("", say("field.wantDuration", "got", strconv.Quote(s)), "want a duration such as \"10s\", got %q", s)
 	}
 	*d = Duration(v)
 	return nil
@@ -249,25 +250,27 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("scenario: not a JSON object: %v", jsonErr(err))
+		english, _ := jsonProblem(err)
+		return nil, fieldErr("scenario", say("field.notJSON", "detail", english), "not a JSON object: %s", english)
 	}
 	if dec.More() {
-		return nil, errors.New("scenario: unexpected data after the JSON object")
+		return nil, fieldErr("scenario", say("field.trailingData"), "unexpected data after the JSON object")
 	}
 	if raw == nil {
-		return nil, errors.New("scenario: not a JSON object")
+		return nil, fieldErr("scenario", say("field.notObject"), "not a JSON object")
 	}
 	modeRaw, ok := raw["mode"]
 	if !ok {
-		return nil, errors.New("mode: missing (one of " + strings.Join(ModeNames(), ", ") + ")")
+		modes := strings.Join(ModeNames(), ", ")
+		return nil, fieldErr("mode", say("field.modeMissing", "modes", modes), "missing (one of %s)", modes)
 	}
 	var mode string
 	if err := json.Unmarshal(modeRaw, &mode); err != nil {
-		return nil, fmt.Errorf("mode: want a string, got %s", modeRaw)
+		return nil, fieldErr("mode", say("field.wantString", "got", string(modeRaw)), "want a string, got %s", modeRaw)
 	}
 	sc, err := Defaults(mode)
 	if err != nil {
-		return nil, fmt.Errorf("mode: %w", err)
+		return nil, unknownMode(mode, err)
 	}
 	if err := decodeFields(reflect.ValueOf(sc).Elem(), raw, ""); err != nil {
 		return nil, err
@@ -297,7 +300,7 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 	for _, k := range keys {
 		i, ok := fields[k]
 		if !ok {
-			return fmt.Errorf("%s%s: unknown field", prefix, k)
+			return fieldErr(prefix+k, say("field.unknown"), "unknown field")
 		}
 		f := v.Field(i)
 		if f.Type() == reflect.TypeOf([]Fault(nil)) {
@@ -307,7 +310,8 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 			continue
 		}
 		if err := json.Unmarshal(raw[k], f.Addr().Interface()); err != nil {
-			return fmt.Errorf("%s%s: %v", prefix, k, jsonErr(err))
+			english, w := jsonProblem(err)
+			return &FieldError{Field: prefix + k, English: english, Words: w}
 		}
 	}
 	return nil
@@ -316,34 +320,59 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 	var items []json.RawMessage
 	if err := json.Unmarshal(data, &items); err != nil {
-		return fmt.Errorf("%s: want a list of faults", path)
+		return fieldErr(path, say("field.wantFaults"), "want a list of faults")
 	}
 	if len(items) > MaxFaults {
-		return fmt.Errorf("%s: %d faults, at most %d", path, len(items), MaxFaults)
+		return tooManyFaults(path, len(items))
 	}
 	out := make([]Fault, len(items))
 	for i, it := range items {
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(it, &raw); err != nil || raw == nil {
-			return fmt.Errorf("%s[%d]: want an object", path, i)
+			return fieldErr(fmt.Sprintf("%s[%d]", path, i), say("field.wantObject"), "want an object")
 		}
 		if err := decodeFields(reflect.ValueOf(&out[i]).Elem(), raw, fmt.Sprintf("%s[%d].", path, i)); err != nil {
 			return err
 		}
 		if _, ok := raw["at"]; !ok {
-			return fmt.Errorf("%s[%d].at: missing", path, i)
+			return fieldErr(fmt.Sprintf("%s[%d].at", path, i), say("field.missing"), "missing")
 		}
 	}
 	f.Set(reflect.ValueOf(out))
 	return nil
 }
 
-func jsonErr(err error) string {
+// jsonProblem is what encoding/json found wrong, in English and as words;
+// a message of the decoder's own has no key and is shown as it is.
+func jsonProblem(err error) (string, Words) {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Sprintf("want %s, got %s", te.Type, te.Value)
+		return fmt.Sprintf("want %s, got %s", te.Type, te.Value), say("field.wantType", "type", te.Type.String(), "got", te.Value)
 	}
-	return err.Error()
+	var fe *FieldError
+	if errors.As(err, &fe) && fe.Field == "" && fe.English == err.Error() {
+		return fe.English, fe.Words
+	}
+	return err.Error(), Words{}
+}
+
+// unknownMode is err, LookupMode's refusal of mode, as the mode field's
+// problem.
+func unknownMode(mode string, err error) error {
+	return &FieldError{Field: "mode", English: err.Error(), Err: err,
+		Words: say("field.unknownMode", "mode", strconv.Quote(mode), "modes", strings.Join(ModeNames(), ", "))}
+}
+
+// tooManyFaults is the problem of a fault list longer than MaxFaults.
+func tooManyFaults(field string, n int) error {
+	return fieldErr(field, say("field.tooManyFaults", "n", strconv.Itoa(n), "max", strconv.Itoa(MaxFaults)),
+		"%d faults, at most %d", n, MaxFaults)
+}
+
+// outside is the problem of an instant outside 0..MaxDuration.
+func outside(field string, d Duration) error {
+	return fieldErr(field, say("field.outside", "value", d.D().String(), "max", MaxDuration.String()),
+		"%v is outside 0..%v", d.D(), MaxDuration)
 }
 
 // Marshal writes the scenario as an indented .lockscope.json document.
@@ -359,7 +388,7 @@ func (sc *Scenario) Marshal() ([]byte, error) {
 func (sc *Scenario) Validate() error {
 	m, err := LookupMode(sc.Mode)
 	if err != nil {
-		return fmt.Errorf("mode: %w", err)
+		return unknownMode(sc.Mode, err)
 	}
 	durs := []struct {
 		name string
@@ -378,33 +407,35 @@ func (sc *Scenario) Validate() error {
 	for _, d := range durs {
 		switch {
 		case d.d < 0:
-			return fmt.Errorf("%s: %v is negative", d.name, d.d.D())
+			return fieldErr(d.name, say("field.negative", "value", d.d.D().String()), "%v is negative", d.d.D())
 		case d.d == 0 && !d.zero:
-			return fmt.Errorf("%s: must be more than 0", d.name)
+			return fieldErr(d.name, say("field.notPositive"), "must be more than 0")
 		case d.d.D() > MaxDuration:
-			return fmt.Errorf("%s: %v is longer than %v", d.name, d.d.D(), MaxDuration)
+			return fieldErr(d.name, say("field.tooLong", "value", d.d.D().String(), "max", MaxDuration.String()),
+				"%v is longer than %v", d.d.D(), MaxDuration)
 		}
 	}
 	if sc.Clients < 1 || sc.Clients > MaxClients {
-		return fmt.Errorf("clients: %d, want 1 to %d", sc.Clients, MaxClients)
+		return fieldErr("clients", say("field.clients", "n", strconv.Itoa(sc.Clients), "max", strconv.Itoa(MaxClients)),
+			"%d, want 1 to %d", sc.Clients, MaxClients)
 	}
 	if sc.Rounds < 0 {
-		return fmt.Errorf("rounds: %d is negative (0 means until the end)", sc.Rounds)
+		return fieldErr("rounds", say("field.negativeCount", "n", strconv.Itoa(sc.Rounds)), "%d is negative (0 means until the end)", sc.Rounds)
 	}
 	if sc.Tries < 0 {
-		return fmt.Errorf("tries: %d is negative (0 means until the end)", sc.Tries)
+		return fieldErr("tries", say("field.negativeCount", "n", strconv.Itoa(sc.Tries)), "%d is negative (0 means until the end)", sc.Tries)
 	}
 	if math.IsNaN(sc.ClockDrift) || sc.ClockDrift < 0 || sc.ClockDrift > 0.5 {
-		return fmt.Errorf("clockDrift: %v, want 0 to 0.5", sc.ClockDrift)
+		return fieldErr("clockDrift", say("field.fraction", "value", fmt.Sprint(sc.ClockDrift)), "%v, want 0 to 0.5", sc.ClockDrift)
 	}
 	if math.IsNaN(sc.DriftFactor) || sc.DriftFactor < 0 || sc.DriftFactor > 0.5 {
-		return fmt.Errorf("driftFactor: %v, want 0 to 0.5", sc.DriftFactor)
+		return fieldErr("driftFactor", say("field.fraction", "value", fmt.Sprint(sc.DriftFactor)), "%v, want 0 to 0.5", sc.DriftFactor)
 	}
 	if err := m.Validate(sc); err != nil {
 		return err
 	}
 	if len(sc.Faults) > MaxFaults {
-		return fmt.Errorf("faults: %d faults, at most %d", len(sc.Faults), MaxFaults)
+		return tooManyFaults("faults", len(sc.Faults))
 	}
 	known := map[string]bool{}
 	for _, n := range sc.ClientNames() {
@@ -417,13 +448,14 @@ func (sc *Scenario) Validate() error {
 	for i, f := range sc.Faults {
 		p := fmt.Sprintf("faults[%d]", i)
 		if f.At < 0 || f.At.D() > MaxDuration {
-			return fmt.Errorf("%s.at: %v is outside 0..%v", p, f.At.D(), MaxDuration)
+			return outside(p+".at", f.At)
 		}
 		if f.For < 0 || f.For.D() > MaxDuration {
-			return fmt.Errorf("%s.for: %v is outside 0..%v", p, f.For.D(), MaxDuration)
+			return outside(p+".for", f.For)
 		}
 		if f.By.D() > MaxDuration || f.By.D() < -MaxDuration {
-			return fmt.Errorf("%s.by: %v is larger than %v", p, f.By.D(), MaxDuration)
+			return fieldErr(p+".by", say("field.tooLarge", "value", f.By.D().String(), "max", MaxDuration.String()),
+				"%v is larger than %v", f.By.D(), MaxDuration)
 		}
 		n := 0
 		for _, set := range []bool{f.Pause != "", f.ClockJump != "", f.Partition != nil, f.Crash != "", f.Restart != "", f.Failover != ""} {
@@ -432,38 +464,39 @@ func (sc *Scenario) Validate() error {
 			}
 		}
 		if n != 1 {
-			return fmt.Errorf("%s: want exactly one of pause, clockJump, partition, crash, restart, failover", p)
+			return fieldErr(p, say("field.oneAction"), "want exactly one of pause, clockJump, partition, crash, restart, failover")
 		}
 		field := f.Kind()
 		for _, t := range f.Targets() {
 			if !known[t] {
-				return fmt.Errorf("%s.%s: unknown node %q (known: %s)", p, field, t, strings.Join(append(sc.ClientNames()[:min(3, sc.Clients)], servers...), ", "))
+				names := strings.Join(append(sc.ClientNames()[:min(3, sc.Clients)], servers...), ", ")
+				return fieldErr(p+"."+field, say("field.unknownNode", "node", strconv.Quote(t), "known", names), "unknown node %q (known: %s)", t, names)
 			}
 		}
 		switch field {
 		case "pause":
 			if f.For <= 0 {
-				return fmt.Errorf("%s.for: a pause needs a length such as \"5s\"", p)
+				return fieldErr(p+".for", say("field.pauseLength"), "a pause needs a length such as \"5s\"")
 			}
 		case "clockJump":
 			if f.By == 0 {
-				return fmt.Errorf("%s.by: a clock jump needs a size such as \"10s\"", p)
+				return fieldErr(p+".by", say("field.jumpSize"), "a clock jump needs a size such as \"10s\"")
 			}
 		case "partition":
 			if len(f.Partition) == 0 {
-				return fmt.Errorf("%s.partition: want at least one group of nodes", p)
+				return fieldErr(p+".partition", say("field.partitionGroups"), "want at least one group of nodes")
 			}
 			seen := map[string]bool{}
 			for _, g := range f.Partition {
 				for _, t := range g {
 					if seen[t] {
-						return fmt.Errorf("%s.partition: %q is in two groups", p, t)
+						return fieldErr(p+".partition", say("field.twoGroups", "node", strconv.Quote(t)), "%q is in two groups", t)
 					}
 					seen[t] = true
 				}
 			}
 			if f.For <= 0 {
-				return fmt.Errorf("%s.for: a partition needs a length such as \"5s\"", p)
+				return fieldErr(p+".for", say("field.partitionLength"), "a partition needs a length such as \"5s\"")
 			}
 		case "failover":
 			if err := m.CanFailover(sc, f.Failover); err != nil {
@@ -475,14 +508,15 @@ func (sc *Scenario) Validate() error {
 	for i, ch := range sc.Changes {
 		p := fmt.Sprintf("changes[%d]", i)
 		if ch.At < 0 || ch.At.D() > MaxDuration {
-			return fmt.Errorf("%s.at: %v is outside 0..%v", p, ch.At.D(), MaxDuration)
+			return outside(p+".at", ch.At)
 		}
 		if len(ch.Set) == 0 {
-			return fmt.Errorf("%s.set: want at least one field", p)
+			return fieldErr(p+".set", say("field.wantSetField"), "want at least one field")
 		}
 		for k := range ch.Set {
 			if !contains(ChangeableFields, k) {
-				return fmt.Errorf("%s.set.%s: cannot change during a run (one of %s)", p, k, strings.Join(ChangeableFields, ", "))
+				fields := strings.Join(ChangeableFields, ", ")
+				return fieldErr(p+".set."+k, say("field.notChangeable", "fields", fields), "cannot change during a run (one of %s)", fields)
 			}
 		}
 		next, err := ch.apply(cur)
@@ -497,7 +531,7 @@ func (sc *Scenario) Validate() error {
 	}
 	for i, c := range sc.Captions {
 		if c.At < 0 || c.At.D() > MaxDuration {
-			return fmt.Errorf("captions[%d].at: %v is outside 0..%v", i, c.At.D(), MaxDuration)
+			return outside(fmt.Sprintf("captions[%d].at", i), c.At)
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"sort"
@@ -182,15 +181,15 @@ func (zkMode) Defaults(sc *Scenario) {
 func (zkMode) Validate(sc *Scenario) error {
 	switch {
 	case sc.PlainDel:
-		return errors.New("plainDel: only for redis; a zookeeper client releases by deleting its own znode")
+		return fieldErr("plainDel", say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode")
 	case sc.Replica:
-		return errors.New("replica: only for redis; a zookeeper ensemble replicates every write (set nodes)")
+		return fieldErr("replica", say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)")
 	case sc.Sequential:
-		return errors.New("sequential: only for redlock")
+		return fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")
 	case sc.Watchdog:
-		return errors.New("watchdog: only for redis and redlock; a zookeeper session is kept alive by pings")
+		return fieldErr("watchdog", say("field.zkWatchdog"), "only for redis and redlock; a zookeeper session is kept alive by pings")
 	case sc.Nodes < 1 || sc.Nodes > 7:
-		return fmt.Errorf("nodes: %d, want 1 to 7", sc.Nodes)
+		return fieldErr("nodes", say("field.zkNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7", sc.Nodes)
 	}
 	return nil
 }
@@ -204,7 +203,7 @@ func (zkMode) Servers(sc *Scenario) []string {
 }
 
 func (zkMode) CanFailover(sc *Scenario, node string) error {
-	return errors.New("a zookeeper ensemble elects its own leader: crash the leader instead")
+	return fieldErr("", say("field.zkFailover"), "a zookeeper ensemble elects its own leader: crash the leader instead")
 }
 
 func (zkMode) Failover(s *Sim, node NodeID) { s.CrashNode(node) }

@@ -1,0 +1,129 @@
+package widgets
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// badScenarios are scenario documents the loader refuses, each with the
+// English the command line prints for it.
+var badScenarios = []struct{ doc, want string }{
+	{`not json`, `scenario: not a JSON object: invalid character 'o' in literal null (expecting 'u')`},
+	{`{"mode": "redis"} {}`, `scenario: unexpected data after the JSON object`},
+	{`null`, `scenario: not a JSON object`},
+	{`{}`, `mode: missing (one of redis, redlock, zookeeper, etcd)`},
+	{`{"mode": 3}`, `mode: want a string, got 3`},
+	{`{"mode": "paxos"}`, `mode: unknown mode "paxos" (one of redis, redlock, zookeeper, etcd)`},
+	{`{"mode": "redis", "x": 1}`, `x: unknown field`},
+	{`{"mode": "redis", "clients": "two"}`, `clients: want int, got string`},
+	{`{"mode": "redis", "ttl": true}`, `ttl: want a duration such as "10s", got true`},
+	{`{"mode": "redis", "faults": [{"at": "1x", "pause": "client-1", "for": "1s"}]}`, `faults[0].at: want a duration such as "10s", got "1x"`},
+	{`{"mode": "redis", "captions": [{"at": "soon", "text": "hi"}]}`, `captions: want a duration such as "10s", got "soon"`},
+	{`{"mode": "redis", "faults": {}}`, `faults: want a list of faults`},
+	{`{"mode": "redis", "faults": [` + strings.Repeat(`{},`, sim.MaxFaults) + `{}]}`, `faults: 10001 faults, at most 10000`},
+	{`{"mode": "redis", "faults": [1]}`, `faults[0]: want an object`},
+	{`{"mode": "redis", "faults": [{"pause": "client-1", "for": "1s"}]}`, `faults[0].at: missing`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "pouse": "client-1"}]}`, `faults[0].pouse: unknown field`},
+	{`{"mode": "redis", "ttl": "-1s"}`, `ttl: -1s is negative`},
+	{`{"mode": "redis", "duration": "0s"}`, `duration: must be more than 0`},
+	{`{"mode": "redis", "work": "25h"}`, `work: 25h0m0s is longer than 24h0m0s`},
+	{`{"mode": "redis", "clients": 201}`, `clients: 201, want 1 to 200`},
+	{`{"mode": "redis", "rounds": -1}`, `rounds: -1 is negative (0 means until the end)`},
+	{`{"mode": "redis", "tries": -2}`, `tries: -2 is negative (0 means until the end)`},
+	{`{"mode": "redis", "clockDrift": 0.6}`, `clockDrift: 0.6, want 0 to 0.5`},
+	{`{"mode": "redis", "driftFactor": -0.25}`, `driftFactor: -0.25, want 0 to 0.5`},
+	{`{"mode": "redis", "faults": [{"at": "25h", "crash": "redis-1"}]}`, `faults[0].at: 25h0m0s is outside 0..24h0m0s`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "for": "-1s"}]}`, `faults[0].for: -1s is outside 0..24h0m0s`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "clockJump": "redis-1", "by": "-25h"}]}`, `faults[0].by: -25h0m0s is larger than 24h0m0s`},
+	{`{"mode": "redis", "faults": [{"at": "1s"}]}`, `faults[0]: want exactly one of pause, clockJump, partition, crash, restart, failover`},
+	{`{"mode": "redis", "faults": [{"at": "1s"}, {"at": "2s", "pause": "redis-9", "for": "1s"}]}`, `faults[0]: want exactly one of pause, clockJump, partition, crash, restart, failover`},
+	{`{"mode": "redis", "faults": [{"at": "2s", "pause": "redis-9", "for": "1s"}]}`, `faults[0].pause: unknown node "redis-9" (known: client-1, client-2, redis-1)`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "pause": "client-1"}]}`, `faults[0].for: a pause needs a length such as "5s"`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "clockJump": "redis-1"}]}`, `faults[0].by: a clock jump needs a size such as "10s"`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "partition": [], "for": "1s"}]}`, `faults[0].partition: want at least one group of nodes`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "partition": [["client-1"], ["client-1"]], "for": "1s"}]}`, `faults[0].partition: "client-1" is in two groups`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "partition": [["client-1"], ["redis-1"]]}]}`, `faults[0].for: a partition needs a length such as "5s"`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "failover": "redis-1"}]}`, `faults[0].failover: failover needs a replica: set "replica": true`},
+	{`{"mode": "redis", "replica": true, "faults": [{"at": "1s", "failover": "redis-2"}]}`, `faults[0].failover: redis-2 is not the master; fail over redis-1`},
+	{`{"mode": "redis", "changes": [{"at": "-1s", "set": {"ttl": "5s"}}]}`, `changes[0].at: -1s is outside 0..24h0m0s`},
+	{`{"mode": "redis", "changes": [{"at": "1s", "set": {}}]}`, `changes[0].set: want at least one field`},
+	{`{"mode": "redis", "changes": [{"at": "1s", "set": {"clients": 3}}]}`, `changes[0].set.clients: cannot change during a run (one of ttl, work, think, latency, jitter, watchdog, fencing, plainDel, retryDelay, tries, driftFactor, respectSuspended)`},
+	{`{"mode": "redis", "changes": [{"at": "1s", "set": {"ttl": "5x"}}]}`, `changes[0].set.ttl: want a duration such as "10s", got "5x"`},
+	{`{"mode": "redis", "changes": [{"at": "1s", "set": {"ttl": "-5s"}}]}`, `changes[0].set: ttl: -5s is negative`},
+	{`{"mode": "redis", "captions": [{"at": "-1s", "text": "too early"}]}`, `captions[0].at: -1s is outside 0..24h0m0s`},
+	{`{"mode": "redis", "herd": true}`, `herd: only zookeeper and etcd have watches to herd`},
+	{`{"mode": "redis", "sequential": true}`, `sequential: only for redlock`},
+	{`{"mode": "redlock", "nodes": 10}`, `nodes: 10, want 1 to 9 independent masters`},
+	{`{"mode": "redlock", "replica": true}`, `replica: Redlock masters are independent and have no replica; use redis mode for one`},
+	{`{"mode": "redlock", "herd": true}`, `herd: only zookeeper and etcd have watches to herd`},
+	{`{"mode": "redlock", "plainDel": true}`, `plainDel: only for redis; Redlock always releases with compare-and-delete`},
+	{`{"mode": "redlock", "faults": [{"at": "1s", "failover": "redis-1"}]}`, `faults[0].failover: Redlock masters have no replica to promote; use crash and restart`},
+	{`{"mode": "zookeeper", "plainDel": true}`, `plainDel: only for redis; a zookeeper client releases by deleting its own znode`},
+	{`{"mode": "zookeeper", "replica": true}`, `replica: only for redis; a zookeeper ensemble replicates every write (set nodes)`},
+	{`{"mode": "zookeeper", "sequential": true}`, `sequential: only for redlock`},
+	{`{"mode": "zookeeper", "watchdog": true}`, `watchdog: only for redis and redlock; a zookeeper session is kept alive by pings`},
+	{`{"mode": "zookeeper", "nodes": 8}`, `nodes: 8, want 1 to 7`},
+	{`{"mode": "zookeeper", "faults": [{"at": "1s", "failover": "zk-1"}]}`, `faults[0].failover: a zookeeper ensemble elects its own leader: crash the leader instead`},
+	{`{"mode": "etcd", "nodes": 0}`, `nodes: 0, want 1 to 7 etcd members`},
+	{`{"mode": "etcd", "plainDel": true}`, `plainDel: only for redis; an etcd mutex unlocks by deleting its own key`},
+	{`{"mode": "etcd", "replica": true}`, `replica: only for redis; etcd replicates every write through raft`},
+	{`{"mode": "etcd", "sequential": true}`, `sequential: only for redlock`},
+	{`{"mode": "etcd", "watchdog": true}`, `watchdog: only for redis; an etcd session keeps its lease alive every TTL/3 by itself`},
+	{`{"mode": "etcd", "faults": [{"at": "1s", "failover": "etcd-1"}]}`, `faults[0].failover: etcd members elect a new leader by themselves: crash the leader instead`},
+}
+
+// Every problem the scenario loader and the modes' validators state is
+// the same English as before, and comes with a key whose English is that
+// problem to the character, so the window says in Chinese exactly what
+// the command line says in English; every field.* key is so used.
+func TestFieldErrorsAreTheSimulatorsEnglish(t *testing.T) {
+	require.Equal(t, i18n.English, i18n.Current())
+	used := map[string]bool{}
+	for _, tc := range badScenarios {
+		name := tc.doc
+		if len(name) > 90 {
+			name = name[:90] + "..."
+		}
+		_, err := sim.ParseScenario([]byte(tc.doc))
+		require.Error(t, err, name)
+		assert.Equal(t, tc.want, err.Error(), name)
+		var fe *sim.FieldError
+		if !assert.True(t, errors.As(err, &fe), "%s: %v is no FieldError", name, err) {
+			continue
+		}
+		if assert.NotEmpty(t, fe.Words.Key, "%s: %q has no key", name, fe.English) {
+			used[fe.Words.Key] = true
+			assert.Equal(t, fe.English, Say(fe.Words, ""), name)
+			assert.True(t, strings.HasSuffix(err.Error(), fe.Error()), "%s: the problem ends the message", name)
+		}
+	}
+	for _, k := range i18n.Keys(i18n.English) {
+		if strings.HasPrefix(k, "field.") {
+			assert.True(t, used[k], "no bad scenario says %s", k)
+		}
+	}
+}
+
+// In Chinese a field's problem is Chinese, with the JSON field name, the
+// figures and the node names as the file spells them.
+func TestFieldErrorsInChinese(t *testing.T) {
+	inChinese(t)
+	for _, tc := range []struct{ doc, want string }{
+		{`{"mode": "redis", "ttl": "-1s"}`, "-1s 是负数"},
+		{`{"mode": "redis", "clients": 201}`, "201，应在 1 到 200 之间"},
+		{`{"mode": "redis", "faults": [{"at": "2s", "pause": "redis-9", "for": "1s"}]}`, `未知节点 "redis-9"（已知：client-1, client-2, redis-1）`},
+		{`{"mode": "etcd", "watchdog": true}`, "只用于 redis；etcd 会话每隔 TTL/3 自己续约租约"},
+	} {
+		_, err := sim.ParseScenario([]byte(tc.doc))
+		var fe *sim.FieldError
+		require.True(t, errors.As(err, &fe), tc.doc)
+		assert.Equal(t, tc.want, Say(fe.Words, fe.English), tc.doc)
+	}
+}
