@@ -418,20 +418,7 @@ func (r *heatRenderer) draw() {
 	}
 
 	// x axis: ticks in the axis' unit, a title under them.
-	ux := AxisUnit(h.x)
-	lastEnd := float32(-1e9)
-	for _, v := range niceTicks(f.xs.lo/ux.Div, f.xs.hi/ux.Div, max(2, int(f.size.Width/70))) {
-		px := f.xs.at(v * ux.Div)
-		placeLine(r.lines.next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
-		label := ux.Number(v * ux.Div)
-		w := textWidth(label, 11, false)
-		if px-w/2 > lastEnd+6 {
-			placeText(r.ticks.next(), label, fyne.NewPos(px-w/2, y1+6), muted)
-			lastEnd = px + w/2
-		}
-	}
-	title := ux.Title(h.xName)
-	placeText(r.titles.next(), title, fyne.NewPos(x0+(f.size.Width-textWidth(title, 12, true))/2, y1+22), fg)
+	drawXAxis(r.lines, r.ticks, r.titles, f.xs, h.x, h.xName, x0, f.size.Width, y1, 70, muted, fg)
 
 	// y axis, when there is one.
 	if h.y.Field != "" && len(h.y.Values) > 0 {

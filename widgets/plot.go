@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 
 	"github.com/lockscope/lockscope/sim"
 )
@@ -229,4 +230,26 @@ func paintFills(fills []fill, size fyne.Size, w, h int) image.Image {
 		}
 	}
 	return img
+}
+
+// drawXAxis draws a plot's x axis under y1 — ticks in the axis' unit about
+// every `spacing` pixels, labels that do not collide, and the titled unit
+// under them — from the renderer's pools, as the heatmap and the recovery
+// chart both do.
+func drawXAxis(lines *pool[*canvas.Line], ticks, titles *pool[*canvas.Text], xs scale, a sim.Axis, name string,
+	x0, width, y1, spacing float32, muted, fg color.Color) {
+	u := AxisUnit(a)
+	lastEnd := float32(-1e9)
+	for _, v := range niceTicks(xs.lo/u.Div, xs.hi/u.Div, max(2, int(width/spacing))) {
+		px := xs.at(v * u.Div)
+		placeLine(lines.next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
+		label := u.Number(v * u.Div)
+		w := textWidth(label, 11, false)
+		if px-w/2 > lastEnd+6 {
+			placeText(ticks.next(), label, fyne.NewPos(px-w/2, y1+6), muted)
+			lastEnd = px + w/2
+		}
+	}
+	title := u.Title(name)
+	placeText(titles.next(), title, fyne.NewPos(x0+(width-textWidth(title, 12, true))/2, y1+22), fg)
 }
