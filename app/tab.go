@@ -92,7 +92,7 @@ func (p *Pictures) Show(c *Controller) {
 	p.Cluster.SetSnapshot(snap)
 	p.State.SetSnapshot(snap)
 	p.Timeline.SetCursor(c.Cursor())
-	p.Metrics.SetSummary(snap.Metrics)
+	p.Metrics.SetSummary(snap.Metrics, c.Cursor() >= c.End())
 	text := i18n.T("caption.none")
 	at := ""
 	if cp, ok := c.Caption(); ok {

@@ -348,8 +348,14 @@ func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
 	text := i18n.F("cluster.banner", "n", len(h), "clients", strings.Join(h, ", "))
 	w := textWidth(text, r.bannerT.TextSize, true) + 20
 	x := max((r.v.Size().Width-w)/2, 0)
-	placeRect(r.banner, fyne.NewPos(x, 4), fyne.NewSize(w, 22), ColorViolation)
-	placeText(r.bannerT, text, fyne.NewPos(x+10, 6), color.White)
+	// The banner takes the verdict's colour: amber while no stale write was
+	// accepted, as the metrics strip says the data is still safe.
+	state, ink := StateOf(s.Metrics), color.Color(color.White)
+	if state == VerdictOverlap {
+		ink = color.Black
+	}
+	placeRect(r.banner, fyne.NewPos(x, 4), fyne.NewSize(w, 22), state.Color())
+	placeText(r.bannerT, text, fyne.NewPos(x+10, 6), ink)
 }
 
 // messageColor tells requests, replies and server-to-server traffic apart.

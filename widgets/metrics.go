@@ -19,8 +19,9 @@ import (
 type Metrics struct {
 	widget.BaseWidget
 
-	sum sim.Summary
-	set bool
+	sum      sim.Summary
+	finished bool // the summary is the whole run's: no "so far"
+	set      bool
 }
 
 // NewMetrics returns an empty metrics strip; SetSummary fills it.
@@ -30,9 +31,11 @@ func NewMetrics() *Metrics {
 	return m
 }
 
-// SetSummary shows the figures of a summary.
-func (m *Metrics) SetSummary(s sim.Summary) {
-	m.sum, m.set = s, true
+// SetSummary shows the figures of a summary up to an instant; finished
+// says the instant is the run's end, so the verdict is the run's and not
+// one "so far".
+func (m *Metrics) SetSummary(s sim.Summary, finished bool) {
+	m.sum, m.finished, m.set = s, finished, true
 	m.Refresh()
 }
 
@@ -61,13 +64,55 @@ func Cells(s sim.Summary) []MetricCell {
 	}
 }
 
-// Verdict is the strip's last cell: safe unless a stale write was accepted
-// up to the cursor, with the reason beneath.
-func Verdict(s sim.Summary) (text, why string, safe bool) {
-	if s.Safe {
-		return i18n.T("metrics.safe"), i18n.T("metrics.safe.why"), true
+// VerdictState is one of the three verdicts a run can have up to an
+// instant: the colour of the strip's last cell and of the cluster's
+// warning follow it, so no picture says "safe" beside two holders.
+type VerdictState int
+
+const (
+	// VerdictSafe: never two holders, no stale write accepted.
+	VerdictSafe VerdictState = iota
+	// VerdictOverlap: two clients were in their critical section at once,
+	// but the storage took no stale write (fencing refused it, or the late
+	// holder wrote nothing): mutual exclusion failed, the data did not.
+	VerdictOverlap
+	// VerdictUnsafe: the storage accepted a stale write.
+	VerdictUnsafe
+)
+
+// StateOf is the verdict of a summary.
+func StateOf(s sim.Summary) VerdictState {
+	switch {
+	case !s.Safe || s.StaleWritesAccepted > 0:
+		return VerdictUnsafe
+	case s.Violations > 0:
+		return VerdictOverlap
 	}
-	return i18n.T("metrics.unsafe"), i18n.T("metrics.unsafe.why"), false
+	return VerdictSafe
+}
+
+// Color is the verdict's colour: green, amber, vermilion.
+func (v VerdictState) Color() color.NRGBA {
+	switch v {
+	case VerdictUnsafe:
+		return ColorViolation
+	case VerdictOverlap:
+		return ColorCaution
+	}
+	return ColorDone
+}
+
+// Verdict is the strip's last cell: its headline and the reason beneath.
+// A safe or overlapped run says "so far" until finished, as a later
+// instant can still go wrong; an unsafe one never becomes safe again.
+func Verdict(s sim.Summary, finished bool) (text, why string, state VerdictState) {
+	state = StateOf(s)
+	key := map[VerdictState]string{VerdictSafe: "metrics.safe", VerdictOverlap: "metrics.overlapSafe", VerdictUnsafe: "metrics.unsafe"}[state]
+	text = i18n.T(key)
+	if !finished && state != VerdictUnsafe {
+		text = i18n.T(key + ".soFar")
+	}
+	return text, i18n.T(key + ".why"), state
 }
 
 // CreateRenderer implements fyne.Widget.
@@ -122,8 +167,10 @@ func (r *metricsRenderer) Refresh() {
 		}
 		return
 	}
+	text, why, state := Verdict(m.sum, m.finished)
+	vw := max(verdictW, textWidth(text, r.verdict.TextSize, true)+20, textWidth(why, r.why.TextSize, false)+20)
 	cells := Cells(m.sum)
-	cellW := (size.Width - verdictW - 8) / float32(len(cells))
+	cellW := (size.Width - vw - 8) / float32(len(cells))
 	for i, c := range cells {
 		o := r.cells[i]
 		x := float32(i) * cellW
@@ -149,17 +196,16 @@ func (r *metricsRenderer) Refresh() {
 			o.detail.Hide()
 		}
 	}
-	text, why, safe := Verdict(m.sum)
-	bg := ColorDone
-	if !safe {
-		bg = ColorViolation
+	bg, ink := state.Color(), color.Color(color.White)
+	if state == VerdictOverlap {
+		ink = color.Black // white on amber is too faint to read
 	}
-	pos := fyne.NewPos(size.Width-verdictW, 4)
+	pos := fyne.NewPos(size.Width-vw, 4)
 	h := size.Height - 8
-	placeRect(r.verdictBg, pos, fyne.NewSize(verdictW, h), bg)
+	placeRect(r.verdictBg, pos, fyne.NewSize(vw, h), bg)
 	tw := fyne.MeasureText(text, r.verdict.TextSize, r.verdict.TextStyle)
 	ww := fyne.MeasureText(why, r.why.TextSize, r.why.TextStyle)
 	top := pos.Y + (h-tw.Height-ww.Height)/2
-	placeText(r.verdict, text, fyne.NewPos(pos.X+(verdictW-tw.Width)/2, top), color.White)
-	placeText(r.why, why, fyne.NewPos(pos.X+(verdictW-ww.Width)/2, top+tw.Height), color.White)
+	placeText(r.verdict, text, fyne.NewPos(pos.X+(vw-tw.Width)/2, top), ink)
+	placeText(r.why, why, fyne.NewPos(pos.X+(vw-ww.Width)/2, top+tw.Height), ink)
 }

@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"image/color"
 	"testing"
 	"time"
 
@@ -29,14 +30,36 @@ func TestCellsAndVerdict(t *testing.T) {
 	assert.Equal(t, "195", byLabel["messages"].Value)
 	assert.Equal(t, "2", byLabel["acquisitions"].Value)
 
-	text, why, safe := Verdict(s)
-	assert.False(t, safe)
-	assert.Equal(t, "× UNSAFE", text)
+	text, why, state := Verdict(s, false)
+	assert.Equal(t, VerdictUnsafe, state)
+	assert.Equal(t, "× UNSAFE", text, "an accepted stale write is final: no \"so far\"")
 	assert.Equal(t, "a stale write was accepted", why)
-	s.Safe = true
-	text, _, safe = Verdict(s)
-	assert.True(t, safe)
-	assert.Equal(t, "✓ SAFE so far", text)
+}
+
+func TestVerdictHasThreeStatesAndSaysSoFarOnlyBeforeTheEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		sum      sim.Summary
+		finished bool
+		state    VerdictState
+		text     string
+		colour   color.NRGBA
+	}{
+		{"safe, mid-run", sim.Summary{Safe: true}, false, VerdictSafe, "✓ SAFE so far", ColorDone},
+		{"safe, at the end", sim.Summary{Safe: true}, true, VerdictSafe, "✓ SAFE", ColorDone},
+		{"two holders, fencing refused the late write", sim.Summary{Safe: true, Violations: 1, StaleWritesRejected: 1}, false,
+			VerdictOverlap, "! 2 HOLDERS · DATA SAFE so far", ColorCaution},
+		{"two holders, finished", sim.Summary{Safe: true, Violations: 1}, true, VerdictOverlap, "! 2 HOLDERS · DATA SAFE", ColorCaution},
+		{"stale write accepted", sim.Summary{Violations: 1, StaleWritesAccepted: 1}, false, VerdictUnsafe, "× UNSAFE", ColorViolation},
+		{"stale write accepted, finished", sim.Summary{StaleWritesAccepted: 1}, true, VerdictUnsafe, "× UNSAFE", ColorViolation},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, _, state := Verdict(tc.sum, tc.finished)
+			assert.Equal(t, tc.state, state)
+			assert.Equal(t, tc.text, text)
+			assert.Equal(t, tc.colour, state.Color())
+		})
+	}
 }
 
 func TestMetricsStripShowsTheSummary(t *testing.T) {
@@ -47,18 +70,18 @@ func TestMetricsStripShowsTheSummary(t *testing.T) {
 	r := test.TempWidgetRenderer(t, m).(*metricsRenderer)
 	assert.Empty(t, texts(r.Objects()), "nothing before the first summary")
 
-	m.SetSummary(sim.Summary{Acquisitions: 2, Violations: 1, OverlapMs: 1944.854, Messages: 194, Safe: true})
+	m.SetSummary(sim.Summary{Acquisitions: 2, Violations: 1, OverlapMs: 1944.854, Messages: 194, Safe: true}, false)
 	shown := texts(r.Objects())
-	for _, s := range []string{"acquisitions", "2", "violations", "1", "1944.854 ms overlap", "194", "✓ SAFE so far"} {
+	for _, s := range []string{"acquisitions", "2", "violations", "1", "1944.854 ms overlap", "194", "! 2 HOLDERS · DATA SAFE so far"} {
 		assert.Contains(t, shown, s)
 	}
 	require.Len(t, r.cells, len(Cells(sim.Summary{})))
 	assert.True(t, r.cells[1].alarm.Visible(), "a violation is flagged by a bar, not colour alone")
 	assert.Equal(t, ColorViolation, r.cells[1].value.Color)
 	assert.False(t, r.cells[0].alarm.Visible())
-	assert.Equal(t, ColorDone, r.verdictBg.FillColor)
+	assert.Equal(t, ColorCaution, r.verdictBg.FillColor, "two holders and no damage: amber, not green")
 
-	m.SetSummary(sim.Summary{StaleWritesAccepted: 1, Writes: 2})
+	m.SetSummary(sim.Summary{StaleWritesAccepted: 1, Writes: 2}, true)
 	assert.Contains(t, texts(r.Objects()), "× UNSAFE")
 	assert.Contains(t, texts(r.Objects()), "a stale write was accepted")
 	for _, o := range []fyne.CanvasObject{r.verdict, r.why} {
@@ -93,6 +116,6 @@ func TestMetricsStripMarkup(t *testing.T) {
 	m := NewMetrics()
 	m.Resize(fyne.NewSize(1300, 60))
 	m.SetSummary(sim.Summary{Acquisitions: 2, Releases: 2, Violations: 1, OverlapMs: 5000, Writes: 2,
-		StaleWritesAccepted: 1, ExpiredWhileHeld: 1, Messages: 198, AcquireLatencyP50Ms: 5.631, AcquireLatencyP99Ms: 9964.715})
+		StaleWritesAccepted: 1, ExpiredWhileHeld: 1, Messages: 198, AcquireLatencyP50Ms: 5.631, AcquireLatencyP99Ms: 9964.715}, true)
 	test.AssertObjectRendersToMarkup(t, "metrics_unsafe.xml", m)
 }

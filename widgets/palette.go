@@ -31,6 +31,10 @@ var (
 	ColorDone = color.NRGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}
 	// ColorViolation marks two holders at once and stale writes taken.
 	ColorViolation = color.NRGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}
+	// ColorCaution marks two holders at once that did no damage: the
+	// overlapped-but-data-safe verdict: amber, lighter than ColorWaiting's
+	// orange and drawn with dark text.
+	ColorCaution = color.NRGBA{R: 0xF0, G: 0xC0, B: 0x20, A: 0xFF}
 	// ColorFault marks injected faults: pauses, crashes, cuts.
 	ColorFault = color.NRGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}
 	// ColorIdle marks a client between rounds and greys paused nodes.

@@ -27,7 +27,10 @@ var (
 // when it believed it held the lock and, beneath, when a server held the
 // key for it; overlaps of two holders hatched across every lane, faults,
 // grants and writes marked, and a cursor at the instant on show. The part
-// after the cursor is dimmed. Tapping or dragging moves the cursor through
+// after the cursor is the future: its bars are dimmed to a ghost and its
+// labels (tokens, writes, overlaps, pauses) are hidden until the cursor
+// reaches them, so the lanes never tell what the nodes and the verdict do
+// not know yet. Faults stay labelled: they are the scenario's plan. Tapping or dragging moves the cursor through
 // OnSeek.
 type Timeline struct {
 	widget.BaseWidget
@@ -193,6 +196,24 @@ type timelineRenderer struct {
 	drawnVersion                        int
 	drawnSize                           fyne.Size
 	drawnTheme                          color.Color
+	// timed are the labels of things that happen at an instant: hidden
+	// while the cursor is before it.
+	timed []timedLabel
+}
+
+// timedLabel is a label (its text and badge) and the instant it tells of.
+type timedLabel struct {
+	at   time.Duration
+	objs []fyne.CanvasObject
+}
+
+// futureDim is how much of the background covers the lanes right of the
+// cursor: the future is a ghost, not a spoiler.
+const futureDim = 0.8
+
+// when ties the objects just placed to instant at (see timed).
+func (r *timelineRenderer) when(at time.Duration, objs ...fyne.CanvasObject) {
+	r.timed = append(r.timed, timedLabel{at: at, objs: objs})
 }
 
 func (r *timelineRenderer) Destroy() {}
@@ -211,6 +232,7 @@ func (r *timelineRenderer) Refresh() {
 	if r.objects == nil || r.drawnVersion != t.version || r.drawnSize != t.Size() || r.drawnTheme != fg {
 		r.pools.reset()
 		r.ops = r.ops[:0]
+		r.timed = r.timed[:0]
 		r.draw()
 		r.bars.Resize(t.Size())
 		r.bars.Refresh()
@@ -239,7 +261,16 @@ func (r *timelineRenderer) drawCursor() {
 	x := t.XAt(t.cursor)
 	_, x1 := t.plotSpan()
 	bottom := t.lanesBottom()
-	placeRect(r.dim, fyne.NewPos(x, tlTopRow), fyne.NewSize(max(x1-x, 0), bottom-tlTopRow), fade(bg, 0.45))
+	placeRect(r.dim, fyne.NewPos(x, tlTopRow), fyne.NewSize(max(x1-x, 0), bottom-tlTopRow), fade(bg, futureDim))
+	for _, tl := range r.timed {
+		for _, o := range tl.objs {
+			if tl.at <= t.cursor {
+				o.Show()
+			} else {
+				o.Hide()
+			}
+		}
+	}
 	placeLine(r.cursor, fyne.NewPos(x, 2), fyne.NewPos(x, bottom+4), fg, 2)
 	label := FormatTime(t.cursor)
 	w := textWidth(label, r.cursorTxt.TextSize, true) + 10
@@ -340,7 +371,9 @@ func (r *timelineRenderer) draw() {
 		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
 		r.rect(a, g.beliefY-2, w, g.beliefH+4, fade(ColorIdle, 0.55))
 		if g.beliefH >= 14 && w > 60 {
-			placeText(r.labels.next(), i18n.T("timeline.paused"), fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
+			txt := r.labels.next()
+			placeText(txt, i18n.T("timeline.paused"), fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
+			r.when(f.At, txt)
 		}
 	}
 
@@ -362,7 +395,9 @@ func (r *timelineRenderer) draw() {
 		tickEnd[li] = x + 4
 		label := "#" + strconv.FormatInt(gr.Token, 10)
 		if gr.Token > 0 && g.beliefH >= 12 && x+5 >= labelEnd[li] && t.roomAfter(li, gr.At, textWidth(label, 11, true)+8) {
-			placeText(r.labels.next(), label, fyne.NewPos(x+5, g.beliefY+g.beliefH/2-8), color.White)
+			txt := r.labels.next()
+			placeText(txt, label, fyne.NewPos(x+5, g.beliefY+g.beliefH/2-8), color.White)
+			r.when(gr.At, txt)
 			labelEnd[li] = x + 5 + textWidth(label, 11, true) + 4
 		}
 	}
@@ -380,8 +415,10 @@ func (r *timelineRenderer) draw() {
 			label = i18n.T("timeline.overlap")
 			lw = textWidth(label, 11, true) + 8
 		}
-		placeRect(r.badges.next(), fyne.NewPos(a+2, bottom-19), fyne.NewSize(lw, 17), ColorViolation)
-		placeText(r.labels.next(), label, fyne.NewPos(a+6, bottom-18), color.White)
+		badge, txt := r.badges.next(), r.labels.next()
+		placeRect(badge, fyne.NewPos(a+2, bottom-19), fyne.NewSize(lw, 17), ColorViolation)
+		placeText(txt, label, fyne.NewPos(a+6, bottom-18), color.White)
+		r.when(ov.From, badge, txt)
 	}
 
 	// Faults: a glyph and note in the top row, a line down the lanes hit.
@@ -444,8 +481,10 @@ func (r *timelineRenderer) draw() {
 			continue
 		}
 		y := g.beliefY + g.beliefH/2 - 8.5
-		placeRect(r.badges.next(), fyne.NewPos(lx, y), fyne.NewSize(lw, 17), c)
-		placeText(r.labels.next(), label, fyne.NewPos(lx+4, y+1), color.White)
+		badge, txt := r.badges.next(), r.labels.next()
+		placeRect(badge, fyne.NewPos(lx, y), fyne.NewSize(lw, 17), c)
+		placeText(txt, label, fyne.NewPos(lx+4, y+1), color.White)
+		r.when(wr.At, badge, txt)
 		badgeEnd[li] = lx + lw + 2
 	}
 

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -71,6 +72,7 @@ func TestTimelineTapAndDragSeek(t *testing.T) {
 
 func TestTimelineDrawsTheRun(t *testing.T) {
 	tl, r := newTestTimeline(t)
+	tl.SetCursor(30 * sec)
 	shown := texts(r.Objects())
 	for _, s := range []string{"client-1", "client-2", "key on server", "‖ client-1 15s", "paused",
 		"2 holders · 5.000 s", "✓ write", "✓ write · stale", "#1", "#2", "0 s", "30 s",
@@ -78,7 +80,8 @@ func TestTimelineDrawsTheRun(t *testing.T) {
 		assert.Contains(t, shown, s)
 	}
 
-	// The overlap is hatched across every lane.
+	// The overlap is hatched across every lane (in the raster, under the
+	// future's dimming before the cursor reaches it).
 	lanes := tl.lanes()
 	top, bottom := lanes[0].top, tl.lanesBottom()
 	a, b := tl.XAt(10*sec), tl.XAt(15*sec)
@@ -222,4 +225,25 @@ func TestTimelineThinsACrowdedRun(t *testing.T) {
 		}
 	}
 	assert.Equal(t, stale, marked, "every stale write stays visible")
+}
+
+func TestTimelineHidesTheFutureLabels(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	future := []string{"2 holders · 5.000 s", "✓ write", "✓ write · stale", "#2"}
+	shown := texts(r.Objects())
+	for _, s := range future {
+		assert.NotContains(t, shown, s, "at 0 s nothing of the run has happened yet")
+	}
+	assert.Contains(t, shown, "‖ client-1 15s", "a fault is the scenario's plan: it stays labelled")
+	assert.Equal(t, toNRGBA(fade(toNRGBA(themeColor(tl.Theme(), theme.ColorNameBackground)), futureDim)), toNRGBA(r.dim.FillColor),
+		"the future's bars are dimmed to a ghost")
+
+	tl.SetCursor(12 * sec) // inside the overlap, before the writes
+	shown = texts(r.Objects())
+	assert.Contains(t, shown, "2 holders · 5.000 s")
+	assert.Contains(t, shown, "#2")
+	assert.NotContains(t, shown, "✓ write · stale")
+
+	tl.SetCursor(0)
+	assert.NotContains(t, texts(r.Objects()), "#2", "going back hides them again")
 }
