@@ -10,8 +10,21 @@ import (
 const LockKey = "lock"
 
 // RequestTimeout is how long a Redis client waits for a reply before it
-// counts the command as failed (Redisson's default `timeout`, 3000 ms).
+// resends the command (Redisson's default `timeout`, 3000 ms).
 const RequestTimeout = 3 * time.Second
+
+// RedissonRetryAttempts is how many times Redisson resends a command whose
+// reply did not come within RequestTimeout before the command fails: its
+// default `retryAttempts` of 3 (redisson/redisson
+// redisson/src/main/java/org/redisson/config/BaseConfig.java). The resend
+// is immediate: RedisExecutor.scheduleResponseTimeout's timer task calls
+// execute() again while attempt < attempts
+// (redisson/src/main/java/org/redisson/command/RedisExecutor.java); the
+// `retryInterval` of 1500 ms only paces attempts whose command could not
+// even be written to a connection, which the simulator has no notion of.
+// A command the server already ran is run again: nothing makes the resend
+// idempotent.
+const RedissonRetryAttempts = 3
 
 // Redis wire operations: requests and the replies a server gives.
 const (
@@ -19,6 +32,8 @@ const (
 	OpCAD      = "CAD"     // compare-and-delete script
 	OpDel      = "DEL"     // bare DEL
 	OpPExpire  = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
+	OpLock     = "LOCK"    // Redisson's lock script: a hash whose hold count a re-entry increments
+	OpUnlock   = "UNLOCK"  // Redisson's unlock script: decrements the hold count, deletes at 0
 	OpOK       = "OK"
 	OpNil      = "nil"
 	OpInt      = "INT"      // integer reply in N
@@ -117,6 +132,7 @@ func (redisMode) View(s *Sim, snap *Snapshot) {
 type redisKey struct {
 	value    string
 	owner    NodeID
+	holds    int // Redisson's hold count (the hash field's value); 0 for a plain SET NX key
 	ttl      time.Duration
 	deadline time.Duration // absolute, on the server's wall clock (PXAT)
 }
@@ -231,7 +247,7 @@ func (r *RedisServer) ship(ctx Ctx, m Msg) {
 
 func (r *RedisServer) fullSync(ctx Ctx) {
 	for k, kv := range r.keys {
-		r.ship(ctx, Msg{Op: OpRepl, Key: k, Value: kv.value, N: int64(kv.owner), TTL: kv.ttl, Deadline: kv.deadline})
+		r.ship(ctx, replOf(k, kv))
 	}
 	r.ship(ctx, Msg{Op: OpRepl})
 }
@@ -257,7 +273,7 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 	if r.Role != "master" {
 		// A replica refuses writes at once: -READONLY You can't write
 		// against a read only replica.
-		if m.Op == OpSet || m.Op == OpCAD || m.Op == OpDel || m.Op == OpPExpire {
+		if m.Op == OpSet || m.Op == OpCAD || m.Op == OpDel || m.Op == OpPExpire || m.Op == OpLock || m.Op == OpUnlock {
 			ctx.Send(from, Msg{Op: OpReadOnly, Seq: m.Seq, Key: m.Key})
 		}
 		return
@@ -277,7 +293,11 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 		reply.Op, reply.Token = OpOK, r.counter
 		ctx.Own(m.Key, from)
 		ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
-		r.ship(ctx, Msg{Op: OpRepl, Key: m.Key, Value: m.Value, N: int64(from), TTL: m.TTL, Deadline: kv.deadline})
+		r.ship(ctx, replOf(m.Key, kv))
+	case OpLock:
+		r.lockScript(ctx, from, m, &reply)
+	case OpUnlock:
+		r.unlockScript(ctx, m, &reply)
 	case OpCAD, OpDel:
 		kv, held := r.live(ctx, m.Key)
 		reply.Op = OpInt
@@ -296,12 +316,18 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
 			r.keys[m.Key] = kv
 			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
 			reply.N = 1
-			r.ship(ctx, Msg{Op: OpRepl, Key: m.Key, Value: kv.value, N: int64(kv.owner), TTL: m.TTL, Deadline: kv.deadline})
+			r.ship(ctx, replOf(m.Key, kv))
 		}
 	default:
 		return
 	}
 	ctx.Send(from, reply)
+}
+
+// replOf is the replication stream's entry for a key: its value, owner,
+// TTL and deadline, and the hold count carried in Seq.
+func replOf(key string, kv redisKey) Msg {
+	return Msg{Op: OpRepl, Key: key, Value: kv.value, N: int64(kv.owner), TTL: kv.ttl, Deadline: kv.deadline, Seq: int64(kv.holds)}
 }
 
 func (r *RedisServer) applyRepl(ctx Ctx, m Msg) {
@@ -315,8 +341,65 @@ func (r *RedisServer) applyRepl(ctx Ctx, m Msg) {
 	if m.Value == "" {
 		delete(r.keys, m.Key)
 	} else {
-		r.keys[m.Key] = redisKey{value: m.Value, owner: NodeID(m.N), ttl: m.TTL, deadline: m.Deadline}
+		r.keys[m.Key] = redisKey{value: m.Value, owner: NodeID(m.N), ttl: m.TTL, deadline: m.Deadline, holds: int(m.Seq)}
 	}
+}
+
+// lockScript is Redisson's lock script (RedissonLock.tryLockInnerAsync,
+// redisson/redisson redisson/src/main/java/org/redisson/RedissonLock.java):
+// if the key does not exist, or its hash has the caller's field, HINCRBY
+// the field by 1, PEXPIRE the key and answer nil (granted); otherwise
+// answer the key's PTTL (held by another). So the same client's second
+// lock — or a resend of a lock the server already ran — is a re-entry
+// that raises the hold count to 2. With fencing the token counter is
+// INCRed on a fresh grant only.
+func (r *RedisServer) lockScript(ctx Ctx, from NodeID, m Msg, reply *Msg) {
+	kv, held := r.live(ctx, m.Key)
+	if held && kv.value != m.Value {
+		reply.Op = OpNil
+		return
+	}
+	if held {
+		kv.holds++
+		ctx.TraceSaid("reenter", OpLock, fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
+			say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
+	} else {
+		kv = redisKey{value: m.Value, owner: from, holds: 1}
+		if m.N == 1 {
+			r.counter++
+		}
+		ctx.Own(m.Key, from)
+	}
+	kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
+	r.keys[m.Key] = kv
+	reply.Op, reply.Token, reply.N = OpOK, r.counter, int64(kv.holds)
+	ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
+	r.ship(ctx, replOf(m.Key, kv))
+}
+
+// unlockScript is Redisson's unlock script (RedissonLock.unlockInnerAsync):
+// a key without the caller's field answers nil (−1 here: not locked by
+// this client); otherwise HINCRBY the field by −1, and while the count is
+// above 0 PEXPIRE the key again and answer 0, or DEL it and answer 1.
+func (r *RedisServer) unlockScript(ctx Ctx, m Msg, reply *Msg) {
+	reply.Op = OpInt
+	kv, held := r.live(ctx, m.Key)
+	if !held || kv.value != m.Value {
+		reply.N = -1
+		return
+	}
+	kv.holds--
+	if kv.holds > 0 {
+		kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
+		r.keys[m.Key] = kv
+		ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
+		r.ship(ctx, replOf(m.Key, kv))
+		return
+	}
+	delete(r.keys, m.Key)
+	ctx.Disown(m.Key, false)
+	reply.N = 1
+	r.ship(ctx, Msg{Op: OpRepl, Key: m.Key})
 }
 
 // Fire implements Process: active expiry when a key's deadline comes.
@@ -339,7 +422,7 @@ func (r *RedisServer) view(s *Sim, id NodeID) RedisServerView {
 	sort.Strings(names)
 	for _, k := range names {
 		kv := r.keys[k]
-		kvw := KeyView{Key: k, Value: kv.value, TTL: kv.ttl, Left: kv.deadline - wall}
+		kvw := KeyView{Key: k, Value: kv.value, TTL: kv.ttl, Left: kv.deadline - wall, Holds: kv.holds}
 		if kv.owner >= 0 && int(kv.owner) < len(s.Nodes) {
 			kvw.Owner = s.Nodes[kv.owner].Name
 		}
@@ -349,14 +432,17 @@ func (r *RedisServer) view(s *Sim, id NodeID) RedisServerView {
 	return v
 }
 
-// redisClient is a Redisson-like client of a single Redis master: SET NX
-// PX to acquire, retry while held, watchdog renewal, compare-and-delete.
+// redisClient is a Redisson RLock client of a single Redis master: the lock
+// script to acquire (retried while held), watchdog renewal, the unlock
+// script to release. Every command that gets no reply in RequestTimeout is
+// resent at once, RedissonRetryAttempts times, before it fails.
 type redisClient struct {
 	Loop
 	master   NodeID
 	value    string
 	seq      int64
 	pending  Msg           // the request awaiting a reply (Op "" for none)
+	attempt  int           // resends of the pending request so far
 	deadline time.Duration // when the pending request times out, on the monotonic clock
 	armed    bool          // a timeout timer is pending
 	renewing bool
@@ -394,12 +480,21 @@ func (c *redisClient) begin(ctx Ctx) {
 	c.trySet(ctx)
 }
 
+// request sends a new command; send (re)sends the pending one.
 func (c *redisClient) request(ctx Ctx, m Msg) {
-	c.seq++
-	m.Seq = c.seq
 	m.Key = LockKey
 	c.pending = m
-	ctx.Send(c.master, m)
+	c.attempt = 0
+	c.send(ctx)
+}
+
+// send puts the pending command on the wire under a fresh sequence number,
+// so a late reply to an earlier attempt is ignored, as Redisson ignores the
+// reply of an attempt it cancelled.
+func (c *redisClient) send(ctx Ctx) {
+	c.seq++
+	c.pending.Seq = c.seq
+	ctx.Send(c.master, c.pending)
 	// One lazy timer serves every request: it is re-armed for the pending
 	// request's deadline when it fires early, instead of being cancelled
 	// and set again on each request.
@@ -412,21 +507,34 @@ func (c *redisClient) request(ctx Ctx, m Msg) {
 
 func (c *redisClient) trySet(ctx Ctx) {
 	sc := ctx.Scenario()
-	m := Msg{Op: OpSet, Value: c.value, TTL: sc.TTL.D()}
+	m := Msg{Op: OpLock, Value: c.value, TTL: sc.TTL.D()}
 	if sc.Fencing {
 		m.N = 1
 	}
 	c.request(ctx, m)
 }
 
+// renewAfter schedules the watchdog's next renewal TTL/3 from now, as
+// Redisson's RenewalTask.schedule does after each run, whether the run
+// renewed or failed (redisson/redisson
+// redisson/src/main/java/org/redisson/renewal/RenewalTask.java, run: an
+// error is logged and the task is scheduled again). Only an answer that
+// the lock is gone (LockTask.renew: the field no longer exists) or the
+// unlock cancels it.
+func (c *redisClient) renewAfter(ctx Ctx) {
+	if c.State == StateHolding && c.renewing {
+		ctx.After(ctx.Scenario().TTL.D()/3, Timer{Kind: "watchdog"})
+	}
+}
+
 func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	if m.Seq != c.pending.Seq || c.pending.Op == "" {
-		return // a late reply to a request already timed out
+		return // a late reply to an attempt already timed out
 	}
 	req := c.pending
 	c.pending = Msg{}
 	switch req.Op {
-	case OpSet:
+	case OpLock:
 		if c.State != StateWaiting {
 			return
 		}
@@ -434,7 +542,7 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 			c.Grant(ctx, m.Token, 0)
 			if ctx.Scenario().Watchdog {
 				c.renewing = true
-				ctx.After(ctx.Scenario().TTL.D()/3, Timer{Kind: "watchdog"})
+				c.renewAfter(ctx)
 			}
 			return
 		}
@@ -446,15 +554,19 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	case OpPExpire:
 		if m.N == 1 {
 			c.renewals++
-			if c.State == StateHolding && c.renewing {
-				ctx.After(ctx.Scenario().TTL.D()/3, Timer{Kind: "watchdog"})
-			}
+			c.renewAfter(ctx)
 		} else {
 			c.renewing = false
 			ctx.TraceSaid("watchdog", OpPExpire, "renewal returned 0: the lock is gone, renewal stops", say("note.redis.renewalGone"))
 		}
-	case OpCAD, OpDel:
-		if m.N == 0 {
+	case OpUnlock, OpDel:
+		switch {
+		case m.N == 0 && req.Op == OpUnlock:
+			ctx.TraceSaid("release", req.Op, "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
+				say("note.redis.stillHeld"))
+		case m.N < 0:
+			ctx.TraceSaid("release", req.Op, "returned nil: the lock was no longer ours", say("note.redis.unlockNotOurs"))
+		case m.N == 0:
 			ctx.TraceSaid("release", req.Op, "returned 0: the lock was no longer ours", say("note.redis.releaseNotOurs"))
 		}
 	}
@@ -494,30 +606,40 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 			ctx.After(left, Timer{Kind: "timeout"})
 			return
 		}
+		if c.attempt < RedissonRetryAttempts {
+			c.attempt++
+			ctx.TraceSaid("resend", c.pending.Op, fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
+				say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
+			c.send(ctx)
+			return
+		}
 		req := c.pending
 		c.pending = Msg{}
-		ctx.TraceSaid("timeout", req.Op, "no reply in "+RequestTimeout.String(), say("note.redis.noReply", "timeout", RequestTimeout.String()))
+		ctx.TraceSaid("timeout", req.Op, fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
+			say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
 		switch req.Op {
-		case OpSet:
+		case OpLock:
 			if c.State == StateWaiting {
 				c.retry(ctx, "timed out", say("note.redis.timedOut"))
 			}
 		case OpPExpire:
-			c.renewing = false // Redisson stops renewing when a renewal fails
+			c.renewAfter(ctx) // a failed renewal is tried again, not given up
 		}
 	}
 }
 
-// finish ends the critical section: write, then release.
+// finish ends the critical section: write, then release. The unlock also
+// cancels the watchdog (RedissonBaseLock.unlockAsync0 calls
+// cancelExpirationRenewal whatever the script answers).
 func (c *redisClient) finish(ctx Ctx) {
 	ctx.Write(c.Token)
 	c.Release(ctx)
 	c.renewing = false
-	op := OpCAD
+	m := Msg{Op: OpUnlock, Value: c.value, TTL: ctx.Scenario().TTL.D()}
 	if ctx.Scenario().PlainDel {
-		op = OpDel
+		m = Msg{Op: OpDel}
 	}
 	c.pending = Msg{}
-	c.request(ctx, Msg{Op: op, Value: c.value})
+	c.request(ctx, m)
 	c.Rest(ctx)
 }

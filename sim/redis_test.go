@@ -158,3 +158,79 @@ func TestClockJumpExpiresKeyEarly(t *testing.T) {
 	assert.Less(t, c2.AtMs, 1500.0, "the server's clock jumped past the key's deadline")
 	assert.Equal(t, 1, sum.Violations)
 }
+
+// TestRedissonResendsThroughAPartition is the case of issue 14: a 5 s
+// partition swallows client-1's renewal at 10 s; Redisson resends it after
+// each 3 s response timeout (RedisExecutor) and keeps the watchdog going,
+// so client-1 keeps the lock and client-2 waits for its release.
+func TestRedissonResendsThroughAPartition(t *testing.T) {
+	sc, err := sim.ParseScenario([]byte(`{"mode":"redis","watchdog":true,"ttl":"30s","work":"50s","clients":2,"duration":"90s",
+		"faults":[{"at":"9s","partition":[["client-1"]],"for":"5s"}]}`))
+	require.NoError(t, err)
+	sum, rec := run(t, sc)
+	assert.Zero(t, sum.Violations)
+	c2, ok := grantOf(sum, "client-2")
+	require.True(t, ok, "client-2 is granted after the release")
+	c1 := rec.Timeline().Holding[0]
+	require.Len(t, c1, 1)
+	assert.GreaterOrEqual(t, c2.AtMs, float64(c1[0].To/time.Millisecond), "client-2 is granted only after client-1's release")
+	resends, renewalsAfterHeal := 0, 0
+	for _, e := range rec.Trace() {
+		if e.Node != "client-1" {
+			continue
+		}
+		if e.Kind == "resend" && e.Op == sim.OpPExpire {
+			resends++
+		}
+		if e.Kind == "send" && e.Op == sim.OpPExpire && e.At > 14*time.Second {
+			renewalsAfterHeal++
+		}
+	}
+	assert.Equal(t, 2, resends, "the renewal of 10 s is resent at 13 s (dropped) and at 16 s (answered)")
+	assert.GreaterOrEqual(t, renewalsAfterHeal, 3, "the watchdog goes on renewing")
+}
+
+// TestRenewalAnsweringGoneStopsTheWatchdog: when the renewal script
+// answers 0 (the holder's field is gone), the watchdog stops for good.
+func TestRenewalAnsweringGoneStopsTheWatchdog(t *testing.T) {
+	sum, rec := run(t, preset(t, "redis-watchdog-freeze", nil))
+	require.GreaterOrEqual(t, sum.Violations, 1)
+	var gone time.Duration
+	after := 0
+	for _, e := range rec.Trace() {
+		if e.Node != "client-1" {
+			continue
+		}
+		if e.Kind == "watchdog" && gone == 0 {
+			gone = e.At
+		}
+		if gone > 0 && e.Kind == "send" && e.Op == sim.OpPExpire {
+			after++
+		}
+	}
+	require.NotZero(t, gone, "the renewal answered that the lock is gone")
+	assert.Zero(t, after, "no renewal after the answer 'gone'")
+}
+
+// TestResentLockScriptLeavesTheLockBehind: redis-1 stalls while client-1's
+// lock script waits; the resend after 3 s runs the script a second time,
+// so the hold count is 2, the unlock only brings it to 1, and the key
+// stays until its TTL runs out although nobody holds the lock.
+func TestResentLockScriptLeavesTheLockBehind(t *testing.T) {
+	sc := preset(t, "redis-resend-hold-count", nil)
+	sum, rec := run(t, sc)
+	assert.Zero(t, sum.Violations)
+	tl := rec.Timeline()
+	c1, c2 := tl.Holding[0], tl.Holding[1]
+	require.Len(t, c1, 1)
+	require.Len(t, c2, 1)
+	assert.InDelta(t, float64(c1[0].To+sc.TTL.D()), float64(c2[0].From), float64(300*time.Millisecond),
+		"client-2 waits a whole TTL after client-1's unlock")
+	s, err := sim.New(sc)
+	require.NoError(t, err)
+	s.RunUntil(c1[0].To + time.Second)
+	keys := s.Snapshot().Redis.Servers[0].Keys
+	require.Len(t, keys, 1, "the key outlives the unlock")
+	assert.Equal(t, 1, keys[0].Holds)
+	assert.Equal(t, "client-1", keys[0].Owner)
+}

@@ -126,6 +126,7 @@ type KeyView struct {
 	TTL     time.Duration // the PX it was last set with
 	Left    time.Duration // time to expiry by the server's own clock
 	Expired bool          // past its deadline, not yet removed
+	Holds   int           // Redisson's hold count; 0 for a plain SET NX key
 }
 
 // RedisServerView is one Redis server's keyspace.
