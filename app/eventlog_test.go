@@ -57,8 +57,8 @@ func TestEventWhat(t *testing.T) {
 			seen[e.Kind] = EventWhat(e)
 		}
 	}
-	assert.Equal(t, "SET to redis-1", seen["send"])
-	assert.Equal(t, "SET from client-1", seen["recv"])
+	assert.Equal(t, "LOCK to redis-1", seen["send"])
+	assert.Equal(t, "LOCK from client-1", seen["recv"])
 	assert.Equal(t, "fault: pause", seen["fault"])
 	assert.Equal(t, "write accepted", seen["write"])
 	w.SetLanguage(i18n.Chinese)
@@ -93,7 +93,7 @@ func TestEventLogNotesInChinese(t *testing.T) {
 		want    []string
 		english string // a note of the same run as the trace files keep it
 	}{
-		{"redis-gc-pause", []string{"令牌 0", "返回 0：锁已经不是我们的了", "主动释放"}, "returned 0: the lock was no longer ours"},
+		{"redis-gc-pause", []string{"令牌 0", "返回 nil：锁已经不是我们的了", "主动释放"}, "returned nil: the lock was no longer ours"},
 		{"redlock-clock-jump", []string{"获得锁：3/5 票，法定数 3；有效期 10000 ms − 500 ms − 102 ms = 9398 ms", "网络分区", "分区已恢复"}, "partition healed"},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
