@@ -105,6 +105,10 @@ func (w *Window) actions() []MenuGroup {
 		nil,
 		{Label: "menu.quit", Key: fyne.KeyQ, Mod: short, Do: w.quit},
 	}...)}
+	edit := MenuGroup{Title: "menu.edit", Actions: []*Action{
+		{Label: "action.undo", Key: fyne.KeyZ, Mod: short, Do: w.onCurrent((*tabView).undo)},
+		{Label: "action.redo", Key: fyne.KeyZ, Mod: short | fyne.KeyModifierShift, Do: w.onCurrent((*tabView).redo)},
+	}}
 	view := MenuGroup{Title: "menu.view"}
 	tabKeys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
 	for i, v := range w.tabs {
@@ -154,7 +158,7 @@ func (w *Window) actions() []MenuGroup {
 		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},
 		{Label: "menu.about", Do: w.showAbout},
 	}}
-	return []MenuGroup{file, view, sim, help}
+	return []MenuGroup{file, edit, view, sim, help}
 }
 
 // Menus are the window's menu groups as the menu bar shows them.
@@ -192,6 +196,25 @@ func (w *Window) build(sel int) {
 	}
 	w.SetContent(container.NewStack(w.appTabs, w.fileStrip(), w.tips))
 	w.refreshMenu()
+	for _, v := range w.tabs {
+		v.onTitle = w.showTitle
+	}
+	if v := w.current(); v != nil {
+		w.showTitle(v)
+	}
+}
+
+// showTitle puts the current tab's run in the window's title, marked
+// when it was edited.
+func (w *Window) showTitle(v *tabView) {
+	if v != w.current() {
+		return
+	}
+	title := "LockScope"
+	if v.ctl.Loaded() {
+		title += " — " + v.ctl.Title()
+	}
+	w.SetTitle(title)
 }
 
 // refreshMenu sets the menu bar again, with the current words and checks.

@@ -249,7 +249,7 @@ func TestEveryToolbarActionHasAKeyAndAMenuEntry(t *testing.T) {
 	for _, m := range w.MainMenu().Items {
 		titles = append(titles, m.Label)
 	}
-	assert.Equal(t, []string{"File", "View", "Simulation", "Help"}, titles)
+	assert.Equal(t, []string{"File", "Edit", "View", "Simulation", "Help"}, titles)
 }
 
 func TestShortcutOverlayListsEveryKey(t *testing.T) {
@@ -289,15 +289,15 @@ func TestMenusSwitchLanguageAndTheme(t *testing.T) {
 		require.NotNil(t, found, "menu item %q", label)
 		return found
 	}
-	find(1, "Dark").Action()
+	find(2, "Dark").Action()
 	assert.Equal(t, ThemeDark, w.settings.Theme())
-	assert.True(t, find(1, "Dark").Checked)
-	assert.False(t, find(1, "Light").Checked)
+	assert.True(t, find(2, "Dark").Checked)
+	assert.False(t, find(2, "Light").Checked)
 	assert.Equal(t, theme.VariantDark, a(w).Settings().Theme().(*Theme).Variant(theme.VariantLight))
 
-	find(1, "简体中文").Action()
+	find(2, "简体中文").Action()
 	assert.Equal(t, i18n.Chinese, i18n.Current())
-	assert.Equal(t, "视图", w.MainMenu().Items[1].Label)
+	assert.Equal(t, "视图", w.MainMenu().Items[2].Label)
 }
 
 func a(w *Window) fyne.App { return w.app }
@@ -354,7 +354,7 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	cp, ok := v.ctl.Caption()
 	require.True(t, ok)
 	require.NotEmpty(t, cp.Zh)
-	assert.Equal(t, cp.Zh, v.pics.Caption.Segments[1].(*widget.TextSegment).Text)
+	assert.Equal(t, cp.Zh, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)
 	for _, c := range v.sliders {
 		assert.Equal(t, i18n.In(i18n.Chinese, "slider."+c.spec.Key), c.spec.Name())
 	}
@@ -368,7 +368,7 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	v.show()
 	assert.Equal(t, "Play", v.play.Text)
 	assert.Contains(t, v.status.Text, "GC pause outlives the lease")
-	assert.Equal(t, cp.Text, v.pics.Caption.Segments[1].(*widget.TextSegment).Text)
+	assert.Equal(t, cp.Text, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)
 }
 
 // The errors LockScope knows by value read in the current language; the

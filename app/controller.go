@@ -38,6 +38,8 @@ type Controller struct {
 	eff    *sim.Scenario // the scenario in effect at the cursor (Effective)
 	effFor *sim.Scenario // the scenario eff was computed from
 	effN   int           // how many changes eff applies
+
+	story // what was loaded, what its captions narrate, undo (history.go)
 }
 
 // NewController returns the controller of a mode's tab with nothing
@@ -69,11 +71,21 @@ func (c *Controller) Load(sc *sim.Scenario, origin string) error {
 	if err != nil {
 		return err
 	}
-	c.scenario, c.origin, c.rec = sc, origin, rec
-	c.timeline = rec.Timeline()
-	c.cursor, c.playing, c.snap = 0, false, nil
-	c.note = i18n.F("status.loaded", "origin", origin)
+	c.origin = origin
+	c.cursor, c.playing = 0, false
+	c.setRun(sc, rec)
+	c.story = newStory(sc, rec)
+	c.note = i18n.F("status.loaded", "origin", OriginText(origin))
 	return nil
+}
+
+// setRun puts a recorded scenario on show, keeping the cursor where it is
+// (within the run): every change of run goes through it.
+func (c *Controller) setRun(sc *sim.Scenario, rec *sim.Recording) {
+	c.scenario, c.rec = sc, rec
+	c.timeline = rec.Timeline()
+	c.cursor = min(c.cursor, rec.End())
+	c.snap, c.eff = nil, nil
 }
 
 // Loaded reports whether a run is loaded.
@@ -92,11 +104,9 @@ func (c *Controller) Edit(what string, change func(sc *sim.Scenario)) error {
 	if err != nil {
 		return err
 	}
-	c.scenario, c.rec = sc, rec
-	c.timeline = rec.Timeline()
-	c.cursor = min(c.cursor, rec.End())
-	c.snap = nil
+	c.setRun(sc, rec)
 	c.note = i18n.F("status.edited", "what", what)
+	c.commit(what)
 	return nil
 }
 
@@ -104,7 +114,7 @@ func (c *Controller) Edit(what string, change func(sc *sim.Scenario)) error {
 // stays readable) and records the run again.
 func (c *Controller) InjectFault(f sim.Fault) error {
 	f.At = sim.Duration(c.cursor.Truncate(time.Millisecond))
-	what := fmt.Sprintf("%s %s at %s", f.Kind(), strings.Join(f.Targets(), ","), f.At.D())
+	what := FaultText(f)
 	err := c.Edit(what, func(sc *sim.Scenario) { sc.Faults = append(sc.Faults, f) })
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -114,6 +124,7 @@ func (c *Controller) InjectFault(f sim.Fault) error {
 	} else {
 		c.note = i18n.F("status.addedFork", "what", what)
 	}
+	c.history[c.at].note = c.note
 	return nil
 }
 
@@ -285,11 +296,7 @@ func (c *Controller) Status() string {
 	if c.playing {
 		state = i18n.T("status.playing")
 	}
-	name := c.scenario.Name
-	if i18n.Has(i18n.English, "preset."+c.origin) && c.scenario.Name == i18n.In(i18n.English, "preset."+c.origin) {
-		name = i18n.T("preset." + c.origin)
-	}
-	s := i18n.F("status.line", "name", name, "at", widgets.FormatTime(c.cursor), "end", widgets.FormatTime(c.rec.End()),
+	s := i18n.F("status.line", "name", c.Title(), "at", widgets.FormatTime(c.cursor), "end", widgets.FormatTime(c.rec.End()),
 		"state", state, "speed", FormatSpeed(c.speed))
 	if c.note != "" {
 		s += " · " + c.note

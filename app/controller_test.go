@@ -85,7 +85,7 @@ func TestControllerInjectFaultAtTheCursor(t *testing.T) {
 	f := c.Scenario().Faults[n]
 	assert.Equal(t, sim.Duration(2345*time.Millisecond), f.At, "at the cursor, to the millisecond")
 	assert.True(t, c.Snapshot().Nodes[len(c.Snapshot().Nodes)-1].Crashed, "the fault shows at once")
-	assert.Contains(t, c.Note(), "crash redis-1 at 2.345s")
+	assert.Contains(t, c.Note(), "crash redis-1 at 2.345 s")
 
 	err := c.InjectFault(sim.Fault{Failover: "redis-1"})
 	require.Error(t, err, "no replica to fail over to")

@@ -129,16 +129,9 @@ func tabFor(mode string) (ModeTab, bool) {
 // so a picture passed around says what it shows.
 func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
 	sc := c.Scenario()
-	name := sc.Name
-	if key := "preset." + c.Origin(); i18n.Has(i18n.English, key) && name == i18n.In(i18n.English, key) {
-		name = i18n.T(key)
-	}
-	if name == "" {
-		name = i18n.T("picture.untitled")
-	}
-	title := widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title := widget.NewLabelWithStyle(c.Title(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameSubHeadingText
-	where := widget.NewLabelWithStyle(i18n.F("picture.where", "mode", spec.Title, "origin", c.Origin(),
+	where := widget.NewLabelWithStyle(i18n.F("picture.where", "mode", spec.Title, "origin", OriginText(c.Origin()),
 		"at", widgets.FormatTime(c.Cursor()), "end", widgets.FormatTime(c.End()), "seed", sc.Seed),
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	params := widget.NewLabel(ScenarioParameters(sc))

@@ -251,13 +251,14 @@ func (w *Window) SaveURI(mode string, u fyne.URI) error {
 	if v == nil || !v.ctl.Loaded() {
 		return fmt.Errorf("save: no %s scenario loaded", mode)
 	}
-	data, err := v.ctl.Scenario().Marshal()
+	data, err := v.ctl.Saveable().Marshal()
 	if err != nil {
 		return err
 	}
 	if err := writeURI(u, data); err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
+	v.ctl.Saved(data)
 	origin := displayPath(u)
 	v.ctl.origin = origin
 	v.ctl.note = i18n.F("status.saved", "file", origin)
@@ -476,13 +477,18 @@ func displayPath(u fyne.URI) string {
 }
 
 // fileStem proposes a file name for what a tab shows: its file's or
-// preset's name, without the extension.
+// preset's name, without the extension, and "-edited" after it when the
+// run was edited, so the file does not pass for the preset itself.
 func fileStem(c *Controller) string {
 	o := filepath.Base(c.Origin())
 	o = strings.TrimSuffix(o, ScenarioExt)
 	o = strings.TrimSuffix(o, ".json")
 	if o == "" || o == "." || o == string(filepath.Separator) {
-		return "scenario"
+		o = "scenario"
+	}
+	o = strings.ReplaceAll(o, " ", "-")
+	if c.Edited() && !strings.HasSuffix(o, "-edited") {
+		o += "-edited"
 	}
 	return o
 }
@@ -552,7 +558,7 @@ func (w *Window) SaveSession() {
 			p.RemoveValue(sessionKey(m, "scenario"))
 			continue
 		}
-		data, err := v.ctl.Scenario().Marshal()
+		data, err := v.ctl.Saveable().Marshal()
 		if err != nil {
 			continue
 		}

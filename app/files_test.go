@@ -33,12 +33,17 @@ func TestSaveThenOpenRoundTrips(t *testing.T) {
 	require.NoError(t, v.ctl.SetControl("Fencing on", func(sc *sim.Scenario) { sc.Fencing = true }))
 	v.seek(2 * time.Second)
 	require.NoError(t, v.ctl.InjectFault(sim.Fault{ClockJump: "redis-1", By: sim.Duration(3 * time.Second)}))
-	saved := v.ctl.Scenario().Clone()
+	saved := v.ctl.Saveable()
+	require.Len(t, v.ctl.Scenario().Captions, 6)
+	require.Len(t, saved.Captions, 1, "the clock jump at 2 s makes every caption after the first one untrue: the file leaves them out")
+	assert.True(t, v.ctl.Edited())
 
 	u := fileURI(t, "fork"+ScenarioExt)
 	require.NoError(t, w.SaveURI("redis", u))
 	assert.Equal(t, displayPath(u), v.ctl.Origin(), "the tab's scenario is now the file's")
 	assert.Equal(t, []string{u.String()}, w.Recent())
+	assert.False(t, v.ctl.Edited(), "once saved, the file is what the tab shows")
+	assert.Equal(t, saved, v.ctl.Scenario())
 
 	data, err := os.ReadFile(u.Path())
 	require.NoError(t, err)

@@ -58,6 +58,7 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 			return err
 		}
 		c.note = i18n.F("status.fixedField", "what", what, "fields", strings.Join(fixed, ", "))
+		c.history[c.at].note = c.note
 		return nil
 	}
 	sc := c.scenario.Clone()
@@ -66,11 +67,9 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 	if err != nil {
 		return fmt.Errorf("%s at %s: %w", what, widgets.FormatTime(at), err)
 	}
-	c.scenario, c.rec = sc, rec
-	c.timeline = rec.Timeline()
-	c.cursor = min(c.cursor, rec.End())
-	c.snap, c.eff = nil, nil
+	c.setRun(sc, rec)
 	c.note = i18n.F("status.forked", "what", what, "t", widgets.FormatTime(at))
+	c.commit(what)
 	return nil
 }
 

@@ -39,12 +39,29 @@ func (a *Action) menuItem() *fyne.MenuItem {
 	}
 	it := fyne.NewMenuItem(i18n.T(a.Label), a.Do)
 	if a.Key != "" {
-		it.Shortcut = &desktop.CustomShortcut{KeyName: a.Key, Modifier: a.Mod}
+		it.Shortcut = menuShortcut(a.Key, a.Mod)
 	}
 	if a.Checked != nil {
 		it.Checked = a.Checked()
 	}
 	return it
+}
+
+// menuShortcut is the shortcut a menu entry answers to. The desktop
+// driver turns Ctrl+Z and Ctrl+Y into fyne.ShortcutUndo and ShortcutRedo
+// before it looks at the menus (fyne internal/driver/glfw/window.go,
+// triggersShortcut), so an entry on those keys must carry those, or it
+// would never fire.
+func menuShortcut(k fyne.KeyName, mod fyne.KeyModifier) fyne.Shortcut {
+	if mod == fyne.KeyModifierShortcutDefault {
+		switch k {
+		case fyne.KeyZ:
+			return &fyne.ShortcutUndo{}
+		case fyne.KeyY:
+			return &fyne.ShortcutRedo{}
+		}
+	}
+	return &desktop.CustomShortcut{KeyName: k, Modifier: mod}
 }
 
 // mainMenu builds the menu bar from the groups.

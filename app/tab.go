@@ -93,25 +93,51 @@ func (p *Pictures) Show(c *Controller) {
 	p.State.SetSnapshot(snap)
 	p.Timeline.SetCursor(c.Cursor())
 	p.Metrics.SetSummary(snap.Metrics, c.Cursor() >= c.End())
-	text := i18n.T("caption.none")
-	at := ""
+	p.showCaption(c)
+}
+
+// Caption styles: the narration as written, and one the run on show no
+// longer bears out (greyed, after a mark that says why).
+var (
+	captionTrue  = widget.RichTextStyleInline
+	captionStale = widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePlaceHolder, TextStyle: fyne.TextStyle{Italic: true}}
+	captionMark  = widget.RichTextStyle{Inline: true, ColorName: theme.ColorNameWarning, TextStyle: fyne.TextStyle{Bold: true}}
+)
+
+// showCaption writes the scenario's narration for the cursor. A caption
+// an edit made false (Controller.CaptionHolds) is never shown as true: it
+// is greyed behind a mark saying from when the run differs.
+func (p *Pictures) showCaption(c *Controller) {
+	text, at, mark, style := i18n.T("caption.none"), "", "", captionTrue
 	if cp, ok := c.Caption(); ok {
 		text, at = cp.Text, widgets.FormatTime(cp.At.D())+"  "
 		if i18n.Current() == i18n.Chinese && cp.Zh != "" {
 			text = cp.Zh
 		}
+		if !c.CaptionHolds(cp) {
+			mark = i18n.F("caption.stale", "t", widgets.FormatTime(c.Divergence())) + " "
+			style = captionStale
+		}
 	}
 	segs := p.Caption.Segments
-	if len(segs) != 2 {
+	if len(segs) != 3 {
 		p.Caption.Segments = []widget.RichTextSegment{
 			&widget.TextSegment{Style: widget.RichTextStyleStrong},
-			&widget.TextSegment{Style: widget.RichTextStyleInline},
+			&widget.TextSegment{Style: captionMark},
+			&widget.TextSegment{Style: captionTrue},
 		}
 		segs = p.Caption.Segments
 	}
-	if segs[0].(*widget.TextSegment).Text != at || segs[1].(*widget.TextSegment).Text != text {
-		segs[0].(*widget.TextSegment).Text = at
-		segs[1].(*widget.TextSegment).Text = text
+	want := []string{at, mark, text}
+	changed := segs[2].(*widget.TextSegment).Style != style
+	for i, w := range want {
+		changed = changed || segs[i].(*widget.TextSegment).Text != w
+	}
+	if changed {
+		for i, w := range want {
+			segs[i].(*widget.TextSegment).Text = w
+		}
+		segs[2].(*widget.TextSegment).Style = style
 		p.Caption.Refresh()
 	}
 }
@@ -151,6 +177,9 @@ type tabView struct {
 	frames    frameSource
 	now       func() time.Time
 	lastFrame time.Time
+
+	title   string         // the run's title when last shown
+	onTitle func(*tabView) // called when the title changes (the window's title follows the current tab)
 }
 
 func newTabView(spec ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView {
@@ -270,6 +299,12 @@ func (v *tabView) show() {
 		v.play.SetIcon(theme.MediaPlayIcon())
 	}
 	v.status.SetText(v.ctl.Status())
+	if t := v.ctl.Title(); t != v.title {
+		v.title = t
+		if v.onTitle != nil {
+			v.onTitle(v)
+		}
+	}
 }
 
 // syncControls sets every control from the scenario without acting on it.
@@ -453,6 +488,22 @@ func (v *tabView) inject(f sim.Fault) {
 		return
 	}
 	v.showRun()
+}
+
+// undo takes back the last fork, fault or control change (Ctrl+Z).
+func (v *tabView) undo() {
+	if v.ctl.Undo() {
+		v.syncTicker()
+		v.showRun()
+	}
+}
+
+// redo makes an undone change again (Ctrl+Shift+Z).
+func (v *tabView) redo() {
+	if v.ctl.Redo() {
+		v.syncTicker()
+		v.showRun()
+	}
 }
 
 // syncTicker runs the frame source exactly while the controller plays.

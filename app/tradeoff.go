@@ -546,7 +546,7 @@ func (t *tradeoffView) open(c widgets.HeatCell) {
 	where := func(l i18n.Lang) string {
 		s := fieldNameIn(l, mode, sw.X.Field) + " " + widgets.AxisUnit(sw.X).Format(c.X)
 		if sw.Y.Field != "" {
-			s += ", " + fieldNameIn(l, mode, sw.Y.Field) + " " + widgets.AxisUnit(sw.Y).Format(c.Y)
+			s = i18n.Fin(l, "tradeoff.where.xy", "x", s, "y", fieldNameIn(l, mode, sw.Y.Field)+" "+widgets.AxisUnit(sw.Y).Format(c.Y))
 		}
 		return s
 	}
@@ -555,9 +555,10 @@ func (t *tradeoffView) open(c widgets.HeatCell) {
 	caption := func(l i18n.Lang) string {
 		return i18n.Fin(l, "tradeoff.caption", "where", where(l), "why", i18n.Fin(l, why, args...))
 	}
-	sc.Name = i18n.F("tradeoff.name", "where", where(i18n.Current()), "seed", seed)
+	sc.Name = i18n.Fin(i18n.English, "tradeoff.name", "where", where(i18n.English), "seed", seed)
+	sc.NameZh = i18n.Fin(i18n.Chinese, "tradeoff.name", "where", where(i18n.Chinese), "seed", seed)
 	sc.Captions = []sim.Caption{{At: 0, Text: caption(i18n.English), Zh: caption(i18n.Chinese)}}
-	if err := t.tab.LoadScenario(sc, "trade-off map"); err != nil {
+	if err := t.tab.LoadScenario(sc, OriginTradeoff); err != nil {
 		t.tab.fail(err)
 		return
 	}

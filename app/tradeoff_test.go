@@ -89,10 +89,12 @@ func TestTradeoffViewShowsTheSweepAndOpensAnUnsafeRun(t *testing.T) {
 	wantSc := to.job.fine.CellScenario(cell.X, cell.Y, cell.UnsafeSeed, false)
 	assert.Equal(t, cell.UnsafeSeed, sc.Seed)
 	sc2 := sc.Clone()
-	sc2.Name, sc2.Captions = wantSc.Name, wantSc.Captions
+	sc2.Name, sc2.NameZh, sc2.Captions = wantSc.Name, wantSc.NameZh, wantSc.Captions
 	assert.Equal(t, wantSc, sc2)
 	assert.Contains(t, sc.Captions[0].Text, "took a stale write")
-	assert.Equal(t, "trade-off map", v.ctl.Origin())
+	assert.Equal(t, OriginTradeoff, v.ctl.Origin())
+	assert.Equal(t, "Trade-off map: TTL 2 s, pause of the holder 0 s, seed 1", sc.Name)
+	assert.Equal(t, "权衡图：TTL 2 s，持有者的暂停 0 s，种子 1", sc.NameZh, "a generated name is written in both languages")
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	assert.False(t, s.Run().Safe, "the run opened is one of the unsafe ones")

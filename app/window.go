@@ -72,6 +72,9 @@ func (w *Window) current() *tabView {
 // selected pauses the tabs out of sight, so only the visible one can play.
 func (w *Window) selected() {
 	cur := w.current()
+	if cur != nil {
+		w.showTitle(cur)
+	}
 	for _, v := range w.tabs {
 		if v != cur && v.ctl.Playing() {
 			v.ctl.Pause()

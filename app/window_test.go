@@ -57,7 +57,7 @@ func shownTexts(o fyne.CanvasObject) []string {
 
 func TestWindowPlaysGCPauseIntoAViolation(t *testing.T) {
 	w, v, frames, clock := newTestWindow(t)
-	assert.Equal(t, "LockScope", w.Title())
+	assert.Equal(t, "LockScope — GC pause outlives the lease", w.Title())
 
 	v.presets.SetSelected("redis-happy-path")
 	require.Equal(t, "redis-happy-path", v.ctl.Origin())
@@ -225,5 +225,7 @@ func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	require.NotEmpty(t, faults)
 	assert.Equal(t, sim.Fault{At: sim.Duration(3 * time.Second), Crash: "redis-1"}, faults[len(faults)-1])
 	assert.Contains(t, shownTexts(v.pics.Cluster), "crashed")
-	assert.Contains(t, v.status.Text, "crash redis-1 at 3s")
+	assert.Contains(t, v.status.Text, "crash redis-1 at 3 s")
+	assert.Contains(t, v.status.Text, "Three clients take turns (edited)")
+	assert.Equal(t, "LockScope — Three clients take turns (edited)", w.Title())
 }

@@ -118,7 +118,10 @@ func (f Fault) Targets() []string {
 // Scenario is the user-facing description of one experiment; it is the
 // .lockscope.json file format of DESIGN.md.
 type Scenario struct {
-	Name             string    `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// NameZh is the name in Chinese, for names a program writes in both
+	// languages (a run opened from the trade-off map), as a caption's Zh.
+	NameZh           string    `json:"nameZh,omitempty"`
 	Mode             string    `json:"mode"`
 	Seed             int64     `json:"seed"`
 	Duration         Duration  `json:"duration"`
