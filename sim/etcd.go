@@ -131,6 +131,13 @@ func (etcdMode) Name() string { return "etcd" }
 func (etcdMode) Defaults(sc *Scenario) {
 	sc.Nodes = 3
 	sc.Tries = 0
+	// Pre-vote on, as etcd 3.5 and later start (etcd-io/etcd
+	// server/embed/config.go: NewConfig sets PreVote true; the flag
+	// --pre-vote says "Enable the raft Pre-Vote algorithm to prevent
+	// disruption when a node that has been partitioned away rejoins the
+	// cluster"). etcd 3.4, the Debian server the conformance suite runs,
+	// starts with it off: set "preVote": false for 3.4.
+	sc.PreVote = true
 }
 
 func (etcdMode) Validate(sc *Scenario) error {
@@ -672,7 +679,12 @@ func (s *EtcdServer) tick(ctx Ctx) {
 		}
 	} else if s.electionElapsed >= s.randomized {
 		s.electionElapsed = 0
-		s.campaign(ctx, true)
+		// Without pre-vote a member cut off from the leader campaigns for
+		// real, raising its term each election timeout; when it rejoins,
+		// its answer to the leader's heartbeat carries that term and the
+		// leader steps down (raft.go: a message of a higher term makes a
+		// member a follower of that term).
+		s.campaign(ctx, ctx.Scenario().PreVote)
 	}
 	s.flushWatchers(ctx)
 	ctx.After(EtcdHeartbeat, Timer{Kind: "tick"})

@@ -47,9 +47,23 @@ type redisMode struct{}
 
 func (redisMode) Name() string { return "redis" }
 
+// SentinelDownAfter is Redis Sentinel's default down-after-milliseconds,
+// 30000 (redis/redis src/sentinel.c: SENTINEL_DEFAULT_DOWN_AFTER): how long
+// the master must not answer PING before a Sentinel calls it subjectively
+// down. The whole failover takes longer still: the quorum's agreement
+// (is-master-down-by-addr, asked every SENTINEL_ASK_PERIOD of 1 s), the
+// leader election (a random start delay of up to SENTINEL_MAX_DESYNC, 1 s)
+// and the replica's promotion confirmed by INFO.
+const SentinelDownAfter = 30 * time.Second
+
+// DefaultFailoverAfter is LockScope's default Sentinel delay: short enough
+// to watch, long enough to see the clients talk to a dead master first.
+const DefaultFailoverAfter = 3 * time.Second
+
 func (redisMode) Defaults(sc *Scenario) {
 	sc.Nodes = 1
 	sc.Tries = 0
+	sc.FailoverAfter = Duration(DefaultFailoverAfter)
 }
 
 func (redisMode) Validate(sc *Scenario) error {
@@ -91,21 +105,49 @@ func (redisMode) NewClient(sc *Scenario, i int) Process {
 	return &redisClient{}
 }
 
-// Failover crashes the master and promotes the replica; Sentinel tells the
-// clients the new address. A request the old master never answered times
-// out and is retried there; a reply it sent before dying still arrives.
+// Failover is the master's failure that Sentinel acts on: the master
+// crashes now, and failoverAfter later Sentinel promotes the replica
+// (SLAVEOF NO ONE, a message to the replica, so a paused replica obeys
+// late) and publishes +switch-master, which the clients follow (Redisson's
+// sentinel manager subscribes to it). Until then the clients talk to the
+// dead master: their requests time out and are resent there. A request
+// the old master never answered is resent to the new one; a reply it sent
+// before dying still arrives. With failoverAfter 0 the promotion is
+// immediate. Sentinel's decision is drawn on the timeline as a mark.
 func (redisMode) Failover(s *Sim, node NodeID) {
 	rid := s.Lookup("redis-2")
+	s.CrashNode(node)
 	if rid == None || s.Nodes[rid].Crashed {
-		s.CrashNode(node)
 		return
 	}
-	s.CrashNode(node)
-	rep := s.Nodes[rid].Proc.(*RedisServer)
-	rep.promote(s.Ctx(rid))
+	if d := s.Scenario.FailoverAfter.D(); d > 0 {
+		s.Ctx(rid).After(d, Timer{Kind: timerSentinel, Seq: int64(node)})
+		return
+	}
+	sentinelPromote(s.Ctx(rid), node)
+}
+
+// timerSentinel is Sentinel's promotion order reaching the replica.
+const timerSentinel = "sentinel"
+
+// sentinelPromote promotes the replica of ctx and points every client at
+// it, unless the failed master came back first (then Sentinel's SDOWN
+// clears and there is no failover).
+func sentinelPromote(ctx Ctx, failed NodeID) {
+	s := ctx.Sim()
+	if !s.Nodes[failed].Crashed {
+		ctx.TraceSaid("sentinel", "", "the master answers again: no failover", say("note.redis.sentinelNoFailover"))
+		return
+	}
+	rep := s.Nodes[ctx.ID()].Proc.(*RedisServer)
+	if rep.Role != "replica" {
+		return
+	}
+	rep.promote(ctx)
+	s.Check.fault(s.Now(), "promote", s.Nodes[ctx.ID()].Name, "")
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok && !s.Nodes[i].Crashed {
-			c.master = rid
+			c.master = ctx.ID()
 		}
 	}
 }
@@ -402,8 +444,13 @@ func (r *RedisServer) unlockScript(ctx Ctx, m Msg, reply *Msg) {
 	r.ship(ctx, Msg{Op: OpRepl, Key: m.Key})
 }
 
-// Fire implements Process: active expiry when a key's deadline comes.
+// Fire implements Process: active expiry when a key's deadline comes, and
+// Sentinel's promotion order on a replica.
 func (r *RedisServer) Fire(ctx Ctx, t Timer) {
+	if t.Kind == timerSentinel {
+		sentinelPromote(ctx, NodeID(t.Seq))
+		return
+	}
 	if t.Kind != "expire" || r.Role != "master" {
 		return
 	}

@@ -78,19 +78,46 @@ func TestRedisPresets(t *testing.T) {
 				assert.True(t, sum.Safe)
 				assert.Equal(t, 2, sum.Acquisitions)
 			}},
-		{"redis-failover", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+		{"redis-failover", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 			c1, ok1 := grantOf(sum, "client-1")
 			c2, ok2 := grantOf(sum, "client-2")
 			require.True(t, ok1 && ok2)
 			assert.Less(t, c1.AtMs, 10.0, "client-1's OK left the master before it died")
-			assert.Less(t, c2.AtMs, 1000.0, "client-2 is granted by the promoted replica while client-1 holds")
+			// Sentinel promotes 3 s after the failure; client-2's request
+			// to the dead master times out at 3.1 s and is resent there.
+			assert.InDelta(t, 3104.0, c2.AtMs, 5, "client-2 is granted by the promoted replica while client-1 holds")
 			assert.Equal(t, 1, sum.Violations)
 			assert.False(t, sum.Safe)
+			var promoted []sim.FaultMark
+			for _, f := range rec.Timeline().Faults {
+				if f.Kind == "promote" {
+					promoted = append(promoted, f)
+				}
+			}
+			require.Len(t, promoted, 1, "Sentinel's decision is on the timeline")
+			assert.Equal(t, 3003*time.Millisecond, promoted[0].At)
+			assert.Equal(t, "redis-2", promoted[0].Target)
 		}},
-		{"redis-failover", func(sc *sim.Scenario) { sc.Faults[0].At = sim.Duration(50 * time.Millisecond) },
+		{"redis-failover", func(sc *sim.Scenario) { sc.Faults = sc.Faults[1:] },
 			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
 				assert.Zero(t, sum.Violations, "once replicated, the promoted replica still has client-1's key")
 			}},
+		{"redis-failover", func(sc *sim.Scenario) { sc.FailoverAfter = sim.Duration(10 * time.Second) },
+			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+				assert.Zero(t, sum.Violations, "Sentinel promotes after the holder's 8 s of work: no overlap")
+				assert.Equal(t, 2, sum.Acquisitions)
+				c2, ok := grantOf(sum, "client-2")
+				require.True(t, ok)
+				assert.Greater(t, c2.AtMs, 10003.0, "client-2 is granted only by the promoted replica")
+			}},
+		{"redis-failover", func(sc *sim.Scenario) {
+			sc.Faults = append(sc.Faults, sim.Fault{At: sim.Duration(2 * time.Second), Restart: "redis-1", Persist: true})
+		}, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			for _, f := range rec.Timeline().Faults {
+				assert.NotEqual(t, "promote", f.Kind, "the master came back before Sentinel's delay: no failover")
+			}
+			assert.Zero(t, sum.Violations)
+		}},
 		{"redis-plain-del", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 			require.Len(t, sum.Grants, 3)
 			assert.Equal(t, "client-2", sum.Grants[1].Client)

@@ -121,33 +121,43 @@ type Scenario struct {
 	Name string `json:"name,omitempty"`
 	// NameZh is the name in Chinese, for names a program writes in both
 	// languages (a run opened from the trade-off map), as a caption's Zh.
-	NameZh           string    `json:"nameZh,omitempty"`
-	Mode             string    `json:"mode"`
-	Seed             int64     `json:"seed"`
-	Duration         Duration  `json:"duration"`
-	Clients          int       `json:"clients"`
-	Stagger          Duration  `json:"stagger"`
-	Rounds           int       `json:"rounds"`
-	TTL              Duration  `json:"ttl"`
-	Work             Duration  `json:"work"`
-	Think            Duration  `json:"think"`
-	Latency          Duration  `json:"latency"`
-	Jitter           Duration  `json:"jitter"`
-	Watchdog         bool      `json:"watchdog"`
-	Fencing          bool      `json:"fencing"`
-	Nodes            int       `json:"nodes"`
-	Replica          bool      `json:"replica"`
-	ClockDrift       float64   `json:"clockDrift"`
-	DriftFactor      float64   `json:"driftFactor"`
-	Herd             bool      `json:"herd"`
-	RespectSuspended bool      `json:"respectSuspended"`
-	PlainDel         bool      `json:"plainDel"`
-	Sequential       bool      `json:"sequential"`
-	Tries            int       `json:"tries"`
-	RetryDelay       Duration  `json:"retryDelay"`
-	Faults           []Fault   `json:"faults"`
-	Captions         []Caption `json:"captions,omitempty"`
-	Changes          []Change  `json:"changes,omitempty"`
+	NameZh           string   `json:"nameZh,omitempty"`
+	Mode             string   `json:"mode"`
+	Seed             int64    `json:"seed"`
+	Duration         Duration `json:"duration"`
+	Clients          int      `json:"clients"`
+	Stagger          Duration `json:"stagger"`
+	Rounds           int      `json:"rounds"`
+	TTL              Duration `json:"ttl"`
+	Work             Duration `json:"work"`
+	Think            Duration `json:"think"`
+	Latency          Duration `json:"latency"`
+	Jitter           Duration `json:"jitter"`
+	Watchdog         bool     `json:"watchdog"`
+	Fencing          bool     `json:"fencing"`
+	Nodes            int      `json:"nodes"`
+	Replica          bool     `json:"replica"`
+	ClockDrift       float64  `json:"clockDrift"`
+	DriftFactor      float64  `json:"driftFactor"`
+	Herd             bool     `json:"herd"`
+	RespectSuspended bool     `json:"respectSuspended"`
+	PlainDel         bool     `json:"plainDel"`
+	Sequential       bool     `json:"sequential"`
+	Tries            int      `json:"tries"`
+	RetryDelay       Duration `json:"retryDelay"`
+	// FailoverAfter (redis with a replica) is Sentinel's delay from the
+	// master's failure to the promoted replica: down-after-milliseconds,
+	// the quorum's agreement, the leader election and SLAVEOF NO ONE.
+	FailoverAfter Duration `json:"failoverAfter"`
+	// ContextTimeout (redlock) says whether go-redis honours redsync's
+	// per-try context deadline (go-redis's ContextTimeoutEnabled); without
+	// it a silent master holds a try for go-redis's read timeout.
+	ContextTimeout bool `json:"contextTimeout"`
+	// PreVote (etcd) is raft's pre-vote: off in etcd 3.4, on from 3.5.
+	PreVote  bool      `json:"preVote"`
+	Faults   []Fault   `json:"faults"`
+	Captions []Caption `json:"captions,omitempty"`
+	Changes  []Change  `json:"changes,omitempty"`
 }
 
 // Change is a control moved during a run (a fork in the window): from At
@@ -406,6 +416,7 @@ func (sc *Scenario) Validate() error {
 		{"latency", sc.Latency, true},
 		{"jitter", sc.Jitter, true},
 		{"retryDelay", sc.RetryDelay, true},
+		{"failoverAfter", sc.FailoverAfter, true},
 	}
 	for _, d := range durs {
 		switch {
@@ -433,6 +444,9 @@ func (sc *Scenario) Validate() error {
 	}
 	if math.IsNaN(sc.DriftFactor) || sc.DriftFactor < 0 || sc.DriftFactor > 0.5 {
 		return fieldErr("driftFactor", say("field.fraction", "value", fmt.Sprint(sc.DriftFactor)), "%v, want 0 to 0.5", sc.DriftFactor)
+	}
+	if err := onlyFor(sc); err != nil {
+		return err
 	}
 	if err := m.Validate(sc); err != nil {
 		return err
@@ -536,6 +550,21 @@ func (sc *Scenario) Validate() error {
 		if c.At < 0 || c.At.D() > MaxDuration {
 			return outside(fmt.Sprintf("captions[%d].at", i), c.At)
 		}
+	}
+	return nil
+}
+
+// onlyFor refuses a mode-specific field of issue 14 set in another mode:
+// failoverAfter is Sentinel's (redis), contextTimeout go-redis's under
+// redsync (redlock), preVote etcd's raft.
+func onlyFor(sc *Scenario) error {
+	switch {
+	case sc.Mode != "redis" && sc.FailoverAfter != 0:
+		return fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")
+	case sc.Mode != "redlock" && sc.ContextTimeout:
+		return fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis under redsync)")
+	case sc.Mode != "etcd" && sc.PreVote:
+		return fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
 	}
 	return nil
 }

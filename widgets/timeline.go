@@ -299,6 +299,8 @@ func faultGlyph(kind string) string {
 		return "⇔"
 	case "failover":
 		return "⇅"
+	case "promote":
+		return "↑"
 	}
 	return "!"
 }
@@ -535,8 +537,11 @@ func faultLabel(f sim.FaultMark) string {
 	if f.Note != "" {
 		s += " " + f.Note
 	}
-	if f.Kind == "failover" {
+	switch f.Kind {
+	case "failover":
 		s = i18n.F("timeline.failover", "node", f.Target)
+	case "promote":
+		s = i18n.F("timeline.promote", "node", f.Target)
 	}
 	return s
 }

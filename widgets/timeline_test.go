@@ -178,7 +178,7 @@ func TestTickStep(t *testing.T) {
 
 func TestFaultGlyphsDiffer(t *testing.T) {
 	seen := map[string]string{}
-	for _, k := range []string{"pause", "crash", "restart", "clockJump", "partition", "heal", "failover"} {
+	for _, k := range []string{"pause", "crash", "restart", "clockJump", "partition", "heal", "failover", "promote"} {
 		g := faultGlyph(k)
 		assert.NotContains(t, seen, g, "%s and %s share a glyph", k, seen[g])
 		seen[g] = k
