@@ -149,10 +149,6 @@ type Scenario struct {
 	// master's failure to the promoted replica: down-after-milliseconds,
 	// the quorum's agreement, the leader election and SLAVEOF NO ONE.
 	FailoverAfter Duration `json:"failoverAfter"`
-	// ContextTimeout (redlock) says whether go-redis honours redsync's
-	// per-try context deadline (go-redis's ContextTimeoutEnabled); without
-	// it a silent master holds a try for go-redis's read timeout.
-	ContextTimeout bool `json:"contextTimeout"`
 	// PreVote (etcd) is raft's pre-vote: off in etcd 3.4, on from 3.5.
 	PreVote  bool      `json:"preVote"`
 	Faults   []Fault   `json:"faults"`
@@ -555,14 +551,11 @@ func (sc *Scenario) Validate() error {
 }
 
 // onlyFor refuses a mode-specific field of issue 14 set in another mode:
-// failoverAfter is Sentinel's (redis), contextTimeout go-redis's under
-// redsync (redlock), preVote etcd's raft.
+// failoverAfter is Sentinel's (redis), preVote etcd's raft.
 func onlyFor(sc *Scenario) error {
 	switch {
 	case sc.Mode != "redis" && sc.FailoverAfter != 0:
 		return fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")
-	case sc.Mode != "redlock" && sc.ContextTimeout:
-		return fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis under redsync)")
 	case sc.Mode != "etcd" && sc.PreVote:
 		return fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
 	}
