@@ -87,9 +87,9 @@ func TestRedisProtocolFollowsTheScenario(t *testing.T) {
 	sc, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
 	lines := redisProtocol(sc)
-	assert.Equal(t, "acquire: SET lock <random value> NX PX 10000; on nil, retry after about 100 ms (jittered)", lines[0])
+	assert.Equal(t, "acquire: Redisson's lock script on the hash lock (HINCRBY our hold count, PEXPIRE 10000); held by another: retry after about 100 ms (jittered)", lines[0])
 	assert.Contains(t, lines, "no watchdog: the key expires 10 s after the SET, whatever the holder is doing")
-	assert.Contains(t, lines, "a request with no reply in 3 s fails (Redisson's timeout)")
+	assert.Contains(t, lines, "a request with no reply in 3 s is resent at once, up to 3 times (Redisson's timeout and retryAttempts)")
 
 	sc = sc.Clone()
 	sc.Watchdog, sc.Fencing, sc.PlainDel, sc.Replica = true, true, true, true
