@@ -389,6 +389,10 @@ func TestRedisReplicaPromotion(t *testing.T) {
 		sc := redisScenario(t, true)
 		sc.Latency = sim.Duration(10 * ms)
 		sc.Faults = []sim.Fault{{At: sim.Duration(failoverAt), Failover: "redis-1"}}
+		// The real side promotes with REPLICAOF NO ONE at once, as
+		// Sentinel's own order does; the simulator's Sentinel delay
+		// (failoverAfter) is what comes before that order, so it is 0 here.
+		sc.FailoverAfter = 0
 		return playSim(t, sc, steps, func(i int) time.Duration { return steps[i].at })
 	}
 
