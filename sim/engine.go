@@ -149,6 +149,10 @@ type Sim struct {
 	steps    int
 	replay   bool // a clone re-running the past: no checker, no trace
 	tracing  bool
+	// quiet marks a sweep's run: nothing reads its trace, its notes or its
+	// views, only its checker, so the sentences a person would read are
+	// not built (Ctx.Quiet). They never feed back into the protocol.
+	quiet bool
 	events   []TraceEvent
 }
 
@@ -328,7 +332,9 @@ func (s *Sim) handle(e event) bool {
 		if n.Crashed && e.kind != evResume {
 			if e.kind == evDeliver {
 				s.now = e.at
-				s.traceSaid(e.node, "drop", e.msg.Op, e.from, "node is down", say("note.drop.down"))
+				if s.tracing {
+					s.traceSaid(e.node, "drop", e.msg.Op, e.from, "node is down", say("note.drop.down"))
+				}
 				return true
 			}
 			return false
@@ -347,7 +353,9 @@ func (s *Sim) handle(e event) bool {
 	switch e.kind {
 	case evDeliver:
 		if s.cutSince(e.from, e.node, e.sentAt) {
-			s.traceSaid(e.node, "drop", e.msg.Op, e.from, "partitioned", say("note.drop.partitioned"))
+			if s.tracing {
+				s.traceSaid(e.node, "drop", e.msg.Op, e.from, "partitioned", say("note.drop.partitioned"))
+			}
 			return true
 		}
 		s.trace(e.node, "recv", e.msg.Op, e.from, "")
@@ -638,6 +646,15 @@ func (c Ctx) Cancel(id TimerID) {
 	}
 }
 
+// Quiet reports that nothing will read this run's trace, notes or views
+// (a sweep's run): a mode may skip building sentences, never anything the
+// protocol or the checker uses.
+func (c Ctx) Quiet() bool { return c.s.quiet }
+
+// Tracing reports that the run keeps a trace: a sentence only the trace
+// shows need not be built without one.
+func (c Ctx) Tracing() bool { return c.s.tracing && !c.s.replay }
+
 // Trace notes a protocol step in the run's trace.
 func (c Ctx) Trace(kind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
 
@@ -653,6 +670,9 @@ func (c Ctx) Waiting() { c.s.Check.waiting(c.s.now, c.id) }
 // Granted records that this client now believes it holds the lock.
 func (c Ctx) Granted(token int64, validity time.Duration) {
 	c.s.Check.granted(c.s.now, c.id, token, validity)
+	if !c.s.tracing {
+		return
+	}
 	c.s.traceSaid(c.id, "grant", "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
 }
 

@@ -105,7 +105,11 @@ func (l *Loop) Rest(ctx Ctx) {
 // Release ends the belief voluntarily, after the write; the mode then sends
 // its release request and calls Rest.
 func (l *Loop) Release(ctx Ctx) {
-	ctx.Unheld(WhyRelease, say("note.release"))
+	var words Words
+	if ctx.Tracing() {
+		words = say("note.release")
+	}
+	ctx.Unheld(WhyRelease, words)
 }
 
 // Fire handles the loop's own timers. It returns "work" when the work is

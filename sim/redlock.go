@@ -305,11 +305,13 @@ func (c *redlockClient) sendAll(ctx Ctx, m Msg) {
 func (c *redlockClient) acquire(ctx Ctx) {
 	sc := ctx.Scenario()
 	c.newBatch(ctx, redlockAcquiring)
-	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: make([]Vote, len(c.masters)),
-		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor)}
-	for i := range c.att.Votes {
-		c.att.Votes[i] = VotePending
+	// The votes reuse the last try's slice: views and clones copy it.
+	votes := c.att.Votes[:0]
+	for range c.masters {
+		votes = append(votes, VotePending)
 	}
+	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: votes,
+		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor)}
 	if sc.Sequential {
 		c.next = 0
 		c.askNext(ctx)
@@ -402,28 +404,40 @@ func (c *redlockClient) decide(ctx Ctx) {
 	validity := RedlockValidity(ttl, elapsed, sc.DriftFactor)
 	c.att.Elapsed, c.att.Validity, c.att.Done = elapsed, validity, true
 	c.att.Success = c.yes >= quorum && validity > 0
-	sum := fmt.Sprintf("%d/%d votes, quorum %d; validity %s − %s − %s = %s",
-		c.yes, len(c.masters), quorum, redlockMs(ttl), redlockMs(elapsed), redlockMs(c.att.Drift), redlockMs(validity))
-	sumWords := func(key string) Words {
-		return say(key, "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum),
-			"ttl", redlockMs(ttl), "elapsed", redlockMs(elapsed), "drift", redlockMs(c.att.Drift), "validity", redlockMs(validity))
-	}
 	if c.att.Success {
-		ctx.TraceSaid("redlock", OpSet, "granted: "+sum, sumWords("note.redlock.granted"))
+		if ctx.Tracing() {
+			sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.granted")
+			ctx.TraceSaid("redlock", OpSet, "granted: "+sum, words)
+		}
 		c.hold(ctx, validity)
 		return
 	}
-	if c.yes < quorum {
-		c.why = fmt.Sprintf("only %d of %d masters said yes, quorum is %d", c.yes, len(c.masters), quorum)
-		c.att.NoteWords = say("note.redlock.noQuorum", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum))
-	} else {
-		c.why = fmt.Sprintf("validity %s is not positive: the votes took %s", redlockMs(validity), redlockMs(elapsed))
-		c.att.NoteWords = say("note.redlock.noValidity", "validity", redlockMs(validity), "elapsed", redlockMs(elapsed))
+	// A sweep's run (Quiet) leaves the reason unwritten: only the window,
+	// the trace and a give-up note read it, and tries 0 never gives up.
+	if !ctx.Quiet() {
+		if c.yes < quorum {
+			c.why = fmt.Sprintf("only %d of %d masters said yes, quorum is %d", c.yes, len(c.masters), quorum)
+			c.att.NoteWords = say("note.redlock.noQuorum", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum))
+		} else {
+			c.why = fmt.Sprintf("validity %s is not positive: the votes took %s", redlockMs(validity), redlockMs(elapsed))
+			c.att.NoteWords = say("note.redlock.noValidity", "validity", redlockMs(validity), "elapsed", redlockMs(elapsed))
+		}
+		c.att.Note = c.why
 	}
-	c.att.Note = c.why
-	ctx.TraceSaid("redlock", OpSet, "failed: "+sum, sumWords("note.redlock.failed"))
+	if ctx.Tracing() {
+		sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.failed")
+		ctx.TraceSaid("redlock", OpSet, "failed: "+sum, words)
+	}
 	c.newBatch(ctx, redlockUnlocking)
 	c.sendAll(ctx, Msg{Op: OpCAD, Value: c.value})
+}
+
+// tally is a try's vote count and validity arithmetic, as the trace says it.
+func (c *redlockClient) tally(ttl, elapsed, validity time.Duration, quorum int, key string) (string, Words) {
+	sum := fmt.Sprintf("%d/%d votes, quorum %d; validity %s − %s − %s = %s",
+		c.yes, len(c.masters), quorum, redlockMs(ttl), redlockMs(elapsed), redlockMs(c.att.Drift), redlockMs(validity))
+	return sum, say(key, "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum),
+		"ttl", redlockMs(ttl), "elapsed", redlockMs(elapsed), "drift", redlockMs(c.att.Drift), "validity", redlockMs(validity))
 }
 
 // hold starts believing: the validity timer, the work, the watchdog.

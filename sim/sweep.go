@@ -110,7 +110,13 @@ type Sweep struct {
 	X     Axis
 	Y     Axis // Field "" for a one-dimensional sweep
 	Seeds int
+
+	events atomic.Int64 // simulated events of the last Run
 }
+
+// Events is the number of simulated events the last Run handled, over
+// its paused and crashed runs: the work a grid costs.
+func (sw *Sweep) Events() int64 { return sw.events.Load() }
 
 // SweepBase is the scenario a sweep starts from for a mode: two clients,
 // one round each, 60 s of simulated time, and clients that keep asking
@@ -248,6 +254,7 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 		results[i] = make([]runResult, sw.Seeds)
 	}
 	jobs := make(chan sweepJob)
+	sw.events.Store(0)
 	var done atomic.Int64
 	total := len(cells) * sw.Seeds
 	share := sw.newCrashShare(len(sw.X.Values), len(ys))
@@ -294,12 +301,14 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 	var r runResult
 	// The grid's corners were validated by Run; every cell lies between.
 	s := build(sw.CellScenario(x, y, seed, false))
+	s.quiet = true
 	defer s.release()
 	for s.Step() {
 		if s.steps%64 == 0 && s.clientsFinished() {
 			break // nothing after the last round can change the verdict
 		}
 	}
+	sw.events.Add(int64(s.steps))
 	sum := s.Check.Summary(s.now)
 	r.unsafe = !sum.Safe
 	r.violation = sum.Violations > 0
@@ -320,7 +329,9 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 	crash := sw.CellScenario(x, y, seed, true)
 	c := build(crash)
+	c.quiet = true
 	defer c.release()
+	defer func() { sw.events.Add(int64(c.steps)) }()
 	at := crash.Faults[len(crash.Faults)-1].At.D()
 	for c.Step() {
 		g := c.Check.grants
