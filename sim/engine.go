@@ -154,6 +154,8 @@ type Sim struct {
 	// not built (Ctx.Quiet). They never feed back into the protocol.
 	quiet bool
 	events   []TraceEvent
+	flights  []Flight     // every message sent, when tracing (pacing.go)
+	reboots  []nodeReboot // every crash and restart, when tracing (pacing.go)
 }
 
 // New validates the scenario and prepares a run at time 0.
@@ -502,6 +504,7 @@ func (s *Sim) CrashNode(id NodeID) {
 	n.Crashed, n.Paused = true, false
 	n.backlog, n.held = nil, nil
 	n.inc++
+	s.recordReboot(id)
 	n.Proc.Crash(s.Ctx(id))
 	if n.Client {
 		s.Check.crashed(s.now, id)
@@ -517,6 +520,7 @@ func (s *Sim) RestartNode(id NodeID, persist bool) {
 	}
 	n.Crashed = false
 	n.inc++
+	s.recordReboot(id)
 	s.trace(id, "fault", "restart", None, "")
 	n.Proc.Restart(s.Ctx(id), persist)
 }
@@ -592,6 +596,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	}
 	s.lastSend[link] = at
 	s.trace(c.id, "send", m.Op, to, "")
+	s.recordFlight(c.id, to, at)
 	s.push(event{at: at, kind: evDeliver, node: to, from: c.id, sentAt: s.now, msg: m})
 }
 
@@ -725,7 +730,7 @@ func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
 func (s *Sim) Clone() *Sim {
 	c := *s
 	c.replay = true
-	c.events = nil
+	c.events, c.flights, c.reboots = nil, nil, nil
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		c.Nodes[i] = n
