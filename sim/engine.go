@@ -144,7 +144,8 @@ type Sim struct {
 	pcg      rand.PCG
 	rng      *rand.Rand
 	parts    []partition
-	lastSend []time.Duration // per link, to keep TCP order
+	lastSend []time.Duration // per link, to keep TCP order; nil in a clone until it sends
+	sendsDue []linkSend      // a clone's lastSend: only the links still ahead of now
 	byName   map[string]NodeID
 	steps    int
 	replay   bool // a clone re-running the past: no checker, no trace
@@ -152,10 +153,11 @@ type Sim struct {
 	// quiet marks a sweep's run: nothing reads its trace, its notes or its
 	// views, only its checker, so the sentences a person would read are
 	// not built (Ctx.Quiet). They never feed back into the protocol.
-	quiet bool
-	events   []TraceEvent
-	flights  []Flight     // every message sent, when tracing (pacing.go)
-	reboots  []nodeReboot // every crash and restart, when tracing (pacing.go)
+	quiet   bool
+	events  []TraceEvent      // what EnableTrace keeps
+	sink    func(*TraceEvent) // where the trace goes; nil when not tracing
+	flights []Flight          // every message sent, when tracing (pacing.go)
+	reboots []nodeReboot      // every crash and restart, when tracing (pacing.go)
 }
 
 // New validates the scenario and prepares a run at time 0.
@@ -591,6 +593,9 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	}
 	at := s.now + d
 	link := int(c.id)*len(s.Nodes) + int(to)
+	if s.lastSend == nil {
+		s.inflateSends()
+	}
 	if at < s.lastSend[link] {
 		at = s.lastSend[link]
 	}
@@ -730,7 +735,7 @@ func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
 func (s *Sim) Clone() *Sim {
 	c := *s
 	c.replay = true
-	c.events, c.flights, c.reboots = nil, nil, nil
+	c.events, c.sink, c.tracing, c.flights, c.reboots = nil, nil, false, nil, nil
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		c.Nodes[i] = n
@@ -741,7 +746,7 @@ func (s *Sim) Clone() *Sim {
 	c.queue = s.queue.clone()
 	c.rng = rand.New(&c.pcg)
 	c.parts = append([]partition(nil), s.parts...)
-	c.lastSend = append([]time.Duration(nil), s.lastSend...)
+	c.lastSend, c.sendsDue = nil, s.dueSends()
 	c.Check = s.Check.cloneForReplay(&c)
 	return &c
 }
@@ -749,4 +754,35 @@ func (s *Sim) Clone() *Sim {
 // sortBySeq orders slab indexes by the order their events were queued.
 func sortBySeq(q *eventQueue, ixs []int32) {
 	slices.SortFunc(ixs, func(a, b int32) int { return cmp.Compare(q.slab[a].seq, q.slab[b].seq) })
+}
+
+// linkSend is the time the last message on a link arrives.
+type linkSend struct {
+	link int32
+	at   time.Duration
+}
+
+// dueSends lists the links whose last message arrives after now: the only
+// ones that can still hold a later send back, so a checkpoint keeps just
+// those instead of every pair of nodes.
+func (s *Sim) dueSends() []linkSend {
+	if s.lastSend == nil {
+		return s.sendsDue
+	}
+	var out []linkSend
+	for i, at := range s.lastSend {
+		if at > s.now {
+			out = append(out, linkSend{int32(i), at})
+		}
+	}
+	return out
+}
+
+// inflateSends rebuilds a clone's lastSend when it first sends.
+func (s *Sim) inflateSends() {
+	s.lastSend = make([]time.Duration, len(s.Nodes)*len(s.Nodes))
+	for _, l := range s.sendsDue {
+		s.lastSend[l.link] = l.at
+	}
+	s.sendsDue = nil
 }
