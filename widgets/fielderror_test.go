@@ -130,3 +130,17 @@ func TestFieldErrorsInChinese(t *testing.T) {
 		assert.Equal(t, tc.want, Say(fe.Words, fe.English), tc.doc)
 	}
 }
+
+// A recording too large to keep is refused with the same English in the
+// window as on the command line.
+func TestTooBigToRecordIsTheSimulatorsEnglish(t *testing.T) {
+	require.Equal(t, i18n.English, i18n.Current())
+	sc, err := sim.ParseScenario([]byte(`{"mode": "redis", "clients": 20, "rounds": 0, "duration": "24h"}`))
+	require.NoError(t, err)
+	_, err = sim.RecordWith(sc, sim.RecordOptions{CheckpointBudget: 1 << 20})
+	var fe *sim.FieldError
+	require.True(t, errors.As(err, &fe), "%v is no FieldError", err)
+	assert.Equal(t, "record.tooBig", fe.Words.Key)
+	assert.Equal(t, fe.English, Say(fe.Words, ""))
+	assert.Contains(t, err.Error(), "duration: 24h0m0s of this scenario is about ")
+}

@@ -28,12 +28,12 @@ func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 		rec, err := sim.Record(sc)
 		require.NoError(t, err)
 		instants := rec.EventTimes()
-		step := len(instants)/200 + 1
+		events, step := len(instants), len(instants)/200+1
 		for i := 0; i <= 100; i++ {
 			instants = append(instants, rec.End()*time.Duration(i)/100)
 		}
 		for i, at := range instants {
-			if i < len(rec.EventTimes()) && i%step != 0 {
+			if i < events && i%step != 0 {
 				continue
 			}
 			s := rec.At(at)
