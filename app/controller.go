@@ -43,6 +43,9 @@ type Controller struct {
 
 	snap *sim.Snapshot // the snapshot at cursor, built on demand
 
+	// progress, when set, hears how far a recording is and may cancel it.
+	progress func(at, end time.Duration) bool
+
 	eff    *sim.Scenario // the scenario in effect at the cursor (Effective)
 	effFor *sim.Scenario // the scenario eff was computed from
 	effN   int           // how many changes eff applies
@@ -75,7 +78,7 @@ func (c *Controller) Load(sc *sim.Scenario, origin string) error {
 		return fmt.Errorf("mode: %q scenario in the %s tab", sc.Mode, c.mode)
 	}
 	sc = sc.Clone()
-	rec, err := sim.Record(sc)
+	rec, err := c.record(sc)
 	if err != nil {
 		return err
 	}
@@ -96,6 +99,19 @@ func (c *Controller) setRun(sc *sim.Scenario, rec *sim.Recording) {
 	c.snap, c.eff, c.pacing = nil, nil, nil
 }
 
+// SetProgress makes the controller's recordings report how far they are
+// to f, which may cancel one by returning false (sim.ErrCancelled); nil
+// records silently.
+func (c *Controller) SetProgress(f func(at, end time.Duration) bool) { c.progress = f }
+
+// record records a scenario within the recording budgets.
+func (c *Controller) record(sc *sim.Scenario) (*sim.Recording, error) {
+	return sim.RecordWith(sc, sim.RecordOptions{Progress: c.progress})
+}
+
+// Close gives back what the recording holds outside memory.
+func (c *Controller) Close() error { return c.rec.Close() }
+
 // Loaded reports whether a run is loaded.
 func (c *Controller) Loaded() bool { return c.rec != nil }
 
@@ -108,7 +124,7 @@ func (c *Controller) Edit(what string, change func(sc *sim.Scenario)) error {
 	}
 	sc := c.scenario.Clone()
 	change(sc)
-	rec, err := sim.Record(sc)
+	rec, err := c.record(sc)
 	if err != nil {
 		return err
 	}

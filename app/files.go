@@ -317,23 +317,15 @@ func (w *Window) ExportTraceURI(mode string, u fyne.URI) error {
 	if v == nil || !v.ctl.Loaded() {
 		return fmt.Errorf("trace: no %s scenario loaded", mode)
 	}
-	events := v.ctl.Recording().Trace()
-	write := sim.WriteTraceJSONL
-	if strings.EqualFold(u.Extension(), ".csv") {
-		write = sim.WriteTraceCSV
-	}
-	var b bytes.Buffer
-	bw := bufio.NewWriter(&b)
-	if err := write(bw, events); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := writeURI(u, b.Bytes()); err != nil {
+	events := v.ctl.Recording().Events()
+	err := streamURI(u, func(w io.Writer) error {
+		tw := sim.NewTraceWriter(w, strings.EqualFold(u.Extension(), ".csv"))
+		return errors.Join(events.Each(tw.Write), tw.Flush())
+	})
+	if err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	v.ctl.note = i18n.F("status.traceWritten", "n", len(events), "file", displayPath(u))
+	v.ctl.note = i18n.F("status.traceWritten", "n", events.Len(), "file", displayPath(u))
 	v.show()
 	return nil
 }
@@ -399,23 +391,41 @@ func (w *Window) report(title string, err error) {
 // renamed over it once complete, so a failed write (full disk, read-only
 // folder) leaves the old file whole.
 func writeURI(u fyne.URI, data []byte) error {
+	return streamURI(u, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// streamURI writes what write produces to u, through a temporary file and
+// a rename for a local file, so a large export never sits in memory whole.
+func streamURI(u fyne.URI, write func(io.Writer) error) error {
 	if u.Scheme() != "file" {
 		wc, err := storage.Writer(u)
 		if err != nil {
 			return err
 		}
-		if _, err := wc.Write(data); err != nil {
+		bw := bufio.NewWriter(wc)
+		if err := errors.Join(write(bw), bw.Flush()); err != nil {
 			wc.Close()
 			return err
 		}
 		return wc.Close()
 	}
-	return writeFileAtomic(u.Path(), data)
+	return writeFileStream(u.Path(), write)
 }
 
 // writeFileAtomic writes a file through a temporary file in the same
 // folder and a rename.
 func writeFileAtomic(path string, data []byte) error {
+	return writeFileStream(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileStream is writeFileAtomic for what write produces.
+func writeFileStream(path string, write func(io.Writer) error) error {
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
@@ -434,7 +444,11 @@ func writeFileAtomic(path string, data []byte) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {
