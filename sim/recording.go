@@ -116,6 +116,13 @@ func (r *Recording) keep(p *Sim, budget int) {
 	}
 }
 
+// Footprint estimates the bytes the recording keeps in memory: its
+// checkpoints, the part of its trace not spilled, and the run's end, so a
+// holder of several (the window's undo history) can bound them.
+func (r *Recording) Footprint() int {
+	return r.total() + r.trace.InMemory() + r.final.footprint()
+}
+
 func (r *Recording) total() int {
 	n := 0
 	for _, z := range r.sizes {

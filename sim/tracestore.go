@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"time"
+	"unsafe"
 )
 
 // traceBlockSize is the size at which a block of the compact trace is
@@ -196,6 +197,16 @@ func (t *TraceStore) Len() int { return t.n }
 
 // QuietLen is the number of events that are not messages on the wire.
 func (t *TraceStore) QuietLen() int { return t.quiet }
+
+// InMemory is how many bytes of the trace are kept in memory: the blocks
+// not spilled and the interned strings.
+func (t *TraceStore) InMemory() int {
+	n := t.inMem + len(t.cur) + len(t.blks)*int(unsafe.Sizeof(traceBlock{}))
+	for _, s := range t.strs {
+		n += len(s) + 48
+	}
+	return n
+}
 
 // Spilled is how many bytes of the trace live in the temporary file.
 func (t *TraceStore) Spilled() int64 { return t.fileAt }
