@@ -74,20 +74,37 @@ func (c *Controller) LoadPreset(name string) error {
 // Load records a scenario and shows it from the start, paused. On error
 // the tab keeps what it had.
 func (c *Controller) Load(sc *sim.Scenario, origin string) error {
-	if sc.Mode != c.mode {
-		return fmt.Errorf("mode: %q scenario in the %s tab", sc.Mode, c.mode)
-	}
-	sc = sc.Clone()
-	rec, err := c.record(sc)
+	sc, rec, err := c.Record(sc, sim.RecordOptions{Progress: c.progress})
 	if err != nil {
 		return err
 	}
+	c.Install(sc, rec, origin)
+	return nil
+}
+
+// Record checks a scenario is this tab's and records a copy of it. It
+// reads nothing the tab changes, so the window runs it off the UI
+// goroutine for a long run and hands the result to Install.
+func (c *Controller) Record(sc *sim.Scenario, opts sim.RecordOptions) (*sim.Scenario, *sim.Recording, error) {
+	if sc.Mode != c.mode {
+		return nil, nil, fmt.Errorf("mode: %q scenario in the %s tab", sc.Mode, c.mode)
+	}
+	sc = sc.Clone()
+	rec, err := sim.RecordWith(sc, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, rec, nil
+}
+
+// Install shows a recorded scenario (Record's result) from the start,
+// paused, as a new load: the undo history starts again.
+func (c *Controller) Install(sc *sim.Scenario, rec *sim.Recording, origin string) {
 	c.origin = origin
 	c.cursor, c.playing = 0, false
 	c.setRun(sc, rec)
 	c.story = newStory(sc, rec)
 	c.note = i18n.F("status.loaded", "origin", OriginText(origin))
-	return nil
 }
 
 // setRun puts a recorded scenario on show, keeping the cursor where it is
