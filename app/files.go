@@ -118,12 +118,16 @@ func (w *Window) fileActions() []*Action {
 // openRecent opens a file of the recent list; one that is gone leaves the
 // list.
 func (w *Window) openRecent(s string, u fyne.URI) {
-	if err := w.OpenURI(u); err != nil {
+	fail := func(err error) { w.report(i18n.T("files.cannotOpen"), fmt.Errorf("%s: %w", u.Name(), err)) }
+	sc, data, err := readScenarioURI(u)
+	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, storage.ErrNotExists) {
 			w.removeRecent(s)
 		}
-		w.report(i18n.T("files.cannotOpen"), err)
+		fail(err)
+		return
 	}
+	w.LoadInBackground(sc, displayPath(u), fail, func() { w.opened(u, sc.Mode, data) })
 }
 
 // ReadScenario reads and checks a scenario file's bytes; the error names
@@ -147,29 +151,45 @@ func ReadScenario(r io.Reader) (*sim.Scenario, []byte, error) {
 // error nothing changes and the error names the file, the field and the
 // problem.
 func (w *Window) OpenURI(u fyne.URI) error {
-	r, err := storage.Reader(u)
+	sc, data, err := readScenarioURI(u)
 	if err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	defer r.Close()
-	sc, data, err := ReadScenario(r)
-	if err != nil {
+	if err := w.Load(sc, displayPath(u)); err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	origin := displayPath(u)
-	if err := w.Load(sc, origin); err != nil {
-		return fmt.Errorf("%s: %w", u.Name(), err)
-	}
-	w.files.byMode[sc.Mode] = &tabFile{uri: u, origin: origin, saved: data}
-	w.addRecent(u)
+	w.opened(u, sc.Mode, data)
 	return nil
 }
 
-// openReporting opens a file and shows what went wrong in one dialog.
-func (w *Window) openReporting(u fyne.URI) {
-	if err := w.OpenURI(u); err != nil {
-		w.report(i18n.T("files.cannotOpen"), err)
+// readScenarioURI reads and checks a scenario file.
+func readScenarioURI(u fyne.URI) (*sim.Scenario, []byte, error) {
+	r, err := storage.Reader(u)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer r.Close()
+	return ReadScenario(r)
+}
+
+// opened remembers a file loaded into mode's tab: for Save and the recent
+// list.
+func (w *Window) opened(u fyne.URI, mode string, data []byte) {
+	w.files.byMode[mode] = &tabFile{uri: u, origin: displayPath(u), saved: data}
+	w.addRecent(u)
+}
+
+// openReporting opens a file as the user asked for it: the scenario is
+// recorded in the background (LoadInBackground), so a long run shows its
+// progress and can be cancelled; what went wrong is shown in one dialog.
+func (w *Window) openReporting(u fyne.URI) {
+	fail := func(err error) { w.report(i18n.T("files.cannotOpen"), fmt.Errorf("%s: %w", u.Name(), err)) }
+	sc, data, err := readScenarioURI(u)
+	if err != nil {
+		fail(err)
+		return
+	}
+	w.LoadInBackground(sc, displayPath(u), fail, func() { w.opened(u, sc.Mode, data) })
 }
 
 // Open asks for a scenario file and opens it (Ctrl+O).
