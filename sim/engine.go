@@ -735,7 +735,7 @@ func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
 func (s *Sim) Clone() *Sim {
 	c := *s
 	c.replay = true
-	c.events, c.sink, c.tracing, c.flights, c.reboots = nil, nil, false, nil, nil
+	c.events, c.sink, c.flights, c.reboots = nil, nil, nil, nil
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		c.Nodes[i] = n

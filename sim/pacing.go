@@ -38,9 +38,14 @@ type nodeReboot struct {
 	inc  int // the incarnation from then on
 }
 
+// maxFlights is how many messages a traced run keeps for its pacing: a
+// run of hours sends tens of millions, which would not fit in memory.
+// Playback after the last one kept runs at the chosen speed.
+const maxFlights = 1 << 20
+
 // recordFlight keeps a message for the pacing of a traced run.
 func (s *Sim) recordFlight(from, to NodeID, due time.Duration) {
-	if !s.tracing || s.replay {
+	if !s.tracing || s.replay || len(s.flights) >= maxFlights {
 		return
 	}
 	s.flights = append(s.flights, Flight{From: from, To: to, Sent: s.now, Due: due, inc: s.Nodes[to].inc})
@@ -55,7 +60,8 @@ func (s *Sim) recordReboot(id NodeID) {
 	s.reboots = append(s.reboots, nodeReboot{node: id, at: s.now, inc: s.Nodes[id].inc})
 }
 
-// Flights lists every message of the run in the order sent, each with the
+// Flights lists every message of the run in the order sent (the first
+// maxFlights of a very long run), each with the
 // stretches in which the cluster view shows it (those of Snapshot.InFlight).
 func (r *Recording) Flights() []Flight {
 	s := r.final

@@ -120,7 +120,8 @@ func (r *Recording) keep(p *Sim, budget int) {
 // checkpoints, the part of its trace not spilled, and the run's end, so a
 // holder of several (the window's undo history) can bound them.
 func (r *Recording) Footprint() int {
-	return r.total() + r.trace.InMemory() + r.final.footprint()
+	return r.total() + r.trace.InMemory() + r.final.footprint() +
+		len(r.final.flights)*int(unsafe.Sizeof(Flight{})) + len(r.final.reboots)*int(unsafe.Sizeof(nodeReboot{}))
 }
 
 func (r *Recording) total() int {
