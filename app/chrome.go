@@ -155,6 +155,8 @@ func (w *Window) actions() []MenuGroup {
 		nil,
 		{Label: "action.nextPreset", Key: fyne.KeyN, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
 		{Label: "action.prevPreset", Key: fyne.KeyP, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
+		nil,
+		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent((*tabView).breakIt)},
 	}}
 	help := MenuGroup{Title: "menu.help", Actions: []*Action{
 		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},

@@ -32,6 +32,12 @@ func SayIn(l i18n.Lang, w sim.Words, english string) string {
 	return i18n.Fin(l, w.Key, args...)
 }
 
+// SayBoth is the words in English and in Chinese, for text a file keeps
+// in both languages (a caption).
+func SayBoth(w sim.Words) (en, zh string) {
+	return SayIn(i18n.English, w, ""), SayIn(i18n.Chinese, w, "")
+}
+
 // sortedNames are a map's keys in order, so the same words always make
 // the same argument list.
 func sortedNames[V any](m map[string]V) []string {

@@ -200,11 +200,6 @@ func breakScenario(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// sayBoth renders the search's words in English and Chinese, for captions.
-func sayBoth(w sim.Words) (string, string) {
-	return widgets.SayIn(i18n.English, w, ""), widgets.SayIn(i18n.Chinese, w, "")
-}
-
 // writeBroken writes the found scenario, named after the original, to
 // --out; when nothing was found it writes nothing and says so on stderr.
 func writeBroken(o breakOptions, sc *sim.Scenario, res *breaker.Result, stderr io.Writer) int {
@@ -212,7 +207,7 @@ func writeBroken(o breakOptions, sc *sim.Scenario, res *breaker.Result, stderr i
 		fmt.Fprintln(stderr, i18n.Fin(o.lang, "break.cli.notWritten", "file", o.out))
 		return exitOK
 	}
-	out := res.Captioned(sayBoth)
+	out := res.Captioned(widgets.SayBoth)
 	name := sc.Name
 	if name == "" {
 		name = o.source
