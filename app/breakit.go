@@ -25,6 +25,9 @@ import (
 // how many schedules were searched.
 const BreakTimeLimit = 2 * time.Minute
 
+// OriginBreak is the origin of a run the Break it search found.
+const OriginBreak = "break it"
+
 // breakFlow is a tab's Break it search: the budget asked for, the search
 // running off the UI goroutine, and its cancel.
 type breakFlow struct {
@@ -222,7 +225,8 @@ func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result
 		name = origin
 	}
 	fork.Name = i18n.Fin(i18n.English, "break.name", "name", name)
-	if err := v.LoadScenario(fork, i18n.F("break.origin", "origin", origin)); err != nil {
+	fork.NameZh = i18n.Fin(i18n.Chinese, "break.name", "name", ScenarioNameIn(i18n.Chinese, sc, origin))
+	if err := v.LoadScenario(fork, OriginBreak); err != nil {
 		v.fail(fmt.Errorf("break it: %w", err))
 		return
 	}

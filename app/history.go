@@ -254,10 +254,15 @@ func (c *Controller) Name() string {
 // ScenarioName is a scenario's name in the current language (see
 // Controller.Name).
 func ScenarioName(sc *sim.Scenario, origin string) string {
+	return ScenarioNameIn(i18n.Current(), sc, origin)
+}
+
+// ScenarioNameIn is ScenarioName in language l.
+func ScenarioNameIn(l i18n.Lang, sc *sim.Scenario, origin string) string {
 	if key := "preset." + origin; i18n.Has(i18n.English, key) && sc.Name == i18n.In(i18n.English, key) {
-		return i18n.T(key)
+		return i18n.In(l, key)
 	}
-	if i18n.Current() == i18n.Chinese && sc.NameZh != "" {
+	if l == i18n.Chinese && sc.NameZh != "" {
 		return sc.NameZh
 	}
 	return sc.Name
@@ -285,8 +290,11 @@ const OriginTradeoff = "trade-off map"
 // OriginText is where a run came from in the current language: a preset's
 // or file's name as it is, the trade-off map in words.
 func OriginText(origin string) string {
-	if origin == OriginTradeoff {
+	switch origin {
+	case OriginTradeoff:
 		return i18n.T("origin.tradeoff")
+	case OriginBreak:
+		return i18n.T("origin.break")
 	}
 	return origin
 }

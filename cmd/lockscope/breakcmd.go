@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockscope/lockscope/app"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/breaker"
@@ -213,6 +214,7 @@ func writeBroken(o breakOptions, sc *sim.Scenario, res *breaker.Result, stderr i
 		name = o.source
 	}
 	out.Name = i18n.Fin(i18n.English, "break.name", "name", name)
+	out.NameZh = i18n.Fin(i18n.Chinese, "break.name", "name", app.ScenarioNameIn(i18n.Chinese, sc, o.source))
 	doc, err := out.Marshal()
 	if err != nil {
 		return writeFailed(stderr, err)
