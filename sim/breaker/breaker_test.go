@@ -2,6 +2,7 @@ package breaker
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -251,4 +252,63 @@ func TestSeconds(t *testing.T) {
 	assert.Equal(t, "0.3 s", seconds(300*time.Millisecond))
 	assert.Equal(t, "8 s", seconds(8*time.Second))
 	assert.Equal(t, "-2.5 s", seconds(-2500*time.Millisecond))
+}
+
+// variants are every schedule one step smaller than s: each fault
+// dropped, each pause, partition, downtime or jump a millisecond shorter,
+// each node taken out of a partition's group, a restarted server left down.
+func variants(s schedule) map[string]schedule {
+	out := map[string]schedule{}
+	for i, g := range s {
+		out[fmt.Sprintf("without fault %d (%s)", i, g.Kind)] = slices.Delete(s.clone(), i, i+1)
+		if d := size(g); d > time.Millisecond && g.Kind != KindFailover {
+			t := s.clone()
+			t[i] = withSize(t[i], d-time.Millisecond)
+			out[fmt.Sprintf("fault %d (%s) %v instead of %v", i, g.Kind, d-time.Millisecond, d)] = t
+		}
+		if g.Kind == KindPartition && len(g.Group) > 1 {
+			for j, n := range g.Group {
+				t := s.clone()
+				t[i].Group = slices.Delete(t[i].Group, j, j+1)
+				out[fmt.Sprintf("fault %d (partition) without %s", i, n)] = t
+			}
+		}
+		if g.Kind == KindCrash && g.Length > 0 {
+			t := s.clone()
+			t[i].Length, t[i].Persist = 0, false
+			out[fmt.Sprintf("fault %d (crash) never restarted", i)] = t
+		}
+	}
+	return out
+}
+
+// A shrunk schedule is minimal: it breaks the scenario, and every schedule
+// one step smaller — a fault fewer, a millisecond shorter, a node fewer in
+// a partition — is run here and takes no stale write.
+func TestShrunkScheduleIsMinimal(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		preset string
+		budget Budget
+	}{
+		{"redis one pause", "redis-happy-path", Budget{Kinds: []string{KindPause}, MaxFaults: 1}},
+		{"redis default", "redis-happy-path", Budget{}},
+		{"redlock jumps", "redlock-happy-path", Budget{Kinds: []string{KindClockJump}}},
+		{"redlock jump and partitions", "redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}}},
+		{"zookeeper default", "zk-gc-pause", Budget{}},
+		{"etcd default", "etcd-happy-path", Budget{}},
+		{"etcd crashes and partitions", "etcd-happy-path", Budget{Kinds: []string{KindCrash, KindPartition}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := search(t, preset(t, tc.preset), tc.budget, 1, 0)
+			require.True(t, r.Found, "a schedule that breaks %s is found", tc.preset)
+			require.NotEmpty(t, r.genes)
+			_, sum := runOf(t, r.Scenario)
+			require.False(t, sum.Safe, "the shrunk schedule breaks it: %v", r.Faults)
+			for what, v := range variants(r.genes) {
+				_, sum := runOf(t, withFaults(r.Scenario, v.faults()))
+				assert.True(t, sum.Safe, "%s: %s is safe, the schedule being %v", tc.name, what, r.Faults)
+			}
+		})
+	}
 }
