@@ -35,6 +35,16 @@ type breakFlow struct {
 	runs   int // schedules searched so far, as last reported
 }
 
+// uiDo hands f to the UI goroutine: fyne.Do in the window, the test's
+// queue when a test set breakDeliver.
+func (v *tabView) uiDo(f func()) {
+	if v.breakDeliver != nil {
+		v.breakDeliver(f)
+		return
+	}
+	fyne.Do(f)
+}
+
 // breakForm is the budget of a search as the dialog's fields hold it.
 type breakForm struct {
 	kinds                   map[string]*widget.Check
@@ -176,7 +186,7 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 	prog.Resize(fyne.NewSize(460, 160))
 	prog.Show()
 	progress := func(p breaker.Progress) {
-		fyne.Do(func() {
+		v.uiDo(func() {
 			if v.brk != nil {
 				v.brk.runs = p.Runs
 			}
@@ -192,7 +202,7 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 	origin := v.ctl.Origin()
 	go func() {
 		res, err := breaker.Search(ctx, sc, breaker.Options{Budget: b, Seed: seed, Progress: progress})
-		fyne.Do(func() {
+		v.uiDo(func() {
 			prog.Hide()
 			runs := v.brk.runs
 			v.brk = nil

@@ -169,7 +169,8 @@ type tabView struct {
 	content                 fyne.CanvasObject
 	tradeoff                *tradeoffView // the Trade-off map, shown instead of the run
 	breakBtn                *widgets.TipButton
-	brk                     *breakFlow // the Break it search running, nil when none (breakit.go)
+	brk                     *breakFlow   // the Break it search running, nil when none (breakit.go)
+	breakDeliver            func(func()) // hands the search's results to the UI goroutine; nil: fyne.Do
 
 	log        *EventLog     // the trace around the cursor (eventlog.go)
 	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
