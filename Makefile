@@ -9,7 +9,8 @@
 #   make clean   remove what the build made
 #
 #   make package        on Linux: the Linux tarball and the Windows zip in dist/
-#   make package-check  unpack those and run the packaged program (slow; not in test)
+#   make package-check  unpack those and run the packaged programs, the Windows
+#                       one under Wine (slow; not in test)
 #   (package-linux, package-windows, package-darwin: one platform each; see below)
 
 GO ?= go
@@ -116,7 +117,9 @@ clean:
 #                         LockScope.app, one binary for arm64 and amd64 (lipo)
 #   make package          on Linux: package-linux and package-windows
 #   make package-check    unpack the Linux and Windows artefacts, install the
-#                         tarball into a temporary root, run it (.ci/package-check)
+#                         tarball into a temporary root, run it, and run
+#                         LockScope.exe under Wine, its window on Xvfb
+#                         (.ci/package-check)
 
 FYNE_VERSION := v1.7.4
 FYNE := $(CURDIR)/bin/fyne-$(FYNE_VERSION)/fyne$(shell $(GO) env GOEXE 2>/dev/null)
@@ -203,6 +206,11 @@ $(DARWIN_ZIP): $(PACKAGE_SOURCES) | $(FYNE)
 	ditto -c -k --sequesterRsrc --keepParent $(DIST)/darwin-arm64/$(APP_NAME).app $@
 	rm -rf $(DIST)/darwin-arm64 $(DIST)/darwin-amd64
 
+# On Linux the check also runs LockScope.exe under Wine, on an Xvfb display
+# (.ci/package-check, run_under_wine): Wine, the mingw-w64 C compiler for its
+# bcryptprimitives.dll stand-in, Xvfb, xdotool and ImageMagick for the picture.
+WINE_DEBIAN_PACKAGES := wine wine64 gcc-mingw-w64-x86-64 xvfb xdotool imagemagick
+
 package-check: $(LINUX_TARBALL) $(WINDOWS_ZIP)
-	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES='file unzip xz-utils binutils make'
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES='file unzip xz-utils binutils make $(WINE_DEBIAN_PACKAGES)'
 	.ci/package-check $(LINUX_TARBALL) $(WINDOWS_ZIP)

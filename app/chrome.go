@@ -123,6 +123,8 @@ func (w *Window) actions() []MenuGroup {
 	view.Actions = append(view.Actions, nil,
 		&Action{Label: "menu.tradeoff", Key: fyne.KeyM, Do: w.onCurrent(func(v *tabView) { v.tradeoff.toggle() })},
 		&Action{Label: "menu.eventlog", Key: fyne.KeyE, Do: func() { w.ShowEventLog(!EventLogShown()) }},
+		&Action{Label: "menu.slowMessages", Key: fyne.KeyS, Do: func() { w.SetSlowForMessages(!w.settings.SlowForMessages()) },
+			Checked: w.settings.SlowForMessages},
 		nil,
 		&Action{Label: "menu.language.next", Key: fyne.KeyL, Mod: short, Do: w.nextLanguage},
 		&Action{Label: "menu.theme.next", Key: fyne.KeyT, Mod: short, Do: w.nextTheme})
@@ -153,6 +155,8 @@ func (w *Window) actions() []MenuGroup {
 		nil,
 		{Label: "action.nextPreset", Key: fyne.KeyN, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
 		{Label: "action.prevPreset", Key: fyne.KeyP, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
+		nil,
+		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent((*tabView).breakIt)},
 	}}
 	help := MenuGroup{Title: "menu.help", Actions: []*Action{
 		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},
@@ -372,6 +376,17 @@ func (w *Window) ShowSettings() {
 	d.Show()
 }
 
+// SetSlowForMessages turns the slowing of playback while messages fly on
+// or off in every tab and keeps the choice.
+func (w *Window) SetSlowForMessages(on bool) {
+	w.settings.SetSlowForMessages(on)
+	for _, v := range w.tabs {
+		v.ctl.SetSlowForMessages(on)
+		v.status.SetText(v.ctl.Status())
+	}
+	w.refreshMenu()
+}
+
 // ResetSettings forgets every saved setting and puts the window back as
 // on a first start: the system's language and theme, each tab on its first
 // preset at normal speed, the first tab, the default size.
@@ -381,6 +396,7 @@ func (w *Window) ResetSettings() {
 	for _, v := range w.tabs {
 		v.stopTicker()
 		v.ctl.SetSpeed(1)
+		v.ctl.SetSlowForMessages(true)
 		if v.spec.Preset != "" {
 			if err := v.ctl.LoadPreset(v.spec.Preset); err != nil {
 				fyne.LogError("loading preset "+v.spec.Preset, err)
@@ -398,6 +414,7 @@ func (w *Window) ResetSettings() {
 func (w *Window) restore() {
 	speed := w.settings.Speed()
 	for _, v := range w.tabs {
+		v.ctl.SetSlowForMessages(w.settings.SlowForMessages())
 		if st, ok := w.settings.Tab(v.spec.Mode); ok {
 			restoreTab(v.spec, v.ctl, st)
 		}

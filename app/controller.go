@@ -18,6 +18,11 @@ const (
 	MaxSpeed = 100
 )
 
+// MessageFlightTime is the real time a message takes to cross the cluster
+// view at 1× while messages slow the clock (sim.Pacing): long enough to
+// follow a request and its reply with the eye, at fifteen frames each.
+const MessageFlightTime = 500 * time.Millisecond
+
 // Controller is one tab's state apart from its widgets: the scenario, its
 // recording, the cursor, and whether and how fast it plays. Every user
 // action goes through it; it never touches Fyne, so it is tested without a
@@ -33,7 +38,13 @@ type Controller struct {
 	speed    float64
 	note     string
 
+	slowForMessages bool        // playback slows while a message is on show
+	pacing          *sim.Pacing // the run's pacing, built on demand
+
 	snap *sim.Snapshot // the snapshot at cursor, built on demand
+
+	// progress, when set, hears how far a recording is and may cancel it.
+	progress func(at, end time.Duration) bool
 
 	eff    *sim.Scenario // the scenario in effect at the cursor (Effective)
 	effFor *sim.Scenario // the scenario eff was computed from
@@ -45,7 +56,7 @@ type Controller struct {
 // NewController returns the controller of a mode's tab with nothing
 // loaded; Load or LoadPreset gives it a run.
 func NewController(mode string) *Controller {
-	return &Controller{mode: mode, speed: 1}
+	return &Controller{mode: mode, speed: 1, slowForMessages: true}
 }
 
 // Mode is the tab's mode.
@@ -63,20 +74,37 @@ func (c *Controller) LoadPreset(name string) error {
 // Load records a scenario and shows it from the start, paused. On error
 // the tab keeps what it had.
 func (c *Controller) Load(sc *sim.Scenario, origin string) error {
-	if sc.Mode != c.mode {
-		return fmt.Errorf("mode: %q scenario in the %s tab", sc.Mode, c.mode)
-	}
-	sc = sc.Clone()
-	rec, err := sim.Record(sc)
+	sc, rec, err := c.Record(sc, sim.RecordOptions{Progress: c.progress})
 	if err != nil {
 		return err
 	}
+	c.Install(sc, rec, origin)
+	return nil
+}
+
+// Record checks a scenario is this tab's and records a copy of it. It
+// reads nothing the tab changes, so the window runs it off the UI
+// goroutine for a long run and hands the result to Install.
+func (c *Controller) Record(sc *sim.Scenario, opts sim.RecordOptions) (*sim.Scenario, *sim.Recording, error) {
+	if sc.Mode != c.mode {
+		return nil, nil, fmt.Errorf("mode: %q scenario in the %s tab", sc.Mode, c.mode)
+	}
+	sc = sc.Clone()
+	rec, err := sim.RecordWith(sc, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, rec, nil
+}
+
+// Install shows a recorded scenario (Record's result) from the start,
+// paused, as a new load: the undo history starts again.
+func (c *Controller) Install(sc *sim.Scenario, rec *sim.Recording, origin string) {
 	c.origin = origin
 	c.cursor, c.playing = 0, false
 	c.setRun(sc, rec)
 	c.story = newStory(sc, rec)
 	c.note = i18n.F("status.loaded", "origin", OriginText(origin))
-	return nil
 }
 
 // setRun puts a recorded scenario on show, keeping the cursor where it is
@@ -85,8 +113,21 @@ func (c *Controller) setRun(sc *sim.Scenario, rec *sim.Recording) {
 	c.scenario, c.rec = sc, rec
 	c.timeline = rec.Timeline()
 	c.cursor = min(c.cursor, rec.End())
-	c.snap, c.eff = nil, nil
+	c.snap, c.eff, c.pacing = nil, nil, nil
 }
+
+// SetProgress makes the controller's recordings report how far they are
+// to f, which may cancel one by returning false (sim.ErrCancelled); nil
+// records silently.
+func (c *Controller) SetProgress(f func(at, end time.Duration) bool) { c.progress = f }
+
+// record records a scenario within the recording budgets.
+func (c *Controller) record(sc *sim.Scenario) (*sim.Recording, error) {
+	return sim.RecordWith(sc, sim.RecordOptions{Progress: c.progress})
+}
+
+// Close gives back what the recording holds outside memory.
+func (c *Controller) Close() error { return c.rec.Close() }
 
 // Loaded reports whether a run is loaded.
 func (c *Controller) Loaded() bool { return c.rec != nil }
@@ -100,7 +141,7 @@ func (c *Controller) Edit(what string, change func(sc *sim.Scenario)) error {
 	}
 	sc := c.scenario.Clone()
 	change(sc)
-	rec, err := sim.Record(sc)
+	rec, err := c.record(sc)
 	if err != nil {
 		return err
 	}
@@ -247,13 +288,42 @@ func (c *Controller) SetSpeed(x float64) {
 	c.speed = max(MinSpeed, min(x, MaxSpeed))
 }
 
-// Advance moves a playing cursor by real time elapsed × speed and stops at
-// the end of the run.
+// SlowForMessages reports whether playback slows while messages are on
+// show (on unless the user turned it off).
+func (c *Controller) SlowForMessages() bool { return c.slowForMessages }
+
+// SetSlowForMessages turns the slowing for messages on or off.
+func (c *Controller) SetSlowForMessages(on bool) { c.slowForMessages = on }
+
+// pace is the run's pacing (sim.Pacing), laid out once per recording.
+func (c *Controller) pace() *sim.Pacing {
+	if c.pacing == nil {
+		c.pacing = sim.NewPacing(c.rec.Flights(), c.rec.End(), MessageFlightTime)
+	}
+	return c.pacing
+}
+
+// Rate is the speed playback runs at at the cursor, in simulated per real
+// seconds: the chosen speed, or less while messages slow the clock.
+func (c *Controller) Rate() float64 {
+	if c.rec == nil || !c.slowForMessages {
+		return c.speed
+	}
+	return c.speed * c.pace().Share(c.cursor)
+}
+
+// Advance moves a playing cursor by real time elapsed: at the speed, or
+// paced by the messages on show (sim.Pacing); it stops at the end of the
+// run.
 func (c *Controller) Advance(elapsed time.Duration) {
 	if !c.playing || c.rec == nil {
 		return
 	}
-	c.cursor += time.Duration(float64(elapsed) * c.speed)
+	if c.slowForMessages {
+		c.cursor = c.pace().Advance(c.cursor, elapsed, c.speed)
+	} else {
+		c.cursor += time.Duration(float64(elapsed) * c.speed)
+	}
 	if c.cursor >= c.rec.End() {
 		c.cursor, c.playing = c.rec.End(), false
 	}
@@ -297,11 +367,20 @@ func (c *Controller) Status() string {
 		state = i18n.T("status.playing")
 	}
 	s := i18n.F("status.line", "name", c.Title(), "at", widgets.FormatTime(c.cursor), "end", widgets.FormatTime(c.rec.End()),
-		"state", state, "speed", FormatSpeed(c.speed))
+		"state", state, "speed", c.speedText())
 	if c.note != "" {
 		s += " · " + c.note
 	}
 	return s
+}
+
+// speedText says how fast the run plays at the cursor: the speed, or the
+// slower rate while messages slow the clock with the speed beside it.
+func (c *Controller) speedText() string {
+	if r := c.Rate(); r < c.speed {
+		return i18n.F("status.speedSlowed", "rate", FormatSpeed(r), "speed", FormatSpeed(c.speed))
+	}
+	return i18n.F("status.speed", "speed", FormatSpeed(c.speed))
 }
 
 // FormatSpeed writes a playback speed with two significant digits.

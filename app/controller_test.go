@@ -84,11 +84,7 @@ func TestControllerInjectFaultAtTheCursor(t *testing.T) {
 	require.Len(t, c.Scenario().Faults, n+1)
 	f := c.Scenario().Faults[n]
 	assert.Equal(t, sim.Duration(2345*time.Millisecond), f.At, "at the cursor, to the millisecond")
-	for _, n := range c.Snapshot().Nodes {
-		if n.Name == "redis-1" {
-			assert.True(t, n.Crashed, "the fault shows at once")
-		}
-	}
+	assert.True(t, c.Snapshot().Nodes[len(c.Snapshot().Nodes)-1].Crashed, "the fault shows at once")
 	assert.Contains(t, c.Note(), "crash redis-1 at 2.345 s")
 
 	err := c.InjectFault(sim.Fault{Failover: "redis-1"})
@@ -112,6 +108,7 @@ func TestControllerStepsAndPlays(t *testing.T) {
 	c.Play()
 	require.True(t, c.Playing())
 	c.SetSpeed(10)
+	c.SetSlowForMessages(false)
 	c.Advance(100 * time.Millisecond)
 	assert.Equal(t, first+time.Second, c.Cursor(), "10× for 100 ms is one simulated second")
 	c.Step()
@@ -190,4 +187,68 @@ func TestStepDeltaMovesAHundredthOfTheRun(t *testing.T) {
 		c.StepDelta()
 	}
 	assert.Equal(t, c.End(), c.Cursor(), "stops at the end")
+}
+
+// At 1× with the default settings every message of a run stays on the
+// cluster view for the flight time, frame after frame, however short its
+// trip; between messages the run plays at the speed.
+func TestControllerSlowsWhileMessagesFly(t *testing.T) {
+	c := loaded(t, "redis-happy-path")
+	require.True(t, c.SlowForMessages(), "on by default")
+	require.Equal(t, 1.0, c.Speed())
+	const upTo = 3 * time.Second
+	type msg struct {
+		from, to int
+		sent     time.Duration
+	}
+	frames := map[msg]int{}
+	c.Play()
+	slowed := false
+	for c.Playing() && c.Cursor() < upTo {
+		for _, m := range c.Snapshot().InFlight {
+			frames[msg{m.From, m.To, m.SentAt}]++
+		}
+		if c.Rate() < 1 {
+			slowed = true
+			assert.Contains(t, c.Status(), "while messages fly", "the status line says the clock is slowed")
+		}
+		c.Advance(FrameInterval)
+	}
+	require.True(t, slowed)
+	want := int(MessageFlightTime/FrameInterval) - 1
+	n := 0
+	for _, f := range c.Recording().Flights() {
+		if f.Due >= upTo || len(f.Shown) == 0 {
+			continue
+		}
+		n++
+		assert.GreaterOrEqual(t, frames[msg{int(f.From), int(f.To), f.Sent}], want,
+			"%+v is on show for at least %d frames at 1×", f, want)
+	}
+	require.Greater(t, n, 5, "messages in the first seconds")
+
+	// Between messages the clock runs at the speed.
+	var quiet time.Duration
+	for _, at := range c.Recording().EventTimes() {
+		if at > time.Second && c.pace().Share(at) == 1 && c.pace().Share(at+time.Millisecond) == 1 {
+			quiet = at
+			break
+		}
+	}
+	require.Positive(t, quiet)
+	c.Seek(quiet)
+	c.Play()
+	assert.Equal(t, 1.0, c.Rate())
+	assert.NotContains(t, c.Status(), "while messages fly")
+	c.Advance(time.Millisecond)
+	assert.Equal(t, quiet+time.Millisecond, c.Cursor())
+
+	// Turned off, playback is uniform at the speed, messages or not.
+	f := c.Recording().Flights()[0]
+	c.SetSlowForMessages(false)
+	c.Seek(f.Sent)
+	c.Play()
+	assert.Equal(t, 1.0, c.Rate())
+	c.Advance(FrameInterval)
+	assert.Equal(t, f.Sent+FrameInterval, c.Cursor())
 }

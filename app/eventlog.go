@@ -1,7 +1,6 @@
 package app
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -14,10 +13,6 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
-
-// messageKinds are the trace kinds of messages on the wire; the log can
-// hide them to leave faults, grants and state changes.
-var messageKinds = map[string]bool{"send": true, "recv": true, "drop": true}
 
 // EventLog lists the run's trace around the cursor: each event's time,
 // node, what happened and its details. The row of the cursor's instant is
@@ -32,9 +27,9 @@ type EventLog struct {
 	// OnSeek is called with the time of a tapped event.
 	OnSeek func(time.Duration)
 
-	events  []sim.TraceEvent
-	rows    []int // indexes into events of the rows shown
-	current int   // the selected row, -1 for none
+	events  *sim.TraceStore // nil before the first run
+	current int             // the selected row, -1 for none
+	curAt   time.Duration   // the selected row's time
 	at      time.Duration
 	count   *widget.Label
 	syncing bool
@@ -51,7 +46,7 @@ func NewEventLog() *EventLog {
 	l.Messages = widget.NewCheck(i18n.T("eventlog.messages"), func(bool) { l.filter() })
 	l.Messages.Checked = true
 	l.List = widget.NewList(
-		func() int { return len(l.rows) },
+		func() int { return l.Len() },
 		newEventRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) { l.fillRow(id, o.(*fyne.Container)) },
 	)
@@ -65,8 +60,10 @@ func NewEventLog() *EventLog {
 // Content is the log with its header, for a panel.
 func (l *EventLog) Content() fyne.CanvasObject { return l.content }
 
-// SetTrace shows a new run's events, in order, and follows at.
-func (l *EventLog) SetTrace(events []sim.TraceEvent, at time.Duration) {
+// SetTrace shows a new run's events, in order, and follows at. The log
+// reads rows from the compact trace as they scroll into view, so a run of
+// millions of events costs no more than one of a hundred.
+func (l *EventLog) SetTrace(events *sim.TraceStore, at time.Duration) {
 	l.events = events
 	l.at = at
 	l.filter()
@@ -74,14 +71,11 @@ func (l *EventLog) SetTrace(events []sim.TraceEvent, at time.Duration) {
 
 // filter rebuilds the rows from the trace and the Messages check.
 func (l *EventLog) filter() {
-	l.rows = l.rows[:0]
-	all := l.Messages.Checked
-	for i, e := range l.events {
-		if all || !messageKinds[e.Kind] {
-			l.rows = append(l.rows, i)
-		}
+	n := 0
+	if l.events != nil {
+		n = l.events.Len()
 	}
-	l.count.SetText(i18n.F("eventlog.count", "shown", len(l.rows), "n", len(l.events)))
+	l.count.SetText(i18n.F("eventlog.count", "shown", l.Len(), "n", n))
 	l.current = -1
 	l.syncing = true
 	l.List.UnselectAll()
@@ -92,7 +86,14 @@ func (l *EventLog) filter() {
 
 // Row is the row of the last event at or before t, -1 when none is.
 func (l *EventLog) Row(t time.Duration) int {
-	return sort.Search(len(l.rows), func(i int) bool { return l.events[l.rows[i]].At > t }) - 1
+	if l.events == nil {
+		return -1
+	}
+	all, quiet := l.events.Before(t)
+	if l.Messages.Checked {
+		return all - 1
+	}
+	return quiet - 1
 }
 
 // Follow selects the row of the cursor's instant and scrolls it into view.
@@ -105,10 +106,10 @@ func (l *EventLog) Follow(t time.Duration) {
 		return
 	}
 	// A tapped row among several at the same instant stays selected.
-	if l.current >= 0 && l.current < len(l.rows) && row >= 0 && l.events[l.rows[l.current]].At == l.events[l.rows[row]].At {
+	if l.current >= 0 && l.current < l.Len() && row >= 0 && l.curAt == l.Event(row).At {
 		return
 	}
-	l.current = row
+	l.setCurrent(row)
 	l.syncing = true
 	defer func() { l.syncing = false }()
 	if row < 0 {
@@ -132,20 +133,42 @@ func (l *EventLog) center(row int) {
 	l.List.ScrollToOffset(float32(row)*step - (l.List.Size().Height-step)/2)
 }
 
+// setCurrent selects row, remembering its time for the rows drawn bold.
+func (l *EventLog) setCurrent(row int) {
+	l.current = row
+	if row >= 0 {
+		l.curAt = l.Event(row).At
+	}
+}
+
 // Event is the trace event of a row.
-func (l *EventLog) Event(row int) sim.TraceEvent { return l.events[l.rows[row]] }
+func (l *EventLog) Event(row int) sim.TraceEvent {
+	if l.Messages.Checked {
+		return l.events.At(row)
+	}
+	e, _ := l.events.QuietAt(row)
+	return e
+}
 
 // Len is the number of rows shown.
-func (l *EventLog) Len() int { return len(l.rows) }
+func (l *EventLog) Len() int {
+	switch {
+	case l.events == nil:
+		return 0
+	case l.Messages.Checked:
+		return l.events.Len()
+	}
+	return l.events.QuietLen()
+}
 
 func (l *EventLog) selected(row widget.ListItemID) {
-	if l.syncing || row < 0 || row >= len(l.rows) {
+	if l.syncing || row < 0 || row >= l.Len() {
 		return
 	}
-	l.current = row
+	l.setCurrent(row)
 	l.List.Refresh()
 	if l.OnSeek != nil {
-		l.OnSeek(l.events[l.rows[row]].At)
+		l.OnSeek(l.Event(row).At)
 	}
 }
 
@@ -192,10 +215,10 @@ func newEventRow() fyne.CanvasObject {
 // fillRow writes an event into a row: the cursor's instant in bold, the
 // events still to come muted.
 func (l *EventLog) fillRow(row int, c *fyne.Container) {
-	if row < 0 || row >= len(l.rows) {
+	if row < 0 || row >= l.Len() {
 		return
 	}
-	e := l.events[l.rows[row]]
+	e := l.Event(row)
 	node := e.Node
 	if node == "" {
 		node = i18n.T("eventlog.scenario")
@@ -206,7 +229,7 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 	switch {
 	case e.At > l.at:
 		imp = widget.LowImportance
-	case l.current >= 0 && l.current < len(l.rows) && e.At == l.events[l.rows[l.current]].At:
+	case l.current >= 0 && e.At == l.curAt:
 		bold = true
 	}
 	for i, o := range c.Objects {
@@ -237,7 +260,7 @@ func EventWhat(e sim.TraceEvent) string {
 	if i18n.Has(i18n.English, "eventlog.kind."+kind) {
 		kind = i18n.T("eventlog.kind." + kind)
 	}
-	if (e.Kind == "write" || e.Kind == "read") && i18n.Has(i18n.English, "eventlog.write."+op) {
+	if e.Kind == "write" && i18n.Has(i18n.English, "eventlog.write."+op) {
 		op = i18n.T("eventlog.write." + op) // the storage's verdict, not a protocol op
 	}
 	return strings.TrimSpace(kind + " " + op)
@@ -308,7 +331,7 @@ func (p *Pictures) ShowSide(on bool) {
 // showRunLog hands a new recording's trace to the log.
 func (v *tabView) showRunLog() {
 	if rec := v.ctl.Recording(); rec != nil {
-		v.log.SetTrace(rec.Trace(), v.ctl.Cursor())
+		v.log.SetTrace(rec.Events(), v.ctl.Cursor())
 	}
 	v.controlsAt = v.ctl.Effective()
 }

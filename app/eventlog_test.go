@@ -105,7 +105,7 @@ func TestEventLogNotesInChinese(t *testing.T) {
 			require.NoError(t, err)
 			l := NewEventLog()
 			test.NewTempWindow(t, l.Content()).Resize(fyne.NewSize(700, 500))
-			l.SetTrace(rec.Trace(), rec.End())
+			l.SetTrace(rec.Events(), rec.End())
 			var notes []string
 			for row := range l.Len() {
 				c := newEventRow().(*fyne.Container)

@@ -48,7 +48,16 @@ func PictureTheme() fyne.Theme {
 // points and scale the pixels per point. A Fyne app must be current (the
 // window's, or test.NewApp() without a display).
 func RenderScenario(sc *sim.Scenario, origin string, at time.Duration, size fyne.Size, scale float32) (image.Image, error) {
+	return RenderScenarioReporting(sc, origin, at, size, scale, nil)
+}
+
+// RenderScenarioReporting is RenderScenario telling progress how far the
+// recording is (nil: silently).
+func RenderScenarioReporting(sc *sim.Scenario, origin string, at time.Duration, size fyne.Size, scale float32,
+	progress func(at, end time.Duration) bool) (image.Image, error) {
 	c := NewController(sc.Mode)
+	c.SetProgress(progress)
+	defer c.Close()
 	if err := c.Load(sc, origin); err != nil {
 		return nil, err
 	}

@@ -118,12 +118,16 @@ func (w *Window) fileActions() []*Action {
 // openRecent opens a file of the recent list; one that is gone leaves the
 // list.
 func (w *Window) openRecent(s string, u fyne.URI) {
-	if err := w.OpenURI(u); err != nil {
+	fail := func(err error) { w.report(i18n.T("files.cannotOpen"), fmt.Errorf("%s: %w", u.Name(), err)) }
+	sc, data, err := readScenarioURI(u)
+	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, storage.ErrNotExists) {
 			w.removeRecent(s)
 		}
-		w.report(i18n.T("files.cannotOpen"), err)
+		fail(err)
+		return
 	}
+	w.LoadInBackground(sc, displayPath(u), fail, func() { w.opened(u, sc.Mode, data) })
 }
 
 // ReadScenario reads and checks a scenario file's bytes; the error names
@@ -147,29 +151,45 @@ func ReadScenario(r io.Reader) (*sim.Scenario, []byte, error) {
 // error nothing changes and the error names the file, the field and the
 // problem.
 func (w *Window) OpenURI(u fyne.URI) error {
-	r, err := storage.Reader(u)
+	sc, data, err := readScenarioURI(u)
 	if err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	defer r.Close()
-	sc, data, err := ReadScenario(r)
-	if err != nil {
+	if err := w.Load(sc, displayPath(u)); err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	origin := displayPath(u)
-	if err := w.Load(sc, origin); err != nil {
-		return fmt.Errorf("%s: %w", u.Name(), err)
-	}
-	w.files.byMode[sc.Mode] = &tabFile{uri: u, origin: origin, saved: data}
-	w.addRecent(u)
+	w.opened(u, sc.Mode, data)
 	return nil
 }
 
-// openReporting opens a file and shows what went wrong in one dialog.
-func (w *Window) openReporting(u fyne.URI) {
-	if err := w.OpenURI(u); err != nil {
-		w.report(i18n.T("files.cannotOpen"), err)
+// readScenarioURI reads and checks a scenario file.
+func readScenarioURI(u fyne.URI) (*sim.Scenario, []byte, error) {
+	r, err := storage.Reader(u)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer r.Close()
+	return ReadScenario(r)
+}
+
+// opened remembers a file loaded into mode's tab: for Save and the recent
+// list.
+func (w *Window) opened(u fyne.URI, mode string, data []byte) {
+	w.files.byMode[mode] = &tabFile{uri: u, origin: displayPath(u), saved: data}
+	w.addRecent(u)
+}
+
+// openReporting opens a file as the user asked for it: the scenario is
+// recorded in the background (LoadInBackground), so a long run shows its
+// progress and can be cancelled; what went wrong is shown in one dialog.
+func (w *Window) openReporting(u fyne.URI) {
+	fail := func(err error) { w.report(i18n.T("files.cannotOpen"), fmt.Errorf("%s: %w", u.Name(), err)) }
+	sc, data, err := readScenarioURI(u)
+	if err != nil {
+		fail(err)
+		return
+	}
+	w.LoadInBackground(sc, displayPath(u), fail, func() { w.opened(u, sc.Mode, data) })
 }
 
 // Open asks for a scenario file and opens it (Ctrl+O).
@@ -317,23 +337,15 @@ func (w *Window) ExportTraceURI(mode string, u fyne.URI) error {
 	if v == nil || !v.ctl.Loaded() {
 		return fmt.Errorf("trace: no %s scenario loaded", mode)
 	}
-	events := v.ctl.Recording().Trace()
-	write := sim.WriteTraceJSONL
-	if strings.EqualFold(u.Extension(), ".csv") {
-		write = sim.WriteTraceCSV
-	}
-	var b bytes.Buffer
-	bw := bufio.NewWriter(&b)
-	if err := write(bw, events); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := writeURI(u, b.Bytes()); err != nil {
+	events := v.ctl.Recording().Events()
+	err := streamURI(u, func(w io.Writer) error {
+		tw := sim.NewTraceWriter(w, strings.EqualFold(u.Extension(), ".csv"))
+		return errors.Join(events.Each(tw.Write), tw.Flush())
+	})
+	if err != nil {
 		return fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	v.ctl.note = i18n.F("status.traceWritten", "n", len(events), "file", displayPath(u))
+	v.ctl.note = i18n.F("status.traceWritten", "n", events.Len(), "file", displayPath(u))
 	v.show()
 	return nil
 }
@@ -399,23 +411,41 @@ func (w *Window) report(title string, err error) {
 // renamed over it once complete, so a failed write (full disk, read-only
 // folder) leaves the old file whole.
 func writeURI(u fyne.URI, data []byte) error {
+	return streamURI(u, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// streamURI writes what write produces to u, through a temporary file and
+// a rename for a local file, so a large export never sits in memory whole.
+func streamURI(u fyne.URI, write func(io.Writer) error) error {
 	if u.Scheme() != "file" {
 		wc, err := storage.Writer(u)
 		if err != nil {
 			return err
 		}
-		if _, err := wc.Write(data); err != nil {
+		bw := bufio.NewWriter(wc)
+		if err := errors.Join(write(bw), bw.Flush()); err != nil {
 			wc.Close()
 			return err
 		}
 		return wc.Close()
 	}
-	return writeFileAtomic(u.Path(), data)
+	return writeFileStream(u.Path(), write)
 }
 
 // writeFileAtomic writes a file through a temporary file in the same
 // folder and a rename.
 func writeFileAtomic(path string, data []byte) error {
+	return writeFileStream(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileStream is writeFileAtomic for what write produces.
+func writeFileStream(path string, write func(io.Writer) error) error {
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
@@ -434,7 +464,11 @@ func writeFileAtomic(path string, data []byte) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {

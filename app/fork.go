@@ -63,7 +63,7 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 	}
 	sc := c.scenario.Clone()
 	sc.Changes = forkChanges(sc.Changes, sim.Change{At: sim.Duration(at), Set: set})
-	rec, err := sim.Record(sc)
+	rec, err := c.record(sc)
 	if err != nil {
 		return fmt.Errorf("%s at %s: %w", what, widgets.FormatTime(at), err)
 	}

@@ -17,6 +17,12 @@ const NoDivergence = time.Duration(math.MaxInt64)
 // MaxUndo is how many edits undo can take back; older ones are forgotten.
 const MaxUndo = 100
 
+// historyBudget is the memory the recordings of versions not on show may
+// keep, in bytes; past it the oldest give theirs back and are recorded
+// again (the same run: the simulator is deterministic) when undo or redo
+// returns to them. A long run's recording is hundreds of megabytes.
+const historyBudget = 384 << 20
+
 // story is what a controller keeps of the run as it was loaded, so that
 // what the program says about the run stays true after an edit: the
 // loaded scenario (a run that differs is "edited"), the loaded recording
@@ -56,6 +62,22 @@ func (c *Controller) commit(what string) {
 	}
 	c.at = len(c.history) - 1
 	c.judge()
+	c.trimHistory()
+}
+
+// trimHistory drops the recordings of the versions not on show, oldest
+// first, until those kept fit historyBudget.
+func (c *Controller) trimHistory() {
+	kept := 0
+	for i := len(c.history) - 1; i >= 0; i-- {
+		v := &c.history[i]
+		if v.rec == nil || v.rec == c.rec || v.rec == c.authored {
+			continue
+		}
+		if kept += v.rec.Footprint(); kept > historyBudget {
+			v.rec = nil
+		}
+	}
 }
 
 // judge works out, for the run now on show, whether it is edited and
@@ -80,8 +102,10 @@ func (c *Controller) Undo() bool {
 		return false
 	}
 	what := c.history[c.at].what
-	c.at--
-	c.show(c.history[c.at])
+	if err := c.show(c.at - 1); err != nil {
+		c.note = err.Error()
+		return false
+	}
 	c.note = i18n.F("status.undone", "what", what)
 	return true
 }
@@ -91,17 +115,31 @@ func (c *Controller) Redo() bool {
 	if !c.CanRedo() {
 		return false
 	}
-	c.at++
-	v := c.history[c.at]
-	c.show(v)
-	c.note = i18n.F("status.redone", "what", v.what)
+	if err := c.show(c.at + 1); err != nil {
+		c.note = err.Error()
+		return false
+	}
+	c.note = i18n.F("status.redone", "what", c.history[c.at].what)
 	return true
 }
 
-func (c *Controller) show(v version) {
+// show puts version i of the history on show, recording it again if its
+// recording was given back (trimHistory).
+func (c *Controller) show(i int) error {
+	v := &c.history[i]
+	if v.rec == nil {
+		rec, err := c.record(v.scenario)
+		if err != nil {
+			return err
+		}
+		v.rec = rec
+	}
+	c.at = i
 	c.playing = false
 	c.setRun(v.scenario, v.rec)
 	c.judge()
+	c.trimHistory()
+	return nil
 }
 
 // Edited reports whether the run on show differs from the scenario as it
@@ -118,18 +156,21 @@ func Divergence(a, b *sim.Recording) time.Duration {
 	if a == b {
 		return NoDivergence
 	}
-	ta, tb := a.Trace(), b.Trace()
-	for i := range min(len(ta), len(tb)) {
-		x, y := ta[i], tb[i]
+	// The traces are read block by block from their compact stores: a
+	// long run is never decoded whole.
+	ta, tb := a.Events(), b.Events()
+	na, nb := ta.Len(), tb.Len()
+	for i := range min(na, nb) {
+		x, y := ta.At(i), tb.At(i)
 		if x.At != y.At || x.Node != y.Node || x.Kind != y.Kind || x.Op != y.Op || x.Peer != y.Peer || x.Note != y.Note {
 			return min(x.At, y.At)
 		}
 	}
 	switch {
-	case len(ta) > len(tb):
-		return min(ta[len(tb)].At, b.End())
-	case len(tb) > len(ta):
-		return min(tb[len(ta)].At, a.End())
+	case na > nb:
+		return min(ta.At(nb).At, b.End())
+	case nb > na:
+		return min(tb.At(na).At, a.End())
 	case a.End() != b.End():
 		return min(a.End(), b.End())
 	}
@@ -213,10 +254,15 @@ func (c *Controller) Name() string {
 // ScenarioName is a scenario's name in the current language (see
 // Controller.Name).
 func ScenarioName(sc *sim.Scenario, origin string) string {
+	return ScenarioNameIn(i18n.Current(), sc, origin)
+}
+
+// ScenarioNameIn is ScenarioName in language l.
+func ScenarioNameIn(l i18n.Lang, sc *sim.Scenario, origin string) string {
 	if key := "preset." + origin; i18n.Has(i18n.English, key) && sc.Name == i18n.In(i18n.English, key) {
-		return i18n.T(key)
+		return i18n.In(l, key)
 	}
-	if i18n.Current() == i18n.Chinese && sc.NameZh != "" {
+	if l == i18n.Chinese && sc.NameZh != "" {
 		return sc.NameZh
 	}
 	return sc.Name
@@ -244,8 +290,11 @@ const OriginTradeoff = "trade-off map"
 // OriginText is where a run came from in the current language: a preset's
 // or file's name as it is, the trade-off map in words.
 func OriginText(origin string) string {
-	if origin == OriginTradeoff {
+	switch origin {
+	case OriginTradeoff:
 		return i18n.T("origin.tradeoff")
+	case OriginBreak:
+		return i18n.T("origin.break")
 	}
 	return origin
 }

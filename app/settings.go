@@ -22,9 +22,10 @@ const (
 	prefSpeed        = "speed"    // playback speed, simulated per real second
 	prefWindowWidth  = "window.width"
 	prefWindowHeight = "window.height"
-	prefPreset       = "preset."  // the preset a tab showed
-	prefSliders      = "sliders." // its slider values, "key=value;key=value"
-	prefToggles      = "toggles." // its toggles, "key=1;key=0"
+	prefPreset       = "preset."      // the preset a tab showed
+	prefSliders      = "sliders."     // its slider values, "key=value;key=value"
+	prefToggles      = "toggles."     // its toggles, "key=1;key=0"
+	prefSlowMessages = "slowMessages" // playback slows while messages fly; absent: on
 )
 
 // Settings are what LockScope remembers between runs, kept with Fyne's
@@ -62,6 +63,13 @@ func (s Settings) Speed() float64 {
 	}
 	return x
 }
+
+// SlowForMessages reports whether playback slows while messages fly (on
+// when never set).
+func (s Settings) SlowForMessages() bool { return s.p.BoolWithFallback(prefSlowMessages, true) }
+
+// SetSlowForMessages keeps whether playback slows while messages fly.
+func (s Settings) SetSlowForMessages(on bool) { s.p.SetBool(prefSlowMessages, on) }
 
 // WindowSize is the saved window size, DefaultSize when none is.
 func (s Settings) WindowSize() fyne.Size {
@@ -132,7 +140,7 @@ func (s Settings) SaveSession(mode string, speed float64, size fyne.Size) {
 // settings, the event log's switch and the session each tab would reopen
 // with. The recent-files list is history, not a setting, and stays.
 func (s Settings) Reset() {
-	for _, k := range []string{prefLanguage, prefTheme, prefMode, prefSpeed, prefWindowWidth, prefWindowHeight} {
+	for _, k := range []string{prefLanguage, prefTheme, prefMode, prefSpeed, prefWindowWidth, prefWindowHeight, prefSlowMessages} {
 		s.p.RemoveValue(k)
 	}
 	s.p.RemoveValue(prefEventLog)

@@ -168,6 +168,9 @@ type tabView struct {
 	status                  *widget.Label
 	content                 fyne.CanvasObject
 	tradeoff                *tradeoffView // the Trade-off map, shown instead of the run
+	breakBtn                *widgets.TipButton
+	brk                     *breakFlow   // the Break it search running, nil when none (breakit.go)
+	breakDeliver            func(func()) // hands the search's results to the UI goroutine; nil: fyne.Do
 
 	log        *EventLog     // the trace around the cursor (eventlog.go)
 	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
@@ -213,6 +216,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.delta = widgets.NewTipButton(i18n.T("toolbar.delta"), nil, v.stepDelta, v.tips, "toolbar.delta.tip")
 	v.back = widgets.NewTipButton(i18n.T("toolbar.back"), theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "toolbar.back.tip")
 	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
+	v.breakBtn = widgets.NewTipButton(i18n.T("toolbar.break"), theme.WarningIcon(), v.breakIt, v.tips, "toolbar.break.tip")
 
 	v.speed = widgets.NewTipSlider(math.Log10(MinSpeed), math.Log10(MaxSpeed), v.tips,
 		"toolbar.speed.tip")
@@ -246,7 +250,7 @@ func (v *tabView) build() fyne.CanvasObject {
 		widget.NewLabelWithStyle(i18n.T("toolbar.speed"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		fixed(170, v.speed), fixed(56, v.speedValue), widget.NewSeparator(),
 		widget.NewLabelWithStyle(i18n.T("toolbar.preset"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		fixed(230, v.presets), v.tradeoff.button, layout.NewSpacer())
+		fixed(230, v.presets), v.tradeoff.button, v.breakBtn, layout.NewSpacer())
 	bar.Objects = append(bar.Objects, toggles...)
 
 	var params []fyne.CanvasObject

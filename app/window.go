@@ -30,6 +30,7 @@ type Window struct {
 	settings Settings    // what is kept between runs
 	menus    []MenuGroup // the menu bar, also the keyboard's actions
 	help     *widget.PopUp
+	job      *recordJob // the scenario being recorded in the background, if any
 }
 
 // NewWindow builds the window on any Fyne app (tests pass test.NewApp()).

@@ -67,6 +67,8 @@ func TestWindowPlaysGCPauseIntoAViolation(t *testing.T) {
 	v.speed.SetValue(1) // 10×
 	assert.InDelta(t, 10, v.ctl.Speed(), 1e-9)
 	assert.Equal(t, "10×", v.speedValue.Text)
+	key(w, fyne.KeyS) // a uniform 10×, not slowed for messages
+	require.False(t, v.ctl.SlowForMessages())
 
 	key(w, fyne.KeySpace)
 	require.True(t, frames.Running(), "playing runs the frame source")
@@ -116,6 +118,51 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// S (View ▸ Slow down while messages fly) turns the slowing off and on in
+// every tab, the menu shows it checked, and the choice is kept.
+func TestWindowSlowsForMessagesUntilTurnedOff(t *testing.T) {
+	w, v, frames, clock := newTestWindow(t)
+	require.True(t, v.ctl.SlowForMessages(), "on at first start")
+	f := v.ctl.Recording().Flights()[0]
+	v.seek(f.Sent)
+	key(w, fyne.KeySpace)
+	*clock = clock.Add(FrameInterval)
+	frames.frame()
+	assert.Less(t, v.ctl.Cursor(), f.Due, "a frame at 1× does not carry a message across")
+	assert.Contains(t, v.status.Text, "real time while messages fly (1× between them)")
+	require.NotEmpty(t, v.pics.Cluster.Snapshot().InFlight, "the message is drawn on its way")
+
+	key(w, fyne.KeyS)
+	for _, m := range w.Modes() {
+		assert.False(t, w.Controller(m).SlowForMessages(), m)
+	}
+	assert.False(t, w.settings.SlowForMessages(), "kept for the next start")
+	assert.False(t, menuItem(t, w, "Slow down while messages fly").Checked)
+	at := v.ctl.Cursor()
+	*clock = clock.Add(FrameInterval)
+	frames.frame()
+	assert.Equal(t, at+FrameInterval, v.ctl.Cursor(), "uniform 1×")
+	assert.Contains(t, v.status.Text, "playing at 1× real time")
+
+	key(w, fyne.KeyS)
+	assert.True(t, v.ctl.SlowForMessages())
+	assert.True(t, menuItem(t, w, "Slow down while messages fly").Checked)
+}
+
+// menuItem finds an entry of the window's menu bar by its label.
+func menuItem(t *testing.T, w *Window, label string) *fyne.MenuItem {
+	t.Helper()
+	for _, m := range w.MainMenu().Items {
+		for _, it := range m.Items {
+			if it.Label == label {
+				return it
+			}
+		}
+	}
+	t.Fatalf("no menu entry %q", label)
+	return nil
 }
 
 func TestWindowPlaybackStopsAtTheEnd(t *testing.T) {
@@ -198,7 +245,7 @@ func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
 	require.NoError(t, w.Load(sc, "three.lockscope.json"))
 	assert.Equal(t, "redis", w.CurrentMode())
 	assert.Equal(t, "three.lockscope.json", v.ctl.Origin())
-	assert.Len(t, v.pics.Cluster.Snapshot().Nodes, 5, "three clients, redis-1 and the storage")
+	assert.Len(t, v.pics.Cluster.Snapshot().Nodes, 4)
 	assert.Empty(t, v.presets.Selected, "a file is no preset")
 	assert.Equal(t, "3", v.slider("clients").value.Text)
 

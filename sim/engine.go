@@ -113,7 +113,6 @@ type Node struct {
 	Paused   bool
 	PauseEnd time.Duration
 	Crashed  bool
-	Storage  bool // the protected resource, not one of the mode's servers
 	Proc     Process
 	inc      int
 	backlog  []event
@@ -126,19 +125,7 @@ type partition struct {
 	group      []int // group number per node
 }
 
-// ReachesAll is the partition group of the storage when a partition does
-// not name it: it stays reachable from every side, so a partition written
-// for the lock service cuts the lock service only (files from before the
-// storage existed mean what they meant).
-const ReachesAll = -1
-
-func (p partition) cuts(a, b NodeID) bool { return PartitionCuts(p.group, int(a), int(b)) }
-
-// PartitionCuts reports whether a partition with these groups (one per
-// node) separates nodes a and b.
-func PartitionCuts(group []int, a, b int) bool {
-	return group[a] != group[b] && group[a] != ReachesAll && group[b] != ReachesAll
-}
+func (p partition) cuts(a, b NodeID) bool { return p.group[a] != p.group[b] }
 
 // Sim is one run of a scenario: a pure state machine advanced by Step, with
 // a virtual clock, one seeded RNG and no goroutines, so a run replays
@@ -157,14 +144,20 @@ type Sim struct {
 	pcg      rand.PCG
 	rng      *rand.Rand
 	parts    []partition
-	lastSend []time.Duration // per link, to keep TCP order
+	lastSend []time.Duration // per link, to keep TCP order; nil in a clone until it sends
+	sendsDue []linkSend      // a clone's lastSend: only the links still ahead of now
 	byName   map[string]NodeID
-	storage  NodeID
-	fired    []bool // per fault: a fault tied to a client's step has struck
 	steps    int
 	replay   bool // a clone re-running the past: no checker, no trace
 	tracing  bool
-	events   []TraceEvent
+	// quiet marks a sweep's run: nothing reads its trace, its notes or its
+	// views, only its checker, so the sentences a person would read are
+	// not built (Ctx.Quiet). They never feed back into the protocol.
+	quiet   bool
+	events  []TraceEvent      // what EnableTrace keeps
+	sink    func(*TraceEvent) // where the trace goes; nil when not tracing
+	flights []Flight          // every message sent, when tracing (pacing.go)
+	reboots []nodeReboot      // every crash and restart, when tracing (pacing.go)
 }
 
 // New validates the scenario and prepares a run at time 0.
@@ -201,14 +194,9 @@ func build(sc *Scenario) *Sim {
 	for i := 0; i < sc.Clients; i++ {
 		s.addNode(ClientName(i), true, i, m.NewClient(sc, i))
 	}
-	servers := m.Servers(sc)
-	for i, name := range servers {
+	for i, name := range m.Servers(sc) {
 		s.addNode(name, false, i, m.NewServer(sc, i))
 	}
-	s.storage = NodeID(len(s.Nodes))
-	s.addNode(StorageName, false, len(servers), newStorage())
-	s.Nodes[s.storage].Storage = true
-	s.fired = make([]bool, len(sc.Faults))
 	n := len(s.Nodes)
 	s.lastSend = make([]time.Duration, n*n)
 	for i := range s.Nodes {
@@ -225,9 +213,7 @@ func build(sc *Scenario) *Sim {
 		s.push(event{at: at, kind: evStart, node: NodeID(i)})
 	}
 	for i, f := range sc.Faults {
-		if f.When == "" {
-			s.push(event{at: f.At.D(), kind: evFault, node: None, fault: i})
-		}
+		s.push(event{at: f.At.D(), kind: evFault, node: None, fault: i})
 	}
 	for i, ch := range sc.Changes {
 		s.push(event{at: ch.At.D(), kind: evChange, node: None, fault: i})
@@ -248,27 +234,11 @@ func (s *Sim) Lookup(name string) NodeID {
 	return None
 }
 
-// StorageID is the node of the protected resource.
-func (s *Sim) StorageID() NodeID { return s.storage }
-
-// reached queues the faults tied to client id's step in its round (a
-// fault's "when" and "round"), each once, at this instant: they strike
-// after the step's handler, before anything it queued next (the write).
-func (s *Sim) reached(id NodeID, step string, round int) {
-	for i, f := range s.Scenario.Faults {
-		if f.When != step || s.fired[i] || f.WhenRound() != round || s.Lookup(f.Targets()[0]) != id {
-			continue
-		}
-		s.fired[i] = true
-		s.push(event{at: s.now, kind: evFault, node: None, fault: i})
-	}
-}
-
-// Servers lists the mode's server node ids in order (not the storage).
+// Servers lists the server node ids in order.
 func (s *Sim) Servers() []NodeID {
 	var out []NodeID
 	for i := range s.Nodes {
-		if !s.Nodes[i].Client && !s.Nodes[i].Storage {
+		if !s.Nodes[i].Client {
 			out = append(out, NodeID(i))
 		}
 	}
@@ -366,7 +336,9 @@ func (s *Sim) handle(e event) bool {
 		if n.Crashed && e.kind != evResume {
 			if e.kind == evDeliver {
 				s.now = e.at
-				s.traceSaid(e.node, "drop", e.msg.Op, e.from, "node is down", say("note.drop.down"))
+				if s.tracing {
+					s.traceSaid(e.node, "drop", e.msg.Op, e.from, "node is down", say("note.drop.down"))
+				}
 				return true
 			}
 			return false
@@ -385,7 +357,9 @@ func (s *Sim) handle(e event) bool {
 	switch e.kind {
 	case evDeliver:
 		if s.cutSince(e.from, e.node, e.sentAt) {
-			s.traceSaid(e.node, "drop", e.msg.Op, e.from, "partitioned", say("note.drop.partitioned"))
+			if s.tracing {
+				s.traceSaid(e.node, "drop", e.msg.Op, e.from, "partitioned", say("note.drop.partitioned"))
+			}
 			return true
 		}
 		s.trace(e.node, "recv", e.msg.Op, e.from, "")
@@ -483,7 +457,6 @@ func (s *Sim) fault(i int) {
 		s.trace(id, "fault", "clockJump", None, f.By.D().String())
 	case "partition":
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
-		p.group[s.storage] = ReachesAll
 		for gi, g := range f.Partition {
 			for _, name := range g {
 				p.group[s.Lookup(name)] = gi + 1
@@ -533,6 +506,7 @@ func (s *Sim) CrashNode(id NodeID) {
 	n.Crashed, n.Paused = true, false
 	n.backlog, n.held = nil, nil
 	n.inc++
+	s.recordReboot(id)
 	n.Proc.Crash(s.Ctx(id))
 	if n.Client {
 		s.Check.crashed(s.now, id)
@@ -548,6 +522,7 @@ func (s *Sim) RestartNode(id NodeID, persist bool) {
 	}
 	n.Crashed = false
 	n.inc++
+	s.recordReboot(id)
 	s.trace(id, "fault", "restart", None, "")
 	n.Proc.Restart(s.Ctx(id), persist)
 }
@@ -618,11 +593,15 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	}
 	at := s.now + d
 	link := int(c.id)*len(s.Nodes) + int(to)
+	if s.lastSend == nil {
+		s.inflateSends()
+	}
 	if at < s.lastSend[link] {
 		at = s.lastSend[link]
 	}
 	s.lastSend[link] = at
 	s.trace(c.id, "send", m.Op, to, "")
+	s.recordFlight(c.id, to, at)
 	s.push(event{at: at, kind: evDeliver, node: to, from: c.id, sentAt: s.now, msg: m})
 }
 
@@ -677,6 +656,15 @@ func (c Ctx) Cancel(id TimerID) {
 	}
 }
 
+// Quiet reports that nothing will read this run's trace, notes or views
+// (a sweep's run): a mode may skip building sentences, never anything the
+// protocol or the checker uses.
+func (c Ctx) Quiet() bool { return c.s.quiet }
+
+// Tracing reports that the run keeps a trace: a sentence only the trace
+// shows need not be built without one.
+func (c Ctx) Tracing() bool { return c.s.tracing && !c.s.replay }
+
 // Trace notes a protocol step in the run's trace.
 func (c Ctx) Trace(kind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
 
@@ -692,6 +680,9 @@ func (c Ctx) Waiting() { c.s.Check.waiting(c.s.now, c.id) }
 // Granted records that this client now believes it holds the lock.
 func (c Ctx) Granted(token int64, validity time.Duration) {
 	c.s.Check.granted(c.s.now, c.id, token, validity)
+	if !c.s.tracing {
+		return
+	}
 	c.s.traceSaid(c.id, "grant", "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
 }
 
@@ -715,6 +706,18 @@ func (c Ctx) GaveUp(why string, words Words) {
 	c.s.traceSaid(c.id, "giveup", "", None, why, words)
 }
 
+// Write sends the client's write to the shared storage, which with fencing
+// refuses a token lower than the highest it has seen; it reports acceptance.
+func (c Ctx) Write(token int64) bool {
+	return c.s.Check.write(c.s.now, c.id, token, nil)
+}
+
+// WriteGuarded records a write whose acceptance the mode decided itself
+// (etcd keeps the storage and guards it with a transaction).
+func (c Ctx) WriteGuarded(token int64, accepted bool) {
+	c.s.Check.write(c.s.now, c.id, token, &accepted)
+}
+
 // Own records that a server now considers client the owner of key.
 func (c Ctx) Own(key string, client NodeID) { c.s.Check.own(c.s.now, c.id, key, client) }
 
@@ -732,7 +735,7 @@ func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
 func (s *Sim) Clone() *Sim {
 	c := *s
 	c.replay = true
-	c.events = nil
+	c.events, c.sink, c.flights, c.reboots = nil, nil, nil, nil
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		c.Nodes[i] = n
@@ -743,8 +746,7 @@ func (s *Sim) Clone() *Sim {
 	c.queue = s.queue.clone()
 	c.rng = rand.New(&c.pcg)
 	c.parts = append([]partition(nil), s.parts...)
-	c.lastSend = append([]time.Duration(nil), s.lastSend...)
-	c.fired = append([]bool(nil), s.fired...)
+	c.lastSend, c.sendsDue = nil, s.dueSends()
 	c.Check = s.Check.cloneForReplay(&c)
 	return &c
 }
@@ -752,4 +754,35 @@ func (s *Sim) Clone() *Sim {
 // sortBySeq orders slab indexes by the order their events were queued.
 func sortBySeq(q *eventQueue, ixs []int32) {
 	slices.SortFunc(ixs, func(a, b int32) int { return cmp.Compare(q.slab[a].seq, q.slab[b].seq) })
+}
+
+// linkSend is the time the last message on a link arrives.
+type linkSend struct {
+	link int32
+	at   time.Duration
+}
+
+// dueSends lists the links whose last message arrives after now: the only
+// ones that can still hold a later send back, so a checkpoint keeps just
+// those instead of every pair of nodes.
+func (s *Sim) dueSends() []linkSend {
+	if s.lastSend == nil {
+		return s.sendsDue
+	}
+	var out []linkSend
+	for i, at := range s.lastSend {
+		if at > s.now {
+			out = append(out, linkSend{int32(i), at})
+		}
+	}
+	return out
+}
+
+// inflateSends rebuilds a clone's lastSend when it first sends.
+func (s *Sim) inflateSends() {
+	s.lastSend = make([]time.Duration, len(s.Nodes)*len(s.Nodes))
+	for _, l := range s.sendsDue {
+		s.lastSend[l.link] = l.at
+	}
+	s.sendsDue = nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // EtcdPrefix is the prefix concurrency.NewMutex(session, "/locks/mylock")
@@ -235,11 +236,12 @@ func decodeEntry(s string) (etcdEntry, error) {
 	return e, nil
 }
 
-func encodeEntries(es []etcdEntry) []string {
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = e.encode()
-	}
+func encodeEntries(log *chunked[etcdEntry], from int) []string {
+	out := make([]string, 0, log.Len()-from)
+	log.Range(from, func(_ int, e etcdEntry) bool {
+		out = append(out, e.encode())
+		return true
+	})
 	return out
 }
 
@@ -327,7 +329,7 @@ type EtcdServer struct {
 	// Raft state kept in the WAL.
 	term   int64
 	vote   NodeID
-	log    []etcdEntry // log[i-1] is index i
+	log    chunked[etcdEntry] // log.At(i-1) is index i
 	commit int64
 
 	// Raft volatile state.
@@ -348,7 +350,7 @@ type EtcdServer struct {
 	rev      int64
 	kv       map[string]etcdKV
 	leases   map[int64]etcdLease
-	history  []etcdEvent
+	history  chunked[etcdEvent]
 	primary  bool
 	ownedKey string // the owner key this leader reported to the checker
 	replay   bool   // rebuilding from the WAL: no traces
@@ -371,7 +373,6 @@ func newEtcdServer(sc *Scenario, i int) *EtcdServer {
 		vote:     None,
 		lead:     None,
 		term:     1,
-		log:      []etcdEntry{{Term: 1, Type: entNoop, Client: None, Origin: None}},
 		commit:   1,
 		applied:  1,
 		rev:      1,
@@ -379,6 +380,7 @@ func newEtcdServer(sc *Scenario, i int) *EtcdServer {
 		idPrefix: uint64(member) << 48,
 		idSuffix: (uint64(etcdBootUnixMilli) & (1<<40 - 1)) << 8,
 	}
+	s.log.Append(etcdEntry{Term: 1, Type: entNoop, Client: None, Origin: None})
 	s.resetState()
 	if i == 0 {
 		s.role, s.primary = roleLeader, true
@@ -396,14 +398,14 @@ func (s *EtcdServer) resetState() {
 func (s *EtcdServer) Clone() Process {
 	c := *s
 	c.members = append([]NodeID(nil), s.members...)
-	c.log = append([]etcdEntry(nil), s.log...)
+	c.log = s.log.Clone()
 	c.votes = append([]int8(nil), s.votes...)
 	c.match = append([]int64(nil), s.match...)
 	c.next = append([]int64(nil), s.next...)
 	c.active = append([]bool(nil), s.active...)
 	c.reads = append([]etcdRead(nil), s.reads...)
 	c.pendingReads = append([]etcdRead(nil), s.pendingReads...)
-	c.history = append([]etcdEvent(nil), s.history...)
+	c.history = s.history.Clone()
 	c.conns = append([]NodeID(nil), s.conns...)
 	c.renewWait = append([]etcdRenewWait(nil), s.renewWait...)
 	c.kv = make(map[string]etcdKV, len(s.kv))
@@ -435,14 +437,14 @@ func (s *EtcdServer) nextID() int64 {
 }
 
 func (s *EtcdServer) quorum() int      { return len(s.members)/2 + 1 }
-func (s *EtcdServer) lastIndex() int64 { return int64(len(s.log)) }
+func (s *EtcdServer) lastIndex() int64 { return int64(s.log.Len()) }
 func (s *EtcdServer) lastTerm() int64  { return s.termAt(s.lastIndex()) }
 func (s *EtcdServer) isLeader() bool   { return s.role == roleLeader }
 func (s *EtcdServer) termAt(i int64) int64 {
 	if i <= 0 || i > s.lastIndex() {
 		return 0
 	}
-	return s.log[i-1].Term
+	return s.log.At(int(i - 1)).Term
 }
 
 func (s *EtcdServer) memberIndex(id NodeID) int {
@@ -516,12 +518,12 @@ func (s *EtcdServer) Crash(ctx Ctx) {
 // and rejoins as a follower.
 func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
 	if !persist {
-		s.term, s.vote, s.log, s.commit = 0, None, nil, 0
+		s.term, s.vote, s.log, s.commit = 0, None, chunked[etcdEntry]{}, 0
 		s.wipedReq = s.nextID()
 		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", say("note.etcd.wiped"))
 	}
 	s.resetState()
-	s.history = nil
+	s.history = chunked[etcdEvent]{}
 	s.applied, s.rev = 0, 1
 	s.replay = true
 	s.apply(ctx)
@@ -708,7 +710,7 @@ func (s *EtcdServer) bcastHeartbeat(ctx Ctx, readCtx int64) {
 // appendEntry is the leader's MsgProp: append, replicate, maybe commit.
 func (s *EtcdServer) appendEntry(ctx Ctx, e etcdEntry) {
 	e.Term = s.term
-	s.log = append(s.log, e)
+	s.log.Append(e)
 	s.match[s.memberIndex(s.self)] = s.lastIndex()
 	s.bcastAppend(ctx)
 	s.maybeCommit(ctx)
@@ -741,7 +743,7 @@ func (s *EtcdServer) sendAppend(ctx Ctx, i int) {
 	prev := next - 1
 	var ents []string
 	if prev < s.lastIndex() {
-		ents = encodeEntries(s.log[prev:])
+		ents = encodeEntries(&s.log, int(prev))
 	}
 	ctx.Send(s.members[i], Msg{Op: raftApp, Seq: s.term, Token: prev, N: s.termAt(prev),
 		Value: strconv.FormatInt(s.commit, 10), Names: ents})
@@ -903,9 +905,9 @@ func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m Msg) {
 			if s.termAt(idx) == e.Term {
 				continue
 			}
-			s.log = s.log[:idx-1]
+			s.log.Truncate(int(idx - 1))
 		}
-		s.log = append(s.log, e)
+		s.log.Append(e)
 	}
 	lastNew := prev + int64(len(m.Names))
 	if c := min(commit, lastNew); c > s.commit {
@@ -1027,7 +1029,7 @@ func (s *EtcdServer) pendingIDs() []int64 {
 func (s *EtcdServer) apply(ctx Ctx) {
 	for s.applied < s.commit {
 		s.applied++
-		s.applyEntry(ctx, s.log[s.applied-1])
+		s.applyEntry(ctx, s.log.At(int(s.applied-1)))
 	}
 	s.serveReads(ctx)
 }
@@ -1167,7 +1169,7 @@ func (s *EtcdServer) recordWrite(ctx Ctx, e etcdEntry, accepted bool) {
 	if e.Origin != s.self || s.replay || e.Req <= s.wipedReq || e.Client < 0 {
 		return
 	}
-	ctx.Sim().Check.guardedWrite(ctx.Now(), ctx.ID(), e.Client, e.N, accepted)
+	ctx.Sim().Ctx(e.Client).WriteGuarded(e.N, accepted)
 }
 
 func insertSorted(xs []string, x string) []string {
@@ -1198,7 +1200,7 @@ func (s *EtcdServer) deleteKey(ctx Ctx, key string) {
 // event records a change in the history and notifies the watchers.
 func (s *EtcdServer) event(ctx Ctx, typ, key string) {
 	ev := etcdEvent{Rev: s.rev, Type: typ, Key: key}
-	s.history = append(s.history, ev)
+	s.history.Append(ev)
 	for i := range s.watchers {
 		if s.watchers[i].matches(key) && ev.Rev >= s.watchers[i].Start {
 			s.deliver(ctx, &s.watchers[i], ev)
@@ -1469,11 +1471,14 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
 	case etcdWatch:
 		w := etcdWatcher{Client: from, ID: m.Seq, Key: m.Key, Prefix: m.N == 1, Start: m.Token}
 		ctx.Send(from, Msg{Op: etcdWatchCreated, Seq: m.Seq})
-		for _, ev := range s.history {
-			if ev.Rev >= w.Start && w.matches(ev.Key) {
+		// The history is in revision order: start at the watch's revision.
+		first := sort.Search(s.history.Len(), func(i int) bool { return s.history.At(i).Rev >= w.Start })
+		s.history.Range(first, func(_ int, ev etcdEvent) bool {
+			if w.matches(ev.Key) {
 				s.deliver(ctx, &w, ev)
 			}
-		}
+			return true
+		})
 		s.watchers = append(s.watchers, w)
 	case etcdWatchCancel:
 		s.dropWatch(from, m.Seq)
@@ -1807,12 +1812,6 @@ func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
 }
 
 func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
-	if handled, written := c.StorageReply(ctx, from, m); handled {
-		if written {
-			c.unlock(ctx)
-		}
-		return
-	}
 	switch m.Op {
 	case etcdRST:
 		if c.kaStream && from == c.servers[c.kaEp] {
@@ -1921,7 +1920,6 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
 		c.retry(ctx, c.why)
 	case phWrite:
 		// etcd recorded the write when it applied the Txn (applyEntry).
-		c.WriteAnswered()
 		if m.N != 1 {
 			ctx.TraceSaid("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
@@ -2049,9 +2047,6 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 	case "work":
 		c.finish(ctx)
 		return
-	case "write":
-		c.write(ctx)
-		return
 	case "begin":
 		c.begin(ctx)
 		return
@@ -2112,11 +2107,15 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-// finish ends the work: the write (to the storage node, or with fencing
-// the IsOwner-guarded Txn, sent when the Loop says "write"), then Unlock
-// once it is answered. Nothing is checked on the client: with fencing the
-// check is the Txn's comparison, made by etcd when it applies the write.
-func (c *etcdClient) finish(ctx Ctx) { c.Write(ctx, c.myRev) }
+// finish ends the critical section: the write, then Unlock.
+func (c *etcdClient) finish(ctx Ctx) {
+	if ctx.Scenario().Fencing {
+		c.write(ctx)
+		return
+	}
+	ctx.Write(c.myRev)
+	c.unlock(ctx)
+}
 
 // write is the fenced write: Txn(If(mutex.IsOwner()).Then(Put(storage))).
 func (c *etcdClient) write(ctx Ctx) {
@@ -2258,4 +2257,21 @@ func nodeName(s *Sim, id NodeID) string {
 		return ""
 	}
 	return s.Nodes[id].Name
+}
+
+// footprint estimates the bytes a checkpoint of the member holds of its
+// own, so recordings can space checkpoints by memory.
+func (s *EtcdServer) footprint() int {
+	n := int(unsafe.Sizeof(*s)) + s.log.footprint(int(unsafe.Sizeof(etcdEntry{}))) +
+		s.history.footprint(int(unsafe.Sizeof(etcdEvent{}))) +
+		len(s.kv)*96 + len(s.pending)*96 + len(s.members)*32 +
+		(len(s.reads)+len(s.pendingReads))*int(unsafe.Sizeof(etcdRead{})) + len(s.conns)*8 +
+		len(s.renewWait)*int(unsafe.Sizeof(etcdRenewWait{}))
+	for _, l := range s.leases {
+		n += 96 + len(l.Keys)*16
+	}
+	for _, w := range s.watchers {
+		n += int(unsafe.Sizeof(w)) + len(w.Queue)*int(unsafe.Sizeof(etcdEvent{}))
+	}
+	return n
 }

@@ -575,12 +575,6 @@ func (c *redisClient) renewAfter(ctx Ctx) {
 }
 
 func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
-	if handled, written := c.StorageReply(ctx, from, m); handled {
-		if written {
-			c.release(ctx)
-		}
-		return
-	}
 	if m.Seq != c.pending.Seq || c.pending.Op == "" {
 		return // a late reply to an attempt already timed out
 	}
@@ -600,10 +594,10 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 			return
 		}
 		if m.Op == OpReadOnly {
-			c.retry(ctx, "READONLY: the node is a replica", say("note.redis.readOnly"))
+			c.retry(ctx, "READONLY: the node is a replica", "note.redis.readOnly")
 			return
 		}
-		c.retry(ctx, "held by another client", say("note.redis.held"))
+		c.retry(ctx, "held by another client", "note.redis.held")
 	case OpPExpire:
 		if m.N == 1 {
 			c.renewals++
@@ -625,7 +619,13 @@ func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	}
 }
 
-func (c *redisClient) retry(ctx Ctx, why string, words Words) {
+// retry counts a failed try and schedules the next; key is why's
+// translation, built only for a run someone reads.
+func (c *redisClient) retry(ctx Ctx, why, key string) {
+	var words Words
+	if !ctx.Quiet() {
+		words = say(key)
+	}
 	if c.Failed(ctx, why, words) {
 		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
 	}
@@ -668,12 +668,14 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 		}
 		req := c.pending
 		c.pending = Msg{}
-		ctx.TraceSaid("timeout", req.Op, fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
-			say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
+		if ctx.Tracing() {
+			ctx.TraceSaid("timeout", req.Op, fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
+				say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
+		}
 		switch req.Op {
 		case OpLock:
 			if c.State == StateWaiting {
-				c.retry(ctx, "timed out", say("note.redis.timedOut"))
+				c.retry(ctx, "timed out", "note.redis.timedOut")
 			}
 		case OpPExpire:
 			c.renewAfter(ctx) // a failed renewal is tried again, not given up
@@ -681,14 +683,11 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-// finish ends the work: the write goes to the storage (Redisson's lock
-// has nothing to check before it), and release follows its answer.
-func (c *redisClient) finish(ctx Ctx) { c.Write(ctx, c.Token) }
-
-// release ends the critical section once the storage answered the write.
-// The unlock also cancels the watchdog (RedissonBaseLock.unlockAsync0
-// calls cancelExpirationRenewal whatever the script answers).
-func (c *redisClient) release(ctx Ctx) {
+// finish ends the critical section: write, then release. The unlock also
+// cancels the watchdog (RedissonBaseLock.unlockAsync0 calls
+// cancelExpirationRenewal whatever the script answers).
+func (c *redisClient) finish(ctx Ctx) {
+	ctx.Write(c.Token)
 	c.Release(ctx)
 	c.renewing = false
 	m := Msg{Op: OpUnlock, Value: c.value, TTL: ctx.Scenario().TTL.D()}

@@ -200,6 +200,7 @@ const (
 	timerRedlockNodeTimeout = "nodetimeout" // sequential: one master's answer is due
 	timerRedlockValidity    = "validity"    // the validity ran out on the client's clock
 	timerRedlockWatchdog    = "watchdog"    // time to extend
+	timerRedlockWrite       = "write"       // the write reaches the storage
 )
 
 // redlockSeqStride packs a batch number and a master index into one Msg.Seq.
@@ -207,18 +208,19 @@ const redlockSeqStride = 16
 
 // redlockClient is a redsync Mutex in a loop of Lock, work, write, Unlock.
 //
-// What the holder checks, and when: go-redsync's Mutex (mutex.go in
-// github.com/go-redsync/redsync) keeps the validity deadline in a field
-// that Until() returns; nothing in the Mutex acts on it; no timer, no
-// callback, and Lock's caller is not told when it passes (redsync's own
-// README example locks, works and unlocks without calling Until). So by
-// default the client works to the end and writes whatever the deadline
-// says, as redsync's users do; it learns nothing until Unlock or Extend
-// fails. With checkValidity it compares Until() with its own clock just
-// before it sends the write and skips the write when the validity is
-// gone. Either way a pause after that last look, or a write held back on
-// the network, lands after another client was granted the lock: a stale
-// write that Redlock cannot stop, having no fencing token.
+// How the holder learns it lost the lock, and when it writes: it keeps its
+// validity deadline on its monotonic clock as a timer. A running client
+// sees the timer at once, abandons the work and writes nothing. A paused
+// client sees it only when it resumes (the backlog is handled before the
+// rest of its work), so it abandons the work then: until that moment it
+// still believed, and the checker records the overlap. When the work is
+// done, the client checks Until() (the deadline) once more and, if it is
+// still valid, sends its write; the write reaches the storage one network
+// latency later, without a further check. A pause in that gap, after the
+// check and before the write lands, is Kleppmann's case: the client learns
+// at the resume that its validity ran out, but its write is already on its
+// way and lands after another client was granted the lock, a stale write
+// that no auto-expiring lock can stop (and Redlock has no fencing token).
 type redlockClient struct {
 	Loop
 	masters  []NodeID
@@ -235,6 +237,7 @@ type redlockClient struct {
 	until    time.Duration // validity deadline, on the monotonic clock
 	validity TimerID
 	holdGen  int64 // numbers validity timers, so a stale one is ignored
+	writing  bool  // a write is on its way to the storage
 	watchdog TimerID
 	att      RedlockAttempt
 }
@@ -245,6 +248,11 @@ func (c *redlockClient) Clone() Process {
 	cp.att.Votes = append([]Vote(nil), c.att.Votes...)
 	return &cp
 }
+
+// Finished reports whether the client has done all its rounds and has no
+// write still on its way: a client that learned it lost the lock can be
+// done while its last write, sent before, has yet to land.
+func (c *redlockClient) Finished() bool { return c.Loop.Finished() && !c.writing }
 
 func (c *redlockClient) Start(ctx Ctx) {
 	c.masters = c.masters[:0]
@@ -297,11 +305,13 @@ func (c *redlockClient) sendAll(ctx Ctx, m Msg) {
 func (c *redlockClient) acquire(ctx Ctx) {
 	sc := ctx.Scenario()
 	c.newBatch(ctx, redlockAcquiring)
-	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: make([]Vote, len(c.masters)),
-		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor)}
-	for i := range c.att.Votes {
-		c.att.Votes[i] = VotePending
+	// The votes reuse the last try's slice: views and clones copy it.
+	votes := c.att.Votes[:0]
+	for range c.masters {
+		votes = append(votes, VotePending)
 	}
+	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: votes,
+		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor)}
 	if sc.Sequential {
 		c.next = 0
 		c.askNext(ctx)
@@ -327,12 +337,6 @@ func (c *redlockClient) silent(ctx Ctx, i int) Vote {
 }
 
 func (c *redlockClient) Receive(ctx Ctx, from NodeID, m Msg) {
-	if handled, written := c.StorageReply(ctx, from, m); handled {
-		if written {
-			c.release(ctx)
-		}
-		return
-	}
 	batch, i := m.Seq/redlockSeqStride, int(m.Seq%redlockSeqStride)
 	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from {
 		return // an answer to a batch already decided
@@ -400,28 +404,40 @@ func (c *redlockClient) decide(ctx Ctx) {
 	validity := RedlockValidity(ttl, elapsed, sc.DriftFactor)
 	c.att.Elapsed, c.att.Validity, c.att.Done = elapsed, validity, true
 	c.att.Success = c.yes >= quorum && validity > 0
-	sum := fmt.Sprintf("%d/%d votes, quorum %d; validity %s − %s − %s = %s",
-		c.yes, len(c.masters), quorum, redlockMs(ttl), redlockMs(elapsed), redlockMs(c.att.Drift), redlockMs(validity))
-	sumWords := func(key string) Words {
-		return say(key, "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum),
-			"ttl", redlockMs(ttl), "elapsed", redlockMs(elapsed), "drift", redlockMs(c.att.Drift), "validity", redlockMs(validity))
-	}
 	if c.att.Success {
-		ctx.TraceSaid("redlock", OpSet, "granted: "+sum, sumWords("note.redlock.granted"))
+		if ctx.Tracing() {
+			sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.granted")
+			ctx.TraceSaid("redlock", OpSet, "granted: "+sum, words)
+		}
 		c.hold(ctx, validity)
 		return
 	}
-	if c.yes < quorum {
-		c.why = fmt.Sprintf("only %d of %d masters said yes, quorum is %d", c.yes, len(c.masters), quorum)
-		c.att.NoteWords = say("note.redlock.noQuorum", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum))
-	} else {
-		c.why = fmt.Sprintf("validity %s is not positive: the votes took %s", redlockMs(validity), redlockMs(elapsed))
-		c.att.NoteWords = say("note.redlock.noValidity", "validity", redlockMs(validity), "elapsed", redlockMs(elapsed))
+	// A sweep's run (Quiet) leaves the reason unwritten: only the window,
+	// the trace and a give-up note read it, and tries 0 never gives up.
+	if !ctx.Quiet() {
+		if c.yes < quorum {
+			c.why = fmt.Sprintf("only %d of %d masters said yes, quorum is %d", c.yes, len(c.masters), quorum)
+			c.att.NoteWords = say("note.redlock.noQuorum", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum))
+		} else {
+			c.why = fmt.Sprintf("validity %s is not positive: the votes took %s", redlockMs(validity), redlockMs(elapsed))
+			c.att.NoteWords = say("note.redlock.noValidity", "validity", redlockMs(validity), "elapsed", redlockMs(elapsed))
+		}
+		c.att.Note = c.why
 	}
-	c.att.Note = c.why
-	ctx.TraceSaid("redlock", OpSet, "failed: "+sum, sumWords("note.redlock.failed"))
+	if ctx.Tracing() {
+		sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.failed")
+		ctx.TraceSaid("redlock", OpSet, "failed: "+sum, words)
+	}
 	c.newBatch(ctx, redlockUnlocking)
 	c.sendAll(ctx, Msg{Op: OpCAD, Value: c.value})
+}
+
+// tally is a try's vote count and validity arithmetic, as the trace says it.
+func (c *redlockClient) tally(ttl, elapsed, validity time.Duration, quorum int, key string) (string, Words) {
+	sum := fmt.Sprintf("%d/%d votes, quorum %d; validity %s − %s − %s = %s",
+		c.yes, len(c.masters), quorum, redlockMs(ttl), redlockMs(elapsed), redlockMs(c.att.Drift), redlockMs(validity))
+	return sum, say(key, "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "quorum", strconv.Itoa(quorum),
+		"ttl", redlockMs(ttl), "elapsed", redlockMs(elapsed), "drift", redlockMs(c.att.Drift), "validity", redlockMs(validity))
 }
 
 // hold starts believing: the validity timer, the work, the watchdog.
@@ -529,12 +545,14 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 		if t.Seq != c.holdGen || c.State != StateHolding {
 			return
 		}
-		// The validity ran out on the client's clock. redsync's Mutex
-		// does nothing about it (Until() is a getter): the note is for the
-		// reader, the client goes on.
 		c.validity = 0
-		ctx.TraceSaid("redlock", "", fmt.Sprintf("validity ran out on its own clock, %s after the grant; the client does not look", redlockMs(c.att.Validity)),
-			say("note.redlock.ranOutUnseen", "validity", redlockMs(c.att.Validity)))
+		why := fmt.Sprintf("validity ran out on its own clock, %s after the grant", redlockMs(c.att.Validity))
+		words := say("note.redlock.ranOut", "validity", redlockMs(c.att.Validity))
+		if late := ctx.Mono() - c.until; late >= time.Millisecond {
+			why += fmt.Sprintf("; it noticed %s late, when its pause ended", redlockMs(late))
+			words = say("note.redlock.ranOutLate", "validity", redlockMs(c.att.Validity), "late", redlockMs(late))
+		}
+		c.lose(ctx, why, words)
 	case timerRedlockWatchdog:
 		c.watchdog = 0
 		if c.State != StateHolding || c.phase != redlockHolding {
@@ -542,19 +560,25 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 		}
 		c.newBatch(ctx, redlockExtending)
 		c.sendAll(ctx, Msg{Op: OpPExpire, Value: c.value, TTL: c.ttl(ctx)})
+	case timerRedlockWrite:
+		c.writing = false
+		ctx.Write(0)
+		if int(t.Seq) == c.Round && c.State == StateHolding && c.phase == redlockWriting {
+			c.release(ctx)
+		}
 	}
 }
 
-// workDone sends the write; with checkValidity it first compares Until()
-// with its own clock and skips the write when the validity is gone (see
-// the type's comment).
+// workDone checks Until() once more and sends the write (see the type's
+// comment for why the write lands a latency later, unchecked).
 func (c *redlockClient) workDone(ctx Ctx) {
-	if ctx.Scenario().CheckValidity && ctx.Mono() >= c.until {
+	if ctx.Mono() >= c.until {
 		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write", say("note.redlock.workLate"))
 		return
 	}
 	c.phase = redlockWriting
-	c.Write(ctx, 0)
+	c.writing = true
+	ctx.Exec(ctx.Scenario().Latency.D(), Timer{Kind: timerRedlockWrite, Seq: int64(c.Round)})
 }
 
 // release ends the belief voluntarily and unlocks every master (redsync's

@@ -319,10 +319,6 @@ func (s *Sim) Snapshot() *Snapshot {
 			}
 			v.Token = s.Check.Token(NodeID(i))
 		}
-		if n.Storage {
-			v.Role = StorageName
-			v.Detail, v.DetailWords = n.Proc.(*StorageServer).detail(s.Scenario.Fencing && !valueInLockService(s.Scenario))
-		}
 		snap.Nodes[i] = v
 	}
 	s.queue.each(func(_ int32, e *event) {

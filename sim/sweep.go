@@ -14,9 +14,7 @@ import (
 )
 
 // SweepFields are the fields a sweep can vary. `pause` is the length of a
-// pause injected into the first holder: by default after its last check,
-// just before it sends its write (PauseBeforeWrite), or halfway through
-// its work (PauseMidWork).
+// pause injected into the first holder halfway through its work.
 var SweepFields = []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}
 
 // Axis is one swept field and the values it takes, in the field's unit:
@@ -112,23 +110,13 @@ type Sweep struct {
 	X     Axis
 	Y     Axis // Field "" for a one-dimensional sweep
 	Seeds int
-	// PauseAt is where the pause strikes the first holder: PauseBeforeWrite
-	// ("" too) or PauseMidWork.
-	PauseAt string
+
+	events atomic.Int64 // simulated events of the last Run
 }
 
-// Where a sweep's pause strikes the first holder.
-const (
-	// PauseBeforeWrite is the worst moment: after the holder's last check,
-	// just before it sends its write (a fault with "when": "before-write").
-	PauseBeforeWrite = StepBeforeWrite
-	// PauseMidWork is halfway through the work, where a client that checks
-	// its lock before writing can still notice.
-	PauseMidWork = "mid-work"
-)
-
-// PauseAts lists the moments a sweep's pause can strike, the default first.
-var PauseAts = []string{PauseBeforeWrite, PauseMidWork}
+// Events is the number of simulated events the last Run handled, over
+// its paused and crashed runs: the work a grid costs.
+func (sw *Sweep) Events() int64 { return sw.events.Load() }
 
 // SweepBase is the scenario a sweep starts from for a mode: two clients,
 // one round each, 60 s of simulated time, and clients that keep asking
@@ -180,10 +168,8 @@ func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
 	switch {
 	case crash:
 		sc.Faults = append(sc.Faults, Fault{At: at, Crash: holder})
-	case pause > 0 && sw.PauseAt == PauseMidWork:
-		sc.Faults = append(sc.Faults, Fault{At: at, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
 	case pause > 0:
-		sc.Faults = append(sc.Faults, Fault{When: StepBeforeWrite, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
+		sc.Faults = append(sc.Faults, Fault{At: at, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
 	}
 	return sc
 }
@@ -216,9 +202,6 @@ func (sw *Sweep) Size() int { return len(sw.X.Values) * max(1, len(sw.Y.Values))
 func (sw *Sweep) Validate() error {
 	if sw.Seeds < 1 {
 		return fmt.Errorf("seeds: %d, want at least 1", sw.Seeds)
-	}
-	if sw.PauseAt != "" && !contains(PauseAts, sw.PauseAt) {
-		return fmt.Errorf("pause-at: %q, want one of %s", sw.PauseAt, strings.Join(PauseAts, ", "))
 	}
 	if len(sw.X.Values) == 0 {
 		return fmt.Errorf("x: no values")
@@ -271,6 +254,7 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 		results[i] = make([]runResult, sw.Seeds)
 	}
 	jobs := make(chan sweepJob)
+	sw.events.Store(0)
 	var done atomic.Int64
 	total := len(cells) * sw.Seeds
 	share := sw.newCrashShare(len(sw.X.Values), len(ys))
@@ -317,13 +301,9 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 	var r runResult
 	// The grid's corners were validated by Run; every cell lies between.
 	s := build(sw.CellScenario(x, y, seed, false))
-	defer s.release()
-	for s.Step() {
-		if s.steps%64 == 0 && s.clientsFinished() {
-			break // nothing after the last round can change the verdict
-		}
-	}
-	sum := s.Check.Summary(s.now)
+	end := s.Settle()
+	sw.events.Add(int64(s.steps))
+	sum := s.Check.Summary(end)
 	r.unsafe = !sum.Safe
 	r.violation = sum.Violations > 0
 	for _, g := range s.Check.grants {
@@ -343,7 +323,9 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 	crash := sw.CellScenario(x, y, seed, true)
 	c := build(crash)
+	c.quiet = true
 	defer c.release()
+	defer func() { sw.events.Add(int64(c.steps)) }()
 	at := crash.Faults[len(crash.Faults)-1].At.D()
 	for c.Step() {
 		g := c.Check.grants

@@ -149,16 +149,26 @@ func TestSweepCancel(t *testing.T) {
 	assert.Less(t, calls.Load(), int64(1000))
 }
 
-// BenchmarkSweepDefaultGrid is the trade-off view's default grid.
+// BenchmarkSweepDefaultGrid is the trade-off view's default grid in each
+// mode (lockscope sweep --x ttl=1s:30s:30 --y pause=0s:20s:21 --seeds 50),
+// with the simulated events per grid and the time per event.
 func BenchmarkSweepDefaultGrid(b *testing.B) {
-	base, _ := sim.SweepBase("redis")
-	x, _ := sim.ParseAxis("ttl=1s:30s:30")
-	y, _ := sim.ParseAxis("pause=0s:20s:21")
-	sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: 50}
-	for b.Loop() {
-		if _, err := sw.Run(context.Background(), 0, nil); err != nil {
-			b.Fatal(err)
-		}
+	for _, mode := range sim.ModeNames() {
+		b.Run(mode, func(b *testing.B) {
+			base, _ := sim.SweepBase(mode)
+			x, _ := sim.ParseAxis("ttl=1s:30s:30")
+			y, _ := sim.ParseAxis("pause=0s:20s:21")
+			sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: 50}
+			var events int64
+			for b.Loop() {
+				if _, err := sw.Run(context.Background(), 0, nil); err != nil {
+					b.Fatal(err)
+				}
+				events += sw.Events()
+			}
+			b.ReportMetric(float64(events)/float64(b.N), "events/grid")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+		})
 	}
 }
 

@@ -22,10 +22,16 @@ type TraceEvent struct {
 	NoteWords Words `json:"-"`
 }
 
-// EnableTrace makes the run keep every event; sweeps leave it off.
-func (s *Sim) EnableTrace() { s.tracing = true }
+// EnableTrace makes the run keep every event in memory; sweeps leave it
+// off, and long runs hand them to TraceTo instead.
+func (s *Sim) EnableTrace() { s.TraceTo(func(e *TraceEvent) { s.events = append(s.events, *e) }) }
 
-// Trace is every event recorded so far, in order.
+// TraceTo hands every event of the run to sink as it happens, so a trace
+// can go to a file or a compact store instead of memory. The event is
+// only valid during the call.
+func (s *Sim) TraceTo(sink func(*TraceEvent)) { s.tracing, s.sink = sink != nil, sink }
+
+// Trace is every event kept by EnableTrace so far, in order.
 func (s *Sim) Trace() []TraceEvent { return s.events }
 
 func (s *Sim) trace(id NodeID, kind, op string, peer NodeID, note string) {
@@ -44,33 +50,75 @@ func (s *Sim) traceSaid(id NodeID, kind, op string, peer NodeID, note string, wo
 	if peer >= 0 {
 		e.Peer = s.Nodes[peer].Name
 	}
-	s.events = append(s.events, e)
+	s.sink(&e)
+}
+
+// TraceWriter writes events as they come, as JSON lines (t in ms, node,
+// kind, op, peer, note) or as CSV for spreadsheets: a run can stream its
+// trace to a file instead of keeping it.
+type TraceWriter struct {
+	enc *json.Encoder
+	csv *csv.Writer
+	err error
+	n   int
+}
+
+// NewTraceWriter writes to w, as CSV (with a header) when asCSV is true.
+func NewTraceWriter(w io.Writer, asCSV bool) *TraceWriter {
+	if !asCSV {
+		return &TraceWriter{enc: json.NewEncoder(w)}
+	}
+	t := &TraceWriter{csv: csv.NewWriter(w)}
+	t.err = t.csv.Write([]string{"t_ms", "node", "kind", "op", "peer", "note"})
+	return t
+}
+
+// Write writes one event; after an error it writes nothing more and
+// returns that error.
+func (t *TraceWriter) Write(e *TraceEvent) error {
+	if t.err != nil {
+		return t.err
+	}
+	if t.enc != nil {
+		t.err = t.enc.Encode(e)
+	} else {
+		t.err = t.csv.Write([]string{strconv.FormatFloat(e.AtMs, 'f', -1, 64), e.Node, e.Kind, e.Op, e.Peer, e.Note})
+	}
+	t.n++
+	return t.err
+}
+
+// Sink is Write for Sim.TraceTo, which has no use for the error: Flush
+// returns it.
+func (t *TraceWriter) Sink(e *TraceEvent) { _ = t.Write(e) }
+
+// Count is the number of events written.
+func (t *TraceWriter) Count() int { return t.n }
+
+// Flush writes what is buffered and returns the first error.
+func (t *TraceWriter) Flush() error {
+	if t.csv != nil {
+		t.csv.Flush()
+		if t.err == nil {
+			t.err = t.csv.Error()
+		}
+	}
+	return t.err
 }
 
 // WriteTraceJSONL writes one JSON object per line: t (ms), node, kind, op,
 // peer, note.
-func WriteTraceJSONL(w io.Writer, events []TraceEvent) error {
-	enc := json.NewEncoder(w)
-	for _, e := range events {
-		if err := enc.Encode(e); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func WriteTraceJSONL(w io.Writer, events []TraceEvent) error { return writeTrace(w, events, false) }
 
 // WriteTraceCSV writes the trace as CSV for spreadsheets.
-func WriteTraceCSV(w io.Writer, events []TraceEvent) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"t_ms", "node", "kind", "op", "peer", "note"}); err != nil {
-		return err
-	}
-	for _, e := range events {
-		rec := []string{strconv.FormatFloat(e.AtMs, 'f', -1, 64), e.Node, e.Kind, e.Op, e.Peer, e.Note}
-		if err := cw.Write(rec); err != nil {
+func WriteTraceCSV(w io.Writer, events []TraceEvent) error { return writeTrace(w, events, true) }
+
+func writeTrace(w io.Writer, events []TraceEvent, asCSV bool) error {
+	t := NewTraceWriter(w, asCSV)
+	for i := range events {
+		if err := t.Write(&events[i]); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return t.Flush()
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // The ZooKeeper mode: an ensemble zk-1…zk-N running Zab (FastLeaderElection,
@@ -498,7 +499,7 @@ type zkServer struct {
 	// Durable: the transaction log, the epochs, and what is committed.
 	acceptedEpoch int64
 	currentEpoch  int64
-	log           []zkTxn
+	log           chunked[zkTxn]
 	commit        int
 	tree          zkTree
 
@@ -517,8 +518,8 @@ type zkServer struct {
 	decided     bool
 	established bool
 	counter     int64
-	prep        zkTree // every logged transaction applied: what new requests see
-	acks        []uint8
+	prep        zkTree         // every logged transaction applied: what new requests see
+	acks        chunked[uint8] // per log entry from commit on: the servers that acked it
 	tracker     []zkTracked
 	owner       string // lowest child last reported to the checker
 
@@ -540,13 +541,13 @@ type zkServer struct {
 // Clone implements Process.
 func (s *zkServer) Clone() Process {
 	c := *s
-	c.log = append([]zkTxn(nil), s.log...)
+	c.log = s.log.Clone()
 	c.tree = s.tree.clone()
 	c.prep = s.prep.clone()
 	c.recv = append([]zkVote(nil), s.recv...)
 	c.outOf = append([]zkVote(nil), s.outOf...)
 	c.peers = append([]zkPeer(nil), s.peers...)
-	c.acks = append([]uint8(nil), s.acks...)
+	c.acks = s.acks.Clone()
 	c.tracker = append([]zkTracked(nil), s.tracker...)
 	c.touched = append([]int64(nil), s.touched...)
 	c.conns = append([]zkConn(nil), s.conns...)
@@ -561,17 +562,17 @@ func (s *zkServer) node(sid int) NodeID { return s.base + NodeID(sid-1) }
 func (s *zkServer) sidOf(id NodeID) int { return int(id-s.base) + 1 }
 
 func (s *zkServer) lastLogged() int64 {
-	if len(s.log) == 0 {
+	if s.log.Len() == 0 {
 		return 0
 	}
-	return s.log[len(s.log)-1].Zxid
+	return s.log.Last().Zxid
 }
 
 func (s *zkServer) lastCommitted() int64 {
 	if s.commit == 0 {
 		return 0
 	}
-	return s.log[s.commit-1].Zxid
+	return s.log.At(s.commit - 1).Zxid
 }
 
 func (s *zkServer) quorum() int { return zkQuorum(s.n) }
@@ -671,7 +672,7 @@ func (s *zkServer) enter(ctx Ctx, state string, leader int) {
 	s.since = ctx.Mono()
 	s.serving = false
 	s.finalizing = false
-	s.peers, s.acks, s.tracker = nil, nil, nil
+	s.peers, s.acks, s.tracker = nil, chunked[uint8]{}, nil
 	s.decided, s.established = false, false
 	s.prep = zkTree{}
 	s.synced = false
@@ -697,7 +698,7 @@ func (s *zkServer) Crash(ctx Ctx) {
 	}
 	s.conns, s.watches, s.waits, s.touched, s.queued = nil, nil, nil, nil, nil
 	s.state, s.leader, s.serving = zkLooking, 0, false
-	s.peers, s.acks, s.tracker, s.recv, s.outOf = nil, nil, nil, nil, nil
+	s.peers, s.acks, s.tracker, s.recv, s.outOf = nil, chunked[uint8]{}, nil, nil, nil
 	s.decided, s.established, s.finalizing, s.synced = false, false, false, false
 	s.prep = zkTree{}
 	s.era++
@@ -707,7 +708,7 @@ func (s *zkServer) Crash(ctx Ctx) {
 // comes back empty and learns everything from the leader.
 func (s *zkServer) Restart(ctx Ctx, persist bool) {
 	if !persist {
-		s.log, s.commit, s.tree = nil, 0, zkTree{}
+		s.log, s.commit, s.tree = chunked[zkTxn]{}, 0, zkTree{}
 		s.acceptedEpoch, s.currentEpoch = 0, 0
 	}
 	s.fresh = false
@@ -856,12 +857,13 @@ func (s *zkServer) becomeLeader(ctx Ctx) {
 	s.enter(ctx, zkLeading, s.sid)
 	ctx.TraceSaid("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
 	s.prep = s.tree.clone()
-	for _, x := range s.log[s.commit:] {
+	s.log.Range(s.commit, func(_ int, x zkTxn) bool {
 		s.prep.apply(x)
-	}
-	s.acks = make([]uint8, len(s.log))
-	for i := range s.acks {
-		s.acks[i] = 1 << (s.sid - 1)
+		return true
+	})
+	s.acks = chunked[uint8]{}
+	for range s.log.Len() {
+		s.acks.Append(1 << (s.sid - 1))
 	}
 	s.armLeader(ctx)
 	s.maybeDecideEpoch(ctx)
@@ -922,8 +924,8 @@ func (s *zkServer) maybeDecideEpoch(ctx Ctx) {
 func (s *zkServer) syncPeer(ctx Ctx, i int) {
 	p := &s.peers[i]
 	from := -1
-	for k := len(s.log) - 1; k >= 0; k-- {
-		if s.log[k].Zxid == p.lastZxid {
+	for k := s.log.Len() - 1; k >= 0; k-- {
+		if s.log.At(k).Zxid == p.lastZxid {
 			from = k + 1
 			break
 		}
@@ -936,19 +938,20 @@ func (s *zkServer) syncPeer(ctx Ctx, i int) {
 		// to the last one both logs share.
 		from = 0
 		var z int64
-		for k, x := range s.log {
+		s.log.Range(0, func(k int, x zkTxn) bool {
 			if x.Zxid < p.lastZxid {
 				from, z = k+1, x.Zxid
 			}
-		}
+			return true
+		})
 		s.toPeer(ctx, i+1, Msg{Op: zkOpTrunc, Token: z})
 	}
-	for k := from; k < len(s.log); k++ {
+	for k := from; k < s.log.Len(); k++ {
 		op := zkOpDiff
 		if s.established && k >= s.commit {
 			op = zkOpProposal
 		}
-		s.toPeer(ctx, i+1, s.log[k].msg(op))
+		s.toPeer(ctx, i+1, s.log.At(k).msg(op))
 	}
 	s.toPeer(ctx, i+1, Msg{Op: zkOpNewLeader, N: s.currentEpoch, Token: s.currentEpoch << 32})
 	p.forwarding = true
@@ -969,7 +972,7 @@ func (s *zkServer) maybeEstablish(ctx Ctx) {
 	if count < s.quorum() {
 		return
 	}
-	s.applyUpTo(ctx, len(s.log))
+	s.applyUpTo(ctx, s.log.Len())
 	s.established, s.serving = true, true
 	mono := ctx.Mono()
 	for _, si := range s.tree.sessions {
@@ -1053,9 +1056,9 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m Msg) {
 		if !peer.forwarding {
 			return
 		}
-		for k := len(s.log) - 1; k >= s.commit; k-- {
-			if s.log[k].Zxid == m.Token {
-				s.acks[k] |= 1 << (p - 1)
+		for k := s.log.Len() - 1; k >= s.commit; k-- {
+			if s.log.At(k).Zxid == m.Token {
+				s.acks.Set(k, s.acks.At(k)|1<<(p-1))
 				break
 			}
 		}
@@ -1109,21 +1112,21 @@ func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 	switch m.Op {
 	case zkOpTrunc:
 		keep := 0
-		for keep < len(s.log) && s.log[keep].Zxid <= m.Token {
+		for keep < s.log.Len() && s.log.At(keep).Zxid <= m.Token {
 			keep++
 		}
-		s.log = s.log[:keep]
+		s.log.Truncate(keep)
 		if s.commit > keep {
 			s.commit = 0
 			s.tree = zkTree{}
 			for s.commit < keep {
-				s.tree.apply(s.log[s.commit])
+				s.tree.apply(s.log.At(s.commit))
 				s.commit++
 			}
 		}
 	case zkOpDiff:
 		if x := zkTxnOf(m); x.Zxid > s.lastLogged() {
-			s.log = append(s.log, x)
+			s.log.Append(x)
 		}
 	case zkOpNewLeader:
 		s.acceptedEpoch, s.currentEpoch = m.N, m.N
@@ -1136,7 +1139,7 @@ func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 		}
 	case zkOpProposal:
 		if x := zkTxnOf(m); x.Zxid > s.lastLogged() {
-			s.log = append(s.log, x)
+			s.log.Append(x)
 		}
 		s.toLeader(ctx, Msg{Op: zkOpAck, Token: m.Token})
 	case zkOpCommit:
@@ -1169,7 +1172,7 @@ func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 // indexAfter is the log length that includes every transaction up to zxid.
 func (s *zkServer) indexAfter(zxid int64) int {
 	k := s.commit
-	for k < len(s.log) && s.log[k].Zxid <= zxid {
+	for k < s.log.Len() && s.log.At(k).Zxid <= zxid {
 		k++
 	}
 	return k
@@ -1234,8 +1237,8 @@ func (s *zkServer) prepare(kind, path string, session, cxid int64, timeout time.
 func (s *zkServer) submit(ctx Ctx, x zkTxn) {
 	s.counter++
 	x.Zxid = s.currentEpoch<<32 | s.counter
-	s.log = append(s.log, x)
-	s.acks = append(s.acks, 1<<(s.sid-1))
+	s.log.Append(x)
+	s.acks.Append(1 << (s.sid - 1))
 	s.prep.apply(x)
 	for i, p := range s.peers {
 		if p.forwarding {
@@ -1247,8 +1250,8 @@ func (s *zkServer) submit(ctx Ctx, x zkTxn) {
 
 // tryCommit commits, in order, every proposal a quorum has acknowledged.
 func (s *zkServer) tryCommit(ctx Ctx) {
-	for s.commit < len(s.log) && bits.OnesCount8(s.acks[s.commit]) >= s.quorum() {
-		z := s.log[s.commit].Zxid
+	for s.commit < s.log.Len() && bits.OnesCount8(s.acks.At(s.commit)) >= s.quorum() {
+		z := s.log.At(s.commit).Zxid
 		for i, p := range s.peers {
 			if p.forwarding {
 				s.toPeer(ctx, i+1, Msg{Op: zkOpCommit, Token: z})
@@ -1262,8 +1265,8 @@ func (s *zkServer) tryCommit(ctx Ctx) {
 // clients get their answers, sessions come and go.
 func (s *zkServer) applyUpTo(ctx Ctx, upto int) {
 	leader := s.state == zkLeading
-	for s.commit < upto && s.commit < len(s.log) {
-		x := s.log[s.commit]
+	for s.commit < upto && s.commit < s.log.Len() {
+		x := s.log.At(s.commit)
 		s.commit++
 		deleted, changed := s.tree.apply(x)
 		for _, name := range deleted {
@@ -1717,11 +1720,6 @@ type zkClient struct {
 	cstate      string
 	suspendedAt time.Duration // wall clock
 	suspendGen  int64
-	// What the application's ConnectionStateListener tells its worker:
-	// set on SUSPENDED (and LOST), cleared on RECONNECTED of the same
-	// session; with respectSuspended the worker reads it just before it
-	// sends its write.
-	flagSuspended, flagLost bool
 
 	// The lock recipe.
 	step     string
@@ -1832,8 +1830,8 @@ func (c *zkClient) suspend(ctx Ctx) {
 	c.suspendGen++
 	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), Timer{Kind: "lost", Seq: c.suspendGen})
 	ctx.Trace("state", ZKSuspended, "")
-	if c.State == StateHolding {
-		c.flagSuspended = true
+	if c.State == StateHolding && ctx.Scenario().RespectSuspended {
+		c.Stop(ctx, "connection SUSPENDED: stop working", say("note.zk.suspendedStop"))
 	}
 }
 
@@ -1846,12 +1844,11 @@ func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 	ctx.TraceSaid("state", ZKLost, why, words)
 	switch c.State {
 	case StateHolding:
-		c.flagLost = true
-		if ctx.Scenario().RespectSuspended && c.Stopped() {
+		if ctx.Scenario().RespectSuspended {
 			c.ourPath = ""
 			c.step = ""
 			c.Lost(ctx, "session LOST", say("note.zk.sessionLost"))
-		} else if !ctx.Scenario().RespectSuspended {
+		} else {
 			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", say("note.zk.lostIgnored"))
 		}
 	case StateWaiting:
@@ -1863,12 +1860,6 @@ func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 
 // Receive implements Process.
 func (c *zkClient) Receive(ctx Ctx, from NodeID, m Msg) {
-	if handled, written := c.StorageReply(ctx, from, m); handled {
-		if written {
-			c.release(ctx)
-		}
-		return
-	}
 	if from != c.serverNode() || m.N != c.cnx || c.conn == zkConnNone {
 		return // an earlier connection's traffic
 	}
@@ -1930,9 +1921,6 @@ func (c *zkClient) onConnected(ctx Ctx, m Msg) {
 	} else {
 		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
-	if prev == ZKSuspended && same {
-		c.flagSuspended = false // the listener hears RECONNECTED
-	}
 	if prev == ZKSuspended && same && c.State == StateHolding && c.Stopped() {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
 		// ours. The interrupted work is done again from the start.
@@ -1951,7 +1939,6 @@ func (c *zkClient) begin(ctx Ctx) {
 	if !c.Begin(ctx) {
 		return
 	}
-	c.flagSuspended, c.flagLost = false, false
 	c.newAttempt(ctx)
 }
 
@@ -2161,29 +2148,10 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-// finish ends the work. With respectSuspended the worker reads the flag
-// its connection-state listener keeps just before it sends the write: a
-// SUSPENDED connection stops it (it keeps its place and redoes the work
-// on RECONNECTED), a LOST session ends it. A pause after this read still
-// sends the write.
+// finish ends the critical section: write, then release (a guaranteed
+// delete of our znode), then think.
 func (c *zkClient) finish(ctx Ctx) {
-	if ctx.Scenario().RespectSuspended {
-		switch {
-		case c.flagLost:
-			c.ourPath, c.step = "", ""
-			c.Lost(ctx, "session LOST: it does not write", say("note.zk.lostNoWrite"))
-			return
-		case c.flagSuspended:
-			c.Stop(ctx, "connection SUSPENDED: it does not write", say("note.zk.suspendedNoWrite"))
-			return
-		}
-	}
-	c.Write(ctx, c.Token)
-}
-
-// release ends the critical section once the storage answered the write:
-// a guaranteed delete of our znode, then think.
-func (c *zkClient) release(ctx Ctx) {
+	ctx.Write(c.Token)
 	c.Release(ctx)
 	if c.ourPath != "" {
 		c.toDelete = append(c.toDelete, ZKLockPath+"/"+c.ourPath)
@@ -2323,4 +2291,17 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 		}
 	}
 	snap.ZK = v
+}
+
+// footprint estimates the bytes a checkpoint of the server holds of its
+// own, so recordings can space checkpoints by memory.
+func (s *zkServer) footprint() int {
+	tree := func(t zkTree) int {
+		return len(t.nodes)*int(unsafe.Sizeof(zkZnode{})) + len(t.sessions)*int(unsafe.Sizeof(zkSessionInfo{}))
+	}
+	return int(unsafe.Sizeof(*s)) + s.log.footprint(int(unsafe.Sizeof(zkTxn{}))) + s.acks.footprint(1) +
+		tree(s.tree) + tree(s.prep) + (len(s.recv)+len(s.outOf))*int(unsafe.Sizeof(zkVote{})) +
+		len(s.peers)*int(unsafe.Sizeof(zkPeer{})) + len(s.tracker)*int(unsafe.Sizeof(zkTracked{})) +
+		len(s.touched)*8 + len(s.conns)*int(unsafe.Sizeof(zkConn{})) + len(s.watches)*int(unsafe.Sizeof(zkWatch{})) +
+		len(s.waits)*int(unsafe.Sizeof(zkWait{})) + len(s.queued)*int(unsafe.Sizeof(zkQueued{}))
 }

@@ -28,12 +28,12 @@ func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 		rec, err := sim.Record(sc)
 		require.NoError(t, err)
 		instants := rec.EventTimes()
-		step := len(instants)/200 + 1
+		events, step := len(instants), len(instants)/200+1
 		for i := 0; i <= 100; i++ {
 			instants = append(instants, rec.End()*time.Duration(i)/100)
 		}
 		for i, at := range instants {
-			if i < len(rec.EventTimes()) && i%step != 0 {
+			if i < events && i%step != 0 {
 				continue
 			}
 			s := rec.At(at)
@@ -62,7 +62,7 @@ func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"detail.redis.watchdog", "detail.redlock.left", "detail.redlock.votes", "detail.redlock.phase",
-		"note.redlock.noQuorum", "detail.storage", "detail.storage.fenced", "detail.zk.suspended", "detail.zk.connected", "detail.zk.connecting",
+		"note.redlock.noQuorum", "note.redlock.ranOutLate", "detail.zk.suspended", "detail.zk.connected", "detail.zk.connecting",
 		"detail.zk.looking", "detail.zk.server", "detail.etcd.server", "detail.etcd.clientLeaseVia"} {
 		assert.True(t, seen[key], "no preset ever says %s", key)
 	}
@@ -171,8 +171,7 @@ func TestTraceNotesAreTheSimulatorsEnglish(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"note.grant", "note.release", "note.gaveUp", "note.redlock.granted", "note.redlock.failed",
-		"note.redlock.ranOutUnseen", "note.redis.releaseNotOurs", "note.zk.sessionExpired", "note.zk.suspendedNoWrite",
-		"note.storage.read", "note.storage.write", "note.storage.readToken", "note.storage.writeToken", "note.storage.guarded", "note.storage.refused",
+		"note.redlock.ranOutLate", "note.redis.releaseNotOurs", "note.zk.sessionExpired", "note.zk.suspendedStop",
 		"note.etcd.sessionDone", "note.etcd.streamBroken", "note.etcd.leaseGranted", "note.asIs"} {
 		assert.True(t, seen[key], "no preset's trace ever says %s", key)
 	}

@@ -178,11 +178,14 @@ func arg(args []any, name string) string {
 // Term translates a word the simulator hands out as data (a server's role
 // such as "leader", a fault's kind): the text of "term.<word>", or the word
 // itself when no language has that key.
-func Term(word string) string {
+func Term(word string) string { return TermIn(Current(), word) }
+
+// TermIn is Term in language l.
+func TermIn(l Lang, word string) string {
 	if word == "" || !Has(English, "term."+word) {
 		return word
 	}
-	return T("term." + word)
+	return In(l, "term."+word)
 }
 
 // Has reports whether language l has its own text for key.

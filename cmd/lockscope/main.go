@@ -6,6 +6,7 @@
 //	lockscope run PRESET|FILE   run one scenario and report its verdict
 //	lockscope sweep --mode M    run a grid of scenarios: the TTL–safety trade-off
 //	lockscope shot PRESET|FILE  draw a scenario's tab at an instant into a PNG
+//	lockscope break PRESET|FILE search fault schedules for the smallest that corrupts the data
 //	lockscope --version         print the version
 package main
 
@@ -42,8 +43,11 @@ const usage = `usage:
   lockscope                                  open the window
   lockscope presets                          list preset scenarios
   lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE] [--lang en|zh]
-  lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--pause-at before-write|mid-work] [--csv]
+  lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--csv]
   lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S] [--lang en|zh]
+  lockscope break PRESET|FILE [--faults pause,partition,clockJump,crash,failover] [--max-faults N]
+                  [--max-pause D] [--max-jump D] [--max-partition D] [--runs N] [--seed N]
+                  [--out FILE] [--json] [--lang en|zh]
   lockscope --version                        print the version
 `
 
@@ -71,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return sweepScenario(rest, stdout, stderr)
 	case "shot":
 		return shotScenario(rest, stdout, stderr)
+	case "break":
+		return breakScenario(rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "lockscope %s\n", version)
 		return exitOK
@@ -79,9 +85,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if strings.HasPrefix(cmd, "-") {
-		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, sweep, shot, --version; see lockscope help)", cmd))
+		return fail(stderr, fmt.Errorf("unknown flag %q (commands: presets, run, sweep, shot, break, --version; see lockscope help)", cmd))
 	}
-	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, sweep, shot, --version; see lockscope help)", cmd))
+	return fail(stderr, fmt.Errorf("unknown command %q (commands: presets, run, sweep, shot, break, --version; see lockscope help)", cmd))
 }
 
 // fail prints err as the one line DESIGN.md promises and returns the bad

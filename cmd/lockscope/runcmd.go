@@ -145,27 +145,22 @@ func runScenario(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	var trace *os.File
+	var tw *sim.TraceWriter
+	var buf *bufio.Writer
 	if o.trace != "" {
 		if trace, err = os.Create(o.trace); err != nil {
 			return fail(stderr, fmt.Errorf("--trace: %w", err))
 		}
 		defer trace.Close()
-		s.EnableTrace()
+		// The trace goes to the file as the run makes it: a long run's
+		// trace never sits in memory.
+		buf = bufio.NewWriterSize(trace, 1<<20)
+		tw = sim.NewTraceWriter(buf, strings.HasSuffix(strings.ToLower(o.trace), ".csv"))
+		s.TraceTo(tw.Sink)
 	}
-	sum := s.Run()
+	sum := runWithProgress(s, stderr)
 	if trace != nil {
-		write := sim.WriteTraceJSONL
-		if strings.HasSuffix(strings.ToLower(o.trace), ".csv") {
-			write = sim.WriteTraceCSV
-		}
-		w := bufio.NewWriter(trace)
-		if err := write(w, s.Trace()); err != nil {
-			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
-		}
-		if err := w.Flush(); err != nil {
-			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
-		}
-		if err := trace.Close(); err != nil {
+		if err := errors.Join(tw.Flush(), buf.Flush(), trace.Close()); err != nil {
 			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
 		}
 	}

@@ -137,7 +137,9 @@ func shotScenario(args []string, stdout, stderr io.Writer) int {
 	}
 	i18n.Set(o.lang)
 	defer i18n.Set(i18n.English)
-	data, err := renderShot(sc, o.source, o.at, o.size, o.scale)
+	p := newProgress(stderr)
+	data, err := renderShot(sc, o.source, o.at, o.size, o.scale, p.report)
+	p.done()
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -150,12 +152,13 @@ func shotScenario(args []string, stdout, stderr io.Writer) int {
 // renderShot draws a scenario's tab at an instant as PNG bytes, on a Fyne
 // test app: it renders in memory with the software painter, so no display
 // or GL driver is involved.
-func renderShot(sc *sim.Scenario, origin string, at time.Duration, size fyne.Size, scale float32) ([]byte, error) {
+func renderShot(sc *sim.Scenario, origin string, at time.Duration, size fyne.Size, scale float32,
+	progress func(at, end time.Duration) bool) ([]byte, error) {
 	if fyne.CurrentApp() == nil {
 		test.NewApp()
 	}
 	fyne.CurrentApp().Settings().SetTheme(app.PictureTheme())
-	img, err := app.RenderScenario(sc, origin, at, size, scale)
+	img, err := app.RenderScenarioReporting(sc, origin, at, size, scale, progress)
 	if err != nil {
 		return nil, err
 	}

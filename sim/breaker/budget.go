@@ -1,0 +1,164 @@
+// Package breaker searches fault schedules for the smallest one that
+// corrupts the data: from a scenario it generates schedules of pauses,
+// partitions, clock jumps, crashes and failovers within a budget, runs them
+// on every core (deterministically from a seed: the answer does not depend
+// on the number of cores), steers towards the runs that came closest to a
+// stale write, stops at the first unsafe run, and shrinks that schedule
+// until no single step keeps it failing. It is plain Go on top of sim: no
+// Fyne, no wall clock inside a run.
+package breaker
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The kinds of fault the search may schedule, as `--faults` names them.
+const (
+	KindPause     = "pause"
+	KindPartition = "partition"
+	KindClockJump = "clockJump"
+	KindCrash     = "crash"
+	KindFailover  = "failover"
+)
+
+// Kinds lists every kind the search knows, in the order it reports them.
+var Kinds = []string{KindPause, KindPartition, KindClockJump, KindCrash, KindFailover}
+
+// Budget bounds what the search tries; the zero value of a field means the
+// mode's default (DefaultBudget).
+type Budget struct {
+	Kinds        []string      // kinds of fault a schedule may hold
+	MaxFaults    int           // most faults in one schedule
+	MaxPause     time.Duration // longest pause (and longest a crashed server stays down)
+	MaxJump      time.Duration // largest clock jump, either way
+	MaxPartition time.Duration // longest partition
+	Runs         int           // most schedules the search runs
+	Time         time.Duration // most wall time the search takes; 0: no limit (the window sets one)
+}
+
+// DefaultRuns is the search's default budget of schedules.
+const DefaultRuns = 10000
+
+// DefaultBudget is the budget a mode starts from: every kind the scenario
+// can take, pauses and partitions up to twice its TTL, jumps up to one TTL,
+// two faults at a time — three in Redlock, where a majority of masters may
+// have to misbehave together.
+func DefaultBudget(sc *sim.Scenario) Budget {
+	ttl := sc.TTL.D()
+	b := Budget{
+		Kinds:        availableKinds(sc),
+		MaxFaults:    2,
+		MaxPause:     2 * ttl,
+		MaxJump:      ttl,
+		MaxPartition: 2 * ttl,
+		Runs:         DefaultRuns,
+	}
+	if sc.Mode == "redlock" {
+		b.MaxFaults = 3
+	}
+	return b
+}
+
+// availableKinds are the kinds the scenario has a target for: a failover
+// only where the mode allows one (Redis with a replica).
+func availableKinds(sc *sim.Scenario) []string {
+	out := []string{KindPause, KindPartition, KindClockJump, KindCrash}
+	if len(failoverTargets(sc)) > 0 {
+		out = append(out, KindFailover)
+	}
+	return out
+}
+
+// failoverTargets lists the servers a failover fault may name.
+func failoverTargets(sc *sim.Scenario) []string {
+	m, err := sim.LookupMode(sc.Mode)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range sc.ServerNames() {
+		if m.CanFailover(sc, n) == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// withDefaults fills the zero fields from the mode's defaults.
+func (b Budget) withDefaults(sc *sim.Scenario) Budget {
+	d := DefaultBudget(sc)
+	if len(b.Kinds) == 0 {
+		b.Kinds = d.Kinds
+	}
+	if b.MaxFaults == 0 {
+		b.MaxFaults = d.MaxFaults
+	}
+	if b.MaxPause == 0 {
+		b.MaxPause = d.MaxPause
+	}
+	if b.MaxJump == 0 {
+		b.MaxJump = d.MaxJump
+	}
+	if b.MaxPartition == 0 {
+		b.MaxPartition = d.MaxPartition
+	}
+	if b.Runs == 0 {
+		b.Runs = d.Runs
+	}
+	return b
+}
+
+// validate checks the budget against the scenario; the error names the
+// flag the command line reads it from.
+func (b Budget) validate(sc *sim.Scenario) error {
+	for _, k := range b.Kinds {
+		if !slices.Contains(Kinds, k) {
+			return fmt.Errorf("faults: unknown kind %q (one of %s)", k, strings.Join(Kinds, ", "))
+		}
+		if k == KindFailover && len(failoverTargets(sc)) == 0 {
+			return fmt.Errorf("faults: %s mode has no failover here (redis with \"replica\": true has one)", sc.Mode)
+		}
+	}
+	switch {
+	case b.MaxFaults < 1 || b.MaxFaults > 10:
+		return fmt.Errorf("max-faults: %d, want 1 to 10", b.MaxFaults)
+	case b.MaxPause < time.Millisecond || b.MaxPause > sim.MaxDuration:
+		return fmt.Errorf("max-pause: %v, want 1ms to %v", b.MaxPause, sim.MaxDuration)
+	case b.MaxJump < time.Millisecond || b.MaxJump > sim.MaxDuration:
+		return fmt.Errorf("max-jump: %v, want 1ms to %v", b.MaxJump, sim.MaxDuration)
+	case b.MaxPartition < time.Millisecond || b.MaxPartition > sim.MaxDuration:
+		return fmt.Errorf("max-partition: %v, want 1ms to %v", b.MaxPartition, sim.MaxDuration)
+	case b.Runs < 1:
+		return fmt.Errorf("runs: %d, want at least 1", b.Runs)
+	case b.Time < 0:
+		return fmt.Errorf("time: %v is negative", b.Time)
+	}
+	return nil
+}
+
+// ParseKinds reads a comma-separated list of kinds (`pause,clockJump`).
+func ParseKinds(s string) ([]string, error) {
+	var out []string
+	for _, k := range strings.Split(s, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		i := slices.IndexFunc(Kinds, func(x string) bool { return strings.EqualFold(x, k) })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown kind %q (one of %s)", k, strings.Join(Kinds, ", "))
+		}
+		if !slices.Contains(out, Kinds[i]) {
+			out = append(out, Kinds[i])
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("want at least one kind (%s)", strings.Join(Kinds, ", "))
+	}
+	return out, nil
+}

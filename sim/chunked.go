@@ -1,0 +1,93 @@
+package sim
+
+// chunkLen is how many items one chunk of a chunked sequence holds.
+const chunkLen = 256
+
+// chunked is an append-mostly sequence (a raft log, an MVCC history) whose
+// chunks a run shares with its clones: a checkpoint of a long run then
+// costs what changed since the last one, not the whole history again.
+// Chunks before shared may belong to a clone too and are copied before
+// they are written; the zero value is an empty sequence.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+	shared int
+}
+
+// Len is the number of items.
+func (c *chunked[T]) Len() int { return c.n }
+
+// At is item i (0-based).
+func (c *chunked[T]) At(i int) T { return c.chunks[i/chunkLen][i%chunkLen] }
+
+// Last is the last item; the zero T when there is none.
+func (c *chunked[T]) Last() T {
+	var zero T
+	if c.n == 0 {
+		return zero
+	}
+	return c.At(c.n - 1)
+}
+
+// Append adds x at the end.
+func (c *chunked[T]) Append(x T) {
+	k := c.n / chunkLen
+	if k == len(c.chunks) {
+		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+	} else if k < c.shared {
+		c.chunks[k] = append(make([]T, 0, chunkLen), c.chunks[k]...)
+		c.shared = k
+	}
+	c.chunks[k] = append(c.chunks[k], x)
+	c.n++
+}
+
+// Truncate keeps the first n items.
+func (c *chunked[T]) Truncate(n int) {
+	if n >= c.n {
+		return
+	}
+	keep := (n + chunkLen - 1) / chunkLen
+	clear(c.chunks[keep:])
+	c.chunks = c.chunks[:keep]
+	if keep > 0 {
+		c.chunks[keep-1] = c.chunks[keep-1][:n-(keep-1)*chunkLen]
+	}
+	c.n = n
+	c.shared = min(c.shared, keep)
+}
+
+// Range calls f with each item from index from on, in order, until f
+// returns false.
+func (c *chunked[T]) Range(from int, f func(i int, x T) bool) {
+	for i := max(from, 0); i < c.n; {
+		ch := c.chunks[i/chunkLen]
+		for j := i % chunkLen; j < len(ch); j, i = j+1, i+1 {
+			if !f(i, ch[j]) {
+				return
+			}
+		}
+	}
+}
+
+// Clone returns a copy that shares the chunks; both copy a chunk before
+// writing to it.
+func (c *chunked[T]) Clone() chunked[T] {
+	c.shared = len(c.chunks)
+	return chunked[T]{chunks: append([][]T(nil), c.chunks...), n: c.n, shared: len(c.chunks)}
+}
+
+// footprint is the bytes a clone of the sequence holds of its own: the
+// chunk list and the chunks not shared (items of size bytes each).
+func (c *chunked[T]) footprint(size int) int {
+	return len(c.chunks)*24 + (len(c.chunks)-c.shared)*chunkLen*size
+}
+
+// Set replaces item i.
+func (c *chunked[T]) Set(i int, x T) {
+	k := i / chunkLen
+	if k < c.shared {
+		c.chunks[k] = append(make([]T, 0, chunkLen), c.chunks[k]...)
+	}
+	c.chunks[k][i%chunkLen] = x
+}

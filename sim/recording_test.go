@@ -1,0 +1,144 @@
+package sim_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// peakHeap records sc within opts and returns the recording (or the
+// refusal) and the largest heap seen while it ran, sampled at each
+// progress report and at the end.
+func peakHeap(t *testing.T, sc *sim.Scenario, opts sim.RecordOptions) (*sim.Recording, error, uint64) {
+	t.Helper()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapAlloc, ms.HeapAlloc
+	opts.Progress = func(_, _ time.Duration) bool {
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapAlloc)
+		return true
+	}
+	rec, err := sim.RecordWith(sc, opts)
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	return rec, err, peak - min(base, peak)
+}
+
+// A recording kept within small budgets — checkpoints thinned out, the
+// trace spilled to a file — is the same run as one kept whole: the same
+// trace, the same instants, the same snapshots.
+func TestRecordingWithinBudgetsIsTheSameRun(t *testing.T) {
+	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) {
+		sc.Duration, sc.Clients, sc.Rounds = sim.Duration(3*time.Minute), 20, 0
+	})
+	whole, err := sim.Record(sc)
+	require.NoError(t, err)
+	small, err := sim.RecordWith(sc, sim.RecordOptions{CheckpointBudget: 1 << 20, TraceBudget: 64 << 10, TraceDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { small.Close() })
+
+	n, spacing := small.Checkpoints()
+	nWhole, spacingWhole := whole.Checkpoints()
+	assert.Less(t, n, nWhole, "the small budget keeps fewer checkpoints")
+	assert.Greater(t, spacing, spacingWhole, "further apart")
+	assert.Positive(t, small.Events().Spilled(), "the trace went partly to the file")
+	assert.Zero(t, whole.Events().Spilled())
+
+	straight, err := sim.New(sc)
+	require.NoError(t, err)
+	straight.EnableTrace()
+	straight.Run()
+	require.Equal(t, straight.Trace(), small.Trace(), "the spilled trace reads back as the run made it")
+	require.Equal(t, straight.Trace(), whole.Trace())
+
+	times := whole.EventTimes()
+	assert.Equal(t, times, small.EventTimes())
+	for _, i := range []int{0, 1, len(times) / 3, len(times) / 2, len(times) - 2} {
+		at := times[i]
+		assert.Equal(t, whole.At(at), small.At(at), "at %v", at)
+		assert.Equal(t, times[i+1], small.Next(at), "next after %v", at)
+		assert.Equal(t, at, small.Prev(times[i+1]), "prev before %v", times[i+1])
+		assert.Equal(t, at, small.Prev(at+time.Nanosecond), "prev before %v", at+time.Nanosecond)
+	}
+	assert.Equal(t, small.End(), small.Next(times[len(times)-1]))
+	assert.Equal(t, time.Duration(0), small.Prev(times[0]))
+
+	// The event log's questions.
+	ev := small.Events()
+	quiet := 0
+	for i, e := range straight.Trace() {
+		if e.Kind != "send" && e.Kind != "recv" && e.Kind != "drop" {
+			if quiet%997 == 0 {
+				got, at := ev.QuietAt(quiet)
+				assert.Equal(t, e, got)
+				assert.Equal(t, i, at)
+			}
+			quiet++
+		}
+		if i%1009 == 0 {
+			assert.Equal(t, e, ev.At(i))
+			all, _ := ev.Before(e.At)
+			assert.GreaterOrEqual(t, all, i+1)
+		}
+	}
+	assert.Equal(t, quiet, ev.QuietLen())
+}
+
+// The largest scenario the validator accepts in each mode goes through
+// the recorder without exhausting memory: it is recorded within the
+// budgets or refused after its first events, with one error naming the
+// limit and the duration that would fit.
+func TestLargestAcceptedScenariosStayWithinMemory(t *testing.T) {
+	const limit = 1 << 30 // heap growth allowed while recording, bytes
+	for _, tc := range []struct{ mode, doc string }{
+		{"redis", `{"mode":"redis","clients":200,"duration":"24h","rounds":0,"work":"1ms","think":"0s","fencing":true,"watchdog":true,"replica":true}`},
+		{"redlock", `{"mode":"redlock","clients":200,"nodes":9,"duration":"24h","rounds":0,"work":"1ms","think":"0s"}`},
+		{"zookeeper", `{"mode":"zookeeper","clients":200,"nodes":7,"duration":"24h","rounds":0,"work":"1ms","think":"0s","herd":true}`},
+		{"etcd", `{"mode":"etcd","clients":200,"nodes":7,"duration":"24h","rounds":0,"work":"1ms","think":"0s","herd":true}`},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			sc, err := sim.ParseScenario([]byte(tc.doc))
+			require.NoError(t, err)
+			require.NoError(t, sc.Validate(), "the validator accepts it")
+			rec, err, peak := peakHeap(t, sc, sim.RecordOptions{TraceDir: t.TempDir()})
+			t.Logf("%s: peak heap growth %d MiB, err %v", tc.mode, peak>>20, err)
+			assert.LessOrEqual(t, peak, uint64(limit))
+			if err == nil {
+				rec.Close()
+				return
+			}
+			var fe *sim.FieldError
+			require.True(t, errors.As(err, &fe), "%v", err)
+			assert.Equal(t, "record.tooBig", fe.Words.Key)
+			assert.Contains(t, err.Error(), "duration: 24h0m0s of this scenario is about")
+		})
+	}
+}
+
+// The six-hour etcd run of issue 17 is recorded in full within the
+// budgets. It takes about 20 s of CPU, so it runs only when asked:
+// LOCKSCOPE_LONG=1 go test ./sim -run TestSixHourEtcdRecording -v
+func TestSixHourEtcdRecording(t *testing.T) {
+	if os.Getenv("LOCKSCOPE_LONG") == "" {
+		t.Skip("set LOCKSCOPE_LONG=1 to record the six-hour etcd run")
+	}
+	sc, err := sim.ParseScenario([]byte(`{"mode":"etcd","clients":200,"nodes":7,"duration":"6h","rounds":100000,"work":"1s","think":"100ms","ttl":"10s"}`))
+	require.NoError(t, err)
+	rec, err, peak := peakHeap(t, sc, sim.RecordOptions{TraceDir: t.TempDir()})
+	require.NoError(t, err)
+	defer rec.Close()
+	n, spacing := rec.Checkpoints()
+	fmt.Printf("six-hour etcd: %d events, %d checkpoints %d apart, %d MiB of trace spilled, peak heap growth %d MiB\n",
+		rec.Events().Len(), n, spacing, rec.Events().Spilled()>>20, peak>>20)
+	assert.LessOrEqual(t, peak, uint64(1<<30))
+}
