@@ -654,6 +654,14 @@ func (c Ctx) Cancel(id TimerID) {
 			return
 		}
 	}
+	// A timer queued again when a pause ended lies at another slab entry
+	// than the one its id names.
+	for _, sl := range c.s.queue.heap {
+		if c.s.queue.slab[sl.ix].id == id {
+			c.s.queue.removeSlab(sl.ix)
+			return
+		}
+	}
 }
 
 // Quiet reports that nothing will read this run's trace, notes or views
