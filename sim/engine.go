@@ -274,12 +274,22 @@ func (s *Sim) NextAt() time.Duration {
 func (s *Sim) Ctx(id NodeID) Ctx { return Ctx{s: s, id: id} }
 
 func (s *Sim) push(e event) int32 {
+	ix := s.queue.reserve()
+	s.queue.slab[ix] = e
+	s.enqueue(ix)
+	return ix
+}
+
+// enqueue queues the event written at slab entry ix (from queue.reserve),
+// stamped with its place in the order and its node's incarnation.
+func (s *Sim) enqueue(ix int32) {
+	e := &s.queue.slab[ix]
 	s.seq++
 	e.seq = s.seq
-	if e.node != None && e.node >= 0 {
+	if e.node >= 0 {
 		e.inc = s.Nodes[e.node].inc
 	}
-	return s.queue.push(e)
+	s.queue.insert(ix)
 }
 
 // Step handles the next event; it returns false when the run is over.
@@ -301,8 +311,13 @@ func (s *Sim) step(limit time.Duration) bool {
 		if !ok || at > limit {
 			return false
 		}
-		e := s.queue.pop()
-		if s.handle(e) {
+		// The event is handled where it lies in the slab; its entry is
+		// not reused before done, and a slab that grows meanwhile leaves
+		// the old copy readable.
+		ix := s.queue.take()
+		counted := s.handle(&s.queue.slab[ix])
+		s.queue.done(ix)
+		if counted {
 			s.steps++
 			return true
 		}
@@ -327,7 +342,7 @@ func (s *Sim) Run() Summary {
 }
 
 // handle processes one popped event and reports whether it counted.
-func (s *Sim) handle(e event) bool {
+func (s *Sim) handle(e *event) bool {
 	if e.node >= 0 {
 		n := &s.Nodes[e.node]
 		if e.kind != evStart && e.kind != evResume && e.inc != n.inc {
@@ -344,12 +359,13 @@ func (s *Sim) handle(e event) bool {
 			return false
 		}
 		if n.Paused && (e.kind == evDeliver || e.kind == evTimer || e.kind == evStart) {
-			n.backlog = append(n.backlog, e)
+			n.backlog = append(n.backlog, *e)
 			return false
 		}
 		if n.Paused && e.kind == evExec {
-			e.local = e.at - s.now
-			n.held = append(n.held, e)
+			h := *e
+			h.local = e.at - s.now
+			n.held = append(n.held, h)
 			return false
 		}
 	}
@@ -602,33 +618,41 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	s.lastSend[link] = at
 	s.trace(c.id, "send", m.Op, to, "")
 	s.recordFlight(c.id, to, at)
-	s.push(event{at: at, kind: evDeliver, node: to, from: c.id, sentAt: s.now, msg: m})
+	ix := s.queue.reserve()
+	s.queue.slab[ix] = event{at: at, kind: evDeliver, node: to, from: c.id, sentAt: s.now, msg: m}
+	s.enqueue(ix)
 }
 
 // After wakes the process when d has passed on its monotonic clock.
 func (c Ctx) After(d time.Duration, t Timer) TimerID {
-	return c.s.timer(event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evTimer, node: c.id, timer: t})
+	ix := c.s.queue.reserve()
+	c.s.queue.slab[ix] = event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evTimer, node: c.id, timer: t}
+	return c.s.timer(ix)
 }
 
 // AtWall wakes the process when its wall clock reads w; a clock jump moves it.
 func (c Ctx) AtWall(w time.Duration, t Timer) TimerID {
 	at := max(c.s.now, c.s.Nodes[c.id].Clock.trueAtWall(w))
-	return c.s.timer(event{at: at, kind: evTimer, node: c.id, timer: t, wall: true, local: w})
+	ix := c.s.queue.reserve()
+	c.s.queue.slab[ix] = event{at: at, kind: evTimer, node: c.id, timer: t, wall: true, local: w}
+	return c.s.timer(ix)
 }
 
 // Exec wakes the process after d of execution time: a pause stretches it.
 func (c Ctx) Exec(d time.Duration, t Timer) TimerID {
-	return c.s.timer(event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evExec, node: c.id, timer: t})
+	ix := c.s.queue.reserve()
+	c.s.queue.slab[ix] = event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evExec, node: c.id, timer: t}
+	return c.s.timer(ix)
 }
 
-// timer queues a timer event; its id names both a serial number and the
-// slab entry, so Cancel finds it without a search.
-func (s *Sim) timer(e event) TimerID {
+// timer queues the timer event written at slab entry ix; its id names
+// both a serial number and the slab entry, so Cancel finds it without a
+// search.
+func (s *Sim) timer(ix int32) TimerID {
 	s.nextID++
-	e.id = TimerID(s.nextID << 32) // low bits filled below
-	ix := s.push(e)
-	id := e.id | TimerID(ix+1)
+	id := TimerID(s.nextID<<32) | TimerID(ix+1)
 	s.queue.slab[ix].id = id
+	s.enqueue(ix)
 	return id
 }
 

@@ -30,23 +30,43 @@ func (q *eventQueue) headAt() (time.Duration, bool) {
 	return q.heap[0].at, true
 }
 
-func (q *eventQueue) push(e event) int32 {
-	var ix int32
+// reserve takes a slab entry for an event the caller writes in place and
+// then queues with insert: an event is built once, where it stays, rather
+// than copied through every call on its way into the queue.
+func (q *eventQueue) reserve() int32 {
 	if n := len(q.free); n > 0 {
-		ix = q.free[n-1]
+		ix := q.free[n-1]
 		q.free = q.free[:n-1]
-		q.slab[ix] = e
-	} else {
-		ix = int32(len(q.slab))
-		q.slab = append(q.slab, e)
-		q.pos = append(q.pos, -1)
+		return ix
 	}
+	q.slab = append(q.slab, event{})
+	q.pos = append(q.pos, -1)
+	return int32(len(q.slab) - 1)
+}
+
+// insert queues the event written at slab entry ix.
+func (q *eventQueue) insert(ix int32) {
+	e := &q.slab[ix]
 	q.heap = append(q.heap, slot{at: e.at, seq: e.seq, ix: ix})
 	i := len(q.heap) - 1
 	q.pos[ix] = int32(i)
 	q.up(i)
+}
+
+func (q *eventQueue) push(e event) int32 {
+	ix := q.reserve()
+	q.slab[ix] = e
+	q.insert(ix)
 	return ix
 }
+
+// take removes the earliest event from the heap and returns its slab
+// entry, which stays reserved (readable, not reused) until done.
+func (q *eventQueue) take() int32 { return q.unlink(0) }
+
+// done frees a slab entry from take. It is not cleared: the next event
+// written there overwrites every field.
+func (q *eventQueue) done(ix int32) { q.slab[ix] = event{}; q.free = append(q.free, ix) }
 
 // pop removes and returns the earliest event.
 func (q *eventQueue) pop() event {
@@ -54,6 +74,14 @@ func (q *eventQueue) pop() event {
 }
 
 func (q *eventQueue) removeAt(i int) event {
+	ix := q.unlink(i)
+	e := q.slab[ix]
+	q.done(ix)
+	return e
+}
+
+// unlink takes heap position i out of the heap and returns its slab entry.
+func (q *eventQueue) unlink(i int) int32 {
 	ix := q.heap[i].ix
 	last := len(q.heap) - 1
 	if i != last {
@@ -65,11 +93,8 @@ func (q *eventQueue) removeAt(i int) event {
 			q.up(i)
 		}
 	}
-	e := q.slab[ix]
-	q.slab[ix] = event{}
 	q.pos[ix] = -1
-	q.free = append(q.free, ix)
-	return e
+	return ix
 }
 
 // removeSlab takes the event at slab index ix out of the queue.
