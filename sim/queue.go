@@ -48,9 +48,7 @@ func (q *eventQueue) reserve() int32 {
 func (q *eventQueue) insert(ix int32) {
 	e := &q.slab[ix]
 	q.heap = append(q.heap, slot{at: e.at, seq: e.seq, ix: ix})
-	i := len(q.heap) - 1
-	q.pos[ix] = int32(i)
-	q.up(i)
+	q.up(len(q.heap) - 1)
 }
 
 func (q *eventQueue) push(e event) int32 {
@@ -85,13 +83,13 @@ func (q *eventQueue) unlink(i int) int32 {
 	ix := q.heap[i].ix
 	last := len(q.heap) - 1
 	if i != last {
-		q.swap(i, last)
-	}
-	q.heap = q.heap[:last]
-	if i != last {
+		q.heap[i] = q.heap[last]
+		q.heap = q.heap[:last]
 		if !q.down(i) {
 			q.up(i)
 		}
+	} else {
+		q.heap = q.heap[:last]
 	}
 	q.pos[ix] = -1
 	return ix
@@ -124,45 +122,53 @@ func (q *eventQueue) each(f func(ix int32, e *event)) {
 	}
 }
 
-func (q *eventQueue) less(i, j int) bool {
-	a, b := &q.heap[i], &q.heap[j]
+// before orders slots by time, then by the order they were queued.
+func before(a, b slot) bool {
 	return a.at < b.at || a.at == b.at && a.seq < b.seq
 }
 
-func (q *eventQueue) swap(i, j int) {
-	q.heap[i], q.heap[j] = q.heap[j], q.heap[i]
-	q.pos[q.heap[i].ix] = int32(i)
-	q.pos[q.heap[j].ix] = int32(j)
-}
-
+// up sifts the slot at j towards the root: parents later than it move
+// down into the hole it leaves, and it is written once where it stops.
 func (q *eventQueue) up(j int) {
-	for {
+	h := q.heap
+	s := h[j]
+	for j > 0 {
 		i := (j - 1) / 2
-		if i == j || !q.less(j, i) {
+		if !before(s, h[i]) {
 			break
 		}
-		q.swap(i, j)
+		h[j] = h[i]
+		q.pos[h[j].ix] = int32(j)
 		j = i
 	}
+	h[j] = s
+	q.pos[s.ix] = int32(j)
 }
 
+// down sifts the slot at i0 away from the root the same way; it reports
+// whether the slot moved.
 func (q *eventQueue) down(i0 int) bool {
-	i, n := i0, len(q.heap)
+	h := q.heap
+	n := len(h)
+	s := h[i0]
+	i := i0
 	for {
-		j1 := 2*i + 1
-		if j1 >= n || j1 < 0 {
+		c := 2*i + 1
+		if c >= n {
 			break
 		}
-		j := j1
-		if j2 := j1 + 1; j2 < n && q.less(j2, j1) {
-			j = j2
+		if c+1 < n && before(h[c+1], h[c]) {
+			c++
 		}
-		if !q.less(j, i) {
+		if !before(h[c], s) {
 			break
 		}
-		q.swap(i, j)
-		i = j
+		h[i] = h[c]
+		q.pos[h[i].ix] = int32(i)
+		i = c
 	}
+	h[i] = s
+	q.pos[s.ix] = int32(i)
 	return i > i0
 }
 

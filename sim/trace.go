@@ -35,7 +35,9 @@ func (s *Sim) TraceTo(sink func(*TraceEvent)) { s.tracing, s.sink = sink != nil,
 func (s *Sim) Trace() []TraceEvent { return s.events }
 
 func (s *Sim) trace(id NodeID, kind, op string, peer NodeID, note string) {
-	s.traceSaid(id, kind, op, peer, note, Words{})
+	if s.tracing && !s.replay { // checked here too, so an untraced run makes no call
+		s.traceSaid(id, kind, op, peer, note, Words{})
+	}
 }
 
 // traceSaid is trace with the note's words for the window.
