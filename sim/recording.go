@@ -18,7 +18,7 @@ const (
 	DefaultCheckpointBudget = 256 << 20
 	DefaultTraceBudget      = 96 << 20
 	firstSpacing            = 2000
-	maxSpacing              = 1 << 16
+	maxSpacing              = 1 << 15
 	// projectAfter is how many events a recording runs before it projects
 	// the whole run's size and refuses one that cannot fit.
 	projectAfter = 100_000
@@ -78,6 +78,12 @@ func RecordWith(sc *Scenario, opts RecordOptions) (*Recording, error) {
 	for s.Step() {
 		if s.steps%r.spacing == 0 {
 			r.keep(s.Clone(), opts.CheckpointBudget)
+			// A run busier later than its start projected: refused as
+			// soon as its seeks would be too slow.
+			if r.spacing > maxSpacing {
+				r.Close()
+				return nil, tooBig(s, float64(s.steps)*float64(s.end)/float64(max(1, s.now)), float64(s.steps))
+			}
 		}
 		if s.steps%progressEvery != 0 {
 			continue
@@ -143,6 +149,12 @@ func (r *Recording) fits(s *Sim, budget int) error {
 	if projected <= limit {
 		return nil
 	}
+	return tooBig(s, projected, limit)
+}
+
+// tooBig is the refusal of a run of about projected events when a
+// recording keeps limit with quick seeks.
+func tooBig(s *Sim, projected, limit float64) error {
 	fit := time.Duration(float64(s.end) * limit / projected).Truncate(time.Minute)
 	if fit < time.Minute {
 		fit = time.Duration(float64(s.end) * limit / projected).Truncate(time.Second)

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -51,7 +52,18 @@ const usage = `usage:
   lockscope --version                        print the version
 `
 
+// memoryLimit is the heap the garbage collector aims to stay under (Go's
+// soft limit, GOMEMLIMIT). A long recording keeps about 600 MiB alive at
+// most (sim.DefaultCheckpointBudget and DefaultTraceBudget plus the run);
+// without a limit the collector lets the heap double over what is alive
+// before it collects, which took the six-hour etcd file of issue 17 to
+// 1.5 GB resident. GOMEMLIMIT in the environment wins.
+const memoryLimit = 1 << 30
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
