@@ -72,6 +72,8 @@ func TestShotBadInputIsOneLineAndExit2(t *testing.T) {
 		{"shot", "no-such-preset", "--out", out},
 		{"shot", "redis-gc-pause", "--out", out, "--set", "ttl=-1s"},
 		{"shot", "redis-gc-pause", "--out", out, "--bogus"},
+		// Too long to record with quick seeks: refused up front.
+		{"shot", "redis-happy-path", "--out", out, "--set", "clients=200", "--set", "rounds=0", "--set", "duration=24h"},
 	} {
 		code, _, stderr := invoke(args...)
 		assert.Equal(t, exitUsage, code, "%q", args)
