@@ -33,7 +33,14 @@ func (c *chunked[T]) Last() T {
 func (c *chunked[T]) Append(x T) {
 	k := c.n / chunkLen
 	if k == len(c.chunks) {
-		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+		// The first chunk grows as a slice does: most runs (a sweep's)
+		// never fill it, and a whole chunk per log was most of what
+		// they allocated.
+		var fresh []T
+		if k > 0 {
+			fresh = make([]T, 0, chunkLen)
+		}
+		c.chunks = append(c.chunks, fresh)
 	} else if k < c.shared {
 		c.chunks[k] = append(make([]T, 0, chunkLen), c.chunks[k]...)
 		c.shared = k
