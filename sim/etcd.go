@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -213,12 +215,30 @@ func (e etcdEntry) encode() string {
 	if key == "" {
 		key = "-"
 	}
-	return fmt.Sprintf("%d %s %s %d %d %d %d %d", e.Term, e.Type, key, e.Lease, e.N, e.Client, e.Origin, e.Req)
+	// "%d %s %s %d %d %d %d %d", written without fmt: a raft group
+	// encodes every entry it sends.
+	var buf [96]byte
+	b := strconv.AppendInt(buf[:0], e.Term, 10)
+	b = append(append(append(b, ' '), e.Type...), ' ')
+	b = append(append(b, key...), ' ')
+	for _, v := range [...]int64{e.Lease, e.N, int64(e.Client), int64(e.Origin)} {
+		b = append(strconv.AppendInt(b, v, 10), ' ')
+	}
+	return string(strconv.AppendInt(b, e.Req, 10))
 }
 
 func decodeEntry(s string) (etcdEntry, error) {
-	f := strings.Fields(s)
-	if len(f) != 8 {
+	var f [8]string
+	nf := 0
+	for w := range strings.FieldsSeq(s) {
+		if nf == len(f) {
+			nf++
+			break
+		}
+		f[nf] = w
+		nf++
+	}
+	if nf != len(f) {
 		return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q", s)
 	}
 	var n [8]int64
@@ -753,8 +773,9 @@ func (s *EtcdServer) sendAppend(ctx Ctx, i int) {
 // maybeCommit advances the commit index to the highest entry of this term
 // a majority has appended, applies it and tells the followers at once.
 func (s *EtcdServer) maybeCommit(ctx Ctx) {
-	ms := append([]int64(nil), s.match...)
-	sort.Slice(ms, func(a, b int) bool { return ms[a] > ms[b] })
+	var buf [8]int64
+	ms := append(buf[:0], s.match...)
+	slices.SortFunc(ms, func(a, b int64) int { return cmp.Compare(b, a) })
 	n := ms[s.quorum()-1]
 	if n <= s.commit || s.termAt(n) != s.term {
 		return
@@ -1019,7 +1040,7 @@ func (s *EtcdServer) pendingIDs() []int64 {
 	for id := range s.pending {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	slices.Sort(ids)
 	return ids
 }
 
@@ -1327,12 +1348,8 @@ func (s *EtcdServer) leaseIDs() []int64 {
 	for id := range s.leases {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(a, b int) bool {
-		la, lb := s.leases[ids[a]], s.leases[ids[b]]
-		if la.Expiry != lb.Expiry {
-			return la.Expiry < lb.Expiry
-		}
-		return ids[a] < ids[b]
+	slices.SortFunc(ids, func(a, b int64) int {
+		return cmp.Or(cmp.Compare(s.leases[a].Expiry, s.leases[b].Expiry), cmp.Compare(a, b))
 	})
 	return ids
 }
