@@ -191,10 +191,12 @@ func build(sc *Scenario) *Sim {
 	}
 	s.pcg = *rand.NewPCG(uint64(sc.Seed), 0x9e3779b97f4a7c15)
 	s.rng = rand.New(&s.pcg)
+	servers := m.Servers(sc)
+	s.Nodes = make([]Node, 0, sc.Clients+len(servers))
 	for i := 0; i < sc.Clients; i++ {
 		s.addNode(ClientName(i), true, i, m.NewClient(sc, i))
 	}
-	for i, name := range m.Servers(sc) {
+	for i, name := range servers {
 		s.addNode(name, false, i, m.NewServer(sc, i))
 	}
 	n := len(s.Nodes)
