@@ -57,6 +57,8 @@ const (
 	evChange
 )
 
+// event is one scheduled happening. Ctx.Send writes every field by name:
+// a field added here must be set there too.
 type event struct {
 	at     time.Duration
 	seq    uint64
@@ -621,7 +623,12 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	s.trace(c.id, "send", m.Op, to, "")
 	s.recordFlight(c.id, to, at)
 	ix := s.queue.reserve()
-	s.queue.slab[ix] = event{at: at, kind: evDeliver, node: to, from: c.id, sentAt: s.now, msg: m}
+	// Field by field: a message is the commonest event, and writing the
+	// whole literal cleared and copied the timer part it does not use.
+	e := &s.queue.slab[ix]
+	e.at, e.kind, e.node, e.from, e.sentAt = at, evDeliver, to, c.id, s.now
+	e.msg = m
+	e.timer, e.id, e.wall, e.local, e.fault = Timer{}, 0, false, 0, 0
 	s.enqueue(ix)
 }
 
