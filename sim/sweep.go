@@ -220,8 +220,6 @@ func (sw *Sweep) Validate() error {
 	return nil
 }
 
-type sweepJob struct{ cell, seed int }
-
 type runResult struct {
 	unsafe, violation bool
 	acquireMs         float64
@@ -253,9 +251,13 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 	for i := range results {
 		results[i] = make([]runResult, sw.Seeds)
 	}
-	jobs := make(chan sweepJob)
 	sw.events.Store(0)
-	var done atomic.Int64
+	// The workers take the runs in order (cell by cell, seed by seed) from
+	// a shared counter: a caller that hands them out one by one over a
+	// channel stalls the workers when its goroutine is slow to wake, as
+	// the command line's main goroutine is (locked to its thread by the
+	// GUI toolkit), which took a third of a Redlock grid's time.
+	var next, done atomic.Int64
 	total := len(cells) * sw.Seeds
 	share := sw.newCrashShare(len(sw.X.Values), len(ys))
 	var wg sync.WaitGroup
@@ -263,12 +265,17 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				c := cells[j.cell]
-				seed := sw.Base.Seed + int64(j.seed)
+			for ctx.Err() == nil {
+				j := int(next.Add(1) - 1)
+				if j >= total {
+					return
+				}
+				ci, si := j/sw.Seeds, j%sw.Seeds
+				c := cells[ci]
+				seed := sw.Base.Seed + int64(si)
 				r := sw.runOne(c.X, c.Y, seed)
-				r.recoveryMs = share.recovery(j.cell, j.seed, func() float64 { return sw.recoveryMs(c.X, c.Y, seed) })
-				results[j.cell][j.seed] = r
+				r.recoveryMs = share.recovery(ci, si, func() float64 { return sw.recoveryMs(c.X, c.Y, seed) })
+				results[ci][si] = r
 				n := done.Add(1)
 				if progress != nil {
 					progress(int(n), total)
@@ -276,17 +283,6 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 			}
 		}()
 	}
-feed:
-	for ci := range cells {
-		for s := 0; s < sw.Seeds; s++ {
-			select {
-			case jobs <- sweepJob{ci, s}:
-			case <-ctx.Done():
-				break feed
-			}
-		}
-	}
-	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
