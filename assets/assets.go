@@ -5,10 +5,12 @@ package assets
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lockscope/lockscope/sim"
 )
@@ -19,49 +21,68 @@ var presets embed.FS
 const presetExt = ".lockscope.json"
 
 // PresetNames lists every preset, grouped by mode in display order.
-func PresetNames() []string {
-	entries, _ := fs.ReadDir(presets, "presets")
-	var names []string
-	for _, e := range entries {
-		names = append(names, strings.TrimSuffix(e.Name(), presetExt))
-	}
-	order := map[string]int{}
-	for i, m := range sim.ModeOrder {
-		order[m] = i
-	}
-	sort.SliceStable(names, func(i, j int) bool {
-		a, b := presetMode(names[i]), presetMode(names[j])
-		if order[a] != order[b] {
-			return order[a] < order[b]
-		}
-		return names[i] < names[j]
-	})
-	return names
-}
+func PresetNames() []string { return presetNames(presets, presetModes()) }
 
 // PresetsFor lists the presets of one mode.
 func PresetsFor(mode string) []string {
+	modes := presetModes()
 	var out []string
-	for _, n := range PresetNames() {
-		if presetMode(n) == mode {
+	for _, n := range presetNames(presets, modes) {
+		if modes[n] == mode {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-func presetMode(name string) string {
-	switch {
-	case strings.HasPrefix(name, "redlock-"):
-		return "redlock"
-	case strings.HasPrefix(name, "redis-"):
-		return "redis"
-	case strings.HasPrefix(name, "zk-"):
-		return "zookeeper"
-	case strings.HasPrefix(name, "etcd-"):
-		return "etcd"
+// presetModes maps each preset's name to the mode its file declares in its
+// own "mode" field (never a guess from the file's name), read once.
+var presetModes = sync.OnceValue(func() map[string]string { return readModes(presets) })
+
+// readModes reads the "mode" field of every preset in fsys; a preset whose
+// file does not say maps to "" (Preset then reports why it does not parse).
+func readModes(fsys fs.FS) map[string]string {
+	entries, _ := fs.ReadDir(fsys, "presets")
+	modes := make(map[string]string, len(entries))
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), presetExt)
+		var head struct {
+			Mode string `json:"mode"`
+		}
+		if b, err := fs.ReadFile(fsys, "presets/"+e.Name()); err == nil {
+			_ = json.Unmarshal(b, &head)
+		}
+		modes[name] = head.Mode
 	}
-	return ""
+	return modes
+}
+
+// presetNames lists the presets of fsys grouped by their mode, in the order
+// of sim.ModeOrder (modes it does not name after them), then by name.
+func presetNames(fsys fs.FS, modes map[string]string) []string {
+	entries, _ := fs.ReadDir(fsys, "presets")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), presetExt))
+	}
+	order := map[string]int{}
+	for i, m := range sim.ModeOrder {
+		order[m] = i + 1
+	}
+	rank := func(n string) int {
+		if r, ok := order[modes[n]]; ok {
+			return r
+		}
+		return len(order) + 1
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		a, b := rank(names[i]), rank(names[j])
+		if a != b {
+			return a < b
+		}
+		return names[i] < names[j]
+	})
+	return names
 }
 
 // PresetFile is the raw .lockscope.json of a preset.
