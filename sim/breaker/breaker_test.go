@@ -127,29 +127,36 @@ func TestShrunkScheduleHasNoFaultToSpare(t *testing.T) {
 }
 
 // Redlock survives one master misbehaving, but not a majority of clocks
-// jumping while a holder works; and Kleppmann's case, one master's clock
-// jump with partitions that give two clients different majorities, is
-// found with exactly one jump.
+// jumping while a holder works: every seed finds three of the five
+// masters jumping. And Kleppmann's case: with at most two faults a
+// majority cannot jump, so what breaks it is one master's clock jump plus
+// a partition that gives two clients different majorities. That search
+// is harder; seed 5 finds it within the default 10,000 schedules (seeds 1
+// and 3 do not within 40,000).
 func TestRedlockIsBrokenByClockJumps(t *testing.T) {
 	sc := preset(t, "redlock-happy-path")
-	r := search(t, sc, Budget{Kinds: []string{KindClockJump}}, 1, 0)
-	require.True(t, r.Found)
-	masters := map[string]bool{}
-	for _, f := range r.Faults {
-		require.Equal(t, "clockJump", f.Kind())
-		masters[f.ClockJump] = true
-	}
-	assert.Len(t, masters, sc.Nodes/2+1, "a majority of masters jump")
-
-	r = search(t, sc, Budget{Kinds: []string{KindClockJump, KindPartition}}, 1, 0)
-	require.True(t, r.Found)
-	jumps := 0
-	for _, f := range r.Faults {
-		if f.Kind() == "clockJump" {
-			jumps++
+	for seed := int64(1); seed <= 8; seed++ {
+		r := search(t, sc, Budget{Kinds: []string{KindClockJump}}, seed, 0)
+		require.True(t, r.Found, "seed %d", seed)
+		masters := map[string]bool{}
+		for _, f := range r.Faults {
+			require.Equal(t, "clockJump", f.Kind())
+			masters[f.ClockJump] = true
 		}
+		assert.Len(t, masters, sc.Nodes/2+1, "seed %d: a majority of masters jump", seed)
 	}
-	assert.Equal(t, 1, jumps, "one master's clock jump, with partitions: %v", r.Faults)
+
+	r := search(t, sc, Budget{Kinds: []string{KindClockJump, KindPartition}, MaxFaults: 2}, 5, 0)
+	require.True(t, r.Found)
+	var kinds []string
+	for _, f := range r.Faults {
+		kinds = append(kinds, f.Kind())
+	}
+	assert.ElementsMatch(t, []string{"clockJump", "partition"}, kinds, "one master's clock jump and a partition: %v", r.Faults)
+	_, sum := runOf(t, withFaults(r.Scenario, r.Faults[:1]))
+	assert.True(t, sum.Safe)
+	_, sum = runOf(t, withFaults(r.Scenario, r.Faults[1:]))
+	assert.True(t, sum.Safe, "neither alone breaks it")
 }
 
 // Fencing done right is never broken within the budget: etcd's guarded
@@ -290,17 +297,19 @@ func TestShrunkScheduleIsMinimal(t *testing.T) {
 		name   string
 		preset string
 		budget Budget
+		seed   int64
 	}{
-		{"redis one pause", "redis-happy-path", Budget{Kinds: []string{KindPause}, MaxFaults: 1}},
-		{"redis default", "redis-happy-path", Budget{}},
-		{"redlock jumps", "redlock-happy-path", Budget{Kinds: []string{KindClockJump}}},
-		{"redlock jump and partitions", "redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}}},
-		{"zookeeper default", "zk-gc-pause", Budget{}},
-		{"etcd default", "etcd-happy-path", Budget{}},
-		{"etcd crashes and partitions", "etcd-happy-path", Budget{Kinds: []string{KindCrash, KindPartition}}},
+		{"redis one pause", "redis-happy-path", Budget{Kinds: []string{KindPause}, MaxFaults: 1}, 1},
+		{"redis default", "redis-happy-path", Budget{}, 1},
+		{"redlock jumps", "redlock-happy-path", Budget{Kinds: []string{KindClockJump}}, 1},
+		{"redlock jump and partitions", "redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}}, 1},
+		{"redlock Kleppmann", "redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}, MaxFaults: 2}, 5},
+		{"zookeeper default", "zk-gc-pause", Budget{}, 1},
+		{"etcd default", "etcd-happy-path", Budget{}, 1},
+		{"etcd crashes and partitions", "etcd-happy-path", Budget{Kinds: []string{KindCrash, KindPartition}}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := search(t, preset(t, tc.preset), tc.budget, 1, 0)
+			r := search(t, preset(t, tc.preset), tc.budget, tc.seed, 0)
 			require.True(t, r.Found, "a schedule that breaks %s is found", tc.preset)
 			require.NotEmpty(t, r.genes)
 			_, sum := runOf(t, r.Scenario)

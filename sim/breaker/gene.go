@@ -159,13 +159,15 @@ func (sp *space) randomGroup(r *rand.Rand) []string {
 }
 
 // mutate changes a parent schedule a little: moves an instant, stretches
-// or shrinks a length, swaps a target, adds, drops or replaces a gene.
+// or shrinks a length, swaps a target, adds, drops or replaces a gene, or
+// repeats a gene on another node (a majority of Redlock masters has to
+// misbehave together).
 func (sp *space) mutate(r *rand.Rand, parent schedule) schedule {
 	s := parent.clone()
 	for range 1 + r.IntN(2) {
 		i := r.IntN(len(s))
 		g := &s[i]
-		switch r.IntN(6) {
+		switch r.IntN(7) {
 		case 0:
 			scales := []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, time.Second}
 			d := time.Duration(r.NormFloat64() * float64(scales[r.IntN(len(scales))]))
@@ -203,9 +205,35 @@ func (sp *space) mutate(r *rand.Rand, parent schedule) schedule {
 			case KindPartition:
 				g.Group = sp.randomGroup(r)
 			}
+		case 6:
+			if len(s) < sp.budget.MaxFaults && g.Target != "" {
+				c := g.clone()
+				c.Target = sp.otherTarget(r, *g)
+				s = append(s, c)
+			}
 		}
 	}
 	return s
+}
+
+// otherTarget is a node of the gene's kind other than its own, or its own
+// when there is no other.
+func (sp *space) otherTarget(r *rand.Rand, g gene) string {
+	pool := sp.servers
+	switch g.Kind {
+	case KindPause:
+		pool = sp.nodes
+	case KindFailover:
+		pool = sp.failover
+	}
+	if len(pool) < 2 {
+		return g.Target
+	}
+	for {
+		if t := pool[r.IntN(len(pool))]; t != g.Target {
+			return t
+		}
+	}
 }
 
 // clampLength keeps a length within (0, most], in whole milliseconds; a
