@@ -1,0 +1,9 @@
+// Package sim is LockScope's simulator: a deterministic discrete-event
+// engine on a virtual clock (one seeded RNG, no goroutines or wall clock
+// inside a run), its network, clocks and faults, the lock designs that run
+// on it (each a Mode with its server and client Processes), the checker
+// that judges a run in true time, and what is built on runs: recordings
+// for time travel, snapshots for the widgets, traces, sweeps. It imports
+// no GUI code. ARCHITECTURE.md at the top of the repository is its map;
+// DESIGN.md the contract of the scenario file and the summary.
+package sim
