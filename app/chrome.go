@@ -148,6 +148,8 @@ func (w *Window) actions() []MenuGroup {
 		{Label: "action.delta", Key: fyne.KeyD, Do: w.onCurrent((*tabView).stepDelta)},
 		{Label: "action.back", Key: fyne.KeyLeft, Do: w.onCurrent((*tabView).stepBack)},
 		{Label: "action.reset", Key: fyne.KeyR, Do: w.onCurrent((*tabView).rewind)},
+		{Label: "action.home", Key: fyne.KeyHome, Do: w.onCurrent(func(v *tabView) { v.jump(0) })},
+		{Label: "action.end", Key: fyne.KeyEnd, Do: w.onCurrent(func(v *tabView) { v.jump(v.ctl.End()) })},
 		nil,
 		{Label: "action.faster", Key: fyne.KeyRightBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(nextSpeed(v.ctl.Speed(), true)) })},
 		{Label: "action.slower", Key: fyne.KeyLeftBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(nextSpeed(v.ctl.Speed(), false)) })},
@@ -262,8 +264,8 @@ func (w *Window) nextTheme() {
 	}
 }
 
-// typedKey runs the action of a key pressed without a modifier; keys no
-// action claims go to the tab.
+// typedKey runs the action of a key pressed without a modifier. Every
+// key is an action of the menus, so the shortcut overlay (F1) lists it.
 func (w *Window) typedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape && w.help != nil && w.help.Visible() {
 		w.help.Hide()
@@ -271,10 +273,6 @@ func (w *Window) typedKey(ev *fyne.KeyEvent) {
 	}
 	if a := plainKey(w.menus, ev.Name); a != nil {
 		a.Do()
-		return
-	}
-	if v := w.current(); v != nil {
-		v.typedKey(ev.Name)
 	}
 }
 

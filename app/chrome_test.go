@@ -75,7 +75,7 @@ func TestFirstStartFollowsTheLocaleThenTheSavedChoice(t *testing.T) {
 // and speed carry over: the tabs are rebuilt around their controllers.
 func TestLanguageSwitchRelabelsWithoutLosingTheRun(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.presets.SetSelected("redis-gc-pause")
+	v.selectPreset("redis-gc-pause")
 	v.ctl.Seek(12_000_000_000)
 	v.setSpeed(5)
 	w.appTabs.SelectIndex(0)
@@ -103,7 +103,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	a := test.NewTempApp(t)
 	w := NewWindow(a)
 	v := w.tab("redis")
-	v.presets.SetSelected("redis-happy-path")
+	v.selectPreset("redis-happy-path")
 	for _, c := range v.sliders {
 		if c.spec.Key == "ttl" {
 			c.slider.SetValue(7.5)
@@ -142,7 +142,7 @@ func TestResetToDefaults(t *testing.T) {
 	w := NewWindow(a)
 	defer w.Close()
 	v := w.tab("redis")
-	v.presets.SetSelected("redis-happy-path")
+	v.selectPreset("redis-happy-path")
 	v.setSpeed(50)
 	w.SetTheme(ThemeLight)
 	w.SetLanguage(i18n.Chinese)
@@ -183,7 +183,7 @@ func TestRestoreToleratesStaleSettings(t *testing.T) {
 
 func TestKeysRunTheMenuActions(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.presets.SetSelected("redis-gc-pause")
+	v.selectPreset("redis-gc-pause")
 	v.setSpeed(1)
 
 	key(w, fyne.KeyRightBracket)
@@ -197,7 +197,7 @@ func TestKeysRunTheMenuActions(t *testing.T) {
 	key(w, fyne.KeyBackslash)
 	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9)
 
-	opts := v.presets.Options
+	opts := v.presetSlugs
 	i := indexOf(opts, "redis-gc-pause")
 	key(w, fyne.KeyN)
 	assert.Equal(t, opts[(i+1)%len(opts)], v.ctl.Origin())
@@ -209,6 +209,10 @@ func TestKeysRunTheMenuActions(t *testing.T) {
 	assert.Positive(t, v.ctl.Cursor(), "→ steps")
 	key(w, fyne.KeyR)
 	assert.Zero(t, v.ctl.Cursor(), "R rewinds")
+	key(w, fyne.KeyEnd)
+	assert.Equal(t, v.ctl.End(), v.ctl.Cursor(), "End goes to the end")
+	key(w, fyne.KeyHome)
+	assert.Zero(t, v.ctl.Cursor(), "Home goes to the start")
 
 	key(w, fyne.KeyF1)
 	require.NotNil(t, w.help)
@@ -260,6 +264,9 @@ func TestShortcutOverlayListsEveryKey(t *testing.T) {
 		if l, ok := o.(*widget.Label); ok {
 			texts[l.Text] = true
 		}
+	}
+	for _, k := range []string{"Home", "End", "F1 / ?", "R", "←", "→"} {
+		assert.True(t, texts[k], "the overlay lists %s", k)
 	}
 	eachAction(w.Menus(), func(a *Action) {
 		if a.Key != "" {
@@ -344,7 +351,7 @@ func TestSettingsDialogOffersLanguageThemeAndReset(t *testing.T) {
 // and tips, the panels; and back in English every word is English again.
 func TestChineseTabSpeaksChinese(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.presets.SetSelected("redis-gc-pause")
+	v.selectPreset("redis-gc-pause")
 	v.ctl.Seek(12_000_000_000)
 	inChinese(t, w)
 	v = w.tab("redis")
@@ -363,10 +370,18 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "panel.cluster"))
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "metrics.acquisitions"))
 
+	assert.Equal(t, "GC 停顿超过了租约  ·  redis-gc-pause", v.presets.Selected, "the picker shows the title, then the file name")
+	assert.Equal(t, "回到开始", v.reset.Text)
+
 	w.SetLanguage(i18n.English)
 	v = w.tab("redis")
 	v.show()
 	assert.Equal(t, "Play", v.play.Text)
+	assert.Equal(t, "GC pause outlives the lease  ·  redis-gc-pause", v.presets.Selected)
+	assert.Equal(t, "Rewind", v.reset.Text, "the button says what it does")
+	for i, slug := range v.presetSlugs {
+		assert.Equal(t, i18n.T("preset."+slug)+"  ·  "+slug, v.presets.Options[i])
+	}
 	assert.Contains(t, v.status.Text, "GC pause outlives the lease")
 	assert.Equal(t, cp.Text, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)
 }

@@ -47,7 +47,7 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	assert.Contains(t, cluster, "leader", "the cluster view marks the raft leader")
 	assert.Contains(t, cluster, "expired", "and client-1's session, closed by a keepalive answered TTL 0")
 
-	v.presets.SetSelected("etcd-fenced-txn")
+	v.selectPreset("etcd-fenced-txn")
 	require.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
 	assert.True(t, v.toggles["etcdFencing"].Checked)
 	v.seek(4528 * time.Millisecond)

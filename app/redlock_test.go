@@ -113,7 +113,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Contains(t, v.pics.Protocol.Text, "no fencing token")
 
 	// Masters and driftFactor are this tab's sliders.
-	v.presets.SetSelected("redlock-happy-path")
+	v.selectPreset("redlock-happy-path")
 	v.seek(time.Second)
 	masters := v.slider("redlockNodes")
 	require.NotNil(t, masters)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -163,6 +164,7 @@ type tabView struct {
 	speed                   *widgets.TipSlider
 	speedValue              *widget.Label
 	presets                 *widgets.TipSelect
+	presetSlugs             []string // the presets' file names, in the order of presets.Options
 	sliders                 []*sliderControl
 	toggles                 map[string]*widgets.TipCheck
 	status                  *widget.Label
@@ -230,8 +232,12 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.speed.OnChangeEnded = func(float64) { v.unfocus() }
 	v.speedValue = widget.NewLabel(FormatSpeed(v.ctl.Speed()))
 
-	v.presets = widgets.NewTipSelect(assets.PresetsFor(v.spec.Mode), v.choosePreset, v.tips,
-		"toolbar.preset.tip")
+	v.presetSlugs = assets.PresetsFor(v.spec.Mode)
+	var presetOptions []string
+	for _, slug := range v.presetSlugs {
+		presetOptions = append(presetOptions, PresetOption(slug))
+	}
+	v.presets = widgets.NewTipSelect(presetOptions, v.choosePreset, v.tips, "toolbar.preset.tip")
 	v.presets.PlaceHolder = i18n.T("toolbar.preset.edited")
 
 	var toggles []fyne.CanvasObject
@@ -341,8 +347,8 @@ func (v *tabView) syncControls() {
 			c.SetTip(spec.Tip)
 		}
 	}
-	if o := v.ctl.Origin(); v.presets.Selected != o {
-		if contains(v.presets.Options, o) {
+	if o := v.presetOptionOf(v.ctl.Origin()); v.presets.Selected != o {
+		if o != "" {
 			v.presets.SetSelected(o)
 		} else {
 			v.presets.ClearSelected()
@@ -350,13 +356,32 @@ func (v *tabView) syncControls() {
 	}
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// PresetOption is how the preset picker shows a preset: its title in the
+// reader's language, then its file name as the detail.
+func PresetOption(slug string) string {
+	if key := "preset." + slug; i18n.Has(i18n.English, key) {
+		return i18n.F("toolbar.preset.option", "title", i18n.T(key), "slug", slug)
+	}
+	return slug
+}
+
+// presetOptionOf is the picker's option of the preset named slug, "" when
+// slug is not one of the tab's presets (a file, an edit, a map cell).
+func (v *tabView) presetOptionOf(slug string) string {
+	for i, s := range v.presetSlugs {
+		if s == slug {
+			return v.presets.Options[i]
 		}
 	}
-	return false
+	return ""
+}
+
+// selectPreset loads the tab's preset named slug through its picker, as a
+// person choosing it would.
+func (v *tabView) selectPreset(slug string) {
+	if o := v.presetOptionOf(slug); o != "" {
+		v.presets.SetSelected(o)
+	}
 }
 
 // unfocus gives the keyboard back to the window's shortcuts after a
@@ -407,13 +432,18 @@ func (v *tabView) toggle(spec ToggleSpec, c *widgets.TipCheck, on bool) {
 	v.showRun()
 }
 
-func (v *tabView) choosePreset(name string) {
-	if v.syncing || name == "" {
+// choosePreset loads the preset of a picker's option.
+func (v *tabView) choosePreset(option string) {
+	if v.syncing || option == "" {
+		return
+	}
+	i := slices.Index(v.presets.Options, option)
+	if i < 0 {
 		return
 	}
 	v.unfocus()
 	v.stopTicker()
-	if err := v.ctl.LoadPreset(name); err != nil {
+	if err := v.ctl.LoadPreset(v.presetSlugs[i]); err != nil {
 		v.fail(err)
 		return
 	}
@@ -595,24 +625,4 @@ func (t *tickerFrames) Stop() {
 // Running implements frameSource.
 func (t *tickerFrames) Running() bool { return t.stop != nil }
 
-// typedKey handles the tab's keyboard shortcuts; it reports whether the
-// key was one of them.
-func (v *tabView) typedKey(k fyne.KeyName) bool {
-	switch k {
-	case fyne.KeySpace:
-		v.togglePlay()
-	case fyne.KeyRight:
-		v.stepForward()
-	case fyne.KeyLeft:
-		v.stepBack()
-	case fyne.KeyR:
-		v.rewind()
-	case fyne.KeyHome:
-		v.jump(0)
-	case fyne.KeyEnd:
-		v.jump(v.ctl.End())
-	default:
-		return false
-	}
-	return true
-}
+func contains(xs []string, x string) bool { return slices.Contains(xs, x) }

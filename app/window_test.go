@@ -59,9 +59,9 @@ func TestWindowPlaysGCPauseIntoAViolation(t *testing.T) {
 	w, v, frames, clock := newTestWindow(t)
 	assert.Equal(t, "LockScope — GC pause outlives the lease", w.Title())
 
-	v.presets.SetSelected("redis-happy-path")
+	v.selectPreset("redis-happy-path")
 	require.Equal(t, "redis-happy-path", v.ctl.Origin())
-	v.presets.SetSelected("redis-gc-pause")
+	v.selectPreset("redis-gc-pause")
 	require.Equal(t, "redis-gc-pause", v.ctl.Origin())
 
 	v.speed.SetValue(1) // 10×
@@ -206,7 +206,7 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 	pause.slider.SetValue(5)
 	assert.Equal(t, sim.Duration(5*time.Second), v.ctl.Scenario().Faults[0].For)
 
-	v.presets.SetSelected("redis-happy-path")
+	v.selectPreset("redis-happy-path")
 	assert.True(t, pause.slider.Disabled(), "no pause fault: nothing for the slider to edit")
 	assert.Equal(t, "none", pause.value.Text)
 }
@@ -222,7 +222,7 @@ func (v *tabView) slider(key string) *sliderControl {
 
 func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.presets.SetSelected("redis-failover")
+	v.selectPreset("redis-failover")
 	replica := v.toggles["replica"]
 	require.True(t, replica.Checked)
 
@@ -260,7 +260,7 @@ func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
 
 func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.presets.SetSelected("redis-happy-path")
+	v.selectPreset("redis-happy-path")
 	v.seek(3 * time.Second)
 	v.nodeMenu("redis-1", fyne.NewPos(300, 300))
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "tapping a node opens its fault menu")

@@ -48,7 +48,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	v := zkTab(t)
 	assert.Equal(t, "zk-happy-path", v.ctl.Origin(), "the tab opens on the happy path")
 	for _, p := range []string{"zk-happy-path", "zk-herd", "zk-gc-pause", "zk-session-expiry", "zk-minority-partition", "zk-leader-crash"} {
-		assert.Contains(t, v.presets.Options, p)
+		assert.Contains(t, v.presetSlugs, p)
 	}
 	_, ok := v.pics.State.(*widgets.ZNodeTree)
 	require.True(t, ok, "the state picture is the znode tree")
@@ -110,7 +110,7 @@ func TestZKTabSliders(t *testing.T) {
 // before its successor is granted; without it the lock breaks.
 func TestZKTabSessionExpiry(t *testing.T) {
 	v := zkTab(t)
-	v.presets.SetSelected("zk-session-expiry")
+	v.selectPreset("zk-session-expiry")
 	require.Equal(t, "zk-session-expiry", v.ctl.Origin())
 	stop := v.toggles["zkRespectSuspended"]
 	require.True(t, stop.Checked)
@@ -133,7 +133,7 @@ func TestZKTabSessionExpiry(t *testing.T) {
 // znode sequence as fencing token turns that write away.
 func TestZKTabFencing(t *testing.T) {
 	v := zkTab(t)
-	v.presets.SetSelected("zk-gc-pause")
+	v.selectPreset("zk-gc-pause")
 	sum := v.ctl.Recording().Summary()
 	require.False(t, sum.Safe)
 	assert.Equal(t, 1, sum.StaleWritesAccepted)
@@ -150,7 +150,7 @@ func TestZKTabFencing(t *testing.T) {
 
 func TestZKTabElection(t *testing.T) {
 	v := zkTab(t)
-	v.presets.SetSelected("zk-leader-crash")
+	v.selectPreset("zk-leader-crash")
 	v.seek(3100 * time.Millisecond)
 	assert.True(t, v.ctl.Snapshot().ZK.Electing)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "ELECTION: no established leader — writes stall")
