@@ -15,7 +15,7 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := shortTime(sim.RedlockTimeout(ttl))
+	timeout := shortTime(sim.RedlockWait(ttl, sc.ContextTimeout))
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
 	if sc.Sequential {
 		how = i18n.F("redlock.proto.sequential", "n", n, "timeout", timeout)

@@ -17,7 +17,9 @@ import (
 //     every master, all at once under one deadline of ttl·timeoutFactor
 //     (redsync), or, with `sequential`, one master after another, each with
 //     that timeout (the spec's pseudo-code). A master votes when it answers
-//     OK in time.
+//     OK in time. go-redis honours that deadline only with `contextTimeout`
+//     (Options.ContextTimeoutEnabled); without it a silent master holds the
+//     try for go-redis's read timeout (RedlockWait).
 //   - elapsed = now − start on the same clock; drift = ttl·driftFactor +
 //     2 ms; validity = ttl − elapsed − drift. The try succeeds iff votes ≥
 //     N/2+1 and validity > 0. redsync computes until = now + ttl − elapsed −
@@ -61,10 +63,53 @@ func RedlockValidity(ttl, elapsed time.Duration, driftFactor float64) time.Durat
 	return ttl - elapsed - RedlockDrift(ttl, driftFactor)
 }
 
-// RedlockTimeout is how long a try (or each master, with `sequential`)
-// waits for answers: ttl·timeoutFactor, redsync's context deadline.
+// RedlockTimeout is redsync's per-try context deadline, ttl·timeoutFactor
+// (mutex.go, lockContext: context.WithTimeout(ctx, expiry·timeoutFactor)).
 func RedlockTimeout(ttl time.Duration) time.Duration {
 	return time.Duration(int64(float64(ttl) * RedlockTimeoutFactor))
+}
+
+// go-redis v9 figures (redis/go-redis v9.23.0, options.go init: the
+// defaults of Options; v9.21 and older had a 3 s ReadTimeout).
+const (
+	// GoRedisReadTimeout is Options.ReadTimeout's default: the socket read
+	// deadline of every attempt of a command.
+	GoRedisReadTimeout = 5 * time.Second
+	// GoRedisMaxRetries is Options.MaxRetries' default: a command that
+	// timed out on a read is tried again, at most this many more times.
+	GoRedisMaxRetries = 3
+)
+
+// RedlockWait is how long a master that stays silent (paused, partitioned)
+// holds a try, or holds each master's turn with `sequential`: the moment
+// go-redis gives up on its answer.
+//
+// go-redis v9 (redis.go): _process reads the reply under
+// cn.WithReader(c.context(ctx), c.cmdTimeout(cmd), ...), and c.context
+// returns the caller's ctx only when Options.ContextTimeoutEnabled is set,
+// context.Background() otherwise; internal/pool/conn.go's deadline takes
+// the earlier of the ctx deadline and now+ReadTimeout. A read timeout is
+// retried (shouldRetry with retryTimeout set, error.go) after
+// internal.Sleep(ctx, backoff), which returns at once when the caller's
+// ctx is done, and at most MaxRetries more times.
+//
+//   - contextTimeout on: the wait is redsync's deadline ttl·0.05 (later
+//     attempts' reads are cut by it too), but at most (MaxRetries+1) read
+//     timeouts.
+//   - contextTimeout off (go-redis's default, and redsync's README example
+//     builds its client with default Options): every attempt reads for the
+//     full ReadTimeout, and a new attempt starts only while redsync's
+//     deadline has not passed; with ttl ≤ 100 s one attempt, 5 s.
+//
+// The retry backoffs (10 ms doubling, at most 1 s) are left out.
+func RedlockWait(ttl time.Duration, contextTimeout bool) time.Duration {
+	deadline := RedlockTimeout(ttl)
+	most := (GoRedisMaxRetries + 1) * GoRedisReadTimeout
+	if contextTimeout {
+		return min(deadline, most)
+	}
+	attempts := max(1, (deadline+GoRedisReadTimeout-1)/GoRedisReadTimeout)
+	return min(attempts*GoRedisReadTimeout, most)
 }
 
 // redlockRetryDelay draws the wait before the next try: uniform in whole
@@ -197,6 +242,7 @@ const (
 // Timer kinds of the Redlock client.
 const (
 	timerRedlockDeadline    = "deadline"    // a batch's answers are due (all at once)
+	timerRedlockCtxDone     = "ctxdone"     // redsync's deadline passed; go-redis still reads (contextTimeout off)
 	timerRedlockNodeTimeout = "nodetimeout" // sequential: one master's answer is due
 	timerRedlockValidity    = "validity"    // the validity ran out on the client's clock
 	timerRedlockWatchdog    = "watchdog"    // time to extend
@@ -233,6 +279,8 @@ type redlockClient struct {
 	waiting  int           // answers still due in the batch
 	yes      int           // masters that said yes in the batch
 	deadline TimerID
+	ctxDone  TimerID // redsync's own deadline, when go-redis waits longer (RedlockWait)
+	pending  []bool  // masters whose answer to the batch is still due
 	retry    TimerID
 	until    time.Duration // validity deadline, on the monotonic clock
 	validity TimerID
@@ -245,6 +293,7 @@ type redlockClient struct {
 func (c *redlockClient) Clone() Process {
 	cp := *c
 	cp.masters = append([]NodeID(nil), c.masters...)
+	cp.pending = append([]bool(nil), c.pending...)
 	cp.att.Votes = append([]Vote(nil), c.att.Votes...)
 	return &cp
 }
@@ -276,11 +325,21 @@ func (c *redlockClient) begin(ctx Ctx) {
 
 func (c *redlockClient) ttl(ctx Ctx) time.Duration { return ctx.Scenario().TTL.D() }
 
+// wait is how long a batch (or, sequential, one master) waits for answers:
+// redsync's deadline as go-redis applies it (RedlockWait). The watchdog's
+// extension runs under the same deadline (ExtendContext with the try's ctx).
+func (c *redlockClient) wait(ctx Ctx) time.Duration {
+	return RedlockWait(c.ttl(ctx), ctx.Scenario().ContextTimeout)
+}
+
 // newBatch starts a batch of requests, one per master.
 func (c *redlockClient) newBatch(ctx Ctx, phase string) {
-	ctx.Cancel(c.deadline)
-	c.deadline = 0
+	c.cancelDeadlines(ctx)
 	c.batch++
+	c.pending = c.pending[:0]
+	for range c.masters {
+		c.pending = append(c.pending, true)
+	}
 	c.phase = phase
 	c.start = ctx.Mono()
 	c.waiting = len(c.masters)
@@ -298,7 +357,34 @@ func (c *redlockClient) sendAll(ctx Ctx, m Msg) {
 	for i := range c.masters {
 		c.send(ctx, i, m)
 	}
-	c.deadline = ctx.After(RedlockTimeout(c.ttl(ctx)), Timer{Kind: timerRedlockDeadline, Seq: c.batch})
+	c.deadline = ctx.After(c.wait(ctx), Timer{Kind: timerRedlockDeadline, Seq: c.batch})
+	c.armCtxDone(ctx, c.batch)
+}
+
+// armCtxDone sets a timer at redsync's own deadline when go-redis reads
+// past it (contextTimeout off): a dead master is given up on there (see
+// refused), a silent one is not.
+func (c *redlockClient) armCtxDone(ctx Ctx, seq int64) {
+	if d := RedlockTimeout(c.ttl(ctx)); d < c.wait(ctx) {
+		c.ctxDone = ctx.After(d, Timer{Kind: timerRedlockCtxDone, Seq: seq})
+	}
+}
+
+func (c *redlockClient) cancelDeadlines(ctx Ctx) {
+	ctx.Cancel(c.deadline)
+	ctx.Cancel(c.ctxDone)
+	c.deadline, c.ctxDone = 0, 0
+}
+
+// refused reports whether master i is down, so that its port refuses
+// connections: go-redis retries a refused dial (DialerRetries 5, 100 ms
+// apart) and, between attempts of the command, sleeps with redsync's ctx
+// (internal.Sleep), so a dead master ends its part of the batch at
+// redsync's deadline whatever contextTimeout says (measured in
+// TestRedlockPlans, "2 killed"). The client does not see the crash; its
+// TCP stack does, which is why this asks the run.
+func (c *redlockClient) refused(ctx Ctx, i int) bool {
+	return ctx.Sim().Nodes[c.masters[i]].Crashed
 }
 
 // acquire starts one try: SET NX PX on every master.
@@ -311,7 +397,7 @@ func (c *redlockClient) acquire(ctx Ctx) {
 		votes = append(votes, VotePending)
 	}
 	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: votes,
-		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor)}
+		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor), Wait: c.wait(ctx)}
 	if sc.Sequential {
 		c.next = 0
 		c.askNext(ctx)
@@ -323,7 +409,9 @@ func (c *redlockClient) acquire(ctx Ctx) {
 // askNext sends the SET to the next master in turn (sequential).
 func (c *redlockClient) askNext(ctx Ctx) {
 	c.send(ctx, c.next, Msg{Op: OpSet, Value: c.value, TTL: c.ttl(ctx)})
-	c.deadline = ctx.After(RedlockTimeout(c.ttl(ctx)), Timer{Kind: timerRedlockNodeTimeout, Seq: c.batch*redlockSeqStride + int64(c.next)})
+	seq := c.batch*redlockSeqStride + int64(c.next)
+	c.deadline = ctx.After(c.wait(ctx), Timer{Kind: timerRedlockNodeTimeout, Seq: seq})
+	c.armCtxDone(ctx, seq)
 }
 
 // silent is the vote of a master that did not answer in time. The client
@@ -338,9 +426,10 @@ func (c *redlockClient) silent(ctx Ctx, i int) Vote {
 
 func (c *redlockClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	batch, i := m.Seq/redlockSeqStride, int(m.Seq%redlockSeqStride)
-	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from {
+	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from || !c.pending[i] {
 		return // an answer to a batch already decided
 	}
+	c.pending[i] = false
 	switch c.phase {
 	case redlockAcquiring:
 		if c.att.Votes[i] != VotePending {
@@ -363,18 +452,52 @@ func (c *redlockClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	default:
 		return
 	}
+	c.answered(ctx)
+}
+
+// answered counts one more master done with the batch and decides the
+// batch when it was the last.
+func (c *redlockClient) answered(ctx Ctx) {
 	c.waiting--
 	if c.waiting == 0 {
-		ctx.Cancel(c.deadline)
-		c.deadline = 0
+		c.cancelDeadlines(ctx)
 		c.batchDone(ctx)
+	}
+}
+
+// giveUpOnRefused ends the part of every dead master in the batch at
+// redsync's deadline (refused); silent ones keep go-redis reading.
+func (c *redlockClient) giveUpOnRefused(ctx Ctx, seq int64) {
+	if ctx.Scenario().Sequential {
+		if c.phase != redlockAcquiring || seq != c.batch*redlockSeqStride+int64(c.next) || !c.refused(ctx, c.next) {
+			return
+		}
+		c.pending[c.next] = false
+		c.att.Votes[c.next] = VoteTimeout
+		c.advance(ctx)
+		return
+	}
+	if seq != c.batch {
+		return
+	}
+	for i := range c.pending {
+		if !c.pending[i] || !c.refused(ctx, i) {
+			continue
+		}
+		c.pending[i] = false
+		if c.phase == redlockAcquiring {
+			c.att.Votes[i] = VoteTimeout
+		}
+		c.answered(ctx)
+		if c.batch != seq {
+			return // that was the last one: the batch is decided
+		}
 	}
 }
 
 // advance moves a sequential try on to the next master, or decides it.
 func (c *redlockClient) advance(ctx Ctx) {
-	ctx.Cancel(c.deadline)
-	c.deadline = 0
+	c.cancelDeadlines(ctx)
 	c.waiting--
 	c.next++
 	if c.next < len(c.masters) {
@@ -499,8 +622,8 @@ func (c *redlockClient) extended(ctx Ctx) {
 func (c *redlockClient) lose(ctx Ctx, why string, words Words) {
 	ctx.Cancel(c.validity)
 	ctx.Cancel(c.watchdog)
-	ctx.Cancel(c.deadline)
-	c.validity, c.watchdog, c.deadline = 0, 0, 0
+	c.cancelDeadlines(ctx)
+	c.validity, c.watchdog = 0, 0
 	c.phase = redlockLost
 	c.att.Note, c.att.NoteWords = why, words
 	c.Lost(ctx, why, words)
@@ -529,6 +652,9 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 			}
 		}
 		c.batchDone(ctx)
+	case timerRedlockCtxDone:
+		c.ctxDone = 0
+		c.giveUpOnRefused(ctx, t.Seq)
 	case timerRedlockNodeTimeout:
 		if c.phase != redlockAcquiring || t.Seq != c.batch*redlockSeqStride+int64(c.next) {
 			return

@@ -122,6 +122,9 @@ func TestRedlockValidate(t *testing.T) {
 		{`{"mode":"redlock","plainDel":true}`, "plainDel:"},
 		{`{"mode":"redlock","faults":[{"at":"1s","failover":"redis-1"}]}`, "faults[0].failover: Redlock masters have no replica"},
 		{`{"mode":"redlock","nodes":3,"faults":[{"at":"1s","crash":"redis-4"}]}`, `faults[0].crash: unknown node "redis-4"`},
+		{`{"mode":"redlock","contextTimeout":true}`, ""},
+		{`{"mode":"redis","contextTimeout":true}`, "contextTimeout: only for redlock"},
+		{`{"mode":"etcd","contextTimeout":true}`, "contextTimeout: only for redlock"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.json, func(t *testing.T) {
@@ -158,25 +161,37 @@ func TestRedlockValidityInRun(t *testing.T) {
 }
 
 // TestRedlockLatency raises the latency: validity shrinks by the round trip
-// until the answers come after redsync's 500 ms deadline; from then on
-// every try fails with no vote, unlocks all five masters, and the client
-// gives up after 32 tries, leaving no key behind.
+// until, with contextTimeout, the answers come after redsync's 500 ms
+// deadline; from then on every try fails with no vote, unlocks all five
+// masters, and the client gives up after 32 tries, leaving no key behind.
+// Without contextTimeout go-redis reads on for its 5 s ReadTimeout, so the
+// late answers still count and the validity only shrinks.
 func TestRedlockLatency(t *testing.T) {
 	tests := []struct {
-		latency  time.Duration
-		validity time.Duration // of the grant; 0 for none
+		latency        time.Duration
+		contextTimeout bool
+		validity       time.Duration // of the grant; 0 for none
 	}{
-		{0, 9898 * ms},
-		{150 * ms, 9598 * ms},
-		{200 * ms, 9498 * ms},
-		{249 * ms, 9400 * ms},
-		{250 * ms, 0}, // the answers arrive with the deadline: too late
-		{400 * ms, 0},
+		{0, true, 9898 * ms},
+		{150 * ms, true, 9598 * ms},
+		{200 * ms, true, 9498 * ms},
+		{249 * ms, true, 9400 * ms},
+		{250 * ms, true, 0}, // the answers arrive with the deadline: too late
+		{400 * ms, true, 0},
+		{0, false, 9898 * ms},
+		{250 * ms, false, 9398 * ms},
+		{400 * ms, false, 9098 * ms},
+		{2499 * ms, false, 4900 * ms},
+		{2500 * ms, false, 0}, // the answers arrive with the read timeout
 	}
 	for _, tt := range tests {
-		t.Run(tt.latency.String(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v contextTimeout=%v", tt.latency, tt.contextTimeout), func(t *testing.T) {
 			sc := redlockScenario(t, tt.latency)
+			sc.ContextTimeout = tt.contextTimeout
 			sc.Duration = sim.Duration(60 * time.Second)
+			if !tt.contextTimeout {
+				sc.Duration = sim.Duration(400 * time.Second) // 32 tries of 5 s, twice (the unlocks wait too)
+			}
 			r := record(t, sc)
 			sum := r.Summary()
 			if tt.validity > 0 {
@@ -559,4 +574,74 @@ func TestRedlockClientCrash(t *testing.T) {
 	assert.Equal(t, "client-1", sum.Grants[0].Client)
 	assert.ElementsMatch(t, []string{"client-1", "client-2"}, []string{sum.Grants[1].Client, sum.Grants[2].Client})
 	assert.Greater(t, sum.Grants[1].AtMs, 10004.0, "nobody gets the lock before the dead holder's keys expire at 10.004 s")
+}
+
+func TestRedlockWait(t *testing.T) {
+	tests := []struct {
+		ttl            time.Duration
+		contextTimeout bool
+		want           time.Duration
+	}{
+		{10 * time.Second, true, 500 * ms},
+		{10 * time.Second, false, 5 * time.Second}, // go-redis's ReadTimeout
+		{100 * time.Second, false, 5 * time.Second},
+		{101 * time.Second, false, 10 * time.Second}, // a second read starts before redsync's 5.05 s deadline
+		{200 * time.Second, true, 10 * time.Second},
+		{time.Hour, true, 20 * time.Second}, // MaxRetries 3: four reads of 5 s at most
+		{time.Hour, false, 20 * time.Second},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, sim.RedlockWait(tt.ttl, tt.contextTimeout), "ttl %v contextTimeout %v", tt.ttl, tt.contextTimeout)
+	}
+}
+
+// TestRedlockContextTimeout freezes two of five masters (paused: silent,
+// as SIGSTOP leaves them) with a 4 s TTL. With contextTimeout go-redis
+// gives up on them at redsync's 200 ms deadline and the try is granted
+// with 3 votes; without it (go-redis's default, redsync's README) it reads
+// them for its 5 s ReadTimeout, the try's validity 4000 − 5000 − 42 is
+// negative, and the try fails although a majority said yes. Two crashed
+// masters refuse connections instead: the try ends at redsync's deadline
+// either way.
+func TestRedlockContextTimeout(t *testing.T) {
+	tests := []struct {
+		name           string
+		fault          string
+		contextTimeout bool
+		at             time.Duration // the first try is decided
+		validity       time.Duration
+		granted        bool
+	}{
+		{"frozen, contextTimeout on", "pause", true, 200 * ms, 3758 * ms, true},
+		{"frozen, contextTimeout off", "pause", false, 5 * time.Second, -1042 * ms, false},
+		{"crashed, contextTimeout on", "crash", true, 200 * ms, 3758 * ms, true},
+		{"crashed, contextTimeout off", "crash", false, 200 * ms, 3758 * ms, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := redlockScenario(t, 0)
+			sc.TTL, sc.Tries, sc.ContextTimeout = sim.Duration(4*time.Second), 1, tt.contextTimeout
+			for _, m := range []string{"redis-4", "redis-5"} {
+				f := sim.Fault{At: 0}
+				if tt.fault == "pause" {
+					f.Pause, f.For = m, sim.Duration(time.Minute)
+				} else {
+					f.Crash = m
+				}
+				sc.Faults = append(sc.Faults, f)
+			}
+			r := record(t, sc)
+			a := attempt(t, r, tt.at, 0)
+			require.True(t, a.Done, "decided at %v", tt.at)
+			assert.Equal(t, tt.at, a.Elapsed)
+			assert.Equal(t, tt.validity, a.Validity)
+			assert.Equal(t, tt.granted, a.Success)
+			assert.Equal(t, []sim.Vote{sim.VoteYes, sim.VoteYes, sim.VoteYes, sim.VoteTimeout, sim.VoteTimeout}, a.Votes)
+			assert.Equal(t, sim.RedlockWait(sc.TTL.D(), tt.contextTimeout), a.Wait)
+			if tt.at > 0 {
+				assert.False(t, attempt(t, r, tt.at-time.Millisecond, 0).Done, "not decided before %v", tt.at)
+			}
+			assert.Equal(t, tt.granted, len(r.Summary().Grants) == 1)
+		})
+	}
 }

@@ -150,10 +150,13 @@ type Scenario struct {
 	// the quorum's agreement, the leader election and SLAVEOF NO ONE.
 	FailoverAfter Duration `json:"failoverAfter"`
 	// PreVote (etcd) is raft's pre-vote: off in etcd 3.4, on from 3.5.
-	PreVote  bool      `json:"preVote"`
-	Faults   []Fault   `json:"faults"`
-	Captions []Caption `json:"captions,omitempty"`
-	Changes  []Change  `json:"changes,omitempty"`
+	PreVote bool `json:"preVote"`
+	// ContextTimeout (redlock) is go-redis's ContextTimeoutEnabled: the
+	// client honours redsync's per-try deadline instead of its read timeout.
+	ContextTimeout bool      `json:"contextTimeout"`
+	Faults         []Fault   `json:"faults"`
+	Captions       []Caption `json:"captions,omitempty"`
+	Changes        []Change  `json:"changes,omitempty"`
 }
 
 // Change is a control moved during a run (a fork in the window): from At
@@ -551,13 +554,16 @@ func (sc *Scenario) Validate() error {
 }
 
 // onlyFor refuses a mode-specific field of issue 14 set in another mode:
-// failoverAfter is Sentinel's (redis), preVote etcd's raft.
+// failoverAfter is Sentinel's (redis), preVote etcd's raft, contextTimeout
+// go-redis's under redsync (redlock).
 func onlyFor(sc *Scenario) error {
 	switch {
 	case sc.Mode != "redis" && sc.FailoverAfter != 0:
 		return fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")
 	case sc.Mode != "etcd" && sc.PreVote:
 		return fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
+	case sc.Mode != "redlock" && sc.ContextTimeout:
+		return fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")
 	}
 	return nil
 }

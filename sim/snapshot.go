@@ -157,13 +157,15 @@ const (
 
 // RedlockAttempt is one client's attempt across the N masters.
 type RedlockAttempt struct {
-	Client   string
-	Number   int
-	Started  time.Duration // true time of the first send
-	Votes    []Vote
-	Elapsed  time.Duration // on the client's clock; 0 while still collecting
-	Drift    time.Duration
-	TTL      time.Duration
+	Client  string
+	Number  int
+	Started time.Duration // true time of the first send
+	Votes   []Vote
+	Elapsed time.Duration // on the client's clock; 0 while still collecting
+	Drift   time.Duration
+	TTL     time.Duration
+	// Wait is how long a silent master holds the try (RedlockWait).
+	Wait     time.Duration
 	Validity time.Duration
 	Done     bool
 	Success  bool

@@ -41,6 +41,7 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "etcd", "failoverAfter": "5s"}`, `failoverAfter: only for redis with a replica (Sentinel's delay)`},
 	{`{"mode": "redis", "failoverAfter": "-5s"}`, `failoverAfter: -5s is negative`},
 	{`{"mode": "redlock", "preVote": true}`, `preVote: only for etcd (raft's pre-vote)`},
+	{`{"mode": "etcd", "contextTimeout": true}`, `contextTimeout: only for redlock (go-redis's ContextTimeoutEnabled)`},
 	{`{"mode": "redis", "driftFactor": -0.25}`, `driftFactor: -0.25, want 0 to 0.5`},
 	{`{"mode": "redis", "faults": [{"at": "25h", "crash": "redis-1"}]}`, `faults[0].at: 25h0m0s is outside 0..24h0m0s`},
 	{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "for": "-1s"}]}`, `faults[0].for: -1s is outside 0..24h0m0s`},

@@ -791,9 +791,9 @@ func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line,
 	case a.Number == 0:
 		return i18n.T("redlock.notAsked"), ""
 	case !a.Done:
-		timeout := i18n.F("redlock.timeout", "ms", MsFigure(sim.RedlockTimeout(a.TTL)))
+		timeout := i18n.F("redlock.timeout", "ms", MsFigure(a.Wait))
 		if sequential {
-			timeout = i18n.F("redlock.timeoutEach", "ms", MsFigure(sim.RedlockTimeout(a.TTL)))
+			timeout = i18n.F("redlock.timeoutEach", "ms", MsFigure(a.Wait))
 		}
 		return i18n.F("redlock.collecting", "ms", MsFigure(at-a.Started), "timeout", timeout),
 			i18n.T("redlock.collecting.why")

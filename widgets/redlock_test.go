@@ -117,12 +117,15 @@ func TestValidityBar(t *testing.T) {
 }
 
 func TestAttemptText(t *testing.T) {
-	a := sim.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: 2 * time.Second,
+	a := sim.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
 		Votes: []sim.Vote{sim.VoteYes, sim.VotePending, sim.VotePending}, Phase: "acquiring"}
 	line, _ := AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms", line)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, true)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms per master", line)
+	a.Wait = sim.RedlockWait(a.TTL, false)
+	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, false)
+	assert.Equal(t, "collecting votes: 3 ms so far, timeout 5000 ms", line, "go-redis's read timeout without contextTimeout")
 
 	a.Done, a.Phase, a.Elapsed = true, "retrying", 3*tallyMs
 	a.Votes = []sim.Vote{sim.VoteNo, sim.VoteNo, sim.VoteYes}
