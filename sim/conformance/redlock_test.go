@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -112,7 +113,8 @@ type redsyncLock struct {
 }
 
 // lock runs one redsync Lock with default options but one try, over fresh
-// go-redis clients (pools), as an application would.
+// go-redis clients (pools) with ContextTimeoutEnabled, as an application
+// would.
 func (ms *masters) lock(key string) redsyncLock {
 	var pools []redsyncredis.Pool
 	for _, port := range ms.ports {
@@ -120,7 +122,27 @@ func (ms *masters) lock(key string) redsyncLock {
 		ms.t.Cleanup(func() { c.Close() })
 		pools = append(pools, goredis.NewPool(c))
 	}
-	m := redsync.New(pools...).NewMutex(key, redsync.WithExpiry(redlockTTL), redsync.WithTries(1))
+	return lockOn(pools, key, redlockTTL)
+}
+
+// warmPools makes one go-redis client per master with the given
+// ContextTimeoutEnabled and default options otherwise (redsync's README
+// example passes only Addr), and opens a connection on each while every
+// master answers, as a running application has them.
+func (ms *masters) warmPools(contextTimeout bool) []redsyncredis.Pool {
+	var pools []redsyncredis.Pool
+	for _, port := range ms.ports {
+		c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + port, ContextTimeoutEnabled: contextTimeout})
+		ms.t.Cleanup(func() { c.Close() })
+		require.NoError(ms.t, c.Ping(ctxFor(ms.t, 5*time.Second)).Err())
+		pools = append(pools, goredis.NewPool(c))
+	}
+	return pools
+}
+
+// lockOn runs one redsync Lock with one try and the given expiry.
+func lockOn(pools []redsyncredis.Pool, key string, ttl time.Duration) redsyncLock {
+	m := redsync.New(pools...).NewMutex(key, redsync.WithExpiry(ttl), redsync.WithTries(1))
 	t0 := time.Now()
 	err := m.LockContext(context.Background())
 	t1 := time.Now()
@@ -139,8 +161,15 @@ type simGrant struct {
 }
 
 // runRedlockSim runs the simulated Redlock clients of a plan: tries 1,
-// no latency, TTL 10 s, and returns their grants.
+// no latency, TTL 10 s, contextTimeout on (as lock's go-redis clients),
+// and returns their grants.
 func runRedlockSim(t *testing.T, clients int, stagger time.Duration, faults []sim.Fault) []simGrant {
+	t.Helper()
+	return runRedlockSimWith(t, clients, stagger, faults, func(sc *sim.Scenario) { sc.ContextTimeout = true })
+}
+
+// runRedlockSimWith is runRedlockSim with the scenario changed by set.
+func runRedlockSimWith(t *testing.T, clients int, stagger time.Duration, faults []sim.Fault, set func(sc *sim.Scenario)) []simGrant {
 	t.Helper()
 	sc, err := sim.Defaults("redlock")
 	require.NoError(t, err)
@@ -149,6 +178,7 @@ func runRedlockSim(t *testing.T, clients int, stagger time.Duration, faults []si
 	sc.TTL, sc.Work = sim.Duration(redlockTTL), sim.Duration(8*time.Second)
 	sc.Duration = sim.Duration(20 * time.Second)
 	sc.Faults = faults
+	set(sc)
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	sum := s.Run()
@@ -191,11 +221,17 @@ func faultsOn(kind string, at time.Duration, nodes ...int) []sim.Fault {
 // until = start + TTL − TTL·driftFactor, start ∈ [t0, t1].
 func checkValidity(t *testing.T, real redsyncLock, s simGrant, eSim time.Duration) {
 	t.Helper()
-	drift := time.Duration(float64(redlockTTL) * 0.01)
+	checkValidityTTL(t, real, s, eSim, redlockTTL)
+}
+
+// checkValidityTTL is checkValidity for a lock of the given TTL.
+func checkValidityTTL(t *testing.T, real redsyncLock, s simGrant, eSim, ttl time.Duration) {
+	t.Helper()
+	drift := time.Duration(float64(ttl) * 0.01)
 	base := real.until.Sub(real.t0)
-	assert.GreaterOrEqual(t, base, redlockTTL-drift, "redsync: until ≥ t0 + TTL − drift")
-	assert.LessOrEqual(t, base, redlockTTL-drift+real.elapsed, "redsync: until ≤ t1 + TTL − drift")
-	assert.Equal(t, redlockTTL-eSim-drift-sim.RedlockDriftFloor, s.validity, "the simulator: TTL − elapsed − (TTL·0.01 + 2 ms)")
+	assert.GreaterOrEqual(t, base, ttl-drift, "redsync: until ≥ t0 + TTL − drift")
+	assert.LessOrEqual(t, base, ttl-drift+real.elapsed, "redsync: until ≤ t1 + TTL − drift")
+	assert.Equal(t, ttl-eSim-drift-sim.RedlockDriftFloor, s.validity, "the simulator: TTL − elapsed − (TTL·0.01 + 2 ms)")
 	d := real.validity - s.validity - sim.RedlockDriftFloor
 	assert.LessOrEqual(t, d, eSim+time.Millisecond, "validity: real %v, simulator %v", real.validity, s.validity)
 	assert.GreaterOrEqual(t, d, eSim-real.elapsed-time.Millisecond, "validity: real %v, simulator %v", real.validity, s.validity)
@@ -289,4 +325,61 @@ func TestRedlockPlans(t *testing.T) {
 		checkValidity(t, a, grants[0], timeout)
 		checkValidity(t, b, grants[1], 0)
 	})
+}
+
+// TestRedlockContextTimeout runs redsync over go-redis v9 with two of five
+// masters frozen (SIGSTOP: connections open, no answer), once with
+// go-redis's ContextTimeoutEnabled and once with its default (off, as in
+// redsync's README), against the simulator's contextTimeout on and off
+// with two paused masters. Off, go-redis reads the frozen masters for its
+// ReadTimeout (5 s in v9.23) whatever redsync's 0.05·TTL deadline says.
+//
+//   - TTL 10 s: granted both ways, the validity shorter by the wait
+//     (500 ms on, 5 s off), compared as in TestRedlockPlans.
+//   - TTL 4 s: on, granted after 200 ms; off, the 3 votes come with a
+//     validity of 4000 − 5000 − 40 ms < 0: no grant, although a majority
+//     said yes.
+func TestRedlockContextTimeout(t *testing.T) {
+	ms5 := startMasters(t)
+	paused := faultsOn("pause", 0, 3, 4)
+	for _, on := range []bool{true, false} {
+		wait := sim.RedlockWait(redlockTTL, on)
+		t.Run(fmt.Sprintf("TTL 10s contextTimeout=%v", on), func(t *testing.T) {
+			pools := ms5.warmPools(on)
+			ms5.freeze(3, 4)
+			real := lockOn(pools, uniqueKey(t), redlockTTL)
+			ms5.thaw(3, 4)
+			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) { sc.ContextTimeout = on })
+			require.True(t, real.granted, "redsync: %v", real.err)
+			require.Len(t, grants, 1)
+			assert.GreaterOrEqual(t, real.elapsed, wait, "redsync waited for the frozen masters")
+			assert.Less(t, real.elapsed, wait+time.Second, "redsync did not wait longer than go-redis's read")
+			checkValidity(t, real, grants[0], wait)
+		})
+		const short = 4 * time.Second
+		t.Run(fmt.Sprintf("TTL 4s contextTimeout=%v", on), func(t *testing.T) {
+			pools := ms5.warmPools(on)
+			ms5.freeze(3, 4)
+			real := lockOn(pools, uniqueKey(t), short)
+			ms5.thaw(3, 4)
+			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) {
+				sc.ContextTimeout, sc.TTL, sc.Work = on, sim.Duration(short), sim.Duration(time.Second)
+			})
+			t.Logf("redsync: granted %v after %.1f ms (%v); simulator: %d grants", real.granted, msOf(real.elapsed), real.err, len(grants))
+			if on {
+				require.True(t, real.granted, "redsync: %v", real.err)
+				require.Len(t, grants, 1)
+				checkValidityTTL(t, real, grants[0], sim.RedlockWait(short, on), short)
+				return
+			}
+			assert.False(t, real.granted, "redsync must not grant: the votes took longer than the TTL allows")
+			// With one try redsync returns the try's joined per-node errors
+			// (the two read timeouts) rather than ErrFailed.
+			var nodeErr *redsync.RedisError
+			assert.ErrorAs(t, real.err, &nodeErr)
+			// The failed try's unlock waits for the frozen masters too.
+			assert.GreaterOrEqual(t, real.elapsed, 2*sim.GoRedisReadTimeout, "redsync read the frozen masters twice (SET, then unlock)")
+			assert.Empty(t, grants, "the simulator must not grant either")
+		})
+	}
 }
