@@ -15,7 +15,10 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := shortTime(sim.RedlockWait(ttl, sc.ContextTimeout))
+	timeout := shortTime(sim.RedlockTimeout(ttl))
+	if wait := sim.RedlockWait(ttl, sc.ContextTimeout); wait != sim.RedlockTimeout(ttl) {
+		timeout += i18n.F("redlock.proto.silent", "wait", shortTime(wait))
+	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
 	if sc.Sequential {
 		how = i18n.F("redlock.proto.sequential", "n", n, "timeout", timeout)
