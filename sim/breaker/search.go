@@ -123,10 +123,6 @@ func Search(ctx context.Context, sc *sim.Scenario, o Options) (*Result, error) {
 	if b.Time > 0 {
 		deadline = time.Now().Add(b.Time)
 	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	randomFirst := min(b.Runs/4, 1024)
 	type scored struct {
 		s     schedule
@@ -147,7 +143,7 @@ func Search(ctx context.Context, sc *sim.Scenario, o Options) (*Result, error) {
 				batch[j] = e.space.mutate(r, pop[r.IntN(len(pop))].s)
 			}
 		}
-		outs, err := e.runAll(ctx, batch, workers)
+		outs, err := e.runAll(ctx, batch, o.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -244,8 +240,12 @@ func (e *env) with(s schedule) *sim.Scenario {
 	return &c
 }
 
-// runAll runs a batch on workers goroutines; outcomes are in batch order.
+// runAll runs a batch on workers goroutines (one per core when workers is
+// 0); outcomes are in batch order.
 func (e *env) runAll(ctx context.Context, batch []schedule, workers int) ([]outcome, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	outs := make([]outcome, len(batch))
 	var next atomic.Int64
 	var wg sync.WaitGroup
