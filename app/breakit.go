@@ -180,7 +180,7 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 	v.brk = &breakFlow{cancel: cancel}
 	bar := widget.NewProgressBar()
 	bar.Max = float64(b.Runs)
-	line := widget.NewLabel(i18n.F("break.searching", "runs", 0, "of", b.Runs))
+	line := widget.NewLabel(i18n.F("break.searching", "runs", 0, "of", sim.GroupThousands(b.Runs)))
 	prog := dialog.NewCustomWithoutButtons(i18n.T("break.title"), container.NewVBox(line, bar,
 		container.NewHBox(layout.NewSpacer(), widget.NewButton(i18n.T("break.cancel"), cancel))), v.win)
 	prog.Resize(fyne.NewSize(460, 160))
@@ -192,10 +192,10 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 			}
 			bar.SetValue(float64(p.Runs))
 			if p.Phase == breaker.PhaseShrink {
-				line.SetText(i18n.F("break.shrinking", "runs", p.Runs, "n", p.ShrinkRuns))
+				line.SetText(i18n.F("break.shrinking", "runs", sim.GroupThousands(p.Runs), "n", p.ShrinkRuns))
 				return
 			}
-			line.SetText(i18n.F("break.searching", "runs", p.Runs, "of", p.Of))
+			line.SetText(i18n.F("break.searching", "runs", sim.GroupThousands(p.Runs), "of", sim.GroupThousands(p.Of)))
 		})
 	}
 	sc = sc.Clone()
@@ -218,7 +218,7 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result, err error, runs int) {
 	switch {
 	case errors.Is(err, context.Canceled):
-		v.ctl.note = i18n.F("break.cancelled", "runs", runs)
+		v.ctl.note = i18n.F("break.cancelled", "runs", sim.GroupThousands(runs))
 		v.status.SetText(v.ctl.Status())
 		return
 	case err != nil:
@@ -241,7 +241,7 @@ func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result
 		return
 	}
 	v.seek(res.Story.StaleWrite)
-	v.breakReport(widgets.Say(res.Sentence, ""), i18n.F("break.foundAfter", "runs", res.Runs, "shrink", res.ShrinkRuns))
+	v.breakReport(widgets.Say(res.Sentence, ""), i18n.F("break.foundAfter", "runs", sim.GroupThousands(res.Runs), "shrink", res.ShrinkRuns))
 }
 
 // breakReport shows the result's sentences in a dialog over the replay.

@@ -271,7 +271,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 
 	t.progress = widget.NewProgressBar()
 	t.progress.TextFormatter = func() string {
-		return i18n.F("tradeoff.progress", "done", groupThousands(t.last.done), "total", groupThousands(t.last.total))
+		return i18n.F("tradeoff.progress", "done", sim.GroupThousands(t.last.done), "total", sim.GroupThousands(t.last.total))
 	}
 	t.state = widget.NewLabel("")
 	t.state.Truncation = fyne.TextTruncateEllipsis

@@ -415,15 +415,6 @@ func (u tradeoffUpdate) String() string {
 	return i18n.F(key, "i", min(u.partsDone+1, u.parts), "n", u.parts, "t", roundDur(u.elapsed), "coarse", coarse)
 }
 
-// groupThousands writes n with a space between thousands: 63 000.
-func groupThousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + " " + s[i:]
-	}
-	return s
-}
-
 // roundDur writes a wall-clock time as the widgets write times: to the
 // millisecond below a second, to a tenth of a second above.
 func roundDur(d time.Duration) string {

@@ -238,7 +238,7 @@ func writeBreakReport(w io.Writer, o breakOptions, sc *sim.Scenario, res *breake
 		_, err := fmt.Fprintln(w, widgets.SayIn(l, res.Sentence, ""))
 		return err
 	}
-	fmt.Fprintln(w, i18n.Fin(l, "break.cli.found", "runs", res.Runs, "shrink", res.ShrinkRuns, "seed", o.seed))
+	fmt.Fprintln(w, i18n.Fin(l, "break.cli.found", "runs", sim.GroupThousands(res.Runs), "shrink", res.ShrinkRuns, "seed", o.seed))
 	fmt.Fprintln(w, widgets.SayIn(l, res.Sentence, ""))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, i18n.In(l, "break.cli.faults"))

@@ -167,7 +167,7 @@ func TestFencedEtcdIsNeverBroken(t *testing.T) {
 	assert.Equal(t, 3000, r.Runs)
 	assert.Nil(t, r.Scenario)
 	assert.Equal(t, "break.notFound", r.Sentence.Key)
-	assert.Equal(t, "3000", r.Sentence.Args["runs"])
+	assert.Equal(t, "3 000", r.Sentence.Args["runs"], "grouped by thousands")
 	assert.NotContains(t, i18n.In(i18n.English, "break.notFound"), "safe", "never says safe")
 }
 

@@ -231,7 +231,11 @@ func notFound(r *Result) sim.Words {
 		}
 		kinds = sim.Say("break.comma").With("a", k).With("b", kinds)
 	}
-	return sim.Say("break.notFound", "runs", strconv.Itoa(r.Runs), "faults", strconv.Itoa(b.MaxFaults),
+	key := "break.notFound"
+	if b.MaxFaults == 1 {
+		key = "break.notFoundOne"
+	}
+	return sim.Say(key, "runs", sim.GroupThousands(r.Runs), "faults", strconv.Itoa(b.MaxFaults),
 		"pause", seconds(b.MaxPause), "jump", seconds(b.MaxJump), "partition", seconds(b.MaxPartition)).With("kinds", kinds)
 }
 
