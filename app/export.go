@@ -171,21 +171,25 @@ func ScenarioParameters(sc *sim.Scenario) string {
 		i18n.F("param.work", "t", d(sc.Work)),
 		i18n.F("param.latency", "t", d(sc.Latency), "jitter", d(sc.Jitter)),
 	}
-	switch sc.Mode {
-	case "redis":
-		parts = append(parts, onOff("param.replica", sc.Replica))
-	case "redlock":
-		parts = append(parts, i18n.F("param.masters", "n", sc.Nodes),
-			"driftFactor "+strconv.FormatFloat(sc.DriftFactor, 'f', -1, 64))
-	case "zookeeper":
-		parts = append(parts, i18n.F("param.servers", "n", sc.Nodes), onOff("param.respectSuspended", sc.RespectSuspended))
-	case "etcd":
-		parts = append(parts, i18n.F("param.members", "n", sc.Nodes))
+	// The fields the design reads (sim.Traits), its servers in its own
+	// words: param.servers, param.masters or param.members.
+	reads := sim.TraitsOf(sc.Mode).Reads
+	if reads("nodes") {
+		parts = append(parts, i18n.F("param."+serverWord(sc.Mode), "n", sc.Nodes))
 	}
-	if sc.Mode == "redis" || sc.Mode == "redlock" {
+	if reads("driftFactor") {
+		parts = append(parts, "driftFactor "+strconv.FormatFloat(sc.DriftFactor, 'f', -1, 64))
+	}
+	if reads("replica") {
+		parts = append(parts, onOff("param.replica", sc.Replica))
+	}
+	if reads("respectSuspended") {
+		parts = append(parts, onOff("param.respectSuspended", sc.RespectSuspended))
+	}
+	if reads("watchdog") {
 		parts = append(parts, onOff("param.watchdog", sc.Watchdog))
 	}
-	if sc.Mode != "redlock" {
+	if reads("fencing") {
 		parts = append(parts, onOff("param.fencing", sc.Fencing))
 	}
 	if sc.Herd {

@@ -39,11 +39,12 @@ func tradeoffAxis(field string) sim.Axis {
 }
 
 // tradeoffFields are the fields a mode's map can put on an axis: all the
-// sweep's, but the node count for Redis, which has one server.
+// sweep's, but the node count where the scenario does not set it (Redis,
+// which has one master).
 func tradeoffFields(mode string) []string {
 	var out []string
 	for _, f := range sim.SweepFields {
-		if f == "nodes" && mode == "redis" {
+		if f == "nodes" && !sim.TraitsOf(mode).Reads("nodes") {
 			continue
 		}
 		out = append(out, f)
@@ -54,18 +55,14 @@ func tradeoffFields(mode string) []string {
 // fieldName is what a mode calls a swept field, in the current language.
 func fieldName(mode, field string) string { return fieldNameIn(i18n.Current(), mode, field) }
 
-// fieldNameIn is fieldName in language l.
+// fieldNameIn is fieldName in language l. The lease and the servers take
+// the design's own words (sim.Traits): tradeoff.field.ttl, .session or
+// .lease; tradeoff.field.servers, .masters or .members.
 func fieldNameIn(l i18n.Lang, mode, field string) string {
 	key := ""
 	switch field {
 	case "ttl":
-		key = "tradeoff.field.ttl"
-		switch mode {
-		case "zookeeper":
-			key = "tradeoff.field.session"
-		case "etcd":
-			key = "tradeoff.field.lease"
-		}
+		key = "tradeoff.field." + orWord(sim.TraitsOf(mode).LeaseWord, "ttl")
 	case "pause":
 		key = "tradeoff.field.pause"
 	case "clockDrift":
@@ -77,18 +74,24 @@ func fieldNameIn(l i18n.Lang, mode, field string) string {
 	case "clients":
 		key = "tradeoff.field.clients"
 	case "nodes":
-		key = "tradeoff.field.servers"
-		switch mode {
-		case "redlock":
-			key = "tradeoff.field.masters"
-		case "etcd":
-			key = "tradeoff.field.members"
-		}
+		key = "tradeoff.field." + serverWord(mode)
 	}
 	if key == "" {
 		return field
 	}
 	return i18n.In(l, key)
+}
+
+// serverWord is what a mode calls its servers: "servers", "masters" or
+// "members" (sim.Traits.ServerWord).
+func serverWord(mode string) string { return orWord(sim.TraitsOf(mode).ServerWord, "servers") }
+
+// orWord is word, or fallback for a mode that gives none.
+func orWord(word, fallback string) string {
+	if word == "" {
+		return fallback
+	}
+	return word
 }
 
 // scenarioValue is where the main view's scenario stands on a field, in
@@ -109,7 +112,7 @@ func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
 	case "clients":
 		return float64(sc.Clients), true
 	case "nodes":
-		return float64(sc.Nodes), sc.Mode != "redis"
+		return float64(sc.Nodes), sim.TraitsOf(sc.Mode).Reads("nodes")
 	case "pause":
 		d, ok := pauseLength(sc)
 		return sim.Ms(d), ok
@@ -190,7 +193,7 @@ func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) st
 	if !axis["latency"] {
 		parts = append(parts, fieldName(base.Mode, "latency")+" "+briefTime(base.Latency.D())+" ± "+briefTime(base.Jitter.D()))
 	}
-	if !axis["nodes"] && base.Mode != "redis" {
+	if !axis["nodes"] && sim.TraitsOf(base.Mode).Reads("nodes") {
 		parts = append(parts, fmt.Sprintf("%d %s", base.Nodes, fieldName(base.Mode, "nodes")))
 	}
 	if !axis["clockDrift"] && base.ClockDrift > 0 {

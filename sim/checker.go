@@ -417,12 +417,13 @@ func (c *Checker) Summary(t time.Duration) Summary {
 	sum := Summary{Name: sc.Name, Mode: sc.Mode, Seed: sc.Seed,
 		Messages: c.Messages, WatchNotifications: c.WatchNotifications, Grants: []GrantSummary{}}
 	var lat []float64
+	validity := c.s.Mode.Traits().Validity
 	for _, g := range c.grants {
 		if g.At > t {
 			break
 		}
 		gs := GrantSummary{AtMs: round3(Ms(g.At)), Client: c.s.Nodes[g.Client].Name, Token: g.Token}
-		if sc.Mode == "redlock" {
+		if validity {
 			v := round3(Ms(g.Validity))
 			gs.ValidityMs = &v
 		}

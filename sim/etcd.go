@@ -131,6 +131,15 @@ type etcdMode struct{}
 
 func (etcdMode) Name() string { return "etcd" }
 
+// etcdTraits: raft members, a lease, and the key's create revision as
+// every grant's token.
+var etcdTraits = Traits{
+	LeaseWord: "lease", ServerWord: "members", Token: TokenAlways,
+	Fields: []string{"nodes", "herd", "fencing", "preVote"},
+}
+
+func (etcdMode) Traits() Traits { return etcdTraits }
+
 func (etcdMode) Defaults(sc *Scenario) {
 	sc.Nodes = 3
 	sc.Tries = 0

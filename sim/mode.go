@@ -27,6 +27,66 @@ type Mode interface {
 	Failover(s *Sim, node NodeID)
 	// View fills the mode's part of a snapshot.
 	View(s *Sim, snap *Snapshot)
+	// Traits describes the design to the rest of the program, which asks
+	// it instead of comparing its name.
+	Traits() Traits
+}
+
+// Traits is what a design tells the window, the command line and the
+// fault search about itself, so that none of them names a design.
+type Traits struct {
+	// LeaseWord is what the design calls the scenario's ttl: "ttl" (a
+	// key's TTL), "session" (a session timeout) or "lease" (a lease TTL).
+	// The window's words for it are keyed by it.
+	LeaseWord string
+	// ServerWord is what it calls its servers: "servers", "masters" or
+	// "members".
+	ServerWord string
+	// Token is the fencing token its grants carry.
+	Token FencingToken
+	// Validity says its grants carry the validity the client worked out
+	// (the summary reports it with each grant).
+	Validity bool
+	// ClientQuorum says the client itself counts a majority of
+	// independent servers: no server alone knows who holds the lock.
+	ClientQuorum bool
+	// Fields are the scenario fields only some designs read that this one
+	// reads; "nodes" when the scenario sets its number of servers.
+	Fields []string
+}
+
+// FencingToken is the kind of token a design's grants carry.
+type FencingToken int
+
+const (
+	// NoToken: the lock values are not ordered, so a storage has nothing
+	// to fence with.
+	NoToken FencingToken = iota
+	// TokenWhenFencing: the client takes an ordered token only when
+	// fencing is on (a counter it increments).
+	TokenWhenFencing
+	// TokenAlways: every grant has an ordered token (a sequence number, a
+	// revision), fencing or not.
+	TokenAlways
+)
+
+// Reads says whether the design reads one of the fields only some designs
+// read.
+func (t Traits) Reads(field string) bool { return contains(t.Fields, field) }
+
+// HasTokens says whether grants carry a token worth showing, with fencing
+// on or off.
+func (t Traits) HasTokens(fencing bool) bool {
+	return t.Token == TokenAlways || (t.Token == TokenWhenFencing && fencing)
+}
+
+// TraitsOf is the traits of a registered mode; the zero Traits for a name
+// no mode has.
+func TraitsOf(mode string) Traits {
+	if m, ok := modes[mode]; ok {
+		return m.Traits()
+	}
+	return Traits{}
 }
 
 var modes = map[string]Mode{}

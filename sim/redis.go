@@ -47,6 +47,15 @@ type redisMode struct{}
 
 func (redisMode) Name() string { return "redis" }
 
+// redisTraits: one master (and its replica), a key with a TTL, and a
+// fencing token only when the client INCRs a counter for one.
+var redisTraits = Traits{
+	LeaseWord: "ttl", ServerWord: "servers", Token: TokenWhenFencing,
+	Fields: []string{"replica", "watchdog", "fencing", "plainDel", "failoverAfter"},
+}
+
+func (redisMode) Traits() Traits { return redisTraits }
+
 // SentinelDownAfter is Redis Sentinel's default down-after-milliseconds,
 // 30000 (redis/redis src/sentinel.c: SENTINEL_DEFAULT_DOWN_AFTER): how long
 // the master must not answer PING before a Sentinel calls it subjectively

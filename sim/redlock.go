@@ -133,6 +133,15 @@ type redlockMode struct{}
 
 func (redlockMode) Name() string { return "redlock" }
 
+// redlockTraits: N independent masters the client counts itself, random
+// values (no ordered token), a validity with every grant.
+var redlockTraits = Traits{
+	LeaseWord: "ttl", ServerWord: "masters", Token: NoToken, Validity: true, ClientQuorum: true,
+	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential"},
+}
+
+func (redlockMode) Traits() Traits { return redlockTraits }
+
 func (redlockMode) Defaults(sc *Scenario) {
 	sc.Nodes = 5
 	sc.Tries = RedlockTries

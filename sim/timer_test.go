@@ -28,6 +28,7 @@ func (timerMode) CanFailover(sc *sim.Scenario, node string) error {
 }
 func (timerMode) Failover(s *sim.Sim, node sim.NodeID) {}
 func (timerMode) View(s *sim.Sim, snap *sim.Snapshot)  {}
+func (timerMode) Traits() sim.Traits                   { return sim.Traits{} }
 
 // timerCancelAt is when the client cancels its work timer.
 var timerCancelAt time.Duration

@@ -174,6 +174,15 @@ type zkMode struct{}
 
 func (zkMode) Name() string { return "zookeeper" }
 
+// zkTraits: an ensemble of servers, a session timeout, and the znode's
+// sequence number as every grant's token.
+var zkTraits = Traits{
+	LeaseWord: "session", ServerWord: "servers", Token: TokenAlways,
+	Fields: []string{"nodes", "herd", "respectSuspended", "fencing"},
+}
+
+func (zkMode) Traits() Traits { return zkTraits }
+
 func (zkMode) Defaults(sc *Scenario) {
 	sc.Nodes = 3
 	sc.Tries = 0

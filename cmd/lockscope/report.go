@@ -78,7 +78,7 @@ func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum 
 		return err
 	}
 	switch {
-	case sc.Mode == "redlock":
+	case sim.TraitsOf(sc.Mode).Token == sim.NoToken:
 		_, err := fmt.Fprintln(w, t("report.redlockNoToken"))
 		return err
 	case !sc.Fencing:
@@ -106,7 +106,7 @@ func verdict(l i18n.Lang, sum sim.Summary) string {
 // token shows a grant's token, or "-" where the grant has none to show:
 // Redlock has no ordered token, and Redis without fencing hands out none.
 func token(sc *sim.Scenario, t int64) string {
-	if sc.Mode == "redlock" || (t == 0 && !sc.Fencing) {
+	if sim.TraitsOf(sc.Mode).Token == sim.NoToken || (t == 0 && !sc.Fencing) {
 		return "-"
 	}
 	return strconv.FormatInt(t, 10)

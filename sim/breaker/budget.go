@@ -58,7 +58,7 @@ func DefaultBudget(sc *sim.Scenario) Budget {
 		MaxPartition: 2 * ttl,
 		Runs:         DefaultRuns,
 	}
-	if sc.Mode == "redlock" {
+	if sim.TraitsOf(sc.Mode).ClientQuorum {
 		b.MaxFaults = 3
 	}
 	return b

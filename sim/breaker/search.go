@@ -95,8 +95,8 @@ type env struct {
 	base  *sim.Scenario
 	space space
 	runs  atomic.Int64 // every run made, search and shrink
-	// quorum: the lock is held by a majority of servers (Redlock), so a
-	// run comes closer as each of them lets go.
+	// quorum: the lock is held by a majority of servers the client counts
+	// itself (Redlock), so a run comes closer as each of them lets go.
 	quorum bool
 }
 
@@ -200,7 +200,7 @@ func cmpDur(a, b time.Duration) int {
 // own faults are set aside: the question is the least that has to go
 // wrong with these settings, and a schedule the search finds replaces them.
 func newEnv(sc *sim.Scenario, b Budget) (*env, outcome, error) {
-	e := &env{base: sc.Clone(), quorum: sc.Mode == "redlock"}
+	e := &env{base: sc.Clone(), quorum: sim.TraitsOf(sc.Mode).ClientQuorum}
 	e.base.Captions, e.base.Faults = nil, nil
 	s, err := sim.New(e.base)
 	if err != nil {

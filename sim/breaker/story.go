@@ -48,7 +48,7 @@ func (e *env) finish(res *Result, s schedule, margins []Margin) (*Result, error)
 	c := run.Check
 	res.Sentence = foundSentence(c, s, margins)
 	// Redlock has no ordered token, and Redis without fencing hands out none.
-	tokens := sc.Mode != "redlock" && (sc.Fencing || sc.Mode != "redis")
+	tokens := sim.TraitsOf(sc.Mode).HasTokens(sc.Fencing)
 	res.Story = story(c, s, res.Sentence, tokens)
 	res.Scenario = sc
 	return res, nil
