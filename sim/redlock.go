@@ -137,7 +137,7 @@ func (redlockMode) Name() string { return "redlock" }
 // values (no ordered token), a validity with every grant.
 var redlockTraits = Traits{
 	LeaseWord: "ttl", ServerWord: "masters", Token: NoToken, Validity: true, ClientQuorum: true,
-	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential"},
+	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout"},
 }
 
 func (redlockMode) Traits() Traits { return redlockTraits }

@@ -1,0 +1,92 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// onlySome are the scenario fields only some designs read, each with a
+// value that turns it on; a design that does not read one refuses it.
+var onlySome = map[string]func(sc *sim.Scenario){
+	"herd":           func(sc *sim.Scenario) { sc.Herd = true },
+	"sequential":     func(sc *sim.Scenario) { sc.Sequential = true },
+	"plainDel":       func(sc *sim.Scenario) { sc.PlainDel = true },
+	"replica":        func(sc *sim.Scenario) { sc.Replica = true },
+	"watchdog":       func(sc *sim.Scenario) { sc.Watchdog = true },
+	"fencing":        func(sc *sim.Scenario) { sc.Fencing = true },
+	"failoverAfter":  func(sc *sim.Scenario) { sc.FailoverAfter = sim.Duration(5 * time.Second) },
+	"preVote":        func(sc *sim.Scenario) { sc.PreVote = true },
+	"contextTimeout": func(sc *sim.Scenario) { sc.ContextTimeout = true },
+}
+
+// A design's Traits.Fields are the truth about it: every field only some
+// designs read is accepted by the designs that list it and refused, naming
+// the field, by the others.
+func TestTraitsFieldsMatchValidation(t *testing.T) {
+	for _, mode := range sim.ModeOrder {
+		tr := sim.TraitsOf(mode)
+		for field, set := range onlySome {
+			sc, err := sim.Defaults(mode)
+			require.NoError(t, err)
+			set(sc)
+			err = sc.Validate()
+			if tr.Reads(field) {
+				assert.NoError(t, err, "%s reads %s", mode, field)
+			} else if assert.Error(t, err, "%s refuses %s", mode, field) {
+				assert.True(t, strings.HasPrefix(err.Error(), field+":"), "%s: %s names the field: %v", mode, field, err)
+			}
+		}
+	}
+}
+
+// The traits the window and the command line ask for, design by design.
+func TestTraits(t *testing.T) {
+	tests := []struct {
+		mode, lease, servers string
+		token                sim.FencingToken
+		validity, quorum     bool
+		nodes                bool
+	}{
+		{"redis", "ttl", "servers", sim.TokenWhenFencing, false, false, false},
+		{"redlock", "ttl", "masters", sim.NoToken, true, true, true},
+		{"zookeeper", "session", "servers", sim.TokenAlways, false, false, true},
+		{"etcd", "lease", "members", sim.TokenAlways, false, false, true},
+	}
+	for _, tt := range tests {
+		tr := sim.TraitsOf(tt.mode)
+		assert.Equal(t, tt.lease, tr.LeaseWord, tt.mode)
+		assert.Equal(t, tt.servers, tr.ServerWord, tt.mode)
+		assert.Equal(t, tt.token, tr.Token, tt.mode)
+		assert.Equal(t, tt.validity, tr.Validity, tt.mode)
+		assert.Equal(t, tt.quorum, tr.ClientQuorum, tt.mode)
+		assert.Equal(t, tt.nodes, tr.Reads("nodes"), tt.mode)
+	}
+	assert.Equal(t, sim.Traits{}, sim.TraitsOf("no-such-mode"))
+	assert.False(t, sim.TraitsOf("redis").HasTokens(false), "Redis takes a token only with fencing")
+	assert.True(t, sim.TraitsOf("redis").HasTokens(true))
+	assert.True(t, sim.TraitsOf("etcd").HasTokens(false))
+	assert.False(t, sim.TraitsOf("redlock").HasTokens(true))
+}
+
+// Every grant of a design whose Traits say Validity carries one in the
+// summary, and no other design's does.
+func TestSummaryValidityFollowsTraits(t *testing.T) {
+	for _, mode := range sim.ModeOrder {
+		sc, err := sim.Defaults(mode)
+		require.NoError(t, err)
+		sc.Duration = sim.Duration(20 * time.Second)
+		s, err := sim.New(sc)
+		require.NoError(t, err)
+		sum := s.Run()
+		require.NotEmpty(t, sum.Grants, mode)
+		for _, g := range sum.Grants {
+			assert.Equal(t, sim.TraitsOf(mode).Validity, g.ValidityMs != nil, mode)
+		}
+	}
+}
