@@ -387,7 +387,7 @@ func (w *Window) SetSlowForMessages(on bool) {
 
 // ResetSettings forgets every saved setting and puts the window back as
 // on a first start: the system's language and theme, each tab on its first
-// preset at normal speed, the first tab, the default size.
+// preset at normal speed, the first tab, a size that fits the screen.
 func (w *Window) ResetSettings() {
 	w.settings.Reset()
 	w.app.Settings().SetTheme(&Theme{Choice: ThemeSystem})
@@ -404,7 +404,7 @@ func (w *Window) ResetSettings() {
 	i18n.Set(SystemLanguage())
 	w.relabel()
 	w.appTabs.SelectIndex(0)
-	w.Resize(DefaultSize)
+	w.FitScreen()
 }
 
 // restore puts the saved settings back: each tab's preset, sliders and

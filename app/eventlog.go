@@ -43,6 +43,7 @@ func NewEventLog() *EventLog {
 	l := &EventLog{current: -1}
 	l.count = widget.NewLabel("")
 	l.count.SizeName = theme.SizeNameCaptionText
+	l.count.Truncation = fyne.TextTruncateEllipsis // a narrow window shortens it, never widens the log
 	l.Messages = widget.NewCheck(i18n.T("eventlog.messages"), func(bool) { l.filter() })
 	l.Messages.Checked = true
 	l.List = widget.NewList(

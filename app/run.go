@@ -19,6 +19,10 @@ var Version = ""
 func Run() {
 	a := fyneapp.NewWithID(AppID)
 	w := NewWindow(a)
+	w.screen = screenArea
 	w.RestoreSession()
+	w.FitScreen()
+	// The canvas knows its scale once the window is on a screen: fit again.
+	a.Lifecycle().SetOnStarted(w.FitScreen)
 	w.ShowAndRun()
 }

@@ -73,12 +73,21 @@ func (s Settings) SetSlowForMessages(on bool) { s.p.SetBool(prefSlowMessages, on
 
 // WindowSize is the saved window size, DefaultSize when none is.
 func (s Settings) WindowSize() fyne.Size {
+	if size, ok := s.SavedWindowSize(); ok {
+		return size
+	}
+	return DefaultSize
+}
+
+// SavedWindowSize is the size the user left the window at; ok is false
+// when none is saved.
+func (s Settings) SavedWindowSize() (size fyne.Size, ok bool) {
 	w := s.p.FloatWithFallback(prefWindowWidth, 0)
 	h := s.p.FloatWithFallback(prefWindowHeight, 0)
 	if w < 320 || h < 240 {
-		return DefaultSize
+		return fyne.Size{}, false
 	}
-	return fyne.NewSize(float32(w), float32(h))
+	return fyne.NewSize(float32(w), float32(h)), true
 }
 
 // TabState is what a tab remembers: the preset it showed and the values of

@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -57,7 +56,7 @@ func NewPictures(spec ModeTab) *Pictures {
 	p.clusterPanel = widgets.NewPanel("panel.cluster", p.Cluster)
 	state := fyne.CanvasObject(p.State)
 	if spec.Protocol != nil {
-		state = container.NewBorder(nil, p.Protocol, nil, nil, p.State)
+		state = container.New(&yieldingFooter{footer: p.Protocol}, p.State, container.NewVScroll(p.Protocol))
 	}
 	top := container.NewHSplit(p.clusterPanel, widgets.NewPanel(spec.StateTitle, state))
 	top.Offset = 0.58
@@ -169,6 +168,7 @@ type tabView struct {
 	toggles                 map[string]*widgets.TipCheck
 	status                  *widget.Label
 	content                 fyne.CanvasObject
+	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
 	tradeoff                *tradeoffView // the Trade-off map, shown instead of the run
 	breakBtn                *widgets.TipButton
 	brk                     *breakFlow   // the Break it search running, nil when none (breakit.go)
@@ -252,14 +252,20 @@ func (v *tabView) build() fyne.CanvasObject {
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
-	bar := container.NewHBox(v.play, v.step, v.delta, v.back, v.reset, widget.NewSeparator(),
-		widget.NewLabelWithStyle(i18n.T("toolbar.speed"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		fixed(170, v.speed), fixed(56, v.speedValue), widget.NewSeparator(),
-		widget.NewLabelWithStyle(i18n.T("toolbar.preset"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		fixed(230, v.presets), v.tradeoff.button, v.breakBtn, layout.NewSpacer())
-	bar.Objects = append(bar.Objects, toggles...)
+	bold := func(key string) *widget.Label {
+		return widget.NewLabelWithStyle(i18n.T(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	// One flow of groups, each kept whole: the transport, the speed, the
+	// preset, the Trade-off button, the toggles, then a cell per slider.
+	// A narrow window wraps them into more rows; the slider cells share
+	// what a row has to spare. An action added to the bar is one more
+	// object in v.bar.
+	v.bar = newFlow(container.NewHBox(v.play, v.step, v.delta, v.back, v.reset),
+		container.NewHBox(bold("toolbar.speed"), fixed(150, v.speed), fixed(52, v.speedValue)),
+		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, v.presets), 360)),
+		v.tradeoff.button, v.breakBtn)
+	v.bar.Objects = append(v.bar.Objects, toggles...)
 
-	var params []fyne.CanvasObject
 	for _, key := range v.spec.Sliders {
 		spec := Sliders[key]
 		sc := &sliderControl{spec: spec,
@@ -270,17 +276,13 @@ func (v *tabView) build() fyne.CanvasObject {
 		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
 		v.sliders = append(v.sliders, sc)
 		name := widget.NewLabelWithStyle(spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		params = append(params, container.NewBorder(nil, nil, name, fixed(64, sc.value), sc.slider))
+		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(80, sc.slider))
+		v.bar.Add(stretch(cell, 360))
 	}
 
 	v.status = widget.NewLabel("")
 	v.status.Truncation = fyne.TextTruncateEllipsis
-	// More than six sliders take two rows, so none gets too short to drag.
-	cols := len(params)
-	if rows := (cols + 5) / 6; rows > 1 {
-		cols = (cols + rows - 1) / rows
-	}
-	top := container.NewVBox(bar, container.NewGridWithColumns(cols, params...))
+	top := v.bar
 	v.addEventLog()
 	return container.NewBorder(top, v.status, nil, nil, container.NewStack(v.pics.Content(), v.tradeoff.content))
 }

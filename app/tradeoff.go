@@ -290,10 +290,13 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	bold := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	bar := container.NewBorder(nil, nil,
-		container.NewHBox(bold(i18n.T("tradeoff.across")), fixed(170, t.xSel), bold(i18n.T("tradeoff.up")), fixed(170, t.ySel),
-			bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
-		fixed(220, t.progress), t.state)
+	// A flow, like the tab's toolbar: each choice with its label stays
+	// whole and a narrow window wraps them (responsive.go).
+	bar := newFlow(
+		container.NewHBox(bold(i18n.T("tradeoff.across")), fixed(170, t.xSel)),
+		container.NewHBox(bold(i18n.T("tradeoff.up")), fixed(170, t.ySel)),
+		container.NewHBox(bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
+		fixed(220, t.progress), stretch(atLeast(160, t.state), 0))
 	heatTitle := i18n.T("tradeoff.heat.title")
 	chartTitle := i18n.T("tradeoff.chart.title")
 	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))

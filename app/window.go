@@ -13,8 +13,9 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 )
 
-// DefaultSize is the window's size at start: room for the cluster, the
-// state picture and a readable timeline side by side.
+// DefaultSize is the window's size at start when the screen's size is not
+// known: room for the cluster, the state picture and a readable timeline
+// side by side. On a desktop the window fits its screen (FitScreen).
 var DefaultSize = fyne.NewSize(1400, 900)
 
 // Window is the LockScope window: a tab per mode with a state picture.
@@ -31,6 +32,10 @@ type Window struct {
 	menus    []MenuGroup // the menu bar, also the keyboard's actions
 	help     *widget.PopUp
 	job      *recordJob // the scenario being recorded in the background, if any
+
+	// screen is the usable area of the screen the window opens on, zero
+	// when unknown (tests); Run sets it from the desktop (screen_desktop.go).
+	screen func(fyne.Canvas) fyne.Size
 }
 
 // NewWindow builds the window on any Fyne app (tests pass test.NewApp()).
@@ -59,6 +64,17 @@ func NewWindow(a fyne.App) *Window {
 	})
 	w.installFiles()
 	return w
+}
+
+// FitScreen sizes the window for its screen: the size the user left it at
+// if that still fits, else one that does (fitWindow).
+func (w *Window) FitScreen() {
+	var area fyne.Size
+	if w.screen != nil {
+		area = w.screen(w.Canvas())
+	}
+	saved, ok := w.settings.SavedWindowSize()
+	w.Resize(fitWindow(saved, ok, area))
 }
 
 // current is the tab on show.

@@ -258,7 +258,7 @@ func (r *clusterRenderer) Destroy() {}
 
 func (r *clusterRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *clusterRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 200) }
+func (r *clusterRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 150) }
 
 func (r *clusterRenderer) Objects() []fyne.CanvasObject { return r.objects }
 

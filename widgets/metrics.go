@@ -184,7 +184,8 @@ func (r *metricsRenderer) Refresh() {
 		} else {
 			o.sep.Hide()
 		}
-		placeText(o.label, c.Label, fyne.NewPos(x+10, 4), muted)
+		// A narrow window shortens a label rather than run it into the next.
+		placeText(o.label, fitText(c.Label, 11, false, cellW-16), fyne.NewPos(x+10, 4), muted)
 		vc := fg
 		if c.Alarm {
 			vc = ColorViolation

@@ -77,7 +77,11 @@ func (r *panelRenderer) Layout(size fyne.Size) {
 
 func (r *panelRenderer) MinSize() fyne.Size {
 	m := r.p.Body.MinSize()
-	return fyne.NewSize(m.Width+2*panelPad, m.Height+panelTitleH+2+panelPad)
+	top := float32(panelPad)
+	if r.p.Title != "" {
+		top = panelTitleH + 2
+	}
+	return fyne.NewSize(m.Width+2*panelPad, m.Height+top+panelPad)
 }
 
 func (r *panelRenderer) Objects() []fyne.CanvasObject {

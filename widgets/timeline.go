@@ -220,7 +220,7 @@ func (r *timelineRenderer) Destroy() {}
 
 func (r *timelineRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *timelineRenderer) MinSize() fyne.Size { return fyne.NewSize(400, 140) }
+func (r *timelineRenderer) MinSize() fyne.Size { return fyne.NewSize(400, 120) }
 
 func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objects }
 

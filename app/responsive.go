@@ -1,0 +1,240 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+)
+
+// flowLayout lays its objects out left to right and starts a new row when
+// the next one does not fit, so a toolbar of any length stays whole in a
+// narrow window: nothing overlaps and nothing is pushed off the edge. An
+// object is never split; a group that must stay together (a label with
+// its slider) is one object. Objects wrapped by stretch share a row's
+// spare width (each up to stretch's limit); the others keep their
+// minimum width. Its height depends on the width it was last laid out
+// at: MinSize reports the rows that width needs, and Fyne lays the parent
+// out again when that changes.
+type flowLayout struct {
+	hgap, vgap float32
+	width      float32 // the width of the last Layout; 0 before the first
+}
+
+// stretch marks o as taking a share of its row's spare width, up to max
+// (0: no limit).
+func stretch(o fyne.CanvasObject, max float32) fyne.CanvasObject {
+	return container.New(&stretchMark{max: max}, o)
+}
+
+// stretchMark is the layout of a stretched object's box: it only fills the
+// box, and tells flowLayout that the box may grow.
+type stretchMark struct {
+	max  float32 // the widest the box grows to, 0 for no limit
+	minW float32 // the box's minimum width, measured by stretchOf
+}
+
+func (s *stretchMark) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (s *stretchMark) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := fyne.Size{}
+	for _, o := range objs {
+		if o.Visible() {
+			m = m.Max(o.MinSize())
+		}
+	}
+	return m
+}
+
+// newFlow is a container that flows its objects into rows.
+func newFlow(objs ...fyne.CanvasObject) *fyne.Container {
+	return container.New(&flowLayout{hgap: 6, vgap: 0}, objs...)
+}
+
+// rows splits the visible objects into rows for a width; width 0 puts
+// them all on one row.
+func (f *flowLayout) rows(objs []fyne.CanvasObject, width float32) [][]fyne.CanvasObject {
+	var out [][]fyne.CanvasObject
+	var row []fyne.CanvasObject
+	x := float32(0)
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		w := o.MinSize().Width
+		if len(row) > 0 && width > 0 && x+f.hgap+w > width {
+			out = append(out, row)
+			row, x = nil, 0
+		}
+		if len(row) > 0 {
+			x += f.hgap
+		}
+		row = append(row, o)
+		x += w
+	}
+	if len(row) > 0 {
+		out = append(out, row)
+	}
+	return out
+}
+
+func rowHeight(row []fyne.CanvasObject) float32 {
+	h := float32(0)
+	for _, o := range row {
+		h = max(h, o.MinSize().Height)
+	}
+	return h
+}
+
+// MinSize is as wide as the widest object and as tall as the rows of the
+// last laid-out width.
+func (f *flowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	w := float32(0)
+	for _, o := range objs {
+		if o.Visible() {
+			w = max(w, o.MinSize().Width)
+		}
+	}
+	width := f.width
+	if width > 0 {
+		width = max(width, w)
+	}
+	rows := f.rows(objs, width)
+	h := float32(0)
+	for i, r := range rows {
+		if i > 0 {
+			h += f.vgap
+		}
+		h += rowHeight(r)
+	}
+	return fyne.NewSize(w, h)
+}
+
+// Layout places the rows for the container's width.
+func (f *flowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	f.width = size.Width
+	y := float32(0)
+	for _, row := range f.rows(objs, size.Width) {
+		h := rowHeight(row)
+		used := f.hgap * float32(len(row)-1)
+		var grow []*stretchMark
+		for _, o := range row {
+			used += o.MinSize().Width
+			if s := stretchOf(o); s != nil {
+				grow = append(grow, s)
+			}
+		}
+		spare := size.Width - used
+		extra := map[*stretchMark]float32{}
+		// Share the spare width out equally, again and again, so what a
+		// capped object cannot take goes to the others.
+		for open := len(grow); spare > 0.5 && open > 0; {
+			share := spare / float32(open)
+			open = 0
+			for _, s := range grow {
+				room := share
+				if s.max > 0 {
+					room = min(share, s.max-extra[s]-s.minWidth())
+				}
+				if room <= 0 {
+					continue
+				}
+				extra[s] += room
+				spare -= room
+				if s.max == 0 || extra[s]+s.minWidth() < s.max {
+					open++
+				}
+			}
+		}
+		x := float32(0)
+		for _, o := range row {
+			w := o.MinSize().Width
+			if s := stretchOf(o); s != nil {
+				w += extra[s]
+			}
+			o.Move(fyne.NewPos(x, y))
+			o.Resize(fyne.NewSize(w, h))
+			x += w + f.hgap
+		}
+		y += h + f.vgap
+	}
+}
+
+// minWidth is the box's minimum width as stretchOf last measured it.
+func (s *stretchMark) minWidth() float32 { return s.minW }
+
+func stretchOf(o fyne.CanvasObject) *stretchMark {
+	c, ok := o.(*fyne.Container)
+	if !ok {
+		return nil
+	}
+	s, ok := c.Layout.(*stretchMark)
+	if !ok {
+		return nil
+	}
+	s.minW = c.MinSize().Width
+	return s
+}
+
+// atLeast gives o a minimum width, so a slider or a picker in a narrow
+// row keeps a length that can be dragged or read.
+func atLeast(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+	return container.New(minWidth(w), o)
+}
+
+// minWidth fills its box with its objects and is at least this wide.
+type minWidth float32
+
+func (m minWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (m minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(float32(m), 0)
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	return s
+}
+
+// yieldingFooter lays out a picture with a footer of text beneath it: the
+// footer takes its full height when the box has room for it beside the
+// picture's minimum, and scrolls in what is left when it has not, so a
+// short window keeps the picture and can still read the text. Its objects
+// are the picture and a scroller around footer.
+type yieldingFooter struct {
+	footer fyne.CanvasObject // the text inside the scroller, measured for its full height
+}
+
+// footerMin is the least height the footer keeps: about two lines.
+const footerMin = 40
+
+func (y *yieldingFooter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) != 2 {
+		return
+	}
+	pic, foot := objs[0], objs[1]
+	y.footer.Resize(fyne.NewSize(size.Width, y.footer.MinSize().Height))
+	want := y.footer.MinSize().Height
+	h := max(min(want, size.Height-pic.MinSize().Height), min(want, footerMin))
+	pic.Move(fyne.NewPos(0, 0))
+	pic.Resize(fyne.NewSize(size.Width, size.Height-h))
+	foot.Move(fyne.NewPos(0, size.Height-h))
+	foot.Resize(fyne.NewSize(size.Width, h))
+}
+
+func (y *yieldingFooter) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if len(objs) != 2 {
+		return fyne.Size{}
+	}
+	m := objs[0].MinSize()
+	return fyne.NewSize(m.Width, m.Height+min(y.footer.MinSize().Height, footerMin))
+}

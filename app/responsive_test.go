@@ -1,0 +1,168 @@
+package app
+
+import (
+	"fmt"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+)
+
+// layOut lays the window out at a size twice, so a flow that found it
+// needs more rows at that width is given them (Fyne's driver does this on
+// the next frame).
+func layOut(w *Window, size fyne.Size) {
+	w.Resize(size)
+	w.Content().Refresh()
+	w.Resize(size)
+}
+
+// The window fits a 1024×768 laptop in both languages, on every tab, with
+// the event log open and with the Trade-off map on show: its content asks
+// for no more than MinUsableSize once laid out at that width.
+func TestWindowFitsASmallScreen(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	t.Cleanup(w.Close)
+	for _, l := range i18n.Langs {
+		w.SetLanguage(l)
+		for _, v := range w.tabs {
+			// The map's computation reports to nobody: this test looks at
+			// the layout only, on its own goroutine.
+			v.tradeoff.runner.deliver = func(func()) {}
+			v.tradeoff.axis = smallAxes
+		}
+		for _, log := range []bool{false, true} {
+			w.ShowEventLog(log)
+			for i, v := range w.tabs {
+				for _, tradeoff := range []bool{false, true} {
+					name := fmt.Sprintf("%s %s log=%v tradeoff=%v", l, v.spec.Mode, log, tradeoff)
+					w.appTabs.SelectIndex(i)
+					v.tradeoff.setShown(tradeoff)
+					layOut(w, MinUsableSize)
+					m := w.Content().MinSize()
+					assert.LessOrEqual(t, m.Width, MinUsableSize.Width, name)
+					assert.LessOrEqual(t, m.Height, MinUsableSize.Height, name)
+					v.tradeoff.setShown(false)
+				}
+			}
+		}
+	}
+	w.ShowEventLog(false)
+}
+
+// At 1024 wide every control of the toolbar is on screen and none covers
+// another: the flow wraps them into rows instead.
+func TestToolbarWrapsWithoutOverlap(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	t.Cleanup(w.Close)
+	for i, v := range w.tabs {
+		w.appTabs.SelectIndex(i)
+		layOut(w, MinUsableSize)
+		bar := v.bar
+		require.NotEmpty(t, bar.Objects)
+		var boxes []fyne.Position
+		var sizes []fyne.Size
+		rows := map[float32]bool{}
+		for _, o := range bar.Objects {
+			p, s := o.Position(), o.Size()
+			assert.GreaterOrEqual(t, p.X, float32(0), v.spec.Mode)
+			assert.LessOrEqual(t, p.X+s.Width, bar.Size().Width+0.5, "%s: an object runs off the right edge", v.spec.Mode)
+			assert.GreaterOrEqual(t, s.Width+0.5, o.MinSize().Width, "%s: an object squeezed below its minimum", v.spec.Mode)
+			boxes, sizes = append(boxes, p), append(sizes, s)
+			rows[p.Y] = true
+		}
+		for i := range boxes {
+			for j := i + 1; j < len(boxes); j++ {
+				overlapX := boxes[i].X < boxes[j].X+sizes[j].Width-0.5 && boxes[j].X < boxes[i].X+sizes[i].Width-0.5
+				overlapY := boxes[i].Y < boxes[j].Y+sizes[j].Height-0.5 && boxes[j].Y < boxes[i].Y+sizes[i].Height-0.5
+				assert.False(t, overlapX && overlapY, "%s: objects %d and %d overlap", v.spec.Mode, i, j)
+			}
+		}
+		assert.Greater(t, len(rows), 1, "%s: at 1024 the bar wraps", v.spec.Mode)
+
+		layOut(w, fyne.NewSize(2560, 1400))
+		rows = map[float32]bool{}
+		for _, o := range bar.Objects {
+			rows[o.Position().Y] = true
+		}
+		assert.LessOrEqual(t, len(rows), 2, "%s: a wide window needs at most two rows", v.spec.Mode)
+	}
+}
+
+func TestFlowLayout(t *testing.T) {
+	box := func(w float32) fyne.CanvasObject {
+		r := canvas.NewRectangle(nil)
+		r.SetMinSize(fyne.NewSize(w, 20))
+		return r
+	}
+	a, b, c := box(100), box(100), box(100)
+	s := stretch(box(50), 80)
+	f := newFlow(a, b, c, s)
+	f.Resize(fyne.NewSize(250, 100))
+	assert.Equal(t, fyne.NewPos(0, 0), a.Position())
+	assert.Equal(t, fyne.NewPos(106, 0), b.Position())
+	assert.Equal(t, fyne.NewPos(0, 20), c.Position(), "the third box wraps")
+	assert.Equal(t, fyne.NewPos(106, 20), s.Position())
+	assert.Equal(t, float32(80), s.Size().Width, "a stretched box grows up to its limit")
+	assert.Equal(t, fyne.NewSize(100, 40), f.MinSize(), "two rows at the width it was laid out at")
+
+	f.Resize(fyne.NewSize(1000, 100))
+	assert.Equal(t, fyne.NewSize(100, 20), f.MinSize(), "one row when there is room")
+	assert.Equal(t, float32(80), s.Size().Width)
+
+	hidden := box(100)
+	hidden.Hide()
+	f = newFlow(hidden, a)
+	f.Resize(fyne.NewSize(300, 100))
+	assert.Equal(t, fyne.NewPos(0, 0), a.Position(), "hidden objects take no room")
+}
+
+func TestYieldingFooter(t *testing.T) {
+	pic := canvas.NewRectangle(nil)
+	pic.SetMinSize(fyne.NewSize(100, 100))
+	text := widget.NewLabel("one\ntwo\nthree\nfour\nfive")
+	y := &yieldingFooter{footer: text}
+	c := fyne.NewContainerWithLayout(y, pic, text)
+	full := text.MinSize().Height
+	c.Resize(fyne.NewSize(300, 100+full+50))
+	assert.Equal(t, full, text.Size().Height, "room for the whole footer")
+	c.Resize(fyne.NewSize(300, 150))
+	assert.Equal(t, float32(50), text.Size().Height, "a short box gives the picture its minimum, the footer the rest")
+	assert.Equal(t, float32(100), pic.Size().Height)
+	c.Resize(fyne.NewSize(300, 120))
+	assert.Equal(t, float32(footerMin), text.Size().Height, "a box too short for both keeps a strip of the footer")
+	assert.Equal(t, float32(80), pic.Size().Height)
+	assert.Equal(t, fyne.NewSize(100, 100+footerMin), y.MinSize(c.Objects))
+}
+
+func TestFitWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		saved    fyne.Size
+		hasSaved bool
+		screen   fyne.Size
+		want     fyne.Size
+	}{
+		{"unknown screen, nothing saved", fyne.Size{}, false, fyne.Size{}, DefaultSize},
+		{"unknown screen keeps the saved size", fyne.NewSize(1200, 800), true, fyne.Size{}, fyne.NewSize(1200, 800)},
+		{"a laptop is filled", fyne.Size{}, false, fyne.NewSize(1366, 768), fyne.NewSize(1350, 704)},
+		{"a saved size that fits comes back", fyne.NewSize(1200, 650), true, fyne.NewSize(1366, 768), fyne.NewSize(1200, 650)},
+		{"a saved size too big for this screen does not", fyne.NewSize(1400, 900), true, fyne.NewSize(1280, 720), fyne.NewSize(1264, 656)},
+		{"a large screen is mostly used", fyne.Size{}, false, fyne.NewSize(2560, 1440), fyne.NewSize(2289.6, 1238.4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := fitWindow(tc.saved, tc.hasSaved, tc.screen)
+			assert.InDelta(t, tc.want.Width, got.Width, 0.01)
+			assert.InDelta(t, tc.want.Height, got.Height, 0.01)
+		})
+	}
+}
