@@ -169,7 +169,7 @@ type tabView struct {
 	status                  *widget.Label
 	content                 fyne.CanvasObject
 	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
-	tradeoff                *tradeoffView // the Trade-off map, shown instead of the run
+	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
 	breakBtn                *widgets.TipButton
 	brk                     *breakFlow   // the Break it search running, nil when none (breakit.go)
 	breakDeliver            func(func()) // hands the search's results to the UI goroutine; nil: fyne.Do
