@@ -3,6 +3,7 @@ package app
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 )
 
 // flowLayout lays its objects out left to right and starts a new row when
@@ -102,15 +103,79 @@ func (f *flowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if width > 0 {
 		width = max(width, w)
 	}
-	rows := f.rows(objs, width)
+	return fyne.NewSize(w, f.heightAt(objs, width))
+}
+
+// heightAt is the height of the rows the objects take at a width (0: one
+// row).
+func (f *flowLayout) heightAt(objs []fyne.CanvasObject, width float32) float32 {
 	h := float32(0)
-	for i, r := range rows {
+	for i, r := range f.rows(objs, width) {
 		if i > 0 {
 			h += f.vgap
 		}
 		h += rowHeight(r)
 	}
-	return fyne.NewSize(w, h)
+	return h
+}
+
+// flowBorder lays out a flow across the top of its box, a footer along
+// the bottom and the body between. The flow's height is worked out from
+// the box's own width at every layout, so a window made narrower gives
+// the toolbar the extra rows it needs in the same pass: a Border layout
+// would ask the flow's MinSize first, which only knows the width it was
+// laid out at before, and let the new row cover the pictures for a frame
+// or for good. Its objects are the flow (a container of newFlow), the
+// body and the footer (nil for none).
+type flowBorder struct{}
+
+// newFlowBorder is a box with flow on top, footer (may be nil) at the
+// bottom and body between them.
+func newFlowBorder(flow *fyne.Container, body, footer fyne.CanvasObject) *fyne.Container {
+	if footer == nil {
+		return container.New(flowBorder{}, flow, body)
+	}
+	return container.New(flowBorder{}, flow, body, footer)
+}
+
+func (flowBorder) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) < 2 {
+		return
+	}
+	top := objs[0].(*fyne.Container)
+	f := top.Layout.(*flowLayout)
+	topH := f.heightAt(top.Objects, size.Width)
+	top.Move(fyne.NewPos(0, 0))
+	top.Resize(fyne.NewSize(size.Width, topH))
+	pad := theme.Padding()
+	bottom := size.Height
+	if len(objs) > 2 && objs[2].Visible() {
+		footH := objs[2].MinSize().Height
+		bottom = size.Height - footH
+		objs[2].Move(fyne.NewPos(0, bottom))
+		objs[2].Resize(fyne.NewSize(size.Width, footH))
+		bottom -= pad
+	}
+	y := topH + pad
+	objs[1].Move(fyne.NewPos(0, y))
+	objs[1].Resize(fyne.NewSize(size.Width, max(0, bottom-y)))
+}
+
+func (flowBorder) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := fyne.Size{}
+	pad := theme.Padding()
+	for i, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		s := o.MinSize()
+		m.Width = max(m.Width, s.Width)
+		m.Height += s.Height
+		if i > 0 {
+			m.Height += pad
+		}
+	}
+	return m
 }
 
 // Layout places the rows for the container's width.
@@ -215,7 +280,7 @@ type yieldingFooter struct {
 }
 
 // footerMin is the least height the footer keeps: about two lines.
-const footerMin = 40
+const footerMin = 30
 
 func (y *yieldingFooter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if len(objs) != 2 {

@@ -284,7 +284,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	top := v.bar
 	v.addEventLog()
-	return container.NewBorder(top, v.status, nil, nil, container.NewStack(v.pics.Content(), v.tradeoff.content))
+	return newFlowBorder(top, container.NewStack(v.pics.Content(), v.tradeoff.content), v.status)
 }
 
 // showRun redraws after a new recording: the lanes, the controls and the

@@ -301,7 +301,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	chartTitle := i18n.T("tradeoff.chart.title")
 	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))
 	split.Offset = 0.64
-	t.content = container.NewBorder(bar, t.about, nil, nil, split)
+	t.content = newFlowBorder(bar, split, t.about)
 	t.content.Hide()
 	return t
 }

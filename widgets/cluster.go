@@ -258,7 +258,7 @@ func (r *clusterRenderer) Destroy() {}
 
 func (r *clusterRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *clusterRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 150) }
+func (r *clusterRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 130) }
 
 func (r *clusterRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -431,8 +431,18 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 		lines[3] = Say(n.DetailWords, n.Detail)
 	}
 	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	slim := b.size.Height < nodeTwoLinesH
+	if slim {
+		r.drawSlimNode(o, n, lines, b, fg, th)
+	} else {
+		resizeText(o.lines[0], 13)
+		resizeText(o.lines[1], 11.5)
+	}
 	y := b.pos.Y + 5
 	for i, t := range o.lines {
+		if slim {
+			break
+		}
 		h := t.TextSize + 4
 		if lines[i] == "" || y+h > b.pos.Y+b.size.Height+2 {
 			t.Hide()
@@ -453,7 +463,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	}
 
 	// The holder's badge: its token when the mode hands one out.
-	if n.Client && n.State == sim.StateHolding && b.size.Height >= 36 && b.size.Width >= 150 {
+	if n.Client && n.State == sim.StateHolding && !slim && b.size.Width >= 150 {
 		label := i18n.T("cluster.holder")
 		if n.Token > 0 {
 			label = i18n.F("cluster.holderToken", "token", n.Token)
@@ -558,4 +568,42 @@ func mix(c, d color.NRGBA, f float64) color.NRGBA {
 
 func toNRGBA(c color.Color) color.NRGBA {
 	return color.NRGBAModel.Convert(c).(color.NRGBA)
+}
+
+// nodeTwoLinesH is the least height of a node box that holds its name and
+// its state one above the other; a slimmer box (many nodes in a short
+// window) says both on one line.
+const nodeTwoLinesH = 40
+
+// drawSlimNode writes a slim box's name and state side by side, as large
+// as the box allows, so a short window still says who each node is and
+// what it is doing.
+func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]string, b box, fg color.Color, th fyne.Theme) {
+	size := min(13, max(8, b.size.Height-5))
+	resizeText(o.lines[0], size)
+	resizeText(o.lines[1], size*0.9)
+	y := b.pos.Y + (b.size.Height-size*1.35)/2
+	name := fitText(lines[0], size, true, b.size.Width-14)
+	placeText(o.lines[0], name, fyne.NewPos(b.pos.X+7, y), fg)
+	x := b.pos.X + 7 + textWidth(name, size, true) + 8
+	c := themeColor(th, theme.ColorNamePlaceHolder)
+	if n.Client {
+		c = readable(StateColor(n.State), th)
+	}
+	if room := b.pos.X + b.size.Width - 6 - x; lines[1] != "" && room > 2*size {
+		placeText(o.lines[1], fitText(lines[1], size*0.9, false, room), fyne.NewPos(x, y+size*0.05), c)
+	} else {
+		o.lines[1].Hide()
+	}
+	o.lines[2].Hide()
+	o.lines[3].Hide()
+}
+
+// resizeText gives a text a new size, refreshing it only when it changed.
+func resizeText(t *canvas.Text, size float32) {
+	if t.TextSize != size {
+		t.TextSize = size
+		t.Resize(t.MinSize())
+		t.Refresh()
+	}
 }

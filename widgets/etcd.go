@@ -426,7 +426,7 @@ func (r *etcdRenderer) Destroy() {}
 
 func (r *etcdRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *etcdRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 110) }
+func (r *etcdRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 100) }
 
 func (r *etcdRenderer) Objects() []fyne.CanvasObject { return r.objects }
 

@@ -100,7 +100,7 @@ func (r *keysRenderer) Destroy() {}
 
 func (r *keysRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *keysRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 110) }
+func (r *keysRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 100) }
 
 func (r *keysRenderer) Objects() []fyne.CanvasObject { return r.objects }
 

@@ -71,6 +71,13 @@ func (r *panelRenderer) Layout(size fyne.Size) {
 	if r.p.Title != "" {
 		top = panelTitleH + 2
 	}
+	// A narrow panel shortens its title with an ellipsis rather than
+	// letting it run past the border.
+	if full := i18n.T(r.p.Title); r.title.Text != fitText(full, r.title.TextSize, true, size.Width-2*panelPad-4) {
+		r.title.Text = fitText(full, r.title.TextSize, true, size.Width-2*panelPad-4)
+		r.title.Resize(r.title.MinSize())
+		r.title.Refresh()
+	}
 	r.p.Body.Move(fyne.NewPos(panelPad, top))
 	r.p.Body.Resize(fyne.NewSize(size.Width-2*panelPad, size.Height-top-panelPad))
 }
@@ -93,7 +100,7 @@ func (r *panelRenderer) Refresh() {
 	for _, l := range r.border {
 		l.StrokeColor = themeColor(th, theme.ColorNameSeparator)
 	}
-	r.title.Text = i18n.T(r.p.Title)
+	r.title.Text = fitText(i18n.T(r.p.Title), r.title.TextSize, true, r.p.Size().Width-2*panelPad-4)
 	r.title.Color = themeColor(th, theme.ColorNamePlaceHolder)
 	r.title.Move(fyne.NewPos(panelPad+2, 5))
 	r.title.Resize(r.title.MinSize())

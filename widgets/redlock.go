@@ -314,7 +314,7 @@ func (r *tallyRenderer) Destroy() {}
 
 func (r *tallyRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 126) }
+func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 100) }
 
 func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
 

@@ -259,9 +259,10 @@ func (r *timelineRenderer) drawCursor() {
 	fg := themeColor(th, theme.ColorNameForeground)
 	bg := toNRGBA(themeColor(th, theme.ColorNameBackground))
 	x := t.XAt(t.cursor)
-	_, x1 := t.plotSpan()
 	bottom := t.lanesBottom()
-	placeRect(r.dim, fyne.NewPos(x, tlTopRow), fyne.NewSize(max(x1-x, 0), bottom-tlTopRow), fade(bg, futureDim))
+	// The future is dimmed to the widget's right edge, over the lanes'
+	// backgrounds too, so no strip of them stays bright past the axis.
+	placeRect(r.dim, fyne.NewPos(x, tlTopRow), fyne.NewSize(max(t.Size().Width-x, 0), bottom-tlTopRow), fade(bg, futureDim))
 	for _, tl := range r.timed {
 		for _, o := range tl.objs {
 			if tl.at <= t.cursor {
@@ -332,8 +333,17 @@ func (r *timelineRenderer) draw() {
 		if i%2 == 0 {
 			r.rect(0, g.top, size.Width, g.height, fade(ColorIdle, 0.07))
 		}
-		if g.height >= 12 {
-			placeText(r.laneText.next(), tl.Clients[i], fyne.NewPos(8, g.beliefY+g.beliefH/2-9), fg)
+		// A thin lane (many clients in a short window) still names its
+		// client, in a smaller type.
+		if g.height >= 8 {
+			size := min(12.5, g.height-1)
+			txt := r.laneText.next()
+			resizeText(txt, size)
+			y := g.top + (g.height-size*1.4)/2
+			if g.height >= 36 { // beside its belief row, above "key on server"
+				y = g.beliefY + g.beliefH/2 - 9
+			}
+			placeText(txt, tl.Clients[i], fyne.NewPos(8, y), fg)
 		}
 		if g.height >= 36 {
 			placeText(r.subText.next(), i18n.T("timeline.keyOnServer"), fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)

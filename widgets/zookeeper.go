@@ -368,7 +368,7 @@ func (r *zkRenderer) Destroy() {}
 
 func (r *zkRenderer) Layout(fyne.Size) { r.Refresh() }
 
-func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 150) }
+func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 130) }
 
 func (r *zkRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
