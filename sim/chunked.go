@@ -3,6 +3,9 @@ package sim
 // chunkLen is how many items one chunk of a chunked sequence holds.
 const chunkLen = 256
 
+// firstChunkLen is the room the first chunk starts with.
+const firstChunkLen = 16
+
 // chunked is an append-mostly sequence (a raft log, an MVCC history) whose
 // chunks a run shares with its clones: a checkpoint of a long run then
 // costs what changed since the last one, not the whole history again.
@@ -33,10 +36,12 @@ func (c *chunked[T]) Last() T {
 func (c *chunked[T]) Append(x T) {
 	k := c.n / chunkLen
 	if k == len(c.chunks) {
-		// The first chunk grows as a slice does: most runs (a sweep's)
-		// never fill it, and a whole chunk per log was most of what
-		// they allocated.
-		var fresh []T
+		// The first chunk grows as a slice does, from room for
+		// firstChunkLen items: most runs (a sweep's) never fill it, and a
+		// whole chunk per log was most of what they allocated; a sweep's
+		// raft or Zab log holds 5 to 10 entries, which then take one
+		// allocation instead of five.
+		fresh := make([]T, 0, firstChunkLen)
 		if k > 0 {
 			fresh = make([]T, 0, chunkLen)
 		}

@@ -57,8 +57,10 @@ const (
 	evChange
 )
 
-// event is one scheduled happening. Ctx.Send writes every field by name:
-// a field added here must be set there too.
+// event is one scheduled happening. Ctx.Send and Sim.timer write every
+// field they use by name (a field added here must be set there too): a
+// message leaves the timer part as its slab entry's last event left it,
+// and a timer the message part, so read only the part of the event's kind.
 type event struct {
 	at     time.Duration
 	seq    uint64
@@ -628,39 +630,38 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	e := &s.queue.slab[ix]
 	e.at, e.kind, e.node, e.from, e.sentAt = at, evDeliver, to, c.id, s.now
 	e.msg = m
-	e.timer, e.id, e.wall, e.local, e.fault = Timer{}, 0, false, 0, 0
+	e.id, e.wall, e.local, e.fault = 0, false, 0, 0
 	s.enqueue(ix)
 }
 
 // After wakes the process when d has passed on its monotonic clock.
 func (c Ctx) After(d time.Duration, t Timer) TimerID {
-	ix := c.s.queue.reserve()
-	c.s.queue.slab[ix] = event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evTimer, node: c.id, timer: t}
-	return c.s.timer(ix)
+	return c.s.timer(c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), evTimer, c.id, t, false, 0)
 }
 
 // AtWall wakes the process when its wall clock reads w; a clock jump moves it.
 func (c Ctx) AtWall(w time.Duration, t Timer) TimerID {
 	at := max(c.s.now, c.s.Nodes[c.id].Clock.trueAtWall(w))
-	ix := c.s.queue.reserve()
-	c.s.queue.slab[ix] = event{at: at, kind: evTimer, node: c.id, timer: t, wall: true, local: w}
-	return c.s.timer(ix)
+	return c.s.timer(at, evTimer, c.id, t, true, w)
 }
 
 // Exec wakes the process after d of execution time: a pause stretches it.
 func (c Ctx) Exec(d time.Duration, t Timer) TimerID {
-	ix := c.s.queue.reserve()
-	c.s.queue.slab[ix] = event{at: c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), kind: evExec, node: c.id, timer: t}
-	return c.s.timer(ix)
+	return c.s.timer(c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), evExec, c.id, t, false, 0)
 }
 
-// timer queues the timer event written at slab entry ix; its id names
-// both a serial number and the slab entry, so Cancel finds it without a
-// search.
-func (s *Sim) timer(ix int32) TimerID {
+// timer queues a timer event; its id names both a serial number and the
+// slab entry, so Cancel finds it without a search. The event is written
+// field by field where it lies, as Send writes a message: the message
+// part stays as the entry's last event left it, and nothing reads a
+// timer's message.
+func (s *Sim) timer(at time.Duration, kind eventKind, node NodeID, t Timer, wall bool, local time.Duration) TimerID {
+	ix := s.queue.reserve()
 	s.nextID++
 	id := TimerID(s.nextID<<32) | TimerID(ix+1)
-	s.queue.slab[ix].id = id
+	e := &s.queue.slab[ix]
+	e.at, e.kind, e.node, e.from, e.sentAt = at, kind, node, 0, 0
+	e.timer, e.id, e.wall, e.local, e.fault = t, id, wall, local, 0
 	s.enqueue(ix)
 	return id
 }

@@ -63,8 +63,9 @@ func (q *eventQueue) push(e event) int32 {
 func (q *eventQueue) take() int32 { return q.unlink(0) }
 
 // done frees a slab entry from take. It is not cleared: the next event
-// written there overwrites every field.
-func (q *eventQueue) done(ix int32) { q.slab[ix] = event{}; q.free = append(q.free, ix) }
+// written there overwrites every field it reads (a timer leaves the
+// message part as it was, which nothing reads of a timer).
+func (q *eventQueue) done(ix int32) { q.free = append(q.free, ix) }
 
 // pop removes and returns the earliest event.
 func (q *eventQueue) pop() event {
@@ -127,13 +128,18 @@ func before(a, b slot) bool {
 	return a.at < b.at || a.at == b.at && a.seq < b.seq
 }
 
+// The heap is 4-ary: a run's queue holds a few dozen events, and four
+// children a level halve the levels a slot sifts through (the order of
+// events is the same as with any heap: (at, seq) is unique).
+const heapArity = 4
+
 // up sifts the slot at j towards the root: parents later than it move
 // down into the hole it leaves, and it is written once where it stops.
 func (q *eventQueue) up(j int) {
 	h := q.heap
 	s := h[j]
 	for j > 0 {
-		i := (j - 1) / 2
+		i := (j - 1) / heapArity
 		if !before(s, h[i]) {
 			break
 		}
@@ -153,19 +159,23 @@ func (q *eventQueue) down(i0 int) bool {
 	s := h[i0]
 	i := i0
 	for {
-		c := 2*i + 1
+		c := heapArity*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && before(h[c+1], h[c]) {
-			c++
+		// the earliest of the (up to four) children
+		m := c
+		for k := c + 1; k < min(c+heapArity, n); k++ {
+			if before(h[k], h[m]) {
+				m = k
+			}
 		}
-		if !before(h[c], s) {
+		if !before(h[m], s) {
 			break
 		}
-		h[i] = h[c]
+		h[i] = h[m]
 		q.pos[h[i].ix] = int32(i)
-		i = c
+		i = m
 	}
 	h[i] = s
 	q.pos[s.ix] = int32(i)

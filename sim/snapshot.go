@@ -323,13 +323,21 @@ func (s *Sim) Snapshot() *Snapshot {
 		}
 		snap.Nodes[i] = v
 	}
-	s.queue.each(func(_ int32, e *event) {
+	// In the order they were sent (the queue's layout is no order), then
+	// stably by sending instant and link.
+	var flying []int32
+	s.queue.each(func(ix int32, e *event) {
 		if e.kind == evDeliver && e.inc == s.Nodes[e.node].inc && !s.Cut(e.from, e.node) {
-			snap.InFlight = append(snap.InFlight, MessageView{From: int(e.from), To: int(e.node),
-				Label: e.msg.Label(), SentAt: e.sentAt, DeliverAt: e.at})
+			flying = append(flying, ix)
 		}
 	})
-	sort.Slice(snap.InFlight, func(i, j int) bool {
+	sortBySeq(&s.queue, flying)
+	for _, ix := range flying {
+		e := &s.queue.slab[ix]
+		snap.InFlight = append(snap.InFlight, MessageView{From: int(e.from), To: int(e.node),
+			Label: e.msg.Label(), SentAt: e.sentAt, DeliverAt: e.at})
+	}
+	sort.SliceStable(snap.InFlight, func(i, j int) bool {
 		a, b := snap.InFlight[i], snap.InFlight[j]
 		if a.SentAt != b.SentAt {
 			return a.SentAt < b.SentAt
