@@ -113,6 +113,9 @@ const (
 	ZKConnected = "CONNECTED"
 	ZKSuspended = "SUSPENDED"
 	ZKLost      = "LOST"
+	// ZKClosed is a handle the client closed after its last round
+	// (ZooKeeper.close()): it no longer reconnects.
+	ZKClosed = "CLOSED"
 )
 
 // Wire operations. Between a client and its server: N is the connection
@@ -153,6 +156,7 @@ const (
 	zkOpAck         = "ACK"
 	zkOpCommit      = "COMMIT"
 	zkOpRevalidate  = "REVALIDATE"
+	zkOpCloseSess   = "CLOSESESSION" // a client's closeSession request (ZooKeeper.close())
 	zkErrNoNode     = "NoNode"
 	zkErrExpired    = "SessionExpired"
 	zkEventDeleted  = "NodeDeleted"
@@ -1481,6 +1485,11 @@ func (s *zkServer) fromClient(ctx Ctx, from NodeID, m Msg) {
 		s.noteTouch(c.session)
 	}
 	switch m.Op {
+	case zkOpCloseSess:
+		// PrepRequestProcessor turns it into a closeSession transaction
+		// that deletes the session's ephemerals; once committed, the
+		// connection is closed (FinalRequestProcessor: sendCloseSession).
+		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: m.Seq, kind: zkTxnCloseSession}, "", "")
 	case zkOpCreate, zkOpDelete:
 		kind := zkTxnCreate
 		if m.Op == zkOpDelete {
@@ -1721,6 +1730,7 @@ type zkClient struct {
 	sent      int64 // messages on the connection each way
 	rcvd      int64
 	connected bool // this handle has connected before: reconnects wait 0–1 s
+	closing   bool // close() was called: no reconnecting (ClientCnxn.closing)
 	readGen   int64
 	xid       int64
 	calls     []zkCall
@@ -1821,7 +1831,13 @@ func (c *zkClient) call(ctx Ctx, op, path string, watch, find bool) {
 
 // disconnect is ClientCnxn losing its connection: pending requests fail
 // with ConnectionLoss, Curator goes SUSPENDED, the next server is tried.
+// A closing handle does not reconnect.
 func (c *zkClient) disconnect(ctx Ctx, why string, words Words) {
+	if c.closing {
+		c.conn, c.calls = zkConnNone, nil
+		ctx.TraceSaid("disconnect", "", why, words)
+		return
+	}
 	was := c.conn == zkConnConnected
 	c.conn = zkConnNone
 	c.calls = nil
@@ -1873,6 +1889,11 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m Msg) {
 		return // an earlier connection's traffic
 	}
 	c.lastRecv = ctx.Mono()
+	if c.closing && (m.Op == zkOpClose || m.Op == zkOpExpired) {
+		c.conn, c.calls = zkConnNone, nil
+		ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+		return
+	}
 	if m.Op != zkOpClose && m.Op != zkOpExpired {
 		if int64(m.Deadline) != c.rcvd+1 {
 			c.disconnect(ctx, "a message was lost: connection reset", say("note.zk.messageLost"))
@@ -1946,6 +1967,7 @@ func (c *zkClient) onConnected(ctx Ctx, m Msg) {
 // begin starts a round: InterProcessMutex.acquire.
 func (c *zkClient) begin(ctx Ctx) {
 	if !c.Begin(ctx) {
+		c.close(ctx)
 		return
 	}
 	c.newAttempt(ctx)
@@ -2168,6 +2190,34 @@ func (c *zkClient) finish(ctx Ctx) {
 	}
 	c.ourPath, c.step = "", ""
 	c.Rest(ctx)
+	if c.Finished() {
+		c.close(ctx)
+	}
+}
+
+// close is the application closing its client after the last round
+// (CuratorFramework.close(), ZooKeeper.close()). ClientCnxn.close (apache/
+// zookeeper, zookeeper-server/src/main/java/org/apache/zookeeper/
+// ClientCnxn.java) queues a closeSession request behind the guaranteed
+// delete and marks the handle closing; SendThread then never reconnects
+// ("don't re-establish connection if we are closing"). The leader's
+// closeSession transaction deletes the session's ephemerals at once
+// (PrepRequestProcessor), not at the session's expiry. A handle that is
+// not connected sends nothing: its session expires on the servers.
+func (c *zkClient) close(ctx Ctx) {
+	if c.closing {
+		return
+	}
+	c.closing = true
+	c.cstate = ZKClosed
+	if c.conn != zkConnConnected {
+		c.conn, c.calls = zkConnNone, nil
+		ctx.TraceSaid("state", ZKClosed, "close() while disconnected: the session is left to expire", say("note.zk.closeDisconnected"))
+		return
+	}
+	c.xid++
+	c.send(ctx, Msg{Op: zkOpCloseSess, Seq: c.xid})
+	ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
 }
 
 func (c *zkClient) detail(s *Sim, id NodeID) (string, Words) {

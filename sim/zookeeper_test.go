@@ -244,7 +244,10 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	assert.True(t, during.ZK.Electing)
 	assert.Empty(t, during.ZK.Leader)
 	for _, n := range during.Nodes {
-		if n.Client {
+		switch {
+		case n.Client && len(zkTrace(rec, n.Name, "state", sim.ZKClosed, "sends closeSession")) > 0 && zkTrace(rec, n.Name, "state", sim.ZKClosed, "sends closeSession")[0].At < crash:
+			assert.Equal(t, sim.ZKClosed, n.Session, "%s closed its handle after its round", n.Name)
+		case n.Client:
 			assert.Equal(t, sim.ZKSuspended, n.Session, n.Name)
 		}
 	}
@@ -615,4 +618,56 @@ func zkRandomScenario(seed uint64) *sim.Scenario {
 		sc.Faults = append(sc.Faults, f)
 	}
 	return sc
+}
+
+// zkSessionOwned reports whether the ensemble's session table at t holds a
+// session of the client.
+func zkSessionOwned(rec *sim.Recording, t time.Duration, client string) bool {
+	for _, z := range rec.At(t).ZK.Sessions {
+		if z.Owner == client {
+			return true
+		}
+	}
+	return false
+}
+
+// TestZooKeeperCloseEndsTheSession: a client that has done its rounds
+// closes its handle (ZooKeeper.close()); the closeSession transaction ends
+// its session at once instead of a session timeout later. Cut off when it
+// closes, the request never arrives, the handle does not reconnect (it is
+// closing), and the session lives on until the leader expires it.
+func TestZooKeeperCloseEndsTheSession(t *testing.T) {
+	t.Run("connected", func(t *testing.T) {
+		sc := preset(t, "zk-happy-path", nil)
+		sc.Clients = 2
+		_, rec := run(t, sc)
+		closed := zkTrace(rec, "client-1", "state", sim.ZKClosed, "closed")
+		require.Len(t, closed, 1)
+		assert.False(t, zkSessionOwned(rec, closed[0].At, "client-1"), "the session is gone from the table when the client hears of it")
+		asked := zkTrace(rec, "client-1", "state", sim.ZKClosed, "close() sends closeSession")
+		require.Len(t, asked, 1)
+		assert.True(t, zkSessionOwned(rec, asked[0].At, "client-1"))
+		assert.Less(t, closed[0].At-asked[0].At, 100*time.Millisecond, "a round trip through the leader, not a session timeout")
+		assert.Empty(t, zkTrace(rec, "zk-1", "expire", "session", ""), "no session expires")
+		for _, n := range rec.At(rec.End()).Nodes {
+			if n.Name == "client-1" {
+				assert.Equal(t, sim.ZKClosed, n.Session)
+			}
+		}
+	})
+	t.Run("cut off", func(t *testing.T) {
+		sc := preset(t, "zk-happy-path", nil)
+		sc.Clients, sc.Duration = 1, sim.Duration(40*time.Second)
+		sc.Faults = []sim.Fault{{At: sim.Duration(900 * time.Millisecond), Partition: [][]string{{"client-1"}}, For: sim.Duration(30 * time.Second)}}
+		_, rec := run(t, sc)
+		asked := zkTrace(rec, "client-1", "state", sim.ZKClosed, "close() sends closeSession")
+		require.Len(t, asked, 1)
+		expired := zkTrace(rec, "zk-1", "expire", "session", "")
+		require.Len(t, expired, 1, "the leader expires the session of a client it no longer hears")
+		assert.Greater(t, expired[0].At, asked[0].At+sim.ZKSessionTimeout(sc.TTL.D())-time.Second)
+		assert.True(t, zkSessionOwned(rec, expired[0].At-time.Millisecond, "client-1"))
+		for _, e := range zkTrace(rec, "client-1", "send", "CONNECT", "") {
+			assert.Less(t, e.At, asked[0].At, "a closing handle does not reconnect, even after the heal")
+		}
+	})
 }

@@ -98,7 +98,7 @@ func TestChineseDetailsAreChinese(t *testing.T) {
 		{"redlock-clock-jump", 2333 * time.Millisecond, tallyState, []string{"第 1 次尝试：3/5 同意"}},
 		{"redlock-clock-jump", 7 * time.Second, tallyState, []string{"：有效期剩余 "}},
 		{"zk-session-expiry", 16500 * time.Millisecond, zkState, []string{"已 9.809s（共 10s），之后 LOST"}},
-		{"zk-leader-crash", 10 * time.Second, zkState, []string{"选举中 · 第 2 轮 · zxid 0x100000007"}},
+		{"zk-leader-crash", 10 * time.Second, zkState, []string{"选举中 · 第 2 轮 · zxid 0x100000008"}},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
 			test.NewTempApp(t)

@@ -224,10 +224,11 @@ func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
 	snap := zkSnapshot(t, "zk-leader-crash", 3100*time.Millisecond)
 	_, r := newZKTree(t, snap, fyne.NewSize(560, 280))
 	shown := texts(r.Objects())
-	assert.True(t, containsPrefix(shown, "ELECTION: no established leader — writes stall · last zxid 0x100000007"), "%q", shown)
-	assert.True(t, containsPrefix(shown, "96ms of 10s, then LOST · no leader: expiry"), "%q", shown)
+	assert.True(t, containsPrefix(shown, "ELECTION: no established leader — writes stall · last zxid 0x100000008"), "%q", shown)
+	assert.True(t, containsPrefix(shown, "95ms of 10s, then LOST · no leader: expiry"), "%q", shown)
 	_, wide := newZKTree(t, snap, fyne.NewSize(760, 280))
-	assert.Contains(t, texts(wide.Objects()), "idle · 98ms of 10s, then LOST · no leader: expiry on hold")
+	assert.Contains(t, texts(wide.Objects()), "95ms of 10s, then LOST · no leader: expiry on hold")
+	assert.Contains(t, texts(wide.Objects()), "CLOSED", "client-1 closed its handle after its round (its closeSession was zxid 0x100000008)")
 	assert.Equal(t, ColorFault, r.band.StrokeColor)
 
 	// client-1 still believes it holds after its session expired.
