@@ -96,15 +96,9 @@ func pauseLength(sc *sim.Scenario) (time.Duration, bool) {
 	return 0, false
 }
 
-// Sliders is every slider a tab can show, by key.
+// Sliders is every slider a tab can show, by key: here the ones several
+// tabs share; each design's file adds its own (addControls).
 var Sliders = map[string]SliderSpec{
-	"ttl": {
-		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.5,
-		Tip:    "slider.ttl.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
-		Format: fmtSeconds,
-	},
 	"work": {
 		Key: "work", Label: "Work", Min: 0, Max: 90, Step: 0.5,
 		Tip:    "slider.work.tip",
@@ -128,50 +122,6 @@ var Sliders = map[string]SliderSpec{
 		},
 		Format: fmtSeconds,
 	},
-	"latency": {
-		Key: "latency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:   "slider.latency.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply: func(sc *sim.Scenario, v float64) {
-			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
-		},
-		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
-	},
-	"redlockTTL": {
-		Key: "redlockTTL", Label: "TTL", Min: 0.5, Max: 60, Step: 0.5,
-		Tip:    "slider.redlockTTL.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
-		Format: fmtSeconds,
-	},
-	"redlockLatency": {
-		Key: "redlockLatency", Label: "Latency", Min: 0, Max: 1000, Step: 1,
-		Tip:    "slider.redlockLatency.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = fromMs(v) },
-		Format: redlockMs,
-	},
-	"redlockNodes": {
-		Key: "redlockNodes", Label: "Masters", Min: 1, Max: sim.RedlockMaxNodes, Step: 1,
-		Tip:    "slider.redlockNodes.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
-	},
-	"redlockDriftFactor": {
-		Key: "redlockDriftFactor", Label: "Drift factor", Min: 0, Max: 0.1, Step: 0.001,
-		Tip:    "slider.redlockDriftFactor.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.DriftFactor, true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.DriftFactor = math.Round(v*1000) / 1000 },
-		Format: func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) },
-	},
-	"redlockClockDrift": {
-		Key: "redlockClockDrift", Label: "Clock drift", Min: 0, Max: 0.1, Step: 0.001,
-		Tip:    "slider.redlockClockDrift.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.ClockDrift, true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
-		Format: clockDriftFormat,
-	},
 	"clockDrift": {
 		Key: "clockDrift", Label: "Clock drift", Min: 0, Max: 0.1, Step: 0.001,
 		Tip:    "slider.clockDrift.tip",
@@ -188,123 +138,26 @@ var Sliders = map[string]SliderSpec{
 			return fmt.Sprintf("%.0f", v)
 		},
 	},
-	"zkSession": {
-		Key: "zkSession", Label: "Session", Min: 1, Max: 60, Step: 0.5,
-		Tip:    "slider.zkSession.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
-		Format: zkSessionFormat,
-	},
-	"zkNodes": {
-		Key: "zkNodes", Label: "Servers", Min: 1, Max: 7, Step: 1,
-		Tip:    "slider.zkNodes.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
-	},
-	"zkLatency": {
-		Key: "zkLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:   "slider.zkLatency.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply: func(sc *sim.Scenario, v float64) {
-			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
-		},
-		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
-	},
-	"etcdLease": {
-		Key: "etcdLease", Label: "Lease TTL", Min: 1, Max: 60, Step: 1,
-		Tip:    "slider.etcdLease.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
-		Format: etcdLeaseFormat,
-	},
-	"etcdNodes": {
-		Key: "etcdNodes", Label: "Members", Min: 1, Max: 7, Step: 1,
-		Tip:    "slider.etcdNodes.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
-	},
-	"etcdLatency": {
-		Key: "etcdLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:   "slider.etcdLatency.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply: func(sc *sim.Scenario, v float64) {
-			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
-		},
-		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
-	},
 }
 
-// Toggles is every toggle a tab can show, by key.
-var Toggles = map[string]ToggleSpec{
-	"watchdog": {
-		Key: "watchdog", Label: "Watchdog",
-		Tip:   "toggle.watchdog.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
-	},
-	"fencing": {
-		Key: "fencing", Label: "Fencing",
-		Tip:   "toggle.fencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-	},
-	"redlockWatchdog": {
-		Key: "redlockWatchdog", Label: "Watchdog",
-		Tip:   "toggle.redlockWatchdog.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
-	},
-	"redlockFencing": {
-		Key: "redlockFencing", Label: "Fencing",
-		Tip:   "toggle.redlockFencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-		Disabled: func(sc *sim.Scenario) string {
-			return refusal(sc, func(c *sim.Scenario) { c.Fencing = true })
-		},
-	},
-	"redlockSequential": {
-		Key: "redlockSequential", Label: "Sequential",
-		Tip:   "toggle.redlockSequential.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Sequential },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Sequential = on },
-	},
-	"replica": {
-		Key: "replica", Label: "Replica",
-		Tip:   "toggle.replica.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Replica },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Replica = on },
-	},
-	"zkHerd": {
-		Key: "zkHerd", Label: "Herd",
-		Tip:   "toggle.zkHerd.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Herd },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
-	},
-	"zkRespectSuspended": {
-		Key: "zkRespectSuspended", Label: "Stop on SUSPENDED",
-		Tip:   "toggle.zkRespectSuspended.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.RespectSuspended },
-		Apply: func(sc *sim.Scenario, on bool) { sc.RespectSuspended = on },
-	},
-	"zkFencing": {
-		Key: "zkFencing", Label: "Fencing",
-		Tip:   "toggle.zkFencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-	},
-	"etcdHerd": {
-		Key: "etcdHerd", Label: "Herd",
-		Tip:   "toggle.etcdHerd.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Herd },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
-	},
-	"etcdFencing": {
-		Key: "etcdFencing", Label: "Fencing",
-		Tip:   "toggle.etcdFencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-	},
+// Toggles is every toggle a tab can show, by key; each design's file adds
+// its own (addControls).
+var Toggles = map[string]ToggleSpec{}
+
+// addControls adds a design's own sliders and toggles to Sliders and
+// Toggles; a key is one control's for good (settings and translations are
+// keyed by it), so a key given twice is a mistake.
+func addControls(sliders map[string]SliderSpec, toggles map[string]ToggleSpec) {
+	for k, s := range sliders {
+		if _, dup := Sliders[k]; dup {
+			panic("app: slider " + k + " added twice")
+		}
+		Sliders[k] = s
+	}
+	for k, t := range toggles {
+		if _, dup := Toggles[k]; dup {
+			panic("app: toggle " + k + " added twice")
+		}
+		Toggles[k] = t
+	}
 }

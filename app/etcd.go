@@ -1,11 +1,13 @@
 package app
 
 import (
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // etcdGrantedTTL is the lease TTL etcd grants for a scenario's ttl: the
@@ -50,3 +52,61 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	}
 	return append(out, i18n.F("etcd.proto.unlock", "ttl", shortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
 }
+
+// etcdModeTab is the etcd tab: its state picture, the preset it opens with,
+// its sliders and toggles (the shared ones in controls.go, its own below)
+// and its protocol lines.
+var etcdModeTab = ModeTab{
+	Mode:       "etcd",
+	Title:      "etcd",
+	StateTitle: "state.etcd",
+	Preset:     "etcd-lease-expiry",
+	NewState:   func() StateView { return widgets.NewEtcdKeys() },
+	Sliders:    []string{"etcdLease", "etcdNodes", "work", "pause", "etcdLatency", "clients", "clockDrift"},
+	Toggles:    []string{"etcdHerd", "etcdFencing"},
+	Protocol:   etcdProtocol,
+}
+
+// etcdSliders and etcdToggles are the controls only the etcd tab shows.
+var etcdSliders = map[string]SliderSpec{
+	"etcdLease": {
+		Key: "etcdLease", Label: "Lease TTL", Min: 1, Max: 60, Step: 1,
+		Tip:    "slider.etcdLease.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
+		Format: etcdLeaseFormat,
+	},
+	"etcdNodes": {
+		Key: "etcdNodes", Label: "Members", Min: 1, Max: 7, Step: 1,
+		Tip:    "slider.etcdNodes.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
+		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
+	},
+	"etcdLatency": {
+		Key: "etcdLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
+		Tip:   "slider.etcdLatency.tip",
+		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply: func(sc *sim.Scenario, v float64) {
+			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
+		},
+		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+	},
+}
+
+var etcdToggles = map[string]ToggleSpec{
+	"etcdHerd": {
+		Key: "etcdHerd", Label: "Herd",
+		Tip:   "toggle.etcdHerd.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Herd },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
+	},
+	"etcdFencing": {
+		Key: "etcdFencing", Label: "Fencing",
+		Tip:   "toggle.etcdFencing.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
+	},
+}
+
+func init() { addControls(etcdSliders, etcdToggles) }

@@ -2,12 +2,14 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // redlockProtocol is Redlock as the scenario runs it — go-redsync's Mutex
@@ -69,3 +71,83 @@ func redlockMs(v float64) string { return fmt.Sprintf("%.0f ms", v) }
 func fromMs(v float64) sim.Duration {
 	return sim.Duration(time.Duration(v * float64(time.Millisecond)))
 }
+
+// redlockModeTab is the Redlock tab: its state picture, the preset it opens with,
+// its sliders and toggles (the shared ones in controls.go, its own below)
+// and its protocol lines.
+var redlockModeTab = ModeTab{
+	Mode:       "redlock",
+	Title:      "Redlock",
+	StateTitle: "state.redlock",
+	Preset:     "redlock-clock-jump",
+	NewState:   func() StateView { return widgets.NewVoteTally() },
+	Sliders: []string{"redlockTTL", "work", "pause", "redlockLatency", "clients",
+		"redlockNodes", "redlockDriftFactor", "redlockClockDrift"},
+	Toggles:  []string{"redlockWatchdog", "redlockFencing", "redlockSequential"},
+	Protocol: redlockProtocol,
+}
+
+// redlockSliders and redlockToggles are the controls only the Redlock tab shows.
+var redlockSliders = map[string]SliderSpec{
+	"redlockTTL": {
+		Key: "redlockTTL", Label: "TTL", Min: 0.5, Max: 60, Step: 0.5,
+		Tip:    "slider.redlockTTL.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
+		Format: fmtSeconds,
+	},
+	"redlockLatency": {
+		Key: "redlockLatency", Label: "Latency", Min: 0, Max: 1000, Step: 1,
+		Tip:    "slider.redlockLatency.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = fromMs(v) },
+		Format: redlockMs,
+	},
+	"redlockNodes": {
+		Key: "redlockNodes", Label: "Masters", Min: 1, Max: sim.RedlockMaxNodes, Step: 1,
+		Tip:    "slider.redlockNodes.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
+		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
+	},
+	"redlockDriftFactor": {
+		Key: "redlockDriftFactor", Label: "Drift factor", Min: 0, Max: 0.1, Step: 0.001,
+		Tip:    "slider.redlockDriftFactor.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.DriftFactor, true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.DriftFactor = math.Round(v*1000) / 1000 },
+		Format: func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) },
+	},
+	"redlockClockDrift": {
+		Key: "redlockClockDrift", Label: "Clock drift", Min: 0, Max: 0.1, Step: 0.001,
+		Tip:    "slider.redlockClockDrift.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.ClockDrift, true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
+		Format: clockDriftFormat,
+	},
+}
+
+var redlockToggles = map[string]ToggleSpec{
+	"redlockWatchdog": {
+		Key: "redlockWatchdog", Label: "Watchdog",
+		Tip:   "toggle.redlockWatchdog.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
+	},
+	"redlockFencing": {
+		Key: "redlockFencing", Label: "Fencing",
+		Tip:   "toggle.redlockFencing.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
+		Disabled: func(sc *sim.Scenario) string {
+			return refusal(sc, func(c *sim.Scenario) { c.Fencing = true })
+		},
+	},
+	"redlockSequential": {
+		Key: "redlockSequential", Label: "Sequential",
+		Tip:   "toggle.redlockSequential.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Sequential },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Sequential = on },
+	},
+}
+
+func init() { addControls(redlockSliders, redlockToggles) }

@@ -1,9 +1,13 @@
 package app
 
 import (
+	"fmt"
+	"math"
 	"strconv"
+	"time"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // zkSessionFormat shows a requested session timeout, and what the server
@@ -16,3 +20,66 @@ func zkSessionFormat(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64) + "→" + fmtSeconds(got.Seconds())
 }
+
+// zookeeperModeTab is the ZooKeeper tab: its state picture, the preset it opens with,
+// its sliders and toggles (the shared ones in controls.go, its own below)
+// and its protocol lines.
+var zookeeperModeTab = ModeTab{
+	Mode:       "zookeeper",
+	Title:      "ZooKeeper",
+	StateTitle: "state.zookeeper",
+	Preset:     "zk-happy-path",
+	NewState:   func() StateView { return widgets.NewZNodeTree() },
+	Sliders:    []string{"zkSession", "zkNodes", "work", "pause", "zkLatency", "clients", "clockDrift"},
+	Toggles:    []string{"zkHerd", "zkRespectSuspended", "zkFencing"},
+}
+
+// zookeeperSliders and zookeeperToggles are the controls only the ZooKeeper tab shows.
+var zookeeperSliders = map[string]SliderSpec{
+	"zkSession": {
+		Key: "zkSession", Label: "Session", Min: 1, Max: 60, Step: 0.5,
+		Tip:    "slider.zkSession.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
+		Format: zkSessionFormat,
+	},
+	"zkNodes": {
+		Key: "zkNodes", Label: "Servers", Min: 1, Max: 7, Step: 1,
+		Tip:    "slider.zkNodes.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
+		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
+	},
+	"zkLatency": {
+		Key: "zkLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
+		Tip:   "slider.zkLatency.tip",
+		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply: func(sc *sim.Scenario, v float64) {
+			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
+		},
+		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+	},
+}
+
+var zookeeperToggles = map[string]ToggleSpec{
+	"zkHerd": {
+		Key: "zkHerd", Label: "Herd",
+		Tip:   "toggle.zkHerd.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Herd },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
+	},
+	"zkRespectSuspended": {
+		Key: "zkRespectSuspended", Label: "Stop on SUSPENDED",
+		Tip:   "toggle.zkRespectSuspended.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.RespectSuspended },
+		Apply: func(sc *sim.Scenario, on bool) { sc.RespectSuspended = on },
+	},
+	"zkFencing": {
+		Key: "zkFencing", Label: "Fencing",
+		Tip:   "toggle.zkFencing.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
+	},
+}
+
+func init() { addControls(zookeeperSliders, zookeeperToggles) }

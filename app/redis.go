@@ -1,0 +1,98 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// redisModeTab is the Redis tab: its state picture, the preset it opens with,
+// its sliders and toggles (the shared ones in controls.go, its own below)
+// and its protocol lines.
+var redisModeTab = ModeTab{
+	Mode:       "redis",
+	Title:      "Redis",
+	StateTitle: "state.redis",
+	Preset:     "redis-gc-pause",
+	NewState:   func() StateView { return widgets.NewRedisKeys() },
+	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift"},
+	Toggles:    []string{"watchdog", "fencing", "replica"},
+	Protocol:   redisProtocol,
+}
+
+// redisSliders and redisToggles are the controls only the Redis tab shows.
+var redisSliders = map[string]SliderSpec{
+	"ttl": {
+		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.5,
+		Tip:    "slider.ttl.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
+		Format: fmtSeconds,
+	},
+	"latency": {
+		Key: "latency", Label: "Latency", Min: 0, Max: 200, Step: 1,
+		Tip:   "slider.latency.tip",
+		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply: func(sc *sim.Scenario, v float64) {
+			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
+		},
+		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+	},
+}
+
+var redisToggles = map[string]ToggleSpec{
+	"watchdog": {
+		Key: "watchdog", Label: "Watchdog",
+		Tip:   "toggle.watchdog.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
+	},
+	"fencing": {
+		Key: "fencing", Label: "Fencing",
+		Tip:   "toggle.fencing.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
+	},
+	"replica": {
+		Key: "replica", Label: "Replica",
+		Tip:   "toggle.replica.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.Replica },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Replica = on },
+	},
+}
+
+func init() { addControls(redisSliders, redisToggles) }
+
+// redisProtocol is the Redis lock as the scenario runs it, command by
+// command, with its figures.
+func redisProtocol(sc *sim.Scenario) []string {
+	ms := func(d sim.Duration) string { return strconv.FormatInt(d.D().Milliseconds(), 10) }
+	fencing := ""
+	if sc.Fencing {
+		fencing = i18n.T("redis.proto.incr")
+	}
+	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", shortTime(sc.RetryDelay.D()))}
+	if sc.Watchdog {
+		out = append(out, i18n.F("redis.proto.watchdog", "every", shortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
+	} else {
+		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", shortTime(sc.TTL.D())))
+	}
+	if sc.PlainDel {
+		out = append(out, i18n.T("redis.proto.plainDel"))
+	} else {
+		out = append(out, i18n.T("redis.proto.release"))
+	}
+	if sc.Fencing {
+		out = append(out, i18n.T("redis.proto.storageFenced"))
+	} else {
+		out = append(out, i18n.T("redis.proto.storage"))
+	}
+	if sc.Replica {
+		out = append(out, i18n.T("redis.proto.replica"))
+	}
+	return append(out, i18n.F("redis.proto.timeout", "t", shortTime(sim.RequestTimeout)))
+}
