@@ -10,19 +10,11 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 )
 
-// etcdGrantedTTL is the lease TTL etcd grants for a scenario's ttl: the
-// client asks for whole seconds (concurrency.WithTTL takes an int) and the
-// lessor raises anything shorter than its minimum to that minimum.
-func etcdGrantedTTL(ttl time.Duration) time.Duration {
-	asked := time.Duration(max(math.Ceil(ttl.Seconds()), 1)) * time.Second
-	return max(asked, sim.EtcdMinLeaseTTL)
-}
-
 // etcdLeaseFormat shows the lease slider's value, and the TTL etcd grants
 // instead when the value is below its minimum.
 func etcdLeaseFormat(v float64) string {
 	asked := fromSeconds(v).D()
-	if got := etcdGrantedTTL(asked); got != asked {
+	if got := sim.EtcdGrantedTTL(asked); got != asked {
 		return fmtSeconds(v) + " → " + shortTime(got)
 	}
 	return fmtSeconds(v)
@@ -32,8 +24,7 @@ func etcdLeaseFormat(v float64) string {
 // concurrency.Session and Mutex against an etcd cluster — with its figures,
 // one short line per step.
 func etcdProtocol(sc *sim.Scenario) []string {
-	asked := time.Duration(max(math.Ceil(sc.TTL.D().Seconds()), 1)) * time.Second
-	ttl := etcdGrantedTTL(sc.TTL.D())
+	asked, ttl := sim.EtcdAskedTTL(sc.TTL.D()), sim.EtcdGrantedTTL(sc.TTL.D())
 	session := i18n.F("etcd.proto.session", "ttl", shortTime(ttl))
 	if ttl != asked {
 		session = i18n.F("etcd.proto.sessionRaised", "asked", shortTime(asked), "ttl", shortTime(ttl))

@@ -87,7 +87,7 @@ func TestEtcdGrantedTTL(t *testing.T) {
 		{2500 * time.Millisecond, 3 * time.Second}, // WithTTL takes whole seconds
 		{60 * time.Second, 60 * time.Second},
 	} {
-		assert.Equal(t, tc.want, etcdGrantedTTL(tc.ttl), "%v", tc.ttl)
+		assert.Equal(t, tc.want, sim.EtcdGrantedTTL(tc.ttl), "%v", tc.ttl)
 	}
 }
 

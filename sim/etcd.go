@@ -193,6 +193,18 @@ func leaseSeconds(d time.Duration) time.Duration {
 	return time.Duration(max(s, 1)) * time.Second
 }
 
+// EtcdAskedTTL is the lease TTL a client asks for a scenario's ttl
+// (concurrency.WithTTL takes whole seconds), for the window to show.
+func EtcdAskedTTL(ttl time.Duration) time.Duration { return leaseSeconds(ttl) }
+
+// EtcdGrantedTTL is the lease TTL the lessor grants for a scenario's ttl:
+// what the client asks for, raised to the lessor's minimum.
+func EtcdGrantedTTL(ttl time.Duration) time.Duration { return grantedLease(leaseSeconds(ttl)) }
+
+// grantedLease is the TTL the lessor grants for a requested one: a request
+// shorter than EtcdMinLeaseTTL is raised to it.
+func grantedLease(asked time.Duration) time.Duration { return max(asked, EtcdMinLeaseTTL) }
+
 // ---------------------------------------------------------------------------
 // The raft log and the key-value state it drives.
 
@@ -1093,10 +1105,7 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 			s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseExists})
 			return
 		}
-		ttl := time.Duration(e.N) * time.Second
-		if ttl < EtcdMinLeaseTTL {
-			ttl = EtcdMinLeaseTTL
-		}
+		ttl := grantedLease(time.Duration(e.N) * time.Second)
 		l := etcdLease{ID: e.Lease, TTL: ttl, Client: e.Client}
 		if s.primary {
 			l.Expiry = ctx.Mono() + ttl

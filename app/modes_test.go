@@ -1,0 +1,27 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The window's tabs are the simulator's designs, one each, in the order
+// the simulator lists them: the two registrations cannot drift apart.
+func TestModeTabsFollowTheSimulatorsModes(t *testing.T) {
+	var tabs []string
+	for _, tab := range ModeTabs {
+		tabs = append(tabs, tab.Mode)
+	}
+	assert.Equal(t, sim.ModeOrder, tabs)
+	for _, tab := range ModeTabs {
+		for _, k := range tab.Sliders {
+			assert.Contains(t, Sliders, k, "%s's slider", tab.Mode)
+		}
+		for _, k := range tab.Toggles {
+			assert.Contains(t, Toggles, k, "%s's toggle", tab.Mode)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The lease a run's lessor grants is the one EtcdGrantedTTL says, which
+// the window's lease slider shows: one owner for the rule.
+func TestEtcdGrantedTTLIsTheLessors(t *testing.T) {
+	for _, ttl := range []time.Duration{500 * time.Millisecond, 2500 * time.Millisecond, 10 * time.Second} {
+		sc, err := sim.Defaults("etcd")
+		require.NoError(t, err)
+		sc.TTL = sim.Duration(ttl)
+		s, err := sim.New(sc)
+		require.NoError(t, err)
+		s.RunUntil(3 * time.Second)
+		snap := s.Snapshot()
+		require.NotNil(t, snap.Etcd)
+		require.NotEmpty(t, snap.Etcd.Leases, "%v", ttl)
+		for _, l := range snap.Etcd.Leases {
+			assert.Equal(t, sim.EtcdGrantedTTL(ttl), l.TTL, "%v", ttl)
+		}
+		assert.Equal(t, max(sim.EtcdAskedTTL(ttl), sim.EtcdMinLeaseTTL), sim.EtcdGrantedTTL(ttl))
+	}
+}
