@@ -338,6 +338,9 @@ type etcdPending struct {
 	Max       int64 // Range "last": the highest create revision wanted
 	Last      bool  // Range with WithLastCreate + WithMaxCreateRev
 	Lease     int64 // KeepAlive: the lease to renew
+	// WaitLeader is a KeepAlive the member holds while it has no leader
+	// (EtcdServer.waitLeader), looking again every election timeout.
+	WaitLeader bool
 	ReadIndex int64 // linearizable read: the commit index to wait for; 0 unknown
 }
 
@@ -404,6 +407,12 @@ type EtcdServer struct {
 	watchers  []etcdWatcher
 	conns     []NodeID
 	renewWait []etcdRenewWait
+	// kaStreams are the clients with a keepalive stream on this member;
+	// they require a leader (clientv3 lease.go: WithRequireLeader), so
+	// monitorLeader cancels them after noLeaderChecks checks without one.
+	kaStreams      []NodeID
+	ticks          int // raft ticks since boot: monitorLeader looks every electionTicks
+	noLeaderChecks int
 }
 
 func newEtcdServer(sc *Scenario, i int) *EtcdServer {
@@ -449,6 +458,7 @@ func (s *EtcdServer) Clone() Process {
 	c.history = s.history.Clone()
 	c.conns = append([]NodeID(nil), s.conns...)
 	c.renewWait = append([]etcdRenewWait(nil), s.renewWait...)
+	c.kaStreams = append([]NodeID(nil), s.kaStreams...)
 	c.kv = make(map[string]etcdKV, len(s.kv))
 	for k, v := range s.kv {
 		c.kv[k] = v
@@ -550,8 +560,9 @@ func (s *EtcdServer) Crash(ctx Ctx) {
 	}
 	s.role, s.pre, s.lead, s.primary = roleFollower, false, None, false
 	s.pending = map[int64]etcdPending{}
-	s.watchers, s.conns, s.renewWait = nil, nil, nil
+	s.watchers, s.conns, s.renewWait, s.kaStreams = nil, nil, nil, nil
 	s.reads, s.pendingReads = nil, nil
+	s.ticks, s.noLeaderChecks = 0, 0
 }
 
 // Restart implements Process: the member replays its WAL into a fresh
@@ -730,7 +741,51 @@ func (s *EtcdServer) tick(ctx Ctx) {
 		s.campaign(ctx, ctx.Scenario().PreVote)
 	}
 	s.flushWatchers(ctx)
+	s.ticks++
+	if s.ticks%electionTicks == 0 {
+		s.monitorLeader(ctx)
+	}
 	ctx.After(EtcdHeartbeat, Timer{Kind: "tick"})
+}
+
+// maxNoLeaderChecks is v3rpc's maxNoLeaderCnt: a member cancels the streams
+// that require a leader after this many election timeouts without one.
+const maxNoLeaderChecks = 3
+
+// monitorLeader is v3rpc's (etcd-io/etcd
+// server/etcdserver/api/v3rpc/interceptor.go, release-3.4 and 3.5): every
+// election timeout it looks for a leader; after maxNoLeaderChecks looks in
+// a row without one it cancels every stream that requires a leader with
+// "no leader". Here those are the lease keepalive streams; a keepalive the
+// member holds in waitLeader ends with them.
+func (s *EtcdServer) monitorLeader(ctx Ctx) {
+	if s.lead != None {
+		s.noLeaderChecks = 0
+		return
+	}
+	s.noLeaderChecks++
+	if s.noLeaderChecks < maxNoLeaderChecks || len(s.kaStreams) == 0 {
+		return
+	}
+	for _, c := range s.kaStreams {
+		ctx.Send(c, Msg{Op: etcdKeepAliveErr, Value: errNoLeader})
+		for _, id := range s.pendingIDs() {
+			if p := s.pending[id]; p.Client == c && p.Op == etcdKeepAlive {
+				delete(s.pending, id)
+			}
+		}
+	}
+	s.kaStreams = s.kaStreams[:0]
+}
+
+// addKeepAliveStream notes a client's keepalive stream on this member.
+func (s *EtcdServer) addKeepAliveStream(c NodeID) {
+	for _, k := range s.kaStreams {
+		if k == c {
+			return
+		}
+	}
+	s.kaStreams = append(s.kaStreams, c)
 }
 
 func (s *EtcdServer) lastReadCtx() int64 {
@@ -1394,6 +1449,16 @@ func (s *EtcdServer) revokeExpired(ctx Ctx) {
 
 // leaderRenew is Lessor.Renew on the leader; from is the member that got
 // the keepalive.
+// forwardRenew renews a lease on this member, the leader, or asks the
+// leader to ("renewals don't go through raft; forward to leader manually").
+func (s *EtcdServer) forwardRenew(ctx Ctx, req, id int64) {
+	if s.isLeader() {
+		s.leaderRenew(ctx, s.self, req, id)
+		return
+	}
+	ctx.Send(s.lead, Msg{Op: leaseRenew, Seq: req, Token: id})
+}
+
 func (s *EtcdServer) leaderRenew(ctx Ctx, from NodeID, req, id int64) {
 	if !s.isLeader() {
 		s.respondRenew(ctx, from, req, id, 0, errNotPrimary)
@@ -1490,19 +1555,28 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
 			ctx.Send(s.lead, Msg{Op: raftReadIndex, Seq: req})
 		}
 	case etcdKeepAlive:
-		// The lease stream requires a leader (WithRequireLeader).
-		if s.lead == None {
+		// The lease stream requires a leader (clientv3 lease.go:
+		// WithRequireLeader): newStreamInterceptor refuses to open one on a
+		// member without a leader (m.N 1: the stream's first keepalive).
+		// On a stream already open, LeaseRenew (etcdserver/v3_server.go)
+		// waits for a leader (waitLeader: a look every election timeout)
+		// within the request timeout, then forwards the renewal.
+		if s.lead == None && m.N == 1 {
 			ctx.Send(from, Msg{Op: etcdKeepAliveErr, Token: m.Token, Value: errNoLeader})
 			return
 		}
+		s.addKeepAliveStream(from)
 		req := s.nextID()
 		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token}
 		ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})
-		if s.isLeader() {
-			s.leaderRenew(ctx, s.self, req, m.Token)
-		} else {
-			ctx.Send(s.lead, Msg{Op: leaseRenew, Seq: req, Token: m.Token})
+		if s.lead == None {
+			p := s.pending[req]
+			p.WaitLeader = true
+			s.pending[req] = p
+			ctx.After(EtcdElectionTimeout, Timer{Kind: "waitlead", Seq: req})
+			return
 		}
+		s.forwardRenew(ctx, req, m.Token)
 	case etcdWatch:
 		w := etcdWatcher{Client: from, ID: m.Seq, Key: m.Key, Prefix: m.N == 1, Start: m.Token}
 		ctx.Send(from, Msg{Op: etcdWatchCreated, Seq: m.Seq})
@@ -1562,6 +1636,12 @@ func (s *EtcdServer) dropClient(client NodeID) {
 			break
 		}
 	}
+	for i, c := range s.kaStreams {
+		if c == client {
+			s.kaStreams = append(s.kaStreams[:i], s.kaStreams[i+1:]...)
+			break
+		}
+	}
 }
 
 // Fire implements Process.
@@ -1572,6 +1652,18 @@ func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
 	case "lessor":
 		s.revokeExpired(ctx)
 		ctx.After(lessorTick, Timer{Kind: "lessor"})
+	case "waitlead":
+		p, ok := s.pending[t.Seq]
+		if !ok || !p.WaitLeader {
+			return
+		}
+		if s.lead == None {
+			ctx.After(EtcdElectionTimeout, Timer{Kind: "waitlead", Seq: t.Seq})
+			return
+		}
+		p.WaitLeader = false
+		s.pending[t.Seq] = p
+		s.forwardRenew(ctx, t.Seq, p.Lease)
 	case "req":
 		p, ok := s.pending[t.Seq]
 		if !ok {
@@ -1579,7 +1671,11 @@ func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
 		}
 		delete(s.pending, t.Seq)
 		if p.Op == etcdKeepAlive {
-			ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Value: errTimeout})
+			why := errTimeout
+			if p.WaitLeader {
+				why = errNoLeader // waitLeader gave up: ErrNoLeader
+			}
+			ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Value: why})
 			return
 		}
 		ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errTimeout})
@@ -1645,6 +1741,7 @@ type etcdClient struct {
 	nextKA     time.Duration // monotonic
 	deadline   time.Duration // monotonic
 	kaStream   bool
+	kaOpening  bool // the stream's first keepalive is still to go (it opens the stream)
 	kaPhase    time.Duration // last tick of sendKeepAliveLoop
 	dlPhase    time.Duration // last tick of deadlineLoop
 	kaGen      int64
@@ -1719,16 +1816,22 @@ func (c *etcdClient) send(ctx Ctx) {
 func (c *etcdClient) busy() bool { return c.pendSeq != 0 || c.resending }
 
 // Retry policy of clientv3's interceptor: a repeatable call (Range,
-// LeaseRevoke) failing with an Unavailable error is resent, after 25 ms
-// ± 10 %, up to 100 times within its deadline; Txn, Delete and Grant are
-// not, since the first attempt may have been applied.
+// LeaseGrant, LeaseRevoke) failing with an Unavailable error is resent,
+// after 25 ms ± 10 %, up to 100 times within its deadline; Txn and Delete
+// are not, since the first attempt may have been applied (etcd-io/etcd
+// client/v3 retry.go: retryLeaseClient.LeaseGrant uses
+// withRetryPolicy(repeatable), isSafeRetryImmutableRPC retries
+// codes.Unavailable; retry_interceptor.go; options.go:
+// defaultBackoffWaitBetween 25 ms, defaultBackoffJitterFraction 0.10,
+// defaultUnaryMaxRetries 100). A resent Grant whose first attempt was
+// applied leaves a lease nobody keeps alive; it expires after its TTL.
 const (
 	retryBackoff    = 25 * time.Millisecond
 	retryMaxRetries = 100
 )
 
 func (c *etcdClient) repeatable(why string) bool {
-	return (c.req.Op == etcdRange || c.req.Op == etcdRevoke) && unavailable(why) && c.retries < retryMaxRetries
+	return (c.req.Op == etcdRange || c.req.Op == etcdGrant || c.req.Op == etcdRevoke) && unavailable(why) && c.retries < retryMaxRetries
 }
 
 // unavailable reports whether an error has gRPC code Unavailable, the only
@@ -1765,7 +1868,7 @@ func (c *etcdClient) startKeepAlive(ctx Ctx) {
 	c.nextKA, c.deadline = now, now+firstKeepAliveTimeout
 	c.dlGen++
 	if !c.kaStream {
-		c.kaStream = true
+		c.kaStream, c.kaOpening = true, true
 		c.kaEp = c.ep
 		c.kaPhase, c.dlPhase = now, now
 		c.kaGen++
@@ -1778,7 +1881,11 @@ func (c *etcdClient) startKeepAlive(ctx Ctx) {
 }
 
 func (c *etcdClient) sendKeepAlive(ctx Ctx) {
-	ctx.Send(c.servers[c.kaEp], Msg{Op: etcdKeepAlive, Token: c.lease})
+	m := Msg{Op: etcdKeepAlive, Token: c.lease}
+	if c.kaOpening {
+		m.N, c.kaOpening = 1, false
+	}
+	ctx.Send(c.servers[c.kaEp], m)
 	ctx.After(keepAliveTick, Timer{Kind: "ka", Seq: c.kaGen})
 }
 
@@ -2121,7 +2228,7 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 		}
 	case "kareopen":
 		if t.Seq == c.kaGen && !c.kaStream {
-			c.kaStream = true
+			c.kaStream, c.kaOpening = true, true
 			c.kaGen++
 			now := ctx.Mono()
 			c.kaPhase = now

@@ -648,3 +648,83 @@ func TestEtcdPreVoteKeepsAHealedMemberFromDeposingTheLeader(t *testing.T) {
 		})
 	}
 }
+
+// TestEtcdLeaseGrantResentOnUnavailable: etcd-3 and client-3 are cut off
+// at 1 s; etcd-3 gives up on its leader at 2.58 s (pre-vote). client-3
+// restarts at 2.6 s and asks etcd-3 for a lease: "no leader", Unavailable.
+// clientv3 resends a Grant (a repeatable call) 25 ms ± 10 % later, to its
+// next endpoint, within the same Lock call; the cut has healed at 2.62 s,
+// so the resent Grant is answered and client-3's try does not fail.
+func TestEtcdLeaseGrantResentOnUnavailable(t *testing.T) {
+	sc, err := sim.Defaults("etcd")
+	require.NoError(t, err)
+	sc.Clients, sc.Duration, sc.Rounds = 3, sim.Duration(10*time.Second), 1
+	sc.Faults = []sim.Fault{
+		{At: sim.Duration(time.Second), Partition: [][]string{{"etcd-3", "client-3"}}, For: sim.Duration(1620 * time.Millisecond)},
+		{At: sim.Duration(2590 * time.Millisecond), Crash: "client-3"},
+		{At: sim.Duration(2600 * time.Millisecond), Restart: "client-3"},
+	}
+	require.NoError(t, sc.Validate())
+	s, _ := etcdRun(t, sc)
+	refused := etcdTraceAt(s, "client-3", "rpc", "", "no leader")
+	require.GreaterOrEqual(t, refused, 2600*time.Millisecond, "etcd-3 refuses the Grant after the restart")
+	var resent time.Duration = -1
+	for _, e := range s.Trace() {
+		if e.Node == "client-3" && e.Kind == "send" && e.Op == "Grant" && e.At > refused {
+			resent = e.At
+			assert.Equal(t, "etcd-1", e.Peer, "to the next endpoint")
+			break
+		}
+	}
+	require.GreaterOrEqual(t, resent, time.Duration(0), "the Grant is sent again")
+	assert.GreaterOrEqual(t, resent-refused, 22500*time.Microsecond, "after the backoff, 25 ms − 10 %")
+	assert.LessOrEqual(t, resent-refused, 27500*time.Microsecond, "after the backoff, 25 ms + 10 %")
+	var granted time.Duration = -1
+	for _, e := range s.Trace() {
+		if e.Node == "client-3" && e.Kind == "session" && e.Op == "Grant" && e.At > resent {
+			granted = e.At
+			break
+		}
+	}
+	require.Greater(t, granted, resent, "the resent Grant is answered")
+	assert.Less(t, granted, 2700*time.Millisecond)
+	for _, e := range s.Trace() {
+		if e.Node == "client-3" && e.At > refused && e.At < granted {
+			assert.NotEqual(t, "unheld", e.Kind, "the Lock call did not fail: %v", e)
+		}
+	}
+}
+
+// TestEtcdKeepAliveWaitsForALeader: etcd-3 and client-3 are cut off
+// together while client-3 holds a 5 s lease. On the open stream etcd-3
+// holds client-3's keepalive (LeaseRenew's waitLeader) instead of refusing
+// it at once, until monitorLeader cancels the stream after three election
+// timeouts without a leader (v3rpc's looks fall on etcd-3's own 1 s grid).
+func TestEtcdKeepAliveWaitsForALeader(t *testing.T) {
+	sc, err := sim.Defaults("etcd")
+	require.NoError(t, err)
+	sc.Clients, sc.Duration, sc.Rounds = 3, sim.Duration(12*time.Second), 1
+	sc.TTL, sc.Work = sim.Duration(5*time.Second), sim.Duration(10*time.Second)
+	sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), Partition: [][]string{{"etcd-3", "client-3"}}, For: sim.Duration(10 * time.Second)}}
+	require.NoError(t, sc.Validate())
+	s, _ := etcdRun(t, sc)
+	lost := etcdTraceAt(s, "etcd-3", "raft", "", "pre-vote")
+	require.Greater(t, lost, time.Second, "etcd-3 loses its leader")
+	var sent, broken []sim.TraceEvent
+	for _, e := range s.Trace() {
+		if e.Node != "client-3" || e.At < lost {
+			continue
+		}
+		if e.Kind == "send" && e.Op == "KeepAlive" {
+			sent = append(sent, e)
+		}
+		if e.Kind == "session" && e.Op == "KeepAlive" && strings.Contains(e.Note, "stream broken") {
+			broken = append(broken, e)
+		}
+	}
+	require.NotEmpty(t, sent)
+	require.NotEmpty(t, broken, "the stream ends at last")
+	assert.Contains(t, broken[0].Note, "no leader")
+	assert.Greater(t, broken[0].At-sent[0].At, 500*time.Millisecond, "the keepalive waited for a leader, not refused at once")
+	assert.Less(t, broken[0].At-lost, 4*sim.EtcdElectionTimeout, "monitorLeader cancels the stream after three looks without a leader")
+}
