@@ -14,12 +14,18 @@ import (
 func TestSlidersRoundTrip(t *testing.T) {
 	sc, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
+	failover, err := assets.Preset("redis-failover")
+	require.NoError(t, err)
 	for key, spec := range Sliders {
 		assert.Equal(t, key, spec.Key)
 		assert.NotEmpty(t, spec.Tip, key)
+		base := sc
+		if key == "failoverAfter" {
+			base = failover // Sentinel's delay needs a replica
+		}
 		for _, x := range []float64{spec.Min, (spec.Min + spec.Max) / 2, spec.Max} {
 			x = spec.Min + float64(int((x-spec.Min)/spec.Step))*spec.Step
-			c := sc.Clone()
+			c := base.Clone()
 			spec.Apply(c, x)
 			got, ok := spec.Value(c)
 			require.True(t, ok, key)
@@ -49,6 +55,22 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 	spec.Apply(c, 4)
 	assert.Equal(t, happy.Faults, c.Faults, "and it adds no pause")
 	assert.Contains(t, spec.Help(), "adds none")
+}
+
+// TestFailoverAfterSliderNeedsAReplica: Sentinel's delay is off without a
+// replica and reads the scenario's own value with one.
+func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
+	spec := Sliders["failoverAfter"]
+	plain, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	_, ok := spec.Value(plain)
+	assert.False(t, ok, "no replica: nothing for Sentinel to promote")
+	failover, err := assets.Preset("redis-failover")
+	require.NoError(t, err)
+	v, ok := spec.Value(failover)
+	require.True(t, ok)
+	assert.Equal(t, failover.FailoverAfter.D().Seconds(), v)
+	assert.Contains(t, spec.Help(), "30 s")
 }
 
 func TestTogglesRoundTrip(t *testing.T) {

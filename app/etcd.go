@@ -54,7 +54,7 @@ var etcdModeTab = ModeTab{
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() StateView { return widgets.NewEtcdKeys() },
 	Sliders:    []string{"etcdLease", "etcdNodes", "work", "pause", "etcdLatency", "clients", "clockDrift"},
-	Toggles:    []string{"etcdHerd", "etcdFencing"},
+	Toggles:    []string{"etcdHerd", "etcdFencing", "etcdPreVote"},
 	Protocol:   etcdProtocol,
 }
 
@@ -97,6 +97,12 @@ var etcdToggles = map[string]ToggleSpec{
 		Tip:   "toggle.etcdFencing.tip",
 		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
 		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
+	},
+	"etcdPreVote": {
+		Key: "etcdPreVote", Label: "Pre-vote",
+		Tip:   "toggle.etcdPreVote.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.PreVote },
+		Apply: func(sc *sim.Scenario, on bool) { sc.PreVote = on },
 	},
 }
 

@@ -19,7 +19,7 @@ var redisModeTab = ModeTab{
 	StateTitle: "state.redis",
 	Preset:     "redis-gc-pause",
 	NewState:   func() StateView { return widgets.NewRedisKeys() },
-	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift"},
+	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift", "failoverAfter"},
 	Toggles:    []string{"watchdog", "fencing", "replica"},
 	Protocol:   redisProtocol,
 }
@@ -41,6 +41,14 @@ var redisSliders = map[string]SliderSpec{
 			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
 		},
 		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+	},
+	// failoverAfter is Sentinel's delay; it applies only with a replica.
+	"failoverAfter": {
+		Key: "failoverAfter", Label: "Failover after", Min: 0, Max: 40, Step: 0.5,
+		Tip:    "slider.failoverAfter.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.FailoverAfter), sc.Replica },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.FailoverAfter = fromSeconds(v) },
+		Format: fmtSeconds,
 	},
 }
 

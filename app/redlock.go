@@ -83,7 +83,7 @@ var redlockModeTab = ModeTab{
 	NewState:   func() StateView { return widgets.NewVoteTally() },
 	Sliders: []string{"redlockTTL", "work", "pause", "redlockLatency", "clients",
 		"redlockNodes", "redlockDriftFactor", "redlockClockDrift"},
-	Toggles:  []string{"redlockWatchdog", "redlockFencing", "redlockSequential"},
+	Toggles:  []string{"redlockWatchdog", "redlockFencing", "redlockSequential", "redlockContextTimeout"},
 	Protocol: redlockProtocol,
 }
 
@@ -147,6 +147,12 @@ var redlockToggles = map[string]ToggleSpec{
 		Tip:   "toggle.redlockSequential.tip",
 		Value: func(sc *sim.Scenario) bool { return sc.Sequential },
 		Apply: func(sc *sim.Scenario, on bool) { sc.Sequential = on },
+	},
+	"redlockContextTimeout": {
+		Key: "redlockContextTimeout", Label: "Context timeout",
+		Tip:   "toggle.redlockContextTimeout.tip",
+		Value: func(sc *sim.Scenario) bool { return sc.ContextTimeout },
+		Apply: func(sc *sim.Scenario, on bool) { sc.ContextTimeout = on },
 	},
 }
 
