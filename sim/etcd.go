@@ -331,17 +331,17 @@ func (w etcdWatcher) matches(key string) bool {
 
 // etcdPending is a client request a member waits to answer.
 type etcdPending struct {
-	Client    NodeID
-	Seq       int64  // the client's request id
-	Op        string // entry type, Range or KeepAlive
-	Key       string
-	Max       int64 // Range "last": the highest create revision wanted
-	Last      bool  // Range with WithLastCreate + WithMaxCreateRev
-	Lease     int64 // KeepAlive: the lease to renew
+	Client NodeID
+	Seq    int64  // the client's request id
+	Op     string // entry type, Range or KeepAlive
+	Key    string
+	Max    int64 // Range "last": the highest create revision wanted
+	Last   bool  // Range with WithLastCreate + WithMaxCreateRev
+	Lease  int64 // KeepAlive: the lease to renew
 	// WaitLeader is a KeepAlive the member holds while it has no leader
 	// (EtcdServer.waitLeader), looking again every election timeout.
 	WaitLeader bool
-	ReadIndex int64 // linearizable read: the commit index to wait for; 0 unknown
+	ReadIndex  int64 // linearizable read: the commit index to wait for; 0 unknown
 }
 
 // etcdRead is a ReadIndex request on the leader, confirmed by a quorum of
@@ -1741,7 +1741,7 @@ type etcdClient struct {
 	nextKA     time.Duration // monotonic
 	deadline   time.Duration // monotonic
 	kaStream   bool
-	kaOpening  bool // the stream's first keepalive is still to go (it opens the stream)
+	kaOpening  bool          // the stream's first keepalive is still to go (it opens the stream)
 	kaPhase    time.Duration // last tick of sendKeepAliveLoop
 	dlPhase    time.Duration // last tick of deadlineLoop
 	kaGen      int64
