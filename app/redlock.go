@@ -42,15 +42,14 @@ func redlockProtocol(sc *sim.Scenario) []string {
 }
 
 // refusal says why the scenario's mode refuses a change the toggle would
-// make (the mode's own validation error), "" when it takes it.
+// make (the design's own validation error), "" when it takes it.
 func refusal(sc *sim.Scenario, change func(sc *sim.Scenario)) string {
-	m, err := sim.LookupMode(sc.Mode)
-	if err != nil || m.Validate(sc) != nil {
+	if sim.ValidateDesign(sc) != nil {
 		return ""
 	}
 	c := sc.Clone()
 	change(c)
-	if err := m.Validate(c); err != nil {
+	if err := sim.ValidateDesign(c); err != nil {
 		return errorText(err)
 	}
 	return ""

@@ -136,6 +136,11 @@ func (etcdMode) Name() string { return "etcd" }
 var etcdTraits = Traits{
 	LeaseWord: "lease", ServerWord: "members", Token: TokenAlways,
 	Fields: []string{"nodes", "herd", "fencing", "preVote"},
+	Refusals: map[string]error{
+		"plainDel": fieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
+		"replica":  fieldErr("replica", say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),
+		"watchdog": fieldErr("watchdog", say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself"),
+	},
 }
 
 func (etcdMode) Traits() Traits { return etcdTraits }
@@ -156,14 +161,6 @@ func (etcdMode) Validate(sc *Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > 7:
 		return fieldErr("nodes", say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
-	case sc.PlainDel:
-		return fieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key")
-	case sc.Replica:
-		return fieldErr("replica", say("field.etcdReplica"), "only for redis; etcd replicates every write through raft")
-	case sc.Sequential:
-		return fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")
-	case sc.Watchdog:
-		return fieldErr("watchdog", say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself")
 	}
 	return nil
 }

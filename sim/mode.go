@@ -13,7 +13,9 @@ type Mode interface {
 	Name() string
 	// Defaults overrides the shared defaults with the mode's own.
 	Defaults(sc *Scenario)
-	// Validate checks the mode-specific fields; the error names the field.
+	// Validate checks the values of the fields the design reads (a range
+	// of nodes); the error names the field. The fields it does not read
+	// are refused from its Traits, in one place (refuseUnread).
 	Validate(sc *Scenario) error
 	// Servers lists the server node names in order.
 	Servers(sc *Scenario) []string
@@ -51,8 +53,14 @@ type Traits struct {
 	// independent servers: no server alone knows who holds the lock.
 	ClientQuorum bool
 	// Fields are the scenario fields only some designs read that this one
-	// reads; "nodes" when the scenario sets its number of servers.
+	// reads; "nodes" when the scenario sets its number of servers. Any
+	// other of those fields (designFields) a scenario sets is refused.
 	Fields []string
+	// Refusals are the design's own words for refusing a field it does not
+	// read, by field; a field it has no words for is refused in the
+	// field's own (designFields), and a field with neither is a mistake
+	// RegisterMode reports.
+	Refusals map[string]error
 }
 
 // FencingToken is the kind of token a design's grants carry.
@@ -95,6 +103,9 @@ var modes = map[string]Mode{}
 func RegisterMode(m Mode) {
 	if _, dup := modes[m.Name()]; dup {
 		panic("sim: mode registered twice: " + m.Name())
+	}
+	if err := checkRefusals(m); err != nil {
+		panic("sim: " + err.Error())
 	}
 	modes[m.Name()] = m
 }

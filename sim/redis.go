@@ -75,15 +75,9 @@ func (redisMode) Defaults(sc *Scenario) {
 	sc.FailoverAfter = Duration(DefaultFailoverAfter)
 }
 
-func (redisMode) Validate(sc *Scenario) error {
-	if sc.Herd {
-		return fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd")
-	}
-	if sc.Sequential {
-		return fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")
-	}
-	return nil
-}
+// Validate has nothing of its own to check: the fields Redis does not
+// read are refused from its Traits.
+func (redisMode) Validate(sc *Scenario) error { return nil }
 
 func (redisMode) Servers(sc *Scenario) []string {
 	if sc.Replica {

@@ -138,6 +138,11 @@ func (redlockMode) Name() string { return "redlock" }
 var redlockTraits = Traits{
 	LeaseWord: "ttl", ServerWord: "masters", Token: NoToken, Validity: true, ClientQuorum: true,
 	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout"},
+	Refusals: map[string]error{
+		"fencing":  ErrRedlockFencing,
+		"replica":  fieldErr("replica", say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
+		"plainDel": fieldErr("plainDel", say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete"),
+	},
 }
 
 func (redlockMode) Traits() Traits { return redlockTraits }
@@ -157,14 +162,6 @@ func (redlockMode) Validate(sc *Scenario) error {
 	case sc.Nodes < 1 || sc.Nodes > RedlockMaxNodes:
 		return fieldErr("nodes", say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(RedlockMaxNodes)),
 			"%d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
-	case sc.Fencing:
-		return ErrRedlockFencing
-	case sc.Replica:
-		return fieldErr("replica", say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one")
-	case sc.Herd:
-		return fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd")
-	case sc.PlainDel:
-		return fieldErr("plainDel", say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete")
 	}
 	return nil
 }

@@ -447,7 +447,7 @@ func (sc *Scenario) Validate() error {
 	if err := onlyFor(sc); err != nil {
 		return err
 	}
-	if err := m.Validate(sc); err != nil {
+	if err := validateDesign(sc, m); err != nil {
 		return err
 	}
 	if len(sc.Faults) > MaxFaults {

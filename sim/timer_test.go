@@ -28,7 +28,12 @@ func (timerMode) CanFailover(sc *sim.Scenario, node string) error {
 }
 func (timerMode) Failover(s *sim.Sim, node sim.NodeID) {}
 func (timerMode) View(s *sim.Sim, snap *sim.Snapshot)  {}
-func (timerMode) Traits() sim.Traits                   { return sim.Traits{} }
+
+// Traits: the test mode reads the fields that have no refusal words of
+// their own, so it need not say why it refuses them.
+func (timerMode) Traits() sim.Traits {
+	return sim.Traits{Fields: []string{"fencing", "replica", "plainDel", "watchdog"}}
+}
 
 // timerCancelAt is when the client cancels its work timer.
 var timerCancelAt time.Duration

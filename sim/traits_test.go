@@ -90,3 +90,37 @@ func TestSummaryValidityFollowsTraits(t *testing.T) {
 		}
 	}
 }
+
+// wordlessMode reads no field only some designs read and says nothing of
+// why it refuses fencing.
+type wordlessMode struct{ timerMode }
+
+func (wordlessMode) Name() string       { return "wordless-test" }
+func (wordlessMode) Traits() sim.Traits { return sim.Traits{} }
+
+// A design that cannot say why it refuses a field is a mistake found when
+// it registers, and it is not registered.
+func TestRegisterModeWantsWordsForEveryRefusal(t *testing.T) {
+	assert.PanicsWithValue(t, "sim: mode wordless-test does not read fencing and says nothing of why (Traits.Refusals)",
+		func() { sim.RegisterMode(wordlessMode{}) })
+	_, err := sim.LookupMode("wordless-test")
+	assert.Error(t, err)
+}
+
+// A refusal is a value each caller may keep: two scenarios refused for the
+// same field get two errors with the same words.
+func TestRefusalsAreFreshValues(t *testing.T) {
+	errs := make([]*sim.FieldError, 2)
+	for i := range errs {
+		sc, err := sim.Defaults("zookeeper")
+		require.NoError(t, err)
+		sc.Watchdog = true
+		require.ErrorAs(t, sc.Validate(), &errs[i])
+	}
+	assert.NotSame(t, errs[0], errs[1])
+	assert.Equal(t, *errs[0], *errs[1])
+	errs[0].Field = "changed"
+	sc, _ := sim.Defaults("zookeeper")
+	sc.Watchdog = true
+	assert.EqualError(t, sc.Validate(), "watchdog: only for redis and redlock; a zookeeper session is kept alive by pings")
+}

@@ -183,6 +183,11 @@ func (zkMode) Name() string { return "zookeeper" }
 var zkTraits = Traits{
 	LeaseWord: "session", ServerWord: "servers", Token: TokenAlways,
 	Fields: []string{"nodes", "herd", "respectSuspended", "fencing"},
+	Refusals: map[string]error{
+		"plainDel": fieldErr("plainDel", say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode"),
+		"replica":  fieldErr("replica", say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)"),
+		"watchdog": fieldErr("watchdog", say("field.zkWatchdog"), "only for redis and redlock; a zookeeper session is kept alive by pings"),
+	},
 }
 
 func (zkMode) Traits() Traits { return zkTraits }
@@ -194,14 +199,6 @@ func (zkMode) Defaults(sc *Scenario) {
 
 func (zkMode) Validate(sc *Scenario) error {
 	switch {
-	case sc.PlainDel:
-		return fieldErr("plainDel", say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode")
-	case sc.Replica:
-		return fieldErr("replica", say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)")
-	case sc.Sequential:
-		return fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")
-	case sc.Watchdog:
-		return fieldErr("watchdog", say("field.zkWatchdog"), "only for redis and redlock; a zookeeper session is kept alive by pings")
 	case sc.Nodes < 1 || sc.Nodes > 7:
 		return fieldErr("nodes", say("field.zkNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7", sc.Nodes)
 	}

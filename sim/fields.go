@@ -1,0 +1,88 @@
+package sim
+
+import "fmt"
+
+// designField is a scenario field only some designs read: how to tell a
+// scenario sets it, and the words a design that does not read it refuses
+// it with when the design has none of its own (Traits.Refusals); nil when
+// every design that does not read it must say why in its own words.
+type designField struct {
+	name    string
+	set     func(sc *Scenario) bool
+	refusal error
+}
+
+// designFields are the fields only some designs read, in the order they
+// are checked. A design lists those it reads in Traits.Fields and refuses
+// the others through refuseUnread, so a field a new design adds is refused
+// by the existing designs without an edit in any of them.
+var designFields = []designField{
+	{"failoverAfter", func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
+		fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")},
+	{"preVote", func(sc *Scenario) bool { return sc.PreVote },
+		fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")},
+	{"contextTimeout", func(sc *Scenario) bool { return sc.ContextTimeout },
+		fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")},
+	{"fencing", func(sc *Scenario) bool { return sc.Fencing }, nil},
+	{"replica", func(sc *Scenario) bool { return sc.Replica }, nil},
+	{"herd", func(sc *Scenario) bool { return sc.Herd },
+		fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd")},
+	{"plainDel", func(sc *Scenario) bool { return sc.PlainDel }, nil},
+	{"sequential", func(sc *Scenario) bool { return sc.Sequential },
+		fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")},
+	{"watchdog", func(sc *Scenario) bool { return sc.Watchdog }, nil},
+}
+
+// refuseUnread refuses the first field only some designs read that sc sets
+// and m does not read: in m's own words (Traits.Refusals), else in the
+// field's.
+func refuseUnread(sc *Scenario, m Mode) error {
+	tr := m.Traits()
+	for _, f := range designFields {
+		if !f.set(sc) || tr.Reads(f.name) {
+			continue
+		}
+		why := tr.Refusals[f.name]
+		if why == nil {
+			why = f.refusal
+		}
+		if fe, ok := why.(*FieldError); ok {
+			cp := *fe // a value each caller may keep
+			return &cp
+		}
+		return why
+	}
+	return nil
+}
+
+// ValidateDesign is the design's own say on a scenario: the fields it does
+// not read refused in its words (Traits) and the values of its own checked
+// (Mode.Validate), without the checks every design shares. The window asks
+// it why a toggle is off limits.
+func ValidateDesign(sc *Scenario) error {
+	m, err := LookupMode(sc.Mode)
+	if err != nil {
+		return err
+	}
+	return validateDesign(sc, m)
+}
+
+// validateDesign is ValidateDesign with the mode looked up.
+func validateDesign(sc *Scenario, m Mode) error {
+	if err := refuseUnread(sc, m); err != nil {
+		return err
+	}
+	return m.Validate(sc)
+}
+
+// checkRefusals says which field a design could not refuse: one it does
+// not read, with no words of its own and none of the field's.
+func checkRefusals(m Mode) error {
+	tr := m.Traits()
+	for _, f := range designFields {
+		if !tr.Reads(f.name) && f.refusal == nil && tr.Refusals[f.name] == nil {
+			return fmt.Errorf("mode %s does not read %s and says nothing of why (Traits.Refusals)", m.Name(), f.name)
+		}
+	}
+	return nil
+}
