@@ -12,7 +12,9 @@
 # Ports: redis 26379 (single) and 26380 (replica); the Redlock tests start
 # five more on 26381-26385 themselves, since they kill and restart them.
 # ZooKeeper standalone 22181; ensemble 22182-22184 (peers 22888-22890,
-# election 23888-23890). etcd client 22379, peer 22380.
+# election 23888-23890). etcd client 22379, peer 22380; the pre-vote test
+# starts a three-member etcd cluster itself: clients 22391-22393, peers
+# 22394-22396, the proxies between them 22397-22399.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -96,7 +98,8 @@ trap stop_all EXIT
 trap 'exit 130' INT TERM
 
 busy() { ss -Htln "sport = :$1" 2>/dev/null | grep -q .; }
-for port in 26379 26380 26381 26382 26383 26384 26385 22181 22182 22183 22184 22888 22889 22890 23888 23889 23890 22379 22380; do
+for port in 26379 26380 26381 26382 26383 26384 26385 22181 22182 22183 22184 22888 22889 22890 23888 23889 23890 22379 22380 \
+	22391 22392 22393 22394 22395 22396 22397 22398 22399; do
 	if busy "$port"; then
 		say "port $port on this machine is already in use; stop what holds it and run again."
 		exit 1
@@ -192,6 +195,7 @@ export LOCKSCOPE_ZK=127.0.0.1:22181
 export LOCKSCOPE_ZK_ENSEMBLE=127.0.0.1:22182,127.0.0.1:22183,127.0.0.1:22184
 export LOCKSCOPE_ZK_TICK=2s
 export LOCKSCOPE_ETCD=127.0.0.1:22379
+export LOCKSCOPE_ETCD_SERVER="$ETCD"
 export LOCKSCOPE_WORK="$WORK"
 "$GO" test -count=1 -timeout 240s ./... "$@"
 say "done in ${SECONDS}s"
