@@ -28,6 +28,7 @@ const (
 	zkDelete      = "DELETE"
 	zkGetChildren = "GETCHILDREN"
 	zkGetData     = "GETDATA"
+	zkCloseSess   = "CLOSESESSION" // ZooKeeper.close()'s closeSession request
 	zkWatchEvent  = "WATCH"
 	zkOK          = "OK"
 	zkErr         = "ERR"
@@ -437,8 +438,7 @@ func TestZooKeeperSessionTimeout(t *testing.T) {
 // session at the first tick boundary after last-heard + timeout, so the
 // watcher hears NodeDeleted between timeout and timeout + tickTime later
 // (+ tickTime/2 through a follower).
-// A session the client closes deletes its ephemerals at once (the real
-// server only: the simulated client never closes its session).
+// A session the client closes deletes its ephemerals at once, on both.
 func TestZooKeeperSessionExpiry(t *testing.T) {
 	ms := time.Millisecond
 	requested := time.Second // clamped to 2 × tickTime = 4 s
@@ -511,8 +511,22 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			closer.conn.Close()
 			require.NoError(t, waitFor(5*time.Second, "NodeDeleted after close", func() bool { return len(watcher.seen()) > 1 }))
 			gone := watcher.seen()[1].at.Sub(closed)
-			t.Logf("%s: a closed session's ephemeral went %v after close", e.name, gone.Round(ms))
+			// The simulator: client 0 sends closeSession, as the simulated
+			// lock client's close() does after its last round.
+			closeSteps := []zkStep{
+				{at: 500 * ms, client: 0, op: zkCreate, name: "closed-lock-"},
+				{at: 1000 * ms, client: 1, op: zkGetData, name: "closed-lock-0000000000", watch: true},
+				{at: 1500 * ms, client: 0, op: zkCloseSess},
+			}
+			simClosed := runZKSim(t, e, []time.Duration{10 * time.Second, 10 * time.Second}, closeSteps, 4*time.Second)
+			require.Equal(t, "OK closed-lock-0000000000", simClosed.answer(closeSteps, 0))
+			closedEvs := simClosed.events(1)
+			require.Len(t, closedEvs, 1, "the simulated watcher hears of the close once")
+			assert.Equal(t, "EventNodeDeleted "+sim.ZKLockPath+"/closed-lock-0000000000", closedEvs[0].String())
+			simGone := closedEvs[0].at.Sub(time.Time{}) - 1500*ms
+			t.Logf("%s: a closed session's ephemeral went %v after close (simulator: %v)", e.name, gone.Round(ms), simGone)
 			assert.Less(t, gone, sim.ZKTickTime, "real: a closed session's ephemerals go at once")
+			assert.Less(t, simGone, sim.ZKTickTime, "simulator: a closed session's ephemerals go at once")
 		})
 	}
 }
