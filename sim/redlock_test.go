@@ -325,6 +325,24 @@ func TestRedlockPresets(t *testing.T) {
 			assert.True(t, finished(0))
 		}},
 		{"redlock-restart-no-persist", 2, 1, 1, false, nil},
+		{"redlock-silent-masters", 1, 0, 0, true, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
+			y, o := sim.VoteYes, sim.VoteTimeout
+			first := attempt(t, r, 5*time.Second, 0)
+			require.True(t, first.Done)
+			assert.Equal(t, 5*time.Second, first.Elapsed, "go-redis's read timeout, not redsync's 200 ms")
+			assert.Equal(t, []sim.Vote{y, y, y, o, o}, first.Votes, "a majority said yes")
+			assert.False(t, first.Success, "validity 4000 − 5000 − 42 ms is negative")
+			g := r.Summary().Grants
+			require.Len(t, g, 1)
+			assert.Greater(t, g[0].AtMs, 9000.0, "granted once D and E answer again")
+
+			on := sc.Clone()
+			on.ContextTimeout = true
+			g = record(t, on).Summary().Grants
+			require.Len(t, g, 1)
+			assert.Equal(t, 200.0, g[0].AtMs, "with contextTimeout the first try ends at redsync's deadline")
+			assert.Equal(t, 3758.0, *g[0].ValidityMs)
+		}},
 		{"redlock-minority-down", 3, 0, 0, true, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
 			got := map[string]bool{}
 			for _, g := range r.Summary().Grants {
