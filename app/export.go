@@ -183,6 +183,15 @@ func ScenarioParameters(sc *sim.Scenario) string {
 	if reads("replica") {
 		parts = append(parts, onOff("param.replica", sc.Replica))
 	}
+	if reads("failoverAfter") && sc.Replica {
+		parts = append(parts, i18n.F("param.failoverAfter", "t", d(sc.FailoverAfter)))
+	}
+	if reads("contextTimeout") {
+		parts = append(parts, onOff("param.contextTimeout", sc.ContextTimeout))
+	}
+	if reads("preVote") {
+		parts = append(parts, onOff("param.preVote", sc.PreVote))
+	}
 	if reads("respectSuspended") {
 		parts = append(parts, onOff("param.respectSuspended", sc.RespectSuspended))
 	}

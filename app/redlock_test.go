@@ -139,3 +139,21 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Contains(t, shownTexts(v.pics.State), "one master after another")
 	assert.True(t, fencing.Disabled(), "still no fencing after other edits")
 }
+
+// TestParametersNameTheIssue14Fields: the parameter line under a run's
+// title says how go-redis, Sentinel and raft are set up.
+func TestParametersNameTheIssue14Fields(t *testing.T) {
+	for _, tc := range []struct{ preset, want string }{
+		{"redlock-silent-masters", "contextTimeout off"},
+		{"redlock-clock-jump", "contextTimeout on"},
+		{"redis-failover", "Sentinel promotes after 3 s"},
+		{"etcd-happy-path", "pre-vote on"},
+	} {
+		sc, err := assets.Preset(tc.preset)
+		require.NoError(t, err)
+		assert.Contains(t, ScenarioParameters(sc), tc.want, tc.preset)
+	}
+	plain, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	assert.NotContains(t, ScenarioParameters(plain), "Sentinel", "no replica, no Sentinel")
+}
