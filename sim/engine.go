@@ -178,7 +178,7 @@ var queues = sync.Pool{New: func() any { return new(eventQueue) }}
 // release hands the run's queue back for reuse; the run is unusable after.
 func (s *Sim) release() {
 	q := s.queue
-	q.heap, q.slab, q.pos, q.free = q.heap[:0], q.slab[:0], q.pos[:0], q.free[:0]
+	q.reset()
 	queues.Put(&q)
 	s.queue = eventQueue{}
 }
@@ -313,14 +313,13 @@ func (s *Sim) Step() bool {
 // longer matter (cancelled timers, a dead incarnation's); false if none.
 func (s *Sim) step(limit time.Duration) bool {
 	for {
-		at, ok := s.queue.headAt()
-		if !ok || at > limit {
-			return false
-		}
 		// The event is handled where it lies in the slab; its entry is
 		// not reused before done, and a slab that grows meanwhile leaves
 		// the old copy readable.
-		ix := s.queue.take()
+		ix, ok := s.queue.takeUpTo(limit)
+		if !ok {
+			return false
+		}
 		counted := s.handle(&s.queue.slab[ix])
 		s.queue.done(ix)
 		if counted {
@@ -690,11 +689,14 @@ func (c Ctx) Cancel(id TimerID) {
 	}
 	// A timer queued again when a pause ended lies at another slab entry
 	// than the one its id names.
-	for _, sl := range c.s.queue.heap {
-		if c.s.queue.slab[sl.ix].id == id {
-			c.s.queue.removeSlab(sl.ix)
-			return
+	found := int32(-1)
+	c.s.queue.each(func(ix int32, e *event) {
+		if e.id == id {
+			found = ix
 		}
+	})
+	if found >= 0 {
+		c.s.queue.removeSlab(found)
 	}
 }
 

@@ -1,33 +1,145 @@
 package sim
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
-// slot is a heap entry: the ordering key and where the event lives.
+// slot is a queue entry: the ordering key and where the event lives.
 type slot struct {
 	at  time.Duration
 	seq uint64
 	ix  int32
 }
 
-// eventQueue is a binary min-heap of (at, seq) over a slab of events with
-// a free list, so pushing and popping move 24-byte slots instead of whole
-// events, allocate nothing in steady state, and a timer can be removed in
-// O(log n) through the position its slab entry keeps.
-type eventQueue struct {
-	heap []slot
-	slab []event
-	pos  []int32 // heap position of each slab entry; -1 when free
-	free []int32
+// before orders slots by time, then by the order they were queued.
+func before(a, b slot) bool {
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
 }
 
-func (q *eventQueue) len() int { return len(q.heap) }
+// lane is a sorted run of slots, earliest first from head on. A slot is
+// inserted by walking back from the latest, so a slot that belongs near
+// the end — a new event is usually among the latest of its kind — moves
+// few others, and the earliest is taken from the front without moving
+// any: no sift compares a key it cannot predict, which is where a binary
+// heap spent its time.
+type lane struct {
+	s    []slot
+	head int
+}
+
+func (l *lane) len() int { return len(l.s) - l.head }
+
+// first is the earliest slot; the lane must not be empty.
+func (l *lane) first() *slot { return &l.s[l.head] }
+
+// insert puts x in its place. latest says that x was queued after every
+// slot in the lane (its seq is the greatest), so that only the times need
+// comparing.
+func (l *lane) insert(x slot, latest bool) {
+	if len(l.s) == cap(l.s) && l.head > 0 {
+		n := copy(l.s, l.s[l.head:])
+		l.s, l.head = l.s[:n], 0
+	}
+	l.s = append(l.s, x)
+	i := len(l.s) - 1
+	if latest {
+		for i > l.head && x.at < l.s[i-1].at {
+			l.s[i] = l.s[i-1]
+			i--
+		}
+	} else {
+		for i > l.head && before(x, l.s[i-1]) {
+			l.s[i] = l.s[i-1]
+			i--
+		}
+	}
+	l.s[i] = x
+}
+
+// pop removes the earliest slot and returns its slab entry.
+func (l *lane) pop() int32 {
+	ix := l.s[l.head].ix
+	l.head++
+	if l.head == len(l.s) {
+		l.s, l.head = l.s[:0], 0
+	}
+	return ix
+}
+
+// find is the position of the slot with key (at, seq), -1 if none.
+func (l *lane) find(at time.Duration, seq uint64) int {
+	q := slot{at: at, seq: seq}
+	i := l.head + sort.Search(l.len(), func(k int) bool { return !before(l.s[l.head+k], q) })
+	if i < len(l.s) && l.s[i].at == at && l.s[i].seq == seq {
+		return i
+	}
+	return -1
+}
+
+// remove takes out the slot at position i.
+func (l *lane) remove(i int) {
+	if i == l.head {
+		l.pop()
+		return
+	}
+	copy(l.s[i:], l.s[i+1:])
+	l.s = l.s[:len(l.s)-1]
+}
+
+// eventQueue orders a run's events by (at, seq) over a slab of events
+// with a free list, so queueing and taking move 24-byte slots instead of
+// whole events and allocate nothing in steady state. Messages and every
+// other event (timers, faults) wait in two lanes: a message is due a
+// latency from now, a timer mostly later, so each kind arrives near the
+// end of its own lane; the earliest of the two fronts goes first, which
+// is the order one queue of all events would give.
+type eventQueue struct {
+	lanes  [2]lane // laneMsgs, laneTimers
+	slab   []event
+	queued []bool // per slab entry: waiting in a lane
+	free   []int32
+}
+
+// The lanes: messages, and the rest.
+const (
+	laneMsgs = iota
+	laneTimers
+)
+
+// laneOf is the lane of each kind of event (a table, not a branch: the
+// kinds of successive events alternate unpredictably).
+var laneOf = [...]uint8{evDeliver: laneMsgs, evTimer: laneTimers, evExec: laneTimers, evStart: laneTimers,
+	evFault: laneTimers, evResume: laneTimers, evHeal: laneTimers, evChange: laneTimers}
+
+func (q *eventQueue) len() int { return q.lanes[0].len() + q.lanes[1].len() }
+
+// lane is the lane an event of this kind waits in.
+func (q *eventQueue) lane(k eventKind) *lane { return &q.lanes[laneOf[k]] }
+
+// next is the lane whose front is the earliest event; nil when empty.
+func (q *eventQueue) next() *lane {
+	m, t := &q.lanes[laneMsgs], &q.lanes[laneTimers]
+	switch {
+	case m.len() == 0 && t.len() == 0:
+		return nil
+	case t.len() == 0:
+		return m
+	case m.len() == 0:
+		return t
+	case before(*t.first(), *m.first()):
+		return t
+	}
+	return m
+}
 
 // headAt is the time of the earliest event; ok is false when empty.
 func (q *eventQueue) headAt() (time.Duration, bool) {
-	if len(q.heap) == 0 {
+	l := q.next()
+	if l == nil {
 		return 0, false
 	}
-	return q.heap[0].at, true
+	return l.first().at, true
 }
 
 // reserve takes a slab entry for an event the caller writes in place and
@@ -40,153 +152,100 @@ func (q *eventQueue) reserve() int32 {
 		return ix
 	}
 	q.slab = append(q.slab, event{})
-	q.pos = append(q.pos, -1)
+	q.queued = append(q.queued, false)
 	return int32(len(q.slab) - 1)
 }
 
-// insert queues the event written at slab entry ix.
+// insert queues the event written at slab entry ix, stamped with a seq
+// greater than any queued event's.
 func (q *eventQueue) insert(ix int32) {
 	e := &q.slab[ix]
-	q.heap = append(q.heap, slot{at: e.at, seq: e.seq, ix: ix})
-	q.up(len(q.heap) - 1)
+	q.lane(e.kind).insert(slot{at: e.at, seq: e.seq, ix: ix}, true)
+	q.queued[ix] = true
 }
 
-func (q *eventQueue) push(e event) int32 {
-	ix := q.reserve()
-	q.slab[ix] = e
-	q.insert(ix)
+// take removes the earliest event from the queue and returns its slab
+// entry, which stays reserved (readable, not reused) until done. The
+// queue must not be empty.
+func (q *eventQueue) take() int32 {
+	ix := q.next().pop()
+	q.queued[ix] = false
 	return ix
 }
 
-// take removes the earliest event from the heap and returns its slab
-// entry, which stays reserved (readable, not reused) until done.
-func (q *eventQueue) take() int32 { return q.unlink(0) }
+// takeUpTo is take when the earliest event is due at or before limit;
+// ok is false (and nothing taken) otherwise.
+func (q *eventQueue) takeUpTo(limit time.Duration) (ix int32, ok bool) {
+	l := q.next()
+	if l == nil || l.first().at > limit {
+		return 0, false
+	}
+	ix = l.pop()
+	q.queued[ix] = false
+	return ix, true
+}
 
 // done frees a slab entry from take. It is not cleared: the next event
 // written there overwrites every field it reads (a timer leaves the
 // message part as it was, which nothing reads of a timer).
 func (q *eventQueue) done(ix int32) { q.free = append(q.free, ix) }
 
-// pop removes and returns the earliest event.
-func (q *eventQueue) pop() event {
-	return q.removeAt(0)
+// unlink takes slab entry ix, which is queued, out of its lane.
+func (q *eventQueue) unlink(ix int32) {
+	e := &q.slab[ix]
+	l := q.lane(e.kind)
+	l.remove(l.find(e.at, e.seq))
+	q.queued[ix] = false
 }
 
-func (q *eventQueue) removeAt(i int) event {
-	ix := q.unlink(i)
+// removeSlab takes the event at slab index ix out of the queue.
+func (q *eventQueue) removeSlab(ix int32) event {
+	q.unlink(ix)
 	e := q.slab[ix]
 	q.done(ix)
 	return e
 }
 
-// unlink takes heap position i out of the heap and returns its slab entry.
-func (q *eventQueue) unlink(i int) int32 {
-	ix := q.heap[i].ix
-	last := len(q.heap) - 1
-	if i != last {
-		q.heap[i] = q.heap[last]
-		q.heap = q.heap[:last]
-		if !q.down(i) {
-			q.up(i)
-		}
-	} else {
-		q.heap = q.heap[:last]
-	}
-	q.pos[ix] = -1
-	return ix
-}
-
-// removeSlab takes the event at slab index ix out of the queue.
-func (q *eventQueue) removeSlab(ix int32) event {
-	return q.removeAt(int(q.pos[ix]))
-}
-
 // live reports whether slab entry ix holds a queued event.
 func (q *eventQueue) live(ix int32) bool {
-	return ix >= 0 && int(ix) < len(q.pos) && q.pos[ix] >= 0
+	return ix >= 0 && int(ix) < len(q.queued) && q.queued[ix]
 }
 
 // retime moves slab entry ix to a new time.
 func (q *eventQueue) retime(ix int32, at time.Duration) {
-	q.slab[ix].at = at
-	i := int(q.pos[ix])
-	q.heap[i].at = at
-	if !q.down(i) {
-		q.up(i)
-	}
+	q.unlink(ix)
+	e := &q.slab[ix]
+	e.at = at
+	q.lane(e.kind).insert(slot{at: at, seq: e.seq, ix: ix}, false)
+	q.queued[ix] = true
 }
 
 // each calls f for every queued event, in no particular order.
 func (q *eventQueue) each(f func(ix int32, e *event)) {
-	for _, s := range q.heap {
-		f(s.ix, &q.slab[s.ix])
+	for i := range q.lanes {
+		l := &q.lanes[i]
+		for _, s := range l.s[l.head:] {
+			f(s.ix, &q.slab[s.ix])
+		}
 	}
 }
 
-// before orders slots by time, then by the order they were queued.
-func before(a, b slot) bool {
-	return a.at < b.at || a.at == b.at && a.seq < b.seq
-}
-
-// The heap is 4-ary: a run's queue holds a few dozen events, and four
-// children a level halve the levels a slot sifts through (the order of
-// events is the same as with any heap: (at, seq) is unique).
-const heapArity = 4
-
-// up sifts the slot at j towards the root: parents later than it move
-// down into the hole it leaves, and it is written once where it stops.
-func (q *eventQueue) up(j int) {
-	h := q.heap
-	s := h[j]
-	for j > 0 {
-		i := (j - 1) / heapArity
-		if !before(s, h[i]) {
-			break
-		}
-		h[j] = h[i]
-		q.pos[h[j].ix] = int32(j)
-		j = i
+// reset empties the queue, keeping its room for the next run.
+func (q *eventQueue) reset() {
+	for i := range q.lanes {
+		q.lanes[i] = lane{s: q.lanes[i].s[:0]}
 	}
-	h[j] = s
-	q.pos[s.ix] = int32(j)
-}
-
-// down sifts the slot at i0 away from the root the same way; it reports
-// whether the slot moved.
-func (q *eventQueue) down(i0 int) bool {
-	h := q.heap
-	n := len(h)
-	s := h[i0]
-	i := i0
-	for {
-		c := heapArity*i + 1
-		if c >= n {
-			break
-		}
-		// the earliest of the (up to four) children
-		m := c
-		for k := c + 1; k < min(c+heapArity, n); k++ {
-			if before(h[k], h[m]) {
-				m = k
-			}
-		}
-		if !before(h[m], s) {
-			break
-		}
-		h[i] = h[m]
-		q.pos[h[i].ix] = int32(i)
-		i = m
-	}
-	h[i] = s
-	q.pos[s.ix] = int32(i)
-	return i > i0
+	q.slab, q.queued, q.free = q.slab[:0], q.queued[:0], q.free[:0]
 }
 
 func (q *eventQueue) clone() eventQueue {
-	return eventQueue{
-		heap: append([]slot(nil), q.heap...),
-		slab: append([]event(nil), q.slab...),
-		pos:  append([]int32(nil), q.pos...),
-		free: append([]int32(nil), q.free...),
+	c := eventQueue{
+		slab:   append([]event(nil), q.slab...),
+		queued: append([]bool(nil), q.queued...),
+		free:   append([]int32(nil), q.free...),
 	}
+	for i, l := range q.lanes {
+		c.lanes[i] = lane{s: append([]slot(nil), l.s[l.head:]...)}
+	}
+	return c
 }

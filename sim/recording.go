@@ -171,8 +171,8 @@ func tooBig(s *Sim, projected, limit float64) error {
 // (what it shares with other checkpoints is counted once, by the run).
 func (s *Sim) footprint() int {
 	const ev = int(unsafe.Sizeof(event{}))
-	n := int(unsafe.Sizeof(*s)) + len(s.queue.slab)*ev + len(s.queue.heap)*int(unsafe.Sizeof(slot{})) +
-		(len(s.queue.pos)+len(s.queue.free))*4 + len(s.sendsDue)*16 + len(s.parts)*64
+	n := int(unsafe.Sizeof(*s)) + len(s.queue.slab)*ev + s.queue.len()*int(unsafe.Sizeof(slot{})) +
+		len(s.queue.queued) + len(s.queue.free)*4 + len(s.sendsDue)*16 + len(s.parts)*64
 	for _, nd := range s.Nodes {
 		n += int(unsafe.Sizeof(nd)) + (len(nd.backlog)+len(nd.held))*ev
 		if f, ok := nd.Proc.(interface{ footprint() int }); ok {
