@@ -134,10 +134,9 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis) (*sim.Scenario, error) {
 	base.TTL, base.Work = sc.TTL, sc.Work
 	base.Latency, base.Jitter = sc.Latency, sc.Jitter
 	base.Clients, base.Stagger = sc.Clients, sc.Stagger
-	base.Watchdog, base.Fencing, base.Replica = sc.Watchdog, sc.Fencing, sc.Replica
 	base.Nodes, base.ClockDrift, base.DriftFactor = sc.Nodes, sc.ClockDrift, sc.DriftFactor
-	base.Herd, base.RespectSuspended = sc.Herd, sc.RespectSuspended
-	base.PlainDel, base.Sequential, base.RetryDelay = sc.PlainDel, sc.Sequential, sc.RetryDelay
+	base.RespectSuspended, base.RetryDelay = sc.RespectSuspended, sc.RetryDelay
+	sim.CarryDesignFields(base, sc) // watchdog, fencing, replica, herd, ... as the tab has them
 
 	top := map[string]float64{}
 	for _, f := range []string{"ttl", "work", "pause"} {

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,4 +259,45 @@ func BenchmarkTradeoffCoarsePass(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(job.coarse.X.Values)*len(job.coarse.Y.Values)*job.coarse.Seeds), "seeds")
+}
+
+// The map runs what the tab shows: every toggle of every tab, flipped, is
+// the same in the map's base (and so in the words under the map), and so
+// is every slider that is not on an axis.
+func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
+	x, y := tradeoffAxis("clients"), tradeoffAxis("latency")
+	for _, tab := range ModeTabs {
+		sc, err := assets.Preset(tab.Preset)
+		require.NoError(t, err)
+		for _, key := range tab.Toggles {
+			tg := Toggles[key]
+			c := sc.Clone()
+			tg.Apply(c, !tg.Value(c))
+			if c.Validate() != nil {
+				continue // a toggle the scenario refuses (Redlock's fencing)
+			}
+			base, err := tradeoffBase(c, x, y)
+			require.NoError(t, err)
+			assert.Equal(t, tg.Value(c), tg.Value(base), "%s: %s", tab.Mode, key)
+		}
+		for _, key := range tab.Sliders {
+			s := Sliders[key]
+			if key == "clients" || strings.HasSuffix(strings.ToLower(key), "latency") {
+				continue // the map's axes
+			}
+			c := sc.Clone()
+			if v, ok := s.Value(c); ok {
+				s.Apply(c, math.Min(s.Max, v+s.Step))
+			}
+			if c.Validate() != nil {
+				continue
+			}
+			base, err := tradeoffBase(c, x, y)
+			require.NoError(t, err)
+			want, wok := s.Value(c)
+			got, gok := s.Value(base)
+			assert.Equal(t, wok, gok, "%s: %s", tab.Mode, key)
+			assert.Equal(t, want, got, "%s: %s", tab.Mode, key)
+		}
+	}
 }

@@ -10,6 +10,8 @@ type designField struct {
 	name    string
 	set     func(sc *Scenario) bool
 	refusal error
+	// carry copies the field from one scenario to another.
+	carry func(dst, src *Scenario)
 }
 
 // designFields are the fields only some designs read, in the order they
@@ -17,20 +19,38 @@ type designField struct {
 // the others through refuseUnread, so a field a new design adds is refused
 // by the existing designs without an edit in any of them.
 var designFields = []designField{
-	{"failoverAfter", func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
-		fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")},
-	{"preVote", func(sc *Scenario) bool { return sc.PreVote },
-		fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")},
-	{"contextTimeout", func(sc *Scenario) bool { return sc.ContextTimeout },
-		fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")},
-	{"fencing", func(sc *Scenario) bool { return sc.Fencing }, nil},
-	{"replica", func(sc *Scenario) bool { return sc.Replica }, nil},
-	{"herd", func(sc *Scenario) bool { return sc.Herd },
-		fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd")},
-	{"plainDel", func(sc *Scenario) bool { return sc.PlainDel }, nil},
-	{"sequential", func(sc *Scenario) bool { return sc.Sequential },
-		fieldErr("sequential", say("field.onlyRedlock"), "only for redlock")},
-	{"watchdog", func(sc *Scenario) bool { return sc.Watchdog }, nil},
+	{name: "failoverAfter",
+		set:     func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
+		refusal: fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)"),
+		carry:   func(dst, src *Scenario) { dst.FailoverAfter = src.FailoverAfter }},
+	{name: "preVote",
+		set:     func(sc *Scenario) bool { return sc.PreVote },
+		refusal: fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)"),
+		carry:   func(dst, src *Scenario) { dst.PreVote = src.PreVote }},
+	{name: "contextTimeout",
+		set:     func(sc *Scenario) bool { return sc.ContextTimeout },
+		refusal: fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)"),
+		carry:   func(dst, src *Scenario) { dst.ContextTimeout = src.ContextTimeout }},
+	{name: "fencing",
+		set:   func(sc *Scenario) bool { return sc.Fencing },
+		carry: func(dst, src *Scenario) { dst.Fencing = src.Fencing }},
+	{name: "replica",
+		set:   func(sc *Scenario) bool { return sc.Replica },
+		carry: func(dst, src *Scenario) { dst.Replica = src.Replica }},
+	{name: "herd",
+		set:     func(sc *Scenario) bool { return sc.Herd },
+		refusal: fieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd"),
+		carry:   func(dst, src *Scenario) { dst.Herd = src.Herd }},
+	{name: "plainDel",
+		set:   func(sc *Scenario) bool { return sc.PlainDel },
+		carry: func(dst, src *Scenario) { dst.PlainDel = src.PlainDel }},
+	{name: "sequential",
+		set:     func(sc *Scenario) bool { return sc.Sequential },
+		refusal: fieldErr("sequential", say("field.onlyRedlock"), "only for redlock"),
+		carry:   func(dst, src *Scenario) { dst.Sequential = src.Sequential }},
+	{name: "watchdog",
+		set:   func(sc *Scenario) bool { return sc.Watchdog },
+		carry: func(dst, src *Scenario) { dst.Watchdog = src.Watchdog }},
 }
 
 // refuseUnread refuses the first field only some designs read that sc sets
@@ -73,6 +93,15 @@ func validateDesign(sc *Scenario, m Mode) error {
 		return err
 	}
 	return m.Validate(sc)
+}
+
+// CarryDesignFields copies onto dst every field only some designs read
+// (designFields) from src: what a scenario derived from another (the
+// trade-off map's base) keeps of it, whatever fields the designs add.
+func CarryDesignFields(dst, src *Scenario) {
+	for _, f := range designFields {
+		f.carry(dst, src)
+	}
 }
 
 // checkRefusals says which field a design could not refuse: one it does
