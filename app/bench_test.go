@@ -40,6 +40,6 @@ func BenchmarkReRecord(b *testing.B) {
 	ttl := v.slider("ttl")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ttl.slider.SetValue(float64(10 + i%2))
+		ttl.set(float64(10 + i%2))
 	}
 }

@@ -106,7 +106,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	v.selectPreset("redis-happy-path")
 	for _, c := range v.sliders {
 		if c.spec.Key == "ttl" {
-			c.slider.SetValue(7.5)
+			c.set(7.5)
 		}
 	}
 	v.toggles["watchdog"].SetChecked(true)

@@ -30,6 +30,46 @@ type SliderSpec struct {
 	Apply func(sc *sim.Scenario, v float64)
 	// Format shows a value beside the slider.
 	Format func(v float64) string
+	// Log puts the slider on a logarithmic scale, for a time that matters
+	// as much at half a second as at a minute (a lock's TTL): each step of
+	// the track is the same share of the value (logStep), and the value is
+	// rounded to two significant digits, then to a multiple of Step.
+	Log bool
+}
+
+// logStep is a step of a logarithmic slider's track, in log10 units: each
+// is 1.2 % of the value, so a TTL is set to a tenth of a second below 10 s
+// and to a second above.
+const logStep = 0.005
+
+// Position is where value v sits on the slider's track.
+func (s SliderSpec) Position(v float64) float64 {
+	if s.Log {
+		return math.Log10(max(v, s.Min))
+	}
+	return v
+}
+
+// ValueAt is the value at position p of the slider's track.
+func (s SliderSpec) ValueAt(p float64) float64 {
+	if !s.Log {
+		return p
+	}
+	v := math.Pow(10, p)
+	unit := math.Pow(10, math.Floor(math.Log10(v))-1) // two significant digits
+	v = math.Round(v/unit) * unit
+	if s.Step > 0 {
+		v = math.Round(v/s.Step) * s.Step
+	}
+	return max(s.Min, min(s.Max, math.Round(v*1e6)/1e6))
+}
+
+// TrackStep is the step of the slider's track (Step, or logStep).
+func (s SliderSpec) TrackStep() float64 {
+	if s.Log {
+		return logStep
+	}
+	return s.Step
 }
 
 // ToggleSpec is one on/off scenario parameter.

@@ -36,6 +36,32 @@ func TestSlidersRoundTrip(t *testing.T) {
 	}
 }
 
+// The TTL-like sliders are logarithmic: a step near half a second and a
+// step near a minute are the same share of the value, and every value in
+// the range can be set to two significant digits.
+func TestLogSlidersHaveAUsableResolution(t *testing.T) {
+	for _, key := range []string{"ttl", "redlockTTL", "zkSession", "etcdLease"} {
+		spec := Sliders[key]
+		require.True(t, spec.Log, key)
+		lo, hi := spec.Position(spec.Min), spec.Position(spec.Max)
+		steps := (hi - lo) / spec.TrackStep()
+		assert.Greater(t, steps, 200.0, "%s: the track has room for fine steps", key)
+		assert.InDelta(t, spec.Min, spec.ValueAt(lo), 1e-9, key)
+		assert.InDelta(t, spec.Max, spec.ValueAt(hi), 1e-9, key)
+		prev := spec.ValueAt(lo)
+		for p := lo; p <= hi; p += spec.TrackStep() {
+			x := spec.ValueAt(p)
+			assert.GreaterOrEqual(t, x, prev, "%s: the value grows along the track", key)
+			assert.LessOrEqual(t, x-prev, max(spec.Step, 0.1*x+1e-9), "%s at %v: no step jumps more than 10 %%", key, x)
+			prev = x
+		}
+	}
+	ttl := Sliders["ttl"]
+	for _, x := range []float64{0.5, 0.75, 1.2, 4.5, 7.5, 10, 20, 44, 60} {
+		assert.InDelta(t, x, ttl.ValueAt(ttl.Position(x)), 1e-9, "TTL %v s is on the track", x)
+	}
+}
+
 func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 	sc, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)

@@ -61,7 +61,7 @@ var etcdModeTab = ModeTab{
 // etcdSliders and etcdToggles are the controls only the etcd tab shows.
 var etcdSliders = map[string]SliderSpec{
 	"etcdLease": {
-		Key: "etcdLease", Label: "Lease TTL", Min: 1, Max: 60, Step: 1,
+		Key: "etcdLease", Label: "Lease TTL", Min: 1, Max: 60, Step: 1, Log: true,
 		Tip:    "slider.etcdLease.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },

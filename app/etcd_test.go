@@ -65,15 +65,15 @@ func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	assert.True(t, v.ctl.Scenario().Herd)
 
 	nodes := v.slider("etcdNodes")
-	nodes.slider.SetValue(5)
+	nodes.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
 	assert.Len(t, v.ctl.Snapshot().Etcd.Members, 5)
 
 	lease := v.slider("etcdLease")
-	lease.slider.SetValue(1)
+	lease.set(1)
 	assert.Equal(t, sim.Duration(time.Second), v.ctl.Scenario().TTL)
 	assert.Equal(t, "1 s → 2 s", lease.value.Text, "etcd raises a 1 s lease to its minimum")
-	lease.slider.SetValue(6)
+	lease.set(6)
 	assert.Equal(t, "6 s", lease.value.Text)
 	v.seek(4 * time.Second)
 	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 1, "a 6 s lease outlives the 3 s pause")

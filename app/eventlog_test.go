@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -72,16 +73,44 @@ func TestControlsFollowTheCursorAcrossAFork(t *testing.T) {
 	_, v, _, _ := newTestWindow(t)
 	ttl := v.slider("ttl")
 	v.seek(5 * time.Second)
-	ttl.slider.SetValue(20)
+	ttl.set(20)
 	require.Len(t, v.ctl.Scenario().Changes, 1)
 	assert.Contains(t, v.status.Text, "the old future after it is gone")
 
 	v.seek(4 * time.Second)
-	assert.Equal(t, 10.0, ttl.slider.Value, "before the fork: the scenario's TTL")
+	assert.Equal(t, 10.0, ttl.current(), "before the fork: the scenario's TTL")
 	assert.Equal(t, "10 s", ttl.value.Text)
 	v.seek(6 * time.Second)
-	assert.Equal(t, 20.0, ttl.slider.Value, "after it: the fork's")
+	assert.Equal(t, 20.0, ttl.current(), "after it: the fork's")
 	require.Len(t, v.ctl.Scenario().Changes, 1, "following the cursor changes nothing")
+}
+
+// A TTL moved mid-run shows where it acts: from its instant on, the
+// protocol notes under the lock key say so first and spell the new PX in
+// the SET they describe; before it, they are the scenario's. The
+// parameter line and the notes say the change in the reader's language.
+func TestAMidRunTTLChangeShowsWhereItActs(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	ttl := v.slider("ttl")
+	v.seek(5 * time.Second)
+	ttl.set(20)
+	v.seek(4 * time.Second)
+	assert.NotContains(t, v.pics.Protocol.Text, "changed at")
+	assert.Contains(t, v.pics.Protocol.Text, "PEXPIRE 10000")
+	v.seek(6 * time.Second)
+	first := strings.SplitN(v.pics.Protocol.Text, "\n", 2)[0]
+	assert.Equal(t, "• changed at 5 s: TTL 20 s. It acts on what the run does from then on. "+
+		"A key or lease set before it keeps the expiry it was given until it is set or renewed again.", first)
+	assert.Contains(t, v.pics.Protocol.Text, "PEXPIRE 20000", "the commands carry the new TTL")
+	assert.Contains(t, ScenarioParameters(v.ctl.Scenario()), "from 5 s: TTL 20 s")
+
+	w.SetLanguage(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	v = w.tab("redis")
+	v.show()
+	assert.Contains(t, v.pics.Protocol.Text, "在 5 s 改动：TTL 20 s。")
+	assert.Contains(t, ScenarioParameters(v.ctl.Scenario()), "TTL 20 s")
+	assert.NotContains(t, ScenarioParameters(v.ctl.Scenario()), "ttl=", "no file syntax in the line")
 }
 
 // A Chinese window's event log says the simulator's notes in Chinese: the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -152,6 +153,59 @@ func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
 // words of its mode: clients, lease, work, network, servers, switches,
 // faults and the changes made mid-run.
 func ScenarioParameters(sc *sim.Scenario) string {
+	parts := parameterParts(sc)
+	var faults []string
+	for _, f := range sc.Faults {
+		faults = append(faults, FaultText(f))
+	}
+	if len(faults) > 0 {
+		parts = append(parts, i18n.F("param.faults", "faults", strings.Join(faults, "; ")))
+	}
+	for _, ch := range sc.Changes {
+		parts = append(parts, i18n.F("param.change", "t", shortTime(ch.At.D()), "change", ChangeText(sc, ch)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// ChangeText says what a change made mid-run sets, in the reader's
+// language and the words of the parameter line ("TTL 44 s · watchdog
+// on"); a field the line does not show is written as the file has it.
+func ChangeText(sc *sim.Scenario, ch sim.Change) string {
+	before, err1 := EffectiveScenario(sc, ch.At.D()-1)
+	after, err2 := EffectiveScenario(sc, ch.At.D())
+	if err1 != nil || err2 != nil {
+		return ch.String()
+	}
+	was := map[string]bool{}
+	for _, p := range parameterParts(before) {
+		was[p] = true
+	}
+	var out []string
+	for _, p := range parameterParts(after) {
+		if !was[p] {
+			out = append(out, p)
+		}
+	}
+	var unshown []string // fields the line does not show, as the file has them
+	for k, v := range ch.Set {
+		if !parameterField[k] {
+			unshown = append(unshown, k+" "+strings.Trim(string(v), `"`))
+		}
+	}
+	slices.Sort(unshown)
+	if out = append(out, unshown...); len(out) == 0 {
+		return ch.String() // a switch turned off that the line only names when on
+	}
+	return strings.Join(out, " · ")
+}
+
+// parameterField are the changeable fields the parameter line shows.
+var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true, "jitter": true, "watchdog": true,
+	"fencing": true, "plainDel": true, "driftFactor": true, "respectSuspended": true}
+
+// parameterParts are the pieces of a scenario's parameter line before its
+// faults and changes.
+func parameterParts(sc *sim.Scenario) []string {
 	d := func(x sim.Duration) string { return shortTime(x.D()) }
 	onOff := func(key string, b bool) string {
 		if b {
@@ -210,17 +264,7 @@ func ScenarioParameters(sc *sim.Scenario) string {
 	if sc.ClockDrift > 0 {
 		parts = append(parts, i18n.F("param.clockDrift", "drift", strconv.FormatFloat(sc.ClockDrift, 'f', -1, 64)))
 	}
-	var faults []string
-	for _, f := range sc.Faults {
-		faults = append(faults, FaultText(f))
-	}
-	if len(faults) > 0 {
-		parts = append(parts, i18n.F("param.faults", "faults", strings.Join(faults, "; ")))
-	}
-	for _, ch := range sc.Changes {
-		parts = append(parts, i18n.F("param.change", "t", d(ch.At), "change", ch.String()))
-	}
-	return strings.Join(parts, " · ")
+	return parts
 }
 
 // FaultText says what one fault does, in a few words.

@@ -27,7 +27,7 @@ var redisModeTab = ModeTab{
 // redisSliders and redisToggles are the controls only the Redis tab shows.
 var redisSliders = map[string]SliderSpec{
 	"ttl": {
-		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.5,
+		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
 		Tip:    "slider.ttl.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },

@@ -89,7 +89,7 @@ var redlockModeTab = ModeTab{
 // redlockSliders and redlockToggles are the controls only the Redlock tab shows.
 var redlockSliders = map[string]SliderSpec{
 	"redlockTTL": {
-		Key: "redlockTTL", Label: "TTL", Min: 0.5, Max: 60, Step: 0.5,
+		Key: "redlockTTL", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
 		Tip:    "slider.redlockTTL.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },

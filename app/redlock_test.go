@@ -118,7 +118,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	v.seek(time.Second)
 	masters := v.slider("redlockNodes")
 	require.NotNil(t, masters)
-	masters.slider.SetValue(7)
+	masters.set(7)
 	assert.Equal(t, 7, v.ctl.Scenario().Nodes)
 	view := v.pics.Cluster.Snapshot().Redlock
 	require.NotNil(t, view)
@@ -128,7 +128,7 @@ func TestWindowRedlockTab(t *testing.T) {
 
 	drift := v.slider("redlockDriftFactor")
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
-	drift.slider.SetValue(0.05)
+	drift.set(0.05)
 	v.seek(time.Second)
 	assert.Equal(t, 0.05, v.ctl.Scenario().DriftFactor)
 	assert.Contains(t, shownTexts(v.pics.State), "drift = 10000 × 0.05 + 2", "the tally's arithmetic follows the slider")

@@ -34,6 +34,7 @@ type Pictures struct {
 	Protocol *widget.Label
 
 	spec         ModeTab
+	protoFor     *sim.Scenario // the scenario the protocol notes were written for
 	clusterPanel *widgets.Panel
 	content      fyne.CanvasObject
 	side         *fyne.Container // beside the pictures in the tab (the event log); empty in an export
@@ -78,9 +79,31 @@ func (p *Pictures) Content() fyne.CanvasObject { return p.content }
 // ShowRun draws the whole recorded run: the timeline's lanes.
 func (p *Pictures) ShowRun(c *Controller) {
 	p.Timeline.SetTimeline(c.Timeline())
-	if p.spec.Protocol != nil && c.Scenario() != nil {
-		p.Protocol.SetText("• " + strings.Join(p.spec.Protocol(c.Scenario()), "\n• "))
+	p.protoFor = nil
+	p.showProtocol(c)
+}
+
+// showProtocol writes the protocol notes for the scenario as it stands at
+// the cursor: a control moved mid-run shows from where it acts, first in
+// the notes and in the commands they spell out (PX, lease TTL).
+func (p *Pictures) showProtocol(c *Controller) {
+	eff := c.Effective()
+	if p.spec.Protocol == nil || eff == nil || eff == p.protoFor {
+		return
 	}
+	p.protoFor = eff
+	var lines []string
+	for _, ch := range c.Scenario().Changes {
+		if ch.At.D() <= c.Cursor() {
+			key := "proto.changed"
+			if _, ttl := ch.Set["ttl"]; ttl {
+				key = "proto.changedTTL" // and what it leaves as it was
+			}
+			lines = append(lines, i18n.F(key, "t", shortTime(ch.At.D()), "change", ChangeText(c.Scenario(), ch)))
+		}
+	}
+	lines = append(lines, p.spec.Protocol(eff)...)
+	p.Protocol.SetText("• " + strings.Join(lines, "\n• "))
 }
 
 // Show draws the instant at the controller's cursor.
@@ -93,6 +116,7 @@ func (p *Pictures) Show(c *Controller) {
 	p.State.SetSnapshot(snap)
 	p.Timeline.SetCursor(c.Cursor())
 	p.Metrics.SetSummary(snap.Metrics, c.Cursor() >= c.End())
+	p.showProtocol(c)
 	p.showCaption(c)
 }
 
@@ -148,6 +172,12 @@ type sliderControl struct {
 	slider *widgets.TipSlider
 	value  *widget.Label
 }
+
+// set moves the slider to value x, as a drag there would.
+func (c *sliderControl) set(x float64) { c.slider.SetValue(c.spec.Position(x)) }
+
+// current is the value the slider stands at.
+func (c *sliderControl) current() float64 { return c.spec.ValueAt(c.slider.Value) }
 
 // tabView is one mode's tab: its controller, controls and pictures, and
 // the ticker that plays it.
@@ -269,10 +299,10 @@ func (v *tabView) build() fyne.CanvasObject {
 	for _, key := range v.spec.Sliders {
 		spec := Sliders[key]
 		sc := &sliderControl{spec: spec,
-			slider: widgets.NewTipSlider(spec.Min, spec.Max, v.tips, spec.Tip),
+			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip),
 			value:  widget.NewLabel("")}
-		sc.slider.Step = spec.Step
-		sc.slider.OnChanged = func(x float64) { v.slide(sc, x) }
+		sc.slider.Step = spec.TrackStep()
+		sc.slider.OnChanged = func(p float64) { v.slide(sc, spec.ValueAt(p)) }
 		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
 		v.sliders = append(v.sliders, sc)
 		name := widget.NewLabelWithStyle(spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -331,7 +361,7 @@ func (v *tabView) syncControls() {
 		x, ok := c.spec.Value(sc)
 		if ok {
 			c.slider.Enable()
-			c.slider.SetValue(x)
+			c.slider.SetValue(c.spec.Position(x))
 			c.value.SetText(c.spec.Format(x))
 		} else {
 			c.slider.Disable()

@@ -110,7 +110,7 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 	// TTL is an axis: the crosshair moves, the map stays.
 	ttl := v.sliders[0]
 	require.Equal(t, "ttl", ttl.spec.Key)
-	ttl.slider.SetValue(6)
+	ttl.set(6)
 	assert.Same(t, job, to.job, "moving along an axis recomputes nothing")
 	cx, _, _, _ := to.heat.Crosshair()
 	assert.Equal(t, 6000.0, cx)
@@ -126,7 +126,7 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 		}
 	}
 	require.NotNil(t, work)
-	work.slider.SetValue(3)
+	work.set(3)
 	require.NotSame(t, job, to.job)
 	assert.Equal(t, sim.Duration(3*time.Second), to.job.fine.Base.Work)
 	for _, c := range to.heat.Cells() {
@@ -137,7 +137,7 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 
 	// Hidden, the map does not compute for a changed base.
 	to.setShown(false)
-	work.slider.SetValue(4)
+	work.set(4)
 	assert.Equal(t, sim.Duration(3*time.Second), to.job.fine.Base.Work, "a finished map waits to be shown")
 	to.setShown(true)
 	assert.Equal(t, sim.Duration(4*time.Second), to.job.fine.Base.Work, "shown, it catches up")

@@ -186,7 +186,7 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 	// Past 0 a slider forks the run at the cursor: from 12 s on the TTL is
 	// 20 s, but the lease set at 0 was 10 s and has expired.
 	ttl := v.slider("ttl")
-	ttl.slider.SetValue(20)
+	ttl.set(20)
 	assert.Equal(t, sim.Duration(10*time.Second), v.ctl.Scenario().TTL)
 	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Effective().TTL)
 	assert.Equal(t, 12*time.Second, v.ctl.Cursor())
@@ -195,7 +195,7 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 
 	// At 0 it edits the whole run.
 	key(w, fyne.KeyHome)
-	ttl.slider.SetValue(20)
+	ttl.set(20)
 	assert.Equal(t, sim.Duration(20*time.Second), v.ctl.Scenario().TTL)
 	v.seek(12 * time.Second)
 	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 1, "a 20 s lease has not expired at 12 s")
@@ -203,7 +203,7 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 
 	pause := v.slider("pause")
 	assert.False(t, pause.slider.Disabled())
-	pause.slider.SetValue(5)
+	pause.set(5)
 	assert.Equal(t, sim.Duration(5*time.Second), v.ctl.Scenario().Faults[0].For)
 
 	v.selectPreset("redis-happy-path")

@@ -37,7 +37,7 @@ var zookeeperModeTab = ModeTab{
 // zookeeperSliders and zookeeperToggles are the controls only the ZooKeeper tab shows.
 var zookeeperSliders = map[string]SliderSpec{
 	"zkSession": {
-		Key: "zkSession", Label: "Session", Min: 1, Max: 60, Step: 0.5,
+		Key: "zkSession", Label: "Session", Min: 1, Max: 60, Step: 0.1, Log: true,
 		Tip:    "slider.zkSession.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },

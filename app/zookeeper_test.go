@@ -79,7 +79,7 @@ func TestZKTabSliders(t *testing.T) {
 	session := v.slider("zkSession")
 	require.NotNil(t, session)
 	assert.Equal(t, "10 s", session.value.Text)
-	session.slider.SetValue(60)
+	session.set(60)
 	assert.Equal(t, sim.Duration(60*time.Second), v.ctl.Scenario().TTL, "the scenario keeps what the client asks for")
 	assert.Equal(t, "60→40 s", session.value.Text, "the slider shows what the server grants")
 	v.seek(600 * time.Millisecond)
@@ -89,7 +89,7 @@ func TestZKTabSliders(t *testing.T) {
 
 	servers := v.slider("zkNodes")
 	require.NotNil(t, servers)
-	servers.slider.SetValue(5)
+	servers.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
 	snap := v.ctl.Snapshot()
 	assert.Len(t, snap.ZK.Servers, 5)
@@ -99,7 +99,7 @@ func TestZKTabSliders(t *testing.T) {
 	latency := v.slider("zkLatency")
 	require.NotNil(t, latency)
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
-	latency.slider.SetValue(20)
+	latency.set(20)
 	assert.Equal(t, sim.Duration(20*time.Millisecond), v.ctl.Scenario().Latency)
 	for _, key := range []string{"work", "pause", "clients"} {
 		assert.NotNil(t, v.slider(key), key)
