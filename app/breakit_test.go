@@ -174,7 +174,7 @@ func TestBreakItNothingFoundSaysWhatWasSearched(t *testing.T) {
 	assert.Equal(t, before.Faults, v.ctl.Scenario().Faults)
 	said := strings.Join(overlayLabels(w), "\n")
 	assert.Contains(t, said, i18n.T("break.nothing"))
-	assert.Contains(t, said, "40 schedules of one fault (crashes;")
+	assert.Contains(t, said, "40 schedules of one fault (crashes of up to 4 s): no stale write accepted.")
 	assert.NotContains(t, strings.ToLower(said), "safe")
 }
 

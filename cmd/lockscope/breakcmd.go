@@ -164,7 +164,7 @@ func breakScenario(args []string, stdout, stderr io.Writer) int {
 	}
 	sc, err := loadScenario(o.source, nil)
 	if err != nil {
-		return fail(stderr, err)
+		return fail(stderr, fmt.Errorf("break: %w", err))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -70,7 +70,7 @@ func TestBreakNotFoundSaysWhatWasSearched(t *testing.T) {
 	code, stdout, stderr := invoke("break", "etcd-fenced-txn", "--runs", "200", "--max-pause", "3s", "--faults", "pause,crash")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "NOT FOUND")
-	assert.Contains(t, stdout, "200 schedules of up to 2 faults (pauses, crashes; pauses ≤ 3 s")
+	assert.Contains(t, stdout, "200 schedules of up to 2 faults (pauses ≤ 3 s, crashes of up to 3 s): no stale write accepted.")
 	assert.NotContains(t, strings.ToLower(stdout), "safe")
 
 	code, stdout, _ = invoke("break", "etcd-fenced-txn", "--runs", "200", "--lang", "zh")

@@ -105,7 +105,7 @@ func loadScenario(source string, overrides []override) (*sim.Scenario, error) {
 		var err error
 		data, err = os.ReadFile(source)
 		if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(source, `/\.`) {
-			return nil, fmt.Errorf("run: no preset or file named %q (lockscope presets lists the presets)", source)
+			return nil, fmt.Errorf("no preset or file named %q (lockscope presets lists the presets)", source)
 		}
 		if err != nil {
 			return nil, err

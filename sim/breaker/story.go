@@ -219,12 +219,14 @@ func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 	return st
 }
 
-// notFound says what was searched, never that the scenario is safe.
+// notFound says what was searched, never that the scenario is safe: the
+// number of schedules, the most faults in one, and each kind tried with
+// its limit.
 func notFound(r *Result) sim.Words {
 	b := r.Budget
 	var kinds sim.Words
 	for i := len(b.Kinds) - 1; i >= 0; i-- {
-		k := sim.Say("break.kind." + b.Kinds[i])
+		k := limitOf(b, b.Kinds[i])
 		if i == len(b.Kinds)-1 {
 			kinds = k
 			continue
@@ -235,8 +237,20 @@ func notFound(r *Result) sim.Words {
 	if b.MaxFaults == 1 {
 		key = "break.notFoundOne"
 	}
-	return sim.Say(key, "runs", sim.GroupThousands(r.Runs), "faults", strconv.Itoa(b.MaxFaults),
-		"pause", seconds(b.MaxPause), "jump", seconds(b.MaxJump), "partition", seconds(b.MaxPartition)).With("kinds", kinds)
+	return sim.Say(key, "runs", sim.GroupThousands(r.Runs), "faults", strconv.Itoa(b.MaxFaults)).With("kinds", kinds)
+}
+
+// limitOf is a kind of fault with the budget's bound on it: "pauses ≤ 20 s".
+func limitOf(b Budget, kind string) sim.Words {
+	switch kind {
+	case KindPause, KindCrash:
+		return sim.Say("break.limit."+kind, "d", seconds(b.MaxPause))
+	case KindPartition:
+		return sim.Say("break.limit."+kind, "d", seconds(b.MaxPartition))
+	case KindClockJump:
+		return sim.Say("break.limit."+kind, "d", seconds(b.MaxJump))
+	}
+	return sim.Say("break.kind." + kind)
 }
 
 // Captioned is the found scenario with the story as its captions, each in
