@@ -162,6 +162,7 @@ func (w *Window) actions() []MenuGroup {
 	}}
 	help := MenuGroup{Title: "menu.help", Actions: []*Action{
 		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},
+		{Label: "menu.tour", Do: w.ShowTour},
 		{Label: "menu.about", Do: w.showAbout},
 	}}
 	return []MenuGroup{file, edit, view, sim, help}
@@ -269,6 +270,17 @@ func (w *Window) nextTheme() {
 func (w *Window) typedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape && w.help != nil && w.help.Visible() {
 		w.help.Hide()
+		return
+	}
+	if w.tour != nil { // the tour is modal: its keys only
+		switch ev.Name {
+		case fyne.KeyEscape:
+			w.CloseTour()
+		case fyne.KeyRight, fyne.KeyReturn, fyne.KeyEnter:
+			w.tour.show(w.tour.at + 1)
+		case fyne.KeyLeft:
+			w.tour.show(w.tour.at - 1)
+		}
 		return
 	}
 	if a := plainKey(w.menus, ev.Name); a != nil {

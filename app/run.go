@@ -23,6 +23,10 @@ func Run() {
 	w.RestoreSession()
 	w.FitScreen()
 	// The canvas knows its scale once the window is on a screen: fit again.
-	a.Lifecycle().SetOnStarted(w.FitScreen)
+	// A first start opens the guided tour over it.
+	a.Lifecycle().SetOnStarted(func() {
+		w.FitScreen()
+		w.ShowTourOnFirstStart()
+	})
 	w.ShowAndRun()
 }

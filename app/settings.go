@@ -153,6 +153,7 @@ func (s Settings) Reset() {
 		s.p.RemoveValue(k)
 	}
 	s.p.RemoveValue(prefEventLog)
+	s.p.RemoveValue(prefTourSeen)
 	for _, m := range sim.ModeOrder {
 		for _, prefix := range []string{prefPreset, prefSliders, prefToggles} {
 			s.p.RemoveValue(prefix + m)

@@ -32,6 +32,7 @@ type Window struct {
 	menus    []MenuGroup // the menu bar, also the keyboard's actions
 	help     *widget.PopUp
 	job      *recordJob // the scenario being recorded in the background, if any
+	tour     *tour      // the guided tour on show, if any (tour.go)
 
 	// screen is the usable area of the screen the window opens on, zero
 	// when unknown (tests); Run sets it from the desktop (screen_desktop.go).
