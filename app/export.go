@@ -139,7 +139,16 @@ func tabFor(mode string) (ModeTab, bool) {
 // so a picture passed around says what it shows.
 func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
 	sc := c.Scenario()
-	title := widget.NewLabelWithStyle(c.Title(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	// An edited run's title says what the edits were, in the words of the
+	// parameter line under it, so a map cell's name ("TTL 5 s") never
+	// stands over a run whose parameters say otherwise without the edit
+	// that explains it.
+	name := c.Title()
+	if edits := c.Edits(); len(edits) > 0 {
+		name = i18n.F("title.editedWith", "name", c.Name(), "edits", strings.Join(edits, " · "))
+	}
+	title := widget.NewLabelWithStyle(name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
 	title.SizeName = theme.SizeNameSubHeadingText
 	where := widget.NewLabelWithStyle(i18n.F("picture.where", "mode", spec.Title, "origin", OriginText(c.Origin()),
 		"at", widgets.FormatTime(c.Cursor()), "end", widgets.FormatTime(c.End()), "seed", sc.Seed),

@@ -283,6 +283,50 @@ func (c *Controller) Title() string {
 	return name
 }
 
+// Edits says, in the reader's words, how the run on show differs from the
+// scenario as loaded: the parameters it sets otherwise, the faults added
+// and the changes made mid-run, as the parameter line writes them. Empty
+// when it does not differ (or only in what the line does not show).
+func (c *Controller) Edits() []string {
+	if !c.Edited() {
+		return nil
+	}
+	was, err := sim.ParseScenario(c.loaded)
+	if err != nil {
+		return nil
+	}
+	now := c.scenario
+	var out []string
+	old := map[string]bool{}
+	for _, p := range parameterParts(was) {
+		old[p] = true
+	}
+	for _, p := range parameterParts(now) {
+		if !old[p] {
+			out = append(out, p)
+		}
+	}
+	oldFaults := map[string]bool{}
+	for _, f := range was.Faults {
+		oldFaults[FaultText(f)] = true
+	}
+	for _, f := range now.Faults {
+		if t := FaultText(f); !oldFaults[t] {
+			out = append(out, t)
+		}
+	}
+	oldChanges := map[string]bool{}
+	for _, ch := range was.Changes {
+		oldChanges[ch.At.D().String()+ch.String()] = true
+	}
+	for _, ch := range now.Changes {
+		if !oldChanges[ch.At.D().String()+ch.String()] {
+			out = append(out, i18n.F("param.change", "t", shortTime(ch.At.D()), "change", ChangeText(now, ch)))
+		}
+	}
+	return out
+}
+
 // OriginTradeoff is the origin of a run opened from a cell of the
 // trade-off map.
 const OriginTradeoff = "trade-off map"

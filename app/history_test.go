@@ -206,5 +206,37 @@ func TestEditedRunsAreMarkedInThePictureAndTheFileName(t *testing.T) {
 	require.True(t, ok)
 	head := PictureCaption(spec, c).(*fyne.Container)
 	title := head.Objects[0].(*widget.Label)
-	assert.Equal(t, "GC pause outlives the lease (edited)", title.Text)
+	params := head.Objects[2].(*widget.Label)
+	crash := FaultText(sim.Fault{Crash: "redis-1", At: sim.Duration(time.Second)})
+	assert.Equal(t, "GC pause outlives the lease (edited: "+crash+")", title.Text, "the title says what the edit was")
+	assert.Contains(t, params.Text, crash, "in the parameter line's words")
+}
+
+// The issue's export: a map cell's run named "TTL 5 s", its TTL dragged to
+// 43.5 s. The picture's title and its parameter line agree: the title
+// carries the edit in the line's words.
+func TestAnExportedTitleAgreesWithItsParameters(t *testing.T) {
+	sc, err := sim.ParseScenario([]byte(`{"name":"Trade-off map: TTL 5 s, pause of the holder 8 s, seed 1","mode":"redis",
+		"clients":2,"ttl":"5s","work":"3s","faults":[{"pause":"client-1","at":"1s","for":"8s"}]}`))
+	require.NoError(t, err)
+	c := NewController("redis")
+	require.NoError(t, c.Load(sc, OriginTradeoff))
+	require.NoError(t, c.Edit("TTL 43.5 s", func(sc *sim.Scenario) { sc.TTL = sim.Duration(43500 * time.Millisecond) }))
+	spec, _ := tabFor("redis")
+	head := PictureCaption(spec, c).(*fyne.Container)
+	title := head.Objects[0].(*widget.Label).Text
+	params := head.Objects[2].(*widget.Label).Text
+	assert.Contains(t, params, "TTL 43.500 s")
+	assert.Equal(t, "Trade-off map: TTL 5 s, pause of the holder 8 s, seed 1 (edited: TTL 43.500 s)", title)
+
+	c.Seek(4 * time.Second)
+	require.NoError(t, c.SetControl("work", func(sc *sim.Scenario) { sc.Work = sim.Duration(time.Second) }))
+	head = PictureCaption(spec, c).(*fyne.Container)
+	assert.Contains(t, head.Objects[0].(*widget.Label).Text, "TTL 43.500 s · from 4 s: work 1 s")
+	assert.Contains(t, head.Objects[2].(*widget.Label).Text, "from 4 s: work 1 s")
+
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	head = PictureCaption(spec, c).(*fyne.Container)
+	assert.Contains(t, head.Objects[0].(*widget.Label).Text, "（已修改：TTL 43.500 s")
 }
