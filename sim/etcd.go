@@ -338,7 +338,8 @@ type etcdPending struct {
 	// WaitLeader is a KeepAlive the member holds while it has no leader
 	// (EtcdServer.waitLeader), looking again every election timeout.
 	WaitLeader bool
-	ReadIndex  int64 // linearizable read: the commit index to wait for; 0 unknown
+	ReadIndex  int64   // linearizable read: the commit index to wait for; 0 unknown
+	Timeout    TimerID // the request timeout, cancelled when it is answered
 }
 
 // etcdRead is a ReadIndex request on the leader, confirmed by a quorum of
@@ -688,7 +689,7 @@ func (s *EtcdServer) newLeader(ctx Ctx) {
 		p := s.pending[id]
 		switch {
 		case p.Op == etcdRange && p.ReadIndex == 0:
-			delete(s.pending, id)
+			s.forget(ctx, id)
 			ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errLeaderChanged})
 		case p.Op == etcdKeepAlive && s.isLeader():
 			s.leaderRenew(ctx, s.self, id, p.Lease)
@@ -768,7 +769,7 @@ func (s *EtcdServer) monitorLeader(ctx Ctx) {
 		ctx.Send(c, Msg{Op: etcdKeepAliveErr, Value: errNoLeader})
 		for _, id := range s.pendingIDs() {
 			if p := s.pending[id]; p.Client == c && p.Op == etcdKeepAlive {
-				delete(s.pending, id)
+				s.forget(ctx, id)
 			}
 		}
 	}
@@ -1095,7 +1096,7 @@ func (s *EtcdServer) serveReads(ctx Ctx) {
 		if p.Op != etcdRange || p.ReadIndex == 0 || p.ReadIndex > s.applied {
 			continue
 		}
-		delete(s.pending, req)
+		s.forget(ctx, req)
 		reply := Msg{Op: etcdRangeResp, Seq: p.Seq, N: s.rev}
 		if p.Last {
 			if k, kv, ok := s.lastCreateUpTo(p.Max); ok {
@@ -1136,7 +1137,7 @@ func (s *EtcdServer) reply(ctx Ctx, e etcdEntry, m Msg) {
 	if !ok {
 		return
 	}
-	delete(s.pending, e.Req)
+	s.forget(ctx, e.Req)
 	m.Seq = p.Seq
 	ctx.Send(p.Client, m)
 }
@@ -1494,7 +1495,7 @@ func (s *EtcdServer) answerKeepAlive(ctx Ctx, req, id int64, ttl time.Duration, 
 	if !ok {
 		return
 	}
-	delete(s.pending, req)
+	s.forget(ctx, req)
 	if err != "" {
 		ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Token: id, Value: err})
 		return
@@ -1516,7 +1517,7 @@ func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m Msg) {
 
 func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
 	if m.Op == etcdRST {
-		s.dropClient(from)
+		s.dropClient(ctx, from)
 		return
 	}
 	if i := sort.Search(len(s.conns), func(i int) bool { return s.conns[i] >= from }); i == len(s.conns) || s.conns[i] != from {
@@ -1544,8 +1545,8 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
 			return
 		}
 		req := s.nextID()
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last"}
-		ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last",
+			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
 		if s.isLeader() {
 			s.leaderRead(ctx, s.self, req)
 		} else {
@@ -1564,8 +1565,8 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
 		}
 		s.addKeepAliveStream(from)
 		req := s.nextID()
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token}
-		ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token,
+			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
 		if s.lead == None {
 			p := s.pending[req]
 			p.WaitLeader = true
@@ -1591,6 +1592,13 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
 	}
 }
 
+// forget drops a request the member has answered or given up on, with
+// its timeout: left queued, the timeout would fire for nothing.
+func (s *EtcdServer) forget(ctx Ctx, req int64) {
+	ctx.Cancel(s.pending[req].Timeout)
+	delete(s.pending, req)
+}
+
 // submit registers a client request and proposes it.
 func (s *EtcdServer) submit(ctx Ctx, client NodeID, seq int64, e etcdEntry) {
 	if s.lead == None {
@@ -1598,8 +1606,8 @@ func (s *EtcdServer) submit(ctx Ctx, client NodeID, seq int64, e etcdEntry) {
 		return
 	}
 	req := s.nextID()
-	s.pending[req] = etcdPending{Client: client, Seq: seq, Op: e.Type}
-	ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})
+	s.pending[req] = etcdPending{Client: client, Seq: seq, Op: e.Type,
+		Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
 	e.Origin, e.Req = s.self, req
 	s.propose(ctx, e)
 }
@@ -1614,7 +1622,7 @@ func (s *EtcdServer) dropWatch(client NodeID, id int64) {
 	s.watchers = keep
 }
 
-func (s *EtcdServer) dropClient(client NodeID) {
+func (s *EtcdServer) dropClient(ctx Ctx, client NodeID) {
 	keep := s.watchers[:0]
 	for _, w := range s.watchers {
 		if w.Client != client {
@@ -1624,7 +1632,7 @@ func (s *EtcdServer) dropClient(client NodeID) {
 	s.watchers = keep
 	for _, id := range s.pendingIDs() {
 		if s.pending[id].Client == client {
-			delete(s.pending, id)
+			s.forget(ctx, id)
 		}
 	}
 	for i, c := range s.conns {

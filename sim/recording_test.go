@@ -135,7 +135,7 @@ func TestSixHourEtcdIsRefusedUpFront(t *testing.T) {
 	var fe *sim.FieldError
 	require.True(t, errors.As(err, &fe), "%v", err)
 	assert.Equal(t, "record.tooBig", fe.Words.Key)
-	assert.Contains(t, err.Error(), "shorten duration to 3h")
+	assert.Contains(t, err.Error(), "shorten duration to 4h")
 	assert.Less(t, steps, 10, "refused within its first 200k events")
 }
 
