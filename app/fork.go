@@ -49,7 +49,7 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 	var fixed []string
 	for k := range set {
 		if !slices.Contains(sim.ChangeableFields, k) {
-			fixed = append(fixed, k)
+			fixed = append(fixed, fieldName(c.mode, k)) // in the reader's words where it has them
 		}
 	}
 	if len(fixed) > 0 {

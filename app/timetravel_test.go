@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -137,6 +138,12 @@ func TestWholeRunFieldEditsFromZero(t *testing.T) {
 	assert.Equal(t, 3, c.Scenario().Clients)
 	assert.Empty(t, c.Scenario().Changes)
 	assert.Contains(t, c.Note(), "clients shapes the whole run")
+
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	require.NoError(t, c.SetControl("客户端 2", func(sc *sim.Scenario) { sc.Clients = 2 }))
+	assert.Contains(t, c.Note(), "客户端数", "the field in the reader's words")
+	assert.NotContains(t, c.Note(), "clients")
 }
 
 // A second fork of the same field before an earlier one drops the later

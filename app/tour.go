@@ -92,8 +92,9 @@ func (w *Window) ShowTour() {
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	bg.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	bg.StrokeWidth = 1
-	card := container.NewStack(bg, container.NewPadded(container.NewBorder(t.title,
-		container.NewHBox(t.count, layout.NewSpacer(), skip, t.back, t.next), nil, nil, t.text)))
+	card := container.NewStack(bg, container.NewPadded(container.NewBorder(
+		container.NewBorder(nil, nil, nil, t.count, t.title),
+		container.NewHBox(layout.NewSpacer(), skip, t.back, t.next), nil, nil, t.text)))
 	frame := canvas.NewRectangle(color.Transparent)
 	frame.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	frame.StrokeWidth = 3
