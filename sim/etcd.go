@@ -691,6 +691,9 @@ func (s *EtcdServer) newLeader(ctx Ctx) {
 		case p.Op == etcdRange && p.ReadIndex == 0:
 			s.forget(ctx, id)
 			ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errLeaderChanged})
+		case p.WaitLeader:
+			// waitLeader looks again only at its next election timeout
+			// ("waitlead"), not the moment a leader appears.
 		case p.Op == etcdKeepAlive && s.isLeader():
 			s.leaderRenew(ctx, s.self, id, p.Lease)
 		case p.Op == etcdKeepAlive:

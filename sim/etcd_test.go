@@ -728,3 +728,45 @@ func TestEtcdKeepAliveWaitsForALeader(t *testing.T) {
 	assert.Greater(t, broken[0].At-sent[0].At, 500*time.Millisecond, "the keepalive waited for a leader, not refused at once")
 	assert.Less(t, broken[0].At-lost, 4*sim.EtcdElectionTimeout, "monitorLeader cancels the stream after three looks without a leader")
 }
+
+// TestEtcdHeldKeepAliveGoesOnceALeaderIsBack: etcd-3 and client-3 are cut
+// off from 1 s to 3.5 s, shorter than monitorLeader's three looks. The
+// keepalives etcd-3 holds while it has no leader go to the leader at their
+// own next look (a whole number of election timeouts after they came), not
+// at the moment the leader is back; the one it had forwarded before it
+// lost its leader goes again then (LeaseRenew retries until it reaches a
+// leader). client-3's stream and session live on.
+func TestEtcdHeldKeepAliveGoesOnceALeaderIsBack(t *testing.T) {
+	sc, err := sim.Defaults("etcd")
+	require.NoError(t, err)
+	sc.Clients, sc.Duration, sc.Rounds = 3, sim.Duration(8*time.Second), 1
+	sc.TTL, sc.Work = sim.Duration(5*time.Second), sim.Duration(6*time.Second)
+	heal := 3500 * time.Millisecond
+	sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), Partition: [][]string{{"etcd-3", "client-3"}}, For: sim.Duration(heal - time.Second)}}
+	require.NoError(t, sc.Validate())
+	s, _ := etcdRun(t, sc)
+	lost := etcdTraceAt(s, "etcd-3", "raft", "", "pre-vote")
+	require.Greater(t, lost, time.Second)
+	var held, renews []time.Duration
+	for _, e := range s.Trace() {
+		if e.Node == "etcd-3" && e.Kind == "recv" && e.Op == "KeepAlive" && e.At > lost && e.At < heal {
+			held = append(held, e.At)
+		}
+		if e.Node == "etcd-3" && e.Kind == "send" && e.Op == "LeaseRenew" && e.At > heal && e.At < 5*time.Second {
+			renews = append(renews, e.At)
+		}
+	}
+	require.NotEmpty(t, held, "keepalives reach etcd-3 while it has no leader")
+	require.Len(t, renews, len(held)+1, "each held keepalive goes once, and the one lost with the cut again")
+	for _, h := range held {
+		found := false
+		for _, r := range renews {
+			if r > h && (r-h)%sim.EtcdElectionTimeout == 0 {
+				found = true
+			}
+		}
+		assert.True(t, found, "the keepalive held since %v goes at one of its looks, %v", h, renews)
+	}
+	assert.Equal(t, -time.Duration(1), etcdTraceAt(s, "client-3", "session", "", "stream broken"), "the stream lives on")
+	assert.Equal(t, -time.Duration(1), etcdTraceAt(s, "client-3", "session", "Done", ""), "so does the session")
+}

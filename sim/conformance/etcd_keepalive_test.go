@@ -108,3 +108,38 @@ func TestEtcdKeepAliveOnALeaderlessMember(t *testing.T) {
 	}
 	assert.Less(t, refused, 300*time.Millisecond, "etcd: a new stream on a member without a leader is refused at once")
 }
+
+// TestEtcdGrantOnALeaderlessMember sends a LeaseGrant to a cut-off member
+// that has lost its leader, through a client that knows only that member,
+// and heals the cut a second later. The real member does not refuse it
+// with "no leader": raft's node.run stops taking proposals while there is
+// no leader (etcd-io/etcd release-3.4 raft/node.go: propc = nil), so the
+// Grant waits in Propose until a leader is back or the 7 s request
+// timeout ends it with "request timed out" (Unavailable), which clientv3
+// resends (a repeatable call). Either way it is granted after the heal and
+// within the request timeout. The simulator refuses it at once with "no
+// leader" (DIFFERENCES 17).
+func TestEtcdGrantOnALeaderlessMember(t *testing.T) {
+	c := startEtcdCluster(t, true)
+	time.Sleep(time.Second)
+	leader := c.leader()
+	require.GreaterOrEqual(t, leader, 0)
+	m := (leader + 1) % 3
+	c.net.isolate(m)
+	t.Cleanup(func() { c.net.isolate(-1) })
+	require.NoError(t, waitFor(5*time.Second, "the cut-off member gives up on its leader", func() bool {
+		_, l, err := c.status(m)
+		return err == nil && l < 0
+	}))
+	const healAfter = time.Second
+	heal := time.AfterFunc(healAfter, func() { c.net.isolate(-1) })
+	t.Cleanup(func() { heal.Stop() })
+	start := time.Now()
+	lease, err := c.cli[m].Grant(ctxFor(t, 15*time.Second), 10)
+	took := time.Since(start)
+	t.Logf("real etcd: a Grant sent to a member without a leader was granted %v later (the cut healed after %v)", took.Round(time.Millisecond), healAfter)
+	require.NoError(t, err)
+	assert.Equal(t, int64(10), lease.TTL)
+	assert.GreaterOrEqual(t, took, healAfter, "not refused during the cut, nor granted: it waits")
+	assert.Less(t, took, healAfter+8*time.Second, "within the 7 s request timeout and one resend")
+}
