@@ -82,6 +82,9 @@ func (w *Window) ShowTour() {
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.text = widget.NewLabel("")
 	t.text.Wrapping = fyne.TextWrapWord
+	if i18n.Current() == i18n.Chinese {
+		t.text.Wrapping = fyne.TextWrapBreak // Chinese breaks between any two characters, not at spaces
+	}
 	t.count = widget.NewLabel("")
 	t.count.Importance = widget.LowImportance
 	skip := widget.NewButton(i18n.T("tour.skip"), w.CloseTour)
