@@ -106,8 +106,12 @@ func (w *Window) actions() []MenuGroup {
 		{Label: "menu.quit", Key: fyne.KeyQ, Mod: short, Do: w.quit},
 	}...)}
 	edit := MenuGroup{Title: "menu.edit", Actions: []*Action{
-		{Label: "action.undo", Key: fyne.KeyZ, Mod: short, Do: w.onCurrent((*tabView).undo)},
-		{Label: "action.redo", Key: fyne.KeyZ, Mod: short | fyne.KeyModifierShift, Do: w.onCurrent((*tabView).redo)},
+		{Label: "action.undo", Key: fyne.KeyZ, Mod: short, Do: w.onCurrent((*tabView).undo),
+			Text:     w.editText("menu.undoWhat", "action.undo", (*Controller).UndoText),
+			Disabled: func() bool { v := w.current(); return v == nil || !v.ctl.CanUndo() }},
+		{Label: "action.redo", Key: fyne.KeyZ, Mod: short | fyne.KeyModifierShift, Do: w.onCurrent((*tabView).redo),
+			Text:     w.editText("menu.redoWhat", "action.redo", (*Controller).RedoText),
+			Disabled: func() bool { v := w.current(); return v == nil || !v.ctl.CanRedo() }},
 	}}
 	view := MenuGroup{Title: "menu.view"}
 	tabKeys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
@@ -168,6 +172,19 @@ func (w *Window) actions() []MenuGroup {
 	return []MenuGroup{file, edit, view, sim, help}
 }
 
+// editText is the words of the Undo or Redo entry: what it would do on
+// the tab on show (key, with the edit), or the plain label.
+func (w *Window) editText(key, plain string, what func(*Controller) string) func() string {
+	return func() string {
+		if v := w.current(); v != nil {
+			if s := what(v.ctl); s != "" {
+				return i18n.F(key, "what", s)
+			}
+		}
+		return i18n.T(plain)
+	}
+}
+
 // Menus are the window's menu groups as the menu bar shows them.
 func (w *Window) Menus() []MenuGroup { return w.menus }
 
@@ -205,6 +222,11 @@ func (w *Window) build(sel int) {
 	w.refreshMenu()
 	for _, v := range w.tabs {
 		v.onTitle = w.showTitle
+		v.onRun = func(v *tabView) { // Undo and Redo say what they would do
+			if v == w.current() {
+				w.refreshMenu()
+			}
+		}
 	}
 	if v := w.current(); v != nil {
 		w.showTitle(v)

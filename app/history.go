@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/lockscope/lockscope/assets/i18n"
@@ -101,7 +102,7 @@ func (c *Controller) Undo() bool {
 	if !c.CanUndo() {
 		return false
 	}
-	what := c.history[c.at].what
+	what := c.editText(c.at)
 	if err := c.show(c.at - 1); err != nil {
 		c.note = err.Error()
 		return false
@@ -119,8 +120,39 @@ func (c *Controller) Redo() bool {
 		c.note = err.Error()
 		return false
 	}
-	c.note = i18n.F("status.redone", "what", c.history[c.at].what)
+	c.note = i18n.F("status.redone", "what", c.editText(c.at))
 	return true
+}
+
+// editText says what the edit that made version i of the history was, in
+// the current language: how its scenario differs from the one before it
+// (scenarioEdits), else the words the edit was made with.
+func (c *Controller) editText(i int) string {
+	if i > 0 && i < len(c.history) {
+		if d := scenarioEdits(c.history[i-1].scenario, c.history[i].scenario); len(d) > 0 {
+			return strings.Join(d, " · ")
+		}
+	}
+	if i < len(c.history) {
+		return c.history[i].what
+	}
+	return ""
+}
+
+// UndoText says what Undo would take back, "" when nothing.
+func (c *Controller) UndoText() string {
+	if !c.CanUndo() {
+		return ""
+	}
+	return c.editText(c.at)
+}
+
+// RedoText says what Redo would make again, "" when nothing.
+func (c *Controller) RedoText() string {
+	if !c.CanRedo() {
+		return ""
+	}
+	return c.editText(c.at + 1)
 }
 
 // show puts version i of the history on show, recording it again if its
@@ -295,7 +327,13 @@ func (c *Controller) Edits() []string {
 	if err != nil {
 		return nil
 	}
-	now := c.scenario
+	return scenarioEdits(was, c.scenario)
+}
+
+// scenarioEdits says, in the reader's words, how scenario now differs from
+// was: the parameters it sets otherwise, the faults added and the changes
+// made mid-run, as the parameter line writes them.
+func scenarioEdits(was, now *sim.Scenario) []string {
 	var out []string
 	old := map[string]bool{}
 	for _, p := range parameterParts(was) {

@@ -143,7 +143,7 @@ func TestUndoRedoOverForksFaultsAndControls(t *testing.T) {
 	require.True(t, c.Redo())
 	assert.Same(t, fork, c.Scenario())
 	assert.True(t, c.Edited())
-	assert.Contains(t, c.Note(), "redid fencing on")
+	assert.Contains(t, c.Note(), "redid from 5 s: fencing on")
 
 	// A new edit after an undo drops what could have been redone.
 	require.NoError(t, c.SetControl("work 2 s", func(sc *sim.Scenario) { sc.Work = sim.Duration(2 * time.Second) }))
@@ -164,19 +164,17 @@ func TestUndoIsCtrlZAndRedoCtrlShiftZ(t *testing.T) {
 	v.inject(sim.Fault{Crash: "redis-1"})
 	require.True(t, v.ctl.Edited())
 
-	var undo, redo *fyne.MenuItem
-	for _, m := range w.MainMenu().Items {
-		for _, it := range m.Items {
-			switch it.Label {
-			case i18n.T("action.undo"):
-				undo = it
-			case i18n.T("action.redo"):
-				redo = it
-			}
-		}
+	entries := func() (undo, redo *fyne.MenuItem) {
+		edit := w.MainMenu().Items[1]
+		require.Equal(t, i18n.T("menu.edit"), edit.Label)
+		return edit.Items[0], edit.Items[1]
 	}
-	require.NotNil(t, undo)
-	require.NotNil(t, redo)
+	undo, redo := entries()
+	crash := FaultText(sim.Fault{Crash: "redis-1", At: sim.Duration(2 * time.Second)})
+	assert.Equal(t, "Undo "+crash, undo.Label, "Undo names what it takes back")
+	assert.False(t, undo.Disabled)
+	assert.Equal(t, i18n.T("action.redo"), redo.Label)
+	assert.True(t, redo.Disabled, "nothing to redo")
 	// The desktop driver turns Ctrl+Z into fyne.ShortcutUndo before it asks
 	// the menus; the entry must answer to that name.
 	assert.Equal(t, (&fyne.ShortcutUndo{}).ShortcutName(), undo.Shortcut.ShortcutName())
@@ -189,9 +187,22 @@ func TestUndoIsCtrlZAndRedoCtrlShiftZ(t *testing.T) {
 	assert.False(t, v.ctl.Edited())
 	assert.Equal(t, "LockScope — GC pause outlives the lease", w.Title())
 	assert.Empty(t, v.ctl.Scenario().Faults[1:], "the crash is gone")
+	undo, redo = entries()
+	assert.True(t, undo.Disabled, "nothing left to undo")
+	assert.Equal(t, "Redo "+crash, redo.Label)
 	redo.Action()
 	assert.True(t, v.ctl.Edited())
 	assert.Equal(t, "LockScope — GC pause outlives the lease (edited)", w.Title())
+
+	// What undo names follows the language, whatever it was made in.
+	v.seek(4 * time.Second)
+	v.toggles["watchdog"].SetChecked(true)
+	inChinese(t, w)
+	v = w.tab("redis")
+	undo, _ = entries()
+	assert.Equal(t, "撤销 从 4 s 起："+i18n.In(i18n.Chinese, "param.watchdog")+" 开", undo.Label)
+	undo.Action()
+	assert.Contains(t, v.ctl.Note(), "从 4 s 起")
 }
 
 func TestEditedRunsAreMarkedInThePictureAndTheFileName(t *testing.T) {

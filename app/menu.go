@@ -22,6 +22,12 @@ type Action struct {
 	// Checked reports whether a choice is the current one (language,
 	// theme); nil for a plain action.
 	Checked func() bool
+	// Text, when set, is the menu entry's words, made when the menu is
+	// (Undo names the edit it takes back); the overlay keeps Label's.
+	Text func() string
+	// Disabled, when set, reports that the action has nothing to do now;
+	// its menu entry is greyed.
+	Disabled func() bool
 }
 
 // MenuGroup is one menu of the menu bar, its actions in order; a nil
@@ -43,6 +49,12 @@ func (a *Action) menuItem() *fyne.MenuItem {
 	}
 	if a.Checked != nil {
 		it.Checked = a.Checked()
+	}
+	if a.Text != nil {
+		it.Label = a.Text()
+	}
+	if a.Disabled != nil {
+		it.Disabled = a.Disabled()
 	}
 	return it
 }

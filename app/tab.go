@@ -215,6 +215,7 @@ type tabView struct {
 
 	title   string         // the run's title when last shown
 	onTitle func(*tabView) // called when the title changes (the window's title follows the current tab)
+	onRun   func(*tabView) // called after a new run is on show (an edit, undo, a load)
 }
 
 func newTabView(spec ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView {
@@ -326,6 +327,9 @@ func (v *tabView) showRun() {
 	v.syncControls()
 	v.show()
 	v.tradeoff.follow()
+	if v.onRun != nil {
+		v.onRun(v)
+	}
 }
 
 // show redraws the instant at the cursor and the status line.
