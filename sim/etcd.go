@@ -338,8 +338,12 @@ type etcdPending struct {
 	// WaitLeader is a KeepAlive the member holds while it has no leader
 	// (EtcdServer.waitLeader), looking again every election timeout.
 	WaitLeader bool
-	ReadIndex  int64   // linearizable read: the commit index to wait for; 0 unknown
-	Timeout    TimerID // the request timeout, cancelled when it is answered
+	// Held is a write waiting in raft's Propose for a leader (Proposal is
+	// the entry to propose when one is known).
+	Held      bool
+	Proposal  etcdEntry
+	ReadIndex int64   // linearizable read: the commit index to wait for; 0 unknown
+	Timeout   TimerID // the request timeout, cancelled when it is answered
 }
 
 // etcdRead is a ReadIndex request on the leader, confirmed by a quorum of
@@ -694,6 +698,11 @@ func (s *EtcdServer) newLeader(ctx Ctx) {
 		case p.WaitLeader:
 			// waitLeader looks again only at its next election timeout
 			// ("waitlead"), not the moment a leader appears.
+		case p.Held:
+			// Propose takes it as soon as node.run has a leader again.
+			p.Held = false
+			s.pending[id] = p
+			s.propose(ctx, p.Proposal)
 		case p.Op == etcdKeepAlive && s.isLeader():
 			s.leaderRenew(ctx, s.self, id, p.Lease)
 		case p.Op == etcdKeepAlive:
@@ -1603,15 +1612,24 @@ func (s *EtcdServer) forget(ctx Ctx, req int64) {
 }
 
 // submit registers a client request and proposes it.
+// submit proposes a client's write and waits for it to apply, within the
+// request timeout. On a member without a leader the write waits for one:
+// raft's node.run takes no proposal while there is no leader (etcd-io/etcd
+// release-3.4 raft/node.go: propc = nil), so Propose blocks until a leader
+// is known or the request times out ("request timed out", which clientv3
+// resends for a repeatable call such as LeaseGrant). Measured on a real 3.4
+// member in TestEtcdGrantOnALeaderlessMember.
 func (s *EtcdServer) submit(ctx Ctx, client NodeID, seq int64, e etcdEntry) {
+	req := s.nextID()
+	e.Origin, e.Req = s.self, req
+	p := etcdPending{Client: client, Seq: seq, Op: e.Type,
+		Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
 	if s.lead == None {
-		ctx.Send(client, Msg{Op: etcdError, Seq: seq, Value: errNoLeader})
+		p.Held, p.Proposal = true, e
+		s.pending[req] = p
 		return
 	}
-	req := s.nextID()
-	s.pending[req] = etcdPending{Client: client, Seq: seq, Op: e.Type,
-		Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
-	e.Origin, e.Req = s.self, req
+	s.pending[req] = p
 	s.propose(ctx, e)
 }
 

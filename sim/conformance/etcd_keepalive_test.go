@@ -117,8 +117,9 @@ func TestEtcdKeepAliveOnALeaderlessMember(t *testing.T) {
 // Grant waits in Propose until a leader is back or the 7 s request
 // timeout ends it with "request timed out" (Unavailable), which clientv3
 // resends (a repeatable call). Either way it is granted after the heal and
-// within the request timeout. The simulator refuses it at once with "no
-// leader" (DIFFERENCES 17).
+// within the request timeout. The simulator's member holds it the same
+// way (TestEtcdLeaseGrantOnALeaderlessMember in package sim; DIFFERENCES
+// 17).
 func TestEtcdGrantOnALeaderlessMember(t *testing.T) {
 	c := startEtcdCluster(t, true)
 	time.Sleep(time.Second)

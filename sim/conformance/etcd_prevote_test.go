@@ -43,6 +43,7 @@ type peerNet struct {
 	ids      map[string]int // member id in hex -> index
 	isolated int            // -1: none
 	conns    map[net.Conn]peerConn
+	dropped  int // requests dropped at the cut, for the log
 }
 
 // peerConn is a proxied connection: to is the member behind the proxy,
@@ -80,6 +81,12 @@ func (n *peerNet) isolate(i int) {
 			delete(n.conns, c)
 		}
 	}
+}
+
+func (n *peerNet) droppedSoFar() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.dropped
 }
 
 // listen serves the proxy of member to on port, forwarding to target.
@@ -131,6 +138,9 @@ func (n *peerNet) serve(c net.Conn, to int, target string) {
 			pc.from = id
 		}
 		blocked := !ok || n.cut(pc.from, to)
+		if blocked {
+			n.dropped++
+		}
 		n.conns[c] = pc
 		n.mu.Unlock()
 		if blocked {
@@ -277,21 +287,39 @@ func TestEtcdPreVote(t *testing.T) {
 			before, _, err := c.status(leader)
 			require.NoError(t, err)
 			c.net.isolate(m)
-			time.Sleep(cut)
+			t0 := time.Now()
+			// The cut holds once the member no longer knows a leader: with
+			// pre-vote off it campaigns, with it on it pre-campaigns.
+			require.NoError(t, waitFor(cut, "the cut-off member gives up on its leader", func() bool {
+				_, l, err := c.status(m)
+				return err == nil && l < 0
+			}), "requests dropped at the cut so far: %d", c.net.droppedSoFar())
+			time.Sleep(cut - time.Since(t0))
 			cutTerm, _, err := c.status(m)
 			require.NoError(t, err)
 			c.net.isolate(-1)
+			// After the heal: with pre-vote off, wait (up to settle) for the
+			// cluster to move past the term it had; with it on, watch for
+			// the whole of settle that nothing moves.
 			var after uint64
-			var leaderAfter int
-			require.NoError(t, waitFor(settle+5*time.Second, "a leader after the heal", func() bool {
-				time.Sleep(settle / 4)
-				var err error
-				after, leaderAfter, err = c.status((m + 1) % 3)
-				return err == nil && leaderAfter >= 0
-			}))
+			leaderAfter := -1
+			healed := time.Now()
+			for time.Since(healed) < settle {
+				time.Sleep(100 * time.Millisecond)
+				term, l, err := c.status((m + 1) % 3)
+				if err != nil || l < 0 {
+					continue
+				}
+				after, leaderAfter = term, l
+				if !preVote && after > before {
+					break
+				}
+			}
+			require.GreaterOrEqual(t, leaderAfter, 0, "a leader after the heal")
+			t.Logf("real etcd: %v after the heal", time.Since(healed).Round(time.Millisecond))
 			sBefore, sCut, sAfter, sLeader, sLeaderAfter := simPreVote(t, preVote, 3*time.Second, cut, settle)
-			t.Logf("real etcd: term %d before, %d on the cut-off member at the heal, %d after (leader m%d, then m%d); simulator: %d, %d, %d (leader %s, then %s)",
-				before, cutTerm, after, leader+1, leaderAfter+1, sBefore, sCut, sAfter, sLeader, sLeaderAfter)
+			t.Logf("real etcd: term %d before, %d on the cut-off member at the heal, %d after (leader m%d, then m%d; %d requests dropped at the cut); simulator: %d, %d, %d (leader %s, then %s)",
+				before, cutTerm, after, leader+1, leaderAfter+1, c.net.droppedSoFar(), sBefore, sCut, sAfter, sLeader, sLeaderAfter)
 			if !preVote {
 				assert.Greater(t, after, before+1, "etcd: the healed member's campaigns raised the cluster's term")
 				assert.Equal(t, before, cutTerm, "etcd: Status shows the last applied entry's term")
