@@ -321,3 +321,22 @@ func TestShrunkScheduleIsMinimal(t *testing.T) {
 		})
 	}
 }
+
+// A scenario whose clients stop after their rounds is searched, and
+// replayed, long enough for the budget's longest fault and two TTLs to
+// play out; one whose clients go on to the end keeps its length.
+func TestSearchLeavesRoomForFaultsToPlayOut(t *testing.T) {
+	sc := preset(t, "zk-happy-path")
+	require.Equal(t, 10*time.Second, sc.Duration.D())
+	require.Positive(t, sc.Rounds)
+	b := DefaultBudget(sc)
+	got := roomToPlayOut(sc, b, 5*time.Second)
+	assert.Equal(t, 5*time.Second+b.MaxPause+2*sc.TTL.D(), got)
+	assert.Equal(t, 42*time.Second, roomToPlayOut(sc, b, 1500*time.Millisecond), "1.5 s + 20 s + 2 × 10 s, rounded up to a whole second")
+	long := sc.Clone()
+	long.Duration = sim.Duration(time.Hour)
+	assert.Equal(t, time.Hour, roomToPlayOut(long, b, 5*time.Second), "already long enough")
+	endless := sc.Clone()
+	endless.Rounds = 0
+	assert.Equal(t, sc.Duration.D(), roomToPlayOut(endless, b, 5*time.Second), "clients that go on to the end")
+}

@@ -208,6 +208,7 @@ func newEnv(sc *sim.Scenario, b Budget) (*env, outcome, error) {
 	}
 	end := s.Settle()
 	out := judge(s.Check, end, e.quorum)
+	e.base.Duration = sim.Duration(roomToPlayOut(sc, b, end))
 	sp := space{budget: b, clients: sc.ClientNames(), servers: sc.ServerNames(), failover: failoverTargets(sc),
 		work: sc.Work.D(), horizon: max(end, time.Millisecond)}
 	sp.nodes = append(slices.Clone(sp.clients), sp.servers...)
@@ -216,6 +217,24 @@ func newEnv(sc *sim.Scenario, b Budget) (*env, outcome, error) {
 	}
 	e.space = sp
 	return e, out, nil
+}
+
+// roomToPlayOut is how long the search runs each schedule: the scenario's
+// duration, or, when its clients stop after their rounds, long enough
+// after the last round ends (at end, without faults) for the longest pause
+// or partition of the budget and two TTLs more to play out — a scenario
+// that ends when its rounds do (zk-happy-path: 10 s) could not show a
+// holder outliving a 10 s session. The found scenario keeps that length.
+func roomToPlayOut(sc *sim.Scenario, b Budget, end time.Duration) time.Duration {
+	d := sc.Duration.D()
+	if sc.Rounds == 0 {
+		return d
+	}
+	need := end + max(b.MaxPause, b.MaxPartition) + 2*sc.TTL.D()
+	if need > d {
+		d = min((need + time.Second - 1).Truncate(time.Second), sim.MaxDuration)
+	}
+	return d
 }
 
 // run runs the scenario with the schedule's faults added.
