@@ -384,7 +384,7 @@ func (s *Sim) handle(e *event) bool {
 			return true
 		}
 		s.trace(e.node, "recv", e.msg.Op, e.from, "")
-		s.Nodes[e.node].Proc.Receive(s.Ctx(e.node), e.from, e.msg)
+		s.Nodes[e.node].Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
 		s.Nodes[e.node].Proc.Fire(s.Ctx(e.node), e.timer)
 	case evStart:

@@ -872,7 +872,7 @@ func (s *EtcdServer) maybeCommit(ctx Ctx) {
 }
 
 // step handles a message from another member.
-func (s *EtcdServer) step(ctx Ctx, from NodeID, m Msg) {
+func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
 	switch m.Op {
 	case raftProp:
 		for _, enc := range m.Names {
@@ -990,7 +990,7 @@ func (s *EtcdServer) step(ctx Ctx, from NodeID, m Msg) {
 	}
 }
 
-func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m Msg) {
+func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m *Msg) {
 	prev := m.Token
 	commit, _ := strconv.ParseInt(m.Value, 10, 64)
 	if prev < s.commit {
@@ -1024,7 +1024,7 @@ func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m Msg) {
 	ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: lastNew})
 }
 
-func (s *EtcdServer) handleAppResp(ctx Ctx, from NodeID, m Msg) {
+func (s *EtcdServer) handleAppResp(ctx Ctx, from NodeID, m *Msg) {
 	i := s.memberIndex(from)
 	s.active[i] = true
 	if m.Value == "reject" {
@@ -1519,7 +1519,7 @@ func (s *EtcdServer) answerKeepAlive(ctx Ctx, req, id int64, ttl time.Duration, 
 // Serving clients.
 
 // Receive implements Process.
-func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m Msg) {
+func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 	if s.memberIndex(from) >= 0 {
 		s.step(ctx, from, m)
 		return
@@ -1527,7 +1527,7 @@ func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m Msg) {
 	s.serve(ctx, from, m)
 }
 
-func (s *EtcdServer) serve(ctx Ctx, from NodeID, m Msg) {
+func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
 	if m.Op == etcdRST {
 		s.dropClient(ctx, from)
 		return
@@ -1979,7 +1979,7 @@ func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
 	ctx.After(keepAliveTick, Timer{Kind: "kareopen", Seq: c.kaGen})
 }
 
-func (c *etcdClient) Receive(ctx Ctx, from NodeID, m Msg) {
+func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	switch m.Op {
 	case etcdRST:
 		if c.kaStream && from == c.servers[c.kaEp] {
@@ -2134,7 +2134,7 @@ func (c *etcdClient) cancelWatch(ctx Ctx) {
 	ctx.Send(c.server(), Msg{Op: etcdWatchCancel, Seq: c.watchID})
 }
 
-func (c *etcdClient) watchEvent(ctx Ctx, m Msg) {
+func (c *etcdClient) watchEvent(ctx Ctx, m *Msg) {
 	if !c.watching || m.Seq != c.watchID || c.State != StateWaiting {
 		return
 	}

@@ -310,7 +310,7 @@ func (r *RedisServer) promote(ctx Ctx) {
 }
 
 // Receive implements Process: one command, one reply.
-func (r *RedisServer) Receive(ctx Ctx, from NodeID, m Msg) {
+func (r *RedisServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 	if m.Op == OpRepl {
 		r.applyRepl(ctx, m)
 		return
@@ -375,7 +375,7 @@ func replOf(key string, kv redisKey) Msg {
 	return Msg{Op: OpRepl, Key: key, Value: kv.value, N: int64(kv.owner), TTL: kv.ttl, Deadline: kv.deadline, Seq: int64(kv.holds)}
 }
 
-func (r *RedisServer) applyRepl(ctx Ctx, m Msg) {
+func (r *RedisServer) applyRepl(ctx Ctx, m *Msg) {
 	if r.Role != "replica" {
 		return
 	}
@@ -398,7 +398,7 @@ func (r *RedisServer) applyRepl(ctx Ctx, m Msg) {
 // lock — or a resend of a lock the server already ran — is a re-entry
 // that raises the hold count to 2. With fencing the token counter is
 // INCRed on a fresh grant only.
-func (r *RedisServer) lockScript(ctx Ctx, from NodeID, m Msg, reply *Msg) {
+func (r *RedisServer) lockScript(ctx Ctx, from NodeID, m *Msg, reply *Msg) {
 	kv, held := r.live(ctx, m.Key)
 	if held && kv.value != m.Value {
 		reply.Op = OpNil
@@ -426,7 +426,7 @@ func (r *RedisServer) lockScript(ctx Ctx, from NodeID, m Msg, reply *Msg) {
 // a key without the caller's field answers nil (−1 here: not locked by
 // this client); otherwise HINCRBY the field by −1, and while the count is
 // above 0 PEXPIRE the key again and answer 0, or DEL it and answer 1.
-func (r *RedisServer) unlockScript(ctx Ctx, m Msg, reply *Msg) {
+func (r *RedisServer) unlockScript(ctx Ctx, m *Msg, reply *Msg) {
 	reply.Op = OpInt
 	kv, held := r.live(ctx, m.Key)
 	if !held || kv.value != m.Value {
@@ -577,7 +577,7 @@ func (c *redisClient) renewAfter(ctx Ctx) {
 	}
 }
 
-func (c *redisClient) Receive(ctx Ctx, from NodeID, m Msg) {
+func (c *redisClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	if m.Seq != c.pending.Seq || c.pending.Op == "" {
 		return // a late reply to an attempt already timed out
 	}

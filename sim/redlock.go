@@ -430,7 +430,7 @@ func (c *redlockClient) silent(ctx Ctx, i int) Vote {
 	return VoteTimeout
 }
 
-func (c *redlockClient) Receive(ctx Ctx, from NodeID, m Msg) {
+func (c *redlockClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	batch, i := m.Seq/redlockSeqStride, int(m.Seq%redlockSeqStride)
 	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from || !c.pending[i] {
 		return // an answer to a batch already decided

@@ -100,8 +100,8 @@ func (c *ScriptClient) Fire(ctx Ctx, t Timer) {
 }
 
 // Receive implements Process: every message is recorded as it arrives.
-func (c *ScriptClient) Receive(ctx Ctx, from NodeID, m Msg) {
-	c.Replies = append(c.Replies, ScriptReply{At: ctx.Now(), From: ctx.Sim().Nodes[from].Name, Msg: m})
+func (c *ScriptClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	c.Replies = append(c.Replies, ScriptReply{At: ctx.Now(), From: ctx.Sim().Nodes[from].Name, Msg: *m})
 }
 
 // Crash implements Process: a crashed script stops; its timers die with

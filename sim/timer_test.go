@@ -55,7 +55,7 @@ func (p *timerProc) Start(ctx sim.Ctx) {
 	ctx.After(timerCancelAt, sim.Timer{Kind: "cancel"})
 }
 
-func (p *timerProc) Receive(ctx sim.Ctx, from sim.NodeID, m sim.Msg) {}
+func (p *timerProc) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {}
 
 func (p *timerProc) Fire(ctx sim.Ctx, t sim.Timer) {
 	p.fired = append(p.fired, t.Kind)

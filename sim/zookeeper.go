@@ -784,7 +784,7 @@ func (s *zkServer) broadcastVote(ctx Ctx) {
 }
 
 // onVote is FastLeaderElection's handling of one notification.
-func (s *zkServer) onVote(ctx Ctx, p int, m Msg) {
+func (s *zkServer) onVote(ctx Ctx, p int, m *Msg) {
 	n := zkVote{leader: int(m.N), zxid: m.Token, round: m.Seq, state: m.Value, valid: true}
 	if s.state != zkLooking {
 		if n.state == zkLooking {
@@ -999,7 +999,7 @@ func (s *zkServer) maybeEstablish(ctx Ctx) {
 }
 
 // Receive implements Process.
-func (s *zkServer) Receive(ctx Ctx, from NodeID, m Msg) {
+func (s *zkServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 	if ctx.Sim().Nodes[from].Client {
 		s.fromClient(ctx, from, m)
 		return
@@ -1022,7 +1022,7 @@ func (s *zkServer) Receive(ctx Ctx, from NodeID, m Msg) {
 	}
 }
 
-func (s *zkServer) fromFollower(ctx Ctx, p int, m Msg) {
+func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
 	peer := &s.peers[p-1]
 	switch m.Op {
 	case zkOpClose:
@@ -1085,7 +1085,7 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m Msg) {
 		if !s.established || !peer.forwarding {
 			return
 		}
-		x, code := s.prepare(m.Value, m.Key, m.N, m.Seq, m.TTL, zkTxnOf(m).Owner)
+		x, code := s.prepare(m.Value, m.Key, m.N, m.Seq, m.TTL, zkTxnOf(*m).Owner)
 		if code != "" {
 			s.toPeer(ctx, p, Msg{Op: zkOpErr, N: m.N, Seq: m.Seq, Value: code})
 			return
@@ -1107,7 +1107,7 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m Msg) {
 	}
 }
 
-func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
+func (s *zkServer) fromLeader(ctx Ctx, m *Msg) {
 	s.heard = ctx.Mono()
 	if m.Op == zkOpClose {
 		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
@@ -1135,7 +1135,7 @@ func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 			}
 		}
 	case zkOpDiff:
-		if x := zkTxnOf(m); x.Zxid > s.lastLogged() {
+		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
 			s.log.Append(x)
 		}
 	case zkOpNewLeader:
@@ -1148,7 +1148,7 @@ func (s *zkServer) fromLeader(ctx Ctx, m Msg) {
 			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		}
 	case zkOpProposal:
-		if x := zkTxnOf(m); x.Zxid > s.lastLogged() {
+		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
 			s.log.Append(x)
 		}
 		s.toLeader(ctx, Msg{Op: zkOpAck, Token: m.Token})
@@ -1450,11 +1450,11 @@ func (s *zkServer) release(ctx Ctx, session int64) {
 	}
 	s.queued = keep
 	for _, q := range serve {
-		s.serveRead(ctx, q.client, q.cnx, q.m)
+		s.serveRead(ctx, q.client, q.cnx, &q.m)
 	}
 }
 
-func (s *zkServer) fromClient(ctx Ctx, from NodeID, m Msg) {
+func (s *zkServer) fromClient(ctx Ctx, from NodeID, m *Msg) {
 	if m.Op == zkOpConnect {
 		s.onConnect(ctx, from, m)
 		return
@@ -1496,7 +1496,7 @@ func (s *zkServer) fromClient(ctx Ctx, from NodeID, m Msg) {
 		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: m.Seq, kind: kind}, name, "")
 	default:
 		if _, pending := s.hasWrite(c.session); pending {
-			s.queued = append(s.queued, zkQueued{client: from, cnx: c.cnx, session: c.session, order: s.nextOrder(), m: m})
+			s.queued = append(s.queued, zkQueued{client: from, cnx: c.cnx, session: c.session, order: s.nextOrder(), m: *m})
 			return
 		}
 		s.serveRead(ctx, from, c.cnx, m)
@@ -1504,7 +1504,7 @@ func (s *zkServer) fromClient(ctx Ctx, from NodeID, m Msg) {
 }
 
 // serveRead answers a ping or a read from this server's own data.
-func (s *zkServer) serveRead(ctx Ctx, from NodeID, cnx int64, m Msg) {
+func (s *zkServer) serveRead(ctx Ctx, from NodeID, cnx int64, m *Msg) {
 	switch m.Op {
 	case zkOpPing:
 		s.reply(ctx, from, cnx, Msg{Op: zkOpPong})
@@ -1554,7 +1554,7 @@ func (s *zkServer) write(ctx Ctx, w zkWait, path, owner string) {
 
 // onConnect handles a ConnectRequest: N connection number, Token session
 // (0 for a new one), TTL requested timeout, Seq the last zxid the client saw.
-func (s *zkServer) onConnect(ctx Ctx, from NodeID, m Msg) {
+func (s *zkServer) onConnect(ctx Ctx, from NodeID, m *Msg) {
 	if !s.serving || m.Seq > s.lastCommitted() {
 		// Not serving, or behind what the client has seen: it must try
 		// another server.
@@ -1881,7 +1881,7 @@ func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 }
 
 // Receive implements Process.
-func (c *zkClient) Receive(ctx Ctx, from NodeID, m Msg) {
+func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	if from != c.serverNode() || m.N != c.cnx || c.conn == zkConnNone {
 		return // an earlier connection's traffic
 	}
@@ -1933,7 +1933,7 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m Msg) {
 	}
 }
 
-func (c *zkClient) onConnected(ctx Ctx, m Msg) {
+func (c *zkClient) onConnected(ctx Ctx, m *Msg) {
 	same := c.session == m.Token
 	c.conn = zkConnConnected
 	c.connected = true
@@ -2017,7 +2017,7 @@ func (c *zkClient) advance(ctx Ctx) {
 	}
 }
 
-func (c *zkClient) onReply(ctx Ctx, cl zkCall, m Msg) {
+func (c *zkClient) onReply(ctx Ctx, cl zkCall, m *Msg) {
 	if cl.op == zkOpDelete {
 		for i, p := range c.toDelete {
 			if p == cl.path {
@@ -2089,7 +2089,7 @@ func (c *zkClient) onChildren(ctx Ctx, names []string) {
 	}
 }
 
-func (c *zkClient) onWatch(ctx Ctx, m Msg) {
+func (c *zkClient) onWatch(ctx Ctx, m *Msg) {
 	if c.State != StateWaiting {
 		return
 	}
