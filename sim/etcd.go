@@ -1552,13 +1552,17 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
 	case etcdRevoke:
 		s.submit(ctx, from, m.Seq, etcdEntry{Type: entRevoke, Lease: m.Token, Client: from})
 	case etcdRange:
-		if s.lead == None {
-			ctx.Send(from, Msg{Op: etcdError, Seq: m.Seq, Value: errNoLeader})
-			return
-		}
 		req := s.nextID()
 		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last",
 			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
+		if s.lead == None {
+			// A linearizable read waits for its ReadIndex, sent again every
+			// 500 ms, until a leader change ends it with "leader changed"
+			// (newLeader) or the request times out (release-3.4
+			// etcdserver/v3_server.go, requestCurrentIndex); raft drops a
+			// ReadIndex while there is no leader.
+			return
+		}
 		if s.isLeader() {
 			s.leaderRead(ctx, s.self, req)
 		} else {

@@ -792,3 +792,29 @@ func TestEtcdHeldKeepAliveGoesOnceALeaderIsBack(t *testing.T) {
 	assert.Equal(t, -time.Duration(1), etcdTraceAt(s, "client-3", "session", "", "stream broken"), "the stream lives on")
 	assert.Equal(t, -time.Duration(1), etcdTraceAt(s, "client-3", "session", "Done", ""), "so does the session")
 }
+
+// TestEtcdRangeOnALeaderlessMemberWaits: a Range sent to etcd-3 while it is
+// cut off and has no leader is not refused at once: the member waits for
+// its ReadIndex until it hears a leader again after the heal, then ends the
+// read with "leader changed", which clientv3 resends (Unavailable).
+func TestEtcdRangeOnALeaderlessMemberWaits(t *testing.T) {
+	sc, err := sim.Defaults("etcd")
+	require.NoError(t, err)
+	sc.Clients, sc.Duration = 1, sim.Duration(6*time.Second)
+	heal := 3500 * time.Millisecond
+	sc.Faults = []sim.Fault{{At: sim.Duration(500 * time.Millisecond), Partition: [][]string{{"etcd-3", "client-1"}}, For: sim.Duration(heal - 500*time.Millisecond)}}
+	script := sim.NewScriptClient(sim.ScriptStep{At: 2600 * time.Millisecond, To: "etcd-3",
+		Msg: sim.Msg{Op: "Range", Key: sim.EtcdPrefix}})
+	s, err := sim.NewScripted(sc, script)
+	require.NoError(t, err)
+	s.EnableTrace()
+	s.Run()
+	lost := etcdTraceAt(s, "etcd-3", "raft", "", "pre-vote")
+	require.Greater(t, lost, time.Duration(0))
+	require.Less(t, lost, 2600*time.Millisecond, "etcd-3 has no leader when the Range comes")
+	r, ok := script.Reply(0)
+	require.True(t, ok, "the Range is answered")
+	assert.Equal(t, "Error", r.Msg.Op)
+	assert.Contains(t, r.Msg.Value, "leader changed")
+	assert.Greater(t, r.At, heal, "held until etcd-3 hears a leader again")
+}
