@@ -97,7 +97,7 @@ func (redisMode) CanFailover(sc *Scenario, node string) error {
 }
 
 func (redisMode) NewServer(sc *Scenario, i int) Process {
-	s := &RedisServer{Role: "master", keys: map[string]redisKey{}, replica: None}
+	s := &RedisServer{Role: "master", replica: None}
 	if i == 1 {
 		s.Role = "replica"
 	}
@@ -187,30 +187,72 @@ type redisKey struct {
 // it ships every write to. Redlock uses it for each of its masters.
 type RedisServer struct {
 	Role    string // master or replica
-	keys    map[string]redisKey
+	keys    keyspace
 	counter int64
 	replica NodeID
-	durable map[string]redisKey // what AOF (fsync always) has on disk
+	durable keyspace // what AOF (fsync always) has on disk
 	dCount  int64
 }
+
+// keyspace is a server's keys in the order they were set. A lock's
+// keyspace holds one key or none, so a short list found by comparing
+// names beats a map, which hashed the name on every command (a tenth of a
+// Redlock sweep's time went to the lookups).
+type keyspace []namedKey
+
+type namedKey struct {
+	name string
+	redisKey
+}
+
+// get is the key called name.
+func (ks keyspace) get(name string) (redisKey, bool) {
+	for i := range ks {
+		if ks[i].name == name {
+			return ks[i].redisKey, true
+		}
+	}
+	return redisKey{}, false
+}
+
+// set writes the key called name, in place if it exists.
+func (ks *keyspace) set(name string, kv redisKey) {
+	for i := range *ks {
+		if (*ks)[i].name == name {
+			(*ks)[i].redisKey = kv
+			return
+		}
+	}
+	*ks = append(*ks, namedKey{name, kv})
+}
+
+// del removes the key called name, if it exists.
+func (ks *keyspace) del(name string) {
+	for i := range *ks {
+		if (*ks)[i].name == name {
+			*ks = append((*ks)[:i], (*ks)[i+1:]...)
+			return
+		}
+	}
+}
+
+// names lists the keys' names.
+func (ks keyspace) names() []string {
+	out := make([]string, len(ks))
+	for i := range ks {
+		out[i] = ks[i].name
+	}
+	return out
+}
+
+func (ks keyspace) clone() keyspace { return append(keyspace(nil), ks...) }
 
 // Clone implements Process.
 func (r *RedisServer) Clone() Process {
 	c := *r
-	c.keys = copyKeys(r.keys)
-	c.durable = copyKeys(r.durable)
+	c.keys = r.keys.clone()
+	c.durable = r.durable.clone()
 	return &c
-}
-
-func copyKeys(m map[string]redisKey) map[string]redisKey {
-	if m == nil {
-		return nil
-	}
-	c := make(map[string]redisKey, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // Start implements Process.
@@ -218,10 +260,10 @@ func (r *RedisServer) Start(ctx Ctx) {
 	if r.Role == "master" && ctx.Name() == "redis-1" {
 		r.replica = ctx.Lookup("redis-2")
 	}
-	for k, kv := range r.keys {
+	for _, k := range r.keys {
 		if r.Role == "master" {
-			ctx.Own(k, kv.owner)
-			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: k})
+			ctx.Own(k.name, k.owner)
+			ctx.AtWall(k.deadline, Timer{Kind: "expire", Key: k.name})
 		}
 	}
 }
@@ -230,13 +272,13 @@ func (r *RedisServer) Start(ctx Ctx) {
 // appendfsync always every write (and every expiry's DEL) reached the AOF
 // before its reply, so the AOF holds exactly the keyspace at the crash.
 func (r *RedisServer) Crash(ctx Ctx) {
-	for k := range r.keys {
+	for _, k := range r.keys {
 		if r.Role == "master" {
-			ctx.Disown(k, false)
+			ctx.Disown(k.name, false)
 		}
 	}
 	r.durable, r.dCount = r.keys, r.counter
-	r.keys = map[string]redisKey{}
+	r.keys = nil
 	r.counter = 0
 }
 
@@ -245,14 +287,14 @@ func (r *RedisServer) Crash(ctx Ctx) {
 // comes back as the new master's replica, empty.
 func (r *RedisServer) Restart(ctx Ctx, persist bool) {
 	if persist {
-		r.keys = copyKeys(r.durable)
+		r.keys = r.durable.clone()
 		r.counter = r.dCount
 	}
 	if r.Role == "master" {
 		for _, id := range ctx.Sim().Servers() {
 			if o, ok := ctx.Sim().Nodes[id].Proc.(*RedisServer); ok && id != ctx.ID() && o.Role == "master" && o.replica == None && ctx.Sim().Scenario.Mode == "redis" {
 				r.Role = "replica"
-				r.keys = map[string]redisKey{}
+				r.keys = nil
 				o.replica = ctx.ID()
 				o.fullSync(ctx.Sim().Ctx(id))
 			}
@@ -264,7 +306,7 @@ func (r *RedisServer) Restart(ctx Ctx, persist bool) {
 // live returns the key if it exists and has not expired by this server's
 // clock, expiring it lazily otherwise (as Redis does on access).
 func (r *RedisServer) live(ctx Ctx, key string) (redisKey, bool) {
-	kv, ok := r.keys[key]
+	kv, ok := r.keys.get(key)
 	if !ok {
 		return kv, false
 	}
@@ -276,7 +318,7 @@ func (r *RedisServer) live(ctx Ctx, key string) (redisKey, bool) {
 }
 
 func (r *RedisServer) expire(ctx Ctx, key string) {
-	delete(r.keys, key)
+	r.keys.del(key)
 	ctx.Disown(key, true)
 	ctx.Trace("expire", key, "")
 	r.ship(ctx, Msg{Op: OpRepl, Key: key})
@@ -291,8 +333,8 @@ func (r *RedisServer) ship(ctx Ctx, m Msg) {
 }
 
 func (r *RedisServer) fullSync(ctx Ctx) {
-	for k, kv := range r.keys {
-		r.ship(ctx, replOf(k, kv))
+	for _, k := range r.keys {
+		r.ship(ctx, replOf(k.name, k.redisKey))
 	}
 	r.ship(ctx, Msg{Op: OpRepl})
 }
@@ -301,7 +343,7 @@ func (r *RedisServer) promote(ctx Ctx) {
 	r.Role = "master"
 	r.replica = None
 	ctx.TraceSaid("promote", "", "replica promoted to master", say("note.redis.promoted"))
-	for k := range r.keys {
+	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
 			ctx.Own(k, kv.owner)
 			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: k})
@@ -331,7 +373,7 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 			break
 		}
 		kv := redisKey{value: m.Value, owner: from, ttl: m.TTL, deadline: ctx.Wall() + m.TTL}
-		r.keys[m.Key] = kv
+		r.keys.set(m.Key, kv)
 		if m.N == 1 { // the fencing script also INCRs the token counter
 			r.counter++
 		}
@@ -347,7 +389,7 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 		kv, held := r.live(ctx, m.Key)
 		reply.Op = OpInt
 		if held && (m.Op == OpDel || kv.value == m.Value) {
-			delete(r.keys, m.Key)
+			r.keys.del(m.Key)
 			ctx.Disown(m.Key, false)
 			reply.N = 1
 			r.ship(ctx, Msg{Op: OpRepl, Key: m.Key})
@@ -358,7 +400,7 @@ func (r *RedisServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 		if held && kv.value == m.Value {
 			kv.deadline = ctx.Wall() + m.TTL
 			kv.ttl = m.TTL
-			r.keys[m.Key] = kv
+			r.keys.set(m.Key, kv)
 			ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
 			reply.N = 1
 			r.ship(ctx, replOf(m.Key, kv))
@@ -384,9 +426,9 @@ func (r *RedisServer) applyRepl(ctx Ctx, m *Msg) {
 		return
 	}
 	if m.Value == "" {
-		delete(r.keys, m.Key)
+		r.keys.del(m.Key)
 	} else {
-		r.keys[m.Key] = redisKey{value: m.Value, owner: NodeID(m.N), ttl: m.TTL, deadline: m.Deadline, holds: int(m.Seq)}
+		r.keys.set(m.Key, redisKey{value: m.Value, owner: NodeID(m.N), ttl: m.TTL, deadline: m.Deadline, holds: int(m.Seq)})
 	}
 }
 
@@ -416,7 +458,7 @@ func (r *RedisServer) lockScript(ctx Ctx, from NodeID, m *Msg, reply *Msg) {
 		ctx.Own(m.Key, from)
 	}
 	kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
-	r.keys[m.Key] = kv
+	r.keys.set(m.Key, kv)
 	reply.Op, reply.Token, reply.N = OpOK, r.counter, int64(kv.holds)
 	ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
 	r.ship(ctx, replOf(m.Key, kv))
@@ -436,12 +478,12 @@ func (r *RedisServer) unlockScript(ctx Ctx, m *Msg, reply *Msg) {
 	kv.holds--
 	if kv.holds > 0 {
 		kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
-		r.keys[m.Key] = kv
+		r.keys.set(m.Key, kv)
 		ctx.AtWall(kv.deadline, Timer{Kind: "expire", Key: m.Key})
 		r.ship(ctx, replOf(m.Key, kv))
 		return
 	}
-	delete(r.keys, m.Key)
+	r.keys.del(m.Key)
 	ctx.Disown(m.Key, false)
 	reply.N = 1
 	r.ship(ctx, Msg{Op: OpRepl, Key: m.Key})
@@ -457,7 +499,7 @@ func (r *RedisServer) Fire(ctx Ctx, t Timer) {
 	if t.Kind != "expire" || r.Role != "master" {
 		return
 	}
-	if kv, ok := r.keys[t.Key]; ok && ctx.Wall() >= kv.deadline {
+	if kv, ok := r.keys.get(t.Key); ok && ctx.Wall() >= kv.deadline {
 		r.expire(ctx, t.Key)
 	}
 }
@@ -465,13 +507,10 @@ func (r *RedisServer) Fire(ctx Ctx, t Timer) {
 func (r *RedisServer) view(s *Sim, id NodeID) RedisServerView {
 	v := RedisServerView{Node: int(id), Role: r.Role, Counter: r.counter}
 	wall := s.Nodes[id].Clock.Wall(s.now)
-	names := make([]string, 0, len(r.keys))
-	for k := range r.keys {
-		names = append(names, k)
-	}
+	names := r.keys.names()
 	sort.Strings(names)
 	for _, k := range names {
-		kv := r.keys[k]
+		kv, _ := r.keys.get(k)
 		kvw := KeyView{Key: k, Value: kv.value, TTL: kv.ttl, Left: kv.deadline - wall, Holds: kv.holds}
 		if kv.owner >= 0 && int(kv.owner) < len(s.Nodes) {
 			kvw.Owner = s.Nodes[kv.owner].Name

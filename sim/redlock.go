@@ -182,7 +182,7 @@ func (redlockMode) CanFailover(sc *Scenario, node string) error {
 func (redlockMode) Failover(s *Sim, node NodeID) { s.CrashNode(node) }
 
 func (redlockMode) NewServer(sc *Scenario, i int) Process {
-	return &redlockMaster{&RedisServer{Role: "master", keys: map[string]redisKey{}, replica: None}}
+	return &redlockMaster{&RedisServer{Role: "master", replica: None}}
 }
 
 func (redlockMode) NewClient(sc *Scenario, i int) Process { return &redlockClient{} }
