@@ -1,6 +1,7 @@
 package app
 
 import (
+	"image/color"
 	"strings"
 	"time"
 
@@ -54,8 +55,72 @@ func NewEventLog() *EventLog {
 	l.List.HideSeparators = true
 	l.List.OnSelected = l.selected
 	head := container.NewBorder(nil, nil, nil, l.Messages, l.count)
-	l.content = container.NewBorder(head, nil, nil, nil, l.List)
+	rows := container.New(&followLayout{l: l}, container.NewThemeOverride(l.List, logTheme{}))
+	l.content = container.NewBorder(head, nil, nil, nil, rows)
 	return l
+}
+
+// logTheme is the event log's rows' look: the window's theme with the
+// rows packed tight (a 900-pixel window lists about forty events), and
+// the events still to come, drawn in the disabled colour, in the muted
+// one instead, which both the light and the dark theme keep legible.
+type logTheme struct{}
+
+func (logTheme) base() fyne.Theme {
+	if a := fyne.CurrentApp(); a != nil {
+		return a.Settings().Theme()
+	}
+	return theme.DefaultTheme()
+}
+
+func (t logTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameDisabled {
+		n = theme.ColorNamePlaceHolder
+	}
+	return t.base().Color(n, v)
+}
+
+func (t logTheme) Font(s fyne.TextStyle) fyne.Resource     { return t.base().Font(s) }
+func (t logTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Icon(n) }
+
+func (t logTheme) Size(n fyne.ThemeSizeName) float32 {
+	switch n {
+	case theme.SizeNamePadding:
+		return 1
+	case theme.SizeNameInnerPadding:
+		return 0 // eventColumns keeps the columns apart
+	}
+	return t.base().Size(n)
+}
+
+// followLayout holds the log's list and scrolls the cursor's row back to
+// the middle whenever the list changes size: a log opened, a window
+// rebuilt in another language or resized lays the list out after it was
+// asked to follow, when its height was still unknown.
+type followLayout struct {
+	l    *EventLog
+	last fyne.Size
+}
+
+func (f *followLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	if size != f.last && size.Height > 0 {
+		f.last = size
+		if f.l.current >= 0 {
+			f.l.center(f.l.current)
+		}
+	}
+}
+
+func (f *followLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := fyne.Size{}
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
 }
 
 // Content is the log with its header, for a panel.
@@ -128,9 +193,9 @@ func (l *EventLog) Follow(t time.Duration) {
 // before and just after the cursor are both in view.
 func (l *EventLog) center(row int) {
 	if l.rowHeight == 0 {
-		l.rowHeight = newEventRow().MinSize().Height
+		l.rowHeight = container.NewThemeOverride(newEventRow(), logTheme{}).MinSize().Height
 	}
-	step := l.rowHeight + l.List.Theme().Size(theme.SizeNamePadding)
+	step := l.rowHeight + logTheme{}.Size(theme.SizeNamePadding)
 	l.List.ScrollToOffset(float32(row)*step - (l.List.Size().Height-step)/2)
 }
 
@@ -186,9 +251,12 @@ func (c eventColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		}
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(max(w, 0), size.Height))
-		x += w
+		x += w + eventColumnGap
 	}
 }
+
+// eventColumnGap is the room between two columns of the log.
+const eventColumnGap = 6
 
 // MinSize is a row's height and a width that leaves the time and node
 // readable: the log may be narrowed until the other columns truncate.
@@ -197,7 +265,7 @@ func (c eventColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	for _, o := range objs {
 		h = max(h, o.MinSize().Height)
 	}
-	return fyne.NewSize(c.widths[0]+c.widths[1]+40, h)
+	return fyne.NewSize(c.widths[0]+c.widths[1]+2*eventColumnGap+40, h)
 }
 
 func newEventRow() fyne.CanvasObject {

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -155,5 +156,56 @@ func TestEventLogNotesInChinese(t *testing.T) {
 			}
 			assert.Contains(t, english, tc.english, "the trace keeps its English")
 		})
+	}
+}
+
+// logRowInView asserts that the log's selected row lies inside the list's
+// visible height, and returns how many rows the list shows at once.
+func logRowInView(t *testing.T, v *tabView, what string) float32 {
+	t.Helper()
+	l := v.log
+	require.GreaterOrEqual(t, l.current, 0, what)
+	step := l.rowHeight + logTheme{}.Size(theme.SizeNamePadding)
+	top := float32(l.current) * step
+	off := l.List.GetScrollOffset()
+	h := l.List.Size().Height
+	require.Greater(t, h, float32(0), what)
+	assert.GreaterOrEqual(t, top, off, "%s: the cursor's row is below the top of the list", what)
+	assert.LessOrEqual(t, top+step, off+h, "%s: the cursor's row is above the bottom of the list", what)
+	return h / step
+}
+
+// The log opens with the cursor's row in view, also when the window is
+// rebuilt in another language, and lists at least 35 rows in a window 900
+// pixels high.
+func TestEventLogOpensOnTheCursorsRow(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	w, v, _, _ := newTestWindow(t)
+	size := fyne.NewSize(1400, 900)
+	layOut(w, size)
+	v.seek(v.ctl.End() / 2)
+	w.ShowEventLog(true)
+	t.Cleanup(func() { w.ShowEventLog(false) })
+	layOut(w, size)
+	rows := logRowInView(t, v, "opened")
+	assert.GreaterOrEqual(t, rows, float32(35), "rows in view at 900 pixels")
+
+	w.SetLanguage(i18n.Chinese)
+	v = w.tab("redis")
+	layOut(w, size)
+	logRowInView(t, v, "after a language switch")
+
+	layOut(w, fyne.NewSize(1024, 700))
+	logRowInView(t, v, "resized")
+}
+
+// Events still to come are drawn in the muted colour, not the disabled
+// one, in both themes: legible on either background.
+func TestEventLogFutureRowsLegible(t *testing.T) {
+	for _, c := range []ThemeChoice{ThemeLight, ThemeDark} {
+		th := &Theme{Choice: c}
+		test.NewTempApp(t).Settings().SetTheme(th)
+		v := th.Variant(theme.VariantDark)
+		assert.Equal(t, th.Color(theme.ColorNamePlaceHolder, v), logTheme{}.Color(theme.ColorNameDisabled, v), c)
 	}
 }

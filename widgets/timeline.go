@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ type Timeline struct {
 	tl      sim.Timeline
 	cursor  time.Duration
 	version int
+	top     float32 // where the lanes start: below the rows of fault badges
 }
 
 // NewTimeline returns an empty timeline; SetTimeline fills it.
@@ -131,10 +133,10 @@ func (t *Timeline) lanes() []laneGeometry {
 	if n == 0 {
 		return out
 	}
-	avail := t.Size().Height - tlTopRow - tlAxisH - tlLegendH
+	avail := t.Size().Height - t.lanesTop() - tlAxisH - tlLegendH
 	h := min(avail/float32(n), tlMaxLane)
 	for i := range out {
-		top := tlTopRow + float32(i)*h
+		top := t.lanesTop() + float32(i)*h
 		g := laneGeometry{top: top, height: h}
 		g.beliefY, g.beliefH = top+h*0.12, h*0.44
 		g.ownedY, g.ownedH = top+h*0.62, h*0.22
@@ -143,11 +145,17 @@ func (t *Timeline) lanes() []laneGeometry {
 	return out
 }
 
+// lanesTop is the y where the first lane starts, below the fault badges'
+// rows (one row until a layout has counted them).
+func (t *Timeline) lanesTop() float32 {
+	return max(t.top, tlTopRow)
+}
+
 // lanesBottom is the y where the last lane ends.
 func (t *Timeline) lanesBottom() float32 {
 	ls := t.lanes()
 	if len(ls) == 0 {
-		return tlTopRow
+		return t.lanesTop()
 	}
 	l := ls[len(ls)-1]
 	return l.top + l.height
@@ -262,7 +270,7 @@ func (r *timelineRenderer) drawCursor() {
 	bottom := t.lanesBottom()
 	// The future is dimmed to the widget's right edge, over the lanes'
 	// backgrounds too, so no strip of them stays bright past the axis.
-	placeRect(r.dim, fyne.NewPos(x, tlTopRow), fyne.NewSize(max(t.Size().Width-x, 0), bottom-tlTopRow), fade(bg, futureDim))
+	placeRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(t.Size().Width-x, 0), bottom-t.lanesTop()), fade(bg, futureDim))
 	for _, tl := range r.timed {
 		for _, o := range tl.objs {
 			if tl.at <= t.cursor {
@@ -272,12 +280,14 @@ func (r *timelineRenderer) drawCursor() {
 			}
 		}
 	}
-	placeLine(r.cursor, fyne.NewPos(x, 2), fyne.NewPos(x, bottom+4), fg, 2)
+	// The cursor's time sits on the axis below the lanes, where it covers
+	// a tick label at most and never a fault's badge.
+	placeLine(r.cursor, fyne.NewPos(x, t.lanesTop()-4), fyne.NewPos(x, bottom+5), fg, 2)
 	label := FormatTime(t.cursor)
 	w := textWidth(label, r.cursorTxt.TextSize, true) + 10
 	lx := min(max(x-w/2, 0), t.Size().Width-w)
-	placeRect(r.cursorBg, fyne.NewPos(lx, 2), fyne.NewSize(w, 17), fg)
-	placeText(r.cursorTxt, label, fyne.NewPos(lx+5, 3), bg)
+	placeRect(r.cursorBg, fyne.NewPos(lx, bottom+5), fyne.NewSize(w, 17), fg)
+	placeText(r.cursorTxt, label, fyne.NewPos(lx+5, bottom+6), bg)
 }
 
 // faultGlyph is the sign drawn for each kind of fault, so kinds differ by
@@ -317,6 +327,8 @@ func (r *timelineRenderer) draw() {
 	muted := themeColor(th, theme.ColorNamePlaceHolder)
 	size := t.Size()
 	x0, x1 := t.plotSpan()
+	badges, rows := t.faultBadges()
+	t.top = faultRowY(rows) + tlTopRow - faultRowY(1)
 	lanes := t.lanes()
 	bottom := t.lanesBottom()
 	laneOf := map[string]int{}
@@ -417,10 +429,10 @@ func (r *timelineRenderer) draw() {
 	// Overlaps: hatched across every lane, labelled, bordered.
 	for _, ov := range tl.Overlaps {
 		a, w := span(ov)
-		r.rect(a, tlTopRow, w, bottom-tlTopRow, fade(ColorViolation, 0.20))
-		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: tlTopRow, w: w, h: bottom - tlTopRow, c: fade(ColorViolation, 0.6)})
-		r.vline(a, tlTopRow, bottom, ColorViolation, 2)
-		r.vline(a+w, tlTopRow, bottom, ColorViolation, 2)
+		r.rect(a, t.top, w, bottom-t.top, fade(ColorViolation, 0.20))
+		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: fade(ColorViolation, 0.6)})
+		r.vline(a, t.top, bottom, ColorViolation, 2)
+		r.vline(a+w, t.top, bottom, ColorViolation, 2)
 		label := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
 		lw := textWidth(label, 11, true) + 8
 		if lw > w {
@@ -433,30 +445,22 @@ func (r *timelineRenderer) draw() {
 		r.when(ov.From, badge, txt)
 	}
 
-	// Faults: a glyph and note in the top row, a line down the lanes hit.
-	lastLabelEnd := float32(-1)
+	// Faults and changes: a line down the lanes hit, and a badge in the
+	// band above the lanes (faultBadges: one per instant and kind, in
+	// rows so none covers another).
 	for _, f := range tl.Faults {
 		x := t.XAt(f.At)
-		from, to := float32(tlTopRow), bottom
+		from, to := t.top, bottom
 		if li, ok := laneOf[f.Target]; ok {
 			from, to = lanes[li].top, lanes[li].top+lanes[li].height
 		}
 		r.vline(x, from, to, ColorFault, 2)
-		r.vline(x, tlTopRow-6, from, fade(ColorFault, 0.5), 1)
-		label := faultGlyph(f.Kind)
-		if x > lastLabelEnd+4 {
-			long := label + " " + faultLabel(f)
-			if lw := textWidth(long, 11, true); x+lw < size.Width-4 && (len(tl.Faults) < 8) {
-				label = long
-			}
-		} else {
-			continue
-		}
-		lw := textWidth(label, 11, true) + 8
-		lx := min(x-6, size.Width-lw)
-		placeRect(r.badges.next(), fyne.NewPos(lx, 4), fyne.NewSize(lw, 17), ColorFault)
-		placeText(r.labels.next(), label, fyne.NewPos(lx+4, 5), color.White)
-		lastLabelEnd = lx + lw
+		r.vline(x, faultRowY(0)+faultRowH, from, fade(ColorFault, 0.5), 1)
+	}
+	for _, b := range badges {
+		y := faultRowY(b.row)
+		placeRect(r.badges.next(), fyne.NewPos(b.x, y), fyne.NewSize(b.w, faultRowH-2), ColorFault)
+		placeText(r.labels.next(), b.text, fyne.NewPos(b.x+4, y+1), color.White)
 	}
 
 	// Writes: ✓ accepted, × rejected; stale ones say so. Where writes
@@ -535,6 +539,87 @@ func (t *Timeline) roomAfter(li int, at time.Duration, w float32) bool {
 	return false
 }
 
+// The fault badges' rows: each faultRowH high, the first faultRowY(0)
+// from the top; at most faultRowsMax of them, so the lanes keep their
+// room.
+const (
+	faultRowH    = 19
+	faultRowsMax = 3
+)
+
+// faultRowY is the top of fault badge row i.
+func faultRowY(i int) float32 { return 4 + float32(i)*faultRowH }
+
+// faultBadge is the label of the faults of one kind at one instant.
+type faultBadge struct {
+	x, w float32 // the badge's left edge and width
+	text string
+	row  int
+}
+
+// faultBadges lays out the labels of the run's faults and mid-run
+// changes. Faults of one kind at one instant (three masters crashed at
+// once) share one badge naming each; every other fault has its own. A
+// badge takes the first row in which it covers no other badge, in full
+// words if they fit there and as its glyph alone if not; past
+// faultRowsMax rows it is offset to the right of the row that ends
+// first. So no badge hides another. The cursor's time is written on the axis, below the
+// lanes, so it never covers them either. rows is how many rows are used.
+func (t *Timeline) faultBadges() (badges []faultBadge, rows int) {
+	faults := t.tl.Faults
+	width := t.Size().Width
+	var ends [faultRowsMax]float32
+	for i := range ends {
+		ends[i] = -1
+	}
+	for i := 0; i < len(faults); {
+		f := faults[i]
+		words := []string{faultLabel(f)}
+		j := i + 1
+		for ; j < len(faults) && faults[j].At == f.At && faults[j].Kind == f.Kind; j++ {
+			if w := faultLabel(faults[j]); !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+		i = j
+		x := t.XAt(f.At)
+		glyph := faultGlyph(f.Kind)
+		placed := false
+		for _, text := range []string{glyph + " " + strings.Join(words, ", "), glyph} {
+			w := textWidth(text, 11, true) + 8
+			lx := max(min(x-6, width-w), 0)
+			for row := range ends {
+				if lx > ends[row]+3 {
+					badges = append(badges, faultBadge{x: lx, w: w, text: text, row: row})
+					ends[row] = lx + w
+					rows = max(rows, row+1)
+					placed = true
+					break
+				}
+			}
+			if placed {
+				break
+			}
+		}
+		if !placed {
+			// Crowded beyond the rows: offset the badge to the right,
+			// after the row that ends first, rather than cover another.
+			row := 0
+			for k := range ends {
+				if ends[k] < ends[row] {
+					row = k
+				}
+			}
+			text := glyph + " " + strings.Join(words, ", ")
+			w := textWidth(text, 11, true) + 8
+			badges = append(badges, faultBadge{x: ends[row] + 4, w: w, text: text, row: row})
+			ends[row] += 4 + w
+			rows = faultRowsMax
+		}
+	}
+	return badges, max(rows, 1)
+}
+
 // faultLabel is the short text beside a fault's glyph.
 func faultLabel(f sim.FaultMark) string {
 	switch f.Kind {
@@ -543,10 +628,7 @@ func faultLabel(f sim.FaultMark) string {
 	case "partition":
 		return i18n.T("timeline.partition")
 	}
-	s := f.Target
-	if f.Note != "" {
-		s += " " + f.Note
-	}
+	s := strings.TrimSpace(f.Target + " " + f.Note)
 	switch f.Kind {
 	case "failover":
 		s = i18n.F("timeline.failover", "node", f.Target)

@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -246,4 +248,55 @@ func TestTimelineHidesTheFutureLabels(t *testing.T) {
 
 	tl.SetCursor(0)
 	assert.NotContains(t, texts(r.Objects()), "#2", "going back hides them again")
+}
+
+// Every fault and mid-run change is labelled, and no label covers another
+// or hides under the cursor's: three masters crashed at once share one
+// badge naming each (redlock-majority-down), faults close together take
+// rows of their own (redlock-clock-jump's partition, jump and restart),
+// and the cursor's time is written on the axis.
+func TestTimelineFaultLabelsNeverCover(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	run := gcPauseTimeline()
+	run.Faults = []sim.FaultMark{
+		{At: 0, Kind: "partition"},
+		{At: sec, Kind: "crash", Target: "redis-1"},
+		{At: sec, Kind: "crash", Target: "redis-2"},
+		{At: sec, Kind: "crash", Target: "redis-3"},
+		{At: 1200 * time.Millisecond, Kind: "clockJump", Target: "redis-3", Note: "+10s"},
+		{At: 1500 * time.Millisecond, Kind: "restart", Target: "redis-3"},
+		{At: 1600 * time.Millisecond, Kind: "change", Note: "TTL 43.5s"},
+		{At: 29 * sec, Kind: "heal"},
+	}
+	tl.SetTimeline(run)
+	tl.SetCursor(1300 * time.Millisecond)
+
+	type rect struct{ x, y, w, h float32 }
+	var badges []rect
+	labels := map[string]bool{}
+	for _, o := range r.Objects() {
+		if rc, ok := o.(*canvas.Rectangle); ok && rc.Visible() && rc.FillColor == ColorFault && rc.Size().Height > 12 {
+			badges = append(badges, rect{rc.Position().X, rc.Position().Y, rc.Size().Width, rc.Size().Height})
+		}
+	}
+	for _, s := range texts(r.Objects()) {
+		labels[s] = true
+	}
+	assert.True(t, labels["╳ redis-1, redis-2, redis-3"], "one badge names the three crashed masters: %v", labels)
+	for _, want := range []string{"∥ " + i18n.T("timeline.partition"), "◑ redis-3 +10s", "⊕ redis-3", "! TTL 43.5s", "⇔ " + i18n.T("timeline.healed")} {
+		assert.True(t, labels[want], "%q is labelled: %v", want, labels)
+	}
+	require.Len(t, badges, 6, "one badge per instant and kind")
+	cur := rect{r.cursorBg.Position().X, r.cursorBg.Position().Y, r.cursorBg.Size().Width, r.cursorBg.Size().Height}
+	over := func(a, b rect) bool {
+		return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
+	}
+	for i, a := range badges {
+		assert.False(t, over(a, cur), "badge %d is under the cursor's label", i)
+		for _, b := range badges[i+1:] {
+			assert.False(t, over(a, b), "badges overlap: %v %v", a, b)
+		}
+		assert.LessOrEqual(t, a.y+a.h, tl.lanesTop(), "badges sit above the lanes")
+	}
+	assert.Greater(t, tl.lanesTop(), float32(tlTopRow), "crowded faults take more than one row")
 }
