@@ -86,7 +86,7 @@ func (t logTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Ico
 func (t logTheme) Size(n fyne.ThemeSizeName) float32 {
 	switch n {
 	case theme.SizeNamePadding:
-		return 1
+		return 0 // the text's own line height spaces the rows
 	case theme.SizeNameInnerPadding:
 		return 0 // eventColumns keeps the columns apart
 	}
