@@ -91,8 +91,13 @@ func (w *Window) startLoad(sc *sim.Scenario, origin string, fail func(error), th
 			case replaced:
 				return // a newer load is under way: this run is not wanted
 			case errors.Is(err, sim.ErrCancelled):
-				v.ctl.note = i18n.T("status.recordCancelled")
-				v.show()
+				// Said on the tab on show: the file's tab may be another.
+				on := w.current()
+				if on == nil {
+					on = v
+				}
+				on.ctl.note = i18n.T("status.recordCancelled")
+				on.show()
 				return
 			case err != nil:
 				fail(err)
@@ -118,6 +123,7 @@ func (w *Window) showProgress(job *recordJob, at, end time.Duration) {
 	if job.dialog == nil {
 		job.bar = widget.NewProgressBar()
 		job.label = widget.NewLabel("")
+		job.label.Wrapping = fyne.TextWrapWord // the dialog keeps its width as the figures change
 		job.dialog = dialog.NewCustom(i18n.T("record.progress.title"), i18n.T("record.cancel"),
 			container.NewVBox(job.label, job.bar), w.Window)
 		job.dialog.SetOnClosed(func() { job.cancelled.Store(true) })

@@ -41,18 +41,24 @@ func TestLoadInBackgroundShowsTheRun(t *testing.T) {
 	assert.Equal(t, i18n.F("status.loaded", "origin", "a file"), v.ctl.note)
 }
 
-// Cancelling a long recording leaves the run that was on show, and says so.
+// Cancelling a long recording leaves the run that was on show, and says so
+// on the tab on show, which need not be the file's.
 func TestLoadInBackgroundCancelKeepsTheRun(t *testing.T) {
 	w, _, _, _ := newTestWindow(t)
 	v := w.tab("etcd")
-	before := v.ctl.Scenario()
+	on := w.current()
+	require.NotSame(t, v, on, "the window starts on another tab than etcd")
+	before, onBefore := v.ctl.Scenario(), on.ctl.Scenario()
 	sc, err := sim.ParseScenario([]byte(`{"mode":"etcd","clients":200,"nodes":7,"duration":"6h","rounds":100000,"work":"1s","think":"100ms","ttl":"10s"}`))
 	require.NoError(t, err)
 	job := w.startLoad(sc, "long", func(err error) { t.Errorf("refused: %v", err) }, func() { t.Error("a cancelled run was shown") })
 	job.cancelled.Store(true) // what the dialog's Cancel does
 	waitJob(t, job)
-	assert.Same(t, before, v.ctl.Scenario(), "the run on show is unchanged")
-	assert.Equal(t, i18n.T("status.recordCancelled"), v.ctl.note)
+	assert.Same(t, before, v.ctl.Scenario(), "the etcd tab's run is unchanged")
+	assert.Same(t, onBefore, on.ctl.Scenario(), "the run on show is unchanged")
+	assert.Same(t, on, w.current(), "still on show")
+	assert.Equal(t, i18n.T("status.recordCancelled"), on.ctl.note)
+	assert.Contains(t, on.status.Text, i18n.T("status.recordCancelled"), "the status line says it")
 }
 
 // A scenario too long to record is refused in one error that names the
