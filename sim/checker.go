@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -20,16 +22,27 @@ type Grant struct {
 	Token    int64
 	Validity time.Duration // Redlock: validity time left at the grant
 	Asked    time.Duration // when that round of asking began
+	reached  bool          // a request of this holder has reached the storage
 }
 
 // WriteRecord is one write to the shared storage at the end of a critical
-// section.
+// section, as the storage received it.
 type WriteRecord struct {
+	At       time.Duration // when the storage received it
+	Client   NodeID
+	Token    int64
+	GrantAt  time.Duration // the writer's grant the write belongs to
+	Stale    bool          // another client was granted the lock after this writer's grant, before the write arrived
+	Accepted bool
+	Lost     bool // accepted, and its read came before another client's accepted write: that value is overwritten unseen
+}
+
+// ReadRecord is one read of the protected value at the start of a
+// critical section, as the storage received it.
+type ReadRecord struct {
 	At       time.Duration
 	Client   NodeID
 	Token    int64
-	GrantAt  time.Duration
-	Stale    bool // another client was granted the lock after this writer
 	Accepted bool
 }
 
@@ -62,6 +75,16 @@ type clientRecord struct {
 	beliefs   []Interval
 	releases  []time.Duration
 	crashedAt []time.Duration
+	sent      []sentWrite // writes sent, not yet received by the storage
+	readAt    time.Duration
+	hasRead   bool // an accepted read since the last grant
+}
+
+// sentWrite is a write on its way, with the grant it belongs to.
+type sentWrite struct {
+	seq     int64
+	grantAt time.Duration
+	readAt  time.Duration
 }
 
 // Checker records, in true time, what clients believed, what servers held
@@ -74,6 +97,7 @@ type Checker struct {
 	clients  []clientRecord
 	grants   []Grant
 	writes   []WriteRecord
+	reads    []ReadRecord
 	owners   []Ownership
 	faults   []FaultMark
 	expired  []time.Duration // expiredWhileHeld instants
@@ -136,6 +160,7 @@ func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity ti
 		c.unheld(now, id)
 	}
 	r.holding, r.heldFrom, r.grantAt, r.token = true, now, now, token
+	r.readAt, r.hasRead = now, false
 	if !c.s.replay {
 		c.grants = append(c.grants, Grant{At: now, Client: id, Token: token, Validity: validity, Asked: asked})
 	}
@@ -177,37 +202,113 @@ func (c *Checker) crashed(now time.Duration, id NodeID) {
 	}
 }
 
-func (c *Checker) write(now time.Duration, id NodeID, token int64, decided *bool) bool {
+// sendingWrite notes that client id sends its write now, with the
+// grant and the read it belongs to, so the storage's receipt is judged
+// against that grant however late it arrives.
+func (c *Checker) sendingWrite(now time.Duration, id NodeID, seq int64) {
+	r := c.client(id)
+	if r == nil || c.s.replay {
+		return
+	}
+	r.sent = append(r.sent, sentWrite{seq: seq, grantAt: r.grantAt, readAt: r.readAt})
+}
+
+// stored records a request as the storage received and judged it.
+func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, highest int64) {
 	r := c.client(id)
 	if r == nil {
-		return false
+		return
 	}
+	verdict := "accepted"
+	if !accepted {
+		verdict = "rejected"
+	}
+	kind := "read"
+	if m.Op == OpWrite {
+		kind = "write"
+	}
+	note := fmt.Sprintf("%s from %s", m.Op, c.s.Nodes[id].Name)
+	words := say("note.storage."+kind, "client", c.s.Nodes[id].Name)
+	if m.N == opFenced {
+		note = fmt.Sprintf("%s from %s with token %d, highest %d", m.Op, c.s.Nodes[id].Name, m.Token, highest)
+		words = say("note.storage."+kind+"Token", "client", c.s.Nodes[id].Name,
+			"token", strconv.FormatInt(m.Token, 10), "highest", strconv.FormatInt(highest, 10))
+	}
+	c.s.traceSaid(c.s.storage, kind, verdict, id, note, words)
+	if c.s.replay {
+		return
+	}
+	for i := len(c.grants) - 1; i >= 0; i-- {
+		if c.grants[i].Client == id {
+			c.grants[i].reached = true
+			break
+		}
+	}
+	if m.Op == OpRead {
+		if accepted && r.holding {
+			r.readAt, r.hasRead = now, true
+		}
+		c.reads = append(c.reads, ReadRecord{At: now, Client: id, Token: m.Token, Accepted: accepted})
+		return
+	}
+	w := sentWrite{seq: m.Seq, grantAt: r.grantAt, readAt: r.readAt}
+	for i, sw := range r.sent {
+		if sw.seq == m.Seq {
+			w = sw
+			r.sent = append(r.sent[:i], r.sent[i+1:]...)
+			break
+		}
+	}
+	c.record(now, id, m.Token, w, accepted, true)
+}
+
+// guardedWrite records a write whose acceptance a lock server decided
+// when it applied it (etcd with fencing keeps the value itself and guards
+// the write with a transaction); server is where it was judged.
+func (c *Checker) guardedWrite(now time.Duration, server, id NodeID, token int64, accepted bool) {
+	r := c.client(id)
+	if r == nil {
+		return
+	}
+	verdict := "accepted"
+	if !accepted {
+		verdict = "rejected"
+	}
+	c.s.traceSaid(server, "write", verdict, id, fmt.Sprintf("guarded write from %s, revision %d", c.s.Nodes[id].Name, token),
+		say("note.storage.guarded", "client", c.s.Nodes[id].Name, "rev", strconv.FormatInt(token, 10)))
+	if !c.s.replay {
+		c.record(now, id, token, sentWrite{grantAt: r.grantAt, readAt: r.grantAt}, accepted, false)
+	}
+}
+
+// record keeps a received write with its verdicts. It is stale when
+// another client was granted the lock after the writer's grant and, at
+// the storage node, has reached it before this write did: a write that
+// arrives in the few milliseconds between the next grant and the next
+// holder's first request is ordered before that holder's whole critical
+// section and harms nothing (the next holder reads it). A lock service
+// that keeps the value itself (atStorage false) knows its grants: there,
+// any later grant of another client makes the write stale. It is lost
+// when accepted and another client's accepted write came between the
+// writer's read and now.
+func (c *Checker) record(now time.Duration, id NodeID, token int64, w sentWrite, accepted, atStorage bool) {
 	stale := false
-	for i := len(c.grants) - 1; i >= 0 && c.grants[i].At > r.grantAt; i-- {
-		if c.grants[i].Client != id {
+	for i := len(c.grants) - 1; i >= 0 && c.grants[i].At > w.grantAt; i-- {
+		if g := c.grants[i]; g.Client != id && g.At <= now && (g.reached || !atStorage) {
 			stale = true
 			break
 		}
 	}
-	accepted := true
-	switch {
-	case decided != nil:
-		accepted = *decided
-	case c.s.Scenario.Fencing:
-		accepted = !c.seenTok || token >= c.maxToken
+	lost := false
+	if accepted {
+		for i := len(c.writes) - 1; i >= 0 && c.writes[i].At > w.readAt; i-- {
+			if c.writes[i].Accepted && c.writes[i].Client != id {
+				lost = true
+				break
+			}
+		}
 	}
-	if accepted && (!c.seenTok || token > c.maxToken) {
-		c.maxToken, c.seenTok = token, true
-	}
-	if !c.s.replay {
-		c.writes = append(c.writes, WriteRecord{At: now, Client: id, Token: token, GrantAt: r.grantAt, Stale: stale, Accepted: accepted})
-	}
-	note := "accepted"
-	if !accepted {
-		note = "rejected"
-	}
-	c.s.trace(id, "write", note, None, "")
-	return accepted
+	c.writes = append(c.writes, WriteRecord{At: now, Client: id, Token: token, GrantAt: w.grantAt, Stale: stale, Accepted: accepted, Lost: lost})
 }
 
 func (c *Checker) own(now time.Duration, server NodeID, key string, client NodeID) {
@@ -246,6 +347,9 @@ func (c *Checker) Grants() []Grant { return c.grants }
 
 // Writes lists every write so far, in time order.
 func (c *Checker) Writes() []WriteRecord { return c.writes }
+
+// Reads lists every read the storage received so far, in time order.
+func (c *Checker) Reads() []ReadRecord { return c.reads }
 
 // Faults lists the faults injected so far, with heals.
 func (c *Checker) Faults() []FaultMark { return c.faults }
@@ -399,6 +503,7 @@ type Summary struct {
 	Writes              int            `json:"writes"`
 	StaleWritesAccepted int            `json:"staleWritesAccepted"`
 	StaleWritesRejected int            `json:"staleWritesRejected"`
+	LostUpdates         int            `json:"lostUpdates"`
 	ExpiredWhileHeld    int            `json:"expiredWhileHeld"`
 	Messages            int            `json:"messages"`
 	AcquireLatencyP50Ms float64        `json:"acquireLatencyP50Ms"`
@@ -456,6 +561,9 @@ func (c *Checker) Summary(t time.Duration) Summary {
 		}
 		if w.Stale && !w.Accepted {
 			sum.StaleWritesRejected++
+		}
+		if w.Lost {
+			sum.LostUpdates++
 		}
 	}
 	for _, at := range c.expired {

@@ -117,6 +117,7 @@ type Node struct {
 	Paused   bool
 	PauseEnd time.Duration
 	Crashed  bool
+	Storage  bool // the protected resource, not one of the mode's servers
 	Proc     Process
 	inc      int
 	backlog  []event
@@ -129,7 +130,19 @@ type partition struct {
 	group      []int // group number per node
 }
 
-func (p partition) cuts(a, b NodeID) bool { return p.group[a] != p.group[b] }
+// ReachesAll is the partition group of the storage when a partition does
+// not name it: it stays reachable from every side, so a partition written
+// for the lock service cuts the lock service only (files from before the
+// storage existed mean what they meant).
+const ReachesAll = -1
+
+func (p partition) cuts(a, b NodeID) bool { return PartitionCuts(p.group, int(a), int(b)) }
+
+// PartitionCuts reports whether a partition with these groups (one per
+// node) separates nodes a and b.
+func PartitionCuts(group []int, a, b int) bool {
+	return group[a] != group[b] && group[a] != ReachesAll && group[b] != ReachesAll
+}
 
 // Sim is one run of a scenario: a pure state machine advanced by Step, with
 // a virtual clock, one seeded RNG and no goroutines, so a run replays
@@ -151,6 +164,8 @@ type Sim struct {
 	lastSend []time.Duration // per link, to keep TCP order; nil in a clone until it sends
 	sendsDue []linkSend      // a clone's lastSend: only the links still ahead of now
 	byName   map[string]NodeID
+	storage  NodeID
+	fired    []bool // per fault: a fault tied to a client's step has struck
 	steps    int
 	replay   bool // a clone re-running the past: no checker, no trace
 	tracing  bool
@@ -196,13 +211,17 @@ func build(sc *Scenario) *Sim {
 	s.pcg = *rand.NewPCG(uint64(sc.Seed), 0x9e3779b97f4a7c15)
 	s.rng = rand.New(&s.pcg)
 	servers := m.Servers(sc)
-	s.Nodes = make([]Node, 0, sc.Clients+len(servers))
+	s.Nodes = make([]Node, 0, sc.Clients+len(servers)+1) // and the storage
 	for i := 0; i < sc.Clients; i++ {
 		s.addNode(ClientName(i), true, i, m.NewClient(sc, i))
 	}
 	for i, name := range servers {
 		s.addNode(name, false, i, m.NewServer(sc, i))
 	}
+	s.storage = NodeID(len(s.Nodes))
+	s.addNode(StorageName, false, len(servers), newStorage())
+	s.Nodes[s.storage].Storage = true
+	s.fired = make([]bool, len(sc.Faults))
 	n := len(s.Nodes)
 	s.lastSend = make([]time.Duration, n*n)
 	for i := range s.Nodes {
@@ -219,7 +238,9 @@ func build(sc *Scenario) *Sim {
 		s.push(event{at: at, kind: evStart, node: NodeID(i)})
 	}
 	for i, f := range sc.Faults {
-		s.push(event{at: f.At.D(), kind: evFault, node: None, fault: i})
+		if f.When == "" {
+			s.push(event{at: f.At.D(), kind: evFault, node: None, fault: i})
+		}
 	}
 	for i, ch := range sc.Changes {
 		s.push(event{at: ch.At.D(), kind: evChange, node: None, fault: i})
@@ -240,11 +261,27 @@ func (s *Sim) Lookup(name string) NodeID {
 	return None
 }
 
-// Servers lists the server node ids in order.
+// StorageID is the node of the protected resource.
+func (s *Sim) StorageID() NodeID { return s.storage }
+
+// reached queues the faults tied to client id's step in its round (a
+// fault's "when" and "round"), each once, at this instant: they strike
+// after the step's handler, before anything it queued next (the write).
+func (s *Sim) reached(id NodeID, step string, round int) {
+	for i, f := range s.Scenario.Faults {
+		if f.When != step || s.fired[i] || f.WhenRound() != round || s.Lookup(f.Targets()[0]) != id {
+			continue
+		}
+		s.fired[i] = true
+		s.push(event{at: s.now, kind: evFault, node: None, fault: i})
+	}
+}
+
+// Servers lists the mode's server node ids in order (not the storage).
 func (s *Sim) Servers() []NodeID {
 	var out []NodeID
 	for i := range s.Nodes {
-		if !s.Nodes[i].Client {
+		if !s.Nodes[i].Client && !s.Nodes[i].Storage {
 			out = append(out, NodeID(i))
 		}
 	}
@@ -478,6 +515,7 @@ func (s *Sim) fault(i int) {
 		s.trace(id, "fault", "clockJump", None, f.By.D().String())
 	case "partition":
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
+		p.group[s.storage] = ReachesAll
 		for gi, g := range f.Partition {
 			for _, name := range g {
 				p.group[s.Lookup(name)] = gi + 1
@@ -750,18 +788,6 @@ func (c Ctx) GaveUp(why string, words Words) {
 	c.s.traceSaid(c.id, "giveup", "", None, why, words)
 }
 
-// Write sends the client's write to the shared storage, which with fencing
-// refuses a token lower than the highest it has seen; it reports acceptance.
-func (c Ctx) Write(token int64) bool {
-	return c.s.Check.write(c.s.now, c.id, token, nil)
-}
-
-// WriteGuarded records a write whose acceptance the mode decided itself
-// (etcd keeps the storage and guards it with a transaction).
-func (c Ctx) WriteGuarded(token int64, accepted bool) {
-	c.s.Check.write(c.s.now, c.id, token, &accepted)
-}
-
 // Own records that a server now considers client the owner of key.
 func (c Ctx) Own(key string, client NodeID) { c.s.Check.own(c.s.now, c.id, key, client) }
 
@@ -791,6 +817,7 @@ func (s *Sim) Clone() *Sim {
 	c.rng = rand.New(&c.pcg)
 	c.parts = append([]partition(nil), s.parts...)
 	c.lastSend, c.sendsDue = nil, s.dueSends()
+	c.fired = append([]bool(nil), s.fired...)
 	c.Check = s.Check.cloneForReplay(&c)
 	return &c
 }

@@ -1273,7 +1273,7 @@ func (s *EtcdServer) recordWrite(ctx Ctx, e etcdEntry, accepted bool) {
 	if e.Origin != s.self || s.replay || e.Req <= s.wipedReq || e.Client < 0 {
 		return
 	}
-	ctx.Sim().Ctx(e.Client).WriteGuarded(e.N, accepted)
+	ctx.Sim().Check.guardedWrite(ctx.Now(), ctx.ID(), e.Client, e.N, accepted)
 }
 
 func insertSorted(xs []string, x string) []string {
@@ -1984,6 +1984,12 @@ func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
 }
 
 func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.unlock(ctx)
+		}
+		return
+	}
 	switch m.Op {
 	case etcdRST:
 		if c.kaStream && from == c.servers[c.kaEp] {
@@ -2092,6 +2098,7 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 		c.retry(ctx, c.why)
 	case phWrite:
 		// etcd recorded the write when it applied the Txn (applyEntry).
+		c.WriteAnswered()
 		if m.N != 1 {
 			ctx.TraceSaid("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
@@ -2219,6 +2226,9 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 	case "work":
 		c.finish(ctx)
 		return
+	case "write":
+		c.write(ctx)
+		return
 	case "begin":
 		c.begin(ctx)
 		return
@@ -2279,15 +2289,11 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-// finish ends the critical section: the write, then Unlock.
-func (c *etcdClient) finish(ctx Ctx) {
-	if ctx.Scenario().Fencing {
-		c.write(ctx)
-		return
-	}
-	ctx.Write(c.myRev)
-	c.unlock(ctx)
-}
+// finish ends the work: the write (to the storage node, or with fencing
+// the IsOwner-guarded Txn, sent when the Loop says "write"), then Unlock
+// once it is answered. Nothing is checked on the client: with fencing the
+// check is the Txn's comparison, made by etcd when it applies the write.
+func (c *etcdClient) finish(ctx Ctx) { c.Write(ctx, c.myRev) }
 
 // write is the fenced write: Txn(If(mutex.IsOwner()).Then(Put(storage))).
 func (c *etcdClient) write(ctx Ctx) {

@@ -31,6 +31,10 @@ var designFields = []designField{
 		set:     func(sc *Scenario) bool { return sc.ContextTimeout },
 		refusal: fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)"),
 		carry:   func(dst, src *Scenario) { dst.ContextTimeout = src.ContextTimeout }},
+	{name: "checkValidity", // the redsync application's look at Until() (issue 13)
+		set:     func(sc *Scenario) bool { return sc.CheckValidity },
+		refusal: fieldErr("checkValidity", say("field.onlyRedlock"), "only for redlock"),
+		carry:   func(dst, src *Scenario) { dst.CheckValidity = src.CheckValidity }},
 	{name: "fencing",
 		set:   func(sc *Scenario) bool { return sc.Fencing },
 		carry: func(dst, src *Scenario) { dst.Fencing = src.Fencing }},

@@ -11,6 +11,7 @@ const (
 	timerWork  = "work"
 	timerThink = "think"
 	timerRetry = "retry"
+	timerWrite = "sendwrite" // the write leaves after the last check
 )
 
 // Loop is the part of every client that is the same in all modes: rounds
@@ -24,6 +25,12 @@ type Loop struct {
 	work    TimerID
 	think   TimerID
 	stopped bool // a holder that stopped working (zookeeper SUSPENDED)
+
+	storeSeq   int64      // numbers the requests to the storage
+	store      storageReq // the request to the storage awaiting its answer
+	writing    bool       // a write is sent or about to be, not yet answered
+	writeToken int64      // the token the write carries
+	writeRound int        // the round the write belongs to
 }
 
 // Begin starts the next round; false means the client has done its rounds.
@@ -41,13 +48,33 @@ func (l *Loop) Begin(ctx Ctx) bool {
 	return true
 }
 
-// Grant records the grant and starts the critical section's work.
+// Grant records the grant and starts the critical section's work: a read
+// of the protected value from the storage (with the token when fencing is
+// on), then the work itself, in execution time.
 func (l *Loop) Grant(ctx Ctx, token int64, validity time.Duration) {
 	l.State = StateHolding
 	l.Token = token
 	ctx.Granted(token, validity)
+	if !valueInLockService(ctx.Scenario()) {
+		l.storageSend(ctx, OpRead, token)
+	}
 	l.work = ctx.Exec(ctx.Scenario().Work.D(), Timer{Kind: timerWork})
+	ctx.Sim().reached(ctx.ID(), StepGranted, l.Round)
 }
+
+// Write is the end of the work: the client has made its last check and
+// now sends its write to the storage. A fault tied to "before-write"
+// strikes here, after the check: a pause holds the write back until it
+// ends, and nothing is checked again. The mode releases the lock when
+// StorageReply says the write was answered.
+func (l *Loop) Write(ctx Ctx, token int64) {
+	l.writing, l.writeToken, l.writeRound = true, token, l.Round
+	ctx.Sim().reached(ctx.ID(), StepBeforeWrite, l.Round)
+	ctx.Exec(0, Timer{Kind: timerWrite, Seq: int64(l.Round)})
+}
+
+// Writing reports whether a write is on its way and not yet answered.
+func (l *Loop) Writing() bool { return l.writing }
 
 // Failed counts a failed try; it reports whether the client may try again
 // (false: it gave up, and the round is over).
@@ -87,7 +114,9 @@ func (l *Loop) Stop(ctx Ctx, why string, words Words) {
 }
 
 // Finished reports whether the client has done all its rounds.
-func (l *Loop) Finished() bool { return l.State == StateDone }
+// A client whose write is still on its way to the storage is not done:
+// the write may yet land.
+func (l *Loop) Finished() bool { return l.State == StateDone && !l.writing }
 
 // Stopped reports whether the holder has stopped working.
 func (l *Loop) Stopped() bool { return l.stopped }
@@ -113,8 +142,9 @@ func (l *Loop) Release(ctx Ctx) {
 }
 
 // Fire handles the loop's own timers. It returns "work" when the work is
-// done (the mode writes, releases, and calls Rest), "begin" when the next
-// round should begin, or "" when the timer is not the loop's.
+// done (the mode checks what it checks and calls Write), "begin" when the
+// next round should begin, "write" when a mode that keeps the value itself
+// should send its write now, or "" otherwise.
 func (l *Loop) Fire(ctx Ctx, t Timer) string {
 	switch t.Kind {
 	case timerWork:
@@ -126,6 +156,13 @@ func (l *Loop) Fire(ctx Ctx, t Timer) string {
 	case timerThink:
 		l.think = 0
 		return "begin"
+	case timerWrite:
+		if valueInLockService(ctx.Scenario()) {
+			return "write" // the mode sends its own guarded write
+		}
+		l.storageSend(ctx, OpWrite, l.writeToken)
+	case storageRT:
+		l.storageResend(ctx, t)
 	}
 	return ""
 }

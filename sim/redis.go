@@ -617,6 +617,12 @@ func (c *redisClient) renewAfter(ctx Ctx) {
 }
 
 func (c *redisClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.release(ctx)
+		}
+		return
+	}
 	if m.Seq != c.pending.Seq || c.pending.Op == "" {
 		return // a late reply to an attempt already timed out
 	}
@@ -725,11 +731,14 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-// finish ends the critical section: write, then release. The unlock also
-// cancels the watchdog (RedissonBaseLock.unlockAsync0 calls
-// cancelExpirationRenewal whatever the script answers).
-func (c *redisClient) finish(ctx Ctx) {
-	ctx.Write(c.Token)
+// finish ends the work: the write goes to the storage (Redisson's lock
+// has nothing to check before it), and release follows its answer.
+func (c *redisClient) finish(ctx Ctx) { c.Write(ctx, c.Token) }
+
+// release ends the critical section once the storage answered the write.
+// The unlock also cancels the watchdog (RedissonBaseLock.unlockAsync0
+// calls cancelExpirationRenewal whatever the script answers).
+func (c *redisClient) release(ctx Ctx) {
 	c.Release(ctx)
 	c.renewing = false
 	m := Msg{Op: OpUnlock, Value: c.value, TTL: ctx.Scenario().TTL.D()}

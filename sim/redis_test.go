@@ -130,6 +130,24 @@ func TestRedisPresets(t *testing.T) {
 			assert.Less(t, c3[0].From, c2[0].To)
 			assert.GreaterOrEqual(t, sum.Violations, 2)
 		}},
+		{"redis-delayed-write", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			w := rec.Checker().Writes()
+			require.Len(t, w, 2)
+			late := w[1]
+			assert.Equal(t, sim.NodeID(0), late.Client, "client-1's write arrives last")
+			assert.Greater(t, late.At, 16*time.Second, "held back until the partition (4 s + 12 s) heals")
+			assert.True(t, late.Stale, "it arrives after client-2's grant")
+			assert.False(t, late.Accepted, "client-2's read raised the storage's token: fencing refuses it")
+			assert.Equal(t, 1, sum.StaleWritesRejected)
+			assert.Zero(t, sum.LostUpdates)
+			assert.True(t, sum.Safe)
+		}},
+		{"redis-delayed-write", func(sc *sim.Scenario) { sc.Fencing = false },
+			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+				assert.Equal(t, 1, sum.StaleWritesAccepted, "without fencing the late write is taken")
+				assert.Equal(t, 1, sum.LostUpdates, "and client-2's update is lost")
+				assert.False(t, sum.Safe)
+			}},
 		{"redis-plain-del", func(sc *sim.Scenario) { sc.PlainDel = false },
 			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 				tl := rec.Timeline()

@@ -137,7 +137,7 @@ func (redlockMode) Name() string { return "redlock" }
 // values (no ordered token), a validity with every grant.
 var redlockTraits = Traits{
 	LeaseWord: "ttl", ServerWord: "masters", Token: NoToken, Validity: true, ClientQuorum: true,
-	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout"},
+	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout", "checkValidity"},
 	Refusals: map[string]error{
 		"fencing":  ErrRedlockFencing,
 		"replica":  fieldErr("replica", say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
@@ -252,7 +252,6 @@ const (
 	timerRedlockNodeTimeout = "nodetimeout" // sequential: one master's answer is due
 	timerRedlockValidity    = "validity"    // the validity ran out on the client's clock
 	timerRedlockWatchdog    = "watchdog"    // time to extend
-	timerRedlockWrite       = "write"       // the write reaches the storage
 )
 
 // redlockSeqStride packs a batch number and a master index into one Msg.Seq.
@@ -260,19 +259,18 @@ const redlockSeqStride = 16
 
 // redlockClient is a redsync Mutex in a loop of Lock, work, write, Unlock.
 //
-// How the holder learns it lost the lock, and when it writes: it keeps its
-// validity deadline on its monotonic clock as a timer. A running client
-// sees the timer at once, abandons the work and writes nothing. A paused
-// client sees it only when it resumes (the backlog is handled before the
-// rest of its work), so it abandons the work then: until that moment it
-// still believed, and the checker records the overlap. When the work is
-// done, the client checks Until() (the deadline) once more and, if it is
-// still valid, sends its write; the write reaches the storage one network
-// latency later, without a further check. A pause in that gap, after the
-// check and before the write lands, is Kleppmann's case: the client learns
-// at the resume that its validity ran out, but its write is already on its
-// way and lands after another client was granted the lock, a stale write
-// that no auto-expiring lock can stop (and Redlock has no fencing token).
+// What the holder checks, and when: go-redsync's Mutex (mutex.go in
+// github.com/go-redsync/redsync) keeps the validity deadline in a field
+// that Until() returns; nothing in the Mutex acts on it; no timer, no
+// callback, and Lock's caller is not told when it passes (redsync's own
+// README example locks, works and unlocks without calling Until). So by
+// default the client works to the end and writes whatever the deadline
+// says, as redsync's users do; it learns nothing until Unlock or Extend
+// fails. With checkValidity it compares Until() with its own clock just
+// before it sends the write and skips the write when the validity is
+// gone. Either way a pause after that last look, or a write held back on
+// the network, lands after another client was granted the lock: a stale
+// write that Redlock cannot stop, having no fencing token.
 type redlockClient struct {
 	Loop
 	masters  []NodeID
@@ -291,7 +289,6 @@ type redlockClient struct {
 	until    time.Duration // validity deadline, on the monotonic clock
 	validity TimerID
 	holdGen  int64 // numbers validity timers, so a stale one is ignored
-	writing  bool  // a write is on its way to the storage
 	watchdog TimerID
 	att      RedlockAttempt
 }
@@ -303,11 +300,6 @@ func (c *redlockClient) Clone() Process {
 	cp.att.Votes = append([]Vote(nil), c.att.Votes...)
 	return &cp
 }
-
-// Finished reports whether the client has done all its rounds and has no
-// write still on its way: a client that learned it lost the lock can be
-// done while its last write, sent before, has yet to land.
-func (c *redlockClient) Finished() bool { return c.Loop.Finished() && !c.writing }
 
 func (c *redlockClient) Start(ctx Ctx) {
 	c.masters = c.masters[:0]
@@ -431,6 +423,12 @@ func (c *redlockClient) silent(ctx Ctx, i int) Vote {
 }
 
 func (c *redlockClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.release(ctx)
+		}
+		return
+	}
 	batch, i := m.Seq/redlockSeqStride, int(m.Seq%redlockSeqStride)
 	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from || !c.pending[i] {
 		return // an answer to a batch already decided
@@ -677,14 +675,12 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 		if t.Seq != c.holdGen || c.State != StateHolding {
 			return
 		}
+		// The validity ran out on the client's clock. redsync's Mutex
+		// does nothing about it (Until() is a getter): the note is for the
+		// reader, the client goes on.
 		c.validity = 0
-		why := fmt.Sprintf("validity ran out on its own clock, %s after the grant", redlockMs(c.att.Validity))
-		words := say("note.redlock.ranOut", "validity", redlockMs(c.att.Validity))
-		if late := ctx.Mono() - c.until; late >= time.Millisecond {
-			why += fmt.Sprintf("; it noticed %s late, when its pause ended", redlockMs(late))
-			words = say("note.redlock.ranOutLate", "validity", redlockMs(c.att.Validity), "late", redlockMs(late))
-		}
-		c.lose(ctx, why, words)
+		ctx.TraceSaid("redlock", "", fmt.Sprintf("validity ran out on its own clock, %s after the grant; the client does not look", redlockMs(c.att.Validity)),
+			say("note.redlock.ranOutUnseen", "validity", redlockMs(c.att.Validity)))
 	case timerRedlockWatchdog:
 		c.watchdog = 0
 		if c.State != StateHolding || c.phase != redlockHolding {
@@ -692,25 +688,19 @@ func (c *redlockClient) Fire(ctx Ctx, t Timer) {
 		}
 		c.newBatch(ctx, redlockExtending)
 		c.sendAll(ctx, Msg{Op: OpPExpire, Value: c.value, TTL: c.ttl(ctx)})
-	case timerRedlockWrite:
-		c.writing = false
-		ctx.Write(0)
-		if int(t.Seq) == c.Round && c.State == StateHolding && c.phase == redlockWriting {
-			c.release(ctx)
-		}
 	}
 }
 
-// workDone checks Until() once more and sends the write (see the type's
-// comment for why the write lands a latency later, unchecked).
+// workDone sends the write; with checkValidity it first compares Until()
+// with its own clock and skips the write when the validity is gone (see
+// the type's comment).
 func (c *redlockClient) workDone(ctx Ctx) {
-	if ctx.Mono() >= c.until {
+	if ctx.Scenario().CheckValidity && ctx.Mono() >= c.until {
 		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write", say("note.redlock.workLate"))
 		return
 	}
 	c.phase = redlockWriting
-	c.writing = true
-	ctx.Exec(ctx.Scenario().Latency.D(), Timer{Kind: timerRedlockWrite, Seq: int64(c.Round)})
+	c.Write(ctx, 0)
 }
 
 // release ends the belief voluntarily and unlocks every master (redsync's

@@ -302,27 +302,51 @@ func TestRedlockPresets(t *testing.T) {
 			assert.Equal(t, "client-1", g[1].Client, "client-1 only after client-2 released")
 		}},
 		{"redlock-pause-after-acquire", 2, 1, 1, false, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
-			un := events(r, "client-1", "unheld", "")
-			require.Len(t, un, 1)
-			assert.Contains(t, un[0].Note, "validity ran out on its own clock")
-			assert.Contains(t, un[0].Note, "late, when its pause ended")
+			assert.Empty(t, events(r, "client-1", "unheld", "lost"), "redsync tells its user nothing")
+			seen := events(r, "client-1", "redlock", "")
+			require.NotEmpty(t, seen)
+			assert.Contains(t, seen[len(seen)-1].Note, "the client does not look")
 			w := r.Checker().Writes()
 			require.Len(t, w, 2)
 			assert.Equal(t, "client-1", r.Timeline().Clients[w[1].Client])
 			assert.True(t, w[1].Stale && w[1].Accepted, "client-1's write lands after client-2's grant")
-			assert.Greater(t, w[1].At, un[0].At, "the write was already past the check")
+			assert.True(t, w[1].Lost, "and overwrites client-2's value unseen")
+			assert.Equal(t, 1, r.Summary().LostUpdates)
 
-			// A sweep stops once every client is finished: client-1 is out
-			// of rounds when it learns it lost, but not finished until its
-			// write has landed.
+			// A sweep stops once every client is finished: client-1 is not
+			// finished while its write is on its way.
 			s, err := sim.New(sc)
 			require.NoError(t, err)
-			s.RunUntil(un[0].At)
+			s.RunUntil(w[1].At - time.Millisecond)
 			finished := func(i int) bool { return s.Nodes[i].Proc.(interface{ Finished() bool }).Finished() }
 			assert.True(t, finished(1), "client-2 is done")
 			assert.False(t, finished(0), "client-1's write is still on its way")
-			s.RunUntil(w[1].At)
+			s.RunUntil(r.End())
 			assert.True(t, finished(0))
+		}},
+		{"redlock-slow-work", 2, 1, 1, false, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
+			w := r.Checker().Writes()
+			require.Len(t, w, 2)
+			assert.Equal(t, sim.NodeID(0), w[0].Client)
+			assert.True(t, w[0].Stale && w[0].Accepted, "client-1 works past its validity and writes while client-2 holds")
+			assert.True(t, w[1].Lost, "client-2's write, computed from an earlier read, overwrites client-1's")
+
+			sc.CheckValidity = true
+			sum := record(t, sc).Summary()
+			assert.Zero(t, sum.StaleWritesAccepted, "checkValidity: client-1 sees Until() has passed and skips its write")
+			assert.Zero(t, sum.Writes, "client-2's 8 s of work outlast its validity too: nobody writes")
+			assert.True(t, sum.Safe)
+		}},
+		{"redlock-check-then-pause", 2, 1, 1, false, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
+			require.True(t, sc.CheckValidity)
+			w := r.Checker().Writes()
+			require.Len(t, w, 2)
+			assert.Equal(t, sim.NodeID(0), w[1].Client, "client-1's write lands after client-2's")
+			assert.True(t, w[1].Stale && w[1].Accepted, "the pause came after the check: still corrupted")
+			assert.True(t, w[1].Lost)
+			pause := events(r, "client-1", "fault", "pause")
+			require.Len(t, pause, 1)
+			assert.InDelta(t, 2004, pause[0].AtMs, 1, "the pause strikes at the end of the work, after the check")
 		}},
 		{"redlock-restart-no-persist", 2, 1, 1, false, nil},
 		{"redlock-silent-masters", 1, 0, 0, true, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
@@ -445,22 +469,30 @@ func TestRedlockRestartVariants(t *testing.T) {
 	}
 }
 
-// TestRedlockMidWorkPause: a pause in the middle of the work (not between
-// the check and the write) is seen when the client resumes: the beliefs
-// overlapped, but client-1 abandons its work and writes nothing.
+// TestRedlockMidWorkPause: a pause in the middle of the work. redsync's
+// users do not look at Until(), so client-1 writes over client-2; with
+// checkValidity it compares the validity with its clock before it writes,
+// sees it gone, and writes nothing (the beliefs still overlapped).
 func TestRedlockMidWorkPause(t *testing.T) {
-	sc, err := assets.Preset("redlock-pause-after-acquire")
-	require.NoError(t, err)
-	sc.Faults[0].At = sim.Duration(time.Second)
-	r := record(t, sc)
-	sum := r.Summary()
-	assert.Equal(t, 1, sum.Violations)
-	assert.Zero(t, sum.StaleWritesAccepted)
-	assert.True(t, sum.Safe)
-	for _, w := range r.Checker().Writes() {
-		assert.Equal(t, sim.NodeID(1), w.Client, "only client-2 writes")
+	for _, check := range []bool{false, true} {
+		t.Run(fmt.Sprint("checkValidity=", check), func(t *testing.T) {
+			sc, err := assets.Preset("redlock-pause-after-acquire")
+			require.NoError(t, err)
+			sc.Faults[0] = sim.Fault{At: sim.Duration(time.Second), Pause: "client-1", For: sim.Duration(12 * time.Second)}
+			sc.CheckValidity = check
+			r := record(t, sc)
+			sum := r.Summary()
+			assert.Equal(t, 1, sum.Violations)
+			assert.Equal(t, !check, sum.StaleWritesAccepted == 1)
+			assert.Equal(t, check, sum.Safe)
+			if check {
+				for _, w := range r.Checker().Writes() {
+					assert.Equal(t, sim.NodeID(1), w.Client, "only client-2 writes")
+				}
+				assert.Equal(t, "lost", attempt(t, r, r.End(), 0).Phase)
+			}
+		})
 	}
-	assert.Equal(t, "lost", attempt(t, r, r.End(), 0).Phase)
 }
 
 // TestRedlockSequential asks the masters one after another, as the spec's
@@ -539,9 +571,11 @@ func TestRedlockMasterClocks(t *testing.T) {
 		}
 		assert.Empty(t, m.Keys, "redis-%d expired it at 10.002 s", i+1)
 	}
-	un := events(r, "client-1", "unheld", "")
-	require.Len(t, un, 1)
-	assert.Equal(t, 9898.0, un[0].AtMs, "the holder stops believing when its validity runs out: 4 + 9894 ms")
+	out := events(r, "client-1", "redlock", "")
+	require.NotEmpty(t, out)
+	assert.Equal(t, 9898.0, out[len(out)-1].AtMs, "the validity runs out on the holder's clock: 4 + 9894 ms")
+	assert.Contains(t, out[len(out)-1].Note, "does not look")
+	assert.Empty(t, events(r, "client-1", "unheld", ""), "redsync's holder goes on believing")
 }
 
 // TestRedlockDeterminism: the same scenario and seed give the same trace,

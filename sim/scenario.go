@@ -60,8 +60,13 @@ type Caption struct {
 }
 
 // Fault is one injected failure: exactly one of the action fields is set.
+// It strikes at a true instant (At), or, with When, at a step of the
+// client it names: right after its grant, or after its last check just
+// before it sends its write, in its Round (default 1).
 type Fault struct {
 	At        Duration   `json:"at"`
+	When      string     `json:"when,omitempty"`
+	Round     int        `json:"round,omitempty"`
 	Pause     string     `json:"pause,omitempty"`
 	For       Duration   `json:"for,omitempty"`
 	ClockJump string     `json:"clockJump,omitempty"`
@@ -71,6 +76,24 @@ type Fault struct {
 	Restart   string     `json:"restart,omitempty"`
 	Persist   bool       `json:"persist,omitempty"`
 	Failover  string     `json:"failover,omitempty"`
+}
+
+// Steps a fault's When may name.
+var FaultSteps = []string{StepGranted, StepBeforeWrite}
+
+// WhenRound is the client round a fault tied to a step strikes in.
+func (f Fault) WhenRound() int { return max(f.Round, 1) }
+
+// MarshalJSON writes a fault tied to a step without "at", so the file
+// reads back the same.
+func (f Fault) MarshalJSON() ([]byte, error) {
+	type plain Fault
+	b, err := json.Marshal(plain(f))
+	if err != nil || f.When == "" {
+		return b, err
+	}
+	// "at" is the first member and 0 (Validate holds it so): drop it.
+	return bytes.Replace(b, []byte(`"at":"0s",`), nil, 1), nil
 }
 
 // Kind names the fault's action, as used in traces and markers.
@@ -141,6 +164,7 @@ type Scenario struct {
 	DriftFactor      float64  `json:"driftFactor"`
 	Herd             bool     `json:"herd"`
 	RespectSuspended bool     `json:"respectSuspended"`
+	CheckValidity    bool     `json:"checkValidity"`
 	PlainDel         bool     `json:"plainDel"`
 	Sequential       bool     `json:"sequential"`
 	Tries            int      `json:"tries"`
@@ -169,7 +193,7 @@ type Change struct {
 // ChangeableFields are the fields a Change may set mid-run; the others
 // (clients, nodes, mode, seed, ...) shape the whole run.
 var ChangeableFields = []string{"ttl", "work", "think", "latency", "jitter", "watchdog", "fencing",
-	"plainDel", "retryDelay", "tries", "driftFactor", "respectSuspended"}
+	"plainDel", "retryDelay", "tries", "driftFactor", "respectSuspended", "checkValidity"}
 
 // apply returns a copy of sc with the change's fields set.
 func (ch Change) apply(sc *Scenario) (*Scenario, error) {
@@ -346,7 +370,12 @@ func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 		if err := decodeFields(reflect.ValueOf(&out[i]).Elem(), raw, fmt.Sprintf("%s[%d].", path, i)); err != nil {
 			return err
 		}
-		if _, ok := raw["at"]; !ok {
+		_, at := raw["at"]
+		_, when := raw["when"]
+		switch {
+		case at && when:
+			return fieldErr(fmt.Sprintf("%s[%d].when", path, i), say("field.atAndWhen"), "give either at or when, not both")
+		case !at && !when:
 			return fieldErr(fmt.Sprintf("%s[%d].at", path, i), say("field.missing"), "missing")
 		}
 	}
@@ -457,7 +486,7 @@ func (sc *Scenario) Validate() error {
 	for _, n := range sc.ClientNames() {
 		known[n] = true
 	}
-	servers := m.Servers(sc)
+	servers := append(m.Servers(sc), StorageName)
 	for _, n := range servers {
 		known[n] = true
 	}
@@ -483,6 +512,9 @@ func (sc *Scenario) Validate() error {
 			return fieldErr(p, say("field.oneAction"), "want exactly one of pause, clockJump, partition, crash, restart, failover")
 		}
 		field := f.Kind()
+		if err := validateWhen(sc, p, f); err != nil {
+			return err
+		}
 		for _, t := range f.Targets() {
 			if !known[t] {
 				names := strings.Join(append(sc.ClientNames()[:min(3, sc.Clients)], servers...), ", ")
@@ -564,6 +596,37 @@ func onlyFor(sc *Scenario) error {
 		return fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
 	case sc.Mode != "redlock" && sc.ContextTimeout:
 		return fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")
+	}
+	return nil
+}
+
+// validateWhen checks a fault tied to a client's step: a known step, a
+// round, and a client named in the fault's own field.
+func validateWhen(sc *Scenario, p string, f Fault) error {
+	if f.When == "" {
+		if f.Round != 0 {
+			return fieldErr(p+".round", say("field.roundWithoutWhen"), "a round needs \"when\"")
+		}
+		return nil
+	}
+	if f.At != 0 {
+		return fieldErr(p+".when", say("field.atAndWhen"), "give either at or when, not both")
+	}
+	if !contains(FaultSteps, f.When) {
+		steps := strings.Join(FaultSteps, ", ")
+		return fieldErr(p+".when", say("field.whenStep", "got", strconv.Quote(f.When), "steps", steps), "%q is not a step (one of %s)", f.When, steps)
+	}
+	if f.Round < 0 {
+		return fieldErr(p+".round", say("field.roundNegative", "n", strconv.Itoa(f.Round)), "%d is negative", f.Round)
+	}
+	field := f.Kind()
+	switch field {
+	case "pause", "crash", "clockJump":
+	default:
+		return fieldErr(p+"."+field, say("field.whenKind"), "a fault with \"when\" is a pause, crash or clockJump of one client")
+	}
+	if t := f.Targets()[0]; !contains(sc.ClientNames(), t) {
+		return fieldErr(p+"."+field, say("field.whenClient", "node", strconv.Quote(t)), "%q is not a client: \"when\" ties the fault to a client's step", t)
 	}
 	return nil
 }

@@ -54,7 +54,15 @@ func TestParseScenarioErrorsNameTheField(t *testing.T) {
 		{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "pause": "client-1", "for": "1s"}]}`, "faults[0]: want exactly one of"},
 		{`{"mode": "redis", "faults": [{"at": "1s", "failover": "redis-1"}]}`, "faults[0].failover: failover needs a replica"},
 		{`{"mode": "redis", "faults": [{"at": "1s", "partition": [["client-1"], ["client-1", "redis-1"]], "for": "1s"}]}`, `faults[0].partition: "client-1" is in two groups`},
-		{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "when": "now"}]}`, "faults[0].when: unknown field"},
+		{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "whence": "now"}]}`, "faults[0].whence: unknown field"},
+		{`{"mode": "redis", "faults": [{"at": "1s", "when": "granted", "pause": "client-1", "for": "1s"}]}`, "faults[0].when: give either at or when, not both"},
+		{`{"mode": "redis", "faults": [{"when": "later", "pause": "client-1", "for": "1s"}]}`, `faults[0].when: "later" is not a step (one of granted, before-write)`},
+		{`{"mode": "redis", "faults": [{"when": "granted", "crash": "redis-1"}]}`, `faults[0].crash: "redis-1" is not a client`},
+		{`{"mode": "redis", "faults": [{"when": "granted", "pause": "storage", "for": "1s"}]}`, `faults[0].pause: "storage" is not a client`},
+		{`{"mode": "redis", "faults": [{"when": "granted", "partition": [["client-1"]], "for": "1s"}]}`, `faults[0].partition: a fault with "when" is a pause, crash or clockJump of one client`},
+		{`{"mode": "redis", "faults": [{"at": "1s", "round": 2, "pause": "client-1", "for": "1s"}]}`, `faults[0].round: a round needs "when"`},
+		{`{"mode": "redis", "faults": [{"when": "before-write", "round": -1, "pause": "client-1", "for": "1s"}]}`, `faults[0].round: -1 is negative`},
+		{`{"mode": "redis", "checkValidity": true}`, "checkValidity: only for redlock"},
 		{`{"mode": "redis", "faults": [` + strings.Repeat(`{"at": "1s", "crash": "redis-1"},`, sim.MaxFaults) + `{"at": "1s", "crash": "redis-1"}]}`, "faults: 10001 faults, at most 10000"},
 	}
 	for _, tt := range tests {

@@ -70,7 +70,7 @@ func TestNewScriptedAddsClientsAndKeepsModeClients(t *testing.T) {
 	script := sim.NewScriptClient(sim.ScriptStep{At: time.Second, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: sim.LockKey, Value: "x", TTL: time.Second}})
 	s, err := sim.NewScripted(sc, nil, script)
 	require.NoError(t, err)
-	require.Len(t, s.Nodes, 3, "two clients and redis-1")
+	require.Len(t, s.Nodes, 4, "two clients, redis-1 and the storage")
 	sum := s.Run()
 	// client-1 is the mode's own client: it takes the lock at once and
 	// holds it 5 s, so the script's SET NX at 1 s finds it held.

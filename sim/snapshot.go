@@ -321,6 +321,10 @@ func (s *Sim) Snapshot() *Snapshot {
 			}
 			v.Token = s.Check.Token(NodeID(i))
 		}
+		if n.Storage {
+			v.Role = StorageName
+			v.Detail, v.DetailWords = n.Proc.(*StorageServer).detail(s.Scenario.Fencing && !valueInLockService(s.Scenario))
+		}
 		snap.Nodes[i] = v
 	}
 	// In the order they were sent (the queue's layout is no order), then

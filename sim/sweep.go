@@ -15,7 +15,9 @@ import (
 )
 
 // SweepFields are the fields a sweep can vary. `pause` is the length of a
-// pause injected into the first holder halfway through its work.
+// pause injected into the first holder: by default after its last check,
+// just before it sends its write (PauseBeforeWrite), or halfway through
+// its work (PauseMidWork).
 var SweepFields = []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}
 
 // Axis is one swept field and the values it takes, in the field's unit:
@@ -111,6 +113,9 @@ type Sweep struct {
 	X     Axis
 	Y     Axis // Field "" for a one-dimensional sweep
 	Seeds int
+	// PauseAt is where the pause strikes the first holder: PauseBeforeWrite
+	// ("" too) or PauseMidWork.
+	PauseAt string
 
 	events atomic.Int64 // simulated events of the last Run
 }
@@ -118,6 +123,19 @@ type Sweep struct {
 // Events is the number of simulated events the last Run handled, over
 // its paused and crashed runs: the work a grid costs.
 func (sw *Sweep) Events() int64 { return sw.events.Load() }
+
+// Where a sweep's pause strikes the first holder.
+const (
+	// PauseBeforeWrite is the worst moment: after the holder's last check,
+	// just before it sends its write (a fault with "when": "before-write").
+	PauseBeforeWrite = StepBeforeWrite
+	// PauseMidWork is halfway through the work, where a client that checks
+	// its lock before writing can still notice.
+	PauseMidWork = "mid-work"
+)
+
+// PauseAts lists the moments a sweep's pause can strike, the default first.
+var PauseAts = []string{PauseBeforeWrite, PauseMidWork}
 
 // SweepBase is the scenario a sweep starts from for a mode: two clients,
 // one round each, 60 s of simulated time, and clients that keep asking
@@ -169,8 +187,10 @@ func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
 	switch {
 	case crash:
 		sc.Faults = append(sc.Faults, Fault{At: at, Crash: holder})
-	case pause > 0:
+	case pause > 0 && sw.PauseAt == PauseMidWork:
 		sc.Faults = append(sc.Faults, Fault{At: at, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
+	case pause > 0:
+		sc.Faults = append(sc.Faults, Fault{When: StepBeforeWrite, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
 	}
 	return sc
 }
@@ -203,6 +223,9 @@ func (sw *Sweep) Size() int { return len(sw.X.Values) * max(1, len(sw.Y.Values))
 func (sw *Sweep) Validate() error {
 	if sw.Seeds < 1 {
 		return fmt.Errorf("seeds: %d, want at least 1", sw.Seeds)
+	}
+	if sw.PauseAt != "" && !contains(PauseAts, sw.PauseAt) {
+		return fmt.Errorf("pause-at: %q, want one of %s", sw.PauseAt, strings.Join(PauseAts, ", "))
 	}
 	if len(sw.X.Values) == 0 {
 		return fmt.Errorf("x: no values")

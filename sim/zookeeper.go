@@ -1736,6 +1736,11 @@ type zkClient struct {
 	cstate      string
 	suspendedAt time.Duration // wall clock
 	suspendGen  int64
+	// What the application's ConnectionStateListener tells its worker:
+	// set on SUSPENDED (and LOST), cleared on RECONNECTED of the same
+	// session; with respectSuspended the worker reads it just before it
+	// sends its write.
+	flagSuspended, flagLost bool
 
 	// The lock recipe.
 	step     string
@@ -1852,8 +1857,8 @@ func (c *zkClient) suspend(ctx Ctx) {
 	c.suspendGen++
 	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), Timer{Kind: "lost", Seq: c.suspendGen})
 	ctx.Trace("state", ZKSuspended, "")
-	if c.State == StateHolding && ctx.Scenario().RespectSuspended {
-		c.Stop(ctx, "connection SUSPENDED: stop working", say("note.zk.suspendedStop"))
+	if c.State == StateHolding {
+		c.flagSuspended = true
 	}
 }
 
@@ -1866,11 +1871,12 @@ func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 	ctx.TraceSaid("state", ZKLost, why, words)
 	switch c.State {
 	case StateHolding:
-		if ctx.Scenario().RespectSuspended {
+		c.flagLost = true
+		if ctx.Scenario().RespectSuspended && c.Stopped() {
 			c.ourPath = ""
 			c.step = ""
 			c.Lost(ctx, "session LOST", say("note.zk.sessionLost"))
-		} else {
+		} else if !ctx.Scenario().RespectSuspended {
 			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", say("note.zk.lostIgnored"))
 		}
 	case StateWaiting:
@@ -1882,6 +1888,12 @@ func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 
 // Receive implements Process.
 func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.release(ctx)
+		}
+		return
+	}
 	if from != c.serverNode() || m.N != c.cnx || c.conn == zkConnNone {
 		return // an earlier connection's traffic
 	}
@@ -1948,6 +1960,9 @@ func (c *zkClient) onConnected(ctx Ctx, m *Msg) {
 	} else {
 		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
+	if prev == ZKSuspended && same {
+		c.flagSuspended = false // the listener hears RECONNECTED
+	}
 	if prev == ZKSuspended && same && c.State == StateHolding && c.Stopped() {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
 		// ours. The interrupted work is done again from the start.
@@ -1967,6 +1982,7 @@ func (c *zkClient) begin(ctx Ctx) {
 		c.close(ctx)
 		return
 	}
+	c.flagSuspended, c.flagLost = false, false
 	c.newAttempt(ctx)
 }
 
@@ -2176,10 +2192,29 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-// finish ends the critical section: write, then release (a guaranteed
-// delete of our znode), then think.
+// finish ends the work. With respectSuspended the worker reads the flag
+// its connection-state listener keeps just before it sends the write: a
+// SUSPENDED connection stops it (it keeps its place and redoes the work
+// on RECONNECTED), a LOST session ends it. A pause after this read still
+// sends the write.
 func (c *zkClient) finish(ctx Ctx) {
-	ctx.Write(c.Token)
+	if ctx.Scenario().RespectSuspended {
+		switch {
+		case c.flagLost:
+			c.ourPath, c.step = "", ""
+			c.Lost(ctx, "session LOST: it does not write", say("note.zk.lostNoWrite"))
+			return
+		case c.flagSuspended:
+			c.Stop(ctx, "connection SUSPENDED: it does not write", say("note.zk.suspendedNoWrite"))
+			return
+		}
+	}
+	c.Write(ctx, c.Token)
+}
+
+// release ends the critical section once the storage answered the write:
+// a guaranteed delete of our znode, then think.
+func (c *zkClient) release(ctx Ctx) {
 	c.Release(ctx)
 	if c.ourPath != "" {
 		c.toDelete = append(c.toDelete, ZKLockPath+"/"+c.ourPath)

@@ -63,11 +63,18 @@ func TestZooKeeperPresets(t *testing.T) {
 		{"gc pause", "zk-gc-pause", nil, 1, 1, 0, 2, 1},
 		{"gc pause, fencing", "zk-gc-pause", func(sc *sim.Scenario) { sc.Fencing = true }, 1, 0, 1, 2, 1},
 		{"gc pause, respectSuspended", "zk-gc-pause", func(sc *sim.Scenario) { sc.RespectSuspended = true }, 1, 0, 0, 1, 1},
-		{"session expiry, respectSuspended", "zk-session-expiry", nil, 0, 0, 0, 1, 1},
+		// The worker reads the SUSPENDED flag at the end of its work: it
+		// believed past client-2's grant (an overlap), but does not write.
+		{"session expiry, respectSuspended", "zk-session-expiry", nil, 1, 0, 0, 1, 1},
 		{"session expiry, respectSuspended off", "zk-session-expiry", func(sc *sim.Scenario) { sc.RespectSuspended = false }, 1, 1, 0, 2, 1},
 		{"session expiry, respectSuspended off, fencing", "zk-session-expiry", func(sc *sim.Scenario) {
 			sc.RespectSuspended, sc.Fencing = false, true
-		}, 1, 1, 0, 2, 1}, // client-1 writes before client-2 does: fencing has nothing to compare with
+		}, 1, 0, 1, 2, 1}, // client-2's read raised the storage's token before client-1's write arrived
+		{"check then pause", "zk-check-then-pause", nil, 1, 1, 0, 2, 1},
+		{"check then pause, fencing", "zk-check-then-pause", func(sc *sim.Scenario) { sc.Fencing = true }, 1, 0, 1, 2, 1},
+		{"check then pause, mid-work instead", "zk-check-then-pause", func(sc *sim.Scenario) {
+			sc.Faults[0] = sim.Fault{At: sim.Duration(2 * time.Second), Pause: "client-1", For: sc.Faults[0].For}
+		}, 1, 0, 0, 1, 1}, // paused before the flag is read: SUSPENDED stops the write
 		{"minority partition", "zk-minority-partition", nil, 0, 0, 0, 9, -1},
 		{"leader crash", "zk-leader-crash", nil, 0, 0, 0, 3, -1},
 	}
@@ -172,23 +179,31 @@ func TestZooKeeperGCPauseExpiresTheSession(t *testing.T) {
 	assert.True(t, w[1].Stale)
 }
 
-// TestZooKeeperSuspendedHolderStopsFirst: cut off from the ensemble, the
-// holder hears nothing for 2/3 of the timeout, goes SUSPENDED and stops
-// before the leader expires its session; LOST follows a timeout later.
-func TestZooKeeperSuspendedHolderStopsFirst(t *testing.T) {
+// TestZooKeeperSuspendedHolderChecksBeforeWrite: cut off from the
+// ensemble, the holder hears nothing for 2/3 of the timeout and goes
+// SUSPENDED before the leader expires its session; its listener sets a
+// flag, but the worker reads it only when its work is done, just before
+// the write: until then it believes, after client-2's grant too (an
+// overlap), and then it does not write. LOST follows a timeout later.
+func TestZooKeeperSuspendedHolderChecksBeforeWrite(t *testing.T) {
 	sc := preset(t, "zk-session-expiry", nil)
 	sum, rec := run(t, sc)
-	stops := zkTrace(rec, "client-1", "unheld", "", "SUSPENDED")
-	require.Len(t, stops, 1)
+	suspended := zkTrace(rec, "client-1", "state", sim.ZKSuspended, "")
+	require.Len(t, suspended, 1)
 	g, ok := grantOf(sum, "client-2")
 	require.True(t, ok)
-	assert.Less(t, stops[0].At, zkMs(g.AtMs), "the holder stops before its successor is granted")
+	assert.Less(t, suspended[0].At, zkMs(g.AtMs), "SUSPENDED comes before the successor's grant")
 	timeout := sim.ZKSessionTimeout(sc.TTL.D())
 	cut := sc.Faults[0].At.D()
-	assert.Less(t, stops[0].At, cut+timeout*2/3, "read timeout: 2/3 of the session timeout since last heard")
+	assert.Less(t, suspended[0].At, cut+timeout*2/3, "read timeout: 2/3 of the session timeout since last heard")
+	stops := zkTrace(rec, "client-1", "unheld", "", "does not write")
+	require.Len(t, stops, 1)
+	assert.Greater(t, stops[0].At, zkMs(g.AtMs), "the worker looks at the flag only at the end of its work")
+	assert.Equal(t, 1, sum.Violations)
+	assert.Equal(t, 1, sum.Writes, "client-1 does not write")
 	lost := zkTrace(rec, "client-1", "state", sim.ZKLost, "")
 	require.Len(t, lost, 1)
-	assert.Equal(t, stops[0].At+timeout, lost[0].At, "Curator: LOST a session timeout after SUSPENDED")
+	assert.Equal(t, suspended[0].At+timeout, lost[0].At, "Curator: LOST a session timeout after SUSPENDED")
 	assert.Len(t, zkGrantsOf(sum, "client-1"), 1, "LOST: client-1 gives up; no second grant")
 }
 

@@ -109,7 +109,7 @@ func TestRunJSONHasExactlyTheContractFields(t *testing.T) {
 	sort.Strings(keys)
 	assert.Equal(t, []string{
 		"acquireLatencyP50Ms", "acquireLatencyP99Ms", "acquisitions", "expiredWhileHeld",
-		"grants", "messages", "mode", "name", "overlapMs", "releases", "safe", "seed",
+		"grants", "lostUpdates", "messages", "mode", "name", "overlapMs", "releases", "safe", "seed",
 		"staleWritesAccepted", "staleWritesRejected", "violations", "watchNotifications", "writes",
 	}, keys)
 
