@@ -329,7 +329,7 @@ func EventWhat(e sim.TraceEvent) string {
 	if i18n.Has(i18n.English, "eventlog.kind."+kind) {
 		kind = i18n.T("eventlog.kind." + kind)
 	}
-	if e.Kind == "write" && i18n.Has(i18n.English, "eventlog.write."+op) {
+	if (e.Kind == "write" || e.Kind == "read") && i18n.Has(i18n.English, "eventlog.write."+op) {
 		op = i18n.T("eventlog.write." + op) // the storage's verdict, not a protocol op
 	}
 	return strings.TrimSpace(kind + " " + op)

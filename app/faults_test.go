@@ -56,7 +56,11 @@ func TestFaultChoices(t *testing.T) {
 
 	s := snap(single)
 	s.Nodes[0].Crashed = true
-	s.Nodes[len(s.Nodes)-1].Crashed = true
+	for i := range s.Nodes {
+		if s.Nodes[i].Name == "redis-1" {
+			s.Nodes[i].Crashed = true
+		}
+	}
 	assert.Equal(t, []string{"Restart"}, labels(FaultChoices(single, s, "client-1", 0)))
 	server := FaultChoices(single, s, "redis-1", 0)
 	require.Len(t, server, 2)

@@ -59,6 +59,6 @@ func TestOpeningABadFileInChineseNamesTheField(t *testing.T) {
 		}
 	}
 	assert.Contains(t, labels, i18n.In(i18n.Chinese, "files.cannotOpen"))
-	assert.Contains(t, labels, `bad.lockscope.json: faults[0].pause: 未知节点 "redis-9"（已知：client-1, client-2, redis-1）`)
+	assert.Contains(t, labels, `bad.lockscope.json: faults[0].pause: 未知节点 "redis-9"（已知：client-1, client-2, redis-1, storage）`)
 	assert.Same(t, before, w.tab("redis").ctl.Scenario(), "nothing replaced")
 }

@@ -245,7 +245,7 @@ func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
 	require.NoError(t, w.Load(sc, "three.lockscope.json"))
 	assert.Equal(t, "redis", w.CurrentMode())
 	assert.Equal(t, "three.lockscope.json", v.ctl.Origin())
-	assert.Len(t, v.pics.Cluster.Snapshot().Nodes, 4)
+	assert.Len(t, v.pics.Cluster.Snapshot().Nodes, 5, "three clients, redis-1 and the storage")
 	assert.Empty(t, v.presets.Selected, "a file is no preset")
 	assert.Equal(t, "3", v.slider("clients").value.Text)
 

@@ -191,7 +191,7 @@ func MessagePosition(m sim.MessageView, at fyne.Position, to fyne.Position, now 
 // cutBetween reports whether an active partition separates nodes a and b.
 func cutBetween(cuts [][]int, a, b int) bool {
 	for _, c := range cuts {
-		if a < len(c) && b < len(c) && c[a] != c[b] {
+		if a < len(c) && b < len(c) && sim.PartitionCuts(c, a, b) {
 			return true
 		}
 	}

@@ -52,10 +52,14 @@ type MetricCell struct {
 // Cells lays the summary out as the strip shows it, verdict last.
 func Cells(s sim.Summary) []MetricCell {
 	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " ms" }
+	writes := i18n.F("metrics.ofWrites", "n", s.Writes)
+	if s.LostUpdates > 0 { // accepted writes that overwrote a value their writer never read
+		writes = i18n.F("metrics.ofWritesLost", "n", s.Writes, "lost", s.LostUpdates)
+	}
 	return []MetricCell{
 		{Label: i18n.T("metrics.acquisitions"), Value: strconv.Itoa(s.Acquisitions), Detail: i18n.F("metrics.released", "n", s.Releases)},
 		{Label: i18n.T("metrics.violations"), Value: strconv.Itoa(s.Violations), Detail: i18n.F("metrics.overlap", "t", ms(s.OverlapMs)), Alarm: s.Violations > 0},
-		{Label: i18n.T("metrics.staleAccepted"), Value: strconv.Itoa(s.StaleWritesAccepted), Detail: i18n.F("metrics.ofWrites", "n", s.Writes),
+		{Label: i18n.T("metrics.staleAccepted"), Value: strconv.Itoa(s.StaleWritesAccepted), Detail: writes,
 			Alarm: s.StaleWritesAccepted > 0},
 		{Label: i18n.T("metrics.staleRejected"), Value: strconv.Itoa(s.StaleWritesRejected), Detail: i18n.T("metrics.byFencing")},
 		{Label: i18n.T("metrics.expiredWhileHeld"), Value: strconv.Itoa(s.ExpiredWhileHeld), Alarm: s.ExpiredWhileHeld > 0},

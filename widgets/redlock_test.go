@@ -268,7 +268,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 	v.SetSnapshot(redlockAt(t, "redlock-pause-after-acquire", 12*time.Second))
 	shown = texts(r.Objects())
 	assert.Contains(t, shown, "try 1 · paused")
-	assert.Contains(t, shown, "writing", "its write was already past the check when the pause came")
+	assert.Contains(t, shown, "holding", "paused right after its grant, it has not written")
 	found := false
 	for _, s := range shown {
 		if s == "validity = 10000 − 4 − 102 = 9894 ms · ran out 2102 ms ago" {

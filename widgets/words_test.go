@@ -62,7 +62,7 @@ func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"detail.redis.watchdog", "detail.redlock.left", "detail.redlock.votes", "detail.redlock.phase",
-		"note.redlock.noQuorum", "note.redlock.ranOutLate", "detail.zk.suspended", "detail.zk.connected", "detail.zk.connecting",
+		"note.redlock.noQuorum", "detail.storage", "detail.storage.fenced", "detail.zk.suspended", "detail.zk.connected", "detail.zk.connecting",
 		"detail.zk.looking", "detail.zk.server", "detail.etcd.server", "detail.etcd.clientLeaseVia"} {
 		assert.True(t, seen[key], "no preset ever says %s", key)
 	}
@@ -171,7 +171,8 @@ func TestTraceNotesAreTheSimulatorsEnglish(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"note.grant", "note.release", "note.gaveUp", "note.redlock.granted", "note.redlock.failed",
-		"note.redlock.ranOutLate", "note.redis.releaseNotOurs", "note.zk.sessionExpired", "note.zk.suspendedStop",
+		"note.redlock.ranOutUnseen", "note.redis.releaseNotOurs", "note.zk.sessionExpired", "note.zk.suspendedNoWrite",
+		"note.storage.read", "note.storage.write", "note.storage.readToken", "note.storage.writeToken", "note.storage.guarded", "note.storage.refused",
 		"note.etcd.sessionDone", "note.etcd.streamBroken", "note.etcd.leaseGranted", "note.asIs"} {
 		assert.True(t, seen[key], "no preset's trace ever says %s", key)
 	}

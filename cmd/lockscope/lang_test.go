@@ -67,20 +67,21 @@ GC pause, saved by a fencing token (redis-gc-pause-fenced); mode redis, seed 1, 
 
 acquisitions           2
 releases               2
-violations             1  (overlap 5000 ms)
+violations             1  (overlap 5004.542 ms)
 writes                 2
 stale writes accepted  0
 stale writes rejected  1
+lost updates           0
 expired while held     1
-messages               198
+messages               210
 acquire latency p50    5.631 ms
-acquire latency p99    9964.715 ms
+acquire latency p99    9996.775 ms
 watch notifications    0
 
 grants
   at (ms)    client    token
   5.631      client-1  1
-  10064.715  client-2  2
+  10096.775  client-2  2
 `
 	assert.Equal(t, want, out)
 }

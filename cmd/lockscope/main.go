@@ -44,7 +44,7 @@ const usage = `usage:
   lockscope                                  open the window
   lockscope presets                          list preset scenarios
   lockscope run PRESET|FILE [--seed N] [--set field=value]... [--json] [--trace FILE] [--lang en|zh]
-  lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--csv]
+  lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--pause-at before-write|mid-work] [--csv]
   lockscope shot PRESET|FILE --at DURATION --out FILE.png [--size WxH] [--scale S] [--lang en|zh]
   lockscope break PRESET|FILE [--faults pause,partition,clockJump,crash,failover] [--max-faults N]
                   [--max-pause D] [--max-jump D] [--max-partition D] [--runs N] [--seed N]

@@ -39,6 +39,7 @@ func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum 
 		{t("report.writes"), strconv.Itoa(sum.Writes)},
 		{t("report.staleAccepted"), strconv.Itoa(sum.StaleWritesAccepted)},
 		{t("report.staleRejected"), strconv.Itoa(sum.StaleWritesRejected)},
+		{t("report.lostUpdates"), strconv.Itoa(sum.LostUpdates)},
 		{t("report.expiredWhileHeld"), strconv.Itoa(sum.ExpiredWhileHeld)},
 		{t("report.messages"), strconv.Itoa(sum.Messages)},
 		{t("report.p50"), ms(sum.AcquireLatencyP50Ms) + " ms"},

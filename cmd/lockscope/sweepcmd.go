@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,13 +17,15 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-const sweepUsage = `usage: lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--set field=value]... [--csv]
+const sweepUsage = `usage: lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--pause-at before-write|mid-work] [--set field=value]... [--csv]
 
   --mode M            redis, redlock, zookeeper or etcd
   --x, --y            a field and its range: ttl, work, pause, clockDrift, latency,
                       clients or nodes; durations as Go durations (--x ttl=1s:30s:30)
-                      pause is a pause injected into the first holder halfway
-                      through its work
+                      pause is a pause injected into the first holder
+  --pause-at P        where the pause strikes: before-write (default: after the
+                      holder's last check, just before it sends its write, the
+                      worst moment) or mid-work (halfway through its work)
   --seeds N           runs per cell (default 20)
   --set field=value   override the base scenario (two clients, one round, 60 s)
   --csv               print x,y,runs,unsafeRate,violationRate,recoveryMeanMs,
@@ -35,6 +38,7 @@ type sweepOptions struct {
 	x, y      string
 	seeds     int
 	overrides []override
+	pauseAt   string
 	csv       bool
 	help      bool
 }
@@ -44,7 +48,7 @@ func parseSweepArgs(args []string) (sweepOptions, error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if isPositional(a) {
-			return o, fmt.Errorf("sweep: unexpected argument %q (flags: --mode, --x, --y, --seeds, --set, --csv)", a)
+			return o, fmt.Errorf("sweep: unexpected argument %q (flags: --mode, --x, --y, --seeds, --pause-at, --set, --csv)", a)
 		}
 		name, _, value := flagAt(args, &i)
 		var err error
@@ -59,6 +63,10 @@ func parseSweepArgs(args []string) (sweepOptions, error) {
 			o.x, err = value()
 		case "y":
 			o.y, err = value()
+		case "pause-at":
+			if o.pauseAt, err = value(); err == nil && !slices.Contains(sim.PauseAts, o.pauseAt) {
+				err = fmt.Errorf("--pause-at: want %s, got %q", strings.Join(sim.PauseAts, " or "), o.pauseAt)
+			}
 		case "seeds":
 			var v string
 			if v, err = value(); err == nil {
@@ -76,7 +84,7 @@ func parseSweepArgs(args []string) (sweepOptions, error) {
 				}
 			}
 		default:
-			return o, fmt.Errorf("sweep: unknown flag %q (flags: --mode, --x, --y, --seeds, --set, --csv)", a)
+			return o, fmt.Errorf("sweep: unknown flag %q (flags: --mode, --x, --y, --seeds, --pause-at, --set, --csv)", a)
 		}
 		if err != nil {
 			return o, err
@@ -112,7 +120,7 @@ func buildSweep(o sweepOptions) (*sim.Sweep, error) {
 			return nil, err
 		}
 	}
-	sw := &sim.Sweep{Base: base, Seeds: o.seeds}
+	sw := &sim.Sweep{Base: base, Seeds: o.seeds, PauseAt: o.pauseAt}
 	if sw.X, err = sim.ParseAxis(o.x); err != nil {
 		return nil, fmt.Errorf("--x: %w", err)
 	}
