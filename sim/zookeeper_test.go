@@ -266,9 +266,16 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 			assert.Equal(t, sim.ZKSuspended, n.Session, n.Name)
 		}
 	}
-	// client-2 held the lock at the crash; RECONNECTED gives it back.
-	assert.Equal(t, []string{"client-1", "client-2", "client-2", "client-3"}, zkGrantClients(sum))
-	assert.Equal(t, sum.Grants[1].Token, sum.Grants[2].Token)
+	// client-2 held the lock at the crash: SUSPENDED sets its listener's
+	// flag, RECONNECTED (same session) clears it before its work is done,
+	// so it never stopped and writes with the lock still its own.
+	assert.Equal(t, []string{"client-1", "client-2", "client-3"}, zkGrantClients(sum))
+	reconnected := zkTrace(rec, "client-2", "state", "RECONNECTED", "")
+	require.Len(t, reconnected, 1)
+	assert.Empty(t, zkTrace(rec, "client-2", "unheld", "", "SUSPENDED"), "client-2 never stopped")
+	writes := zkTrace(rec, "storage", "write", "accepted", "from client-2")
+	require.Len(t, writes, 1, "the storage accepts client-2's write")
+	assert.Greater(t, writes[0].At, reconnected[0].At, "the write follows RECONNECTED")
 	end := rec.At(rec.End())
 	assert.Equal(t, "zk-3", end.ZK.Leader)
 	assert.Equal(t, int64(2), end.ZK.Epoch)
