@@ -279,6 +279,9 @@ func parameterParts(sc *sim.Scenario) []string {
 // FaultText says what one fault does, in a few words.
 func FaultText(f sim.Fault) string {
 	at := shortTime(f.At.D())
+	if f.When != "" { // tied to its client's step, not to an instant
+		at = i18n.F("faulttext.when", "step", f.When, "round", f.WhenRound())
+	}
 	switch f.Kind() {
 	case "pause":
 		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", shortTime(f.For.D()))
