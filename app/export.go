@@ -33,14 +33,12 @@ const PictureScale = 2
 
 // PictureTheme is the theme of pictures made without a window (lockscope
 // shot): LockScope's theme held to light, whatever the desktop prefers, so
-// a picture is the same on every machine; in English with Fyne's own
-// fonts only (latinFonts).
+// a picture is the same on every machine. Its fonts are the window's in
+// either language: with Fyne's fonts alone a sign only Fyne's symbol font
+// has (the ↑ of Sentinel's promotion) takes the space after it into the
+// symbol font's run, which has no space, and comes out as "↑�".
 func PictureTheme() fyne.Theme {
-	th := fyne.Theme(&Theme{Choice: ThemeLight})
-	if i18n.Current() == i18n.English {
-		th = latinFonts{th}
-	}
-	return th
+	return &Theme{Choice: ThemeLight}
 }
 
 // RenderScenario records a scenario and draws its tab at instant at, as
@@ -103,17 +101,6 @@ func RenderController(c *Controller, size fyne.Size, scale float32) (image.Image
 	cv.Resize(size)
 	return cv.Capture(), nil
 }
-
-// latinFonts is a theme with Fyne's own fonts, for pictures in English.
-// With a font subset ahead of Fyne's (the bundled Chinese one), the
-// software renderer draws a symbol it takes from the subset, and the space
-// after it, wrongly: "✓ write" comes out as "√� write". It must be the
-// app's theme, not an override of the picture's: the widgets measure
-// their texts with the app's fonts.
-type latinFonts struct{ fyne.Theme }
-
-// Font implements fyne.Theme.
-func (latinFonts) Font(s fyne.TextStyle) fyne.Resource { return theme.DefaultTheme().Font(s) }
 
 // EncodePNG writes an image as PNG bytes.
 func EncodePNG(img image.Image) ([]byte, error) {

@@ -173,3 +173,53 @@ func TestThemeHoldsTheChosenVariant(t *testing.T) {
 	assert.Equal(t, theme.DefaultTheme().Font(fyne.TextStyle{Monospace: true}), th.Font(fyne.TextStyle{Monospace: true}))
 	assert.Equal(t, cjkBold, th.Font(fyne.TextStyle{Bold: true}))
 }
+
+// A sign is drawn from the first font of Fyne's chain that has it, and the
+// space after it stays in that font's run; a font without a space draws
+// "�" there (Fyne's symbol font: "↑ Sentinel promotes" came out
+// "↑� Sentinel promotes" in English pictures). So every sign the window
+// or a picture writes must come from a font that has a space, in both
+// weights and with the picture's theme as with the window's.
+func TestEverySignComesFromAFontWithASpace(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		th   fyne.Theme
+	}{{"window", &Theme{}}, {"picture", PictureTheme()}} {
+		for _, style := range []fyne.TextStyle{{}, {Bold: true}} {
+			fallback := theme.DefaultTextFont()
+			if style.Bold {
+				fallback = theme.DefaultTextBoldFont()
+			}
+			// Fyne's order (internal/painter/font.go, CachedFontFace).
+			chain := []fyne.Resource{tc.th.Font(style), fallback}
+			if emoji := theme.DefaultEmojiFont(); emoji != nil {
+				chain = append(chain, emoji)
+			}
+			chain = append(chain, theme.DefaultSymbolFont())
+			faces := make([]*font.Face, len(chain))
+			for i, r := range chain {
+				faces[i] = parseFont(t, r)
+			}
+			bad := map[rune]string{}
+			for where, text := range chineseTexts(t) {
+				for _, r := range text {
+					if r < 0x80 {
+						continue
+					}
+					for i, f := range faces {
+						if _, ok := f.NominalGlyph(r); !ok {
+							continue
+						}
+						if _, ok := f.NominalGlyph(' '); !ok {
+							bad[r] = chain[i].Name() + " (" + where + ")"
+						}
+						break
+					}
+				}
+			}
+			for r, where := range bad {
+				t.Errorf("%s, bold=%v: %q (U+%04X) comes from %s, which has no space", tc.name, style.Bold, r, r, where)
+			}
+		}
+	}
+}
