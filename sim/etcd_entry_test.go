@@ -32,3 +32,15 @@ func TestEtcdEntryEncoding(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestEtcdEntryDecodingRefusesWhatEncodeNeverWrites: fields are split at
+// single spaces, so doubled, leading or trailing spaces are malformed.
+func TestEtcdEntryDecodingRefusesWhatEncodeNeverWrites(t *testing.T) {
+	for _, bad := range []string{"1  put /k 0 0 0 0 0", " 1 put /k 0 0 0 0 0", "1 put /k 0 0 0 0 0 ", "1 put /k 0 0 0 0 "} {
+		_, err := decodeEntry(bad)
+		assert.Error(t, err, "%q", bad)
+	}
+	e, err := decodeEntry("2 lock /lock/ab -7 0 1 3 9")
+	require.NoError(t, err)
+	assert.Equal(t, etcdEntry{Term: 2, Type: entLock, Key: "/lock/ab", Lease: -7, Client: 1, Origin: 3, Req: 9}, e)
+}

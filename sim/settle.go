@@ -21,6 +21,46 @@ func (s *Sim) Settle() time.Duration {
 	return s.now
 }
 
+// settleVerdict is Settle for a run of which only the checker's verdict is
+// read (the sweep's): it stops at the first event after which every client
+// has done its rounds and no request is on its way to the storage, not at
+// the next 64th step, so it runs no event the verdict cannot use. That can
+// become true only when a client, the storage or a fault (a crash) acts, so
+// only those events look (a client only once it is done itself). Settle keeps its instant of stopping, which the
+// fault-schedule search reads (its horizon), as it was.
+func (s *Sim) settleVerdict() time.Duration {
+	s.quiet = true
+	defer s.release()
+	// The clients come first among the nodes; a run keeps its processes.
+	var done []interface{ Finished() bool }
+	for i := range s.Nodes {
+		if !s.Nodes[i].Client {
+			break
+		}
+		f, _ := s.Nodes[i].Proc.(interface{ Finished() bool })
+		done = append(done, f)
+	}
+	for {
+		ix, ok := s.queue.takeUpTo(s.end)
+		if !ok {
+			s.now = max(s.now, s.end)
+			return s.now
+		}
+		e := &s.queue.slab[ix]
+		node := e.node
+		counted := s.handle(e)
+		s.queue.done(ix)
+		if !counted {
+			continue
+		}
+		s.steps++
+		if (node < 0 || node == s.storage || int(node) < len(done) && done[node] != nil && done[node].Finished()) &&
+			s.clientsFinished() && !s.storageAwaits() {
+			return s.now
+		}
+	}
+}
+
 // storageAwaits reports whether a message is still on its way to the
 // storage: queued for delivery, or held while the storage is paused.
 func (s *Sim) storageAwaits() bool {
@@ -45,4 +85,10 @@ func (c *Checker) NodeName(id NodeID) string {
 		return ""
 	}
 	return c.s.Nodes[id].Name
+}
+
+// finished reports whether a client node has done all its rounds.
+func finished(n *Node) bool {
+	f, ok := n.Proc.(interface{ Finished() bool })
+	return ok && f.Finished()
 }

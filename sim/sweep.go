@@ -322,7 +322,7 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 	var r runResult
 	// The grid's corners were validated by Run; every cell lies between.
 	s := build(sw.CellScenario(x, y, seed, false))
-	end := s.Settle()
+	end := s.settleVerdict()
 	sw.events.Add(int64(s.steps))
 	sum := s.Check.Summary(end)
 	r.unsafe = !sum.Safe
@@ -409,8 +409,7 @@ func (s *Sim) clientsFinished() bool {
 		if !n.Client {
 			break
 		}
-		f, ok := n.Proc.(interface{ Finished() bool })
-		if !n.Crashed && (!ok || !f.Finished()) {
+		if !n.Crashed && !finished(n) {
 			return false
 		}
 	}
