@@ -22,7 +22,14 @@ type Grant struct {
 	Token    int64
 	Validity time.Duration // Redlock: validity time left at the grant
 	Asked    time.Duration // when that round of asking began
-	reached  bool          // a request of this holder has reached the storage
+	// Issued is when the lock service made this grant: the latest instant,
+	// between Asked and At, a server took the client as the key's owner
+	// (At when none did). Grants are ordered by it, not by At: a grant
+	// whose reply arrives late (its holder paused or cut off while it
+	// travelled) is believed after a later grant to another client, yet it
+	// is the earlier one, and the lease it names may have run out.
+	Issued  time.Duration
+	reached bool // a request of this holder has reached the storage
 }
 
 // WriteRecord is one write to the shared storage at the end of a critical
@@ -70,6 +77,7 @@ type clientRecord struct {
 	holding   bool
 	heldFrom  time.Duration
 	grantAt   time.Duration
+	issued    time.Duration // the current or last grant's Issued
 	token     int64
 	waits     []Interval
 	beliefs   []Interval
@@ -84,6 +92,7 @@ type clientRecord struct {
 type sentWrite struct {
 	seq     int64
 	grantAt time.Duration
+	issued  time.Duration
 	readAt  time.Duration
 }
 
@@ -117,7 +126,7 @@ func (c *Checker) cloneForReplay(s *Sim) *Checker {
 	}
 	for i, r := range c.clients {
 		cp.clients[i] = clientRecord{asking: r.asking, askedAt: r.askedAt, holding: r.holding,
-			heldFrom: r.heldFrom, grantAt: r.grantAt, token: r.token}
+			heldFrom: r.heldFrom, grantAt: r.grantAt, issued: r.issued, token: r.token}
 	}
 	return cp
 }
@@ -162,8 +171,26 @@ func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity ti
 	r.holding, r.heldFrom, r.grantAt, r.token = true, now, now, token
 	r.readAt, r.hasRead = now, false
 	if !c.s.replay {
-		c.grants = append(c.grants, Grant{At: now, Client: id, Token: token, Validity: validity, Asked: asked})
+		r.issued = c.issued(id, asked, now)
+		c.grants = append(c.grants, Grant{At: now, Client: id, Token: token, Validity: validity, Asked: asked, Issued: r.issued})
 	}
+}
+
+// issued is when the lock service granted client id what it learns now,
+// having asked since asked: the latest start of a server's ownership for
+// it in that stretch (in Redlock, the master whose OK made the majority).
+func (c *Checker) issued(id NodeID, asked, now time.Duration) time.Duration {
+	at, found := now, false
+	for i := len(c.owners) - 1; i >= 0; i-- {
+		o := c.owners[i]
+		if o.Span.From < asked {
+			break
+		}
+		if o.Client == id && o.Span.From <= now && (!found || o.Span.From > at) {
+			at, found = o.Span.From, true
+		}
+	}
+	return at
 }
 
 func (c *Checker) unheld(now time.Duration, id NodeID) {
@@ -210,7 +237,7 @@ func (c *Checker) sendingWrite(now time.Duration, id NodeID, seq int64) {
 	if r == nil || c.s.replay {
 		return
 	}
-	r.sent = append(r.sent, sentWrite{seq: seq, grantAt: r.grantAt, readAt: r.readAt})
+	r.sent = append(r.sent, sentWrite{seq: seq, grantAt: r.grantAt, issued: r.issued, readAt: r.readAt})
 }
 
 // stored records a request as the storage received and judged it.
@@ -251,7 +278,7 @@ func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, hi
 		c.reads = append(c.reads, ReadRecord{At: now, Client: id, Token: m.Token, Accepted: accepted})
 		return
 	}
-	w := sentWrite{seq: m.Seq, grantAt: r.grantAt, readAt: r.readAt}
+	w := sentWrite{seq: m.Seq, grantAt: r.grantAt, issued: r.issued, readAt: r.readAt}
 	for i, sw := range r.sent {
 		if sw.seq == m.Seq {
 			w = sw
@@ -277,24 +304,29 @@ func (c *Checker) guardedWrite(now time.Duration, server, id NodeID, token int64
 	c.s.traceSaid(server, "write", verdict, id, fmt.Sprintf("guarded write from %s, revision %d", c.s.Nodes[id].Name, token),
 		say("note.storage.guarded", "client", c.s.Nodes[id].Name, "rev", strconv.FormatInt(token, 10)))
 	if !c.s.replay {
-		c.record(now, id, token, sentWrite{grantAt: r.grantAt, readAt: r.grantAt}, accepted, false)
+		c.record(now, id, token, sentWrite{grantAt: r.grantAt, issued: r.issued, readAt: r.grantAt}, accepted, false)
 	}
 }
 
-// record keeps a received write with its verdicts. It is stale when
-// another client was granted the lock after the writer's grant and, at
-// the storage node, has reached it before this write did: a write that
-// arrives in the few milliseconds between the next grant and the next
-// holder's first request is ordered before that holder's whole critical
-// section and harms nothing (the next holder reads it). A lock service
-// that keeps the value itself (atStorage false) knows its grants: there,
-// any later grant of another client makes the write stale. It is lost
-// when accepted and another client's accepted write came between the
-// writer's read and now.
+// record keeps a received write with its verdicts. It is stale when the
+// storage receives it after another client's later grant: one the lock
+// service issued after the writer's (Grant.Issued; a grant whose reply
+// came late is the earlier one however late it is believed), believed by
+// now, and, at the storage node, whose holder has reached the storage
+// before this write did: a write that arrives in the few milliseconds
+// between the next grant and the next holder's first request is ordered
+// before that holder's whole critical section and harms nothing (the next
+// holder reads it). A lock service that keeps the value itself (atStorage
+// false) knows its grants: there, any later grant of another client makes
+// the write stale. It is lost when accepted and another client's accepted
+// write came between the writer's read and now.
 func (c *Checker) record(now time.Duration, id NodeID, token int64, w sentWrite, accepted, atStorage bool) {
 	stale := false
-	for i := len(c.grants) - 1; i >= 0 && c.grants[i].At > w.grantAt; i-- {
-		if g := c.grants[i]; g.Client != id && g.At <= now && (g.reached || !atStorage) {
+	// A grant issued after the writer's is believed after it too (At >=
+	// Issued), so the grants to look at are the last few.
+	for i := len(c.grants) - 1; i >= 0 && c.grants[i].At > w.issued; i-- {
+		g := c.grants[i]
+		if g.Client != id && g.Issued > w.issued && g.At <= now && (g.reached || !atStorage) {
 			stale = true
 			break
 		}

@@ -279,3 +279,47 @@ func TestResentLockScriptLeavesTheLockBehind(t *testing.T) {
 	assert.Equal(t, 1, keys[0].Holds)
 	assert.Equal(t, "client-1", keys[0].Owner)
 }
+
+// A grant whose reply arrives late is the earlier grant, however late its
+// holder comes to believe it. client-1 is paused from the start for 10.5 s:
+// its SET succeeds at once, the reply waits in its socket, the key expires
+// at 10 s and client-2 is granted token 2 at about 10.06 s; client-1 wakes
+// at 10.5 s and believes its grant (token 1) then. client-2's write is the
+// legitimate one: never stale. client-1's write, sent after client-2's
+// grant, is the stale one: fencing refuses it, and without fencing the
+// storage takes it.
+func TestALateGrantReplyIsTheEarlierGrant(t *testing.T) {
+	for _, fencing := range []bool{true, false} {
+		sc := preset(t, "redis-gc-pause-fenced", func(sc *sim.Scenario) {
+			sc.Fencing = fencing
+			sc.Captions = nil
+			sc.Faults = []sim.Fault{{Pause: "client-1", For: sim.Duration(10500 * time.Millisecond)}}
+		})
+		s, err := sim.New(sc)
+		require.NoError(t, err)
+		sum := s.Run()
+		grants := s.Check.Grants()
+		require.Len(t, grants, 2)
+		second, late := grants[0], grants[1]
+		require.Equal(t, "client-2", s.Check.NodeName(second.Client))
+		require.Equal(t, "client-1", s.Check.NodeName(late.Client))
+		assert.Equal(t, 10500*time.Millisecond, late.At, "client-1 believes its grant when it wakes")
+		assert.Less(t, late.Issued, 100*time.Millisecond, "redis-1 granted it at the start")
+		assert.Greater(t, second.Issued, 10*time.Second, "and client-2's after the key expired")
+		var writers []string
+		for _, w := range s.Check.Writes() {
+			if w.Stale {
+				writers = append(writers, s.Check.NodeName(w.Client))
+			}
+		}
+		assert.Equal(t, []string{"client-1"}, writers, "fencing %v: only client-1's write is stale", fencing)
+		if fencing {
+			assert.Equal(t, 0, sum.StaleWritesAccepted)
+			assert.Equal(t, 1, sum.StaleWritesRejected)
+			assert.True(t, sum.Safe)
+		} else {
+			assert.Equal(t, 1, sum.StaleWritesAccepted)
+			assert.False(t, sum.Safe)
+		}
+	}
+}
