@@ -180,7 +180,7 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 	v.brk = &breakFlow{cancel: cancel}
 	bar := widget.NewProgressBar()
 	bar.Max = float64(b.Runs)
-	line := widget.NewLabel(i18n.F("break.searching", "runs", 0, "of", sim.GroupThousands(b.Runs)))
+	line := widget.NewLabel(searching(0, b.Runs))
 	prog := dialog.NewCustomWithoutButtons(i18n.T("break.title"), container.NewVBox(line, bar,
 		container.NewHBox(layout.NewSpacer(), widget.NewButton(i18n.T("break.cancel"), cancel))), v.win)
 	prog.Resize(fyne.NewSize(460, 160))
@@ -192,10 +192,12 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 			}
 			bar.SetValue(float64(p.Runs))
 			if p.Phase == breaker.PhaseShrink {
-				line.SetText(i18n.F("break.shrinking", "runs", sim.GroupThousands(p.Runs), "n", p.ShrinkRuns))
+				line.SetText(widgets.Say(sim.Say("break.shrinking").
+					With("schedules", breaker.Count(breaker.NounSchedules, p.Runs)).
+					With("shrinkRuns", breaker.Count(breaker.NounRuns, p.ShrinkRuns)), ""))
 				return
 			}
-			line.SetText(i18n.F("break.searching", "runs", sim.GroupThousands(p.Runs), "of", sim.GroupThousands(p.Of)))
+			line.SetText(searching(p.Runs, p.Of))
 		})
 	}
 	sc = sc.Clone()
@@ -218,7 +220,7 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result, err error, runs int) {
 	switch {
 	case errors.Is(err, context.Canceled):
-		v.ctl.note = i18n.F("break.cancelled", "runs", sim.GroupThousands(runs))
+		v.ctl.note = widgets.Say(sim.Say("break.cancelled").With("schedules", breaker.Count(breaker.NounSchedules, runs)), "")
 		v.status.SetText(v.ctl.Status())
 		return
 	case err != nil:
@@ -241,7 +243,21 @@ func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result
 		return
 	}
 	v.seek(res.Story.StaleWrite)
-	v.breakReport(widgets.Say(res.Sentence, ""), i18n.F("break.foundAfter", "runs", sim.GroupThousands(res.Runs), "shrink", res.ShrinkRuns))
+	v.breakReport(widgets.Say(res.Sentence, ""), widgets.Say(foundAfter(res), ""))
+}
+
+// foundAfter says how many schedules found the result and how many runs
+// shrank it, each noun in its number.
+func foundAfter(res *breaker.Result) sim.Words {
+	return sim.Say("break.foundAfter").
+		With("schedules", breaker.Count(breaker.NounSchedules, res.Runs)).
+		With("shrinkRuns", breaker.Count(breaker.NounRuns, res.ShrinkRuns))
+}
+
+// searching is the progress line: "Searching: 64 of 10 000 schedules".
+func searching(runs, of int) string {
+	return widgets.Say(sim.Say("break.searching", "runs", sim.GroupThousands(runs)).
+		With("of", breaker.Count(breaker.NounSchedules, of)), "")
 }
 
 // breakReport shows the result's sentences in a dialog over the replay.

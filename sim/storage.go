@@ -143,6 +143,11 @@ func (st *StorageServer) detail(fencing bool) (string, Words) {
 // so the storage node is not used.
 func valueInLockService(sc *Scenario) bool { return sc.Mode == "etcd" && sc.Fencing }
 
+// UsesStorage reports whether the scenario's holders read and write the
+// storage node, so that a fault on it can matter (a search leaves it out
+// otherwise).
+func (sc *Scenario) UsesStorage() bool { return !valueInLockService(sc) }
+
 // WriteAnswered ends a write the mode sent itself (etcd's guarded Txn).
 func (l *Loop) WriteAnswered() { l.writing = false }
 

@@ -20,7 +20,7 @@ import (
 
 const breakUsage = `usage: lockscope break PRESET|FILE [--faults pause,partition,clockJump,crash,failover] [--max-faults N]
                       [--max-pause D] [--max-jump D] [--max-partition D] [--runs N] [--seed N]
-                      [--out FILE] [--json] [--lang en|zh]
+                      [--spare-storage] [--out FILE] [--json] [--lang en|zh]
 
 Searches fault schedules for the smallest one that makes the storage accept a
 stale write with the scenario's settings (its own faults are set aside),
@@ -32,6 +32,8 @@ shrinks it, and prints it with the run's verdict.
   --max-pause D       longest pause, and longest a crashed server stays down (default 2 × ttl)
   --max-jump D        largest clock jump, forward or back (default ttl)
   --max-partition D   longest partition (default 2 × ttl)
+  --spare-storage     no fault on the storage node (by default it is paused, cut off
+                      and crashed like any server)
   --runs N            most schedules to try (default 10000)
   --seed N            the search's seed (default 1): the same seed finds the same
                       schedule on any number of cores
@@ -78,9 +80,15 @@ func parseBreakArgs(args []string) (breakOptions, error) {
 		case "h", "help":
 			o.help = true
 			continue
+		case "spare-storage":
+			if inline {
+				return o, fmt.Errorf("--spare-storage: takes no value")
+			}
+			o.budget.SpareStorage = true
+			continue
 		case "faults", "max-faults", "max-pause", "max-jump", "max-partition", "runs", "seed", "out", "lang":
 		default:
-			return o, fmt.Errorf("break: unknown flag %q (flags: --faults, --max-faults, --max-pause, --max-jump, --max-partition, --runs, --seed, --out, --json, --lang)", a)
+			return o, fmt.Errorf("break: unknown flag %q (flags: --faults, --max-faults, --max-pause, --max-jump, --max-partition, --spare-storage, --runs, --seed, --out, --json, --lang)", a)
 		}
 		v, err := value()
 		if err != nil {
@@ -238,7 +246,10 @@ func writeBreakReport(w io.Writer, o breakOptions, sc *sim.Scenario, res *breake
 		_, err := fmt.Fprintln(w, widgets.SayIn(l, res.Sentence, ""))
 		return err
 	}
-	fmt.Fprintln(w, i18n.Fin(l, "break.cli.found", "runs", sim.GroupThousands(res.Runs), "shrink", res.ShrinkRuns, "seed", o.seed))
+	found := sim.Say("break.cli.found", "seed", strconv.FormatInt(o.seed, 10)).
+		With("schedules", breaker.Count(breaker.NounSchedules, res.Runs)).
+		With("shrinkRuns", breaker.Count(breaker.NounRuns, res.ShrinkRuns))
+	fmt.Fprintln(w, widgets.SayIn(l, found, ""))
 	fmt.Fprintln(w, widgets.SayIn(l, res.Sentence, ""))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, i18n.In(l, "break.cli.faults"))

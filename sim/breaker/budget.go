@@ -37,6 +37,11 @@ type Budget struct {
 	MaxPause     time.Duration // longest pause (and longest a crashed server stays down)
 	MaxJump      time.Duration // largest clock jump, either way
 	MaxPartition time.Duration // longest partition
+	// SpareStorage leaves the storage node out of every fault: the
+	// question is then what the lock service lets through by itself (a
+	// write held back on its way to the storage breaks any lock without
+	// fencing, Redlock's too).
+	SpareStorage bool
 	Runs         int           // most schedules the search runs
 	Time         time.Duration // most wall time the search takes; 0: no limit (the window sets one)
 }

@@ -18,6 +18,10 @@ type gene struct {
 	Length  time.Duration // pause, partition, or how long a crashed server stays down (0: never restarted)
 	By      time.Duration // clock jump
 	Persist bool          // a restarted server keeps its durable state
+	// When ties a pause of a client to its step (sim.StepGranted or
+	// sim.StepBeforeWrite) in round Round instead of the instant At.
+	When  string
+	Round int
 }
 
 // clone copies the gene's group, so a mutation never aliases its parent.
@@ -31,6 +35,9 @@ func (g gene) faults() []sim.Fault {
 	at := sim.Duration(g.At)
 	switch g.Kind {
 	case KindPause:
+		if g.When != "" {
+			return []sim.Fault{{When: g.When, Round: g.Round, Pause: g.Target, For: sim.Duration(g.Length)}}
+		}
 		return []sim.Fault{{At: at, Pause: g.Target, For: sim.Duration(g.Length)}}
 	case KindPartition:
 		return []sim.Fault{{At: at, Partition: [][]string{slices.Clone(g.Group)}, For: sim.Duration(g.Length)}}
@@ -73,12 +80,17 @@ func (s schedule) faults() []sim.Fault {
 type space struct {
 	budget   Budget
 	clients  []string
-	servers  []string
-	nodes    []string
+	servers  []string // the lock's servers: clock jumps
+	crashes  []string // servers and the storage node: crashes
+	nodes    []string // clients, servers and the storage node: pauses and partitions
 	failover []string
-	horizon  time.Duration   // instants are drawn from [0, horizon)
-	anchors  []time.Duration // grants of the run without added faults
-	work     time.Duration
+	// rounds is, per client, how many rounds it was granted in the run
+	// without added faults (at least 1): the rounds a pause tied to its
+	// step may name.
+	rounds  map[string]int
+	horizon time.Duration   // instants are drawn from [0, horizon)
+	anchors []time.Duration // grants of the run without added faults
+	work    time.Duration
 }
 
 // newRand is the generator of schedule i of a search seeded with seed: a
@@ -122,6 +134,9 @@ func (sp *space) randomGene(r *rand.Rand) gene {
 	case KindPause:
 		g.Target = sp.nodes[r.IntN(len(sp.nodes))]
 		g.Length = randomLength(r, sp.budget.MaxPause)
+		if sp.isClient(g.Target) && r.IntN(2) == 0 {
+			sp.tieToStep(r, &g)
+		}
 	case KindPartition:
 		g.Group = sp.randomGroup(r)
 		g.Length = randomLength(r, sp.budget.MaxPartition)
@@ -132,7 +147,7 @@ func (sp *space) randomGene(r *rand.Rand) gene {
 			g.By = -g.By
 		}
 	case KindCrash:
-		g.Target = sp.servers[r.IntN(len(sp.servers))]
+		g.Target = sp.crashes[r.IntN(len(sp.crashes))]
 		if r.IntN(3) > 0 {
 			g.Length = randomLength(r, sp.budget.MaxPause)
 			g.Persist = r.IntN(2) == 0
@@ -141,6 +156,19 @@ func (sp *space) randomGene(r *rand.Rand) gene {
 		g.Target = sp.failover[r.IntN(len(sp.failover))]
 	}
 	return g
+}
+
+// isClient reports whether the node is one of the scenario's clients.
+func (sp *space) isClient(n string) bool { return slices.Contains(sp.clients, n) }
+
+// tieToStep makes g, a pause of a client, strike at one of the client's
+// steps in one of its rounds instead of at an instant: right after a
+// grant, or between its last check and its write, where a holder's pause
+// does the most harm.
+func (sp *space) tieToStep(r *rand.Rand, g *gene) {
+	g.When = sim.FaultSteps[r.IntN(len(sim.FaultSteps))]
+	g.Round = 1 + r.IntN(max(sp.rounds[g.Target], 1))
+	g.At = 0
 }
 
 // randomGroup is a non-empty proper subset of the nodes, in node order.
@@ -169,6 +197,21 @@ func (sp *space) mutate(r *rand.Rand, parent schedule) schedule {
 		g := &s[i]
 		switch r.IntN(7) {
 		case 0:
+			if g.When != "" { // another step or round, or an instant
+				switch r.IntN(3) {
+				case 0:
+					sp.tieToStep(r, g)
+				case 1:
+					g.Round = max(1, g.Round+1-2*r.IntN(2))
+				default:
+					g.When, g.Round, g.At = "", 0, sp.randomInstant(r)
+				}
+				break
+			}
+			if sp.isClient(g.Target) && g.Kind == KindPause && r.IntN(4) == 0 {
+				sp.tieToStep(r, g)
+				break
+			}
 			scales := []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, time.Second}
 			d := time.Duration(r.NormFloat64() * float64(scales[r.IntN(len(scales))]))
 			g.At = max(0, min(g.At+d, sp.horizon))
@@ -199,9 +242,15 @@ func (sp *space) mutate(r *rand.Rand, parent schedule) schedule {
 		case 5:
 			switch g.Kind {
 			case KindPause:
+				if g.When != "" { // a step is a client's
+					g.Target = sp.clients[r.IntN(len(sp.clients))]
+					break
+				}
 				g.Target = sp.nodes[r.IntN(len(sp.nodes))]
-			case KindClockJump, KindCrash:
+			case KindClockJump:
 				g.Target = sp.servers[r.IntN(len(sp.servers))]
+			case KindCrash:
+				g.Target = sp.crashes[r.IntN(len(sp.crashes))]
 			case KindPartition:
 				g.Group = sp.randomGroup(r)
 			}
@@ -220,10 +269,14 @@ func (sp *space) mutate(r *rand.Rand, parent schedule) schedule {
 // when there is no other.
 func (sp *space) otherTarget(r *rand.Rand, g gene) string {
 	pool := sp.servers
-	switch g.Kind {
-	case KindPause:
+	switch {
+	case g.Kind == KindPause && g.When != "":
+		pool = sp.clients
+	case g.Kind == KindPause:
 		pool = sp.nodes
-	case KindFailover:
+	case g.Kind == KindCrash:
+		pool = sp.crashes
+	case g.Kind == KindFailover:
 		pool = sp.failover
 	}
 	if len(pool) < 2 {

@@ -211,9 +211,15 @@ func newEnv(sc *sim.Scenario, b Budget) (*env, outcome, error) {
 	e.base.Duration = sim.Duration(roomToPlayOut(sc, b, end))
 	sp := space{budget: b, clients: sc.ClientNames(), servers: sc.ServerNames(), failover: failoverTargets(sc),
 		work: sc.Work.D(), horizon: max(end, time.Millisecond)}
-	sp.nodes = append(slices.Clone(sp.clients), sp.servers...)
+	sp.crashes = slices.Clone(sp.servers)
+	if sc.UsesStorage() && !b.SpareStorage {
+		sp.crashes = append(sp.crashes, sim.StorageName)
+	}
+	sp.nodes = append(slices.Clone(sp.clients), sp.crashes...)
+	sp.rounds = map[string]int{}
 	for _, g := range s.Check.Grants() {
 		sp.anchors = append(sp.anchors, g.At)
+		sp.rounds[s.Check.NodeName(g.Client)]++
 	}
 	e.space = sp
 	return e, out, nil
@@ -320,10 +326,10 @@ func judge(c *sim.Checker, end time.Duration, quorum bool) outcome {
 			continue
 		}
 		next := end
+		issued := issuedOf(c, w)
 		for _, g := range grants {
-			if g.At > w.GrantAt && g.Client != w.Client {
-				next = g.At
-				break
+			if g.Issued > issued && g.Client != w.Client {
+				next = min(next, g.At)
 			}
 		}
 		out.slack = min(out.slack, next-w.At)

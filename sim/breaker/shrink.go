@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // Margin is a fault's smallest size that still breaks the scenario and
@@ -48,7 +50,7 @@ func (e *env) shrink(ctx context.Context, s schedule, progress func(int)) (sched
 	for range maxPasses {
 		changed := false
 		var err error
-		for _, step := range []func(schedule) (schedule, bool, error){k.drop, k.narrow, k.round} {
+		for _, step := range []func(schedule) (schedule, bool, error){k.drop, k.narrow, k.round, k.earlierStep} {
 			var ch bool
 			if s, ch, err = step(s); err != nil {
 				return nil, nil, err
@@ -157,6 +159,43 @@ func (k *shrinker) round(s schedule) (schedule, bool, error) {
 			}
 			if moved {
 				break
+			}
+		}
+	}
+	return s, changed, nil
+}
+
+// earlierStep moves each pause tied to a client's step to the earliest
+// round, then the earliest step of its round (granted before
+// before-write), that still breaks: round 1 first, then one round less.
+func (k *shrinker) earlierStep(s schedule) (schedule, bool, error) {
+	changed := false
+	try := func(i int, edit func(*gene)) (bool, error) {
+		t := s.clone()
+		edit(&t[i])
+		ok, err := k.fails(t)
+		if ok {
+			s, changed = t, true
+		}
+		return ok, err
+	}
+	for i := range s {
+		if s[i].When == "" {
+			continue
+		}
+		for _, round := range []int{1, s[i].Round - 1} {
+			if round < 1 || round >= s[i].Round {
+				continue
+			}
+			if ok, err := try(i, func(g *gene) { g.Round = round }); err != nil {
+				return nil, false, err
+			} else if ok {
+				break
+			}
+		}
+		if first := sim.FaultSteps[0]; s[i].When != first {
+			if _, err := try(i, func(g *gene) { g.When = first }); err != nil {
+				return nil, false, err
 			}
 		}
 	}

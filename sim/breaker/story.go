@@ -131,6 +131,9 @@ func describe(c *sim.Checker, g gene) sim.Words {
 // grant for a fault on that client, else the last grant before it (or the
 // first after), else the bare instant.
 func whenOf(c *sim.Checker, g gene) sim.Words {
+	if g.When != "" {
+		return sim.Say("break.when.step", "step", g.When, "round", strconv.Itoa(max(g.Round, 1)))
+	}
 	grants := c.Grants()
 	own := g.Kind == KindPause && strings.HasPrefix(g.Target, "client-")
 	pick := func(match func(sim.Grant) bool) (sim.Grant, bool) {
@@ -177,11 +180,10 @@ func whenOf(c *sim.Checker, g gene) sim.Words {
 func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 	var st Story
 	first := time.Duration(0)
-	if len(s) > 0 {
-		first = s[0].At
-		for _, g := range s {
-			first = min(first, g.At)
-		}
+	if marks := c.Faults(); len(s) > 0 && len(marks) > 0 {
+		// When the first fault struck: a pause tied to a step has no
+		// instant of its own.
+		first = marks[0].At
 	}
 	st.Lines = append(st.Lines, Line{At: first, Words: sim.Say("break.cap.found").With("sentence", sentence)})
 	i := slices.IndexFunc(c.Writes(), func(w sim.WriteRecord) bool { return w.Stale && w.Accepted })
@@ -203,8 +205,9 @@ func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 		break
 	}
 	other := ""
+	issued := issuedOf(c, w)
 	for _, g := range c.Grants() {
-		if g.At > w.GrantAt && g.Client != w.Client {
+		if g.Issued > issued && g.Client != w.Client && g.At <= w.At {
 			other = sim.ClientName(int(g.Client))
 			words := sim.Say("break.cap.grantNoToken", "client", other, "holder", writer)
 			if tokens {
@@ -217,6 +220,17 @@ func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 	st.Lines = append(st.Lines, Line{At: w.At, Words: sim.Say("break.cap.stale", "client", writer, "other", other)})
 	slices.SortStableFunc(st.Lines, func(a, b Line) int { return cmpDur(a.At, b.At) })
 	return st
+}
+
+// issuedOf is when the lock service issued the grant write w belongs to
+// (sim.Grant.Issued): the checker orders grants by it.
+func issuedOf(c *sim.Checker, w sim.WriteRecord) time.Duration {
+	for _, g := range c.Grants() {
+		if g.Client == w.Client && g.At == w.GrantAt {
+			return g.Issued
+		}
+	}
+	return w.GrantAt
 }
 
 // notFound says what was searched, never that the scenario is safe: the
@@ -237,7 +251,23 @@ func notFound(r *Result) sim.Words {
 	if b.MaxFaults == 1 {
 		key = "break.notFoundOne"
 	}
-	return sim.Say(key, "runs", sim.GroupThousands(r.Runs), "faults", strconv.Itoa(b.MaxFaults)).With("kinds", kinds)
+	return sim.Say(key, "faults", strconv.Itoa(b.MaxFaults)).With("kinds", kinds).With("schedules", Count(NounSchedules, r.Runs))
+}
+
+// The nouns Count says.
+const (
+	NounSchedules = "schedules" // fault schedules the search ran
+	NounRuns      = "runs"      // runs the shrink made
+)
+
+// Count says n schedules or n runs, the noun in the number n takes
+// ("1 schedule", "3 000 schedules"), grouped by thousands.
+func Count(noun string, n int) sim.Words {
+	key := "break.count." + noun
+	if n == 1 {
+		key += ".one"
+	}
+	return sim.Say(key, "n", sim.GroupThousands(n))
 }
 
 // limitOf is a kind of fault with the budget's bound on it: "pauses ≤ 20 s".
