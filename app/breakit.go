@@ -238,10 +238,12 @@ func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result
 	}
 	fork.Name = i18n.Fin(i18n.English, "break.name", "name", name)
 	fork.NameZh = i18n.Fin(i18n.Chinese, "break.name", "name", ScenarioNameIn(i18n.Chinese, sc, origin))
-	if err := v.LoadScenario(fork, OriginBreak); err != nil {
+	v.stopTicker()
+	if err := v.ctl.Rebase(i18n.T("break.edit"), fork, OriginBreak); err != nil {
 		v.fail(fmt.Errorf("break it: %w", err))
 		return
 	}
+	v.showRun()
 	v.seek(res.Story.StaleWrite)
 	v.breakReport(widgets.Say(res.Sentence, ""), widgets.Say(foundAfter(res), ""))
 }
@@ -267,6 +269,19 @@ func (v *tabView) breakReport(head, detail string) {
 	more := widget.NewLabel(detail)
 	more.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(i18n.T("break.title"), i18n.T("dialog.close"), container.NewVBox(top, more), v.win)
+	d.SetOnClosed(func() { v.breakResult = nil })
+	v.breakResult = d
 	d.Resize(fyne.NewSize(560, 220))
 	d.Show()
+}
+
+// closeBreakResult closes the search's result when it shows (Escape); it
+// reports whether it did.
+func (v *tabView) closeBreakResult() bool {
+	if v.breakResult == nil {
+		return false
+	}
+	v.breakResult.Hide()
+	v.breakResult = nil
+	return true
 }

@@ -112,6 +112,39 @@ func TestBreakItFromTheKeyReplaysTheShrunkSchedule(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want.Summary.StaleWritesAccepted, s.Run().StaleWritesAccepted)
 	assert.Positive(t, want.Summary.StaleWritesAccepted)
+	assert.Contains(t, overlayLabels(w), widgets.SayIn(i18n.English, foundAfter(want), ""))
+
+	// Escape closes the result; the fork is a run of its own (its captions
+	// hold, it is not marked edited) that Ctrl+Z takes back like any edit.
+	key(w, fyne.KeyEscape)
+	assert.Nil(t, w.Canvas().Overlays().Top(), "Escape closed the result")
+	assert.False(t, v.ctl.Edited())
+	cp, ok := v.ctl.Caption()
+	require.True(t, ok)
+	assert.True(t, v.ctl.CaptionHolds(cp), "the story narrates the found run")
+	undo := w.MainMenu().Items[1].Items[0]
+	assert.Equal(t, (&fyne.ShortcutUndo{}).ShortcutName(), undo.Shortcut.ShortcutName())
+	require.False(t, undo.Disabled)
+	undo.Action()
+	assert.Equal(t, before.Faults, v.ctl.Scenario().Faults, "undone: the scenario before the search")
+	assert.Equal(t, "redis-happy-path", v.ctl.Origin())
+	assert.False(t, v.ctl.Edited())
+	assert.Equal(t, "LockScope — Three clients take turns", w.Title())
+	redo := w.MainMenu().Items[1].Items[1]
+	require.False(t, redo.Disabled)
+	redo.Action()
+	assert.Equal(t, want.Faults, v.ctl.Scenario().Faults, "redone")
+	assert.Equal(t, OriginBreak, v.ctl.Origin())
+	assert.False(t, v.ctl.Edited())
+}
+
+// "1 schedule", "1 run": the counts of the result take their number.
+func TestFoundAfterOneSchedule(t *testing.T) {
+	test.NewTempApp(t)
+	got := widgets.SayIn(i18n.English, foundAfter(&breaker.Result{Runs: 1, ShrinkRuns: 1}), "")
+	assert.True(t, strings.HasPrefix(got, "Found after 1 schedule, shrunk in 1 run."), got)
+	got = widgets.SayIn(i18n.English, foundAfter(&breaker.Result{Runs: 1200, ShrinkRuns: 30}), "")
+	assert.True(t, strings.HasPrefix(got, "Found after 1 200 schedules, shrunk in 30 runs."), got)
 }
 
 // The button is in every tab, and the search finds and replays a

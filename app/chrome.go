@@ -294,6 +294,9 @@ func (w *Window) typedKey(ev *fyne.KeyEvent) {
 		w.help.Hide()
 		return
 	}
+	if v := w.current(); ev.Name == fyne.KeyEscape && w.tour == nil && v != nil && v.closeBreakResult() {
+		return
+	}
 	if w.tour != nil { // the tour is modal: its keys only
 		switch ev.Name {
 		case fyne.KeyEscape:

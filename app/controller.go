@@ -103,7 +103,7 @@ func (c *Controller) Install(sc *sim.Scenario, rec *sim.Recording, origin string
 	c.origin = origin
 	c.cursor, c.playing = 0, false
 	c.setRun(sc, rec)
-	c.story = newStory(sc, rec)
+	c.story = newStory(sc, rec, origin)
 	c.note = i18n.F("status.loaded", "origin", OriginText(origin))
 }
 

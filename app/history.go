@@ -46,12 +46,54 @@ type version struct {
 	rec      *sim.Recording
 	what     string // the edit that made it ("" for the loaded run)
 	note     string // what the status line said after it
+	// base, when set, is what this version and the ones after it are
+	// judged against: the loaded run, a saved one, the one Break it found.
+	base *base
 }
 
-func newStory(sc *sim.Scenario, rec *sim.Recording) story {
+// base is a scenario as loaded (or saved, or found by Break it), the run
+// its captions narrate, and where it came from: what "edited" and a
+// caption that no longer holds are judged against. Break it's fork is an
+// edit undo takes back, yet a run of its own with its own captions.
+type base struct {
+	loaded   []byte
+	authored *sim.Recording
+	origin   string
+}
+
+func newStory(sc *sim.Scenario, rec *sim.Recording, origin string) story {
 	b, _ := sc.Marshal()
 	return story{loaded: b, authored: rec, diverge: NoDivergence,
-		history: []version{{scenario: sc, rec: rec}}}
+		history: []version{{scenario: sc, rec: rec, base: &base{loaded: b, authored: rec, origin: origin}}}}
+}
+
+// Rebase shows sc as an edit undo takes back (Ctrl+Z returns to the run
+// before it) that is also a run of its own, from origin: its captions
+// narrate it and it is not marked edited. Break it's found schedule is
+// loaded so; what names the edit.
+func (c *Controller) Rebase(what string, sc *sim.Scenario, origin string) error {
+	sc, rec, err := c.Record(sc, sim.RecordOptions{Progress: c.progress})
+	if err != nil {
+		return err
+	}
+	c.setRun(sc, rec)
+	b, _ := sc.Marshal()
+	c.loaded, c.authored, c.origin = b, rec, origin
+	c.note = i18n.F("status.loaded", "origin", OriginText(origin))
+	c.commit(what)
+	c.history[c.at].base = &base{loaded: b, authored: rec, origin: origin}
+	return nil
+}
+
+// useBase takes the base version i is judged against: its own, else the
+// nearest before it.
+func (c *Controller) useBase(i int) {
+	for j := i; j >= 0; j-- {
+		if b := c.history[j].base; b != nil {
+			c.loaded, c.authored, c.origin = b.loaded, b.authored, b.origin
+			return
+		}
+	}
 }
 
 // commit adds the run now on show to the history as the edit what; the
@@ -169,6 +211,7 @@ func (c *Controller) show(i int) error {
 	c.at = i
 	c.playing = false
 	c.setRun(v.scenario, v.rec)
+	c.useBase(i)
 	c.judge()
 	c.trimHistory()
 	return nil
@@ -271,6 +314,7 @@ func (c *Controller) Saved(data []byte) {
 	c.history[c.at].scenario = sc
 	c.loaded, _ = sc.Marshal()
 	c.authored = c.rec
+	c.history[c.at].base = &base{loaded: c.loaded, authored: c.authored, origin: c.origin}
 	c.judge()
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -201,8 +202,9 @@ type tabView struct {
 	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
 	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
 	breakBtn                *widgets.TipButton
-	brk                     *breakFlow   // the Break it search running, nil when none (breakit.go)
-	breakDeliver            func(func()) // hands the search's results to the UI goroutine; nil: fyne.Do
+	brk                     *breakFlow    // the Break it search running, nil when none (breakit.go)
+	breakDeliver            func(func())  // hands the search's results to the UI goroutine; nil: fyne.Do
+	breakResult             dialog.Dialog // the search's result on show, nil when closed; Escape closes it
 
 	log        *EventLog     // the trace around the cursor (eventlog.go)
 	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
