@@ -197,7 +197,8 @@ func ChangeText(sc *sim.Scenario, ch sim.Change) string {
 
 // parameterField are the changeable fields the parameter line shows.
 var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true, "jitter": true, "watchdog": true,
-	"fencing": true, "plainDel": true, "driftFactor": true, "respectSuspended": true}
+	"fencing": true, "plainDel": true, "driftFactor": true, "respectSuspended": true,
+	"checkValidity": true}
 
 // parameterParts are the pieces of a scenario's parameter line before its
 // faults and changes.
@@ -244,6 +245,9 @@ func parameterParts(sc *sim.Scenario) []string {
 	}
 	if reads("respectSuspended") {
 		parts = append(parts, onOff("param.respectSuspended", sc.RespectSuspended))
+	}
+	if reads("checkValidity") && sc.CheckValidity { // off is redsync's default, said by leaving it out
+		parts = append(parts, onOff("param.checkValidity", true))
 	}
 	if reads("watchdog") {
 		parts = append(parts, onOff("param.watchdog", sc.Watchdog))

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -156,4 +157,23 @@ func TestParametersNameTheIssue14Fields(t *testing.T) {
 	plain, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
 	assert.NotContains(t, ScenarioParameters(plain), "Sentinel", "no replica, no Sentinel")
+}
+
+// TestParametersSayCheckValidity: the parameter line names checkValidity
+// when the Redlock client looks at Until() before its write, in both
+// languages, and leaves it out for redsync's default, which never looks.
+func TestParametersSayCheckValidity(t *testing.T) {
+	checked, err := assets.Preset("redlock-check-then-pause")
+	require.NoError(t, err)
+	plain, err := assets.Preset("redlock-slow-work")
+	require.NoError(t, err)
+	require.True(t, checked.CheckValidity)
+	require.False(t, plain.CheckValidity)
+	assert.Contains(t, ScenarioParameters(checked), "checkValidity on")
+	assert.NotContains(t, ScenarioParameters(plain), "checkValidity")
+
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	assert.Contains(t, ScenarioParameters(checked), "checkValidity 开")
+	assert.NotContains(t, ScenarioParameters(plain), "checkValidity")
 }

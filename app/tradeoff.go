@@ -125,8 +125,9 @@ func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
 // clients. The axes' own fields are set to their first values, so moving
 // a slider along an axis moves the crosshair and keeps the map. Without a
 // pause axis, the main view's pause (if any) is injected where the sweep
-// injects its own; the scenario's other faults are left out.
-func tradeoffBase(sc *sim.Scenario, x, y sim.Axis) (*sim.Scenario, error) {
+// injects its own (pauseAt, one of sim.PauseAts); the scenario's other
+// faults are left out.
+func tradeoffBase(sc *sim.Scenario, x, y sim.Axis, pauseAt string) (*sim.Scenario, error) {
 	base, err := sim.SweepBase(sc.Mode)
 	if err != nil {
 		return nil, err
@@ -155,8 +156,11 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis) (*sim.Scenario, error) {
 		top["pause"] = 0
 		if d, ok := pauseLength(sc); ok {
 			top["pause"] = sim.Ms(d)
-			at := sim.Duration(2*base.Latency.D() + base.Work.D()/2)
-			base.Faults = []sim.Fault{{At: at, Pause: sim.ClientName(0), For: sim.Duration(d)}}
+			f := sim.Fault{When: sim.StepBeforeWrite, Pause: sim.ClientName(0), For: sim.Duration(d)}
+			if pauseAt == sim.PauseMidWork { // where sim.Sweep.CellScenario puts its own
+				f.When, f.At = "", sim.Duration(2*base.Latency.D()+base.Work.D()/2)
+			}
+			base.Faults = []sim.Fault{f}
 		}
 	}
 	// Long enough to see the paused holder's late write and a crashed
@@ -176,8 +180,9 @@ func briefTime(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + " ms"
 }
 
-// describeBase says in words what each cell of the map runs.
-func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) string {
+// describeBase says in words what each cell of the map runs, and where
+// its pause strikes (pauseAt).
+func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string) string {
 	axis := map[string]bool{x.Field: true, y.Field: true}
 	var parts []string
 	if !axis["clients"] {
@@ -206,12 +211,16 @@ func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int) st
 		}
 		parts = append(parts, i18n.T(t.Label)+" "+state)
 	}
-	pause := i18n.T("tradeoff.base.pauseAxis")
+	if base.CheckValidity { // no toggle: a scenario file or preset sets it
+		parts = append(parts, i18n.F("param.on", "name", i18n.T("param.checkValidity")))
+	}
+	where := i18n.T("tradeoff.pauseWhere." + pauseAt)
+	pause := i18n.F("tradeoff.base.pauseAxis", "where", where)
 	if !axis["pause"] {
 		pause = i18n.T("tradeoff.base.noPause")
 		for _, f := range base.Faults {
 			if f.Kind() == "pause" {
-				pause = i18n.F("tradeoff.base.pause", "t", briefTime(f.For.D()))
+				pause = i18n.F("tradeoff.base.pause", "t", briefTime(f.For.D()), "where", where)
 			}
 		}
 	}
@@ -229,6 +238,7 @@ type tradeoffView struct {
 	chart *widgets.RecoveryChart
 
 	xSel, ySel, colour *widgets.TipSelect
+	pauseSel           *widgets.TipSelect // where the pause strikes: sweep --pause-at
 	progress           *widget.ProgressBar
 	state              *widget.Label
 	about              *widget.Label
@@ -238,6 +248,7 @@ type tradeoffView struct {
 
 	fields         []string
 	xField, yField string
+	pauseAt        string                      // one of sim.PauseAts, as `lockscope sweep --pause-at`
 	axis           func(field string) sim.Axis // the values a field takes on an axis
 	seeds          int
 	runner         *tradeoffRunner
@@ -250,7 +261,8 @@ type tradeoffView struct {
 // newTradeoffView builds a tab's Trade-off view beside run, its run view.
 func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	t := &tradeoffView{tab: v, run: run, heat: widgets.NewHeatmap(), chart: widgets.NewRecoveryChart(),
-		fields: tradeoffFields(v.spec.Mode), xField: "ttl", yField: "pause", axis: tradeoffAxis, seeds: TradeoffSeeds,
+		fields: tradeoffFields(v.spec.Mode), xField: "ttl", yField: "pause", pauseAt: sim.PauseAts[0],
+		axis: tradeoffAxis, seeds: TradeoffSeeds,
 		runner: newTradeoffRunner(fyne.Do)}
 	t.heat.OnTapCell = t.open
 	t.heat.Hint = t.hint
@@ -265,10 +277,16 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.up.tip"))
 	t.colour = widgets.NewTipSelect([]string{i18n.T("tradeoff.colour.unsafe"), i18n.T("tradeoff.colour.violations")},
 		func(string) { t.colourChosen() }, v.tips, i18n.T("tradeoff.colour.tip"))
+	var ats []string
+	for _, at := range sim.PauseAts {
+		ats = append(ats, pauseAtName(at))
+	}
+	t.pauseSel = widgets.NewTipSelect(ats, func(string) { t.pauseAtChosen() }, v.tips, i18n.T("tradeoff.pauseAt.tip"))
 	t.selecting = true
 	t.xSel.SetSelected(fieldName(v.spec.Mode, t.xField))
 	t.ySel.SetSelected(fieldName(v.spec.Mode, t.yField))
 	t.colour.SetSelected(i18n.T("tradeoff.colour.unsafe"))
+	t.pauseSel.SetSelected(pauseAtName(t.pauseAt))
 	t.selecting = false
 
 	t.progress = widget.NewProgressBar()
@@ -294,6 +312,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	bar := newFlow(
 		container.NewHBox(bold(i18n.T("tradeoff.across")), fixed(170, t.xSel)),
 		container.NewHBox(bold(i18n.T("tradeoff.up")), fixed(170, t.ySel)),
+		container.NewHBox(bold(i18n.T("tradeoff.pauseAt")), fixed(170, t.pauseSel)),
 		container.NewHBox(bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
 		fixed(220, t.progress), stretch(atLeast(160, t.state), 0))
 	heatTitle := i18n.T("tradeoff.heat.title")
@@ -347,10 +366,10 @@ func (t *tradeoffView) follow() {
 		return // nothing is computing: the map is brought up to date when shown
 	}
 	x, y := t.axis(t.xField), t.axis(t.yField)
-	base, err := tradeoffBase(sc, x, y)
+	base, err := tradeoffBase(sc, x, y, t.pauseAt)
 	var job *tradeoffJob
 	if err == nil {
-		job, err = newTradeoffJob(base, x, y, t.seeds, t.axis("ttl"), t.runner.pairCost(), t.runner.workers)
+		job, err = newTradeoffJob(base, x, y, t.seeds, t.pauseAt, t.axis("ttl"), t.runner.pairCost(), t.runner.workers)
 	}
 	if err != nil {
 		t.runner.stop()
@@ -375,7 +394,7 @@ func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sim.Axis
 	keep := t.job != nil && t.job.fine.X.Field == x.Field && t.job.fine.Y.Field == y.Field
 	t.job = job
 	t.last = tradeoffUpdate{job: job, total: 2 * len(x.Values) * max(1, len(y.Values)) * t.seeds}
-	t.about.SetText(describeBase(t.tab.spec, base, x, y, t.seeds))
+	t.about.SetText(describeBase(t.tab.spec, base, x, y, t.seeds, t.pauseAt))
 	t.progress.SetValue(0)
 	t.state.SetText(i18n.T("tradeoff.computing"))
 	if !keep {
@@ -487,6 +506,23 @@ func (t *tradeoffView) fieldOf(name string) string {
 		}
 	}
 	return ""
+}
+
+// pauseAtName is what the Pause at choice calls a moment of sim.PauseAts.
+func pauseAtName(at string) string { return i18n.T("tradeoff.pauseAt." + at) }
+
+// pauseAtChosen recomputes the map with the pause where it was picked.
+func (t *tradeoffView) pauseAtChosen() {
+	if t.selecting {
+		return
+	}
+	for _, at := range sim.PauseAts {
+		if pauseAtName(at) == t.pauseSel.Selected {
+			t.pauseAt = at
+		}
+	}
+	t.tab.unfocus()
+	t.follow()
 }
 
 func (t *tradeoffView) colourChosen() {

@@ -38,26 +38,27 @@ type tradeoffJob struct {
 	rec, recCoarse *sim.Sweep
 }
 
-// newTradeoffJob plans the passes of a map: the coarse one sized to take
-// about CoarseBudget at pairCost seconds of one core per seed (a paused
-// run and a crashed one).
-func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, ttl sim.Axis, pairCost float64, workers int) (*tradeoffJob, error) {
-	fine := &sim.Sweep{Base: base, X: x, Y: y, Seeds: seeds}
+// newTradeoffJob plans the passes of a map with its pause at pauseAt (one
+// of sim.PauseAts): the coarse one sized to take about CoarseBudget at
+// pairCost seconds of one core per seed (a paused run and a crashed one).
+func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string, ttl sim.Axis, pairCost float64, workers int) (*tradeoffJob, error) {
+	fine := &sim.Sweep{Base: base, X: x, Y: y, Seeds: seeds, PauseAt: pauseAt}
 	if err := fine.Validate(); err != nil {
 		return nil, err
 	}
 	doc, err := json.Marshal(struct {
-		Base  *sim.Scenario
-		X, Y  sim.Axis
-		Seeds int
-	}{base, x, y, seeds})
+		Base    *sim.Scenario
+		X, Y    sim.Axis
+		Seeds   int
+		PauseAt string
+	}{base, x, y, seeds, pauseAt})
 	if err != nil {
 		return nil, err
 	}
 	j := &tradeoffJob{key: string(doc), fine: fine}
 	budget := CoarseBudget.Seconds() * float64(workers) / pairCost
 	if kx, ky, s, ok := coarsePlan(len(x.Values), len(y.Values), seeds, budget); ok {
-		j.coarse = &sim.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s}
+		j.coarse = &sim.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s, PauseAt: pauseAt}
 	}
 	if !gridHasRecovery(x, y) {
 		recBase := base.Clone()
@@ -354,13 +355,13 @@ func refineChunks(fine *sim.Sweep) []refineChunk {
 	var out []refineChunk
 	if fine.Y.Field == "pause" {
 		for col := range fine.X.Values {
-			sw := &sim.Sweep{Base: fine.Base, X: sim.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds}
+			sw := &sim.Sweep{Base: fine.Base, X: sim.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds, PauseAt: fine.PauseAt}
 			out = append(out, refineChunk{sweep: sw, index: func(i int) int { return i*nx + col }})
 		}
 		return out
 	}
 	for row := range fine.Y.Values {
-		sw := &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds}
+		sw := &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds, PauseAt: fine.PauseAt}
 		out = append(out, refineChunk{sweep: sw, index: func(i int) int { return row*nx + i }})
 	}
 	return out

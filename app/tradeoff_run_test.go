@@ -73,7 +73,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	sc.Watchdog, sc.Latency = true, sim.Duration(7*time.Millisecond)
 	ttl, pause := tradeoffAxis("ttl"), tradeoffAxis("pause")
 
-	base, err := tradeoffBase(sc, ttl, pause)
+	base, err := tradeoffBase(sc, ttl, pause, sim.PauseBeforeWrite)
 	require.NoError(t, err)
 	assert.Equal(t, sc.Work, base.Work)
 	assert.Equal(t, sc.Clients, base.Clients)
@@ -85,28 +85,50 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	assert.Equal(t, sim.Duration(time.Second), base.TTL, "an axis' field takes its first value …")
 	moved := sc.Clone()
 	moved.TTL = sim.Duration(25 * time.Second)
-	again, err := tradeoffBase(moved, ttl, pause)
+	again, err := tradeoffBase(moved, ttl, pause, sim.PauseBeforeWrite)
 	require.NoError(t, err)
 	assert.Equal(t, base, again, "… so a slider along an axis keeps the map")
 
 	// Without a pause axis the scenario's pause goes where the sweep puts
-	// its own: halfway through the work.
+	// its own: by default just before client-1 sends its write …
 	work := tradeoffAxis("work")
-	base, err = tradeoffBase(sc, ttl, work)
+	base, err = tradeoffBase(sc, ttl, work, sim.PauseBeforeWrite)
 	require.NoError(t, err)
 	require.Len(t, base.Faults, 1)
 	f := base.Faults[0]
 	assert.Equal(t, "client-1", f.Pause)
 	assert.Equal(t, sim.Duration(15*time.Second), f.For)
-	assert.Equal(t, sim.Duration(2*7*time.Millisecond), f.At, "work is the axis: its first value, 0 s, halves to 0")
+	assert.Equal(t, sim.StepBeforeWrite, f.When, "tied to client-1's step, as sweep --pause-at before-write")
+	assert.Zero(t, f.At)
 	assert.GreaterOrEqual(t, base.Duration.D(), 60*time.Second)
 	require.NoError(t, base.Validate())
 
-	desc := describeBase(ModeTabs[0], base, ttl, work, TradeoffSeeds)
+	desc := describeBase(ModeTabs[0], base, ttl, work, TradeoffSeeds, sim.PauseBeforeWrite)
 	for _, s := range []string{"50 seeds of redis", "2 clients", "latency 7 ms", "Watchdog on", "Fencing off",
-		"pauses for 15 s (the Pause slider)"} {
+		"pauses for 15 s (the Pause slider) just before it sends its write, after its last check (Pause at: before the write)"} {
 		assert.Contains(t, desc, s)
 	}
+	assert.NotContains(t, desc, "checkValidity", "said only when on, and only Redlock reads it")
+
+	// … or halfway through its work, with mid-work.
+	base, err = tradeoffBase(sc, ttl, work, sim.PauseMidWork)
+	require.NoError(t, err)
+	require.Len(t, base.Faults, 1)
+	f = base.Faults[0]
+	assert.Empty(t, f.When)
+	assert.Equal(t, sim.Duration(2*7*time.Millisecond), f.At, "work is the axis: its first value, 0 s, halves to 0")
+	assert.Contains(t, describeBase(ModeTabs[0], base, ttl, work, TradeoffSeeds, sim.PauseMidWork),
+		"pauses for 15 s (the Pause slider) halfway through its work, before its last check (Pause at: mid-work)")
+
+	// A Redlock scenario with checkValidity says so under the map.
+	rl, err := assets.Preset("redlock-check-then-pause")
+	require.NoError(t, err)
+	require.True(t, rl.CheckValidity)
+	base, err = tradeoffBase(rl, ttl, tradeoffAxis("pause"), sim.PauseBeforeWrite)
+	require.NoError(t, err)
+	assert.True(t, base.CheckValidity)
+	assert.Contains(t, describeBase(redlockModeTab, base, ttl, tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite),
+		"checkValidity on")
 }
 
 func TestCoarsePlanFitsTheBudget(t *testing.T) {
@@ -138,17 +160,30 @@ func runJob(t *testing.T, r *tradeoffRunner, q uiQueue, job *tradeoffJob) []trad
 }
 
 // TestTradeoffMatchesSweep: the map the view shows, computed coarse first
-// and then a row at a time, has exactly sim.Sweep's numbers for the grid.
+// and then a row at a time, has exactly sim.Sweep's numbers for the grid,
+// with the pause where the map says (sweep --pause-at). A Redis client
+// checks nothing before its write, so a pause anywhere in the work delays
+// the write alike: the two maps are the same (Redlock's checkValidity
+// tells them apart, TestTradeoffViewPausesWhereItIsTold).
 func TestTradeoffMatchesSweep(t *testing.T) {
+	var maps [][]sim.Cell
+	for _, at := range sim.PauseAts {
+		maps = append(maps, tradeoffMatchesSweep(t, at))
+	}
+	assert.Equal(t, maps[0], maps[1])
+}
+
+func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sim.Cell {
 	base, err := sim.SweepBase("redis")
 	require.NoError(t, err)
 	x, y := parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4")
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
 	// A pair cost that makes the budget 40 seeds forces a coarse pass.
-	job, err := newTradeoffJob(base, x, y, 6, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
+	job, err := newTradeoffJob(base, x, y, 6, pauseAt, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
 	require.NoError(t, err)
 	require.NotNil(t, job.coarse)
+	assert.Equal(t, pauseAt, job.coarse.PauseAt, "the coarse pass pauses where the map does")
 	assert.Nil(t, job.rec, "ttl × pause carries its own recovery")
 
 	ups := runJob(t, r, q, job)
@@ -168,7 +203,7 @@ func TestTradeoffMatchesSweep(t *testing.T) {
 	}
 
 	last := cells[len(cells)-1]
-	want, err := (&sim.Sweep{Base: base, X: x, Y: y, Seeds: 6}).Run(context.Background(), 1, nil)
+	want, err := (&sim.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: pauseAt}).Run(context.Background(), 1, nil)
 	require.NoError(t, err)
 	require.Len(t, last.cells, len(want))
 	for i, c := range last.cells {
@@ -181,6 +216,7 @@ func TestTradeoffMatchesSweep(t *testing.T) {
 	assert.True(t, last.columns)
 	assert.Contains(t, last.String(), "6×4×6 seeds done in")
 	assert.Contains(t, last.String(), "coarse map in")
+	return want
 }
 
 func TestTradeoffSeparateRecoverySweep(t *testing.T) {
@@ -189,7 +225,7 @@ func TestTradeoffSeparateRecoverySweep(t *testing.T) {
 	x, y, ttl := parseAxis(t, "ttl=2s:6s:3"), parseAxis(t, "work=1s:3s:2"), parseAxis(t, "ttl=2s:8s:4")
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
-	job, err := newTradeoffJob(base, x, y, 3, ttl, 1, r.workers)
+	job, err := newTradeoffJob(base, x, y, 3, sim.PauseBeforeWrite, ttl, 1, r.workers)
 	require.NoError(t, err)
 	require.NotNil(t, job.rec, "ttl × work: recovery depends on the work, so it gets its own sweep at the base")
 	ups := runJob(t, r, q, job)
@@ -207,13 +243,13 @@ func TestTradeoffCancelsStaleWork(t *testing.T) {
 	require.NoError(t, err)
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
-	big, err := newTradeoffJob(base, tradeoffAxis("ttl"), tradeoffAxis("pause"), TradeoffSeeds, tradeoffAxis("ttl"), 1e-3, r.workers)
+	big, err := newTradeoffJob(base, tradeoffAxis("ttl"), tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-3, r.workers)
 	require.NoError(t, err)
 	var stale []tradeoffUpdate
 	oldCtx := r.start(big, func(u tradeoffUpdate) { stale = append(stale, u) })
 	time.Sleep(20 * time.Millisecond) // let it get going
 
-	small, err := newTradeoffJob(base, parseAxis(t, "ttl=2s:4s:2"), parseAxis(t, "pause=0s:4s:2"), 2, tradeoffAxis("ttl"), 1e-3, r.workers)
+	small, err := newTradeoffJob(base, parseAxis(t, "ttl=2s:4s:2"), parseAxis(t, "pause=0s:4s:2"), 2, sim.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-3, r.workers)
 	require.NoError(t, err)
 	var fresh []tradeoffUpdate
 	r.start(small, func(u tradeoffUpdate) { fresh = append(fresh, u) })
@@ -249,7 +285,7 @@ func BenchmarkTradeoffCoarsePass(b *testing.B) {
 		b.Fatal(err)
 	}
 	r.measured(10*7*3, time.Since(start))
-	job, err := newTradeoffJob(base, ttl, pause, TradeoffSeeds, ttl, r.pairCost(), r.workers)
+	job, err := newTradeoffJob(base, ttl, pause, TradeoffSeeds, sim.PauseBeforeWrite, ttl, r.pairCost(), r.workers)
 	if err != nil || job.coarse == nil {
 		b.Fatal("no coarse pass planned", err)
 	}
@@ -276,7 +312,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 			if c.Validate() != nil {
 				continue // a toggle the scenario refuses (Redlock's fencing)
 			}
-			base, err := tradeoffBase(c, x, y)
+			base, err := tradeoffBase(c, x, y, sim.PauseBeforeWrite)
 			require.NoError(t, err)
 			assert.Equal(t, tg.Value(c), tg.Value(base), "%s: %s", tab.Mode, key)
 		}
@@ -292,7 +328,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 			if c.Validate() != nil {
 				continue
 			}
-			base, err := tradeoffBase(c, x, y)
+			base, err := tradeoffBase(c, x, y, sim.PauseBeforeWrite)
 			require.NoError(t, err)
 			want, wok := s.Value(c)
 			got, gok := s.Value(base)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -10,19 +11,26 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // tradeoffWindow opens the window with the Redis tab's map on a small grid
 // and its hand-overs under the test's control.
 func tradeoffWindow(t *testing.T) (*Window, *tabView, uiQueue) {
+	return tradeoffWindowOn(t, "redis", "redis-gc-pause")
+}
+
+// tradeoffWindowOn is tradeoffWindow with a mode's tab and a preset.
+func tradeoffWindowOn(t *testing.T, mode, preset string) (*Window, *tabView, uiQueue) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	w := NewWindow(a)
 	t.Cleanup(w.Close)
-	v := w.tab("redis")
+	v := w.tab(mode)
 	require.NotNil(t, v)
-	require.NoError(t, v.ctl.LoadPreset("redis-gc-pause"))
+	require.NoError(t, v.ctl.LoadPreset(preset))
 	v.showRun()
 	q := make(uiQueue, 4096)
 	v.tradeoff.runner.deliver = q.deliver
@@ -150,4 +158,80 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
 	assert.Nil(t, to.job.rec, "pause × ttl still carries its recovery")
 	assert.NotEmpty(t, to.chart.Points())
+}
+
+// TestTradeoffViewPausesWhereItIsTold: the map offers sweep --pause-at's
+// two moments, before the write by default; picking the other recomputes
+// the map, which is then sim.Sweep's with that PauseAt, and the words
+// under the map say which one is shown. With checkValidity a Redlock
+// holder paused mid-work sees its validity gone and skips its write; paused
+// before the write, after its look, it writes late.
+func TestTradeoffViewPausesWhereItIsTold(t *testing.T) {
+	_, v, q := tradeoffWindowOn(t, "redlock", "redlock-check-then-pause")
+	to := v.tradeoff
+	assert.Equal(t, []string{"before the write", "mid-work"}, to.pauseSel.Options)
+	assert.Equal(t, "before the write", to.pauseSel.Selected)
+	to.setShown(true)
+	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+	before, beforeCells := to.job, to.heat.Cells()
+	assert.Equal(t, sim.PauseBeforeWrite, before.fine.PauseAt)
+	assert.Contains(t, to.about.Text, "just before it sends its write, after its last check (Pause at: before the write)")
+
+	to.pauseSel.SetSelected("mid-work")
+	require.NotSame(t, before, to.job, "another moment is another map")
+	assert.Equal(t, sim.PauseMidWork, to.pauseAt)
+	assert.Equal(t, sim.PauseMidWork, to.job.fine.PauseAt)
+	assert.Contains(t, to.about.Text, "halfway through its work, before its last check (Pause at: mid-work)")
+	assert.NotContains(t, to.about.Text, "before the write")
+	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+
+	want, err := (&sim.Sweep{Base: to.job.fine.Base, X: smallAxes("ttl"), Y: smallAxes("pause"), Seeds: 6,
+		PauseAt: sim.PauseMidWork}).Run(context.Background(), 1, nil)
+	require.NoError(t, err)
+	got := to.heat.Cells()
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.Equal(t, want[i], got[i].Cell)
+	}
+	unsafe := func(cells []widgets.HeatCell) (n int) {
+		for _, c := range cells {
+			n += int(math.Round(c.UnsafeRate * float64(c.Runs)))
+		}
+		return n
+	}
+	assert.Positive(t, unsafe(beforeCells), "paused after its look, the holder writes late")
+	assert.Zero(t, unsafe(got), "paused mid-work, it looks after the pause and does not write")
+
+	// A click opens a run paused the way the map shows: halfway through
+	// the work, at an instant, not at client-1's step.
+	idx := -1
+	for i, c := range got {
+		if c.Y > 0 {
+			idx = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, idx, 0, "the map has a paused cell")
+	to.open(got[idx])
+	sc := v.ctl.Scenario()
+	require.Len(t, sc.Faults, 1)
+	assert.Empty(t, sc.Faults[0].When)
+	assert.Positive(t, sc.Faults[0].At.D())
+
+	// Back to before the write: the first map's key again.
+	to.setShown(true)
+	to.pauseSel.SetSelected("before the write")
+	assert.Equal(t, before.key, to.job.key)
+}
+
+func TestTradeoffPauseAtIsSaidInChinese(t *testing.T) {
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	assert.Equal(t, "写入前", pauseAtName(sim.PauseBeforeWrite))
+	assert.Equal(t, "工作进行到一半时", pauseAtName(sim.PauseMidWork))
+	base, err := sim.SweepBase("redis")
+	require.NoError(t, err)
+	for at, want := range map[string]string{sim.PauseBeforeWrite: "暂停时机：写入前", sim.PauseMidWork: "暂停时机：工作进行到一半时"} {
+		assert.Contains(t, describeBase(ModeTabs[0], base, smallAxes("ttl"), smallAxes("pause"), 6, at), want)
+	}
 }

@@ -260,10 +260,15 @@ const redlockSeqStride = 16
 // redlockClient is a redsync Mutex in a loop of Lock, work, write, Unlock.
 //
 // What the holder checks, and when: go-redsync's Mutex (mutex.go in
-// github.com/go-redsync/redsync) keeps the validity deadline in a field
-// that Until() returns; nothing in the Mutex acts on it; no timer, no
-// callback, and Lock's caller is not told when it passes (redsync's own
-// README example locks, works and unlocks without calling Until). So by
+// github.com/go-redsync/redsync v4, read at v4.17.0) keeps the validity
+// deadline in a field, until, that lockContext sets after a quorum
+// (now + expiry − elapsed − expiry·driftFactor) and ExtendContext sets
+// again; Until() only returns it. Nothing in the Mutex acts on it: no
+// timer, no callback, Unlock and Extend never look at it (Unlock runs the
+// release script on every pool and counts the yeses; Extend runs touch
+// and computes a new until), and Lock's caller is not told when it passes.
+// redsync's README example locks, works ("Do your work that requires the
+// lock.") and unlocks without calling Until. So by
 // default the client works to the end and writes whatever the deadline
 // says, as redsync's users do; it learns nothing until Unlock or Extend
 // fails. With checkValidity it compares Until() with its own clock just
