@@ -544,13 +544,19 @@ func (v *tabView) nodeMenu(node string, at fyne.Position) {
 	if len(choices) == 0 {
 		return
 	}
-	head := fyne.NewMenuItem(i18n.F("fault.menu.head", "node", node, "t", widgets.FormatTime(v.ctl.Cursor())), nil)
-	head.Disabled = true
-	items := []*fyne.MenuItem{head, fyne.NewMenuItemSeparator()}
+	items := make([]*fyne.MenuItem, 0, len(choices))
 	for _, ch := range choices {
 		items = append(items, fyne.NewMenuItem(ch.Label, func() { v.inject(ch.Fault) }))
 	}
-	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), v.win.Canvas(), at)
+	// The header is a bold label in the theme's foreground above the menu,
+	// not a disabled menu item: Fyne draws those grey on the menu's grey,
+	// unreadable in both themes.
+	head := widget.NewLabelWithStyle(i18n.F("fault.menu.head", "node", node, "t", widgets.FormatTime(v.ctl.Cursor())),
+		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	menu := widget.NewMenu(fyne.NewMenu("", items...))
+	pop := widget.NewPopUp(container.NewVBox(head, widget.NewSeparator(), menu), v.win.Canvas())
+	menu.OnDismiss = pop.Hide
+	pop.ShowAtPosition(at)
 }
 
 // inject adds a fault at the cursor and re-records.

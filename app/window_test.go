@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -263,7 +264,17 @@ func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	v.selectPreset("redis-happy-path")
 	v.seek(3 * time.Second)
 	v.nodeMenu("redis-1", fyne.NewPos(300, 300))
-	assert.NotNil(t, w.Canvas().Overlays().Top(), "tapping a node opens its fault menu")
+	require.NotNil(t, w.Canvas().Overlays().Top(), "tapping a node opens its fault menu")
+	var head *widget.Label
+	for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
+		if l, ok := o.(*widget.Label); ok && head == nil {
+			head = l
+		}
+	}
+	require.NotNil(t, head, "the menu's header is a label in the foreground colour, not a greyed menu item")
+	assert.Equal(t, "redis-1 at 3.000 s", head.Text)
+	assert.Equal(t, widget.MediumImportance, head.Importance)
+	assert.True(t, head.TextStyle.Bold)
 
 	choices := FaultChoices(v.ctl.Scenario(), v.ctl.Snapshot(), "redis-1", 0)
 	require.Equal(t, "Crash", choices[1].Label)

@@ -154,7 +154,8 @@ func (h *Heatmap) complete() bool {
 // Heatmap layout: margins around the plot for the axes and the legend.
 const (
 	heatLeft   = 56
-	heatTop    = 24
+	heatTop    = 48 // two rows: the axis and legend titles, then the sliders' crosshair label
+	heatCrossY = 22 // top of the crosshair label's row, under the titles' row
 	heatBottom = 42
 	heatRight  = 92
 	heatBarW   = 14
@@ -493,10 +494,12 @@ func (r *heatRenderer) drawOverlay() {
 		r.ring.Hide()
 	}
 	if label := r.crossLabel(); label != "" && ready {
+		// On its own row under the titles, right-aligned to the plot, so it
+		// never covers the colour bar's title or the y axis' title.
 		w := textWidth(label, 11.5, true)
-		lx := max(x1-w-10, textWidth(AxisUnit(h.y).Title(h.yName), 12, true)+12)
-		placeRect(r.crossBg, fyne.NewPos(lx, 1), fyne.NewSize(w+10, 19), fade(color.NRGBA{A: 0xFF}, 0.55))
-		placeText(r.crossText, label, fyne.NewPos(lx+5, 2), white)
+		lx := max(x1-w-10, 0)
+		placeRect(r.crossBg, fyne.NewPos(lx, heatCrossY-1), fyne.NewSize(w+10, 19), fade(color.NRGBA{A: 0xFF}, 0.55))
+		placeText(r.crossText, label, fyne.NewPos(lx+5, heatCrossY), white)
 	} else {
 		r.crossBg.Hide()
 		r.crossText.Hide()

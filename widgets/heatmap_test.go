@@ -271,3 +271,27 @@ func TestPaintFillsHatchStaysInside(t *testing.T) {
 	}
 	assert.Equal(t, 2, lit, "one stripe in six pixels")
 }
+
+// The crosshair's label is on a row of its own: it covers no other text of
+// the map (the colour bar's title, the axis titles, the ticks), wide or narrow.
+func TestHeatmapCrosshairLabelCoversNoText(t *testing.T) {
+	h, r := newTestHeatmap(t)
+	h.SetMetric(MetricViolations)
+	h.SetCrosshair(4000, true, 4000, true)
+	for _, width := range []float32{380, 640, 1200} {
+		h.Resize(fyne.NewSize(width, 420))
+		r.Refresh()
+		require.True(t, r.crossBg.Visible())
+		box := [4]float32{r.crossBg.Position().X, r.crossBg.Position().Y,
+			r.crossBg.Position().X + r.crossBg.Size().Width, r.crossBg.Position().Y + r.crossBg.Size().Height}
+		for _, o := range r.Objects() {
+			tx, ok := o.(*canvas.Text)
+			if !ok || !tx.Visible() || tx == r.crossText || tx.Text == "" {
+				continue
+			}
+			p, s := tx.Position(), tx.MinSize()
+			apart := p.X >= box[2] || p.X+s.Width <= box[0] || p.Y >= box[3] || p.Y+s.Height <= box[1]
+			assert.True(t, apart, "width %v: the crosshair label %v covers %q at %v %v", width, box, tx.Text, p, s)
+		}
+	}
+}
