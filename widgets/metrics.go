@@ -123,11 +123,11 @@ func Verdict(s sim.Summary, finished bool) (text, why string, state VerdictState
 func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
 	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: newText(15, true), why: newText(11, false)}
 	for range Cells(sim.Summary{}) {
-		r.cells = append(r.cells, metricObjects{label: newText(11, false), value: newText(17, true),
+		r.cells = append(r.cells, metricObjects{label: newText(11, false), label2: newText(11, false), value: newText(17, true),
 			detail: newText(11, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
 	}
 	for _, c := range r.cells {
-		r.objects = append(r.objects, c.alarm, c.sep, c.label, c.value, c.detail)
+		r.objects = append(r.objects, c.alarm, c.sep, c.label, c.label2, c.value, c.detail)
 	}
 	r.objects = append(r.objects, r.verdictBg, r.verdict, r.why)
 	r.Refresh()
@@ -135,7 +135,7 @@ func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type metricObjects struct {
-	label, value, detail *canvas.Text
+	label, label2, value, detail *canvas.Text // label2: the label's second line in a narrow window
 	alarm                *canvas.Rectangle
 	sep                  *canvas.Line
 }
@@ -188,15 +188,25 @@ func (r *metricsRenderer) Refresh() {
 		} else {
 			o.sep.Hide()
 		}
-		// A narrow window shortens a label rather than run it into the next.
-		placeText(o.label, fitText(c.Label, 11, false, cellW-16), fyne.NewPos(x+10, 4), muted)
+		// A narrow window wraps a label onto a second line, the figure
+		// moving down under it, rather than cut it or run it into the next.
+		lines := wrapText(c.Label, cellW-16, 11, false, 2)
+		valueY := float32(19)
+		placeText(o.label, lines[0], fyne.NewPos(x+10, 4), muted)
+		if len(lines) > 1 {
+			placeText(o.label, lines[0], fyne.NewPos(x+10, 1), muted)
+			placeText(o.label2, lines[1], fyne.NewPos(x+10, 14), muted)
+			valueY = min(29, size.Height-24)
+		} else {
+			o.label2.Hide()
+		}
 		vc := fg
 		if c.Alarm {
 			vc = ColorViolation
 		}
-		placeText(o.value, c.Value, fyne.NewPos(x+10, 19), vc)
+		placeText(o.value, c.Value, fyne.NewPos(x+10, valueY), vc)
 		if c.Detail != "" && x+10+o.value.MinSize().Width+6+textWidth(c.Detail, 11, false) < x+cellW {
-			placeText(o.detail, c.Detail, fyne.NewPos(x+16+o.value.MinSize().Width, 25), muted)
+			placeText(o.detail, c.Detail, fyne.NewPos(x+16+o.value.MinSize().Width, valueY+6), muted)
 		} else {
 			o.detail.Hide()
 		}

@@ -119,3 +119,28 @@ func TestMetricsStripMarkup(t *testing.T) {
 		StaleWritesAccepted: 1, ExpiredWhileHeld: 1, Messages: 198, AcquireLatencyP50Ms: 5.631, AcquireLatencyP99Ms: 9964.715}, true)
 	test.AssertObjectRendersToMarkup(t, "metrics_unsafe.xml", m)
 }
+
+// At 1024 points a label too long for its cell wraps onto a second line,
+// whole, instead of ending in "…".
+func TestMetricsStripWrapsLongLabels(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMetrics()
+	w := test.NewTempWindow(t, m)
+	w.Resize(fyne.NewSize(1000, 60))
+	r := test.TempWidgetRenderer(t, m).(*metricsRenderer)
+	m.SetSummary(sim.Summary{Acquisitions: 2, Writes: 2, Messages: 12}, true)
+	wrapped := false
+	for i, c := range Cells(m.Summary()) {
+		o := r.cells[i]
+		shown := o.label.Text
+		if o.label2.Visible() {
+			shown += " " + o.label2.Text
+			wrapped = true
+			assert.GreaterOrEqual(t, o.value.Position().Y, o.label2.Position().Y+o.label2.MinSize().Height-2, "the figure is under the label's second line")
+			assert.LessOrEqual(t, o.value.Position().Y+o.value.MinSize().Height, m.Size().Height, "the figure stays inside the strip")
+		}
+		assert.Equal(t, c.Label, shown, "the whole label is shown")
+		assert.NotContains(t, shown, "…")
+	}
+	assert.True(t, wrapped, "at 1000 points some label needs two lines")
+}
