@@ -29,6 +29,7 @@ type EventLog struct {
 	OnSeek func(time.Duration)
 
 	events  *sim.TraceStore // nil before the first run
+	mode    string          // the run's mode: a change names the lease in its words
 	current int             // the selected row, -1 for none
 	curAt   time.Duration   // the selected row's time
 	at      time.Duration
@@ -292,7 +293,11 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 	if node == "" {
 		node = i18n.T("eventlog.scenario")
 	}
-	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), widgets.Say(e.NoteWords, e.Note)}
+	note := widgets.Say(e.NoteWords, e.Note)
+	if e.Kind == "change" {
+		note = ChangeMarkText(l.mode, e.Note)
+	}
+	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), note}
 	imp := widget.MediumImportance
 	bold := false
 	switch {
@@ -400,6 +405,7 @@ func (p *Pictures) ShowSide(on bool) {
 // showRunLog hands a new recording's trace to the log.
 func (v *tabView) showRunLog() {
 	if rec := v.ctl.Recording(); rec != nil {
+		v.log.mode = v.ctl.Scenario().Mode
 		v.log.SetTrace(rec.Events(), v.ctl.Cursor())
 	}
 	v.controlsAt = v.ctl.Effective()

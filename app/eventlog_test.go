@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,52 @@ func TestEventLogFutureRowsLegible(t *testing.T) {
 		test.NewTempApp(t).Settings().SetTheme(th)
 		v := th.Variant(theme.VariantDark)
 		assert.Equal(t, th.Color(theme.ColorNamePlaceHolder, v), logTheme{}.Color(theme.ColorNameDisabled, v), c)
+	}
+}
+
+// A mid-run change is said in words, in the reader's language, on the
+// timeline's badge and in the log's row: "TTL → 48 s", not ttl=48s.
+func TestChangeMarksInWords(t *testing.T) {
+	w, _, _, _ := newTestWindow(t)
+	sc, err := assets.Preset("redis-gc-pause")
+	require.NoError(t, err)
+	sc = sc.Clone()
+	sc.Changes = append(sc.Changes, sim.Change{At: sim.Duration(5 * time.Second),
+		Set: map[string]json.RawMessage{"ttl": json.RawMessage(`"48s"`), "watchdog": json.RawMessage(`true`)}})
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	l := NewEventLog()
+	l.mode = sc.Mode
+	test.NewTempWindow(t, l.Content()).Resize(fyne.NewSize(700, 500))
+	l.SetTrace(rec.Events(), rec.End())
+	noteOfChange := func() string {
+		for row := range l.Len() {
+			if l.Event(row).Kind == "change" {
+				c := newEventRow().(*fyne.Container)
+				l.fillRow(row, c)
+				return c.Objects[3].(*widget.Label).Text
+			}
+		}
+		return ""
+	}
+	markOfChange := func() string {
+		for _, f := range saidTimeline(rec.Timeline(), sc.Mode).Faults {
+			if f.Kind == "change" {
+				return f.Note
+			}
+		}
+		return ""
+	}
+	assert.Equal(t, "TTL → 48 s · watchdog → on", noteOfChange())
+	assert.Equal(t, "TTL → 48 s · watchdog → on", markOfChange())
+	assert.Equal(t, "session timeout → 4 s · think time → 1.500 s", ChangeMarkText("zookeeper", "ttl=4s, think=1.5s"),
+		"the lease in the design's own word")
+	inChinese(t, w)
+	assert.Equal(t, "TTL → 48 s · 看门狗 → 开", noteOfChange())
+	assert.Equal(t, "TTL → 48 s · 看门狗 → 开", markOfChange())
+	for _, f := range rec.Timeline().Faults {
+		if f.Kind == "change" {
+			assert.Equal(t, "ttl=48s, watchdog=true", f.Note, "the recording keeps the file's syntax")
+		}
 	}
 }

@@ -195,6 +195,52 @@ func ChangeText(sc *sim.Scenario, ch sim.Change) string {
 	return strings.Join(out, " · ")
 }
 
+// ChangeMarkText says a mid-run change as the trace notes it
+// (sim.Change.String: "ttl=48s, watchdog=true") in the reader's words,
+// each field as "name → value" ("TTL → 48 s · watchdog → on"), for the
+// timeline's badge and the event log's row; mode gives the lease its
+// design's own name. A field it does not know is left as the file has it.
+func ChangeMarkText(mode, note string) string {
+	var out []string
+	for _, part := range strings.Split(note, ", ") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			out = append(out, part)
+			continue
+		}
+		out = append(out, i18n.F("change.set", "name", changeFieldName(mode, k), "value", changeValue(v)))
+	}
+	return strings.Join(out, " · ")
+}
+
+// changeFieldName is a changeable field's name in the reader's language.
+func changeFieldName(mode, field string) string {
+	switch field {
+	case "ttl", "work", "latency":
+		return fieldName(mode, field)
+	case "watchdog", "fencing", "plainDel", "respectSuspended":
+		return i18n.T("param." + field)
+	case "think", "jitter", "retryDelay", "tries", "driftFactor", "checkValidity":
+		return i18n.T("change.field." + field)
+	}
+	return field
+}
+
+// changeValue is a value as the file has it in the reader's words: a
+// duration in the units the parameter line uses, a switch on or off.
+func changeValue(v string) string {
+	switch v {
+	case "true":
+		return i18n.T("change.on")
+	case "false":
+		return i18n.T("change.off")
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return shortTime(d)
+	}
+	return v
+}
+
 // parameterField are the changeable fields the parameter line shows.
 var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true, "jitter": true, "watchdog": true,
 	"fencing": true, "plainDel": true, "driftFactor": true, "respectSuspended": true,

@@ -74,12 +74,27 @@ func NewPictures(spec ModeTab) *Pictures {
 	return p
 }
 
+// saidTimeline is tl with its mid-run changes' marks in the reader's words
+// ("TTL → 48 s", not the trace's ttl=48s); the recording's own marks are
+// left as they are.
+func saidTimeline(tl sim.Timeline, mode string) sim.Timeline {
+	faults := make([]sim.FaultMark, len(tl.Faults))
+	for i, f := range tl.Faults {
+		if f.Kind == "change" {
+			f.Note = ChangeMarkText(mode, f.Note)
+		}
+		faults[i] = f
+	}
+	tl.Faults = faults
+	return tl
+}
+
 // Content is the pictures laid out as the tab shows them.
 func (p *Pictures) Content() fyne.CanvasObject { return p.content }
 
 // ShowRun draws the whole recorded run: the timeline's lanes.
 func (p *Pictures) ShowRun(c *Controller) {
-	p.Timeline.SetTimeline(c.Timeline())
+	p.Timeline.SetTimeline(saidTimeline(c.Timeline(), c.Scenario().Mode))
 	p.protoFor = nil
 	p.showProtocol(c)
 }
