@@ -196,6 +196,18 @@ func (w *Window) relabel() {
 	if w.appTabs != nil {
 		sel = w.appTabs.SelectedIndex()
 	}
+	// A tour on show points at the old tab's parts and speaks the old
+	// language: it opens again, at the same stop, over the rebuilt window.
+	tourAt := -1
+	if w.tour != nil {
+		tourAt = w.tour.at
+		w.CloseTour()
+	}
+	defer func() {
+		if tourAt >= 0 {
+			w.showTourAt(tourAt)
+		}
+	}()
 	for i, v := range w.tabs {
 		v.ctl.note = "" // said in the old language; the next action speaks the new one
 		w.tabs[i] = v.rebuilt()

@@ -2,6 +2,9 @@ package app
 
 import (
 	"image/color"
+	"maps"
+	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -11,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // prefTourSeen is set once the guided tour was shown, so it opens by
@@ -19,28 +23,45 @@ const prefTourSeen = "tourSeen"
 
 // tourStop is one stop of the guided tour: the parts of the tab it points
 // at and the words that say what they are ("tour.<key>.title", ".text").
+// A stop whose parts lie among others (the sliders among the toggles)
+// frames each group of targets on its own and dims the others between them.
 type tourStop struct {
 	key     string
 	targets func(v *tabView) []fyne.CanvasObject
+	groups  func(v *tabView) [][]fyne.CanvasObject // nil: one frame around all the targets
+	others  func(v *tabView) []fyne.CanvasObject   // dimmed where they lie inside the framed area
 }
 
 // tourStops are the tour's stops in order: the cluster, the mode's state,
 // the timeline, the verdict, the sliders, the Trade-off map and a click on
 // a node.
 var tourStops = []tourStop{
-	{"cluster", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.clusterPanel} }},
-	{"state", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.State} }},
-	{"timeline", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Timeline} }},
-	{"verdict", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Metrics} }},
+	{"cluster", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.clusterPanel} }, nil, nil},
+	{"state", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.State} }, nil, nil},
+	{"timeline", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Timeline} }, nil, nil},
+	{"verdict", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Metrics} }, nil, nil},
 	{"sliders", func(v *tabView) []fyne.CanvasObject {
 		var out []fyne.CanvasObject
 		for _, s := range v.sliders {
 			out = append(out, s.slider, s.value)
 		}
 		return out
+	}, func(v *tabView) [][]fyne.CanvasObject {
+		var out [][]fyne.CanvasObject
+		for _, s := range v.sliders {
+			out = append(out, []fyne.CanvasObject{s.slider, s.value})
+		}
+		return out
+	}, func(v *tabView) []fyne.CanvasObject {
+		out := []fyne.CanvasObject{v.play, v.step, v.back, v.reset, v.delta, v.speed, v.speedValue, v.presets,
+			v.breakBtn, v.tradeoff.button}
+		for _, name := range slices.Sorted(maps.Keys(v.toggles)) {
+			out = append(out, v.toggles[name])
+		}
+		return out
 	}},
-	{"tradeoff", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.tradeoff.button} }},
-	{"node", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Cluster} }},
+	{"tradeoff", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.tradeoff.button} }, nil, nil},
+	{"node", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Cluster} }, nil, nil},
 }
 
 // tour is the guided tour on show: an overlay that dims the window around
@@ -49,10 +70,12 @@ type tour struct {
 	w    *Window
 	v    *tabView
 	at   int
-	over *fyne.Container // the overlay: dimming, frame and card (tourLayout)
+	over *fyne.Container // the overlay: dimming, frames and card (tourLayout)
 	lay  *tourLayout
+	card fyne.CanvasObject
 
 	title, text, count *widget.Label
+	words              string // the stop's text before it is broken into lines (Chinese)
 	back, next         *widget.Button
 }
 
@@ -70,7 +93,10 @@ func (w *Window) ShowTourOnFirstStart() {
 }
 
 // ShowTour opens the guided tour on the tab on show, at its first stop.
-func (w *Window) ShowTour() {
+func (w *Window) ShowTour() { w.showTourAt(0) }
+
+// showTourAt opens the guided tour on the tab on show at stop i.
+func (w *Window) showTourAt(i int) {
 	v := w.current()
 	if v == nil {
 		return
@@ -81,10 +107,7 @@ func (w *Window) ShowTour() {
 	t := &tour{w: w, v: v}
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.text = widget.NewLabel("")
-	t.text.Wrapping = fyne.TextWrapWord
-	if i18n.Current() == i18n.Chinese {
-		t.text.Wrapping = fyne.TextWrapBreak // Chinese breaks between any two characters, not at spaces
-	}
+	t.text.Wrapping = fyne.TextWrapWord // Chinese: broken into lines by the layout (wrapWords)
 	t.count = widget.NewLabel("")
 	t.count.Importance = widget.LowImportance
 	skip := widget.NewButton(i18n.T("tour.skip"), w.CloseTour)
@@ -98,17 +121,62 @@ func (w *Window) ShowTour() {
 	card := container.NewStack(bg, container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, nil, t.count, t.title),
 		container.NewHBox(layout.NewSpacer(), skip, t.back, t.next), nil, nil, t.text)))
+	t.card = card
+	t.lay = &tourLayout{target: t.targetRects, wrap: t.wrap}
+	t.over = container.New(t.lay)
+	w.tour = t
+	w.Canvas().Overlays().Add(t.over)
+	t.over.Resize(w.Canvas().Size())
+	t.show(i)
+}
+
+// tourDim is a dimming rectangle of the tour.
+func tourDim() fyne.CanvasObject { return canvas.NewRectangle(color.NRGBA{A: 0x99}) }
+
+// tourFrame is the frame around a part the tour points at.
+func tourFrame() fyne.CanvasObject {
 	frame := canvas.NewRectangle(color.Transparent)
 	frame.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	frame.StrokeWidth = 3
 	frame.CornerRadius = 4
-	dim := func() fyne.CanvasObject { return canvas.NewRectangle(color.NRGBA{A: 0x99}) }
-	t.lay = &tourLayout{target: func() tourRect { return t.targetRect(tourStops[t.at].targets(t.v)) }}
-	t.over = container.New(t.lay, dim(), dim(), dim(), dim(), frame, card)
-	w.tour = t
-	w.Canvas().Overlays().Add(t.over)
-	t.over.Resize(w.Canvas().Size())
-	t.show(0)
+	return frame
+}
+
+// targetRects are the rectangles the stop on show frames and those it
+// dims inside them.
+func (t *tour) targetRects() (frames, shade []tourRect) {
+	stop := tourStops[t.at]
+	if stop.groups == nil {
+		return []tourRect{t.targetRect(stop.targets(t.v))}, nil
+	}
+	for _, g := range stop.groups(t.v) {
+		if r := t.targetRect(g); !r.empty() {
+			frames = append(frames, r)
+		}
+	}
+	if stop.others != nil {
+		for _, o := range stop.others(t.v) {
+			if r := t.targetRect([]fyne.CanvasObject{o}); !r.empty() {
+				shade = append(shade, r)
+			}
+		}
+	}
+	return frames, shade
+}
+
+// wrap sets the stop's text for a card whose text is width wide: Chinese
+// is broken into lines by wrapWords, between characters but never inside
+// a Latin word (Fyne's word wrap breaks only at spaces, its break wrap
+// anywhere, "Red-is").
+func (t *tour) wrap(width float32) {
+	text := t.words
+	if i18n.Current() == i18n.Chinese {
+		size := theme.TextSize()
+		text = strings.Join(widgets.WrapWords(t.words, size, width-2*theme.InnerPadding()-2), "\n")
+	}
+	if t.text.Text != text {
+		t.text.SetText(text)
+	}
 }
 
 // CloseTour ends the guided tour, if one is on show.
@@ -135,7 +203,8 @@ func (t *tour) show(i int) {
 	t.at = i
 	stop := tourStops[i]
 	t.title.SetText(i18n.T("tour." + stop.key + ".title"))
-	t.text.SetText(i18n.T("tour." + stop.key + ".text"))
+	t.words = i18n.T("tour." + stop.key + ".text")
+	t.text.SetText(t.words)
 	t.count.SetText(i18n.F("tour.count", "n", i+1, "of", len(tourStops)))
 	if i == 0 {
 		t.back.Disable()
@@ -147,8 +216,25 @@ func (t *tour) show(i int) {
 	} else {
 		t.next.SetText(i18n.T("tour.next"))
 	}
+	// Four dims around the framed area, a frame per group, a dim on each
+	// other control inside the area, and the card.
+	frames, shade := t.targetRects()
+	objs := []fyne.CanvasObject{tourDim(), tourDim(), tourDim(), tourDim()}
+	for range max(1, len(frames)) {
+		objs = append(objs, tourFrame())
+	}
+	for range shade {
+		objs = append(objs, tourDim())
+	}
+	t.over.Objects = append(objs, t.card)
 	t.over.Refresh()
 	t.lay.Layout(t.over.Objects, t.over.Size())
+}
+
+// frames are the tour's frames on show, in the overlay's objects.
+func (t *tour) frames() []fyne.CanvasObject {
+	n, _ := t.targetRects()
+	return t.over.Objects[4 : 4+max(1, len(n))]
 }
 
 // targetRect is the rectangle, in canvas coordinates, around the visible
@@ -185,18 +271,27 @@ func (r tourRect) union(o tourRect) tourRect {
 const tourCardWidth = 420
 
 // tourLayout places the tour's objects: four dimming rectangles around
-// the target, a frame on it, and the card below it (or above, or inside
-// when neither has room), kept within the window. The target is measured
-// at each layout, so the frame follows a resized window.
-type tourLayout struct{ target func() tourRect }
+// the framed area, a frame on each target, a dim on each other control
+// inside the area, and the card (the last object) below the area (or
+// above, or inside when neither has room), kept within the window. The
+// targets are measured at each layout, so the frames follow a resized
+// window.
+type tourLayout struct {
+	target func() (frames, shade []tourRect)
+	wrap   func(width float32) // sets the card's text for its width
+}
 
 // Layout implements fyne.Layout.
 func (l *tourLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if len(objs) != 6 {
+	const pad = 4
+	frames, shade := l.target()
+	if len(objs) < 6 || len(objs) < 5+max(1, len(frames))+len(shade) {
 		return
 	}
-	const pad = 4
-	r := l.target()
+	var r tourRect
+	for _, f := range frames {
+		r = r.union(f)
+	}
 	if r.empty() {
 		r = tourRect{fyne.NewPos(size.Width/2, size.Height/2), fyne.NewPos(size.Width/2, size.Height/2)}
 	}
@@ -210,10 +305,31 @@ func (l *tourLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	place(objs[1], 0, y1, size.Width, size.Height-y1) // below
 	place(objs[2], 0, y0, x0, y1-y0)                  // left
 	place(objs[3], x1, y0, size.Width-x1, y1-y0)      // right
-	place(objs[4], x0, y0, x1-x0, y1-y0)              // the frame
+	if len(frames) == 0 {
+		place(objs[4], x0, y0, x1-x0, y1-y0)
+	}
+	for i, f := range frames {
+		if len(frames) == 1 {
+			place(objs[4], x0, y0, x1-x0, y1-y0)
+			break
+		}
+		// Tight on each group: the rows of controls touch each other.
+		place(objs[4+i], f.min.X, f.min.Y, f.max.X-f.min.X, f.max.Y-f.min.Y)
+	}
+	// Other controls inside the area are dimmed, clipped to it so no part
+	// is dimmed twice.
+	next := 4 + max(1, len(frames))
+	for i, o := range shade {
+		ox0, oy0 := max(o.min.X, x0), max(o.min.Y, y0)
+		ox1, oy1 := min(o.max.X, x1), min(o.max.Y, y1)
+		place(objs[next+i], ox0, oy0, ox1-ox0, oy1-oy0)
+	}
 
-	card := objs[5]
+	card := objs[len(objs)-1]
 	w := min(float32(tourCardWidth), size.Width-2*pad)
+	if l.wrap != nil {
+		l.wrap(w - 2*theme.Padding())
+	}
 	card.Resize(fyne.NewSize(w, 1)) // the text wraps to the width: measure at it
 	h := card.MinSize().Height
 	x := max(pad, min(x0, size.Width-w-pad))

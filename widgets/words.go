@@ -2,6 +2,8 @@ package widgets
 
 import (
 	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
@@ -47,4 +49,84 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// WrapWords breaks text into lines no wider than width at the given size,
+// as Chinese is set: between any two Chinese characters and at spaces, but
+// never inside a Latin word or number ("Redis", "10 s" stay whole), and
+// never with a closing mark (，。）) at a line's start. Fyne's labels wrap
+// at spaces only, or anywhere ("Red" / "is").
+func WrapWords(text string, size, width float32) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, tok := range wordTokens(para) {
+			try := tok.text
+			if line != "" {
+				try = line + tok.gap + tok.text
+			}
+			if line != "" && textWidth(try, size, false) > width {
+				out = append(out, line)
+				try = tok.text
+			}
+			line = try
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// wordToken is a piece of text a line may not break inside, and what
+// stands between it and the piece before it ("" or a space).
+type wordToken struct{ text, gap string }
+
+// wordTokens cuts a paragraph into the pieces WrapWords keeps whole: each
+// Chinese character (with the closing marks after it and the opening marks
+// before it) and each run of other characters between spaces.
+func wordTokens(para string) []wordToken {
+	var toks []wordToken
+	gap := ""
+	open := "" // opening marks waiting for the character they belong to
+	for _, r := range para {
+		switch {
+		case unicode.IsSpace(r):
+			if len(toks) > 0 {
+				gap = " "
+			}
+		case strings.ContainsRune("，。；：！？、）」』》…", r) && len(toks) > 0:
+			toks[len(toks)-1].text += string(r)
+		case strings.ContainsRune("（「『《", r):
+			open += string(r)
+		case isWide(r):
+			toks = append(toks, wordToken{text: open + string(r), gap: gap})
+			open, gap = "", ""
+		default:
+			last := len(toks) - 1
+			if last >= 0 && gap == "" && open == "" && !isWide(lastRuneOf(toks[last].text)) {
+				toks[last].text += string(r) // the Latin word goes on
+				continue
+			}
+			toks = append(toks, wordToken{text: open + string(r), gap: gap})
+			open, gap = "", ""
+		}
+	}
+	if open != "" {
+		toks = append(toks, wordToken{text: open, gap: gap})
+	}
+	return toks
+}
+
+// isWide reports whether r is a Chinese character or a full-width mark,
+// between which a line may break.
+func isWide(r rune) bool {
+	return unicode.Is(unicode.Han, r) || (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
+}
+
+// lastRuneOf is the last rune of s, 0 for "".
+func lastRuneOf(s string) rune {
+	r, _ := lastRune(s)
+	if s == "" {
+		return 0
+	}
+	return r
 }

@@ -187,3 +187,29 @@ func TestSayNestsSentences(t *testing.T) {
 	inChinese(t)
 	assert.Equal(t, "超时；尝试 3 次后放弃", Say(w, ""))
 }
+
+// Chinese breaks between characters and at spaces, never inside a Latin
+// word, and a closing mark never starts a line.
+func TestWrapWordsKeepsLatinWordsWhole(t *testing.T) {
+	text := "光标时刻的状态，用这种设计自己的概念来画：锁键和它的 TTL 条（Redis）、每个主节点的投票（Redlock）、znode 队列（ZooKeeper）。"
+	for _, width := range []float32{60, 120, 200, 330} {
+		lines := WrapWords(text, 14, width)
+		require.Greater(t, len(lines), 1, "width %v", width)
+		joined := strings.Join(lines, "")
+		for _, word := range []string{"Redis", "Redlock", "ZooKeeper", "znode", "TTL"} {
+			whole := false
+			for _, l := range lines {
+				whole = whole || strings.Contains(l, word)
+			}
+			assert.True(t, whole, "width %v: %q is broken across lines %q", width, word, lines)
+		}
+		for i, l := range lines {
+			assert.LessOrEqual(t, textWidth(l, 14, false), max(width, textWidth("（ZooKeeper）。", 14, false)), "width %v: line %q", width, l)
+			if i > 0 {
+				assert.NotContains(t, "，。；：！？、）", string([]rune(l)[0:1]), "width %v: line %d starts with a closing mark", width, i)
+			}
+		}
+		assert.Equal(t, strings.ReplaceAll(text, " ", ""), strings.ReplaceAll(joined, " ", ""), "nothing is lost")
+	}
+	assert.Equal(t, []string{"hello world"}, WrapWords("hello world", 14, 500))
+}
