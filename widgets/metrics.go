@@ -136,8 +136,8 @@ func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
 
 type metricObjects struct {
 	label, label2, value, detail *canvas.Text // label2: the label's second line in a narrow window
-	alarm                *canvas.Rectangle
-	sep                  *canvas.Line
+	alarm                        *canvas.Rectangle
+	sep                          *canvas.Line
 }
 
 type metricsRenderer struct {
