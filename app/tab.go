@@ -400,13 +400,38 @@ func (v *tabView) syncControls() {
 			c.SetTip(spec.Tip)
 		}
 	}
-	if o := v.presetOptionOf(v.ctl.Origin()); v.presets.Selected != o {
+	// An edited preset is not the preset: the picker shows the run's name
+	// with its edited mark, as the title and the status line do (choosing
+	// the preset again loads it as it was).
+	o := v.presetOptionOf(v.ctl.Origin())
+	if v.ctl.Edited() {
+		o = ""
+	}
+	if o == "" {
+		v.presets.PlaceHolder = v.pickerTitle()
+	}
+	if v.presets.Selected != o {
 		if o != "" {
 			v.presets.SetSelected(o)
 		} else {
 			v.presets.ClearSelected()
 		}
+	} else if o == "" {
+		v.presets.Refresh()
 	}
+}
+
+// pickerTitle is what the preset picker shows for a run that is not one of
+// the tab's presets as shipped: its name and edited mark, with the preset's
+// file name after it when it is one edited.
+func (v *tabView) pickerTitle() string {
+	if !v.ctl.Loaded() {
+		return i18n.T("toolbar.preset.edited")
+	}
+	if v.presetOptionOf(v.ctl.Origin()) != "" {
+		return i18n.F("toolbar.preset.option", "title", v.ctl.Title(), "slug", v.ctl.Origin())
+	}
+	return v.ctl.Title()
 }
 
 // PresetOption is how the preset picker shows a preset: its title in the

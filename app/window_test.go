@@ -286,4 +286,9 @@ func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	assert.Contains(t, v.status.Text, "crash redis-1 at 3 s")
 	assert.Contains(t, v.status.Text, "Three clients take turns (edited)")
 	assert.Equal(t, "LockScope — Three clients take turns (edited)", w.Title())
+	assert.Empty(t, v.presets.Selected, "the picker does not claim the preset as shipped")
+	assert.Equal(t, "Three clients take turns (edited)  ·  redis-happy-path", v.presets.PlaceHolder, "the picker shows the run is edited")
+	v.selectPreset("redis-happy-path")
+	assert.Equal(t, PresetOption("redis-happy-path"), v.presets.Selected, "choosing it again loads it as shipped")
+	assert.False(t, v.ctl.Edited())
 }
