@@ -320,7 +320,9 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		}
 		from, to := linkEnds(boxes[m.From], boxes[m.To])
 		p := MessagePosition(m, from, to, now)
-		r.drawMessage(r.msgs.next(), m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
+		o := r.msgs.next()
+		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
+		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
 	r.drawLegend(fg)
 	r.drawBanner(s)
@@ -444,7 +446,11 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 			break
 		}
 		h := t.TextSize + 4
-		if lines[i] == "" || y+h > b.pos.Y+b.size.Height+2 {
+		// Only a line wholly inside the box, clear of its bottom edge, is
+		// drawn; a line too long for the box's width is shortened.
+		bold := i == 0
+		text := fitText(lines[i], t.TextSize, bold, b.size.Width-18)
+		if lines[i] == "" || y+fyne.MeasureText(text, t.TextSize, fyne.TextStyle{Bold: bold}).Height > b.pos.Y+b.size.Height-2 {
 			t.Hide()
 			continue
 		}
@@ -458,7 +464,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 		if i == 3 && (n.Paused || n.Crashed) {
 			c = fg
 		}
-		placeText(t, lines[i], fyne.NewPos(b.pos.X+9, y), c)
+		placeText(t, text, fyne.NewPos(b.pos.X+9, y), c)
 		y += h
 	}
 
@@ -516,9 +522,38 @@ func clientStateText(n sim.NodeView) string {
 	return i18n.T("client.idle")
 }
 
+// messageSize is the size of a message's label (its pill).
+func messageSize(o *msgObjects, label string) fyne.Size {
+	return fyne.NewSize(textWidth(label, o.text.TextSize, true)+12, 16)
+}
+
+// clearOfBoxes moves a message's label, of size sz centred at p on the link
+// from → to between boxes a and b, where it covers no node's text: between
+// the two columns it slides along the link until it clears both (every box
+// of a column lies in the column's width); on a link between two nodes
+// stacked in one column (a gap narrower than the label) it stands beside
+// the column, at the same height.
+func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box) fyne.Position {
+	const gap = 3
+	if from.X == to.X { // stacked in one column
+		x := min(a.pos.X, b.pos.X) - sz.Width/2 - gap
+		if x-sz.Width/2 < 0 {
+			x = max(a.pos.X+a.size.Width, b.pos.X+b.size.Width) + sz.Width/2 + gap
+		}
+		return fyne.NewPos(x, p.Y)
+	}
+	lo, hi := min(from.X, to.X)+sz.Width/2+gap, max(from.X, to.X)-sz.Width/2-gap
+	if lo > hi { // the columns are closer than the label is wide
+		lo, hi = (from.X+to.X)/2, (from.X+to.X)/2
+	}
+	x := min(max(p.X, lo), hi)
+	f := (x - from.X) / (to.X - from.X)
+	return fyne.NewPos(x, from.Y+f*(to.Y-from.Y))
+}
+
 func (r *clusterRenderer) drawMessage(o *msgObjects, label string, at fyne.Position, c color.NRGBA) {
-	tw := textWidth(label, o.text.TextSize, true)
-	w, h := tw+12, float32(16)
+	sz := messageSize(o, label)
+	tw, w, h := sz.Width-12, sz.Width, sz.Height
 	placeRect(o.pill, at.SubtractXY(w/2, h/2), fyne.NewSize(w, h), c)
 	th := o.text.MinSize().Height
 	placeText(o.text, label, at.SubtractXY(tw/2, th/2), color.White)

@@ -193,3 +193,56 @@ func TestClusterViewTapOffersTheNode(t *testing.T) {
 	test.TapAt(v, fyne.NewPos(v.Size().Width/2, 2))
 	assert.Empty(t, got, "a tap between nodes offers nothing")
 }
+
+// A message's label never covers a node: just sent, just arriving, between
+// servers stacked in one column, in a wide and a narrow view.
+func TestClusterMessageLabelsClearTheBoxes(t *testing.T) {
+	test.NewTempApp(t)
+	for _, size := range []fyne.Size{fyne.NewSize(820, 440), fyne.NewSize(560, 200)} {
+		v := NewClusterView()
+		w := test.NewTempWindow(t, v)
+		w.Resize(size)
+		snap := gcPauseSnapshot()
+		snap.InFlight = []sim.MessageView{
+			{From: 2, To: 3, Label: "SET", SentAt: 12 * time.Second, DeliverAt: 13 * time.Second},       // just sent
+			{From: 3, To: 0, Label: "VALUE", SentAt: 11 * time.Second, DeliverAt: 12 * time.Second},     // arriving
+			{From: 3, To: 4, Label: "REPLICATE", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}, // server to server
+		}
+		v.SetSnapshot(snap)
+		r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+		boxes := clusterLayout(snap.Nodes, v.Size())
+		require.Equal(t, 3, r.msgs.used)
+		for _, o := range r.msgs.items[:r.msgs.used] {
+			p, s := o.pill.Position(), o.pill.Size()
+			for i, b := range boxes {
+				apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
+				assert.True(t, apart, "%v: %s's label %v %v covers node %d %v", size, o.text.Text, p, s, i, b)
+			}
+		}
+	}
+}
+
+// Every line of a node's text lies inside its box, whatever the box's size.
+func TestClusterNodeTextStaysInItsBox(t *testing.T) {
+	test.NewTempApp(t)
+	for _, size := range []fyne.Size{fyne.NewSize(900, 330), fyne.NewSize(900, 360), fyne.NewSize(1100, 420), fyne.NewSize(700, 300)} {
+		v := NewClusterView()
+		w := test.NewTempWindow(t, v)
+		w.Resize(size)
+		snap := gcPauseSnapshot()
+		v.SetSnapshot(snap)
+		r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+		boxes := clusterLayout(snap.Nodes, v.Size())
+		for i, o := range r.nodes.items[:len(snap.Nodes)] {
+			b := boxes[i]
+			for _, tx := range o.lines {
+				if !tx.Visible() {
+					continue
+				}
+				ms := tx.MinSize()
+				assert.LessOrEqual(t, tx.Position().Y+ms.Height, b.pos.Y+b.size.Height, "%v: %q below node %d's box", size, tx.Text, i)
+				assert.LessOrEqual(t, tx.Position().X+ms.Width, b.pos.X+b.size.Width, "%v: %q past node %d's box", size, tx.Text, i)
+			}
+		}
+	}
+}
