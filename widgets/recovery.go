@@ -364,8 +364,10 @@ func (r *recRenderer) draw() {
 		placeRect(r.legend.next(), fyne.NewPos(lx, 11-item.h/2), fyne.NewSize(16, item.h), item.c)
 		lx -= 12
 	}
-	if c.coarse {
-		label := i18n.T("recovery.coarse")
+	// "coarse pass" only where it leaves the y axis' title whole: a narrow
+	// chart drops it (the map's status line says the pass too).
+	yTitleEnd := textWidth(f.uy.Title(i18n.T("recovery.axis")), 12, true) + 10
+	if label := i18n.T("recovery.coarse"); c.coarse && lx-textWidth(label, 11, false) >= yTitleEnd {
 		lx -= textWidth(label, 11, false)
 		placeText(r.ticks.next(), label, fyne.NewPos(lx, 3), muted)
 	}

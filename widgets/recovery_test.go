@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
@@ -81,4 +82,33 @@ func TestRecoveryChartEmpty(t *testing.T) {
 	assert.Zero(t, r.series.used)
 	_, ok := c.PointAt(fyne.NewPos(150, 120))
 	assert.False(t, ok)
+}
+
+// The legend's words never run into the y axis' title: a coarse pass says
+// so where there is room and leaves it out where there is not.
+func TestRecoveryLegendClearsTheAxisTitle(t *testing.T) {
+	test.NewTempApp(t)
+	for _, width := range []float32{340, 420, 700} {
+		c := NewRecoveryChart()
+		w := test.NewTempWindow(t, c)
+		w.Resize(fyne.NewSize(width, 320))
+		x, pts := recoverySeries(t)
+		c.SetSeries(x, "TTL", pts, true)
+		r := test.TempWidgetRenderer(t, c).(*recRenderer)
+		var texts []*canvas.Text
+		for _, o := range r.Objects() {
+			if tx, ok := o.(*canvas.Text); ok && tx.Visible() && tx.Text != "" && tx.Position().Y < 10 {
+				texts = append(texts, tx)
+			}
+		}
+		for i, a := range texts {
+			for _, b := range texts[i+1:] {
+				apart := a.Position().X+a.MinSize().Width <= b.Position().X || b.Position().X+b.MinSize().Width <= a.Position().X
+				assert.True(t, apart, "width %v: %q and %q overlap", width, a.Text, b.Text)
+			}
+		}
+		if width == 700 {
+			assert.Contains(t, visibleTexts(r.Objects()), "coarse pass")
+		}
+	}
 }
