@@ -1,7 +1,6 @@
 package widgets
 
 import (
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -147,27 +146,10 @@ func (r *tipRenderer) Refresh() {
 	repaint(l)
 }
 
-// wrap breaks text into lines no wider than width at the given size.
-func wrap(text string, size, width float32) []string {
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
-		for _, w := range strings.Fields(para) {
-			try := w
-			if line != "" {
-				try = line + " " + w
-			}
-			if line != "" && textWidth(try, size, false) > width {
-				out = append(out, line)
-				line = w
-				continue
-			}
-			line = try
-		}
-		out = append(out, line)
-	}
-	return out
-}
+// wrap breaks text into lines no wider than width at the given size: at
+// spaces, and in Chinese between characters (WrapWords), so a Chinese tip
+// without spaces still wraps.
+func wrap(text string, size, width float32) []string { return WrapWords(text, size, width) }
 
 // tipHover is the hover half of a control with a tip. The text may be a
 // translation key: it is looked up when the tip shows, so a tip follows a

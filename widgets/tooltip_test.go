@@ -29,6 +29,15 @@ func TestTipLayerShowsAndHides(t *testing.T) {
 	assert.True(t, r.bg.Visible())
 	assert.LessOrEqual(t, r.bg.Position().X+r.bg.Size().Width, layer.Size().Width, "the tip stays in the window")
 
+	// A Chinese tip has few spaces: it wraps between characters.
+	zh := "看门狗：Redisson 每隔 lockWatchdogTimeout/3（默认 30 秒中的 10 秒）用一次比较并 PEXPIRE 把锁续回完整的 TTL，只要持有者的进程还活着，锁就不会过期；进程一旦停止续期，锁会在完整的租期结束后自动过期，其他客户端随后可以获得它。"
+	layer.ShowNow(zh, fyne.NewPos(100, 100))
+	lines = texts(r.Objects())
+	require.Greater(t, len(lines), 1, "a long Chinese tip wraps")
+	for _, l := range lines {
+		assert.LessOrEqual(t, textWidth(l, 12, false), float32(tipMaxWidth))
+	}
+
 	layer.HideTip()
 	assert.Empty(t, layer.Tip())
 	assert.Empty(t, texts(r.Objects()))
