@@ -93,9 +93,9 @@ func wordTokens(para string) []wordToken {
 			if len(toks) > 0 {
 				gap = " "
 			}
-		case strings.ContainsRune("，。；：！？、）」』》…", r) && len(toks) > 0:
+		case strings.ContainsRune("，。；：？、）》…", r) && len(toks) > 0:
 			toks[len(toks)-1].text += string(r)
-		case strings.ContainsRune("（「『《", r):
+		case strings.ContainsRune("（《", r):
 			open += string(r)
 		case isWide(r):
 			toks = append(toks, wordToken{text: open + string(r), gap: gap})
