@@ -494,3 +494,22 @@ func TestCountSaysItsNumber(t *testing.T) {
 	assert.Equal(t, "3 000 schedules", i18n.Fin(i18n.English, many.Key, "n", many.Args["n"]))
 	assert.Equal(t, "3 000 个方案", i18n.Fin(i18n.Chinese, many.Key, "n", many.Args["n"]))
 }
+
+// A found pause tied to a step is told at the instant it struck (its
+// client's grant), and said by its step.
+func TestStoryOfAStepPause(t *testing.T) {
+	sc := preset(t, "redis-happy-path")
+	e, _, err := newEnv(sc, DefaultBudget(sc))
+	require.NoError(t, err)
+	s := schedule{{Kind: KindPause, Target: "client-2", When: sim.StepGranted, Round: 1, Length: 9 * time.Second}}
+	r, err := e.finish(&Result{Found: true}, s, nil)
+	require.NoError(t, err)
+	require.False(t, r.Summary.Safe)
+	c, _ := runOf(t, r.Scenario)
+	i := slices.IndexFunc(c.Grants(), func(g sim.Grant) bool { return c.NodeName(g.Client) == "client-2" })
+	require.GreaterOrEqual(t, i, 0)
+	require.NotEmpty(t, r.Story.Lines)
+	assert.Equal(t, c.Grants()[i].At, r.Story.Lines[0].At, "told when client-2 was granted")
+	assert.Equal(t, "break.when.step", r.Sentence.Parts["faults"].Parts["when"].Key)
+	assert.Equal(t, "granted", r.Sentence.Parts["faults"].Parts["when"].Args["step"])
+}

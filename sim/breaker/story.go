@@ -180,10 +180,13 @@ func whenOf(c *sim.Checker, g gene) sim.Words {
 func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 	var st Story
 	first := time.Duration(0)
-	if marks := c.Faults(); len(s) > 0 && len(marks) > 0 {
-		// When the first fault struck: a pause tied to a step has no
-		// instant of its own.
-		first = marks[0].At
+	// When the first fault struck (a pause tied to a step has no instant
+	// of its own); the marks also hold heals and the scenario's changes.
+	for _, m := range c.Faults() {
+		if len(s) > 0 && m.Kind != "heal" && m.Kind != "change" && m.Kind != "promote" {
+			first = m.At
+			break
+		}
 	}
 	st.Lines = append(st.Lines, Line{At: first, Words: sim.Say("break.cap.found").With("sentence", sentence)})
 	i := slices.IndexFunc(c.Writes(), func(w sim.WriteRecord) bool { return w.Stale && w.Accepted })
