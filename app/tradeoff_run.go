@@ -179,7 +179,10 @@ type tradeoffRunner struct {
 	deliver func(func())
 	workers int
 
-	gen    int // bumps at each start; UI goroutine only
+	// gen bumps at each start and stop. Written on the UI goroutine, read
+	// where deliver runs the update: the UI goroutine in the window, the
+	// sweep's own goroutine under Fyne's test driver, hence atomic.
+	gen    atomic.Int64
 	cancel context.CancelFunc
 	cost   atomic.Uint64 // float64 bits: seconds of one core per seed pair
 }
@@ -205,7 +208,7 @@ func (r *tradeoffRunner) measured(pairs int, took time.Duration) {
 
 // stop cancels the computation in progress, if any.
 func (r *tradeoffRunner) stop() {
-	r.gen++
+	r.gen.Add(1)
 	if r.cancel != nil {
 		r.cancel()
 		r.cancel = nil
@@ -217,12 +220,12 @@ func (r *tradeoffRunner) stop() {
 // returns the job's context, done when the job is cancelled.
 func (r *tradeoffRunner) start(job *tradeoffJob, apply func(tradeoffUpdate)) context.Context {
 	r.stop()
-	gen := r.gen
+	gen := r.gen.Load()
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	publish := func(u tradeoffUpdate) {
 		r.deliver(func() {
-			if r.gen == gen && ctx.Err() == nil {
+			if r.gen.Load() == gen && ctx.Err() == nil {
 				apply(u)
 			}
 		})
