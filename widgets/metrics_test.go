@@ -104,6 +104,27 @@ func TestFormatTime(t *testing.T) {
 		{-10 * time.Second, "−10.000 s"},
 		{90 * time.Second, "90.000 s"},
 		{754500 * time.Millisecond, "12 min 34.500 s"},
+		{10 * time.Minute, "10 min"},
+		{194 * time.Minute, "3 h 14 min"},
+		{3*time.Hour + 14*time.Minute + 5*time.Second, "3 h 14 min 5 s"},
+		{2*time.Hour + 59*time.Minute + 36123*time.Millisecond, "2 h 59 min 36.123 s"},
+		{time.Hour + 500*time.Millisecond, "1 h 0.500 s"},
+		{6 * time.Hour, "6 h"},
+		{24 * time.Hour, "24 h"},
+		{-90 * time.Minute, "−1 h 30 min"},
+	} {
+		assert.Equal(t, tc.want, FormatTime(tc.d), "%v", tc.d)
+	}
+	// The units of hours and minutes are words: Chinese has its own.
+	inChinese(t)
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{194 * time.Minute, "3 小时 14 分钟"},
+		{3*time.Hour + 14*time.Minute + 5*time.Second, "3 小时 14 分钟 5 s"},
+		{12 * time.Minute, "12 分钟"},
+		{12 * time.Second, "12.000 s"},
 	} {
 		assert.Equal(t, tc.want, FormatTime(tc.d), "%v", tc.d)
 	}

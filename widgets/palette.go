@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -76,7 +78,9 @@ func themeColor(th fyne.Theme, n fyne.ThemeColorName) color.Color {
 
 // FormatTime writes a true-time instant or a length the way every widget
 // shows it: milliseconds under a second, seconds with millisecond precision
-// up to ten minutes, minutes and seconds beyond.
+// up to ten minutes; beyond, hours and minutes in the reader's language
+// ("3 h 14 min", "3 小时 14 分钟") with the seconds left over, a part that
+// is zero left out, so a long run's end never reads "194 min 0.000 s".
 func FormatTime(d time.Duration) string {
 	neg := ""
 	if d < 0 {
@@ -90,7 +94,20 @@ func FormatTime(d time.Duration) string {
 	case d < 10*time.Minute:
 		return fmt.Sprintf("%s%.3f s", neg, d.Seconds())
 	}
-	return fmt.Sprintf("%s%d min %.3f s", neg, int(d/time.Minute), (d % time.Minute).Seconds())
+	var parts []string
+	if h := d / time.Hour; h > 0 {
+		parts = append(parts, i18n.F("time.hours", "n", int64(h)))
+	}
+	if m := d % time.Hour / time.Minute; m > 0 {
+		parts = append(parts, i18n.F("time.minutes", "n", int64(m)))
+	}
+	switch s := d % time.Minute; {
+	case s%time.Second == 0 && s > 0:
+		parts = append(parts, fmt.Sprintf("%d s", s/time.Second))
+	case s > 0:
+		parts = append(parts, fmt.Sprintf("%.3f s", s.Seconds()))
+	}
+	return neg + strings.Join(parts, " ")
 }
 
 // FormatSkew writes a clock offset with its sign, for node clocks.
