@@ -3,6 +3,7 @@ package widgets
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -40,6 +41,12 @@ func NewClusterView() *ClusterView {
 
 // SetSnapshot shows the cluster at the snapshot's instant.
 func (v *ClusterView) SetSnapshot(s *sim.Snapshot) {
+	// The same snapshot again has nothing new. A new instant moves the
+	// clocks and the messages; the links are placed again only when the
+	// nodes, the partitions, the size or the theme changed (linkKey).
+	if s != nil && s == v.snap {
+		return
+	}
 	v.snap = s
 	v.Refresh()
 }
@@ -252,6 +259,55 @@ type clusterRenderer struct {
 	banner  *canvas.Rectangle
 	bannerT *canvas.Text
 	objects []fyne.CanvasObject
+	// linked is what the links were last placed for: 200 clients to 7
+	// servers are 1400 lines, which stay where they are from one instant
+	// to the next unless this changes.
+	linked linkKey
+	// refreshes and relinks count Refresh calls and link placements, so a
+	// test can tell a redraw that was not needed.
+	refreshes, relinks int
+}
+
+// linkKey is what the links depend on: which nodes are clients (the
+// layout and the pairs linked), the partitions (cut links are dashed),
+// the view's size and the links' colour (the theme).
+type linkKey struct {
+	clients []bool
+	cuts    [][]int
+	size    fyne.Size
+	color   color.NRGBA
+	set     bool
+}
+
+// same reports whether the links placed for k hold for snapshot s at size
+// in colour c.
+func (k linkKey) same(s *sim.Snapshot, size fyne.Size, c color.NRGBA) bool {
+	if !k.set || k.size != size || k.color != c || len(k.clients) != len(s.Nodes) || len(k.cuts) != len(s.Cuts) {
+		return false
+	}
+	for i, n := range s.Nodes {
+		if k.clients[i] != n.Client {
+			return false
+		}
+	}
+	for i, c := range s.Cuts {
+		if !slices.Equal(k.cuts[i], c) {
+			return false
+		}
+	}
+	return true
+}
+
+// linkKeyOf is the key the links of s at size in colour c are placed for.
+func linkKeyOf(s *sim.Snapshot, size fyne.Size, c color.NRGBA) linkKey {
+	k := linkKey{size: size, color: c, set: true, clients: make([]bool, len(s.Nodes)), cuts: make([][]int, len(s.Cuts))}
+	for i, n := range s.Nodes {
+		k.clients[i] = n.Client
+	}
+	for i, cut := range s.Cuts {
+		k.cuts[i] = slices.Clone(cut)
+	}
+	return k
 }
 
 func (r *clusterRenderer) Destroy() {}
@@ -265,9 +321,18 @@ func (r *clusterRenderer) Objects() []fyne.CanvasObject { return r.objects }
 // Refresh places every object for the current snapshot and size; objects
 // are made only when a pool has to grow.
 func (r *clusterRenderer) Refresh() {
-	r.pools.reset()
+	r.refreshes++
+	for _, p := range r.pools {
+		if p != r.links && p != r.dashes {
+			p.reset()
+		}
+	}
 	if s := r.v.snap; s != nil {
 		r.draw(s)
+	} else {
+		r.links.reset()
+		r.dashes.reset()
+		r.linked = linkKey{}
 	}
 	if objs := r.pools.finish(); objs != nil || r.objects == nil {
 		r.objects = append(r.pools.all(), r.banner, r.bannerT)
@@ -282,7 +347,38 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 	boxes := clusterLayout(s.Nodes, r.v.Size())
 
 	// Links: every client to every server, and servers stacked next to
-	// each other (replication, ensembles).
+	// each other (replication, ensembles); placed again only when what
+	// they depend on changed.
+	if !r.linked.same(s, r.v.Size(), linkColor) {
+		r.relinks++
+		r.linked = linkKeyOf(s, r.v.Size(), linkColor)
+		r.links.reset()
+		r.dashes.reset()
+		r.drawLinks(s, boxes, linkColor)
+	}
+
+	for i, n := range s.Nodes {
+		r.drawNode(r.nodes.next(), n, boxes[i], th, fg)
+	}
+
+	now := float64(s.At)
+	for _, m := range s.InFlight {
+		if m.From < 0 || m.To < 0 || m.From >= len(boxes) || m.To >= len(boxes) {
+			continue
+		}
+		from, to := linkEnds(boxes[m.From], boxes[m.To])
+		p := MessagePosition(m, from, to, now)
+		o := r.msgs.next()
+		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
+		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
+	}
+	r.drawLegend(fg)
+	r.drawBanner(s)
+}
+
+// drawLinks places the link of every client to every server, and of
+// servers stacked next to each other; a partitioned one dashed.
+func (r *clusterRenderer) drawLinks(s *sim.Snapshot, boxes []box, linkColor color.NRGBA) {
 	type link struct{ a, b int }
 	var links []link
 	prevServer := -1
@@ -308,24 +404,6 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		}
 		placeLine(r.links.next(), a, b, linkColor, 1)
 	}
-
-	for i, n := range s.Nodes {
-		r.drawNode(r.nodes.next(), n, boxes[i], th, fg)
-	}
-
-	now := float64(s.At)
-	for _, m := range s.InFlight {
-		if m.From < 0 || m.To < 0 || m.From >= len(boxes) || m.To >= len(boxes) {
-			continue
-		}
-		from, to := linkEnds(boxes[m.From], boxes[m.To])
-		p := MessagePosition(m, from, to, now)
-		o := r.msgs.next()
-		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
-		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
-	}
-	r.drawLegend(fg)
-	r.drawBanner(s)
 }
 
 // Holders lists the clients that believe they hold the lock.

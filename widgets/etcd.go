@@ -29,7 +29,8 @@ type EtcdKeys struct {
 
 	view    *sim.EtcdView
 	nodes   []sim.NodeView
-	refused int // guarded writes etcd refused so far
+	refused int           // guarded writes etcd refused so far
+	shown   *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
 }
 
 // NewEtcdKeys returns an empty keyspace picture; SetSnapshot fills it.
@@ -42,6 +43,12 @@ func NewEtcdKeys() *EtcdKeys {
 // SetSnapshot shows the etcd view of a snapshot (mode "etcd"); any other
 // snapshot empties the picture.
 func (k *EtcdKeys) SetSnapshot(s *sim.Snapshot) {
+	// The same snapshot again has nothing new; a new instant does (the
+	// leases' TTL bars count down with it).
+	if s != nil && s == k.shown {
+		return
+	}
+	k.shown = s
 	if s == nil || s.Etcd == nil {
 		k.view, k.nodes, k.refused = nil, nil, 0
 	} else {
@@ -410,7 +417,9 @@ type etcdNoteObjects struct {
 }
 
 type etcdRenderer struct {
-	k                            *EtcdKeys
+	k *EtcdKeys
+	// refreshes counts redraws, so a test can tell one that was not needed.
+	refreshes                    int
 	head, term, watches, members *canvas.Text
 	prefix, free, more, storage  *canvas.Text
 	rows                         *pool[*etcdRowObjects]
@@ -435,6 +444,7 @@ func (r *etcdRenderer) fixed() []fyne.CanvasObject {
 }
 
 func (r *etcdRenderer) Refresh() {
+	r.refreshes++
 	r.pools.reset()
 	r.draw()
 	if objs := r.pools.finish(); objs != nil || r.objects == nil {

@@ -23,6 +23,7 @@ type RedisKeys struct {
 	servers []sim.RedisServerView
 	nodes   []sim.NodeView
 	master  int
+	shown   *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
 }
 
 // NewRedisKeys returns an empty key picture; SetSnapshot or SetServers
@@ -35,6 +36,13 @@ func NewRedisKeys() *RedisKeys {
 
 // SetSnapshot shows the Redis view of a snapshot (mode "redis").
 func (k *RedisKeys) SetSnapshot(s *sim.Snapshot) {
+	// A snapshot is one instant of one run: handed the same one again (a
+	// redraw of the status line, a paused frame) there is nothing to draw.
+	// A new instant always counts: the cards' clocks and TTLs move with it.
+	if s != nil && s == k.shown {
+		return
+	}
+	k.shown = s
 	if s == nil || s.Redis == nil {
 		k.SetServers(nil, nil, -1)
 		return
@@ -89,11 +97,13 @@ func (o *keyObjects) all() []fyne.CanvasObject {
 }
 
 type keysRenderer struct {
-	k       *RedisKeys
-	cards   *pool[*cardObjects]
-	keys    *pool[*keyObjects]
-	pools   pools
-	objects []fyne.CanvasObject
+	k *RedisKeys
+	// refreshes counts redraws, so a test can tell one that was not needed.
+	refreshes int
+	cards     *pool[*cardObjects]
+	keys      *pool[*keyObjects]
+	pools     pools
+	objects   []fyne.CanvasObject
 }
 
 func (r *keysRenderer) Destroy() {}
@@ -115,6 +125,7 @@ const (
 )
 
 func (r *keysRenderer) Refresh() {
+	r.refreshes++
 	r.pools.reset()
 	r.draw()
 	if objs := r.pools.finish(); objs != nil {

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"image/color"
+	"slices"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -22,6 +23,30 @@ type Metrics struct {
 	sum      sim.Summary
 	finished bool // the summary is the whole run's: no "so far"
 	set      bool
+	shown    metricsShown // what the strip shows, to tell a summary that changes nothing on it
+	// refreshes counts the renderer's redraws, so a test can tell one
+	// that was not needed.
+	refreshes int
+}
+
+// metricsShown is what the strip draws of a summary: its cells and
+// verdict as text. Most instants of a run change none of it (the counts
+// move at grants and writes, the overlap only while two hold).
+type metricsShown struct {
+	cells     []MetricCell
+	text, why string
+	state     VerdictState
+}
+
+// shownOf is what the strip draws for summary s.
+func shownOf(s sim.Summary, finished bool) metricsShown {
+	text, why, state := Verdict(s, finished)
+	return metricsShown{cells: Cells(s), text: text, why: why, state: state}
+}
+
+// equal reports whether the strip would draw the same for both.
+func (a metricsShown) equal(b metricsShown) bool {
+	return slices.Equal(a.cells, b.cells) && a.text == b.text && a.why == b.why && a.state == b.state
 }
 
 // NewMetrics returns an empty metrics strip; SetSummary fills it.
@@ -35,7 +60,13 @@ func NewMetrics() *Metrics {
 // says the instant is the run's end, so the verdict is the run's and not
 // one "so far".
 func (m *Metrics) SetSummary(s sim.Summary, finished bool) {
+	shown := shownOf(s, finished)
+	set := m.set
 	m.sum, m.finished, m.set = s, finished, true
+	if set && shown.equal(m.shown) {
+		return // nothing on the strip changes
+	}
+	m.shown = shown
 	m.Refresh()
 }
 
@@ -161,6 +192,7 @@ const verdictW = 230
 
 func (r *metricsRenderer) Refresh() {
 	m := r.m
+	m.refreshes++
 	th := m.Theme()
 	fg := themeColor(th, theme.ColorNameForeground)
 	muted := themeColor(th, theme.ColorNamePlaceHolder)

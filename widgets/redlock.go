@@ -31,6 +31,7 @@ type VoteTally struct {
 	view  *sim.RedlockView
 	nodes []sim.NodeView
 	at    time.Duration
+	shown *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
 }
 
 // NewVoteTally returns an empty tally; SetSnapshot fills it.
@@ -43,6 +44,12 @@ func NewVoteTally() *VoteTally {
 // SetSnapshot shows the Redlock view of a snapshot (mode "redlock"); any
 // other snapshot empties the picture.
 func (v *VoteTally) SetSnapshot(s *sim.Snapshot) {
+	// The same snapshot again has nothing new; a new instant does (the
+	// validity bars run down with it).
+	if s != nil && s == v.shown {
+		return
+	}
+	v.shown = s
 	if s == nil || s.Redlock == nil {
 		v.view, v.nodes, v.at = nil, nil, 0
 	} else {
@@ -298,16 +305,18 @@ type tallyVote struct {
 }
 
 type tallyRenderer struct {
-	v       *VoteTally
-	masters *pool[*tallyMaster]
-	blocks  *pool[*tallyBlock]
-	votes   *pool[*tallyVote]
-	cells   *pool[*canvas.Rectangle]
-	lines   *pool[*canvas.Line]
-	labels  *pool[*canvas.Text]
-	heads   *pool[*canvas.Text]
-	pools   pools
-	objects []fyne.CanvasObject
+	v *VoteTally
+	// refreshes counts redraws, so a test can tell one that was not needed.
+	refreshes int
+	masters   *pool[*tallyMaster]
+	blocks    *pool[*tallyBlock]
+	votes     *pool[*tallyVote]
+	cells     *pool[*canvas.Rectangle]
+	lines     *pool[*canvas.Line]
+	labels    *pool[*canvas.Text]
+	heads     *pool[*canvas.Text]
+	pools     pools
+	objects   []fyne.CanvasObject
 }
 
 func (r *tallyRenderer) Destroy() {}
@@ -319,6 +328,7 @@ func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 100) }
 func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *tallyRenderer) Refresh() {
+	r.refreshes++
 	r.pools.reset()
 	if r.v.view != nil {
 		r.draw()

@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"cmp"
 	"image"
 	"image/color"
 	"image/draw"
@@ -204,9 +205,17 @@ type timelineRenderer struct {
 	drawnVersion                        int
 	drawnSize                           fyne.Size
 	drawnTheme                          color.Color
-	// timed are the labels of things that happen at an instant: hidden
-	// while the cursor is before it.
+	// timed are the labels of things that happen at an instant, in the
+	// order of their instants: hidden while the cursor is before it.
 	timed []timedLabel
+	// labelsAt is the cursor the timed labels were last shown or hidden
+	// for (valid while labelsSet), so a cursor move touches only the labels
+	// it passes.
+	labelsAt  time.Duration
+	labelsSet bool
+	// redraws counts the times the lanes were drawn, so a test can tell a
+	// cursor move that rebuilt them.
+	redraws int
 }
 
 // timedLabel is a label (its text and badge) and the instant it tells of.
@@ -242,6 +251,9 @@ func (r *timelineRenderer) Refresh() {
 		r.ops = r.ops[:0]
 		r.timed = r.timed[:0]
 		r.draw()
+		r.redraws++
+		slices.SortStableFunc(r.timed, func(a, b timedLabel) int { return cmp.Compare(a.at, b.at) })
+		r.labelsSet = false
 		r.bars.Resize(t.Size())
 		r.bars.Refresh()
 		if objs := r.pools.finish(); objs != nil || r.objects == nil {
@@ -271,7 +283,16 @@ func (r *timelineRenderer) drawCursor() {
 	// The future is dimmed to the widget's right edge, over the lanes'
 	// backgrounds too, so no strip of them stays bright past the axis.
 	placeRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(t.Size().Width-x, 0), bottom-t.lanesTop()), fade(bg, futureDim))
-	for _, tl := range r.timed {
+	// Only the labels of instants between the cursor's last place and
+	// this one change; after a redraw, all of them.
+	timed := r.timed
+	if r.labelsSet {
+		lo, hi := min(r.labelsAt, t.cursor), max(r.labelsAt, t.cursor)
+		from, _ := slices.BinarySearchFunc(timed, lo+1, func(l timedLabel, at time.Duration) int { return cmp.Compare(l.at, at) })
+		to, _ := slices.BinarySearchFunc(timed, hi+1, func(l timedLabel, at time.Duration) int { return cmp.Compare(l.at, at) })
+		timed = timed[from:to]
+	}
+	for _, tl := range timed {
 		for _, o := range tl.objs {
 			if tl.at <= t.cursor {
 				o.Show()
@@ -280,6 +301,7 @@ func (r *timelineRenderer) drawCursor() {
 			}
 		}
 	}
+	r.labelsAt, r.labelsSet = t.cursor, true
 	// The cursor's time sits on the axis below the lanes, where it covers
 	// a tick label at most and never a fault's badge.
 	placeLine(r.cursor, fyne.NewPos(x, t.lanesTop()-4), fyne.NewPos(x, bottom+5), fg, 2)

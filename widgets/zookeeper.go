@@ -43,6 +43,11 @@ func NewZNodeTree() *ZNodeTree {
 // SetSnapshot shows the ZooKeeper view of a snapshot (mode "zookeeper");
 // any other snapshot draws nothing.
 func (t *ZNodeTree) SetSnapshot(s *sim.Snapshot) {
+	// The same snapshot again has nothing new; a new instant does (the
+	// sessions' expiry counts down with it).
+	if s != nil && s == t.snap {
+		return
+	}
 	t.snap = s
 	t.Refresh()
 }
@@ -332,7 +337,9 @@ func (o *znodeObjects) all() []fyne.CanvasObject {
 }
 
 type zkRenderer struct {
-	t                      *ZNodeTree
+	t *ZNodeTree
+	// refreshes counts redraws, so a test can tell one that was not needed.
+	refreshes              int
 	band, parent           *canvas.Rectangle
 	bandText               *canvas.Text
 	parentName, parentNote *canvas.Text
@@ -379,6 +386,7 @@ func (r *zkRenderer) fixed() []fyne.CanvasObject {
 // Refresh places every object for the current snapshot and size; objects
 // are made only when a pool has to grow.
 func (r *zkRenderer) Refresh() {
+	r.refreshes++
 	r.pools.reset()
 	r.rowBoxes, r.watches = r.rowBoxes[:0], r.watches[:0]
 	if s := r.t.snap; s != nil && s.ZK != nil {

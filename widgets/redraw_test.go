@@ -1,0 +1,157 @@
+package widgets
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// A playing window hands every widget the instant at the cursor 30 times
+// a second. These tests hold the widgets to drawing only what changed: the
+// same snapshot again redraws nothing, a new instant redraws what moves
+// with it and leaves the rest where it is.
+
+// recordPreset records a bundled preset.
+func recordPreset(t *testing.T, name string) *sim.Recording {
+	t.Helper()
+	sc, err := assets.Preset(name)
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	t.Cleanup(func() { rec.Close() })
+	return rec
+}
+
+func TestClusterViewDrawsOnlyWhatChanged(t *testing.T) {
+	test.NewTempApp(t)
+	rec := recordPreset(t, "redis-failover")
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(700, 400))
+	first := rec.At(2 * time.Second)
+	v.SetSnapshot(first)
+	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+	refreshes, relinks := r.refreshes, r.relinks
+	require.Positive(t, relinks, "the links were placed")
+
+	v.SetSnapshot(first)
+	assert.Equal(t, refreshes, r.refreshes, "the same snapshot again redraws nothing")
+
+	later := rec.At(2*time.Second + 40*time.Millisecond)
+	v.SetSnapshot(later)
+	assert.Equal(t, refreshes+1, r.refreshes, "a new instant moves the clocks and messages")
+	assert.Equal(t, relinks, r.relinks, "the links stay where they are")
+	lines := r.links.used
+	assert.Positive(t, lines)
+
+	cut := rec.At(2*time.Second + 80*time.Millisecond)
+	group := make([]int, len(cut.Nodes))
+	group[len(group)-1] = 1 // the last server cut off from the rest
+	cut.Cuts = append(cut.Cuts, group)
+	v.SetSnapshot(cut)
+	assert.Equal(t, relinks+1, r.relinks, "a partition dashes links: placed again")
+	assert.Less(t, r.links.used, lines, "the cut links are drawn dashed instead")
+	assert.Positive(t, r.dashes.used)
+
+	v.SetSnapshot(rec.At(3 * time.Second))
+	assert.Equal(t, relinks+2, r.relinks, "the partition healed: placed again")
+	assert.Equal(t, lines, r.links.used)
+	assert.Zero(t, r.dashes.used)
+
+	w.Resize(fyne.NewSize(800, 420))
+	assert.Equal(t, relinks+3, r.relinks, "a new size places them again")
+}
+
+func TestMetricsRedrawOnlyWhenAFigureChanges(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMetrics()
+	w := test.NewTempWindow(t, m)
+	w.Resize(fyne.NewSize(1300, 60))
+	s := sim.Summary{Safe: true, Acquisitions: 2, Releases: 1, Writes: 2, Messages: 40, AcquireLatencyP50Ms: 5.6, AcquireLatencyP99Ms: 9.9,
+		Grants: []sim.GrantSummary{{Client: "client-1", Token: 1}}}
+	m.SetSummary(s, false)
+	before := m.refreshes
+	require.Positive(t, before)
+
+	same := s
+	same.Grants = []sim.GrantSummary{{Client: "client-1", Token: 1}, {Client: "client-2", Token: 2}} // the strip does not draw grants
+	m.SetSummary(same, false)
+	assert.Equal(t, before, m.refreshes, "a summary that changes nothing on the strip redraws nothing")
+	assert.Len(t, m.Summary().Grants, 2, "but it is the summary on show")
+
+	s.Messages++
+	m.SetSummary(s, false)
+	assert.Equal(t, before+1, m.refreshes, "a message more is a figure changed")
+	m.SetSummary(s, true)
+	assert.Equal(t, before+2, m.refreshes, "the run's end drops the verdict's \"so far\"")
+}
+
+func TestTimelineCursorMoveKeepsTheLanes(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	redraws := r.redraws
+	require.Positive(t, redraws)
+	write := -1 // the stale write's label at 20 s
+	for i, l := range r.timed {
+		if l.at == 20*sec {
+			write = i
+		}
+	}
+	require.GreaterOrEqual(t, write, 0, "the write at 20 s has a label")
+	label := r.timed[write].objs[0]
+
+	for at := time.Duration(0); at <= 30*sec; at += 33 * time.Millisecond {
+		tl.SetCursor(at)
+		assert.Equal(t, at >= 20*sec, label.Visible(), "at %v", at)
+	}
+	tl.SetCursor(5 * sec) // back, past the write
+	assert.False(t, label.Visible(), "moving back hides what has not happened yet")
+	assert.Equal(t, redraws, r.redraws, "a thousand cursor moves did not redraw the lanes")
+
+	tl.SetTimeline(gcPauseTimeline())
+	assert.Equal(t, redraws+1, r.redraws, "a new run draws its lanes")
+	assert.False(t, r.timed[write].objs[0].Visible(), "and its labels for the cursor")
+}
+
+// The mode's own pictures draw clocks and countdowns that move with every
+// instant; handed the same snapshot again, they draw nothing.
+func TestStatePicturesDrawTheSameSnapshotOnce(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		make   func() (fyne.Widget, func(*sim.Snapshot))
+		count  func(fyne.WidgetRenderer) int
+	}{
+		{"redis-gc-pause", func() (fyne.Widget, func(*sim.Snapshot)) { k := NewRedisKeys(); return k, k.SetSnapshot },
+			func(r fyne.WidgetRenderer) int { return r.(*keysRenderer).refreshes }},
+		{"etcd-happy-path", func() (fyne.Widget, func(*sim.Snapshot)) { k := NewEtcdKeys(); return k, k.SetSnapshot },
+			func(r fyne.WidgetRenderer) int { return r.(*etcdRenderer).refreshes }},
+		{"redlock-happy-path", func() (fyne.Widget, func(*sim.Snapshot)) { v := NewVoteTally(); return v, v.SetSnapshot },
+			func(r fyne.WidgetRenderer) int { return r.(*tallyRenderer).refreshes }},
+		{"zk-happy-path", func() (fyne.Widget, func(*sim.Snapshot)) { z := NewZNodeTree(); return z, z.SetSnapshot },
+			func(r fyne.WidgetRenderer) int { return r.(*zkRenderer).refreshes }},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			test.NewTempApp(t)
+			rec := recordPreset(t, tc.preset)
+			wd, set := tc.make()
+			w := test.NewTempWindow(t, wd)
+			w.Resize(fyne.NewSize(560, 360))
+			snap := rec.At(time.Second)
+			set(snap)
+			r := test.TempWidgetRenderer(t, wd)
+			before := tc.count(r)
+			require.Positive(t, before)
+			set(snap)
+			set(snap)
+			assert.Equal(t, before, tc.count(r), "the same snapshot again redraws nothing")
+			set(rec.At(time.Second + 33*time.Millisecond))
+			assert.Equal(t, before+1, tc.count(r), "the next frame's instant is drawn")
+		})
+	}
+}
