@@ -1,0 +1,634 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ---------------------------------------------------------------------------
+// The client: a clientv3 with a concurrency.Session and Mutex.
+
+// Client phases: which unary call is outstanding.
+const (
+	phIdle    = ""
+	phGrant   = "grant"
+	phAcquire = "acquire" // tryAcquire's Txn
+	phQuery   = "query"   // waitDeletes' Get(prefix, last create, max create rev)
+	phWatch   = "watch"   // waiting for a delete event
+	phCheck   = "check"   // Get(myKey) after waiting
+	phAbandon = "abandon" // Unlock after a failed wait
+	phWork    = "work"
+	phWrite   = "write" // the IsOwner-guarded Txn
+	phUnlock  = "unlock"
+	phClose   = "close" // Session.Close: revoke
+)
+
+// Session states as the cluster view shows them.
+const (
+	sessNone     = "none"
+	sessGranting = "granting"
+	sessAlive    = "alive"
+	sessExpired  = "expired" // Session.Done() closed
+)
+
+type etcdClient struct {
+	Loop
+	index   int
+	servers []NodeID
+	ep      int // endpoint of unary calls and watches
+	kaEp    int // endpoint of the keepalive stream
+	seq     int64
+	pendSeq int64 // the outstanding unary call; 0 for none
+	phase   string
+	why     string // the error that ended a wait
+
+	req       Msg           // the outstanding call, kept for retries
+	reqEnd    time.Duration // its context deadline, monotonic
+	retries   int
+	resending bool // waiting out the retry backoff
+
+	sess       string
+	lease      int64
+	leaseTTL   time.Duration
+	nextKA     time.Duration // monotonic
+	deadline   time.Duration // monotonic
+	kaStream   bool
+	kaOpening  bool          // the stream's first keepalive is still to go (it opens the stream)
+	kaPhase    time.Duration // last tick of sendKeepAliveLoop
+	dlPhase    time.Duration // last tick of deadlineLoop
+	kaGen      int64
+	dlGen      int64
+	keepalives int // answers for the current lease
+
+	myKey string
+	myRev int64
+
+	watchID     int64
+	watchKey    string
+	watchPrefix bool
+	watchFrom   int64
+	watching    bool
+	watchAcked  bool
+	requery     bool
+}
+
+func (c *etcdClient) Clone() Process {
+	cp := *c
+	cp.servers = append([]NodeID(nil), c.servers...)
+	return &cp
+}
+
+func (c *etcdClient) Start(ctx Ctx) {
+	if c.servers == nil {
+		for i := 0; i < ctx.Scenario().Nodes; i++ {
+			c.servers = append(c.servers, ctx.Lookup(fmt.Sprintf("etcd-%d", i+1)))
+		}
+		c.ep = c.index % len(c.servers)
+		c.kaEp = c.ep
+	}
+	if c.sess == "" {
+		c.sess = sessNone
+	}
+	c.begin(ctx)
+}
+
+// Crash implements Process: the process and its sockets are gone.
+func (c *etcdClient) Crash(ctx Ctx) {
+	if len(c.servers) > 0 {
+		ctx.Send(c.servers[c.ep], Msg{Op: etcdRST})
+		if c.kaStream && c.kaEp != c.ep {
+			ctx.Send(c.servers[c.kaEp], Msg{Op: etcdRST})
+		}
+	}
+	*c = etcdClient{index: c.index, servers: c.servers, ep: c.ep, kaEp: c.ep, sess: sessNone}
+}
+
+func (c *etcdClient) Restart(ctx Ctx, persist bool) { c.Start(ctx) }
+
+func (c *etcdClient) server() NodeID { return c.servers[c.ep] }
+
+func (c *etcdClient) switchEndpoint() { c.ep = (c.ep + 1) % len(c.servers) }
+
+func (c *etcdClient) call(ctx Ctx, m Msg, phase string) {
+	c.req, c.phase, c.retries, c.resending = m, phase, 0, false
+	c.reqEnd = ctx.Mono() + etcdClientTimeout
+	c.send(ctx)
+}
+
+func (c *etcdClient) send(ctx Ctx) {
+	c.seq++
+	m := c.req
+	m.Seq = c.seq
+	c.pendSeq = c.seq
+	ctx.Send(c.server(), m)
+	ctx.After(max(c.reqEnd-ctx.Mono(), 0), Timer{Kind: "rpc", Seq: c.seq})
+}
+
+// busy reports whether a unary call is outstanding or about to be resent.
+func (c *etcdClient) busy() bool { return c.pendSeq != 0 || c.resending }
+
+// Retry policy of clientv3's interceptor: a repeatable call (Range,
+// LeaseGrant, LeaseRevoke) failing with an Unavailable error is resent,
+// after 25 ms ± 10 %, up to 100 times within its deadline; Txn and Delete
+// are not, since the first attempt may have been applied (etcd-io/etcd
+// client/v3 retry.go: retryLeaseClient.LeaseGrant uses
+// withRetryPolicy(repeatable), isSafeRetryImmutableRPC retries
+// codes.Unavailable; retry_interceptor.go; options.go:
+// defaultBackoffWaitBetween 25 ms, defaultBackoffJitterFraction 0.10,
+// defaultUnaryMaxRetries 100). A resent Grant whose first attempt was
+// applied leaves a lease nobody keeps alive; it expires after its TTL.
+const (
+	retryBackoff    = 25 * time.Millisecond
+	retryMaxRetries = 100
+)
+
+func (c *etcdClient) repeatable(why string) bool {
+	return (c.req.Op == etcdRange || c.req.Op == etcdGrant || c.req.Op == etcdRevoke) && unavailable(why) && c.retries < retryMaxRetries
+}
+
+// unavailable reports whether an error has gRPC code Unavailable, the only
+// one the interceptor retries ("requested lease not found" is NotFound).
+func unavailable(why string) bool {
+	switch why {
+	case errNoLeader, errTimeout, errLeaderChanged, errNotPrimary, errReset:
+		return true
+	}
+	return false
+}
+
+func (c *etcdClient) begin(ctx Ctx) {
+	if !c.Begin(ctx) {
+		return
+	}
+	c.acquire(ctx)
+}
+
+// acquire starts Mutex.Lock, with a new session if the last one is gone.
+func (c *etcdClient) acquire(ctx Ctx) {
+	if c.sess != sessAlive {
+		c.sess = sessGranting
+		c.call(ctx, Msg{Op: etcdGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}, phGrant)
+		return
+	}
+	c.call(ctx, Msg{Op: etcdTxn, Value: "lock", Key: c.myKey, Token: c.lease}, phAcquire)
+}
+
+// startKeepAlive is clientv3's KeepAlive: the first keepalive goes out at
+// the next tick of the send loop, and the deadline is 5 s until answered.
+func (c *etcdClient) startKeepAlive(ctx Ctx) {
+	now := ctx.Mono()
+	c.nextKA, c.deadline = now, now+firstKeepAliveTimeout
+	c.dlGen++
+	if !c.kaStream {
+		c.kaStream, c.kaOpening = true, true
+		c.kaEp = c.ep
+		c.kaPhase, c.dlPhase = now, now
+		c.kaGen++
+		c.sendKeepAlive(ctx)
+	} else {
+		c.kaGen++
+		c.scheduleKA(ctx, now)
+	}
+	c.scheduleDeadline(ctx, now)
+}
+
+func (c *etcdClient) sendKeepAlive(ctx Ctx) {
+	m := Msg{Op: etcdKeepAlive, Token: c.lease}
+	if c.kaOpening {
+		m.N, c.kaOpening = 1, false
+	}
+	ctx.Send(c.servers[c.kaEp], m)
+	ctx.After(keepAliveTick, Timer{Kind: "ka", Seq: c.kaGen})
+}
+
+// scheduleKA wakes the send loop at its first tick after the next
+// keepalive is due (it sends when nextKeepAlive is before now).
+func (c *etcdClient) scheduleKA(ctx Ctx, now time.Duration) {
+	at := c.kaPhase + keepAliveTick
+	if c.nextKA >= at {
+		at += ((c.nextKA-at)/keepAliveTick + 1) * keepAliveTick
+	}
+	ctx.After(at-now, Timer{Kind: "ka", Seq: c.kaGen})
+}
+
+func (c *etcdClient) scheduleDeadline(ctx Ctx, now time.Duration) {
+	at := c.dlPhase + deadlineTick
+	if c.deadline >= at {
+		at += ((c.deadline-at)/deadlineTick + 1) * deadlineTick
+	}
+	ctx.After(at-now, Timer{Kind: "deadline", Seq: c.dlGen})
+}
+
+func (c *etcdClient) kaTick(ctx Ctx) {
+	now := ctx.Mono()
+	c.kaPhase = now
+	if c.sess != sessAlive || !c.kaStream {
+		return
+	}
+	if c.nextKA < now {
+		c.sendKeepAlive(ctx)
+		return
+	}
+	c.scheduleKA(ctx, now)
+}
+
+func (c *etcdClient) deadlineTickFired(ctx Ctx) {
+	now := ctx.Mono()
+	c.dlPhase = now
+	if c.sess != sessAlive {
+		return
+	}
+	if c.deadline < now {
+		c.sessionDone(ctx, "no keepalive answer within the lease TTL", say("note.etcd.noKeepAlive"))
+		return
+	}
+	c.scheduleDeadline(ctx, now)
+}
+
+// sessionDone closes Session.Done(). A holder does not look at it while it
+// works (nor did Jepsen's client): only the next Lock needs a new session.
+func (c *etcdClient) sessionDone(ctx Ctx, why string, words Words) {
+	c.sess = sessExpired
+	c.dlGen++
+	ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
+		say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).part("why", words))
+}
+
+func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
+	if !c.kaStream {
+		return
+	}
+	c.kaStream = false
+	c.kaGen++
+	ctx.TraceSaid("session", etcdKeepAlive, "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String(),
+		say("note.etcd.streamBroken", "err", why, "in", keepAliveTick.String()))
+	ctx.After(keepAliveTick, Timer{Kind: "kareopen", Seq: c.kaGen})
+}
+
+func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.unlock(ctx)
+		}
+		return
+	}
+	switch m.Op {
+	case etcdRST:
+		if c.kaStream && from == c.servers[c.kaEp] {
+			c.kaEp = (c.kaEp + 1) % len(c.servers)
+			c.keepAliveBroken(ctx, errReset)
+		}
+		if from == c.server() {
+			if c.pendSeq != 0 {
+				c.pendSeq = 0
+				c.failed(ctx, errReset)
+			} else if c.watching && !c.resending {
+				c.switchEndpoint()
+				c.openWatch(ctx)
+			}
+		}
+		return
+	case etcdKeepAliveOK:
+		if c.sess != sessAlive || m.Token != c.lease {
+			return
+		}
+		if m.TTL <= 0 {
+			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found", say("note.etcd.ttlZero"))
+			return
+		}
+		now := ctx.Mono()
+		c.keepalives++
+		c.leaseTTL = m.TTL
+		c.nextKA, c.deadline = now+m.TTL/3, now+m.TTL
+		return
+	case etcdKeepAliveErr:
+		if from == c.servers[c.kaEp] {
+			c.kaEp = (c.kaEp + 1) % len(c.servers)
+			c.keepAliveBroken(ctx, m.Value)
+		}
+		return
+	case etcdWatchCreated:
+		if m.Seq == c.watchID {
+			c.watchAcked = true
+		}
+		return
+	case etcdEventPut, etcdEventDelete:
+		c.watchEvent(ctx, m)
+		return
+	}
+	if c.pendSeq == 0 || m.Seq != c.pendSeq {
+		return // a late answer to a call already given up
+	}
+	c.pendSeq = 0
+	if m.Op == etcdError {
+		c.failed(ctx, m.Value)
+		return
+	}
+	switch c.phase {
+	case phGrant:
+		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, m.Token, m.TTL, 0
+		c.myKey = EtcdPrefix + strconv.FormatInt(m.Token, 16)
+		ctx.TraceSaid("session", etcdGrant, fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL),
+			say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", m.Token), "ttl", m.TTL.String()))
+		c.startKeepAlive(ctx)
+		if c.State == StateWaiting {
+			c.acquire(ctx)
+		}
+	case phAcquire:
+		c.myRev = m.Token
+		if m.N == c.myRev || m.Key == "" {
+			c.acquired(ctx)
+			return
+		}
+		ctx.TraceSaid("lock", etcdTxn, fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N),
+			say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", m.Key, "ownerRev", fmt.Sprint(m.N)))
+		c.query(ctx)
+	case phQuery:
+		if c.State != StateWaiting {
+			return
+		}
+		if m.Key == "" {
+			c.cancelWatch(ctx)
+			c.call(ctx, Msg{Op: etcdRange, Value: "key", Key: c.myKey}, phCheck)
+			return
+		}
+		if ctx.Scenario().Herd {
+			if !c.watching {
+				c.watch(ctx, EtcdPrefix, true, m.N)
+			}
+			c.phase = phWatch
+			if c.requery {
+				c.requery = false
+				c.query(ctx)
+			}
+			return
+		}
+		c.phase = phWatch
+		c.watch(ctx, m.Key, false, m.N)
+	case phCheck:
+		if m.Token == 0 {
+			ctx.TraceSaid("lock", etcdRange, errSessionExpired+": "+c.myKey+" is gone", say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
+			if c.sess == sessAlive {
+				c.sess = sessExpired
+				c.dlGen++
+			}
+			c.retry(ctx, errSessionExpired)
+			return
+		}
+		c.acquired(ctx)
+	case phAbandon:
+		c.retry(ctx, c.why)
+	case phWrite:
+		// etcd recorded the write when it applied the Txn (applyEntry).
+		c.WriteAnswered()
+		if m.N != 1 {
+			ctx.TraceSaid("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
+				say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
+		}
+		c.unlock(ctx)
+	case phUnlock:
+		c.afterUnlock(ctx)
+	case phClose:
+		c.phase = phIdle
+	}
+}
+
+// query is one pass of waitDeletes: the latest key created before mine.
+func (c *etcdClient) query(ctx Ctx) {
+	c.call(ctx, Msg{Op: etcdRange, Value: "last", Key: EtcdPrefix, Token: c.myRev - 1}, phQuery)
+}
+
+func (c *etcdClient) watch(ctx Ctx, key string, prefix bool, from int64) {
+	c.watchKey, c.watchPrefix, c.watchFrom = key, prefix, from
+	c.openWatch(ctx)
+	what, words := "the delete of "+key, say("note.etcd.waitDelete", "key", key, "rev", fmt.Sprint(from))
+	if prefix {
+		what, words = "any change under "+key, say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
+	}
+	ctx.TraceSaid("lock", etcdWatch, fmt.Sprintf("waiting for %s from revision %d", what, from), words)
+}
+
+func (c *etcdClient) openWatch(ctx Ctx) {
+	c.watchID++
+	c.watching, c.watchAcked = true, false
+	n := int64(0)
+	if c.watchPrefix {
+		n = 1
+	}
+	ctx.Send(c.server(), Msg{Op: etcdWatch, Seq: c.watchID, Key: c.watchKey, N: n, Token: c.watchFrom})
+	ctx.After(etcdClientTimeout, Timer{Kind: "wtimeout", Seq: c.watchID})
+}
+
+func (c *etcdClient) cancelWatch(ctx Ctx) {
+	if !c.watching {
+		return
+	}
+	c.watching = false
+	ctx.Send(c.server(), Msg{Op: etcdWatchCancel, Seq: c.watchID})
+}
+
+func (c *etcdClient) watchEvent(ctx Ctx, m *Msg) {
+	if !c.watching || m.Seq != c.watchID || c.State != StateWaiting {
+		return
+	}
+	ctx.Notified()
+	c.watchFrom = m.Token + 1
+	if m.Op != etcdEventDelete {
+		return
+	}
+	if ctx.Scenario().Herd {
+		if c.phase == phQuery && c.busy() {
+			c.requery = true
+			return
+		}
+		c.query(ctx)
+		return
+	}
+	c.cancelWatch(ctx)
+	c.query(ctx)
+}
+
+func (c *etcdClient) acquired(ctx Ctx) {
+	c.cancelWatch(ctx)
+	c.phase = phWork
+	ctx.TraceSaid("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
+		say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
+	c.Grant(ctx, c.myRev, 0)
+}
+
+// failed handles an error or a timeout of the outstanding call: the
+// client moves to the next endpoint and the Mutex call returns the error.
+func (c *etcdClient) failed(ctx Ctx, why string) {
+	ctx.TraceSaid("rpc", c.phase, why, asIs(why))
+	c.switchEndpoint()
+	if c.repeatable(why) {
+		c.retries++
+		c.resending = true
+		jitter := 1 + 0.1*(2*ctx.Rand().Float64()-1)
+		ctx.After(time.Duration(float64(retryBackoff)*jitter), Timer{Kind: "resend", Seq: c.seq})
+		return
+	}
+	switch c.phase {
+	case phGrant:
+		c.sess = sessNone
+		c.retry(ctx, why)
+	case phAcquire:
+		if why == errLeaseNotFound && c.sess == sessAlive {
+			c.sessionDone(ctx, "the lease is gone", say("note.etcd.leaseGone"))
+		}
+		c.retry(ctx, why)
+	case phQuery, phWatch, phCheck:
+		// Lock: "release lock key if wait failed".
+		c.cancelWatch(ctx)
+		c.requery = false
+		c.why = why
+		c.call(ctx, Msg{Op: etcdDelete, Key: c.myKey}, phAbandon)
+	case phAbandon:
+		c.retry(ctx, c.why)
+	case phWrite:
+		ctx.After(RetryDelay(ctx), Timer{Kind: "rewrite"})
+	case phUnlock:
+		ctx.After(RetryDelay(ctx), Timer{Kind: "reunlock"})
+	case phClose:
+		c.phase = phIdle
+	}
+}
+
+func (c *etcdClient) retry(ctx Ctx, why string) {
+	c.phase = phIdle
+	if c.Failed(ctx, why, asIs(why)) {
+		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
+	} else if c.State == StateDone {
+		c.closeSession(ctx)
+	}
+}
+
+func (c *etcdClient) Fire(ctx Ctx, t Timer) {
+	switch c.Loop.Fire(ctx, t) {
+	case "work":
+		c.finish(ctx)
+		return
+	case "write":
+		c.write(ctx)
+		return
+	case "begin":
+		c.begin(ctx)
+		return
+	}
+	switch t.Kind {
+	case timerRetry:
+		if c.State == StateWaiting && !c.busy() {
+			c.acquire(ctx)
+		}
+	case "rpc":
+		if c.pendSeq != 0 && t.Seq == c.pendSeq {
+			c.pendSeq = 0
+			c.failed(ctx, errDeadline)
+		}
+	case "resend":
+		if !c.resending || t.Seq != c.seq {
+			return
+		}
+		c.resending = false
+		if ctx.Mono() >= c.reqEnd {
+			c.failed(ctx, errDeadline)
+			return
+		}
+		c.send(ctx)
+	case "wtimeout":
+		if c.watching && !c.watchAcked && t.Seq == c.watchID {
+			c.switchEndpoint()
+			c.openWatch(ctx)
+		}
+	case "ka":
+		if t.Seq == c.kaGen {
+			c.kaTick(ctx)
+		}
+	case "deadline":
+		if t.Seq == c.dlGen {
+			c.deadlineTickFired(ctx)
+		}
+	case "kareopen":
+		if t.Seq == c.kaGen && !c.kaStream {
+			c.kaStream, c.kaOpening = true, true
+			c.kaGen++
+			now := ctx.Mono()
+			c.kaPhase = now
+			if c.sess == sessAlive && c.nextKA < now {
+				c.sendKeepAlive(ctx)
+			} else if c.sess == sessAlive {
+				c.scheduleKA(ctx, now)
+			}
+		}
+	case "rewrite":
+		if c.State == StateHolding && !c.busy() {
+			c.write(ctx)
+		}
+	case "reunlock":
+		if !c.busy() && c.phase == phUnlock {
+			c.call(ctx, Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
+		}
+	}
+}
+
+// finish ends the work: the write (to the storage node, or with fencing
+// the IsOwner-guarded Txn, sent when the Loop says "write"), then Unlock
+// once it is answered. Nothing is checked on the client: with fencing the
+// check is the Txn's comparison, made by etcd when it applies the write.
+func (c *etcdClient) finish(ctx Ctx) { c.Write(ctx, c.myRev) }
+
+// write is the fenced write: Txn(If(mutex.IsOwner()).Then(Put(storage))).
+func (c *etcdClient) write(ctx Ctx) {
+	c.call(ctx, Msg{Op: etcdTxn, Value: "write", Key: c.myKey, Token: c.myRev}, phWrite)
+}
+
+func (c *etcdClient) unlock(ctx Ctx) {
+	c.Release(ctx)
+	c.call(ctx, Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
+}
+
+func (c *etcdClient) afterUnlock(ctx Ctx) {
+	c.phase = phIdle
+	c.Rest(ctx)
+	if c.State == StateDone {
+		c.closeSession(ctx)
+	}
+}
+
+// closeSession is Session.Close: stop the keepalives and revoke the lease.
+func (c *etcdClient) closeSession(ctx Ctx) {
+	if c.sess == sessNone || c.lease == 0 {
+		return
+	}
+	c.sess = sessNone
+	c.dlGen++
+	c.call(ctx, Msg{Op: etcdRevoke, Token: c.lease}, phClose)
+}
+
+func (c *etcdClient) session() string {
+	if c.sess == "" {
+		return sessNone
+	}
+	return c.sess
+}
+
+func (c *etcdClient) detail(s *Sim) (string, Words) {
+	var parts []string
+	key := "detail.etcd.client"
+	words := say("", "n", fmt.Sprint(c.keepalives))
+	if c.lease != 0 {
+		parts = append(parts, fmt.Sprintf("lease %x ttl %v", c.lease, c.leaseTTL))
+		key += "Lease"
+		words.Args["lease"], words.Args["ttl"] = fmt.Sprintf("%x", c.lease), c.leaseTTL.String()
+	}
+	parts = append(parts, fmt.Sprintf("%d keepalives", c.keepalives))
+	if len(c.servers) > 0 {
+		parts = append(parts, "via "+s.Nodes[c.servers[c.ep]].Name)
+		key += "Via"
+		words.Args["server"] = s.Nodes[c.servers[c.ep]].Name
+	}
+	words.Key = key
+	return strings.Join(parts, " · "), words
+}

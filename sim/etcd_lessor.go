@@ -1,0 +1,144 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// ---------------------------------------------------------------------------
+// The lessor.
+
+// promote makes this member's lessor primary once it has applied its first
+// entry as leader: every lease is refreshed to election timeout + TTL,
+// since the new leader cannot know when the old one last renewed it.
+func (s *EtcdServer) promote(ctx Ctx) {
+	s.primary = true
+	now := ctx.Mono()
+	for _, id := range s.leaseIDs() {
+		l := s.leases[id]
+		l.Expiry, l.RetryAt = now+EtcdElectionTimeout+l.TTL, 0
+		s.leases[id] = l
+	}
+	if len(s.leases) > 0 {
+		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), EtcdElectionTimeout),
+			say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", EtcdElectionTimeout.String()))
+	}
+	var keep []etcdRenewWait
+	waits := s.renewWait
+	s.renewWait = nil
+	for _, w := range waits {
+		if w.Promote {
+			s.leaderRenew(ctx, w.From, w.Req, w.Lease)
+		} else {
+			keep = append(keep, w)
+		}
+	}
+	s.renewWait = append(keep, s.renewWait...)
+	s.recordOwner(ctx, false)
+}
+
+// demote ends primacy: leases stop expiring here, held renewals fail.
+func (s *EtcdServer) demote(ctx Ctx) {
+	s.primary = false
+	waits := s.renewWait
+	s.renewWait = nil
+	for _, w := range waits {
+		s.respondRenew(ctx, w.From, w.Req, w.Lease, 0, errNotPrimary)
+	}
+	if s.ownedKey != "" {
+		ctx.Disown(EtcdPrefix, false)
+		s.ownedKey = ""
+	}
+}
+
+func (s *EtcdServer) leaseIDs() []int64 {
+	ids := make([]int64, 0, len(s.leases))
+	for id := range s.leases {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int64) int {
+		return cmp.Or(cmp.Compare(s.leases[a].Expiry, s.leases[b].Expiry), cmp.Compare(a, b))
+	})
+	return ids
+}
+
+// revokeExpired is the lessor's runLoop: the leader proposes a revoke for
+// every lease past its expiry by its own clock.
+func (s *EtcdServer) revokeExpired(ctx Ctx) {
+	if !s.isLeader() || !s.primary {
+		return
+	}
+	now := ctx.Mono()
+	for _, id := range s.leaseIDs() {
+		l := s.leases[id]
+		if now < l.Expiry || now < l.RetryAt {
+			continue
+		}
+		l.RetryAt = now + expiredLeaseRetry
+		s.leases[id] = l
+		s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
+			say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
+		s.appendEntry(ctx, etcdEntry{Type: entRevoke, Lease: id, N: 1, Client: l.Client, Origin: s.self})
+	}
+}
+
+// leaderRenew is Lessor.Renew on the leader; from is the member that got
+// the keepalive.
+// forwardRenew renews a lease on this member, the leader, or asks the
+// leader to ("renewals don't go through raft; forward to leader manually").
+func (s *EtcdServer) forwardRenew(ctx Ctx, req, id int64) {
+	if s.isLeader() {
+		s.leaderRenew(ctx, s.self, req, id)
+		return
+	}
+	ctx.Send(s.lead, Msg{Op: leaseRenew, Seq: req, Token: id})
+}
+
+func (s *EtcdServer) leaderRenew(ctx Ctx, from NodeID, req, id int64) {
+	if !s.isLeader() {
+		s.respondRenew(ctx, from, req, id, 0, errNotPrimary)
+		return
+	}
+	if !s.primary {
+		s.renewWait = append(s.renewWait, etcdRenewWait{From: from, Req: req, Lease: id, Promote: true})
+		return
+	}
+	l, ok := s.leases[id]
+	if !ok {
+		s.respondRenew(ctx, from, req, id, 0, "")
+		return
+	}
+	now := ctx.Mono()
+	if now >= l.Expiry {
+		// An expired lease is being revoked: the renewal waits for it.
+		s.renewWait = append(s.renewWait, etcdRenewWait{From: from, Req: req, Lease: id})
+		return
+	}
+	l.Expiry = now + l.TTL
+	s.leases[id] = l
+	s.respondRenew(ctx, from, req, id, l.TTL, "")
+}
+
+func (s *EtcdServer) respondRenew(ctx Ctx, from NodeID, req, id int64, ttl time.Duration, err string) {
+	if from == s.self {
+		s.answerKeepAlive(ctx, req, id, ttl, err)
+		return
+	}
+	ctx.Send(from, Msg{Op: leaseRenewResp, Seq: req, Token: id, TTL: ttl, Value: err})
+}
+
+func (s *EtcdServer) answerKeepAlive(ctx Ctx, req, id int64, ttl time.Duration, err string) {
+	p, ok := s.pending[req]
+	if !ok {
+		return
+	}
+	s.forget(ctx, req)
+	if err != "" {
+		ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Token: id, Value: err})
+		return
+	}
+	ctx.Send(p.Client, Msg{Op: etcdKeepAliveOK, Token: id, TTL: ttl})
+}

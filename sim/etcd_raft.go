@@ -1,0 +1,472 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// ---------------------------------------------------------------------------
+// Raft.
+
+// reset is raft's reset(term): a new term forgets the vote; any role
+// change drops the leader, the votes and pending reads.
+func (s *EtcdServer) reset(ctx Ctx, term int64) {
+	if term != s.term {
+		s.term, s.vote = term, None
+	}
+	s.lead = None
+	s.electionElapsed = 0
+	s.reads, s.pendingReads = nil, nil
+	s.resetProgress(ctx)
+}
+
+func (s *EtcdServer) becomeFollower(ctx Ctx, term int64, lead NodeID) {
+	was, prev := s.isLeader(), s.lead
+	s.reset(ctx, term)
+	s.role, s.pre, s.lead = roleFollower, false, lead
+	if was {
+		s.demote(ctx)
+	}
+	if lead != None && lead != prev {
+		s.newLeader(ctx)
+	}
+}
+
+func (s *EtcdServer) campaign(ctx Ctx, pre bool) {
+	if s.isLeader() {
+		s.demote(ctx)
+	}
+	if pre {
+		s.role, s.pre, s.lead = roleCandidate, true, None
+		s.votes = make([]int8, len(s.members))
+		s.trace(ctx, "raft", raftPreVote, fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1),
+			say("note.etcd.preVote", "for", (time.Duration(s.randomized)*EtcdHeartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
+	} else {
+		s.reset(ctx, s.term+1)
+		s.vote = s.self
+		s.role, s.pre = roleCandidate, false
+		s.trace(ctx, "raft", raftVote, fmt.Sprintf("campaign for term %d", s.term), say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
+	}
+	if s.poll(ctx, s.self, true) {
+		return
+	}
+	op, term := raftVote, s.term
+	if pre {
+		op, term = raftPreVote, s.term+1
+	}
+	for _, m := range s.members {
+		if m != s.self {
+			ctx.Send(m, Msg{Op: op, Seq: term, Token: s.lastIndex(), N: s.lastTerm()})
+		}
+	}
+}
+
+// poll records a (pre-)vote and acts on the result; true when decided.
+func (s *EtcdServer) poll(ctx Ctx, from NodeID, granted bool) bool {
+	i := s.memberIndex(from)
+	if i < 0 || s.votes[i] != 0 {
+		return false
+	}
+	s.votes[i] = -1
+	if granted {
+		s.votes[i] = 1
+	}
+	yes, no := 0, 0
+	for _, v := range s.votes {
+		switch v {
+		case 1:
+			yes++
+		case -1:
+			no++
+		}
+	}
+	switch {
+	case yes >= s.quorum():
+		if s.pre {
+			s.campaign(ctx, false)
+		} else {
+			s.becomeLeader(ctx)
+		}
+		return true
+	case no > len(s.members)-s.quorum():
+		s.becomeFollower(ctx, s.term, None)
+		return true
+	}
+	return false
+}
+
+func (s *EtcdServer) becomeLeader(ctx Ctx) {
+	s.reset(ctx, s.term)
+	s.role, s.pre, s.lead = roleLeader, false, s.self
+	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
+		say("note.etcd.elected", "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex())))
+	s.appendEntry(ctx, etcdEntry{Type: entNoop, Client: None, Origin: None})
+	s.newLeader(ctx)
+}
+
+// newLeader runs when this member learns of a new leader. A keepalive it
+// forwarded may have died with the old one: LeaseRenew keeps retrying
+// until it reaches a leader, so it goes again. A linearizable read not yet
+// confirmed fails with "leader changed" (the client retries it).
+func (s *EtcdServer) newLeader(ctx Ctx) {
+	for _, id := range s.pendingIDs() {
+		p := s.pending[id]
+		switch {
+		case p.Op == etcdRange && p.ReadIndex == 0:
+			s.forget(ctx, id)
+			ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errLeaderChanged})
+		case p.WaitLeader:
+			// waitLeader looks again only at its next election timeout
+			// ("waitlead"), not the moment a leader appears.
+		case p.Held:
+			// Propose takes it as soon as node.run has a leader again.
+			p.Held = false
+			s.pending[id] = p
+			s.propose(ctx, p.Proposal)
+		case p.Op == etcdKeepAlive && s.isLeader():
+			s.leaderRenew(ctx, s.self, id, p.Lease)
+		case p.Op == etcdKeepAlive:
+			ctx.Send(s.lead, Msg{Op: leaseRenew, Seq: id, Token: p.Lease})
+		}
+	}
+}
+
+// inLease is check-quorum's leader lease: a member that heard from a leader
+// within the election timeout ignores (pre-)vote requests.
+func (s *EtcdServer) inLease() bool {
+	return s.lead != None && s.electionElapsed < electionTicks
+}
+
+func (s *EtcdServer) upToDate(index, term int64) bool {
+	return term > s.lastTerm() || (term == s.lastTerm() && index >= s.lastIndex())
+}
+
+func (s *EtcdServer) tick(ctx Ctx) {
+	s.electionElapsed++
+	if s.isLeader() {
+		if s.electionElapsed >= electionTicks {
+			s.electionElapsed = 0
+			act := 0
+			for i, m := range s.members {
+				if m == s.self || s.active[i] {
+					act++
+				}
+				s.active[i] = false
+			}
+			if act < s.quorum() {
+				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down", say("note.etcd.stepDown"))
+				s.becomeFollower(ctx, s.term, None)
+			}
+		}
+		if s.isLeader() {
+			s.bcastHeartbeat(ctx, s.lastReadCtx())
+		}
+	} else if s.electionElapsed >= s.randomized {
+		s.electionElapsed = 0
+		// Without pre-vote a member cut off from the leader campaigns for
+		// real, raising its term each election timeout; when it rejoins,
+		// its answer to the leader's heartbeat carries that term and the
+		// leader steps down (raft.go: a message of a higher term makes a
+		// member a follower of that term).
+		s.campaign(ctx, ctx.Scenario().PreVote)
+	}
+	s.flushWatchers(ctx)
+	s.ticks++
+	if s.ticks%electionTicks == 0 {
+		s.monitorLeader(ctx)
+	}
+	ctx.After(EtcdHeartbeat, Timer{Kind: "tick"})
+}
+
+// maxNoLeaderChecks is v3rpc's maxNoLeaderCnt: a member cancels the streams
+// that require a leader after this many election timeouts without one.
+const maxNoLeaderChecks = 3
+
+// monitorLeader is v3rpc's (etcd-io/etcd
+// server/etcdserver/api/v3rpc/interceptor.go, release-3.4 and 3.5): every
+// election timeout it looks for a leader; after maxNoLeaderChecks looks in
+// a row without one it cancels every stream that requires a leader with
+// "no leader". Here those are the lease keepalive streams; a keepalive the
+// member holds in waitLeader ends with them.
+func (s *EtcdServer) monitorLeader(ctx Ctx) {
+	if s.lead != None {
+		s.noLeaderChecks = 0
+		return
+	}
+	s.noLeaderChecks++
+	if s.noLeaderChecks < maxNoLeaderChecks || len(s.kaStreams) == 0 {
+		return
+	}
+	for _, c := range s.kaStreams {
+		ctx.Send(c, Msg{Op: etcdKeepAliveErr, Value: errNoLeader})
+		for _, id := range s.pendingIDs() {
+			if p := s.pending[id]; p.Client == c && p.Op == etcdKeepAlive {
+				s.forget(ctx, id)
+			}
+		}
+	}
+	s.kaStreams = s.kaStreams[:0]
+}
+
+// addKeepAliveStream notes a client's keepalive stream on this member.
+func (s *EtcdServer) addKeepAliveStream(c NodeID) {
+	for _, k := range s.kaStreams {
+		if k == c {
+			return
+		}
+	}
+	s.kaStreams = append(s.kaStreams, c)
+}
+
+func (s *EtcdServer) lastReadCtx() int64 {
+	if n := len(s.reads); n > 0 {
+		return s.reads[n-1].Ctx
+	}
+	return 0
+}
+
+func (s *EtcdServer) bcastHeartbeat(ctx Ctx, readCtx int64) {
+	for i, m := range s.members {
+		if m != s.self {
+			ctx.Send(m, Msg{Op: raftHeartbeat, Seq: s.term, N: min(s.match[i], s.commit), Token: readCtx})
+		}
+	}
+}
+
+// appendEntry is the leader's MsgProp: append, replicate, maybe commit.
+func (s *EtcdServer) appendEntry(ctx Ctx, e etcdEntry) {
+	e.Term = s.term
+	s.log.Append(e)
+	s.match[s.memberIndex(s.self)] = s.lastIndex()
+	s.bcastAppend(ctx)
+	s.maybeCommit(ctx)
+}
+
+// propose hands an entry to raft: the leader appends it, a follower
+// forwards it to the leader it knows; false when there is none.
+func (s *EtcdServer) propose(ctx Ctx, e etcdEntry) bool {
+	switch {
+	case s.isLeader():
+		s.appendEntry(ctx, e)
+	case s.lead != None && s.lead != s.self:
+		ctx.Send(s.lead, Msg{Op: raftProp, Names: []string{e.encode()}})
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *EtcdServer) bcastAppend(ctx Ctx) {
+	for i, m := range s.members {
+		if m != s.self {
+			s.sendAppend(ctx, i)
+		}
+	}
+}
+
+func (s *EtcdServer) sendAppend(ctx Ctx, i int) {
+	next := max(s.next[i], 1)
+	prev := next - 1
+	var ents []string
+	if prev < s.lastIndex() {
+		ents = encodeEntries(&s.log, int(prev))
+	}
+	ctx.Send(s.members[i], Msg{Op: raftApp, Seq: s.term, Token: prev, N: s.termAt(prev),
+		Value: strconv.FormatInt(s.commit, 10), Names: ents})
+	s.next[i] = s.lastIndex() + 1
+}
+
+// maybeCommit advances the commit index to the highest entry of this term
+// a majority has appended, applies it and tells the followers at once.
+func (s *EtcdServer) maybeCommit(ctx Ctx) {
+	var buf [8]int64
+	ms := append(buf[:0], s.match...)
+	slices.SortFunc(ms, func(a, b int64) int { return cmp.Compare(b, a) })
+	n := ms[s.quorum()-1]
+	if n <= s.commit || s.termAt(n) != s.term {
+		return
+	}
+	s.commit = n
+	s.apply(ctx)
+	s.bcastAppend(ctx)
+}
+
+// step handles a message from another member.
+func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
+	switch m.Op {
+	case raftProp:
+		for _, enc := range m.Names {
+			e, err := decodeEntry(enc)
+			if err != nil {
+				s.trace(ctx, "raft", m.Op, err.Error(), asIs(err.Error()))
+				return
+			}
+			s.propose(ctx, e)
+		}
+		return
+	case raftReadIndex:
+		if s.isLeader() {
+			s.leaderRead(ctx, from, m.Seq)
+		}
+		return
+	case raftReadIndexResp:
+		if p, ok := s.pending[m.Seq]; ok {
+			p.ReadIndex = m.Token
+			s.pending[m.Seq] = p
+			s.serveReads(ctx)
+		}
+		return
+	case leaseRenew:
+		s.leaderRenew(ctx, from, m.Seq, m.Token)
+		return
+	case leaseRenewResp:
+		s.answerKeepAlive(ctx, m.Seq, m.Token, m.TTL, m.Value)
+		return
+	}
+	term := m.Seq
+	switch {
+	case term > s.term:
+		if (m.Op == raftVote || m.Op == raftPreVote) && s.inLease() {
+			return
+		}
+		switch {
+		case m.Op == raftPreVote:
+		case m.Op == raftPreVoteResp && m.N == 1:
+		case m.Op == raftApp || m.Op == raftHeartbeat:
+			s.becomeFollower(ctx, term, from)
+		default:
+			s.becomeFollower(ctx, term, None)
+		}
+	case term < s.term:
+		switch m.Op {
+		case raftApp, raftHeartbeat:
+			ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term})
+		case raftPreVote:
+			ctx.Send(from, Msg{Op: raftPreVoteResp, Seq: s.term})
+		}
+		return
+	}
+	switch m.Op {
+	case raftPreVote, raftVote:
+		canVote := s.vote == from || (s.vote == None && s.lead == None) || (m.Op == raftPreVote && m.Seq > s.term)
+		resp := raftVoteResp
+		if m.Op == raftPreVote {
+			resp = raftPreVoteResp
+		}
+		if canVote && s.upToDate(m.Token, m.N) {
+			ctx.Send(from, Msg{Op: resp, Seq: m.Seq, N: 1})
+			if m.Op == raftVote {
+				s.electionElapsed = 0
+				s.vote = from
+			}
+		} else {
+			ctx.Send(from, Msg{Op: resp, Seq: s.term})
+		}
+	case raftPreVoteResp:
+		if s.role == roleCandidate && s.pre {
+			s.poll(ctx, from, m.N == 1)
+		}
+	case raftVoteResp:
+		if s.role == roleCandidate && !s.pre {
+			s.poll(ctx, from, m.N == 1)
+		}
+	case raftApp, raftHeartbeat:
+		if s.role == roleCandidate {
+			s.becomeFollower(ctx, term, from)
+		}
+		if s.isLeader() {
+			return
+		}
+		s.electionElapsed = 0
+		if s.lead != from {
+			s.lead = from
+			s.newLeader(ctx)
+		}
+		if m.Op == raftApp {
+			s.handleAppend(ctx, from, m)
+			return
+		}
+		if c := min(m.N, s.lastIndex()); c > s.commit {
+			s.commit = c
+			s.apply(ctx)
+		}
+		ctx.Send(from, Msg{Op: raftHeartbeatResp, Seq: s.term, Token: m.Token})
+	case raftAppResp:
+		if s.isLeader() {
+			s.handleAppResp(ctx, from, m)
+		}
+	case raftHeartbeatResp:
+		if !s.isLeader() {
+			return
+		}
+		i := s.memberIndex(from)
+		s.active[i] = true
+		if s.match[i] < s.lastIndex() {
+			s.sendAppend(ctx, i)
+		}
+		if m.Token > 0 {
+			s.ackRead(ctx, i, m.Token)
+		}
+	}
+}
+
+func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m *Msg) {
+	prev := m.Token
+	commit, _ := strconv.ParseInt(m.Value, 10, 64)
+	if prev < s.commit {
+		ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: s.commit})
+		return
+	}
+	if prev > s.lastIndex() || s.termAt(prev) != m.N {
+		ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: prev, N: min(prev, s.lastIndex()), Value: "reject"})
+		return
+	}
+	for i, enc := range m.Names {
+		e, err := decodeEntry(enc)
+		if err != nil {
+			s.trace(ctx, "raft", m.Op, err.Error(), asIs(err.Error()))
+			return
+		}
+		idx := prev + 1 + int64(i)
+		if idx <= s.lastIndex() {
+			if s.termAt(idx) == e.Term {
+				continue
+			}
+			s.log.Truncate(int(idx - 1))
+		}
+		s.log.Append(e)
+	}
+	lastNew := prev + int64(len(m.Names))
+	if c := min(commit, lastNew); c > s.commit {
+		s.commit = c
+		s.apply(ctx)
+	}
+	ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: lastNew})
+}
+
+func (s *EtcdServer) handleAppResp(ctx Ctx, from NodeID, m *Msg) {
+	i := s.memberIndex(from)
+	s.active[i] = true
+	if m.Value == "reject" {
+		switch {
+		case m.N < s.match[i]:
+			// The follower lost entries it had acknowledged: its data
+			// directory is gone. Raft would panic; as after a member
+			// remove and re-add, it gets the whole log again.
+			s.match[i] = m.N
+		case m.Token <= s.match[i]:
+			return // stale
+		}
+		s.next[i] = max(min(m.Token, m.N+1), s.match[i]+1)
+		s.sendAppend(ctx, i)
+		return
+	}
+	if m.Token > s.match[i] {
+		s.match[i] = m.Token
+	}
+	s.next[i] = max(s.next[i], m.Token+1)
+	s.maybeCommit(ctx)
+}

@@ -1,0 +1,215 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// ---------------------------------------------------------------------------
+// Serving clients.
+
+// Receive implements Process.
+func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if s.memberIndex(from) >= 0 {
+		s.step(ctx, from, m)
+		return
+	}
+	s.serve(ctx, from, m)
+}
+
+func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
+	if m.Op == etcdRST {
+		s.dropClient(ctx, from)
+		return
+	}
+	if i := sort.Search(len(s.conns), func(i int) bool { return s.conns[i] >= from }); i == len(s.conns) || s.conns[i] != from {
+		s.conns = append(s.conns, None)
+		copy(s.conns[i+1:], s.conns[i:])
+		s.conns[i] = from
+	}
+	switch m.Op {
+	case etcdGrant:
+		id := s.nextID()
+		s.submit(ctx, from, m.Seq, etcdEntry{Type: entGrant, Lease: id, N: int64(m.TTL / time.Second), Client: from})
+	case etcdTxn:
+		if m.Value == "write" {
+			s.submit(ctx, from, m.Seq, etcdEntry{Type: entWrite, Key: m.Key, N: m.Token, Client: from})
+		} else {
+			s.submit(ctx, from, m.Seq, etcdEntry{Type: entLock, Key: m.Key, Lease: m.Token, Client: from})
+		}
+	case etcdDelete:
+		s.submit(ctx, from, m.Seq, etcdEntry{Type: entDelete, Key: m.Key, Client: from})
+	case etcdRevoke:
+		s.submit(ctx, from, m.Seq, etcdEntry{Type: entRevoke, Lease: m.Token, Client: from})
+	case etcdRange:
+		req := s.nextID()
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last",
+			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
+		if s.lead == None {
+			// A linearizable read waits for its ReadIndex, sent again every
+			// 500 ms, until a leader change ends it with "leader changed"
+			// (newLeader) or the request times out (release-3.4
+			// etcdserver/v3_server.go, requestCurrentIndex); raft drops a
+			// ReadIndex while there is no leader.
+			return
+		}
+		if s.isLeader() {
+			s.leaderRead(ctx, s.self, req)
+		} else {
+			ctx.Send(s.lead, Msg{Op: raftReadIndex, Seq: req})
+		}
+	case etcdKeepAlive:
+		// The lease stream requires a leader (clientv3 lease.go:
+		// WithRequireLeader): newStreamInterceptor refuses to open one on a
+		// member without a leader (m.N 1: the stream's first keepalive).
+		// On a stream already open, LeaseRenew (etcdserver/v3_server.go)
+		// waits for a leader (waitLeader: a look every election timeout)
+		// within the request timeout, then forwards the renewal.
+		if s.lead == None && m.N == 1 {
+			ctx.Send(from, Msg{Op: etcdKeepAliveErr, Token: m.Token, Value: errNoLeader})
+			return
+		}
+		s.addKeepAliveStream(from)
+		req := s.nextID()
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token,
+			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
+		if s.lead == None {
+			p := s.pending[req]
+			p.WaitLeader = true
+			s.pending[req] = p
+			ctx.After(EtcdElectionTimeout, Timer{Kind: "waitlead", Seq: req})
+			return
+		}
+		s.forwardRenew(ctx, req, m.Token)
+	case etcdWatch:
+		w := etcdWatcher{Client: from, ID: m.Seq, Key: m.Key, Prefix: m.N == 1, Start: m.Token}
+		ctx.Send(from, Msg{Op: etcdWatchCreated, Seq: m.Seq})
+		// The history is in revision order: start at the watch's revision.
+		first := sort.Search(s.history.Len(), func(i int) bool { return s.history.At(i).Rev >= w.Start })
+		s.history.Range(first, func(_ int, ev etcdEvent) bool {
+			if w.matches(ev.Key) {
+				s.deliver(ctx, &w, ev)
+			}
+			return true
+		})
+		s.watchers = append(s.watchers, w)
+	case etcdWatchCancel:
+		s.dropWatch(from, m.Seq)
+	}
+}
+
+// forget drops a request the member has answered or given up on, with
+// its timeout: left queued, the timeout would fire for nothing.
+func (s *EtcdServer) forget(ctx Ctx, req int64) {
+	ctx.Cancel(s.pending[req].Timeout)
+	delete(s.pending, req)
+}
+
+// submit registers a client request and proposes it.
+// submit proposes a client's write and waits for it to apply, within the
+// request timeout. On a member without a leader the write waits for one:
+// raft's node.run takes no proposal while there is no leader (etcd-io/etcd
+// release-3.4 raft/node.go: propc = nil), so Propose blocks until a leader
+// is known or the request times out ("request timed out", which clientv3
+// resends for a repeatable call such as LeaseGrant). Measured on a real 3.4
+// member in TestEtcdGrantOnALeaderlessMember.
+func (s *EtcdServer) submit(ctx Ctx, client NodeID, seq int64, e etcdEntry) {
+	req := s.nextID()
+	e.Origin, e.Req = s.self, req
+	p := etcdPending{Client: client, Seq: seq, Op: e.Type,
+		Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
+	if s.lead == None {
+		p.Held, p.Proposal = true, e
+		s.pending[req] = p
+		return
+	}
+	s.pending[req] = p
+	s.propose(ctx, e)
+}
+
+func (s *EtcdServer) dropWatch(client NodeID, id int64) {
+	keep := s.watchers[:0]
+	for _, w := range s.watchers {
+		if w.Client != client || w.ID != id {
+			keep = append(keep, w)
+		}
+	}
+	s.watchers = keep
+}
+
+func (s *EtcdServer) dropClient(ctx Ctx, client NodeID) {
+	keep := s.watchers[:0]
+	for _, w := range s.watchers {
+		if w.Client != client {
+			keep = append(keep, w)
+		}
+	}
+	s.watchers = keep
+	for _, id := range s.pendingIDs() {
+		if s.pending[id].Client == client {
+			s.forget(ctx, id)
+		}
+	}
+	for i, c := range s.conns {
+		if c == client {
+			s.conns = append(s.conns[:i], s.conns[i+1:]...)
+			break
+		}
+	}
+	for i, c := range s.kaStreams {
+		if c == client {
+			s.kaStreams = append(s.kaStreams[:i], s.kaStreams[i+1:]...)
+			break
+		}
+	}
+}
+
+// Fire implements Process.
+func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
+	switch t.Kind {
+	case "tick":
+		s.tick(ctx)
+	case "lessor":
+		s.revokeExpired(ctx)
+		ctx.After(lessorTick, Timer{Kind: "lessor"})
+	case "waitlead":
+		p, ok := s.pending[t.Seq]
+		if !ok || !p.WaitLeader {
+			return
+		}
+		if s.lead == None {
+			ctx.After(EtcdElectionTimeout, Timer{Kind: "waitlead", Seq: t.Seq})
+			return
+		}
+		p.WaitLeader = false
+		s.pending[t.Seq] = p
+		s.forwardRenew(ctx, t.Seq, p.Lease)
+	case "req":
+		p, ok := s.pending[t.Seq]
+		if !ok {
+			return
+		}
+		delete(s.pending, t.Seq)
+		if p.Op == etcdKeepAlive {
+			why := errTimeout
+			if p.WaitLeader {
+				why = errNoLeader // waitLeader gave up: ErrNoLeader
+			}
+			ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Value: why})
+			return
+		}
+		ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errTimeout})
+	}
+}
+
+func (s *EtcdServer) detail() (string, Words) {
+	d := fmt.Sprintf("term %d · index %d · commit %d · rev %d", s.term, s.lastIndex(), s.commit, s.rev)
+	key := "detail.etcd.server"
+	if s.pre {
+		d += " · pre-vote"
+		key = "detail.etcd.serverPreVote"
+	}
+	return d, say(key, "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex()),
+		"commit", fmt.Sprint(s.commit), "rev", fmt.Sprint(s.rev))
+}

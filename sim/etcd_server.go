@@ -1,0 +1,413 @@
+package sim
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// ---------------------------------------------------------------------------
+// The raft log and the key-value state it drives.
+
+// Entry types in the raft log.
+const (
+	entNoop   = "noop"   // a new leader's empty entry; applying it promotes the lessor
+	entGrant  = "grant"  // LeaseGrant
+	entLock   = "lock"   // the tryAcquire Txn
+	entDelete = "delete" // DeleteRange of one key (Unlock)
+	entWrite  = "write"  // the IsOwner-guarded write Txn
+	entRevoke = "revoke" // LeaseRevoke (N == 1: by the lessor, on expiry)
+)
+
+// etcdEntry is one raft log entry: a request and who waits for its result.
+type etcdEntry struct {
+	Term   int64
+	Type   string
+	Key    string
+	Lease  int64
+	N      int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry
+	Client NodeID
+	Origin NodeID // the member that received the request and answers it
+	Req    int64  // the origin's request id
+}
+
+// encode writes the entry for a MsgApp or MsgProp; Msg.Names carries them.
+func (e etcdEntry) encode() string {
+	key := e.Key
+	if key == "" {
+		key = "-"
+	}
+	// "%d %s %s %d %d %d %d %d", written without fmt: a raft group
+	// encodes every entry it sends.
+	var buf [96]byte
+	b := strconv.AppendInt(buf[:0], e.Term, 10)
+	b = append(append(append(b, ' '), e.Type...), ' ')
+	b = append(append(b, key...), ' ')
+	for _, v := range [...]int64{e.Lease, e.N, int64(e.Client), int64(e.Origin)} {
+		b = append(strconv.AppendInt(b, v, 10), ' ')
+	}
+	return string(strconv.AppendInt(b, e.Req, 10))
+}
+
+func decodeEntry(s string) (etcdEntry, error) {
+	// Split at single spaces, as encode writes them: strings.FieldsSeq,
+	// which looks for any Unicode space, was half of a follower's cost of
+	// reading an append.
+	var f [8]string
+	rest := s
+	for i := range len(f) - 1 {
+		j := strings.IndexByte(rest, ' ')
+		if j <= 0 {
+			return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q", s)
+		}
+		f[i], rest = rest[:j], rest[j+1:]
+	}
+	if rest == "" || strings.IndexByte(rest, ' ') >= 0 {
+		return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q", s)
+	}
+	f[len(f)-1] = rest
+	var n [8]int64
+	for _, i := range []int{0, 3, 4, 5, 6, 7} {
+		v, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q: %w", s, err)
+		}
+		n[i] = v
+	}
+	e := etcdEntry{Term: n[0], Type: f[1], Key: f[2], Lease: n[3], N: n[4], Client: NodeID(n[5]), Origin: NodeID(n[6]), Req: n[7]}
+	if e.Key == "-" {
+		e.Key = ""
+	}
+	return e, nil
+}
+
+func encodeEntries(log *chunked[etcdEntry], from int) []string {
+	out := make([]string, 0, log.Len()-from)
+	log.Range(from, func(_ int, e etcdEntry) bool {
+		out = append(out, e.encode())
+		return true
+	})
+	return out
+}
+
+// etcdKV is one key in the MVCC store.
+type etcdKV struct {
+	CreateRev int64
+	ModRev    int64
+	Lease     int64
+	Client    NodeID // who put it, for the views and the checker
+}
+
+// etcdLease is a lease in a member's lessor. Only the primary lessor (the
+// leader's) tracks expiry; on followers a lease never expires.
+type etcdLease struct {
+	ID      int64
+	TTL     time.Duration
+	Client  NodeID
+	Expiry  time.Duration // on this member's monotonic clock, when primary
+	RetryAt time.Duration // when the lessor may propose its revoke again
+	Keys    []string      // attached keys, sorted
+}
+
+// etcdEvent is one watch event in the MVCC history.
+type etcdEvent struct {
+	Rev  int64
+	Type string // PUT or DELETE
+	Key  string
+}
+
+// etcdWatcher is a watch a client holds on one member.
+type etcdWatcher struct {
+	Client NodeID
+	ID     int64
+	Key    string
+	Prefix bool
+	Start  int64
+	Queue  []etcdEvent // events held while the link is cut: TCP resends them
+}
+
+func (w etcdWatcher) matches(key string) bool {
+	if w.Prefix {
+		return strings.HasPrefix(key, w.Key)
+	}
+	return key == w.Key
+}
+
+// etcdPending is a client request a member waits to answer.
+type etcdPending struct {
+	Client NodeID
+	Seq    int64  // the client's request id
+	Op     string // entry type, Range or KeepAlive
+	Key    string
+	Max    int64 // Range "last": the highest create revision wanted
+	Last   bool  // Range with WithLastCreate + WithMaxCreateRev
+	Lease  int64 // KeepAlive: the lease to renew
+	// WaitLeader is a KeepAlive the member holds while it has no leader
+	// (EtcdServer.waitLeader), looking again every election timeout.
+	WaitLeader bool
+	// Held is a write waiting in raft's Propose for a leader (Proposal is
+	// the entry to propose when one is known).
+	Held      bool
+	Proposal  etcdEntry
+	ReadIndex int64   // linearizable read: the commit index to wait for; 0 unknown
+	Timeout   TimerID // the request timeout, cancelled when it is answered
+}
+
+// etcdRead is a ReadIndex request on the leader, confirmed by a quorum of
+// heartbeat acknowledgements (ReadOnlySafe).
+type etcdRead struct {
+	Ctx   int64
+	From  NodeID
+	Req   int64
+	Index int64
+	Acks  uint8 // bit per member
+}
+
+// etcdRenewWait is a keepalive the leader holds: its lease expired and
+// awaits the revoke, or the lessor is not yet primary.
+type etcdRenewWait struct {
+	From    NodeID
+	Req     int64
+	Lease   int64
+	Promote bool
+}
+
+// EtcdServer is one etcd member: a raft node (pre-vote, check-quorum), an
+// MVCC store with one global revision, a lessor and a watch hub.
+type EtcdServer struct {
+	self    NodeID
+	members []NodeID // every member, self included, in order
+	booted  bool
+
+	// Raft state kept in the WAL.
+	term   int64
+	vote   NodeID
+	log    chunked[etcdEntry] // log.At(i-1) is index i
+	commit int64
+
+	// Raft volatile state.
+	role            string
+	pre             bool // a pre-candidate, collecting pre-votes
+	lead            NodeID
+	electionElapsed int
+	randomized      int
+	votes           []int8 // per member: 1 granted, -1 rejected
+	match, next     []int64
+	active          []bool
+	reads           []etcdRead
+	readCtx         int64
+	pendingReads    []etcdRead // ReadIndex before the first commit of the term
+
+	// The state machine.
+	applied  int64
+	rev      int64
+	kv       map[string]etcdKV
+	leases   map[int64]etcdLease
+	history  chunked[etcdEvent]
+	primary  bool
+	ownedKey string // the owner key this leader reported to the checker
+	replay   bool   // rebuilding from the WAL: no traces
+	wipedReq int64  // the last request id before the data directory was lost
+
+	// Serving clients.
+	idPrefix  uint64
+	idSuffix  uint64
+	pending   map[int64]etcdPending
+	watchers  []etcdWatcher
+	conns     []NodeID
+	renewWait []etcdRenewWait
+	// kaStreams are the clients with a keepalive stream on this member;
+	// they require a leader (clientv3 lease.go: WithRequireLeader), so
+	// monitorLeader cancels them after noLeaderChecks checks without one.
+	kaStreams      []NodeID
+	ticks          int // raft ticks since boot: monitorLeader looks every electionTicks
+	noLeaderChecks int
+}
+
+func newEtcdServer(sc *Scenario, i int) *EtcdServer {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "etcd-%d/%d", i+1, sc.Seed)
+	member := uint16(h.Sum64())
+	s := &EtcdServer{
+		vote:     None,
+		lead:     None,
+		term:     1,
+		commit:   1,
+		applied:  1,
+		rev:      1,
+		role:     roleFollower,
+		idPrefix: uint64(member) << 48,
+		idSuffix: (uint64(etcdBootUnixMilli) & (1<<40 - 1)) << 8,
+	}
+	s.log.Append(etcdEntry{Term: 1, Type: entNoop, Client: None, Origin: None})
+	s.resetState()
+	if i == 0 {
+		s.role, s.primary = roleLeader, true
+	}
+	return s
+}
+
+func (s *EtcdServer) resetState() {
+	s.kv = map[string]etcdKV{}
+	s.leases = map[int64]etcdLease{}
+	s.pending = map[int64]etcdPending{}
+}
+
+// Clone implements Process.
+func (s *EtcdServer) Clone() Process {
+	c := *s
+	c.members = append([]NodeID(nil), s.members...)
+	c.log = s.log.Clone()
+	c.votes = append([]int8(nil), s.votes...)
+	c.match = append([]int64(nil), s.match...)
+	c.next = append([]int64(nil), s.next...)
+	c.active = append([]bool(nil), s.active...)
+	c.reads = append([]etcdRead(nil), s.reads...)
+	c.pendingReads = append([]etcdRead(nil), s.pendingReads...)
+	c.history = s.history.Clone()
+	c.conns = append([]NodeID(nil), s.conns...)
+	c.renewWait = append([]etcdRenewWait(nil), s.renewWait...)
+	c.kaStreams = append([]NodeID(nil), s.kaStreams...)
+	c.kv = make(map[string]etcdKV, len(s.kv))
+	for k, v := range s.kv {
+		c.kv[k] = v
+	}
+	c.leases = make(map[int64]etcdLease, len(s.leases))
+	for k, l := range s.leases {
+		l.Keys = append([]string(nil), l.Keys...)
+		c.leases[k] = l
+	}
+	c.pending = make(map[int64]etcdPending, len(s.pending))
+	for k, p := range s.pending {
+		c.pending[k] = p
+	}
+	c.watchers = make([]etcdWatcher, len(s.watchers))
+	for i, w := range s.watchers {
+		w.Queue = append([]etcdEvent(nil), w.Queue...)
+		c.watchers[i] = w
+	}
+	return &c
+}
+
+// nextID is the member's idutil.Generator: 16 bits of member id, 40 bits
+// of boot time in ms and a counter; lease ids and request ids come from it.
+func (s *EtcdServer) nextID() int64 {
+	s.idSuffix++
+	return int64((s.idPrefix | (s.idSuffix & (1<<48 - 1))) & (1<<63 - 1))
+}
+
+func (s *EtcdServer) quorum() int      { return len(s.members)/2 + 1 }
+func (s *EtcdServer) lastIndex() int64 { return int64(s.log.Len()) }
+func (s *EtcdServer) lastTerm() int64  { return s.termAt(s.lastIndex()) }
+func (s *EtcdServer) isLeader() bool   { return s.role == roleLeader }
+func (s *EtcdServer) termAt(i int64) int64 {
+	if i <= 0 || i > s.lastIndex() {
+		return 0
+	}
+	return s.log.At(int(i - 1)).Term
+}
+
+func (s *EtcdServer) memberIndex(id NodeID) int {
+	for i, m := range s.members {
+		if m == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *EtcdServer) trace(ctx Ctx, kind, op, note string, words Words) {
+	if !s.replay {
+		ctx.TraceSaid(kind, op, note, words)
+	}
+}
+
+// Start implements Process: at boot etcd-1 leads term 1 and every member has
+// applied its empty entry (revision 1, an empty keyspace).
+func (s *EtcdServer) Start(ctx Ctx) {
+	s.self = ctx.ID()
+	if s.members == nil {
+		n := ctx.Scenario().Nodes
+		for i := 0; i < n; i++ {
+			s.members = append(s.members, ctx.Lookup(fmt.Sprintf("etcd-%d", i+1)))
+		}
+	}
+	if !s.booted {
+		s.booted = true
+		s.lead = s.members[0]
+	}
+	s.resetProgress(ctx)
+	// Members boot at different instants: their tickers are out of phase.
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(EtcdHeartbeat))), Timer{Kind: "tick"})
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(lessorTick))), Timer{Kind: "lessor"})
+}
+
+func (s *EtcdServer) resetProgress(ctx Ctx) {
+	n := len(s.members)
+	s.votes = make([]int8, n)
+	s.match = make([]int64, n)
+	s.next = make([]int64, n)
+	s.active = make([]bool, n)
+	for i := range s.next {
+		s.next[i] = s.lastIndex() + 1
+	}
+	if me := s.memberIndex(s.self); me >= 0 {
+		s.match[me] = s.lastIndex()
+	}
+	s.randomized = electionTicks + ctx.Rand().IntN(electionTicks)
+}
+
+// Crash implements Process: the kernel resets the member's connections;
+// the WAL (term, vote, log, commit) stays on disk for Restart.
+func (s *EtcdServer) Crash(ctx Ctx) {
+	for _, c := range s.conns {
+		ctx.Send(c, Msg{Op: etcdRST})
+	}
+	if s.ownedKey != "" {
+		ctx.Disown(EtcdPrefix, false)
+		s.ownedKey = ""
+	}
+	s.role, s.pre, s.lead, s.primary = roleFollower, false, None, false
+	s.pending = map[int64]etcdPending{}
+	s.watchers, s.conns, s.renewWait, s.kaStreams = nil, nil, nil, nil
+	s.reads, s.pendingReads = nil, nil
+	s.ticks, s.noLeaderChecks = 0, 0
+}
+
+// Restart implements Process: the member replays its WAL into a fresh
+// store (without persist the data directory is gone and it starts empty)
+// and rejoins as a follower.
+func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
+	if !persist {
+		s.term, s.vote, s.log, s.commit = 0, None, chunked[etcdEntry]{}, 0
+		s.wipedReq = s.nextID()
+		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", say("note.etcd.wiped"))
+	}
+	s.resetState()
+	s.history = chunked[etcdEvent]{}
+	s.applied, s.rev = 0, 1
+	s.replay = true
+	s.apply(ctx)
+	s.replay = false
+	s.Start(ctx)
+}
+
+// footprint estimates the bytes a checkpoint of the member holds of its
+// own, so recordings can space checkpoints by memory.
+func (s *EtcdServer) footprint() int {
+	n := int(unsafe.Sizeof(*s)) + s.log.footprint(int(unsafe.Sizeof(etcdEntry{}))) +
+		s.history.footprint(int(unsafe.Sizeof(etcdEvent{}))) +
+		len(s.kv)*96 + len(s.pending)*96 + len(s.members)*32 +
+		(len(s.reads)+len(s.pendingReads))*int(unsafe.Sizeof(etcdRead{})) + len(s.conns)*8 +
+		len(s.renewWait)*int(unsafe.Sizeof(etcdRenewWait{}))
+	for _, l := range s.leases {
+		n += 96 + len(l.Keys)*16
+	}
+	for _, w := range s.watchers {
+		n += int(unsafe.Sizeof(w)) + len(w.Queue)*int(unsafe.Sizeof(etcdEvent{}))
+	}
+	return n
+}

@@ -1,0 +1,258 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ---------------------------------------------------------------------------
+// The state machine.
+
+func (s *EtcdServer) apply(ctx Ctx) {
+	for s.applied < s.commit {
+		s.applied++
+		s.applyEntry(ctx, s.log.At(int(s.applied-1)))
+	}
+	s.serveReads(ctx)
+}
+
+func (s *EtcdServer) reply(ctx Ctx, e etcdEntry, m Msg) {
+	if e.Origin != s.self {
+		return
+	}
+	p, ok := s.pending[e.Req]
+	if !ok {
+		return
+	}
+	s.forget(ctx, e.Req)
+	m.Seq = p.Seq
+	ctx.Send(p.Client, m)
+}
+
+func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
+	switch e.Type {
+	case entNoop:
+		if s.isLeader() && e.Term == s.term && !s.replay {
+			s.promote(ctx)
+			reads := s.pendingReads
+			s.pendingReads = nil
+			for _, r := range reads {
+				s.leaderRead(ctx, r.From, r.Req)
+			}
+		}
+	case entGrant:
+		if _, dup := s.leases[e.Lease]; dup {
+			s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseExists})
+			return
+		}
+		ttl := grantedLease(time.Duration(e.N) * time.Second)
+		l := etcdLease{ID: e.Lease, TTL: ttl, Client: e.Client}
+		if s.primary {
+			l.Expiry = ctx.Mono() + ttl
+		}
+		s.leases[e.Lease] = l
+		s.reply(ctx, e, Msg{Op: etcdGrantResp, Token: e.Lease, TTL: ttl})
+	case entLock:
+		kv, ok := s.kv[e.Key]
+		how := "get"
+		if !ok {
+			l, lok := s.leases[e.Lease]
+			if !lok {
+				s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseNotFound})
+				return
+			}
+			s.rev++
+			kv = etcdKV{CreateRev: s.rev, ModRev: s.rev, Lease: e.Lease, Client: e.Client}
+			s.kv[e.Key] = kv
+			l.Keys = insertSorted(l.Keys, e.Key)
+			s.leases[e.Lease] = l
+			s.event(ctx, etcdEventPut, e.Key)
+			how = "put"
+		}
+		ownerKey, owner, _ := s.firstCreate()
+		s.reply(ctx, e, Msg{Op: etcdTxnResp, Key: ownerKey, Value: how, Token: kv.CreateRev, N: owner.CreateRev})
+		s.recordOwner(ctx, false)
+	case entDelete:
+		n := int64(0)
+		if _, ok := s.kv[e.Key]; ok {
+			s.rev++
+			s.deleteKey(ctx, e.Key)
+			n = 1
+		}
+		s.reply(ctx, e, Msg{Op: etcdDeleteResp, N: n, Token: s.rev})
+		s.recordOwner(ctx, false)
+	case entWrite:
+		kv, ok := s.kv[e.Key]
+		ok = ok && kv.CreateRev == e.N
+		s.recordWrite(ctx, e, ok)
+		if !ok {
+			s.reply(ctx, e, Msg{Op: etcdTxnResp, Value: "write", Token: s.rev})
+			return
+		}
+		s.rev++
+		st, had := s.kv[EtcdStorageKey]
+		if !had {
+			st.CreateRev = s.rev
+		}
+		st.ModRev, st.Client = s.rev, e.Client
+		s.kv[EtcdStorageKey] = st
+		s.event(ctx, etcdEventPut, EtcdStorageKey)
+		s.reply(ctx, e, Msg{Op: etcdTxnResp, Value: "write", N: 1, Token: s.rev})
+	case entRevoke:
+		l, ok := s.leases[e.Lease]
+		if !ok {
+			s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseNotFound})
+			return
+		}
+		if len(l.Keys) > 0 {
+			s.rev++
+			for _, k := range l.Keys {
+				s.deleteKey(ctx, k)
+			}
+		}
+		delete(s.leases, e.Lease)
+		why, how := "revoked by its session", "revoked"
+		if e.N == 1 {
+			why, how = "expired by the leader's clock", "expired"
+		}
+		if s.isLeader() {
+			lease := fmt.Sprintf("%x", e.Lease)
+			note := fmt.Sprintf("lease %x %s: no key attached", e.Lease, why)
+			words := say("note.etcd."+how+"NoKey", "lease", lease)
+			if len(l.Keys) > 0 {
+				note = fmt.Sprintf("lease %x %s: %s deleted at revision %d", e.Lease, why, strings.Join(l.Keys, ", "), s.rev)
+				words = say("note.etcd."+how+"Keys", "lease", lease, "keys", strings.Join(l.Keys, ", "), "rev", fmt.Sprint(s.rev))
+			}
+			s.trace(ctx, "lease", entRevoke, note, words)
+		}
+		var keep []etcdRenewWait
+		for _, w := range s.renewWait {
+			if w.Lease == e.Lease && !w.Promote {
+				s.respondRenew(ctx, w.From, w.Req, w.Lease, 0, "")
+				continue
+			}
+			keep = append(keep, w)
+		}
+		s.renewWait = keep
+		s.reply(ctx, e, Msg{Op: etcdRevokeResp, Token: e.Lease})
+		s.recordOwner(ctx, e.N == 1)
+	}
+}
+
+// recordWrite tells the checker the outcome of a guarded write at the
+// instant etcd applies it: with fencing the storage is etcd, so this is
+// when the write takes effect, however late the client hears of it. The
+// member that received the request records it, once; a member that lost
+// its data and re-applies its old entries does not.
+func (s *EtcdServer) recordWrite(ctx Ctx, e etcdEntry, accepted bool) {
+	if e.Origin != s.self || s.replay || e.Req <= s.wipedReq || e.Client < 0 {
+		return
+	}
+	ctx.Sim().Check.guardedWrite(ctx.Now(), ctx.ID(), e.Client, e.N, accepted)
+}
+
+func insertSorted(xs []string, x string) []string {
+	i := sort.SearchStrings(xs, x)
+	if i < len(xs) && xs[i] == x {
+		return xs
+	}
+	xs = append(xs, "")
+	copy(xs[i+1:], xs[i:])
+	xs[i] = x
+	return xs
+}
+
+// deleteKey removes a key at the current revision and detaches its lease.
+func (s *EtcdServer) deleteKey(ctx Ctx, key string) {
+	kv := s.kv[key]
+	delete(s.kv, key)
+	if l, ok := s.leases[kv.Lease]; ok {
+		i := sort.SearchStrings(l.Keys, key)
+		if i < len(l.Keys) && l.Keys[i] == key {
+			l.Keys = append(l.Keys[:i:i], l.Keys[i+1:]...)
+			s.leases[kv.Lease] = l
+		}
+	}
+	s.event(ctx, etcdEventDelete, key)
+}
+
+// event records a change in the history and notifies the watchers.
+func (s *EtcdServer) event(ctx Ctx, typ, key string) {
+	ev := etcdEvent{Rev: s.rev, Type: typ, Key: key}
+	s.history.Append(ev)
+	for i := range s.watchers {
+		if s.watchers[i].matches(key) && ev.Rev >= s.watchers[i].Start {
+			s.deliver(ctx, &s.watchers[i], ev)
+		}
+	}
+}
+
+// deliver sends a watch event; while a partition cuts the link the event
+// waits in the stream, as TCP keeps unacknowledged data, and is flushed
+// when the link is back.
+func (s *EtcdServer) deliver(ctx Ctx, w *etcdWatcher, ev etcdEvent) {
+	if len(w.Queue) > 0 || ctx.Sim().Cut(s.self, w.Client) {
+		w.Queue = append(w.Queue, ev)
+		return
+	}
+	ctx.Send(w.Client, Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
+}
+
+func (s *EtcdServer) flushWatchers(ctx Ctx) {
+	for i := range s.watchers {
+		w := &s.watchers[i]
+		if len(w.Queue) == 0 || ctx.Sim().Cut(s.self, w.Client) {
+			continue
+		}
+		for _, ev := range w.Queue {
+			ctx.Send(w.Client, Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
+		}
+		w.Queue = nil
+	}
+}
+
+// firstCreate is Get(prefix, WithFirstCreate()): the owner of the lock.
+func (s *EtcdServer) firstCreate() (string, etcdKV, bool) {
+	var best string
+	var bkv etcdKV
+	for k, kv := range s.kv {
+		if strings.HasPrefix(k, EtcdPrefix) && (best == "" || kv.CreateRev < bkv.CreateRev) {
+			best, bkv = k, kv
+		}
+	}
+	return best, bkv, best != ""
+}
+
+// lastCreateUpTo is Get(prefix, WithLastCreate(), WithMaxCreateRev(max)):
+// the latest key created before the waiter's own.
+func (s *EtcdServer) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
+	var best string
+	var bkv etcdKV
+	for k, kv := range s.kv {
+		if strings.HasPrefix(k, EtcdPrefix) && kv.CreateRev <= maxRev && (best == "" || kv.CreateRev > bkv.CreateRev) {
+			best, bkv = k, kv
+		}
+	}
+	return best, bkv, best != ""
+}
+
+// recordOwner tells the checker who owns the lock as the promoted leader
+// sees it: the client whose key has the lowest create revision.
+func (s *EtcdServer) recordOwner(ctx Ctx, expired bool) {
+	if !s.isLeader() || !s.primary || s.replay {
+		return
+	}
+	key, kv, ok := s.firstCreate()
+	if key == s.ownedKey {
+		return
+	}
+	if s.ownedKey != "" {
+		ctx.Disown(EtcdPrefix, expired)
+	}
+	if ok {
+		ctx.Own(EtcdPrefix, kv.Client)
+	}
+	s.ownedKey = key
+}

@@ -1,0 +1,602 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Lock recipe steps of a waiting client.
+const (
+	zkStepCreate = "create"
+	zkStepList   = "list"
+	zkStepWatch  = "watch"
+	zkStepWait   = "wait"
+)
+
+// Client connection states (ClientCnxn).
+const (
+	zkConnNone       = ""
+	zkConnConnecting = "connecting"
+	zkConnConnected  = "connected"
+)
+
+// zkCall is a request awaiting its reply.
+type zkCall struct {
+	xid  int64
+	op   string
+	path string
+	find bool // a protected-mode search for our own znode
+}
+
+// zkClient is an application using Curator's InterProcessMutex over a
+// ZooKeeper handle, with Curator's connection states.
+type zkClient struct {
+	Loop
+	idx    int
+	n      int
+	base   NodeID
+	server int // index of the server in use or being tried
+
+	// The ZooKeeper handle.
+	conn      string
+	cnx       int64
+	session   int64
+	timeout   time.Duration // negotiated; 0 before the first connection
+	lastZxid  int64
+	lastRecv  time.Duration
+	lastSend  time.Duration
+	sent      int64 // messages on the connection each way
+	rcvd      int64
+	connected bool // this handle has connected before: reconnects wait 0–1 s
+	closing   bool // close() was called: no reconnecting (ClientCnxn.closing)
+	readGen   int64
+	xid       int64
+	calls     []zkCall
+
+	// Curator's ConnectionStateManager.
+	cstate      string
+	suspendedAt time.Duration // wall clock
+	suspendGen  int64
+	// What the application's ConnectionStateListener tells its worker:
+	// set on SUSPENDED (and LOST), cleared on RECONNECTED of the same
+	// session; with respectSuspended the worker reads it just before it
+	// sends its write.
+	flagSuspended, flagLost bool
+
+	// The lock recipe.
+	step     string
+	guid     string
+	tried    bool // a create was sent for this guid
+	ourPath  string
+	ourSeq   int64
+	watching string
+	toDelete []string // guaranteed deletes still to do
+}
+
+// Clone implements Process.
+func (c *zkClient) Clone() Process {
+	cp := *c
+	cp.calls = append([]zkCall(nil), c.calls...)
+	cp.toDelete = append([]string(nil), c.toDelete...)
+	return &cp
+}
+
+func (c *zkClient) serverNode() NodeID { return c.base + NodeID(c.server) }
+
+// Start implements Process: open a handle and ask for the lock (acquire
+// blocks until the handle is connected).
+func (c *zkClient) Start(ctx Ctx) {
+	c.base = ctx.Lookup("zk-1")
+	c.server = c.idx % c.n
+	c.connect(ctx)
+	c.begin(ctx)
+}
+
+// Crash implements Process: the process is gone; its session lives on at
+// the servers until it expires.
+func (c *zkClient) Crash(ctx Ctx) {
+	*c = zkClient{idx: c.idx, n: c.n}
+}
+
+// Restart implements Process.
+func (c *zkClient) Restart(ctx Ctx, persist bool) { c.Start(ctx) }
+
+func (c *zkClient) negotiated(ctx Ctx) time.Duration {
+	if c.timeout > 0 {
+		return c.timeout
+	}
+	return ctx.Scenario().TTL.D()
+}
+
+// connect starts a connection attempt to c.server.
+func (c *zkClient) connect(ctx Ctx) {
+	c.conn = zkConnConnecting
+	c.cnx++
+	if c.connected {
+		d := time.Duration(ctx.Rand().Int64N(int64(zkReconnectJitter)))
+		ctx.After(d, Timer{Kind: "dial", Seq: c.cnx})
+		return
+	}
+	c.dial(ctx)
+}
+
+func (c *zkClient) dial(ctx Ctx) {
+	c.lastRecv, c.lastSend = ctx.Mono(), ctx.Mono()
+	c.sent, c.rcvd = 1, 0
+	if to := c.serverNode(); ctx.Sim().Nodes[to].Crashed && !ctx.Sim().Cut(ctx.ID(), to) {
+		// A crashed server process on a reachable host: its kernel refuses
+		// the TCP connection, so the client learns it within a round trip.
+		ctx.After(2*ctx.Scenario().Latency.D(), Timer{Kind: "refused", Seq: c.cnx})
+		return
+	}
+	ctx.Send(c.serverNode(), Msg{Op: zkOpConnect, N: c.cnx, Token: c.session, TTL: ctx.Scenario().TTL.D(), Seq: c.lastZxid, Deadline: 1})
+	c.readGen++
+	ctx.After(c.negotiated(ctx)/time.Duration(c.n), Timer{Kind: "read", Seq: c.readGen})
+}
+
+func (c *zkClient) send(ctx Ctx, m Msg) {
+	c.sent++
+	m.N = c.cnx
+	m.Deadline = time.Duration(c.sent)
+	c.lastSend = ctx.Mono()
+	ctx.Send(c.serverNode(), m)
+}
+
+func (c *zkClient) call(ctx Ctx, op, path string, watch, find bool) {
+	c.xid++
+	c.calls = append(c.calls, zkCall{xid: c.xid, op: op, path: path, find: find})
+	m := Msg{Op: op, Key: path, Seq: c.xid}
+	if watch {
+		m.Token = 1
+	}
+	c.send(ctx, m)
+}
+
+// disconnect is ClientCnxn losing its connection: pending requests fail
+// with ConnectionLoss, Curator goes SUSPENDED, the next server is tried.
+// A closing handle does not reconnect.
+func (c *zkClient) disconnect(ctx Ctx, why string, words Words) {
+	if c.closing {
+		c.conn, c.calls = zkConnNone, nil
+		ctx.TraceSaid("disconnect", "", why, words)
+		return
+	}
+	was := c.conn == zkConnConnected
+	c.conn = zkConnNone
+	c.calls = nil
+	ctx.TraceSaid("disconnect", "", why, words)
+	if was && c.cstate == ZKConnected {
+		c.suspend(ctx)
+	}
+	c.server = (c.server + 1) % c.n
+	c.connect(ctx)
+}
+
+func (c *zkClient) suspend(ctx Ctx) {
+	c.cstate = ZKSuspended
+	c.suspendedAt = ctx.Wall()
+	c.suspendGen++
+	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), Timer{Kind: "lost", Seq: c.suspendGen})
+	ctx.Trace("state", ZKSuspended, "")
+	if c.State == StateHolding {
+		c.flagSuspended = true
+	}
+}
+
+// lose is Curator's LOST: the session is gone for sure.
+func (c *zkClient) lose(ctx Ctx, why string, words Words) {
+	c.cstate = ZKLost
+	c.session = 0
+	c.timeout = 0
+	c.connected = false // the new handle connects without the random wait
+	ctx.TraceSaid("state", ZKLost, why, words)
+	switch c.State {
+	case StateHolding:
+		c.flagLost = true
+		if ctx.Scenario().RespectSuspended && c.Stopped() {
+			c.ourPath = ""
+			c.step = ""
+			c.Lost(ctx, "session LOST", say("note.zk.sessionLost"))
+		} else if !ctx.Scenario().RespectSuspended {
+			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", say("note.zk.lostIgnored"))
+		}
+	case StateWaiting:
+		// The ephemeral node died with the session: Curator's lock loop
+		// finds it missing (NoNode) and tries again from scratch.
+		c.newAttempt(ctx)
+	}
+}
+
+// Receive implements Process.
+func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.release(ctx)
+		}
+		return
+	}
+	if from != c.serverNode() || m.N != c.cnx || c.conn == zkConnNone {
+		return // an earlier connection's traffic
+	}
+	c.lastRecv = ctx.Mono()
+	if c.closing && (m.Op == zkOpClose || m.Op == zkOpExpired) {
+		c.conn, c.calls = zkConnNone, nil
+		ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+		return
+	}
+	if m.Op != zkOpClose && m.Op != zkOpExpired {
+		if int64(m.Deadline) != c.rcvd+1 {
+			c.disconnect(ctx, "a message was lost: connection reset", say("note.zk.messageLost"))
+			return
+		}
+		c.rcvd++
+	}
+	switch m.Op {
+	case zkOpConnected:
+		if c.conn != zkConnConnecting {
+			return
+		}
+		c.onConnected(ctx, m)
+		return
+	case zkOpExpired:
+		c.conn = zkConnNone
+		c.calls = nil
+		c.lose(ctx, "session expired", say("note.zk.expired"))
+		c.connect(ctx)
+		return
+	case zkOpClose:
+		c.disconnect(ctx, fmt.Sprintf("connection to %s closed", ctx.Sim().Nodes[from].Name), say("note.zk.closed", "server", ctx.Sim().Nodes[from].Name))
+		return
+	}
+	if c.conn != zkConnConnected {
+		return
+	}
+	c.lastZxid = max(c.lastZxid, m.Token)
+	switch m.Op {
+	case zkOpOK, zkOpErr:
+		for i, cl := range c.calls {
+			if cl.xid == m.Seq {
+				c.calls = append(c.calls[:i], c.calls[i+1:]...)
+				c.onReply(ctx, cl, m)
+				return
+			}
+		}
+	case zkOpWatch:
+		c.onWatch(ctx, m)
+	}
+}
+
+func (c *zkClient) onConnected(ctx Ctx, m *Msg) {
+	same := c.session == m.Token
+	c.conn = zkConnConnected
+	c.connected = true
+	c.session, c.timeout = m.Token, m.TTL
+	c.readGen++
+	ctx.After(zkReadTimeout(c.timeout), Timer{Kind: "read", Seq: c.readGen})
+	ctx.After(ZKPingInterval(c.timeout), Timer{Kind: "ping", Seq: c.cnx})
+	prev := c.cstate
+	c.cstate = ZKConnected
+	if prev == "" {
+		ctx.TraceSaid("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
+	} else {
+		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
+	}
+	if prev == ZKSuspended && same {
+		c.flagSuspended = false // the listener hears RECONNECTED
+	}
+	if prev == ZKSuspended && same && c.State == StateHolding && c.Stopped() {
+		// Curator: after SUSPENDED, RECONNECTED means the lock is still
+		// ours. The interrupted work is done again from the start.
+		c.Loop.stopped = false
+		c.Grant(ctx, c.Token, 0)
+	}
+	if c.State == StateWaiting && c.step != zkStepCreate {
+		c.step = zkStepList // the lock loop wakes and lists again
+	}
+	c.flushDeletes(ctx)
+	c.advance(ctx)
+}
+
+// begin starts a round: InterProcessMutex.acquire.
+func (c *zkClient) begin(ctx Ctx) {
+	if !c.Begin(ctx) {
+		c.close(ctx)
+		return
+	}
+	c.flagSuspended, c.flagLost = false, false
+	c.newAttempt(ctx)
+}
+
+// newAttempt is LockInternals.attemptLock: a fresh protected create.
+func (c *zkClient) newAttempt(ctx Ctx) {
+	b := make([]byte, 16)
+	for i := range b {
+		b[i] = byte(ctx.Rand().Uint32())
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	c.guid = fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	c.tried, c.ourPath, c.watching = false, "", ""
+	c.step = zkStepCreate
+	c.advance(ctx)
+}
+
+func (c *zkClient) prefix() string { return ZKProtectedPrefix + c.guid + "-" }
+
+func (c *zkClient) busy() bool {
+	for _, cl := range c.calls {
+		if cl.op != zkOpDelete {
+			return true
+		}
+	}
+	return false
+}
+
+// advance sends the request of the current lock step, once connected.
+func (c *zkClient) advance(ctx Ctx) {
+	if c.conn != zkConnConnected || c.State != StateWaiting || c.busy() {
+		return
+	}
+	switch c.step {
+	case zkStepCreate:
+		if c.tried {
+			// Protected mode: an earlier create may have succeeded with
+			// its reply lost; look for our node first.
+			c.call(ctx, zkOpChildren, ZKLockPath, false, true)
+			return
+		}
+		c.tried = true
+		c.call(ctx, zkOpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
+	case zkStepList:
+		c.call(ctx, zkOpChildren, ZKLockPath, ctx.Scenario().Herd, false)
+	case zkStepWatch:
+		c.call(ctx, zkOpGetData, ZKLockPath+"/"+c.watching, true, false)
+	}
+}
+
+func (c *zkClient) onReply(ctx Ctx, cl zkCall, m *Msg) {
+	if cl.op == zkOpDelete {
+		for i, p := range c.toDelete {
+			if p == cl.path {
+				c.toDelete = append(c.toDelete[:i], c.toDelete[i+1:]...)
+				break
+			}
+		}
+		return
+	}
+	if c.State != StateWaiting {
+		return
+	}
+	switch cl.op {
+	case zkOpCreate:
+		if m.Op != zkOpOK {
+			ctx.TraceSaid("lock", zkOpCreate, m.Value, asIs(m.Value))
+			return // the session is ending; LOST will follow
+		}
+		c.ourPath = strings.TrimPrefix(m.Key, ZKLockPath+"/")
+		c.ourSeq = zkSeqOf(c.ourPath)
+		c.step = zkStepList
+	case zkOpChildren:
+		if cl.find {
+			for _, name := range m.Names {
+				if strings.HasPrefix(name, c.prefix()) {
+					c.ourPath, c.ourSeq = name, zkSeqOf(name)
+					c.step = zkStepList
+					c.advance(ctx)
+					return
+				}
+			}
+			c.call(ctx, zkOpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
+			return
+		}
+		c.onChildren(ctx, m.Names)
+		return
+	case zkOpGetData:
+		if m.Op == zkOpOK {
+			c.step = zkStepWait
+			return
+		}
+		c.step = zkStepList // the predecessor is already gone
+	}
+	c.advance(ctx)
+}
+
+// onChildren is StandardLockInternalsDriver.getsTheLock.
+func (c *zkClient) onChildren(ctx Ctx, names []string) {
+	sorted := zkSortChildren(names)
+	i := -1
+	for k, n := range sorted {
+		if n == c.ourPath {
+			i = k
+		}
+	}
+	switch {
+	case i < 0:
+		ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", say("note.zk.znodeGone"))
+		c.newAttempt(ctx)
+	case i == 0:
+		c.step = ""
+		c.Grant(ctx, c.ourSeq, 0)
+	case ctx.Scenario().Herd:
+		c.step = zkStepWait // the getChildren watch is set
+	default:
+		c.watching = sorted[i-1]
+		c.step = zkStepWatch
+		c.advance(ctx)
+	}
+}
+
+func (c *zkClient) onWatch(ctx Ctx, m *Msg) {
+	if c.State != StateWaiting {
+		return
+	}
+	ctx.Notified()
+	ctx.Trace("watch", m.Value, m.Key)
+	if c.step == zkStepWait {
+		c.step = zkStepList
+		c.advance(ctx)
+	}
+}
+
+func (c *zkClient) flushDeletes(ctx Ctx) {
+	if c.conn != zkConnConnected {
+		return
+	}
+outer:
+	for _, p := range c.toDelete {
+		for _, cl := range c.calls {
+			if cl.op == zkOpDelete && cl.path == p {
+				continue outer
+			}
+		}
+		c.call(ctx, zkOpDelete, p, false, false)
+	}
+}
+
+// Fire implements Process.
+func (c *zkClient) Fire(ctx Ctx, t Timer) {
+	switch c.Loop.Fire(ctx, t) {
+	case "work":
+		c.finish(ctx)
+		return
+	case "begin":
+		c.begin(ctx)
+		return
+	}
+	mono := ctx.Mono()
+	switch t.Kind {
+	case "dial":
+		if t.Seq == c.cnx && c.conn == zkConnConnecting {
+			c.dial(ctx)
+		}
+	case "refused":
+		if t.Seq == c.cnx && c.conn == zkConnConnecting {
+			c.disconnect(ctx, fmt.Sprintf("connection to %s refused", ctx.Sim().Nodes[c.serverNode()].Name), say("note.zk.refused", "server", ctx.Sim().Nodes[c.serverNode()].Name))
+		}
+	case "read":
+		if t.Seq != c.readGen {
+			return
+		}
+		var limit time.Duration
+		switch c.conn {
+		case zkConnConnected:
+			limit = zkReadTimeout(c.timeout)
+		case zkConnConnecting:
+			limit = c.negotiated(ctx) / time.Duration(c.n)
+		default:
+			return
+		}
+		if idle := mono - c.lastRecv; due(idle, limit) {
+			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)), say("note.zk.notHeard", "idle", idle.Round(time.Millisecond).String()))
+			return
+		}
+		ctx.After(c.lastRecv+limit-mono, Timer{Kind: "read", Seq: c.readGen})
+	case "ping":
+		if t.Seq != c.cnx || c.conn != zkConnConnected {
+			return
+		}
+		iv := ZKPingInterval(c.timeout)
+		if due(mono-c.lastSend, iv) {
+			c.send(ctx, Msg{Op: zkOpPing})
+		}
+		ctx.After(c.lastSend+iv-mono, Timer{Kind: "ping", Seq: c.cnx})
+	case "lost":
+		if t.Seq != c.suspendGen || c.cstate != ZKSuspended {
+			return
+		}
+		// Curator: the session timeout elapsed while SUSPENDED; it injects
+		// an expiration and builds a new handle.
+		c.lose(ctx, "session timeout elapsed while SUSPENDED", say("note.zk.suspendedTimeout"))
+		c.conn = zkConnNone
+		c.calls = nil
+		c.connect(ctx)
+	}
+}
+
+// finish ends the work. With respectSuspended the worker reads the flag
+// its connection-state listener keeps just before it sends the write: a
+// SUSPENDED connection stops it (it keeps its place and redoes the work
+// on RECONNECTED), a LOST session ends it. A pause after this read still
+// sends the write.
+func (c *zkClient) finish(ctx Ctx) {
+	if ctx.Scenario().RespectSuspended {
+		switch {
+		case c.flagLost:
+			c.ourPath, c.step = "", ""
+			c.Lost(ctx, "session LOST: it does not write", say("note.zk.lostNoWrite"))
+			return
+		case c.flagSuspended:
+			c.Stop(ctx, "connection SUSPENDED: it does not write", say("note.zk.suspendedNoWrite"))
+			return
+		}
+	}
+	c.Write(ctx, c.Token)
+}
+
+// release ends the critical section once the storage answered the write:
+// a guaranteed delete of our znode, then think.
+func (c *zkClient) release(ctx Ctx) {
+	c.Release(ctx)
+	if c.ourPath != "" {
+		c.toDelete = append(c.toDelete, ZKLockPath+"/"+c.ourPath)
+		c.flushDeletes(ctx)
+	}
+	c.ourPath, c.step = "", ""
+	c.Rest(ctx)
+	if c.Finished() {
+		c.close(ctx)
+	}
+}
+
+// close is the application closing its client after the last round
+// (CuratorFramework.close(), ZooKeeper.close()). ClientCnxn.close (apache/
+// zookeeper, zookeeper-server/src/main/java/org/apache/zookeeper/
+// ClientCnxn.java) queues a closeSession request behind the guaranteed
+// delete and marks the handle closing; SendThread then never reconnects
+// ("don't re-establish connection if we are closing"). The leader's
+// closeSession transaction deletes the session's ephemerals at once
+// (PrepRequestProcessor), not at the session's expiry. A handle that is
+// not connected sends nothing: its session expires on the servers.
+func (c *zkClient) close(ctx Ctx) {
+	if c.closing {
+		return
+	}
+	c.closing = true
+	c.cstate = ZKClosed
+	if c.conn != zkConnConnected {
+		c.conn, c.calls = zkConnNone, nil
+		ctx.TraceSaid("state", ZKClosed, "close() while disconnected: the session is left to expire", say("note.zk.closeDisconnected"))
+		return
+	}
+	c.xid++
+	c.send(ctx, Msg{Op: zkOpCloseSess, Seq: c.xid})
+	ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
+}
+
+func (c *zkClient) detail(s *Sim, id NodeID) (string, Words) {
+	n := s.Nodes[id]
+	if n.Crashed {
+		return "", Words{}
+	}
+	timeout := c.timeout
+	if timeout == 0 {
+		timeout = s.Scenario.TTL.D()
+	}
+	server := s.Nodes[c.serverNode()].Name
+	switch {
+	case c.cstate == ZKSuspended:
+		elapsed := (n.Clock.Wall(s.now) - c.suspendedAt).Round(time.Millisecond)
+		return fmt.Sprintf("SUSPENDED %v of %v, then LOST", elapsed, timeout),
+			say("detail.zk.suspended", "elapsed", elapsed.String(), "timeout", timeout.String())
+	case c.conn == zkConnConnected:
+		heard := (n.Clock.Mono(s.now) - c.lastRecv).Round(time.Millisecond)
+		read := zkReadTimeout(timeout).Round(time.Millisecond)
+		return fmt.Sprintf("%s · session %#x · heard %v ago (read timeout %v)", server, c.session, heard, read),
+			say("detail.zk.connected", "server", server, "session", fmt.Sprintf("%#x", c.session),
+				"heard", heard.String(), "readTimeout", read.String())
+	case c.conn == zkConnConnecting:
+		return "connecting to " + server, say("detail.zk.connecting", "server", server)
+	}
+	return "", Words{}
+}

@@ -1,0 +1,237 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+func (s *zkServer) fromClient(ctx Ctx, from NodeID, m *Msg) {
+	if m.Op == zkOpConnect {
+		s.onConnect(ctx, from, m)
+		return
+	}
+	i, ok := s.conn(from, m.N)
+	if !ok || !s.serving {
+		ctx.Send(from, Msg{Op: zkOpClose, N: m.N}) // no such connection
+		return
+	}
+	if m.Deadline != 0 {
+		// A sender that numbers its messages (every zkClient does; a
+		// scripted conformance client does not) must not skip one.
+		if int64(m.Deadline) != s.conns[i].rcvd+1 {
+			ctx.TraceSaid("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
+			ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
+			s.dropConn(from)
+			return
+		}
+		s.conns[i].rcvd++
+	}
+	c := s.conns[i]
+	if s.state == zkLeading {
+		s.touch(ctx, c.session)
+	} else {
+		s.noteTouch(c.session)
+	}
+	switch m.Op {
+	case zkOpCloseSess:
+		// PrepRequestProcessor turns it into a closeSession transaction
+		// that deletes the session's ephemerals; once committed, the
+		// connection is closed (FinalRequestProcessor: sendCloseSession).
+		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: m.Seq, kind: zkTxnCloseSession}, "", "")
+	case zkOpCreate, zkOpDelete:
+		kind := zkTxnCreate
+		if m.Op == zkOpDelete {
+			kind = zkTxnDelete
+		}
+		name := strings.TrimPrefix(m.Key, ZKLockPath+"/")
+		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: m.Seq, kind: kind}, name, "")
+	default:
+		if _, pending := s.hasWrite(c.session); pending {
+			s.queued = append(s.queued, zkQueued{client: from, cnx: c.cnx, session: c.session, order: s.nextOrder(), m: *m})
+			return
+		}
+		s.serveRead(ctx, from, c.cnx, m)
+	}
+}
+
+// serveRead answers a ping or a read from this server's own data.
+func (s *zkServer) serveRead(ctx Ctx, from NodeID, cnx int64, m *Msg) {
+	switch m.Op {
+	case zkOpPing:
+		s.reply(ctx, from, cnx, Msg{Op: zkOpPong})
+	case zkOpChildren:
+		names := make([]string, len(s.tree.nodes))
+		for k, n := range s.tree.nodes {
+			names[k] = n.Name
+		}
+		if m.Token == 1 {
+			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: ZKLockPath, child: true})
+		}
+		s.reply(ctx, from, cnx, Msg{Op: zkOpOK, Seq: m.Seq, Names: names})
+	case zkOpGetData:
+		name := strings.TrimPrefix(m.Key, ZKLockPath+"/")
+		if s.tree.find(name) < 0 {
+			s.reply(ctx, from, cnx, Msg{Op: zkOpErr, Seq: m.Seq, Value: zkErrNoNode})
+			return
+		}
+		if m.Token == 1 {
+			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: m.Key})
+		}
+		s.reply(ctx, from, cnx, Msg{Op: zkOpOK, Seq: m.Seq, Key: m.Key})
+	}
+}
+
+// write runs a client's write: prepared here on the leader, forwarded to
+// the leader by a follower; the answer comes when it commits.
+func (s *zkServer) write(ctx Ctx, w zkWait, path, owner string) {
+	w.order = s.nextOrder()
+	if s.state == zkLeading {
+		x, code := s.prepare(w.kind, path, w.session, w.cxid, w.timeout, owner)
+		if code != "" {
+			if w.kind == zkTxnCreateSess {
+				return
+			}
+			s.reply(ctx, w.client, w.cnx, Msg{Op: zkOpErr, Seq: w.cxid, Value: code})
+			return
+		}
+		s.waits = append(s.waits, w)
+		s.submit(ctx, x)
+		return
+	}
+	s.waits = append(s.waits, w)
+	req := zkTxn{Kind: w.kind, Path: path, Session: w.session, Cxid: w.cxid, Timeout: w.timeout, Owner: owner}
+	s.toLeader(ctx, req.msg(zkOpRequest))
+}
+
+// onConnect handles a ConnectRequest: N connection number, Token session
+// (0 for a new one), TTL requested timeout, Seq the last zxid the client saw.
+func (s *zkServer) onConnect(ctx Ctx, from NodeID, m *Msg) {
+	if !s.serving || m.Seq > s.lastCommitted() {
+		// Not serving, or behind what the client has seen: it must try
+		// another server.
+		ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
+		return
+	}
+	s.dropConn(from) // a client has one connection: an old one is dead
+	timeout := ZKSessionTimeout(m.TTL)
+	if m.Token == 0 {
+		id := s.nextSession
+		s.nextSession++
+		w := zkWait{client: from, cnx: m.N, session: id, kind: zkTxnCreateSess, timeout: timeout}
+		s.write(ctx, w, "", ctx.Sim().Nodes[from].Name)
+		return
+	}
+	w := zkWait{client: from, cnx: m.N, session: m.Token, kind: zkRevalidate, timeout: timeout}
+	if s.state == zkLeading {
+		if !s.sessionLive(m.Token) {
+			ctx.Send(from, Msg{Op: zkOpExpired, N: m.N})
+			return
+		}
+		s.touch(ctx, m.Token)
+		s.accept(ctx, w)
+		return
+	}
+	w.order = s.nextOrder()
+	s.waits = append(s.waits, w)
+	s.toLeader(ctx, Msg{Op: zkOpRevalidate, N: m.Token, TTL: timeout})
+}
+
+// Fire implements Process.
+func (s *zkServer) Fire(ctx Ctx, t Timer) {
+	if t.Seq != s.era {
+		return // set in an earlier role
+	}
+	mono := ctx.Mono()
+	switch t.Kind {
+	case "fle":
+		if s.state != zkLooking {
+			return
+		}
+		if due(mono, s.lastNotif+s.notTimeout) {
+			s.broadcastVote(ctx)
+			s.notTimeout = min(2*s.notTimeout, ZKMaxNotificationInterval)
+			s.lastNotif = mono
+		}
+		ctx.After(s.lastNotif+s.notTimeout-mono, Timer{Kind: "fle", Seq: s.era})
+	case "finalize":
+		if s.state != zkLooking || !s.finalizing {
+			return
+		}
+		if !due(mono, s.finalizeAt) {
+			ctx.After(s.finalizeAt-mono, Timer{Kind: "finalize", Seq: s.era})
+			return
+		}
+		s.decide(ctx, s.vote.leader)
+	case "finfo":
+		if s.state == zkFollowing && !s.synced {
+			s.sendFollowerInfo(ctx)
+			ctx.After(zkLeaderConnectRetry, Timer{Kind: "finfo", Seq: s.era})
+		}
+	case "tick":
+		switch s.state {
+		case zkLeading:
+			s.leaderTick(ctx)
+		case zkFollowing:
+			limit := time.Duration(ZKSyncLimit) * ZKTickTime
+			if !s.serving {
+				limit = time.Duration(ZKInitLimit) * ZKTickTime
+			}
+			if mono-s.heard > limit {
+				s.startElection(ctx, fmt.Sprintf("nothing from leader zk-%d for %v", s.leader, (mono-s.heard).Round(time.Millisecond)),
+					say("note.zk.leaderSilent", "leader", fmt.Sprintf("zk-%d", s.leader), "for", (mono-s.heard).Round(time.Millisecond).String()))
+				return
+			}
+			ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+		}
+	case "expire":
+		if s.state != zkLeading || !s.established {
+			return
+		}
+		var expired []zkTracked
+		for i := range s.tracker {
+			if tr := &s.tracker[i]; !tr.closing && due(mono, tr.expireAt) {
+				tr.closing = true
+				expired = append(expired, *tr)
+			}
+		}
+		// Submitting can commit at once (a lone server) and shrink the
+		// tracker, so the expired sessions are collected first.
+		for _, tr := range expired {
+			ctx.TraceSaid("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
+				say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
+			x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")
+			s.submit(ctx, x)
+		}
+		s.armExpirer(ctx)
+	}
+}
+
+// leaderTick is the leader's loop every tickTime/2: check that a quorum is
+// still synced, then ping every follower.
+func (s *zkServer) leaderTick(ctx Ctx) {
+	mono := ctx.Mono()
+	if !s.established {
+		if mono-s.since > time.Duration(ZKInitLimit)*ZKTickTime {
+			s.startElection(ctx, "no quorum of followers within initLimit", say("note.zk.noQuorum"))
+			return
+		}
+	} else {
+		synced := 1
+		for _, p := range s.peers {
+			if p.forwarding && mono-p.heard <= time.Duration(ZKSyncLimit)*ZKTickTime {
+				synced++
+			}
+		}
+		if synced < s.quorum() {
+			s.startElection(ctx, "not sufficient followers synced", say("note.zk.notSynced"))
+			return
+		}
+	}
+	for i, p := range s.peers {
+		if p.forwarding {
+			s.toPeer(ctx, i+1, Msg{Op: zkOpPing})
+		}
+	}
+	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+}

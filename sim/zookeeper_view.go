@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+func (s *zkServer) detail() (string, Words) {
+	if s.state == zkLooking {
+		return fmt.Sprintf("looking · round %d · zxid %#x", s.round, s.lastLogged()),
+			say("detail.zk.looking", "round", strconv.FormatInt(s.round, 10), "zxid", fmt.Sprintf("%#x", s.lastLogged()))
+	}
+	return fmt.Sprintf("epoch %d · zxid %#x", s.currentEpoch, s.lastCommitted()),
+		say("detail.zk.server", "epoch", strconv.FormatInt(s.currentEpoch, 10), "zxid", fmt.Sprintf("%#x", s.lastCommitted()))
+}
+
+// View fills the ZooKeeper picture from the established leader (or, during
+// an election, the live server that has committed the most).
+func (zkMode) View(s *Sim, snap *Snapshot) {
+	v := &ZKView{Parent: ZKLockPath, Quorum: zkQuorum(s.Scenario.Nodes)}
+	var ref, leader *zkServer
+	leaderID := None
+	for _, id := range s.Servers() {
+		srv := s.Nodes[id].Proc.(*zkServer)
+		down := s.Nodes[id].Crashed
+		role := ""
+		if !down {
+			switch srv.state {
+			case zkLeading:
+				role = "leader"
+			case zkFollowing:
+				role = "follower"
+			default:
+				role = "looking"
+			}
+		}
+		snap.Nodes[id].Role = role
+		snap.Nodes[id].Detail, snap.Nodes[id].DetailWords = srv.detail()
+		v.Servers = append(v.Servers, ZKServerView{Node: int(id), Role: role, Epoch: srv.currentEpoch,
+			LastZxid: srv.lastLogged(), Committed: srv.lastCommitted(), Serving: srv.serving && !down})
+		if down {
+			continue
+		}
+		if srv.state == zkLeading && srv.established {
+			leader, leaderID = srv, id
+		}
+		if ref == nil || srv.lastCommitted() > ref.lastCommitted() {
+			ref = srv
+		}
+	}
+	if leader != nil {
+		ref = leader
+		v.Leader = s.Nodes[leaderID].Name
+		v.Epoch = leader.currentEpoch
+	} else {
+		v.Electing = true
+	}
+	if ref != nil {
+		v.Zxid = ref.lastCommitted()
+		nodes := append([]zkZnode(nil), ref.tree.nodes...)
+		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].Seq < nodes[j].Seq })
+		for i, z := range nodes {
+			v.Children = append(v.Children, ZNode{Name: z.Name, Seq: z.Seq, Owner: ref.tree.owner(z.Session),
+				Session: z.Session, Ephemeral: true, Holder: i == 0, Czxid: z.Czxid})
+		}
+		for _, si := range ref.tree.sessions {
+			zs := ZSession{ID: si.ID, Owner: si.Owner, Timeout: si.Timeout}
+			if leader != nil {
+				mono := s.Nodes[leaderID].Clock.Mono(s.now)
+				for _, t := range leader.tracker {
+					if t.id == si.ID {
+						zs.Left, zs.Closing = max(0, t.expireAt-mono), t.closing
+					}
+				}
+			}
+			v.Sessions = append(v.Sessions, zs)
+		}
+	}
+	type keyed struct {
+		client NodeID
+		w      ZWatch
+	}
+	var ws []keyed
+	for _, id := range s.Servers() {
+		if s.Nodes[id].Crashed {
+			continue
+		}
+		for _, w := range s.Nodes[id].Proc.(*zkServer).watches {
+			ws = append(ws, keyed{w.client, ZWatch{Client: s.Nodes[w.client].Name, Path: w.path}})
+		}
+	}
+	sort.SliceStable(ws, func(i, j int) bool {
+		if ws[i].client != ws[j].client {
+			return ws[i].client < ws[j].client
+		}
+		return ws[i].w.Path < ws[j].w.Path
+	})
+	for i, k := range ws {
+		if i > 0 && ws[i-1].w == k.w {
+			continue
+		}
+		v.Watches = append(v.Watches, k.w)
+	}
+	for i := range s.Nodes {
+		if c, ok := s.Nodes[i].Proc.(*zkClient); ok {
+			snap.Nodes[i].Session = c.cstate
+			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s, NodeID(i))
+		}
+	}
+	snap.ZK = v
+}

@@ -1,0 +1,444 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// startElection is QuorumPeer going LOOKING: stop serving and run
+// FastLeaderElection.
+func (s *zkServer) startElection(ctx Ctx, why string, words Words) {
+	switch s.state {
+	case zkLeading:
+		s.disownLock(ctx)
+		for i, p := range s.peers {
+			if p.info {
+				ctx.Send(s.node(i+1), Msg{Op: zkOpClose})
+			}
+		}
+	case zkFollowing:
+		ctx.Send(s.node(s.leader), Msg{Op: zkOpClose})
+	}
+	s.dropClients(ctx)
+	s.enter(ctx, zkLooking, 0)
+	ctx.TraceSaid("election", zkLooking, why, words)
+	s.round++
+	s.vote = zkVote{leader: s.sid, zxid: s.lastLogged(), round: s.round, state: zkLooking, valid: true}
+	s.recv = make([]zkVote, s.n)
+	s.outOf = make([]zkVote, s.n)
+	s.recv[s.sid-1] = s.vote
+	s.notTimeout = ZKFinalizeWait
+	s.lastNotif = ctx.Mono()
+	s.broadcastVote(ctx)
+	ctx.After(s.notTimeout, Timer{Kind: "fle", Seq: s.era})
+	s.checkVotes(ctx)
+}
+
+func (s *zkServer) voteMsg() Msg {
+	v := s.vote
+	return Msg{Op: zkOpVote, N: int64(v.leader), Token: v.zxid, Seq: s.round, Value: s.state}
+}
+
+func (s *zkServer) broadcastVote(ctx Ctx) {
+	for sid := 1; sid <= s.n; sid++ {
+		if sid != s.sid {
+			ctx.Send(s.node(sid), s.voteMsg())
+		}
+	}
+}
+
+// onVote is FastLeaderElection's handling of one notification.
+func (s *zkServer) onVote(ctx Ctx, p int, m *Msg) {
+	n := zkVote{leader: int(m.N), zxid: m.Token, round: m.Seq, state: m.Value, valid: true}
+	if s.state != zkLooking {
+		if n.state == zkLooking {
+			ctx.Send(s.node(p), s.voteMsg()) // tell the looker who leads
+		}
+		return
+	}
+	if s.finalizing {
+		s.finalizeAt = ctx.Mono() + ZKFinalizeWait // the poll waits again
+	}
+	s.lastNotif = ctx.Mono()
+	if n.state == zkLooking {
+		mine := zkVote{leader: s.sid, zxid: s.lastLogged()}
+		switch {
+		case n.round > s.round:
+			s.round = n.round
+			s.recv = make([]zkVote, s.n)
+			s.vote = mine
+			if n.better(mine) {
+				s.vote = zkVote{leader: n.leader, zxid: n.zxid}
+			}
+			s.vote.round, s.vote.valid = s.round, true
+			s.recv[s.sid-1] = s.vote
+			s.finalizing = false
+			s.broadcastVote(ctx)
+		case n.round < s.round:
+			ctx.Send(s.node(p), s.voteMsg())
+			return
+		case n.better(s.vote):
+			s.vote = zkVote{leader: n.leader, zxid: n.zxid, round: s.round, valid: true}
+			s.recv[s.sid-1] = s.vote
+			s.finalizing = false
+			s.broadcastVote(ctx)
+		}
+		s.recv[p-1] = n
+		s.checkVotes(ctx)
+		return
+	}
+	// The sender already follows or leads: join if a quorum says the same
+	// leader and that leader says it leads (termPredicate + checkLeader).
+	s.outOf[p-1] = n
+	count := 0
+	for _, v := range s.outOf {
+		if v.valid && v.leader == n.leader {
+			count++
+		}
+	}
+	l := s.outOf[n.leader-1]
+	if n.leader != s.sid && count >= s.quorum() && l.valid && l.state == zkLeading {
+		s.round = n.round
+		s.vote = zkVote{leader: n.leader, zxid: n.zxid, round: n.round, valid: true}
+		s.decide(ctx, n.leader)
+	}
+}
+
+// checkVotes starts the finalize wait when a quorum shares this vote.
+func (s *zkServer) checkVotes(ctx Ctx) {
+	count := 0
+	for _, v := range s.recv {
+		if v.valid && v.round == s.round && v.leader == s.vote.leader && v.zxid == s.vote.zxid {
+			count++
+		}
+	}
+	if count >= s.quorum() && !s.finalizing {
+		s.finalizing = true
+		s.finalizeAt = ctx.Mono() + ZKFinalizeWait
+		ctx.After(ZKFinalizeWait, Timer{Kind: "finalize", Seq: s.era})
+	}
+}
+
+func (s *zkServer) decide(ctx Ctx, leader int) {
+	if leader == s.sid {
+		s.becomeLeader(ctx)
+	} else {
+		s.becomeFollower(ctx, leader)
+	}
+}
+
+func (s *zkServer) becomeLeader(ctx Ctx) {
+	s.enter(ctx, zkLeading, s.sid)
+	ctx.TraceSaid("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
+	s.prep = s.tree.clone()
+	s.log.Range(s.commit, func(_ int, x zkTxn) bool {
+		s.prep.apply(x)
+		return true
+	})
+	s.acks = chunked[uint8]{}
+	for range s.log.Len() {
+		s.acks.Append(1 << (s.sid - 1))
+	}
+	s.armLeader(ctx)
+	s.maybeDecideEpoch(ctx)
+}
+
+func (s *zkServer) becomeFollower(ctx Ctx, leader int) {
+	s.enter(ctx, zkFollowing, leader)
+	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
+	s.sendFollowerInfo(ctx)
+	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+	ctx.After(zkLeaderConnectRetry, Timer{Kind: "finfo", Seq: s.era})
+}
+
+// sendFollowerInfo opens (or retries opening) the connection to the
+// leader: always message 1, with this role's era as connection id.
+func (s *zkServer) sendFollowerInfo(ctx Ctx) {
+	s.lsent, s.lrcvd = 1, 0
+	ctx.Send(s.node(s.leader), Msg{Op: zkOpFollowInfo, N: s.acceptedEpoch, Token: s.lastLogged(), Seq: s.era, Deadline: 1})
+}
+
+func (s *zkServer) armLeader(ctx Ctx) {
+	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+}
+
+func (s *zkServer) armExpirer(ctx Ctx) {
+	mono := ctx.Mono()
+	ctx.After(zkRoundUp(mono)-mono, Timer{Kind: "expire", Seq: s.era})
+}
+
+// maybeDecideEpoch is Leader.getEpochToPropose: once a quorum has reported
+// its accepted epoch, the new epoch is one more than the largest.
+func (s *zkServer) maybeDecideEpoch(ctx Ctx) {
+	if s.decided {
+		return
+	}
+	count, epoch := 1, s.acceptedEpoch
+	for _, p := range s.peers {
+		if p.info {
+			count++
+			epoch = max(epoch, p.epoch)
+		}
+	}
+	if count < s.quorum() {
+		return
+	}
+	s.decided = true
+	s.acceptedEpoch, s.currentEpoch, s.counter = epoch+1, epoch+1, 0
+	for i, p := range s.peers {
+		if p.info {
+			s.syncPeer(ctx, i)
+		}
+	}
+	s.maybeEstablish(ctx)
+}
+
+// syncPeer brings a follower's log in line with the leader's (TRUNC and
+// DIFF), then sends NEWLEADER; from now on it gets every proposal.
+func (s *zkServer) syncPeer(ctx Ctx, i int) {
+	p := &s.peers[i]
+	from := -1
+	for k := s.log.Len() - 1; k >= 0; k-- {
+		if s.log.At(k).Zxid == p.lastZxid {
+			from = k + 1
+			break
+		}
+	}
+	if p.lastZxid == 0 {
+		from = 0
+	}
+	if from < 0 {
+		// The follower has transactions the leader never saw: truncate it
+		// to the last one both logs share.
+		from = 0
+		var z int64
+		s.log.Range(0, func(k int, x zkTxn) bool {
+			if x.Zxid < p.lastZxid {
+				from, z = k+1, x.Zxid
+			}
+			return true
+		})
+		s.toPeer(ctx, i+1, Msg{Op: zkOpTrunc, Token: z})
+	}
+	for k := from; k < s.log.Len(); k++ {
+		op := zkOpDiff
+		if s.established && k >= s.commit {
+			op = zkOpProposal
+		}
+		s.toPeer(ctx, i+1, s.log.At(k).msg(op))
+	}
+	s.toPeer(ctx, i+1, Msg{Op: zkOpNewLeader, N: s.currentEpoch, Token: s.currentEpoch << 32})
+	p.forwarding = true
+}
+
+// maybeEstablish: once a quorum has acknowledged NEWLEADER the leader
+// commits its whole history and starts serving.
+func (s *zkServer) maybeEstablish(ctx Ctx) {
+	if s.established || !s.decided {
+		return
+	}
+	count := 1
+	for _, p := range s.peers {
+		if p.ackedNL {
+			count++
+		}
+	}
+	if count < s.quorum() {
+		return
+	}
+	s.applyUpTo(ctx, s.log.Len())
+	s.established, s.serving = true, true
+	mono := ctx.Mono()
+	for _, si := range s.tree.sessions {
+		s.tracker = append(s.tracker, zkTracked{id: si.ID, timeout: si.Timeout, expireAt: zkRoundUp(mono + si.Timeout)})
+	}
+	for i, p := range s.peers {
+		if p.ackedNL {
+			s.toPeer(ctx, i+1, Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
+		}
+	}
+	s.updateOwner(ctx, false)
+	s.armExpirer(ctx)
+	ctx.TraceSaid("election", "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch), say("note.zk.established", "epoch", fmt.Sprint(s.currentEpoch)))
+}
+
+// Receive implements Process.
+func (s *zkServer) Receive(ctx Ctx, from NodeID, m *Msg) {
+	if ctx.Sim().Nodes[from].Client {
+		s.fromClient(ctx, from, m)
+		return
+	}
+	p := s.sidOf(from)
+	if p < 1 || p > s.n || p == s.sid {
+		return
+	}
+	if m.Op == zkOpVote {
+		s.onVote(ctx, p, m)
+		return
+	}
+	switch s.state {
+	case zkLeading:
+		s.fromFollower(ctx, p, m)
+	case zkFollowing:
+		if p == s.leader {
+			s.fromLeader(ctx, m)
+		}
+	}
+}
+
+func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
+	peer := &s.peers[p-1]
+	switch m.Op {
+	case zkOpClose:
+		*peer = zkPeer{}
+		return
+	case zkOpFollowInfo:
+		if peer.info && peer.conn == m.Seq {
+			return // a retry of a connection already accepted
+		}
+		*peer = zkPeer{info: true, conn: m.Seq, rcvd: 1, epoch: m.N, lastZxid: m.Token, heard: ctx.Mono()}
+		if s.decided {
+			s.syncPeer(ctx, p-1)
+		} else {
+			s.maybeDecideEpoch(ctx)
+		}
+		return
+	}
+	if !peer.info {
+		return
+	}
+	if int64(m.Deadline) != peer.rcvd+1 {
+		ctx.TraceSaid("drop", m.Op, fmt.Sprintf("message lost on the connection from zk-%d: reset", p), say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
+		ctx.Send(s.node(p), Msg{Op: zkOpClose})
+		*peer = zkPeer{}
+		return
+	}
+	peer.rcvd++
+	peer.heard = ctx.Mono()
+	switch m.Op {
+	case zkOpAckNewLdr:
+		if !peer.forwarding || m.N != s.currentEpoch {
+			return
+		}
+		peer.ackedNL = true
+		if s.established {
+			s.toPeer(ctx, p, Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
+			return
+		}
+		s.maybeEstablish(ctx)
+	case zkOpAck:
+		if !peer.forwarding {
+			return
+		}
+		for k := s.log.Len() - 1; k >= s.commit; k-- {
+			if s.log.At(k).Zxid == m.Token {
+				s.acks.Set(k, s.acks.At(k)|1<<(p-1))
+				break
+			}
+		}
+		if s.established {
+			s.tryCommit(ctx)
+		}
+	case zkOpPing:
+		for _, h := range m.Names {
+			if id, err := strconv.ParseInt(h, 16, 64); err == nil {
+				s.touch(ctx, id)
+			}
+		}
+	case zkOpRequest:
+		if !s.established || !peer.forwarding {
+			return
+		}
+		x, code := s.prepare(m.Value, m.Key, m.N, m.Seq, m.TTL, zkTxnOf(*m).Owner)
+		if code != "" {
+			s.toPeer(ctx, p, Msg{Op: zkOpErr, N: m.N, Seq: m.Seq, Value: code})
+			return
+		}
+		s.submit(ctx, x)
+	case zkOpRevalidate:
+		if !s.established {
+			return
+		}
+		ok := s.sessionLive(m.N)
+		if ok {
+			s.touch(ctx, m.N)
+		}
+		reply := Msg{Op: zkOpRevalidate, N: m.N}
+		if ok {
+			reply.Token = 1
+		}
+		s.toPeer(ctx, p, reply)
+	}
+}
+
+func (s *zkServer) fromLeader(ctx Ctx, m *Msg) {
+	s.heard = ctx.Mono()
+	if m.Op == zkOpClose {
+		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
+		return
+	}
+	if int64(m.Deadline) != s.lrcvd+1 {
+		s.startElection(ctx, fmt.Sprintf("message lost on the connection to leader zk-%d: reset", s.leader), say("note.zk.leaderLost", "leader", fmt.Sprintf("zk-%d", s.leader)))
+		return
+	}
+	s.lrcvd++
+	s.synced = true
+	switch m.Op {
+	case zkOpTrunc:
+		keep := 0
+		for keep < s.log.Len() && s.log.At(keep).Zxid <= m.Token {
+			keep++
+		}
+		s.log.Truncate(keep)
+		if s.commit > keep {
+			s.commit = 0
+			s.tree = zkTree{}
+			for s.commit < keep {
+				s.tree.apply(s.log.At(s.commit))
+				s.commit++
+			}
+		}
+	case zkOpDiff:
+		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
+			s.log.Append(x)
+		}
+	case zkOpNewLeader:
+		s.acceptedEpoch, s.currentEpoch = m.N, m.N
+		s.toLeader(ctx, Msg{Op: zkOpAckNewLdr, N: m.N})
+	case zkOpUpToDate:
+		s.applyUpTo(ctx, s.indexAfter(m.Token))
+		if !s.serving {
+			s.serving = true
+			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
+		}
+	case zkOpProposal:
+		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
+			s.log.Append(x)
+		}
+		s.toLeader(ctx, Msg{Op: zkOpAck, Token: m.Token})
+	case zkOpCommit:
+		s.applyUpTo(ctx, s.indexAfter(m.Token))
+	case zkOpPing:
+		names := make([]string, len(s.touched))
+		for i, id := range s.touched {
+			names[i] = strconv.FormatInt(id, 16)
+		}
+		s.touched = nil
+		s.toLeader(ctx, Msg{Op: zkOpPing, Names: names})
+	case zkOpErr:
+		if w, ok := s.takeWait(m.N, m.Seq, ""); ok {
+			s.reply(ctx, w.client, w.cnx, Msg{Op: zkOpErr, Seq: w.cxid, Value: m.Value})
+			s.release(ctx, w.session)
+		}
+	case zkOpRevalidate:
+		w, ok := s.takeWait(m.N, 0, zkRevalidate)
+		if !ok {
+			return
+		}
+		if m.Token == 1 {
+			s.accept(ctx, w)
+		} else {
+			ctx.Send(w.client, Msg{Op: zkOpExpired, N: w.cnx})
+		}
+	}
+}
