@@ -203,9 +203,9 @@ func (r *metricsRenderer) Refresh() {
 		}
 		return
 	}
-	text, why, state := Verdict(m.sum, m.finished)
+	// What SetSummary worked out to compare is what is drawn.
+	text, why, state, cells := m.shown.text, m.shown.why, m.shown.state, m.shown.cells
 	vw := max(verdictW, textWidth(text, r.verdict.TextSize, true)+20, textWidth(why, r.why.TextSize, false)+20)
-	cells := Cells(m.sum)
 	cellW := (size.Width - vw - 8) / float32(len(cells))
 	for i, c := range cells {
 		o := r.cells[i]

@@ -372,7 +372,7 @@ func (r *recRenderer) draw() {
 		placeText(r.ticks.next(), label, fyne.NewPos(lx, 3), muted)
 	}
 	if c.note != "" {
-		for i, line := range wrap(c.note, 11, f.size.Width*0.55) {
+		for i, line := range WrapWords(c.note, 11, f.size.Width*0.55) {
 			placeText(r.ticks.next(), line, fyne.NewPos(x0+8, y0+26+float32(i)*15), muted)
 		}
 	}

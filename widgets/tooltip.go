@@ -114,7 +114,7 @@ func (r *tipRenderer) Refresh() {
 	if l.shown {
 		th := l.Theme()
 		fg := themeColor(th, theme.ColorNameForeground)
-		lines := wrap(l.text, 12, tipMaxWidth)
+		lines := WrapWords(l.text, 12, tipMaxWidth)
 		w, lh := float32(0), float32(17)
 		for _, s := range lines {
 			w = max(w, textWidth(s, 12, false))
@@ -145,11 +145,6 @@ func (r *tipRenderer) Refresh() {
 	// new to the canvas: mark the layer itself for repainting.
 	repaint(l)
 }
-
-// wrap breaks text into lines no wider than width at the given size: at
-// spaces, and in Chinese between characters (WrapWords), so a Chinese tip
-// without spaces still wraps.
-func wrap(text string, size, width float32) []string { return WrapWords(text, size, width) }
 
 // tipHover is the hover half of a control with a tip. The text may be a
 // translation key: it is looked up when the tip shows, so a tip follows a

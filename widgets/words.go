@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
@@ -102,7 +103,7 @@ func wordTokens(para string) []wordToken {
 			open, gap = "", ""
 		default:
 			last := len(toks) - 1
-			if last >= 0 && gap == "" && open == "" && !isWide(lastRuneOf(toks[last].text)) {
+			if last >= 0 && gap == "" && open == "" && !isWide(lastRuneIn(toks[last].text)) {
 				toks[last].text += string(r) // the Latin word goes on
 				continue
 			}
@@ -116,17 +117,15 @@ func wordTokens(para string) []wordToken {
 	return toks
 }
 
+// lastRuneIn is the last rune of s (utf8.RuneError for "", which is not
+// wide).
+func lastRuneIn(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
 // isWide reports whether r is a Chinese character or a full-width mark,
 // between which a line may break.
 func isWide(r rune) bool {
 	return unicode.Is(unicode.Han, r) || (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
-}
-
-// lastRuneOf is the last rune of s, 0 for "".
-func lastRuneOf(s string) rune {
-	r, _ := lastRune(s)
-	if s == "" {
-		return 0
-	}
-	return r
 }
