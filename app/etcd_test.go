@@ -67,7 +67,7 @@ func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	nodes := v.slider("etcdNodes")
 	nodes.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
-	assert.Len(t, v.ctl.Snapshot().Etcd.Members, 5)
+	assert.Len(t, v.ctl.Snapshot().Etcd().Members, 5)
 
 	lease := v.slider("etcdLease")
 	lease.set(1)

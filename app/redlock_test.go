@@ -121,7 +121,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	require.NotNil(t, masters)
 	masters.set(7)
 	assert.Equal(t, 7, v.ctl.Scenario().Nodes)
-	view := v.pics.Cluster.Snapshot().Redlock
+	view := v.pics.Cluster.Snapshot().Redlock()
 	require.NotNil(t, view)
 	assert.Len(t, view.Masters, 7)
 	assert.Equal(t, 4, view.Quorum)

@@ -21,9 +21,9 @@ func TestEtcdGrantedTTLIsTheLessors(t *testing.T) {
 		require.NoError(t, err)
 		s.RunUntil(3 * time.Second)
 		snap := s.Snapshot()
-		require.NotNil(t, snap.Etcd)
-		require.NotEmpty(t, snap.Etcd.Leases, "%v", ttl)
-		for _, l := range snap.Etcd.Leases {
+		require.NotNil(t, snap.Etcd())
+		require.NotEmpty(t, snap.Etcd().Leases, "%v", ttl)
+		for _, l := range snap.Etcd().Leases {
 			assert.Equal(t, sim.EtcdGrantedTTL(ttl), l.TTL, "%v", ttl)
 		}
 		assert.Equal(t, max(sim.EtcdAskedTTL(ttl), sim.EtcdMinLeaseTTL), sim.EtcdGrantedTTL(ttl))

@@ -158,7 +158,7 @@ func TestEtcdLeaderCrashStallsWrites(t *testing.T) {
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	revAt := func(at time.Duration) (max int64) {
-		for _, m := range rec.At(at).Etcd.Members {
+		for _, m := range rec.At(at).Etcd().Members {
 			if m.Name != "etcd-1" && m.Revision > max {
 				max = m.Revision
 			}
@@ -168,7 +168,7 @@ func TestEtcdLeaderCrashStallsWrites(t *testing.T) {
 	before := revAt(2500 * time.Millisecond)
 	assert.Equal(t, before, revAt(elected-time.Millisecond), "no write commits without a leader")
 	assert.Greater(t, revAt(sc.Duration.D()), before, "writes continue after the election")
-	after := rec.At(elected + 20*time.Millisecond).Etcd
+	after := rec.At(elected + 20*time.Millisecond).Etcd()
 	assert.NotEqual(t, "etcd-1", after.Leader)
 	assert.NotEmpty(t, after.Leader)
 	assert.Equal(t, int64(2), after.Term)
@@ -186,7 +186,7 @@ func TestEtcdPromoteExtendsLeases(t *testing.T) {
 	require.Greater(t, promoted, time.Duration(0))
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
-	v := rec.At(promoted).Etcd
+	v := rec.At(promoted).Etcd()
 	require.Len(t, v.Leases, 3)
 	for _, l := range v.Leases {
 		assert.False(t, l.Frozen)
@@ -197,7 +197,7 @@ func TestEtcdPromoteExtendsLeases(t *testing.T) {
 		}
 	}
 	// During the election no lessor is primary: leases are frozen.
-	mid := rec.At(3 * time.Second).Etcd
+	mid := rec.At(3 * time.Second).Etcd()
 	assert.Empty(t, mid.Leader)
 	for _, l := range mid.Leases {
 		assert.True(t, l.Frozen)
@@ -222,7 +222,7 @@ func TestEtcdMinLeaseTTL(t *testing.T) {
 			s, err := sim.New(sc)
 			require.NoError(t, err)
 			s.RunUntil(time.Second)
-			v := s.Snapshot().Etcd
+			v := s.Snapshot().Etcd()
 			require.Len(t, v.Leases, 1)
 			assert.Equal(t, tt.want, v.Leases[0].TTL)
 			assert.Contains(t, s.Snapshot().Nodes[0].Detail, "ttl "+tt.want.String())
@@ -257,7 +257,7 @@ func TestEtcdKeepAliveCadence(t *testing.T) {
 				s2, err := sim.New(sc)
 				require.NoError(t, err)
 				s2.RunUntil(at)
-				v := s2.Snapshot().Etcd
+				v := s2.Snapshot().Etcd()
 				require.Len(t, v.Leases, 1)
 				assert.Greater(t, v.Leases[0].Left, ttl-ttl/3-600*time.Millisecond, "at %v", at)
 			}
@@ -312,7 +312,7 @@ func TestEtcdHerd(t *testing.T) {
 		if herd {
 			rec, err := sim.Record(sc)
 			require.NoError(t, err)
-			v := rec.At(time.Second).Etcd
+			v := rec.At(time.Second).Etcd()
 			require.NotEmpty(t, v.Watches)
 			for _, w := range v.Watches {
 				assert.Equal(t, sim.EtcdPrefix, w.Path)
@@ -330,7 +330,7 @@ func TestEtcdView(t *testing.T) {
 	require.NoError(t, err)
 	s.RunUntil(500 * time.Millisecond)
 	snap := s.Snapshot()
-	v := snap.Etcd
+	v := snap.Etcd()
 	require.NotNil(t, v)
 	assert.Equal(t, sim.EtcdPrefix, v.Prefix)
 	assert.Equal(t, "etcd-1", v.Leader)
@@ -382,14 +382,14 @@ func TestEtcdRevisions(t *testing.T) {
 	sc := etcdPreset(t, "etcd-happy-path")
 	s, sum := etcdRun(t, sc)
 	require.Equal(t, 4, sum.Acquisitions)
-	v := s.Snapshot().Etcd
+	v := s.Snapshot().Etcd()
 	assert.Equal(t, int64(1+4+4), v.Revision, "initial revision 1, four puts, four deletes")
 	assert.Empty(t, v.Keys)
 	assert.Empty(t, v.Leases, "every session closed by revoking its lease")
 
 	sc.Fencing = true
 	s, _ = etcdRun(t, sc)
-	assert.Equal(t, int64(1+4+4+4), s.Snapshot().Etcd.Revision, "each guarded write is one more revision")
+	assert.Equal(t, int64(1+4+4+4), s.Snapshot().Etcd().Revision, "each guarded write is one more revision")
 }
 
 // TestEtcdCrashedHolderBlocksUntilLeaseExpires: the lease is the only thing
@@ -415,7 +415,7 @@ func TestEtcdSingleMember(t *testing.T) {
 	s, sum := etcdRun(t, sc)
 	assert.Equal(t, 4, sum.Acquisitions)
 	assert.Equal(t, 0, sum.Violations)
-	assert.Equal(t, "etcd-1", s.Snapshot().Etcd.Leader)
+	assert.Equal(t, "etcd-1", s.Snapshot().Etcd().Leader)
 }
 
 // TestEtcdRestartedMemberCatchesUp: a member that lost its data rejoins
@@ -432,7 +432,7 @@ func TestEtcdRestartedMemberCatchesUp(t *testing.T) {
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(10 * time.Second)
-	v := s.Snapshot().Etcd
+	v := s.Snapshot().Etcd()
 	require.Len(t, v.Members, 3)
 	assert.Equal(t, v.Members[0].Commit, v.Members[1].Commit)
 	assert.Equal(t, v.Members[0].Revision, v.Members[1].Revision)
@@ -468,7 +468,7 @@ func TestEtcdSeekMatchesFreshRun(t *testing.T) {
 				require.NoError(t, err)
 				s.RunUntil(at)
 				want := s.Snapshot()
-				assert.Equal(t, want.Etcd, got.Etcd, "at %v", at)
+				assert.Equal(t, want.Etcd(), got.Etcd(), "at %v", at)
 				assert.Equal(t, want.Nodes, got.Nodes, "at %v", at)
 				assert.Equal(t, want.InFlight, got.InFlight, "at %v", at)
 			}
@@ -481,7 +481,7 @@ func TestEtcdLeaseIDs(t *testing.T) {
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(time.Second)
-	v := s.Snapshot().Etcd
+	v := s.Snapshot().Etcd()
 	seen := map[int64]bool{}
 	for _, l := range v.Leases {
 		assert.False(t, seen[l.ID])
@@ -605,7 +605,7 @@ func TestEtcdRandomFaultsKeepInvariants(t *testing.T) {
 			require.Zero(t, sum.Violations, "seed %d: two holders with only crashes and clock faults", seed)
 			checked["exclusive"]++
 		}
-		for _, m := range s.Snapshot().Etcd.Members {
+		for _, m := range s.Snapshot().Etcd().Members {
 			require.LessOrEqual(t, m.Applied, m.Commit, "seed %d", seed)
 		}
 	}
@@ -632,11 +632,11 @@ func TestEtcdPreVoteKeepsAHealedMemberFromDeposingTheLeader(t *testing.T) {
 			s, err := sim.New(sc)
 			require.NoError(t, err)
 			s.RunUntil(3 * time.Second)
-			before := s.Snapshot().Etcd
+			before := s.Snapshot().Etcd()
 			s.RunUntil(13 * time.Second)
-			cut := s.Snapshot().Etcd.Members[2].Term
+			cut := s.Snapshot().Etcd().Members[2].Term
 			s.RunUntil(20 * time.Second)
-			after := s.Snapshot().Etcd
+			after := s.Snapshot().Etcd()
 			if !preVote {
 				assert.Greater(t, cut, before.Term+3, "the cut-off member raised its term by campaigning")
 				assert.GreaterOrEqual(t, after.Term, cut, "the leader stepped down to the healed member's term")

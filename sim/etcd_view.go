@@ -6,6 +6,66 @@ import (
 	"time"
 )
 
+// EtcdKey is one key under the lock prefix.
+type EtcdKey struct {
+	Key       string
+	Owner     string
+	Lease     int64
+	CreateRev int64
+	LeaseLeft time.Duration
+	Holder    bool
+}
+
+// EtcdLease is a client's session lease.
+type EtcdLease struct {
+	ID     int64
+	Client string
+	TTL    time.Duration
+	Left   time.Duration
+	// Frozen: no promoted leader, so no clock runs the lease down; the next
+	// leader restarts it at election timeout + TTL.
+	Frozen bool
+	// Expired: past its expiry by the leader's clock, revoke not yet applied.
+	Expired bool
+}
+
+// EtcdMember is one etcd member's raft progress, for drawing replication.
+type EtcdMember struct {
+	Node      int // index into Snapshot.Nodes
+	Name      string
+	Role      string
+	Term      int64
+	LastIndex int64 // last entry appended to its log
+	Commit    int64
+	Applied   int64
+	Revision  int64 // its MVCC revision after applying
+	Primary   bool  // its lessor expires leases (a promoted leader)
+}
+
+// EtcdView is the etcd keyspace under the lock prefix.
+type EtcdView struct {
+	Prefix   string
+	Leader   string
+	Revision int64
+	Keys     []EtcdKey
+	Leases   []EtcdLease
+	Watches  []ZWatch
+	Term     int64        // the raft term of the member shown
+	Members  []EtcdMember // every member, in order
+	// Fencing: the holder writes with a Txn guarded by Mutex.IsOwner(),
+	// so the data lives in etcd (Storage) and a stale write is refused.
+	Fencing bool
+	Storage *EtcdStorage // the guarded writes' key; nil before the first
+}
+
+// EtcdStorage is the key the IsOwner-guarded write puts, as etcd holds it.
+type EtcdStorage struct {
+	Key       string
+	Writer    string // the client whose write etcd applied last
+	CreateRev int64
+	ModRev    int64 // the revision of that write
+}
+
 // ---------------------------------------------------------------------------
 // The view.
 
@@ -84,7 +144,16 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 				CreateRev: st.CreateRev, ModRev: st.ModRev}
 		}
 	}
-	snap.Etcd = v
+	snap.Design = v
+}
+
+// DesignName says the view is etcd's.
+func (*EtcdView) DesignName() string { return etcdMode{}.Name() }
+
+// Etcd is the snapshot's etcd's part; nil in another design's snapshot.
+func (s *Snapshot) Etcd() *EtcdView {
+	v, _ := DesignOf[*EtcdView](s)
+	return v
 }
 
 func nodeName(s *Sim, id NodeID) string {

@@ -26,7 +26,7 @@ func TestEtcdViewStorage(t *testing.T) {
 	} {
 		rec, err := sim.Record(etcdPreset(t, tc.preset))
 		require.NoError(t, err)
-		v := rec.At(tc.at).Etcd
+		v := rec.At(tc.at).Etcd()
 		require.NotNil(t, v, tc.preset)
 		assert.Equal(t, tc.fencing, v.Fencing, "%s at %v", tc.preset, tc.at)
 		assert.Equal(t, tc.want, v.Storage, "%s at %v", tc.preset, tc.at)

@@ -27,7 +27,8 @@ type Mode interface {
 	CanFailover(sc *Scenario, node string) error
 	// Failover performs a failover fault on the named node.
 	Failover(s *Sim, node NodeID)
-	// View fills the mode's part of a snapshot.
+	// View fills the mode's part of a snapshot (snap.Design, the nodes'
+	// details).
 	View(s *Sim, snap *Snapshot)
 	// Traits describes the design to the rest of the program, which asks
 	// it instead of comparing its name.

@@ -6,6 +6,31 @@ import (
 	"time"
 )
 
+// KeyView is a lock key as one Redis server holds it.
+type KeyView struct {
+	Key     string
+	Owner   string        // the client whose random value is stored
+	Value   string        // the random value itself
+	TTL     time.Duration // the PX it was last set with
+	Left    time.Duration // time to expiry by the server's own clock
+	Expired bool          // past its deadline, not yet removed
+	Holds   int           // Redisson's hold count; 0 for a plain SET NX key
+}
+
+// RedisServerView is one Redis server's keyspace.
+type RedisServerView struct {
+	Node    int // index into Snapshot.Nodes
+	Role    string
+	Keys    []KeyView
+	Counter int64 // the fencing INCR counter
+}
+
+// RedisView is the single-instance Redis lock: master and optional replica.
+type RedisView struct {
+	Servers []RedisServerView
+	Master  int // index into Snapshot.Nodes of the current master
+}
+
 // LockKey is the key every Redis-based lock uses.
 const LockKey = "lock"
 
@@ -170,7 +195,16 @@ func (redisMode) View(s *Sim, snap *Snapshot) {
 			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail()
 		}
 	}
-	snap.Redis = v
+	snap.Design = v
+}
+
+// DesignName says the view is Redis's.
+func (*RedisView) DesignName() string { return redisMode{}.Name() }
+
+// Redis is the snapshot's Redis's part; nil in another design's snapshot.
+func (s *Snapshot) Redis() *RedisView {
+	v, _ := DesignOf[*RedisView](s)
+	return v
 }
 
 // redisKey is a key as a Redis server stores it.

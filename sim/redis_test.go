@@ -274,7 +274,7 @@ func TestResentLockScriptLeavesTheLockBehind(t *testing.T) {
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(c1[0].To + time.Second)
-	keys := s.Snapshot().Redis.Servers[0].Keys
+	keys := s.Snapshot().Redis().Servers[0].Keys
 	require.Len(t, keys, 1, "the key outlives the unlock")
 	assert.Equal(t, 1, keys[0].Holds)
 	assert.Equal(t, "client-1", keys[0].Owner)

@@ -7,6 +7,56 @@ import (
 	"time"
 )
 
+// Vote is one master's answer to a Redlock attempt.
+type Vote string
+
+// The votes a Redlock attempt can collect from one master.
+const (
+	VotePending     Vote = "…"
+	VoteYes         Vote = "✓"
+	VoteNo          Vote = "✗"
+	VoteTimeout     Vote = "⏱"
+	VotePartitioned Vote = "⚡"
+)
+
+// RedlockAttempt is one client's attempt across the N masters.
+type RedlockAttempt struct {
+	Client  string
+	Number  int
+	Started time.Duration // true time of the first send
+	Votes   []Vote
+	Elapsed time.Duration // on the client's clock; 0 while still collecting
+	Drift   time.Duration
+	TTL     time.Duration
+	// Wait is how long a silent master holds the try (RedlockWait).
+	Wait     time.Duration
+	Validity time.Duration
+	Done     bool
+	Success  bool
+	// Phase is where the client is now: acquiring, unlocking, retrying,
+	// holding, extending, writing, released, lost, gave up.
+	Phase string
+	// Left is the validity still left on the client's own clock while it
+	// holds the lock, so the widget can shrink the bar.
+	Left time.Duration
+	// Renewals counts watchdog extensions that reached a majority.
+	Renewals int
+	// Note says in words why the attempt failed or how the hold ended.
+	Note string
+	// NoteWords is Note as a translation key and its figures.
+	NoteWords Words
+}
+
+// RedlockView is the Redlock vote tally and the masters' keys.
+type RedlockView struct {
+	Quorum   int
+	Masters  []RedisServerView
+	Attempts []RedlockAttempt // the current or last attempt of each client
+	// Sequential is true when attempts ask the masters one after another
+	// (the spec's pseudo-code) instead of all at once (redsync).
+	Sequential bool
+}
+
 // Redlock over N independent Redis masters, as go-redsync/redsync v4 runs
 // it (Mutex.lockContext, ExtendContext, UnlockContext) and as the Redlock
 // spec (redis.io/docs/manual/patterns/distributed-locks) describes it:
@@ -211,7 +261,16 @@ func (redlockMode) View(s *Sim, snap *Snapshot) {
 		a.NoteWords = a.NoteWords.clone()
 		snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(a)
 	}
-	snap.Redlock = v
+	snap.Design = v
+}
+
+// DesignName says the view is Redlock's.
+func (*RedlockView) DesignName() string { return redlockMode{}.Name() }
+
+// Redlock is the snapshot's Redlock's part; nil in another design's snapshot.
+func (s *Snapshot) Redlock() *RedlockView {
+	v, _ := DesignOf[*RedlockView](s)
+	return v
 }
 
 // redlockMaster is one of the N independent masters: a RedisServer that

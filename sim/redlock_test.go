@@ -51,14 +51,14 @@ func events(r *sim.Recording, node, kind, op string) []sim.TraceEvent {
 func attempt(t *testing.T, r *sim.Recording, at time.Duration, client int) sim.RedlockAttempt {
 	t.Helper()
 	snap := r.At(at)
-	require.NotNil(t, snap.Redlock)
-	require.Greater(t, len(snap.Redlock.Attempts), client)
-	return snap.Redlock.Attempts[client]
+	require.NotNil(t, snap.Redlock())
+	require.Greater(t, len(snap.Redlock().Attempts), client)
+	return snap.Redlock().Attempts[client]
 }
 
 func keysLeft(snap *sim.Snapshot) int {
 	n := 0
-	for _, m := range snap.Redlock.Masters {
+	for _, m := range snap.Redlock().Masters {
 		n += len(m.Keys)
 	}
 	return n
@@ -273,9 +273,9 @@ func TestRedlockPresets(t *testing.T) {
 			assert.Equal(t, sim.StateHolding, snap.Nodes[0].State, "client-1 believes it holds the lock")
 			assert.Equal(t, sim.StateHolding, snap.Nodes[1].State, "and so does client-2")
 			y, p := sim.VoteYes, sim.VotePartitioned
-			assert.Equal(t, []sim.Vote{y, y, y, p, p}, snap.Redlock.Attempts[0].Votes)
-			assert.Equal(t, []sim.Vote{p, p, y, y, y}, snap.Redlock.Attempts[1].Votes)
-			for _, a := range snap.Redlock.Attempts {
+			assert.Equal(t, []sim.Vote{y, y, y, p, p}, snap.Redlock().Attempts[0].Votes)
+			assert.Equal(t, []sim.Vote{p, p, y, y, y}, snap.Redlock().Attempts[1].Votes)
+			for _, a := range snap.Redlock().Attempts {
 				assert.Equal(t, 500*ms, a.Elapsed, "the partitioned masters cost the full timeout")
 				assert.Equal(t, 9398*ms, a.Validity)
 			}
@@ -515,7 +515,7 @@ func TestRedlockSequential(t *testing.T) {
 	assert.True(t, a.Success)
 	o, y := sim.VoteTimeout, sim.VoteYes
 	assert.Equal(t, []sim.Vote{o, y, o, y, y}, a.Votes)
-	assert.True(t, r.At(0).Redlock.Sequential)
+	assert.True(t, r.At(0).Redlock().Sequential)
 }
 
 // TestRedlockWatchdog extends every ttl/3 on a majority; losing the
@@ -561,7 +561,7 @@ func TestRedlockMasterClocks(t *testing.T) {
 	sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), ClockJump: "redis-2", By: sim.Duration(-5 * time.Second)}}
 	r := record(t, sc)
 	snap := r.At(12 * time.Second)
-	for i, m := range snap.Redlock.Masters {
+	for i, m := range snap.Redlock().Masters {
 		if i == 1 {
 			require.Len(t, m.Keys, 1, "redis-2 still holds the key")
 			assert.Equal(t, "client-1", m.Keys[0].Owner)
@@ -604,7 +604,7 @@ func TestRedlockDeterminism(t *testing.T) {
 				fresh.RunUntil(at)
 				want := fresh.Snapshot()
 				got := a.At(at)
-				assert.Equal(t, want.Redlock, got.Redlock, "at %v", at)
+				assert.Equal(t, want.Redlock(), got.Redlock(), "at %v", at)
 				assert.Equal(t, want.Nodes, got.Nodes, fmt.Sprintf("at %v", at))
 			}
 		})

@@ -19,11 +19,29 @@ type Snapshot struct {
 	// node in Nodes order (nodes in different groups cannot talk).
 	Cuts    [][]int
 	Metrics Summary
+	// Design is the design's own part, in its own type (the mode's View
+	// fills it); the design's widget asserts the type it draws, so a new
+	// design adds no field here.
+	Design DesignView
+}
 
-	Redis   *RedisView   // mode "redis"
-	Redlock *RedlockView // mode "redlock"
-	ZK      *ZKView      // mode "zookeeper"
-	Etcd    *EtcdView    // mode "etcd"
+// DesignView is a design's own part of a snapshot: its keys and servers,
+// its tally of votes, its znode tree or its keyspace.
+type DesignView interface {
+	// DesignName is the mode whose View made it.
+	DesignName() string
+}
+
+// DesignOf is the snapshot's design view if it is a V: how a design's
+// widget (or test) takes its own part, and nothing when the snapshot is
+// nil or another design's.
+func DesignOf[V DesignView](s *Snapshot) (V, bool) {
+	var none V
+	if s == nil || s.Design == nil {
+		return none, false
+	}
+	v, ok := s.Design.(V)
+	return v, ok
 }
 
 // ClientState is where a client is in its lock loop.
@@ -116,191 +134,6 @@ type MessageView struct {
 	Label     string
 	SentAt    time.Duration
 	DeliverAt time.Duration
-}
-
-// KeyView is a lock key as one Redis server holds it.
-type KeyView struct {
-	Key     string
-	Owner   string        // the client whose random value is stored
-	Value   string        // the random value itself
-	TTL     time.Duration // the PX it was last set with
-	Left    time.Duration // time to expiry by the server's own clock
-	Expired bool          // past its deadline, not yet removed
-	Holds   int           // Redisson's hold count; 0 for a plain SET NX key
-}
-
-// RedisServerView is one Redis server's keyspace.
-type RedisServerView struct {
-	Node    int // index into Snapshot.Nodes
-	Role    string
-	Keys    []KeyView
-	Counter int64 // the fencing INCR counter
-}
-
-// RedisView is the single-instance Redis lock: master and optional replica.
-type RedisView struct {
-	Servers []RedisServerView
-	Master  int // index into Snapshot.Nodes of the current master
-}
-
-// Vote is one master's answer to a Redlock attempt.
-type Vote string
-
-// The votes a Redlock attempt can collect from one master.
-const (
-	VotePending     Vote = "…"
-	VoteYes         Vote = "✓"
-	VoteNo          Vote = "✗"
-	VoteTimeout     Vote = "⏱"
-	VotePartitioned Vote = "⚡"
-)
-
-// RedlockAttempt is one client's attempt across the N masters.
-type RedlockAttempt struct {
-	Client  string
-	Number  int
-	Started time.Duration // true time of the first send
-	Votes   []Vote
-	Elapsed time.Duration // on the client's clock; 0 while still collecting
-	Drift   time.Duration
-	TTL     time.Duration
-	// Wait is how long a silent master holds the try (RedlockWait).
-	Wait     time.Duration
-	Validity time.Duration
-	Done     bool
-	Success  bool
-	// Phase is where the client is now: acquiring, unlocking, retrying,
-	// holding, extending, writing, released, lost, gave up.
-	Phase string
-	// Left is the validity still left on the client's own clock while it
-	// holds the lock, so the widget can shrink the bar.
-	Left time.Duration
-	// Renewals counts watchdog extensions that reached a majority.
-	Renewals int
-	// Note says in words why the attempt failed or how the hold ended.
-	Note string
-	// NoteWords is Note as a translation key and its figures.
-	NoteWords Words
-}
-
-// RedlockView is the Redlock vote tally and the masters' keys.
-type RedlockView struct {
-	Quorum   int
-	Masters  []RedisServerView
-	Attempts []RedlockAttempt // the current or last attempt of each client
-	// Sequential is true when attempts ask the masters one after another
-	// (the spec's pseudo-code) instead of all at once (redsync).
-	Sequential bool
-}
-
-// ZNode is one child of the lock znode.
-type ZNode struct {
-	Name      string
-	Seq       int64
-	Owner     string
-	Session   int64 // the owner's session id: creating server's id in the top byte (print with %#x)
-	Ephemeral bool
-	Holder    bool
-	Czxid     int64 // zxid of the transaction that created it
-}
-
-// ZWatch is a watch from a waiting client on a znode (or the parent).
-type ZWatch struct {
-	Client string
-	Path   string
-}
-
-// ZKView is the ZooKeeper ensemble's lock directory.
-type ZKView struct {
-	Parent   string
-	Leader   string
-	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
-	Children []ZNode
-	Watches  []ZWatch
-	Epoch    int64          // the established leader's epoch
-	Electing bool           // no established leader: writes stall
-	Quorum   int            // servers a write needs
-	Servers  []ZKServerView // in zk-1…zk-N order
-	Sessions []ZSession     // the replicated session table
-}
-
-// ZKServerView is one ZooKeeper server's place in the ensemble.
-type ZKServerView struct {
-	Node      int    // index into Snapshot.Nodes
-	Role      string // leader, follower, looking; empty when down
-	Epoch     int64
-	LastZxid  int64 // last transaction in its log
-	Committed int64 // last transaction it has applied
-	Serving   bool  // accepts client connections
-}
-
-// ZSession is a session as the ensemble knows it.
-type ZSession struct {
-	ID      int64
-	Owner   string
-	Timeout time.Duration
-	Left    time.Duration // until the leader expires it; 0 without a leader
-	Closing bool          // expired, its closeSession not yet committed
-}
-
-// EtcdKey is one key under the lock prefix.
-type EtcdKey struct {
-	Key       string
-	Owner     string
-	Lease     int64
-	CreateRev int64
-	LeaseLeft time.Duration
-	Holder    bool
-}
-
-// EtcdLease is a client's session lease.
-type EtcdLease struct {
-	ID     int64
-	Client string
-	TTL    time.Duration
-	Left   time.Duration
-	// Frozen: no promoted leader, so no clock runs the lease down; the next
-	// leader restarts it at election timeout + TTL.
-	Frozen bool
-	// Expired: past its expiry by the leader's clock, revoke not yet applied.
-	Expired bool
-}
-
-// EtcdMember is one etcd member's raft progress, for drawing replication.
-type EtcdMember struct {
-	Node      int // index into Snapshot.Nodes
-	Name      string
-	Role      string
-	Term      int64
-	LastIndex int64 // last entry appended to its log
-	Commit    int64
-	Applied   int64
-	Revision  int64 // its MVCC revision after applying
-	Primary   bool  // its lessor expires leases (a promoted leader)
-}
-
-// EtcdView is the etcd keyspace under the lock prefix.
-type EtcdView struct {
-	Prefix   string
-	Leader   string
-	Revision int64
-	Keys     []EtcdKey
-	Leases   []EtcdLease
-	Watches  []ZWatch
-	Term     int64        // the raft term of the member shown
-	Members  []EtcdMember // every member, in order
-	// Fencing: the holder writes with a Txn guarded by Mutex.IsOwner(),
-	// so the data lives in etcd (Storage) and a stale write is refused.
-	Fencing bool
-	Storage *EtcdStorage // the guarded writes' key; nil before the first
-}
-
-// EtcdStorage is the key the IsOwner-guarded write puts, as etcd holds it.
-type EtcdStorage struct {
-	Key       string
-	Writer    string // the client whose write etcd applied last
-	CreateRev int64
-	ModRev    int64 // the revision of that write
 }
 
 // Snapshot captures the run's state now.

@@ -231,10 +231,10 @@ func TestZooKeeperMinorityPartition(t *testing.T) {
 	assert.LessOrEqual(t, looking[0].At, from+limit+sim.ZKTickTime/2)
 	assert.Empty(t, zkTrace(rec, "zk-1", "election", "", ""), "the leader keeps its quorum")
 	end := rec.At(rec.End())
-	assert.Equal(t, "zk-1", end.ZK.Leader)
-	for _, sv := range end.ZK.Servers {
+	assert.Equal(t, "zk-1", end.ZK().Leader)
+	for _, sv := range end.ZK().Servers {
 		assert.True(t, sv.Serving, end.Nodes[sv.Node].Name)
-		assert.Equal(t, end.ZK.Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
+		assert.Equal(t, end.ZK().Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
 	}
 }
 
@@ -256,8 +256,8 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 		}
 	}
 	during := rec.At(crash + sim.ZKFinalizeWait/2)
-	assert.True(t, during.ZK.Electing)
-	assert.Empty(t, during.ZK.Leader)
+	assert.True(t, during.ZK().Electing)
+	assert.Empty(t, during.ZK().Leader)
 	for _, n := range during.Nodes {
 		switch {
 		case n.Client && len(zkTrace(rec, n.Name, "state", sim.ZKClosed, "sends closeSession")) > 0 && zkTrace(rec, n.Name, "state", sim.ZKClosed, "sends closeSession")[0].At < crash:
@@ -277,13 +277,13 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	require.Len(t, writes, 1, "the storage accepts client-2's write")
 	assert.Greater(t, writes[0].At, reconnected[0].At, "the write follows RECONNECTED")
 	end := rec.At(rec.End())
-	assert.Equal(t, "zk-3", end.ZK.Leader)
-	assert.Equal(t, int64(2), end.ZK.Epoch)
-	assert.Equal(t, int64(2), end.ZK.Zxid>>32, "zxids of the new epoch")
-	for _, sv := range end.ZK.Servers {
-		assert.Equal(t, end.ZK.Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
+	assert.Equal(t, "zk-3", end.ZK().Leader)
+	assert.Equal(t, int64(2), end.ZK().Epoch)
+	assert.Equal(t, int64(2), end.ZK().Zxid>>32, "zxids of the new epoch")
+	for _, sv := range end.ZK().Servers {
+		assert.Equal(t, end.ZK().Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
 	}
-	assert.Equal(t, "follower", end.Nodes[end.ZK.Servers[0].Node].Role)
+	assert.Equal(t, "follower", end.Nodes[end.ZK().Servers[0].Node].Role)
 }
 
 // TestZooKeeperView checks the picture a widget draws: the children in
@@ -295,7 +295,7 @@ func TestZooKeeperView(t *testing.T) {
 			sc := preset(t, "zk-happy-path", func(sc *sim.Scenario) { sc.Herd = herd })
 			_, rec := run(t, sc)
 			snap := rec.At(450 * time.Millisecond) // four waiters queued
-			v := snap.ZK
+			v := snap.ZK()
 			require.NotNil(t, v)
 			assert.Equal(t, sim.ZKLockPath, v.Parent)
 			assert.Equal(t, "zk-1", v.Leader)
@@ -475,13 +475,13 @@ func TestZooKeeperClonesAreIndependent(t *testing.T) {
 			}
 			s.RunUntil(s.End())
 			want := straight(0, "")
-			assert.Equal(t, want.ZK, s.Snapshot().ZK, "the source")
+			assert.Equal(t, want.ZK(), s.Snapshot().ZK(), "the source")
 			assert.Equal(t, want.Nodes, s.Snapshot().Nodes, "the source")
 			for _, f := range forks {
 				f.s.RunUntil(f.s.End())
 				want := straight(f.at, f.crash)
 				got := f.s.Snapshot()
-				assert.Equal(t, want.ZK, got.ZK, "fork at %v crashing %s", f.at, f.crash)
+				assert.Equal(t, want.ZK(), got.ZK(), "fork at %v crashing %s", f.at, f.crash)
 				assert.Equal(t, want.Nodes, got.Nodes, "fork at %v crashing %s", f.at, f.crash)
 			}
 		})
@@ -547,7 +547,7 @@ func TestZooKeeperRandomFaults(t *testing.T) {
 			}
 		}
 		snap := s.Snapshot()
-		v := snap.ZK
+		v := snap.ZK()
 		require.NotEmpty(t, v.Leader, "seed %d: a leader after the faults", seed)
 		for _, sv := range v.Servers {
 			name := snap.Nodes[sv.Node].Name
@@ -645,7 +645,7 @@ func zkRandomScenario(seed uint64) *sim.Scenario {
 // zkSessionOwned reports whether the ensemble's session table at t holds a
 // session of the client.
 func zkSessionOwned(rec *sim.Recording, t time.Duration, client string) bool {
-	for _, z := range rec.At(t).ZK.Sessions {
+	for _, z := range rec.At(t).ZK().Sessions {
 		if z.Owner == client {
 			return true
 		}

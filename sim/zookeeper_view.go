@@ -4,7 +4,58 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"time"
 )
+
+// ZNode is one child of the lock znode.
+type ZNode struct {
+	Name      string
+	Seq       int64
+	Owner     string
+	Session   int64 // the owner's session id: creating server's id in the top byte (print with %#x)
+	Ephemeral bool
+	Holder    bool
+	Czxid     int64 // zxid of the transaction that created it
+}
+
+// ZWatch is a watch from a waiting client on a znode (or the parent).
+type ZWatch struct {
+	Client string
+	Path   string
+}
+
+// ZKView is the ZooKeeper ensemble's lock directory.
+type ZKView struct {
+	Parent   string
+	Leader   string
+	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
+	Children []ZNode
+	Watches  []ZWatch
+	Epoch    int64          // the established leader's epoch
+	Electing bool           // no established leader: writes stall
+	Quorum   int            // servers a write needs
+	Servers  []ZKServerView // in zk-1…zk-N order
+	Sessions []ZSession     // the replicated session table
+}
+
+// ZKServerView is one ZooKeeper server's place in the ensemble.
+type ZKServerView struct {
+	Node      int    // index into Snapshot.Nodes
+	Role      string // leader, follower, looking; empty when down
+	Epoch     int64
+	LastZxid  int64 // last transaction in its log
+	Committed int64 // last transaction it has applied
+	Serving   bool  // accepts client connections
+}
+
+// ZSession is a session as the ensemble knows it.
+type ZSession struct {
+	ID      int64
+	Owner   string
+	Timeout time.Duration
+	Left    time.Duration // until the leader expires it; 0 without a leader
+	Closing bool          // expired, its closeSession not yet committed
+}
 
 func (s *zkServer) detail() (string, Words) {
 	if s.state == zkLooking {
@@ -108,5 +159,14 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s, NodeID(i))
 		}
 	}
-	snap.ZK = v
+	snap.Design = v
+}
+
+// DesignName says the view is ZooKeeper's.
+func (*ZKView) DesignName() string { return zkMode{}.Name() }
+
+// ZK is the snapshot's ZooKeeper's part; nil in another design's snapshot.
+func (s *Snapshot) ZK() *ZKView {
+	v, _ := DesignOf[*ZKView](s)
+	return v
 }

@@ -49,10 +49,10 @@ func (k *EtcdKeys) SetSnapshot(s *sim.Snapshot) {
 		return
 	}
 	k.shown = s
-	if s == nil || s.Etcd == nil {
-		k.view, k.nodes, k.refused = nil, nil, 0
+	if v := s.Etcd(); v != nil {
+		k.view, k.nodes, k.refused = v, s.Nodes, s.Metrics.StaleWritesRejected
 	} else {
-		k.view, k.nodes, k.refused = s.Etcd, s.Nodes, s.Metrics.StaleWritesRejected
+		k.view, k.nodes, k.refused = nil, nil, 0
 	}
 	k.Refresh()
 }

@@ -26,7 +26,7 @@ func etcdSnapshot(t *testing.T, preset string, at time.Duration, edit func(sc *s
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	snap := rec.At(at)
-	require.NotNil(t, snap.Etcd)
+	require.NotNil(t, snap.Etcd())
 	return snap
 }
 
@@ -141,7 +141,7 @@ func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-fenced-txn", 4528*time.Millisecond, nil)
 	require.Equal(t, 1, snap.Metrics.StaleWritesRejected)
-	require.NotNil(t, snap.Etcd.Storage)
+	require.NotNil(t, snap.Etcd().Storage)
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
 	assert.Empty(t, r.model.rows)
 	shown := texts(r.Objects())
@@ -153,7 +153,7 @@ func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 
 func TestEtcdKeysLeaderless(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-leader-crash", 3500*time.Millisecond, nil)
-	require.Empty(t, snap.Etcd.Leader, "between the crash and the election")
+	require.Empty(t, snap.Etcd().Leader, "between the crash and the election")
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 300))
 	shown := texts(r.Objects())
 	assert.Contains(t, shown, "raft term 1 · no leader: writes stall, leases frozen")
@@ -170,7 +170,7 @@ func TestEtcdKeysLeaderless(t *testing.T) {
 // leaseView is one key with its lease, Left of 2 s left.
 func leaseView(left time.Duration) *sim.Snapshot {
 	l := sim.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
-	return &sim.Snapshot{Mode: "etcd", Etcd: &sim.EtcdView{Prefix: sim.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
+	return &sim.Snapshot{Mode: "etcd", Design: &sim.EtcdView{Prefix: sim.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
 		Keys:   []sim.EtcdKey{{Key: sim.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
 		Leases: []sim.EtcdLease{l}}}
 }
@@ -190,14 +190,14 @@ func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
 	assert.Equal(t, ColorOwned, bar.FillColor)
 
 	frozen := leaseView(2 * time.Second)
-	frozen.Etcd.Leader = ""
-	frozen.Etcd.Leases[0].Frozen = true
+	frozen.Etcd().Leader = ""
+	frozen.Etcd().Leases[0].Frozen = true
 	k.SetSnapshot(frozen)
 	assert.Equal(t, ColorIdle, bar.FillColor, "no leader: the lease is frozen, drawn grey")
 	assert.Equal(t, "frozen: no leader", r.rows.items[0].left.Text)
 
 	expired := leaseView(-100 * time.Millisecond)
-	expired.Etcd.Leases[0].Expired = true
+	expired.Etcd().Leases[0].Expired = true
 	k.SetSnapshot(expired)
 	assert.False(t, bar.Visible(), "nothing left")
 	assert.Equal(t, "expired, revoke pending", r.rows.items[0].left.Text)

@@ -43,11 +43,12 @@ func (k *RedisKeys) SetSnapshot(s *sim.Snapshot) {
 		return
 	}
 	k.shown = s
-	if s == nil || s.Redis == nil {
+	v := s.Redis()
+	if v == nil {
 		k.SetServers(nil, nil, -1)
 		return
 	}
-	k.SetServers(s.Redis.Servers, s.Nodes, s.Redis.Master)
+	k.SetServers(v.Servers, s.Nodes, v.Master)
 }
 
 // SetServers shows the given servers; nodes resolves their names and

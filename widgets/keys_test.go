@@ -34,7 +34,7 @@ func TestRedisKeysBarJumpsBackOnRenewal(t *testing.T) {
 	w := test.NewTempWindow(t, k)
 	w.Resize(fyne.NewSize(560, 300))
 	snap := gcPauseSnapshot()
-	key := &snap.Redis.Servers[0].Keys[0]
+	key := &snap.Redis().Servers[0].Keys[0]
 	key.Left = 1500 * time.Millisecond
 	k.SetSnapshot(snap)
 	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
@@ -48,7 +48,7 @@ func TestRedisKeysBarJumpsBackOnRenewal(t *testing.T) {
 	// A watchdog PEXPIRE: the next instant's snapshot (a snapshot on show
 	// is never changed in place; the same one again draws nothing new).
 	snap = gcPauseSnapshot()
-	snap.Redis.Servers[0].Keys[0].Left = 10 * time.Second
+	snap.Redis().Servers[0].Keys[0].Left = 10 * time.Second
 	k.SetSnapshot(snap)
 	assert.Same(t, bar, r.keys.items[0].bar, "the bar is moved, not rebuilt")
 	assert.InDelta(t, bg.Size().Width, bar.Size().Width, 0.5, "renewal jumps the bar back to full")
@@ -69,8 +69,8 @@ func TestRedisKeysFreeLock(t *testing.T) {
 	w := test.NewTempWindow(t, k)
 	w.Resize(fyne.NewSize(560, 200))
 	snap := gcPauseSnapshot()
-	snap.Redis.Servers = snap.Redis.Servers[:1]
-	snap.Redis.Servers[0].Keys = nil
+	snap.Redis().Servers = snap.Redis().Servers[:1]
+	snap.Redis().Servers[0].Keys = nil
 	k.SetSnapshot(snap)
 	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
 	assert.Contains(t, texts(r.Objects()), "lock — no key: the lock is free")

@@ -50,10 +50,10 @@ func (v *VoteTally) SetSnapshot(s *sim.Snapshot) {
 		return
 	}
 	v.shown = s
-	if s == nil || s.Redlock == nil {
-		v.view, v.nodes, v.at = nil, nil, 0
+	if view := s.Redlock(); view != nil {
+		v.view, v.nodes, v.at = view, s.Nodes, s.At
 	} else {
-		v.view, v.nodes, v.at = s.Redlock, s.Nodes, s.At
+		v.view, v.nodes, v.at = nil, nil, 0
 	}
 	v.Refresh()
 }

@@ -253,7 +253,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 	var snap *sim.Snapshot
 	for at := time.Second; at < 3*time.Second && snap == nil; at += 10 * tallyMs {
 		s := rec.At(at)
-		if a := s.Redlock.Attempts[0]; a.Done && a.Votes[2] == sim.VoteTimeout {
+		if a := s.Redlock().Attempts[0]; a.Done && a.Votes[2] == sim.VoteTimeout {
 			snap = s
 		}
 	}

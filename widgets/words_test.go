@@ -47,10 +47,10 @@ func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 					assert.Equal(t, n.Detail, Say(n.DetailWords, ""), "%s at %v: %s", name, at, n.Name)
 				}
 			}
-			if s.Redlock == nil {
+			if s.Redlock() == nil {
 				continue
 			}
-			for _, a := range s.Redlock.Attempts {
+			for _, a := range s.Redlock().Attempts {
 				if a.Note == "" {
 					continue
 				}
@@ -121,8 +121,8 @@ func TestChineseDetailsAreChinese(t *testing.T) {
 			for _, n := range snap.Nodes {
 				english = append(english, n.Detail)
 			}
-			if snap.Redlock != nil {
-				for _, a := range snap.Redlock.Attempts {
+			if snap.Redlock() != nil {
+				for _, a := range snap.Redlock().Attempts {
 					english = append(english, a.Note)
 				}
 			}

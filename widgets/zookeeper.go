@@ -389,8 +389,8 @@ func (r *zkRenderer) Refresh() {
 	r.refreshes++
 	r.pools.reset()
 	r.rowBoxes, r.watches = r.rowBoxes[:0], r.watches[:0]
-	if s := r.t.snap; s != nil && s.ZK != nil {
-		r.draw(s)
+	if zk := r.t.snap.ZK(); zk != nil {
+		r.draw(r.t.snap, zk)
 	} else {
 		for _, o := range r.fixed() {
 			o.Hide()
@@ -405,14 +405,14 @@ func (r *zkRenderer) Refresh() {
 // zkArrow is a watch from the znode of row from to row to (or WatchParent).
 type zkArrow struct{ from, to, lane int }
 
-func (r *zkRenderer) draw(s *sim.Snapshot) {
+func (r *zkRenderer) draw(s *sim.Snapshot, zk *sim.ZKView) {
 	th := r.t.Theme()
 	fg := themeColor(th, theme.ColorNameForeground)
 	muted := themeColor(th, theme.ColorNamePlaceHolder)
 	size := r.t.Size()
 
-	z := *s.ZK
-	z.Children = append([]sim.ZNode(nil), s.ZK.Children...)
+	z := *zk
+	z.Children = append([]sim.ZNode(nil), zk.Children...)
 	sort.SliceStable(z.Children, func(i, j int) bool { return z.Children[i].Seq < z.Children[j].Seq })
 	byName := map[string]sim.NodeView{}
 	var clients, others []sim.NodeView

@@ -22,7 +22,7 @@ func zkSnapshot(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	s := rec.At(at)
-	require.NotNil(t, s.ZK, "%s at %v has a ZooKeeper view", preset, at)
+	require.NotNil(t, s.ZK(), "%s at %v has a ZooKeeper view", preset, at)
 	return s
 }
 
@@ -137,8 +137,8 @@ func TestZKSessionNote(t *testing.T) {
 // the znode just before its own.
 func TestZNodeTreeQueue(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 600*time.Millisecond)
-	require.Len(t, snap.ZK.Children, 5)
-	require.Len(t, snap.ZK.Watches, 4)
+	require.Len(t, snap.ZK().Children, 5)
+	require.Len(t, snap.ZK().Watches, 4)
 	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
 	shown := texts(r.Objects())
 
@@ -182,7 +182,7 @@ func TestZNodeTreeHerd(t *testing.T) {
 	require.Len(t, r.watches, 4)
 	pb := r.parentBox
 	for i, w := range r.watches {
-		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, snap.ZK.Parent)
+		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, snap.ZK().Parent)
 		assert.Equal(t, pb.pos.X+pb.size.Width, w[1].X)
 	}
 	shown := texts(r.Objects())
@@ -242,7 +242,7 @@ func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
 // summed up in a line, and nothing is drawn outside the widget.
 func TestZNodeTreeCrowded(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 0)
-	v := snap.ZK
+	v := snap.ZK()
 	v.Children, v.Watches = nil, nil
 	for i := 0; i < 12; i++ {
 		c := sim.ClientName(i)

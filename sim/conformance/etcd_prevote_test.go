@@ -253,11 +253,11 @@ func simPreVote(t *testing.T, preVote bool, cutAt, cut, settle time.Duration) (b
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(cutAt)
-	b := s.Snapshot().Etcd
+	b := s.Snapshot().Etcd()
 	s.RunUntil(cutAt + cut - time.Millisecond)
-	cutTerm = s.Snapshot().Etcd.Members[2].Term
+	cutTerm = s.Snapshot().Etcd().Members[2].Term
 	s.RunUntil(cutAt + cut + settle)
-	a := s.Snapshot().Etcd
+	a := s.Snapshot().Etcd()
 	return b.Term, cutTerm, a.Term, b.Leader, a.Leader
 }
 
