@@ -49,6 +49,7 @@ type eventKind uint8
 const (
 	evDeliver eventKind = iota
 	evTimer
+	evTick // a timer set with Ctx.Tick: offered to the process's FireIdle first
 	evExec
 	evStart
 	evFault
@@ -73,7 +74,7 @@ type event struct {
 	timer  Timer
 	id     TimerID
 	wall   bool          // a wall-clock timer: rescheduled on clock jumps
-	local  time.Duration // its deadline on the node's wall clock; remaining exec time when suspended
+	local  time.Duration // its deadline on the node's wall clock; remaining exec time when suspended; a tick's period
 	fault  int
 }
 
@@ -172,11 +173,15 @@ type Sim struct {
 	// quiet marks a sweep's run: nothing reads its trace, its notes or its
 	// views, only its checker, so the sentences a person would read are
 	// not built (Ctx.Quiet). They never feed back into the protocol.
-	quiet   bool
-	events  []TraceEvent      // what EnableTrace keeps
-	sink    func(*TraceEvent) // where the trace goes; nil when not tracing
-	flights []Flight          // every message sent, when tracing (pacing.go)
-	reboots []nodeReboot      // every crash and restart, when tracing (pacing.go)
+	quiet bool
+	// fireEveryTick sends every Tick timer through Fire, never FireIdle:
+	// set by the test that checks an idle firing changes nothing else.
+	fireEveryTick bool
+	idleTicks     int               // Tick timers FireIdle handled
+	events        []TraceEvent      // what EnableTrace keeps
+	sink          func(*TraceEvent) // where the trace goes; nil when not tracing
+	flights       []Flight          // every message sent, when tracing (pacing.go)
+	reboots       []nodeReboot      // every crash and restart, when tracing (pacing.go)
 }
 
 // New validates the scenario and prepares a run at time 0.
@@ -400,7 +405,7 @@ func (s *Sim) handle(e *event) bool {
 			}
 			return false
 		}
-		if n.Paused && (e.kind == evDeliver || e.kind == evTimer || e.kind == evStart) {
+		if n.Paused && (e.kind == evDeliver || e.kind == evTimer || e.kind == evTick || e.kind == evStart) {
 			n.backlog = append(n.backlog, *e)
 			return false
 		}
@@ -424,6 +429,8 @@ func (s *Sim) handle(e *event) bool {
 		s.Nodes[e.node].Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
 		s.Nodes[e.node].Proc.Fire(s.Ctx(e.node), e.timer)
+	case evTick:
+		s.tick(e)
 	case evStart:
 		s.trace(e.node, "start", "", None, "")
 		s.Nodes[e.node].Proc.Start(s.Ctx(e.node))
@@ -676,6 +683,29 @@ func (c Ctx) After(d time.Duration, t Timer) TimerID {
 	return c.s.timer(c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), evTimer, c.id, t, false, 0)
 }
 
+// Tick is After for a timer the process sets again every period d, and
+// whose firing is mostly idle (a raft tick): when it comes due, the
+// process's FireIdle (Idler) may handle it in Fire's place. It waits in a
+// lane of its own, with the other ticks, not behind every other timer.
+func (c Ctx) Tick(d time.Duration, t Timer) TimerID {
+	return c.s.timer(c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), evTick, c.id, t, false, d)
+}
+
+// tick fires a Tick timer: when the process's FireIdle finds the firing
+// idle, the engine sets the timer again as the Ctx.Tick that would have
+// ended its Fire sets it — the same timer one period on (the period is in
+// local), and, since FireIdle queues nothing, at the same slab entry with
+// the same seq and timer id. Otherwise through Fire, as any timer.
+func (s *Sim) tick(e *event) {
+	n := &s.Nodes[e.node]
+	if p, ok := n.Proc.(Idler); ok && !s.fireEveryTick && p.FireIdle(s.Ctx(e.node), e.timer) {
+		s.idleTicks++
+		s.timer(n.Clock.trueAfter(s.now, e.local), evTick, e.node, e.timer, false, e.local)
+		return
+	}
+	n.Proc.Fire(s.Ctx(e.node), e.timer)
+}
+
 // AtWall wakes the process when its wall clock reads w; a clock jump moves it.
 func (c Ctx) AtWall(w time.Duration, t Timer) TimerID {
 	at := max(c.s.now, c.s.Nodes[c.id].Clock.trueAtWall(w))
@@ -720,7 +750,7 @@ func (c Ctx) Cancel(id TimerID) {
 		}
 	}
 	for i, e := range n.backlog {
-		if e.id == id && e.kind == evTimer {
+		if e.id == id && (e.kind == evTimer || e.kind == evTick) {
 			n.backlog = append(n.backlog[:i], n.backlog[i+1:]...)
 			return
 		}

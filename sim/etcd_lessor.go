@@ -68,13 +68,13 @@ func (s *EtcdServer) leaseIDs() []int64 {
 // revokeExpired is the lessor's runLoop: the leader proposes a revoke for
 // every lease past its expiry by its own clock.
 func (s *EtcdServer) revokeExpired(ctx Ctx) {
-	if !s.isLeader() || !s.primary {
+	if !s.revokeDue(ctx) {
 		return
 	}
 	now := ctx.Mono()
 	for _, id := range s.leaseIDs() {
 		l := s.leases[id]
-		if now < l.Expiry || now < l.RetryAt {
+		if !l.revokeDue(now) {
 			continue
 		}
 		l.RetryAt = now + expiredLeaseRetry
@@ -83,6 +83,27 @@ func (s *EtcdServer) revokeExpired(ctx Ctx) {
 			say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
 		s.appendEntry(ctx, etcdEntry{Type: entRevoke, Lease: id, N: 1, Client: l.Client, Origin: s.self})
 	}
+}
+
+// revokeDue reports whether revokeExpired would propose a revoke now.
+func (s *EtcdServer) revokeDue(ctx Ctx) bool {
+	if !s.isLeader() || !s.primary {
+		return false
+	}
+	now := ctx.Mono()
+	for _, l := range s.leases {
+		if l.revokeDue(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// revokeDue reports whether the primary lessor proposes the lease's revoke
+// at now on its clock: it has expired, and no revoke was proposed within
+// the retry interval.
+func (l *etcdLease) revokeDue(now time.Duration) bool {
+	return now >= l.Expiry && now >= l.RetryAt
 }
 
 // leaderRenew is Lessor.Renew on the leader; from is the member that got

@@ -178,7 +178,30 @@ func (s *EtcdServer) tick(ctx Ctx) {
 	if s.ticks%electionTicks == 0 {
 		s.monitorLeader(ctx)
 	}
-	ctx.After(EtcdHeartbeat, Timer{Kind: "tick"})
+	ctx.Tick(EtcdHeartbeat, Timer{Kind: "tick"})
+}
+
+// idleTick is tick when it would only count: a follower (or candidate)
+// short of its election timeout, with no watch event held for a client and
+// no look for a missing leader due (monitorLeader with a leader only
+// clears its count). Most ticks of a run are a follower's that a
+// heartbeat keeps from ever reaching the timeout. It reports false,
+// changing nothing, when tick would do more.
+func (s *EtcdServer) idleTick() bool {
+	if s.isLeader() || s.electionElapsed+1 >= s.randomized || (s.ticks+1)%electionTicks == 0 && s.lead == None {
+		return false
+	}
+	for i := range s.watchers {
+		if len(s.watchers[i].Queue) > 0 {
+			return false // flushWatchers may send them
+		}
+	}
+	s.electionElapsed++
+	s.ticks++
+	if s.ticks%electionTicks == 0 {
+		s.noLeaderChecks = 0 // monitorLeader, with a leader
+	}
+	return true
 }
 
 // maxNoLeaderChecks is v3rpc's maxNoLeaderCnt: a member cancels the streams

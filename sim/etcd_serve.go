@@ -172,7 +172,7 @@ func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
 		s.tick(ctx)
 	case "lessor":
 		s.revokeExpired(ctx)
-		ctx.After(lessorTick, Timer{Kind: "lessor"})
+		ctx.Tick(lessorTick, Timer{Kind: "lessor"})
 	case "waitlead":
 		p, ok := s.pending[t.Seq]
 		if !ok || !p.WaitLeader {
@@ -201,6 +201,19 @@ func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
 		}
 		ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errTimeout})
 	}
+}
+
+// FireIdle implements Idler: a raft tick that only counts (idleTick), and
+// the lessor's look on a member that is not the primary lessor or finds
+// no lease due for a revoke (revokeExpired would propose nothing).
+func (s *EtcdServer) FireIdle(ctx Ctx, t Timer) bool {
+	switch t.Kind {
+	case "tick":
+		return s.idleTick()
+	case "lessor":
+		return !s.revokeDue(ctx)
+	}
+	return false
 }
 
 func (s *EtcdServer) detail() (string, Words) {

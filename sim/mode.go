@@ -172,3 +172,17 @@ type Process interface {
 	// Clone deep-copies the process for checkpoints.
 	Clone() Process
 }
+
+// Idler is a process whose Tick timers mostly fire for nothing (a raft
+// follower's tick counts towards an election timeout that a heartbeat keeps
+// putting off): the engine lets it say so instead of calling Fire, and sets
+// the timer again itself, which costs a tenth of a Fire that sets it.
+type Idler interface {
+	// FireIdle is offered a Tick timer t when it comes due, in Fire's place.
+	// When Fire would change only the process's own fields, send nothing,
+	// draw nothing, set nothing but t again after the same period, and end
+	// by setting it (with Ctx.Tick), FireIdle makes those changes and
+	// reports true; the engine then sets t again as that Tick would have.
+	// Otherwise it changes nothing and reports false, and Fire runs.
+	FireIdle(ctx Ctx, t Timer) bool
+}

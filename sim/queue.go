@@ -37,7 +37,11 @@ func (l *lane) first() *slot { return &l.s[l.head] }
 // slot in the lane (its seq is the greatest), so that only the times need
 // comparing.
 func (l *lane) insert(x slot, latest bool) {
-	if len(l.s) == cap(l.s) && l.head > 0 {
+	// A full lane moves its slots to the front only when the taken ones
+	// are at least half of it, else append doubles it: a short lane (the
+	// ticks) that moved its few slots on every other insert now moves
+	// them once per as many takes.
+	if len(l.s) == cap(l.s) && l.head > 0 && l.head >= len(l.s)/2 {
 		n := copy(l.s, l.s[l.head:])
 		l.s, l.head = l.s[:n], 0
 	}
@@ -89,48 +93,52 @@ func (l *lane) remove(i int) {
 
 // eventQueue orders a run's events by (at, seq) over a slab of events
 // with a free list, so queueing and taking move 24-byte slots instead of
-// whole events and allocate nothing in steady state. Messages and every
-// other event (timers, faults) wait in two lanes: a message is due a
-// latency from now, a timer mostly later, so each kind arrives near the
-// end of its own lane; the earliest of the two fronts goes first, which
-// is the order one queue of all events would give.
+// whole events and allocate nothing in steady state. Messages, ticks
+// (Ctx.Tick) and every other event (timers, faults) wait in three lanes: a
+// message is due a latency from now, a tick a period from now and a timer
+// mostly later, so each kind arrives near the end of its own lane; the
+// earliest of the fronts goes first, which is the order one queue of all
+// events would give.
 type eventQueue struct {
-	lanes  [2]lane // laneMsgs, laneTimers
+	lanes  [3]lane // laneMsgs, laneTimers, laneTicks
 	slab   []event
 	queued []bool // per slab entry: waiting in a lane
 	free   []int32
 }
 
-// The lanes: messages, and the rest.
+// The lanes: messages, ticks, and the rest.
 const (
 	laneMsgs = iota
 	laneTimers
+	laneTicks
 )
 
 // laneOf is the lane of each kind of event (a table, not a branch: the
 // kinds of successive events alternate unpredictably).
-var laneOf = [...]uint8{evDeliver: laneMsgs, evTimer: laneTimers, evExec: laneTimers, evStart: laneTimers,
+var laneOf = [...]uint8{evDeliver: laneMsgs, evTimer: laneTimers, evTick: laneTicks, evExec: laneTimers, evStart: laneTimers,
 	evFault: laneTimers, evResume: laneTimers, evHeal: laneTimers, evChange: laneTimers}
 
-func (q *eventQueue) len() int { return q.lanes[0].len() + q.lanes[1].len() }
+func (q *eventQueue) len() int { return q.lanes[0].len() + q.lanes[1].len() + q.lanes[2].len() }
 
 // lane is the lane an event of this kind waits in.
 func (q *eventQueue) lane(k eventKind) *lane { return &q.lanes[laneOf[k]] }
 
 // next is the lane whose front is the earliest event; nil when empty.
 func (q *eventQueue) next() *lane {
-	m, t := &q.lanes[laneMsgs], &q.lanes[laneTimers]
+	m, t, k := &q.lanes[laneMsgs], &q.lanes[laneTimers], &q.lanes[laneTicks]
+	l := m
 	switch {
-	case m.len() == 0 && t.len() == 0:
-		return nil
 	case t.len() == 0:
-		return m
-	case m.len() == 0:
-		return t
-	case before(*t.first(), *m.first()):
-		return t
+		if m.len() == 0 {
+			l = nil
+		}
+	case m.len() == 0 || before(*t.first(), *m.first()):
+		l = t
 	}
-	return m
+	if k.len() > 0 && (l == nil || before(*k.first(), *l.first())) {
+		return k
+	}
+	return l
 }
 
 // headAt is the time of the earliest event; ok is false when empty.

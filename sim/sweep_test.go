@@ -173,6 +173,30 @@ func BenchmarkSweepDefaultGrid(b *testing.B) {
 	}
 }
 
+// BenchmarkSweepSmallGrid is a 10 × 7 × 5 grid of the same axes on one
+// worker: small enough to run under valgrind, whose instruction counts
+// (GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind ./sim.test
+// -test.run '^$' -test.bench 'SweepSmallGrid/etcd' -test.benchtime 1x)
+// compare two builds where wall time on a shared machine cannot.
+func BenchmarkSweepSmallGrid(b *testing.B) {
+	for _, mode := range sim.ModeOrder {
+		b.Run(mode, func(b *testing.B) {
+			base, _ := sim.SweepBase(mode)
+			x, _ := sim.ParseAxis("ttl=1s:30s:10")
+			y, _ := sim.ParseAxis("pause=0s:20s:7")
+			sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: 5}
+			var events int64
+			for b.Loop() {
+				if _, err := sw.Run(context.Background(), 1, nil); err != nil {
+					b.Fatal(err)
+				}
+				events += sw.Events()
+			}
+			b.ReportMetric(float64(events)/float64(b.N), "events/grid")
+		})
+	}
+}
+
 // TestSweepRecoveryIsZeroWhenTheLeaseRanOutFirst: a TTL shorter than the
 // time to the crash means another client already holds the lock when the
 // holder dies; nobody waits for it.
