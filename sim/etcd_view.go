@@ -49,7 +49,7 @@ type EtcdView struct {
 	Revision int64
 	Keys     []EtcdKey
 	Leases   []EtcdLease
-	Watches  []ZWatch
+	Watches  []Watch
 	Term     int64        // the raft term of the member shown
 	Members  []EtcdMember // every member, in order
 	// Fencing: the holder writes with a Txn guarded by Mutex.IsOwner(),
@@ -102,7 +102,7 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 		snap.Nodes[i].Session = c.session()
 		snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s)
 		if c.watching && !s.Nodes[i].Crashed {
-			v.Watches = append(v.Watches, ZWatch{Client: s.Nodes[i].Name, Path: c.watchKey})
+			v.Watches = append(v.Watches, Watch{Client: s.Nodes[i].Name, Path: c.watchKey})
 		}
 	}
 	if view != nil {

@@ -128,6 +128,14 @@ func (w Words) clone() Words {
 	return c
 }
 
+// Watch is a waiting client's watch on what it waits behind: the znode
+// before its own (or the parent, herd-style) in ZooKeeper, the key of the
+// previous revision in etcd.
+type Watch struct {
+	Client string
+	Path   string
+}
+
 // MessageView is a message on the wire.
 type MessageView struct {
 	From, To  int // indexes into Snapshot.Nodes

@@ -18,19 +18,13 @@ type ZNode struct {
 	Czxid     int64 // zxid of the transaction that created it
 }
 
-// ZWatch is a watch from a waiting client on a znode (or the parent).
-type ZWatch struct {
-	Client string
-	Path   string
-}
-
 // ZKView is the ZooKeeper ensemble's lock directory.
 type ZKView struct {
 	Parent   string
 	Leader   string
 	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
 	Children []ZNode
-	Watches  []ZWatch
+	Watches  []Watch
 	Epoch    int64          // the established leader's epoch
 	Electing bool           // no established leader: writes stall
 	Quorum   int            // servers a write needs
@@ -130,7 +124,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 	}
 	type keyed struct {
 		client NodeID
-		w      ZWatch
+		w      Watch
 	}
 	var ws []keyed
 	for _, id := range s.Servers() {
@@ -138,7 +132,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 			continue
 		}
 		for _, w := range s.Nodes[id].Proc.(*zkServer).watches {
-			ws = append(ws, keyed{w.client, ZWatch{Client: s.Nodes[w.client].Name, Path: w.path}})
+			ws = append(ws, keyed{w.client, Watch{Client: s.Nodes[w.client].Name, Path: w.path}})
 		}
 	}
 	sort.SliceStable(ws, func(i, j int) bool {

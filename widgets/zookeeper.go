@@ -62,7 +62,7 @@ const WatchNone = -2
 
 // WatchTarget is the index in v.Children of the znode a watch is set on,
 // WatchParent for the lock znode itself, WatchNone for anything else.
-func WatchTarget(v *sim.ZKView, w sim.ZWatch) int {
+func WatchTarget(v *sim.ZKView, w sim.Watch) int {
 	if w.Path == v.Parent {
 		return WatchParent
 	}

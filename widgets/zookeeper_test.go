@@ -64,7 +64,7 @@ func TestWatchTargetAndSource(t *testing.T) {
 		{"/locks/other/_c_b-lock-0000000001", WatchNone},
 		{"/locks/mylockx", WatchNone},
 	} {
-		assert.Equal(t, tc.want, WatchTarget(v, sim.ZWatch{Client: "client-3", Path: tc.path}), tc.path)
+		assert.Equal(t, tc.want, WatchTarget(v, sim.Watch{Client: "client-3", Path: tc.path}), tc.path)
 	}
 	assert.Equal(t, 2, WatchSource(v, "client-1"), "a client's newest znode is the one it queues with")
 	assert.Equal(t, 1, WatchSource(v, "client-2"))
@@ -248,7 +248,7 @@ func TestZNodeTreeCrowded(t *testing.T) {
 		c := sim.ClientName(i)
 		v.Children = append(v.Children, sim.ZNode{Name: "_c_0123abcd-lock-000000000" + string(rune('a'+i)), Seq: int64(i), Owner: c, Ephemeral: true, Holder: i == 0})
 		if i > 0 {
-			v.Watches = append(v.Watches, sim.ZWatch{Client: c, Path: v.Parent + "/" + v.Children[i-1].Name})
+			v.Watches = append(v.Watches, sim.Watch{Client: c, Path: v.Parent + "/" + v.Children[i-1].Name})
 		}
 	}
 	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
