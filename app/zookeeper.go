@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -14,7 +15,7 @@ import (
 // grants when it clamps it to [2, 20] × tickTime: "60→40 s".
 func zkSessionFormat(v float64) string {
 	asked := fromSeconds(v).D()
-	got := sim.ZKSessionTimeout(asked)
+	got := zookeeper.ZKSessionTimeout(asked)
 	if got == asked {
 		return fmtSeconds(v)
 	}

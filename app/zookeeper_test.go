@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -68,8 +69,8 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	require.True(t, v.ctl.Scenario().Herd)
 	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
-	for _, w := range v.ctl.Snapshot().ZK().Watches {
-		assert.Equal(t, sim.ZKLockPath, w.Path, "%s watches the lock znode", w.Client)
+	for _, w := range zookeeper.ViewOf(v.ctl.Snapshot()).Watches {
+		assert.Equal(t, zookeeper.ZKLockPath, w.Path, "%s watches the lock znode", w.Client)
 	}
 	assert.Equal(t, 16, v.ctl.Recording().Summary().WatchNotifications, "(n−1)² for five clients")
 }
@@ -83,7 +84,7 @@ func TestZKTabSliders(t *testing.T) {
 	assert.Equal(t, sim.Duration(60*time.Second), v.ctl.Scenario().TTL, "the scenario keeps what the client asks for")
 	assert.Equal(t, "60→40 s", session.value.Text, "the slider shows what the server grants")
 	v.seek(600 * time.Millisecond)
-	for _, s := range v.ctl.Snapshot().ZK().Sessions {
+	for _, s := range zookeeper.ViewOf(v.ctl.Snapshot()).Sessions {
 		assert.Equal(t, 40*time.Second, s.Timeout, "%s's session is clamped to 20 ticks", s.Owner)
 	}
 
@@ -92,8 +93,8 @@ func TestZKTabSliders(t *testing.T) {
 	servers.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
 	snap := v.ctl.Snapshot()
-	assert.Len(t, snap.ZK().Servers, 5)
-	assert.Equal(t, 3, snap.ZK().Quorum)
+	assert.Len(t, zookeeper.ViewOf(snap).Servers, 5)
+	assert.Equal(t, 3, zookeeper.ViewOf(snap).Quorum)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "a write commits on 3 of 5 acks")
 
 	latency := v.slider("zkLatency")
@@ -119,9 +120,9 @@ func TestZKTabSessionExpiry(t *testing.T) {
 	assert.True(t, v.ctl.Recording().Summary().Safe)
 
 	v.seek(6800 * time.Millisecond)
-	assert.Contains(t, shownTexts(v.pics.Cluster), sim.ZKSuspended, "the client's box names its connection state")
+	assert.Contains(t, shownTexts(v.pics.Cluster), zookeeper.ZKSuspended, "the client's box names its connection state")
 	state := shownTexts(v.pics.State)
-	assert.Contains(t, state, sim.ZKSuspended)
+	assert.Contains(t, state, zookeeper.ZKSuspended)
 	assert.NotContains(t, state, "not working", "the worker reads the flag only before its write")
 
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
@@ -154,7 +155,7 @@ func TestZKTabElection(t *testing.T) {
 	v := zkTab(t)
 	v.selectPreset("zk-leader-crash")
 	v.seek(3100 * time.Millisecond)
-	assert.True(t, v.ctl.Snapshot().ZK().Electing)
+	assert.True(t, zookeeper.ViewOf(v.ctl.Snapshot()).Electing)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "ELECTION: no established leader — writes stall")
 	v.seek(5 * time.Second)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "leader zk-3 · epoch 2")

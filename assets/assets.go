@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/lockscope/lockscope/sim"
+	_ "github.com/lockscope/lockscope/sim/designs" // a preset names its design: every one must be registered to read it
 )
 
 //go:embed presets/*.lockscope.json

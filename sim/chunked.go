@@ -11,20 +11,20 @@ const firstChunkLen = 16
 // costs what changed since the last one, not the whole history again.
 // Chunks before shared may belong to a clone too and are copied before
 // they are written; the zero value is an empty sequence.
-type chunked[T any] struct {
+type Chunked[T any] struct {
 	chunks [][]T
 	n      int
 	shared int
 }
 
 // Len is the number of items.
-func (c *chunked[T]) Len() int { return c.n }
+func (c *Chunked[T]) Len() int { return c.n }
 
 // At is item i (0-based).
-func (c *chunked[T]) At(i int) T { return c.chunks[i/chunkLen][i%chunkLen] }
+func (c *Chunked[T]) At(i int) T { return c.chunks[i/chunkLen][i%chunkLen] }
 
 // Last is the last item; the zero T when there is none.
-func (c *chunked[T]) Last() T {
+func (c *Chunked[T]) Last() T {
 	var zero T
 	if c.n == 0 {
 		return zero
@@ -33,7 +33,7 @@ func (c *chunked[T]) Last() T {
 }
 
 // Append adds x at the end.
-func (c *chunked[T]) Append(x T) {
+func (c *Chunked[T]) Append(x T) {
 	k := c.n / chunkLen
 	if k == len(c.chunks) {
 		// The first chunk grows as a slice does, from room for
@@ -55,7 +55,7 @@ func (c *chunked[T]) Append(x T) {
 }
 
 // Truncate keeps the first n items.
-func (c *chunked[T]) Truncate(n int) {
+func (c *Chunked[T]) Truncate(n int) {
 	if n >= c.n {
 		return
 	}
@@ -71,7 +71,7 @@ func (c *chunked[T]) Truncate(n int) {
 
 // Range calls f with each item from index from on, in order, until f
 // returns false.
-func (c *chunked[T]) Range(from int, f func(i int, x T) bool) {
+func (c *Chunked[T]) Range(from int, f func(i int, x T) bool) {
 	for i := max(from, 0); i < c.n; {
 		ch := c.chunks[i/chunkLen]
 		for j := i % chunkLen; j < len(ch); j, i = j+1, i+1 {
@@ -84,19 +84,19 @@ func (c *chunked[T]) Range(from int, f func(i int, x T) bool) {
 
 // Clone returns a copy that shares the chunks; both copy a chunk before
 // writing to it.
-func (c *chunked[T]) Clone() chunked[T] {
+func (c *Chunked[T]) Clone() Chunked[T] {
 	c.shared = len(c.chunks)
-	return chunked[T]{chunks: append([][]T(nil), c.chunks...), n: c.n, shared: len(c.chunks)}
+	return Chunked[T]{chunks: append([][]T(nil), c.chunks...), n: c.n, shared: len(c.chunks)}
 }
 
-// footprint is the bytes a clone of the sequence holds of its own: the
+// Footprint is the bytes a clone of the sequence holds of its own: the
 // chunk list and the chunks not shared (items of size bytes each).
-func (c *chunked[T]) footprint(size int) int {
+func (c *Chunked[T]) Footprint(size int) int {
 	return len(c.chunks)*24 + (len(c.chunks)-c.shared)*chunkLen*size
 }
 
 // Set replaces item i.
-func (c *chunked[T]) Set(i int, x T) {
+func (c *Chunked[T]) Set(i int, x T) {
 	k := i / chunkLen
 	if k < c.shared {
 		c.chunks[k] = append(make([]T, 0, chunkLen), c.chunks[k]...)

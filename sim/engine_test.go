@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 func traceBytes(t *testing.T, sc *sim.Scenario) []byte {
@@ -26,13 +27,13 @@ func traceBytes(t *testing.T, sc *sim.Scenario) []byte {
 func TestRunsAreDeterministic(t *testing.T) {
 	for _, name := range assets.PresetNames() {
 		t.Run(name, func(t *testing.T) {
-			sc := preset(t, name, nil)
+			sc := simtest.Preset(t, name, nil)
 			a, b := traceBytes(t, sc), traceBytes(t, sc.Clone())
 			require.NotEmpty(t, a)
 			assert.Equal(t, a, b, "same scenario and seed must give byte-identical traces")
 		})
 	}
-	sc := preset(t, "redis-happy-path", nil)
+	sc := simtest.Preset(t, "redis-happy-path", nil)
 	other := sc.Clone()
 	other.Seed = 99
 	assert.NotEqual(t, traceBytes(t, sc), traceBytes(t, other), "jitter and retry delays come from the seed")
@@ -43,7 +44,7 @@ func TestRunsAreDeterministic(t *testing.T) {
 func TestSeekMatchesStraightRun(t *testing.T) {
 	for _, name := range assets.PresetNames() {
 		t.Run(name, func(t *testing.T) {
-			sc := preset(t, name, nil)
+			sc := simtest.Preset(t, name, nil)
 			rec, err := sim.Record(sc)
 			require.NoError(t, err)
 			times := []time.Duration{0, rec.End() / 7, rec.End() / 3, rec.End() / 2, rec.End()}
@@ -66,7 +67,7 @@ func TestSeekMatchesStraightRun(t *testing.T) {
 }
 
 func TestLongRunSeeksFromCheckpoints(t *testing.T) {
-	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) {
+	sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) {
 		sc.Duration, sc.Clients, sc.Rounds = sim.Duration(2*time.Minute), 20, 0
 	})
 	rec, err := sim.Record(sc)
@@ -81,8 +82,8 @@ func TestLongRunSeeksFromCheckpoints(t *testing.T) {
 }
 
 func TestPausedClientWorkIsStretched(t *testing.T) {
-	sc := preset(t, "redis-gc-pause", nil)
-	sum, rec := run(t, sc)
+	sc := simtest.Preset(t, "redis-gc-pause", nil)
+	sum, rec := simtest.Run(t, sc)
 	require.NotEmpty(t, sum.Grants)
 	tl := rec.Timeline()
 	c1 := tl.Holding[0]
@@ -95,13 +96,13 @@ func TestPausedClientWorkIsStretched(t *testing.T) {
 }
 
 func TestPartitionDropsMessagesInFlight(t *testing.T) {
-	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) {
+	sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) {
 		sc.Clients, sc.Rounds, sc.Jitter = 1, 1, 0
 		sc.Latency = sim.Duration(10 * time.Millisecond)
 		// The SET leaves at 0 and would arrive at 10 ms: cut at 5 ms.
 		sc.Faults = []sim.Fault{{At: sim.Duration(5 * time.Millisecond), Partition: [][]string{{"client-1"}}, For: sim.Duration(20 * time.Millisecond)}}
 	})
-	sum, rec := run(t, sc)
+	sum, rec := simtest.Run(t, sc)
 	dropped := 0
 	for _, e := range rec.Trace() {
 		if e.Kind == "drop" {
@@ -117,7 +118,7 @@ func TestPartitionDropsMessagesInFlight(t *testing.T) {
 }
 
 func TestClockDriftGivesEachNodeARate(t *testing.T) {
-	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) { sc.ClockDrift = 0.05 })
+	sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) { sc.ClockDrift = 0.05 })
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(10 * time.Second)
@@ -156,7 +157,7 @@ func TestRandomFaultsKeepInvariants(t *testing.T) {
 			}
 			own[k] = append(own[k], span)
 		}
-		if sc.Fencing && !volatileMaster(sc) {
+		if sc.Fencing && !simtest.VolatileMaster(sc) {
 			var last int64
 			for _, w := range s.Check.Writes() {
 				if w.Accepted {
@@ -166,15 +167,6 @@ func TestRandomFaultsKeepInvariants(t *testing.T) {
 			}
 		}
 	}
-}
-
-func volatileMaster(sc *sim.Scenario) bool {
-	for _, f := range sc.Faults {
-		if f.Failover != "" || (f.Restart != "" && !f.Persist) {
-			return true
-		}
-	}
-	return false
 }
 
 func randomScenario(seed uint64) *sim.Scenario {

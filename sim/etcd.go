@@ -130,9 +130,9 @@ var etcdTraits = Traits{
 	LeaseWord: "lease", ServerWord: "members", Token: TokenAlways,
 	Fields: []string{"nodes", "herd", "fencing", "preVote"},
 	Refusals: map[string]error{
-		"plainDel": fieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
-		"replica":  fieldErr("replica", say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),
-		"watchdog": fieldErr("watchdog", say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself"),
+		"plainDel": FieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
+		"replica":  FieldErr("replica", say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),
+		"watchdog": FieldErr("watchdog", say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself"),
 	},
 }
 
@@ -153,7 +153,7 @@ func (etcdMode) Defaults(sc *Scenario) {
 func (etcdMode) Validate(sc *Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > 7:
-		return fieldErr("nodes", say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
+		return FieldErr("nodes", say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
 	}
 	return nil
 }
@@ -167,7 +167,7 @@ func (etcdMode) Servers(sc *Scenario) []string {
 }
 
 func (etcdMode) CanFailover(sc *Scenario, node string) error {
-	return fieldErr("", say("field.etcdFailover"), "etcd members elect a new leader by themselves: crash the leader instead")
+	return FieldErr("", say("field.etcdFailover"), "etcd members elect a new leader by themselves: crash the leader instead")
 }
 
 func (etcdMode) Failover(s *Sim, node NodeID) {}

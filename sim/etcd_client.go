@@ -461,7 +461,7 @@ func (c *etcdClient) acquired(ctx Ctx) {
 // failed handles an error or a timeout of the outstanding call: the
 // client moves to the next endpoint and the Mutex call returns the error.
 func (c *etcdClient) failed(ctx Ctx, why string) {
-	ctx.TraceSaid("rpc", c.phase, why, asIs(why))
+	ctx.TraceSaid("rpc", c.phase, why, AsIs(why))
 	c.switchEndpoint()
 	if c.repeatable(why) {
 		c.retries++
@@ -498,7 +498,7 @@ func (c *etcdClient) failed(ctx Ctx, why string) {
 
 func (c *etcdClient) retry(ctx Ctx, why string) {
 	c.phase = phIdle
-	if c.Failed(ctx, why, asIs(why)) {
+	if c.Failed(ctx, why, AsIs(why)) {
 		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
 	} else if c.State == StateDone {
 		c.closeSession(ctx)

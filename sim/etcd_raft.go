@@ -324,7 +324,7 @@ func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
 		for _, enc := range m.Names {
 			e, err := decodeEntry(enc)
 			if err != nil {
-				s.trace(ctx, "raft", m.Op, err.Error(), asIs(err.Error()))
+				s.trace(ctx, "raft", m.Op, err.Error(), AsIs(err.Error()))
 				return
 			}
 			s.propose(ctx, e)
@@ -450,7 +450,7 @@ func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m *Msg) {
 	for i, enc := range m.Names {
 		e, err := decodeEntry(enc)
 		if err != nil {
-			s.trace(ctx, "raft", m.Op, err.Error(), asIs(err.Error()))
+			s.trace(ctx, "raft", m.Op, err.Error(), AsIs(err.Error()))
 			return
 		}
 		idx := prev + 1 + int64(i)

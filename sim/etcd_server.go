@@ -84,7 +84,7 @@ func decodeEntry(s string) (etcdEntry, error) {
 	return e, nil
 }
 
-func encodeEntries(log *chunked[etcdEntry], from int) []string {
+func encodeEntries(log *Chunked[etcdEntry], from int) []string {
 	out := make([]string, 0, log.Len()-from)
 	log.Range(from, func(_ int, e etcdEntry) bool {
 		out = append(out, e.encode())
@@ -185,7 +185,7 @@ type EtcdServer struct {
 	// Raft state kept in the WAL.
 	term   int64
 	vote   NodeID
-	log    chunked[etcdEntry] // log.At(i-1) is index i
+	log    Chunked[etcdEntry] // log.At(i-1) is index i
 	commit int64
 
 	// Raft volatile state.
@@ -206,7 +206,7 @@ type EtcdServer struct {
 	rev      int64
 	kv       map[string]etcdKV
 	leases   map[int64]etcdLease
-	history  chunked[etcdEvent]
+	history  Chunked[etcdEvent]
 	primary  bool
 	ownedKey string // the owner key this leader reported to the checker
 	replay   bool   // rebuilding from the WAL: no traces
@@ -382,12 +382,12 @@ func (s *EtcdServer) Crash(ctx Ctx) {
 // and rejoins as a follower.
 func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
 	if !persist {
-		s.term, s.vote, s.log, s.commit = 0, None, chunked[etcdEntry]{}, 0
+		s.term, s.vote, s.log, s.commit = 0, None, Chunked[etcdEntry]{}, 0
 		s.wipedReq = s.nextID()
 		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", say("note.etcd.wiped"))
 	}
 	s.resetState()
-	s.history = chunked[etcdEvent]{}
+	s.history = Chunked[etcdEvent]{}
 	s.applied, s.rev = 0, 1
 	s.replay = true
 	s.apply(ctx)
@@ -398,8 +398,8 @@ func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
 // footprint estimates the bytes a checkpoint of the member holds of its
 // own, so recordings can space checkpoints by memory.
 func (s *EtcdServer) footprint() int {
-	n := int(unsafe.Sizeof(*s)) + s.log.footprint(int(unsafe.Sizeof(etcdEntry{}))) +
-		s.history.footprint(int(unsafe.Sizeof(etcdEvent{}))) +
+	n := int(unsafe.Sizeof(*s)) + s.log.Footprint(int(unsafe.Sizeof(etcdEntry{}))) +
+		s.history.Footprint(int(unsafe.Sizeof(etcdEvent{}))) +
 		len(s.kv)*96 + len(s.pending)*96 + len(s.members)*32 +
 		(len(s.reads)+len(s.pendingReads))*int(unsafe.Sizeof(etcdRead{})) + len(s.conns)*8 +
 		len(s.renewWait)*int(unsafe.Sizeof(etcdRenewWait{}))

@@ -31,6 +31,6 @@ func (e *FieldError) Unwrap() error { return e.Err }
 
 // fieldErr is the problem w with field, its English formatted from
 // format and a; a test holds the key's English to that text.
-func fieldErr(field string, w Words, format string, a ...any) *FieldError {
+func FieldErr(field string, w Words, format string, a ...any) *FieldError {
 	return &FieldError{Field: field, English: fmt.Sprintf(format, a...), Words: w}
 }

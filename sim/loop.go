@@ -113,6 +113,13 @@ func (l *Loop) Stop(ctx Ctx, why string, words Words) {
 	ctx.Unheld(why, words)
 }
 
+// Resume makes a stopped holder whose lock turned out to be still its own
+// (Curator: RECONNECTED after SUSPENDED) work again, from the start.
+func (l *Loop) Resume(ctx Ctx, token int64, validity time.Duration) {
+	l.stopped = false
+	l.Grant(ctx, token, validity)
+}
+
 // Finished reports whether the client has done all its rounds.
 // A client whose write is still on its way to the storage is not done:
 // the write may yet land.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // flight is a message shown over its whole trip.
@@ -80,7 +81,7 @@ func TestPacingShare(t *testing.T) {
 func TestFlightsAreWhatTheClusterShows(t *testing.T) {
 	for _, name := range []string{"redis-happy-path", "redis-failover", "redlock-majority-down", "redlock-restart-no-persist", "zk-minority-partition", "etcd-leader-crash"} {
 		t.Run(name, func(t *testing.T) {
-			rec, err := sim.Record(preset(t, name, nil))
+			rec, err := sim.Record(simtest.Preset(t, name, nil))
 			require.NoError(t, err)
 			flights := rec.Flights()
 			require.NotEmpty(t, flights)
@@ -127,7 +128,7 @@ func TestFlightsAreWhatTheClusterShows(t *testing.T) {
 }
 
 func TestPacingOfAPresetSlowsForEveryMessage(t *testing.T) {
-	rec, err := sim.Record(preset(t, "redis-happy-path", nil))
+	rec, err := sim.Record(simtest.Preset(t, "redis-happy-path", nil))
 	require.NoError(t, err)
 	const flightTime = 500 * ms // app.MessageFlightTime
 	p := sim.NewPacing(rec.Flights(), rec.End(), flightTime)

@@ -160,7 +160,7 @@ func tooBig(s *Sim, projected, limit float64) error {
 		fit = time.Duration(float64(s.end) * limit / projected).Truncate(time.Second)
 	}
 	millions := func(x float64) string { return strconv.FormatFloat(x/1e6, 'f', 0, 64) }
-	return fieldErr("duration",
+	return FieldErr("duration",
 		say("record.tooBig", "value", s.end.String(), "events", millions(projected),
 			"limit", millions(limit), "fit", fit.String()),
 		"%s of this scenario is about %s million events, more than the %s million a recording keeps with seeks under 50 ms: shorten duration to %s or less, or use fewer clients",

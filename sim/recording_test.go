@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // heapPeak is what peakHeap saw: alloc is the most the heap held above
@@ -54,7 +55,7 @@ func peakHeap(t *testing.T, sc *sim.Scenario, opts sim.RecordOptions) (*sim.Reco
 // trace spilled to a file — is the same run as one kept whole: the same
 // trace, the same instants, the same snapshots.
 func TestRecordingWithinBudgetsIsTheSameRun(t *testing.T) {
-	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) {
+	sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) {
 		sc.Duration, sc.Clients, sc.Rounds = sim.Duration(3*time.Minute), 20, 0
 	})
 	whole, err := sim.Record(sc)

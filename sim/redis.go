@@ -113,10 +113,10 @@ func (redisMode) Servers(sc *Scenario) []string {
 
 func (redisMode) CanFailover(sc *Scenario, node string) error {
 	if !sc.Replica {
-		return fieldErr("", say("field.failoverReplica"), "failover needs a replica: set \"replica\": true")
+		return FieldErr("", say("field.failoverReplica"), "failover needs a replica: set \"replica\": true")
 	}
 	if node != "redis-1" {
-		return fieldErr("", say("field.notMaster", "node", node), "%s is not the master; fail over redis-1", node)
+		return FieldErr("", say("field.notMaster", "node", node), "%s is not the master; fail over redis-1", node)
 	}
 	return nil
 }

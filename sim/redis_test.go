@@ -7,38 +7,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // preset loads a preset and lets the test adjust it before the run.
-func preset(t *testing.T, name string, edit func(*sim.Scenario)) *sim.Scenario {
-	t.Helper()
-	sc, err := assets.Preset(name)
-	require.NoError(t, err)
-	if edit != nil {
-		edit(sc)
-	}
-	require.NoError(t, sc.Validate())
-	return sc
-}
-
-func run(t *testing.T, sc *sim.Scenario) (sim.Summary, *sim.Recording) {
-	t.Helper()
-	rec, err := sim.Record(sc)
-	require.NoError(t, err)
-	return rec.Summary(), rec
-}
-
-func grantOf(sum sim.Summary, client string) (sim.GrantSummary, bool) {
-	for _, g := range sum.Grants {
-		if g.Client == client {
-			return g, true
-		}
-	}
-	return sim.GrantSummary{}, false
-}
-
 func TestRedisPresets(t *testing.T) {
 	tests := []struct {
 		preset string
@@ -52,7 +25,7 @@ func TestRedisPresets(t *testing.T) {
 			assert.True(t, sum.Safe)
 		}},
 		{"redis-gc-pause", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
-			g, ok := grantOf(sum, "client-2")
+			g, ok := simtest.GrantOf(sum, "client-2")
 			require.True(t, ok, "client-2 must be granted")
 			assert.InDelta(t, 10000, g.AtMs, 250, "client-2 is granted about when the 10 s TTL runs out")
 			assert.GreaterOrEqual(t, sum.Violations, 1)
@@ -79,8 +52,8 @@ func TestRedisPresets(t *testing.T) {
 				assert.Equal(t, 2, sum.Acquisitions)
 			}},
 		{"redis-failover", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
-			c1, ok1 := grantOf(sum, "client-1")
-			c2, ok2 := grantOf(sum, "client-2")
+			c1, ok1 := simtest.GrantOf(sum, "client-1")
+			c2, ok2 := simtest.GrantOf(sum, "client-2")
 			require.True(t, ok1 && ok2)
 			assert.Less(t, c1.AtMs, 10.0, "client-1's OK left the master before it died")
 			// Sentinel promotes 3 s after the failure; client-2's request
@@ -106,7 +79,7 @@ func TestRedisPresets(t *testing.T) {
 			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 				assert.Zero(t, sum.Violations, "Sentinel promotes after the holder's 8 s of work: no overlap")
 				assert.Equal(t, 2, sum.Acquisitions)
-				c2, ok := grantOf(sum, "client-2")
+				c2, ok := simtest.GrantOf(sum, "client-2")
 				require.True(t, ok)
 				assert.Greater(t, c2.AtMs, 10003.0, "client-2 is granted only by the promoted replica")
 			}},
@@ -158,14 +131,14 @@ func TestRedisPresets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.preset, func(t *testing.T) {
-			sum, rec := run(t, preset(t, tt.preset, tt.edit))
+			sum, rec := simtest.Run(t, simtest.Preset(t, tt.preset, tt.edit))
 			tt.check(t, sum, rec)
 		})
 	}
 }
 
 func TestWatchdogRenewsEveryThirdOfTTL(t *testing.T) {
-	sc := preset(t, "redis-watchdog-freeze", func(sc *sim.Scenario) { sc.Faults = nil })
+	sc := simtest.Preset(t, "redis-watchdog-freeze", func(sc *sim.Scenario) { sc.Faults = nil })
 	sc.Jitter = 0
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
@@ -184,8 +157,8 @@ func TestWatchdogRenewsEveryThirdOfTTL(t *testing.T) {
 }
 
 func TestTokensGoBackwardsAfterFailover(t *testing.T) {
-	sc := preset(t, "redis-failover", func(sc *sim.Scenario) { sc.Fencing = true })
-	sum, _ := run(t, sc)
+	sc := simtest.Preset(t, "redis-failover", func(sc *sim.Scenario) { sc.Fencing = true })
+	sum, _ := simtest.Run(t, sc)
 	require.Len(t, sum.Grants, 2)
 	// client-1's INCR never reached the replica: the new master hands out 1 again.
 	assert.Equal(t, int64(1), sum.Grants[0].Token)
@@ -193,12 +166,12 @@ func TestTokensGoBackwardsAfterFailover(t *testing.T) {
 }
 
 func TestClockJumpExpiresKeyEarly(t *testing.T) {
-	sc := preset(t, "redis-happy-path", func(sc *sim.Scenario) {
+	sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) {
 		sc.Clients, sc.Rounds, sc.Work = 2, 1, sim.Duration(8*time.Second)
 		sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), ClockJump: "redis-1", By: sim.Duration(9500 * time.Millisecond)}}
 	})
-	sum, _ := run(t, sc)
-	c2, ok := grantOf(sum, "client-2")
+	sum, _ := simtest.Run(t, sc)
+	c2, ok := simtest.GrantOf(sum, "client-2")
 	require.True(t, ok)
 	assert.Less(t, c2.AtMs, 1500.0, "the server's clock jumped past the key's deadline")
 	assert.Equal(t, 1, sum.Violations)
@@ -212,9 +185,9 @@ func TestRedissonResendsThroughAPartition(t *testing.T) {
 	sc, err := sim.ParseScenario([]byte(`{"mode":"redis","watchdog":true,"ttl":"30s","work":"50s","clients":2,"duration":"90s",
 		"faults":[{"at":"9s","partition":[["client-1"]],"for":"5s"}]}`))
 	require.NoError(t, err)
-	sum, rec := run(t, sc)
+	sum, rec := simtest.Run(t, sc)
 	assert.Zero(t, sum.Violations)
-	c2, ok := grantOf(sum, "client-2")
+	c2, ok := simtest.GrantOf(sum, "client-2")
 	require.True(t, ok, "client-2 is granted after the release")
 	c1 := rec.Timeline().Holding[0]
 	require.Len(t, c1, 1)
@@ -238,7 +211,7 @@ func TestRedissonResendsThroughAPartition(t *testing.T) {
 // TestRenewalAnsweringGoneStopsTheWatchdog: when the renewal script
 // answers 0 (the holder's field is gone), the watchdog stops for good.
 func TestRenewalAnsweringGoneStopsTheWatchdog(t *testing.T) {
-	sum, rec := run(t, preset(t, "redis-watchdog-freeze", nil))
+	sum, rec := simtest.Run(t, simtest.Preset(t, "redis-watchdog-freeze", nil))
 	require.GreaterOrEqual(t, sum.Violations, 1)
 	var gone time.Duration
 	after := 0
@@ -262,8 +235,8 @@ func TestRenewalAnsweringGoneStopsTheWatchdog(t *testing.T) {
 // so the hold count is 2, the unlock only brings it to 1, and the key
 // stays until its TTL runs out although nobody holds the lock.
 func TestResentLockScriptLeavesTheLockBehind(t *testing.T) {
-	sc := preset(t, "redis-resend-hold-count", nil)
-	sum, rec := run(t, sc)
+	sc := simtest.Preset(t, "redis-resend-hold-count", nil)
+	sum, rec := simtest.Run(t, sc)
 	assert.Zero(t, sum.Violations)
 	tl := rec.Timeline()
 	c1, c2 := tl.Holding[0], tl.Holding[1]
@@ -290,7 +263,7 @@ func TestResentLockScriptLeavesTheLockBehind(t *testing.T) {
 // storage takes it.
 func TestALateGrantReplyIsTheEarlierGrant(t *testing.T) {
 	for _, fencing := range []bool{true, false} {
-		sc := preset(t, "redis-gc-pause-fenced", func(sc *sim.Scenario) {
+		sc := simtest.Preset(t, "redis-gc-pause-fenced", func(sc *sim.Scenario) {
 			sc.Fencing = fencing
 			sc.Captions = nil
 			sc.Faults = []sim.Fault{{Pause: "client-1", For: sim.Duration(10500 * time.Millisecond)}}

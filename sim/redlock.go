@@ -190,8 +190,8 @@ var redlockTraits = Traits{
 	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout", "checkValidity"},
 	Refusals: map[string]error{
 		"fencing":  ErrRedlockFencing,
-		"replica":  fieldErr("replica", say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
-		"plainDel": fieldErr("plainDel", say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete"),
+		"replica":  FieldErr("replica", say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
+		"plainDel": FieldErr("plainDel", say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete"),
 	},
 }
 
@@ -210,7 +210,7 @@ var ErrRedlockFencing = errors.New("fencing: Redlock has no fencing token: its l
 func (redlockMode) Validate(sc *Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > RedlockMaxNodes:
-		return fieldErr("nodes", say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(RedlockMaxNodes)),
+		return FieldErr("nodes", say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(RedlockMaxNodes)),
 			"%d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
 	}
 	return nil
@@ -225,7 +225,7 @@ func (redlockMode) Servers(sc *Scenario) []string {
 }
 
 func (redlockMode) CanFailover(sc *Scenario, node string) error {
-	return fieldErr("", say("field.redlockFailover"), "Redlock masters have no replica to promote; use crash and restart")
+	return FieldErr("", say("field.redlockFailover"), "Redlock masters have no replica to promote; use crash and restart")
 }
 
 // Failover never happens (CanFailover refuses it); a master just crashes.

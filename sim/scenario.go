@@ -39,14 +39,14 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		var ms float64
 		if err2 := json.Unmarshal(b, &ms); err2 != nil {
-			return fieldErr("", say("field.wantDuration", "got", string(b)), "want a duration such as \"10s\", got %s", b)
+			return FieldErr("", say("field.wantDuration", "got", string(b)), "want a duration such as \"10s\", got %s", b)
 		}
 		*d = Duration(ms * float64(time.Millisecond))
 		return nil
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fieldErr("", say("field.wantDuration", "got", strconv.Quote(s)), "want a duration such as \"10s\", got %q", s)
+		return FieldErr("", say("field.wantDuration", "got", strconv.Quote(s)), "want a duration such as \"10s\", got %q", s)
 	}
 	*d = Duration(v)
 	return nil
@@ -287,22 +287,22 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil {
 		english, _ := jsonProblem(err)
-		return nil, fieldErr("scenario", say("field.notJSON", "detail", english), "not a JSON object: %s", english)
+		return nil, FieldErr("scenario", say("field.notJSON", "detail", english), "not a JSON object: %s", english)
 	}
 	if dec.More() {
-		return nil, fieldErr("scenario", say("field.trailingData"), "unexpected data after the JSON object")
+		return nil, FieldErr("scenario", say("field.trailingData"), "unexpected data after the JSON object")
 	}
 	if raw == nil {
-		return nil, fieldErr("scenario", say("field.notObject"), "not a JSON object")
+		return nil, FieldErr("scenario", say("field.notObject"), "not a JSON object")
 	}
 	modeRaw, ok := raw["mode"]
 	if !ok {
 		modes := strings.Join(ModeNames(), ", ")
-		return nil, fieldErr("mode", say("field.modeMissing", "modes", modes), "missing (one of %s)", modes)
+		return nil, FieldErr("mode", say("field.modeMissing", "modes", modes), "missing (one of %s)", modes)
 	}
 	var mode string
 	if err := json.Unmarshal(modeRaw, &mode); err != nil {
-		return nil, fieldErr("mode", say("field.wantString", "got", string(modeRaw)), "want a string, got %s", modeRaw)
+		return nil, FieldErr("mode", say("field.wantString", "got", string(modeRaw)), "want a string, got %s", modeRaw)
 	}
 	sc, err := Defaults(mode)
 	if err != nil {
@@ -336,7 +336,7 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 	for _, k := range keys {
 		i, ok := fields[k]
 		if !ok {
-			return fieldErr(prefix+k, say("field.unknown"), "unknown field")
+			return FieldErr(prefix+k, say("field.unknown"), "unknown field")
 		}
 		f := v.Field(i)
 		if f.Type() == reflect.TypeOf([]Fault(nil)) {
@@ -356,7 +356,7 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 	var items []json.RawMessage
 	if err := json.Unmarshal(data, &items); err != nil {
-		return fieldErr(path, say("field.wantFaults"), "want a list of faults")
+		return FieldErr(path, say("field.wantFaults"), "want a list of faults")
 	}
 	if len(items) > MaxFaults {
 		return tooManyFaults(path, len(items))
@@ -365,7 +365,7 @@ func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 	for i, it := range items {
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(it, &raw); err != nil || raw == nil {
-			return fieldErr(fmt.Sprintf("%s[%d]", path, i), say("field.wantObject"), "want an object")
+			return FieldErr(fmt.Sprintf("%s[%d]", path, i), say("field.wantObject"), "want an object")
 		}
 		if err := decodeFields(reflect.ValueOf(&out[i]).Elem(), raw, fmt.Sprintf("%s[%d].", path, i)); err != nil {
 			return err
@@ -374,9 +374,9 @@ func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 		_, when := raw["when"]
 		switch {
 		case at && when:
-			return fieldErr(fmt.Sprintf("%s[%d].when", path, i), say("field.atAndWhen"), "give either at or when, not both")
+			return FieldErr(fmt.Sprintf("%s[%d].when", path, i), say("field.atAndWhen"), "give either at or when, not both")
 		case !at && !when:
-			return fieldErr(fmt.Sprintf("%s[%d].at", path, i), say("field.missing"), "missing")
+			return FieldErr(fmt.Sprintf("%s[%d].at", path, i), say("field.missing"), "missing")
 		}
 	}
 	f.Set(reflect.ValueOf(out))
@@ -406,13 +406,13 @@ func unknownMode(mode string, err error) error {
 
 // tooManyFaults is the problem of a fault list longer than MaxFaults.
 func tooManyFaults(field string, n int) error {
-	return fieldErr(field, say("field.tooManyFaults", "n", strconv.Itoa(n), "max", strconv.Itoa(MaxFaults)),
+	return FieldErr(field, say("field.tooManyFaults", "n", strconv.Itoa(n), "max", strconv.Itoa(MaxFaults)),
 		"%d faults, at most %d", n, MaxFaults)
 }
 
 // outside is the problem of an instant outside 0..MaxDuration.
 func outside(field string, d Duration) error {
-	return fieldErr(field, say("field.outside", "value", d.D().String(), "max", MaxDuration.String()),
+	return FieldErr(field, say("field.outside", "value", d.D().String(), "max", MaxDuration.String()),
 		"%v is outside 0..%v", d.D(), MaxDuration)
 }
 
@@ -449,29 +449,29 @@ func (sc *Scenario) Validate() error {
 	for _, d := range durs {
 		switch {
 		case d.d < 0:
-			return fieldErr(d.name, say("field.negative", "value", d.d.D().String()), "%v is negative", d.d.D())
+			return FieldErr(d.name, say("field.negative", "value", d.d.D().String()), "%v is negative", d.d.D())
 		case d.d == 0 && !d.zero:
-			return fieldErr(d.name, say("field.notPositive"), "must be more than 0")
+			return FieldErr(d.name, say("field.notPositive"), "must be more than 0")
 		case d.d.D() > MaxDuration:
-			return fieldErr(d.name, say("field.tooLong", "value", d.d.D().String(), "max", MaxDuration.String()),
+			return FieldErr(d.name, say("field.tooLong", "value", d.d.D().String(), "max", MaxDuration.String()),
 				"%v is longer than %v", d.d.D(), MaxDuration)
 		}
 	}
 	if sc.Clients < 1 || sc.Clients > MaxClients {
-		return fieldErr("clients", say("field.clients", "n", strconv.Itoa(sc.Clients), "max", strconv.Itoa(MaxClients)),
+		return FieldErr("clients", say("field.clients", "n", strconv.Itoa(sc.Clients), "max", strconv.Itoa(MaxClients)),
 			"%d, want 1 to %d", sc.Clients, MaxClients)
 	}
 	if sc.Rounds < 0 {
-		return fieldErr("rounds", say("field.negativeCount", "n", strconv.Itoa(sc.Rounds)), "%d is negative (0 means until the end)", sc.Rounds)
+		return FieldErr("rounds", say("field.negativeCount", "n", strconv.Itoa(sc.Rounds)), "%d is negative (0 means until the end)", sc.Rounds)
 	}
 	if sc.Tries < 0 {
-		return fieldErr("tries", say("field.negativeCount", "n", strconv.Itoa(sc.Tries)), "%d is negative (0 means until the end)", sc.Tries)
+		return FieldErr("tries", say("field.negativeCount", "n", strconv.Itoa(sc.Tries)), "%d is negative (0 means until the end)", sc.Tries)
 	}
 	if math.IsNaN(sc.ClockDrift) || sc.ClockDrift < 0 || sc.ClockDrift > 0.5 {
-		return fieldErr("clockDrift", say("field.fraction", "value", fmt.Sprint(sc.ClockDrift)), "%v, want 0 to 0.5", sc.ClockDrift)
+		return FieldErr("clockDrift", say("field.fraction", "value", fmt.Sprint(sc.ClockDrift)), "%v, want 0 to 0.5", sc.ClockDrift)
 	}
 	if math.IsNaN(sc.DriftFactor) || sc.DriftFactor < 0 || sc.DriftFactor > 0.5 {
-		return fieldErr("driftFactor", say("field.fraction", "value", fmt.Sprint(sc.DriftFactor)), "%v, want 0 to 0.5", sc.DriftFactor)
+		return FieldErr("driftFactor", say("field.fraction", "value", fmt.Sprint(sc.DriftFactor)), "%v, want 0 to 0.5", sc.DriftFactor)
 	}
 	if err := onlyFor(sc); err != nil {
 		return err
@@ -499,7 +499,7 @@ func (sc *Scenario) Validate() error {
 			return outside(p+".for", f.For)
 		}
 		if f.By.D() > MaxDuration || f.By.D() < -MaxDuration {
-			return fieldErr(p+".by", say("field.tooLarge", "value", f.By.D().String(), "max", MaxDuration.String()),
+			return FieldErr(p+".by", say("field.tooLarge", "value", f.By.D().String(), "max", MaxDuration.String()),
 				"%v is larger than %v", f.By.D(), MaxDuration)
 		}
 		n := 0
@@ -509,7 +509,7 @@ func (sc *Scenario) Validate() error {
 			}
 		}
 		if n != 1 {
-			return fieldErr(p, say("field.oneAction"), "want exactly one of pause, clockJump, partition, crash, restart, failover")
+			return FieldErr(p, say("field.oneAction"), "want exactly one of pause, clockJump, partition, crash, restart, failover")
 		}
 		field := f.Kind()
 		if err := validateWhen(sc, p, f); err != nil {
@@ -518,33 +518,33 @@ func (sc *Scenario) Validate() error {
 		for _, t := range f.Targets() {
 			if !known[t] {
 				names := strings.Join(append(sc.ClientNames()[:min(3, sc.Clients)], servers...), ", ")
-				return fieldErr(p+"."+field, say("field.unknownNode", "node", strconv.Quote(t), "known", names), "unknown node %q (known: %s)", t, names)
+				return FieldErr(p+"."+field, say("field.unknownNode", "node", strconv.Quote(t), "known", names), "unknown node %q (known: %s)", t, names)
 			}
 		}
 		switch field {
 		case "pause":
 			if f.For <= 0 {
-				return fieldErr(p+".for", say("field.pauseLength"), "a pause needs a length such as \"5s\"")
+				return FieldErr(p+".for", say("field.pauseLength"), "a pause needs a length such as \"5s\"")
 			}
 		case "clockJump":
 			if f.By == 0 {
-				return fieldErr(p+".by", say("field.jumpSize"), "a clock jump needs a size such as \"10s\"")
+				return FieldErr(p+".by", say("field.jumpSize"), "a clock jump needs a size such as \"10s\"")
 			}
 		case "partition":
 			if len(f.Partition) == 0 {
-				return fieldErr(p+".partition", say("field.partitionGroups"), "want at least one group of nodes")
+				return FieldErr(p+".partition", say("field.partitionGroups"), "want at least one group of nodes")
 			}
 			seen := map[string]bool{}
 			for _, g := range f.Partition {
 				for _, t := range g {
 					if seen[t] {
-						return fieldErr(p+".partition", say("field.twoGroups", "node", strconv.Quote(t)), "%q is in two groups", t)
+						return FieldErr(p+".partition", say("field.twoGroups", "node", strconv.Quote(t)), "%q is in two groups", t)
 					}
 					seen[t] = true
 				}
 			}
 			if f.For <= 0 {
-				return fieldErr(p+".for", say("field.partitionLength"), "a partition needs a length such as \"5s\"")
+				return FieldErr(p+".for", say("field.partitionLength"), "a partition needs a length such as \"5s\"")
 			}
 		case "failover":
 			if err := m.CanFailover(sc, f.Failover); err != nil {
@@ -559,12 +559,12 @@ func (sc *Scenario) Validate() error {
 			return outside(p+".at", ch.At)
 		}
 		if len(ch.Set) == 0 {
-			return fieldErr(p+".set", say("field.wantSetField"), "want at least one field")
+			return FieldErr(p+".set", say("field.wantSetField"), "want at least one field")
 		}
 		for k := range ch.Set {
 			if !contains(ChangeableFields, k) {
 				fields := strings.Join(ChangeableFields, ", ")
-				return fieldErr(p+".set."+k, say("field.notChangeable", "fields", fields), "cannot change during a run (one of %s)", fields)
+				return FieldErr(p+".set."+k, say("field.notChangeable", "fields", fields), "cannot change during a run (one of %s)", fields)
 			}
 		}
 		next, err := ch.apply(cur)
@@ -591,11 +591,11 @@ func (sc *Scenario) Validate() error {
 func onlyFor(sc *Scenario) error {
 	switch {
 	case sc.Mode != "redis" && sc.FailoverAfter != 0:
-		return fieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")
+		return FieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")
 	case sc.Mode != "etcd" && sc.PreVote:
-		return fieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
+		return FieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
 	case sc.Mode != "redlock" && sc.ContextTimeout:
-		return fieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")
+		return FieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")
 	}
 	return nil
 }
@@ -605,28 +605,28 @@ func onlyFor(sc *Scenario) error {
 func validateWhen(sc *Scenario, p string, f Fault) error {
 	if f.When == "" {
 		if f.Round != 0 {
-			return fieldErr(p+".round", say("field.roundWithoutWhen"), "a round needs \"when\"")
+			return FieldErr(p+".round", say("field.roundWithoutWhen"), "a round needs \"when\"")
 		}
 		return nil
 	}
 	if f.At != 0 {
-		return fieldErr(p+".when", say("field.atAndWhen"), "give either at or when, not both")
+		return FieldErr(p+".when", say("field.atAndWhen"), "give either at or when, not both")
 	}
 	if !contains(FaultSteps, f.When) {
 		steps := strings.Join(FaultSteps, ", ")
-		return fieldErr(p+".when", say("field.whenStep", "got", strconv.Quote(f.When), "steps", steps), "%q is not a step (one of %s)", f.When, steps)
+		return FieldErr(p+".when", say("field.whenStep", "got", strconv.Quote(f.When), "steps", steps), "%q is not a step (one of %s)", f.When, steps)
 	}
 	if f.Round < 0 {
-		return fieldErr(p+".round", say("field.roundNegative", "n", strconv.Itoa(f.Round)), "%d is negative", f.Round)
+		return FieldErr(p+".round", say("field.roundNegative", "n", strconv.Itoa(f.Round)), "%d is negative", f.Round)
 	}
 	field := f.Kind()
 	switch field {
 	case "pause", "crash", "clockJump":
 	default:
-		return fieldErr(p+"."+field, say("field.whenKind"), "a fault with \"when\" is a pause, crash or clockJump of one client")
+		return FieldErr(p+"."+field, say("field.whenKind"), "a fault with \"when\" is a pause, crash or clockJump of one client")
 	}
 	if t := f.Targets()[0]; !contains(sc.ClientNames(), t) {
-		return fieldErr(p+"."+field, say("field.whenClient", "node", strconv.Quote(t)), "%q is not a client: \"when\" ties the fault to a client's step", t)
+		return FieldErr(p+"."+field, say("field.whenClient", "node", strconv.Quote(t)), "%q is not a client: \"when\" ties the fault to a client's step", t)
 	}
 	return nil
 }

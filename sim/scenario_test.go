@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 func TestParseScenarioDefaults(t *testing.T) {
@@ -129,7 +130,7 @@ func FuzzParseScenario(f *testing.F) {
 }
 
 func TestChangeForksTheFuture(t *testing.T) {
-	base := preset(t, "redis-gc-pause", nil)
+	base := simtest.Preset(t, "redis-gc-pause", nil)
 	forked := base.Clone()
 	forked.Changes = []sim.Change{{At: sim.Duration(500 * time.Millisecond), Set: map[string]json.RawMessage{"fencing": json.RawMessage("true")}}}
 	require.NoError(t, forked.Validate())

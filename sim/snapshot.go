@@ -117,7 +117,7 @@ func (w Words) part(name string, p Words) Words {
 
 // asIs is text the window shows as the simulator wrote it, in every
 // language: an error string etcd itself returns.
-func asIs(text string) Words { return say("note.asIs", "text", text) }
+func AsIs(text string) Words { return say("note.asIs", "text", text) }
 
 // clone copies the maps, so a snapshot shares nothing with the run.
 func (w Words) clone() Words {

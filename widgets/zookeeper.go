@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 // ZNodeTree is the ZooKeeper picture: the ensemble's state (its leader,
@@ -62,7 +63,7 @@ const WatchNone = -2
 
 // WatchTarget is the index in v.Children of the znode a watch is set on,
 // WatchParent for the lock znode itself, WatchNone for anything else.
-func WatchTarget(v *sim.ZKView, w sim.Watch) int {
+func WatchTarget(v *zookeeper.ZKView, w sim.Watch) int {
 	if w.Path == v.Parent {
 		return WatchParent
 	}
@@ -81,7 +82,7 @@ func WatchTarget(v *sim.ZKView, w sim.Watch) int {
 // WatchSource is the index in v.Children of the znode a waiting client
 // queues with: its own child with the highest sequence (an older one
 // belongs to a session on its way out), −1 when it has none.
-func WatchSource(v *sim.ZKView, client string) int {
+func WatchSource(v *zookeeper.ZKView, client string) int {
 	src := -1
 	for i, c := range v.Children {
 		if c.Owner == client && (src < 0 || c.Seq > v.Children[src].Seq) {
@@ -189,11 +190,11 @@ func zkClip(s string, width, size float32, bold bool) string {
 // the state's name is always written in it.
 func SessionStateColor(state string) color.NRGBA {
 	switch state {
-	case sim.ZKConnected:
+	case zookeeper.ZKConnected:
 		return ColorReply
-	case sim.ZKSuspended:
+	case zookeeper.ZKSuspended:
 		return ColorWaiting
-	case sim.ZKLost:
+	case zookeeper.ZKLost:
 		return ColorViolation
 	}
 	return ColorIdle
@@ -201,15 +202,15 @@ func SessionStateColor(state string) color.NRGBA {
 
 // zkSessionOf is the session a client is on: its only one, or when an old
 // one is still on its way out, the one its connection names.
-func zkSessionOf(v *sim.ZKView, client sim.NodeView) (sim.ZSession, bool) {
-	var found []sim.ZSession
+func zkSessionOf(v *zookeeper.ZKView, client sim.NodeView) (zookeeper.ZSession, bool) {
+	var found []zookeeper.ZSession
 	for _, s := range v.Sessions {
 		if s.Owner == client.Name {
 			found = append(found, s)
 		}
 	}
 	if len(found) == 0 {
-		return sim.ZSession{}, false
+		return zookeeper.ZSession{}, false
 	}
 	for _, s := range found {
 		if strings.Contains(client.Detail, fmt.Sprintf("%#x", s.ID)) {
@@ -222,7 +223,7 @@ func zkSessionOf(v *sim.ZKView, client sim.NodeView) (sim.ZSession, bool) {
 // zkOwnerNote says how the owner of the holder's znode stands when the
 // znode alone would mislead: it has not been told yet, or it has stopped
 // working (SUSPENDED with respectSuspended, or between rounds).
-func zkOwnerNote(c sim.ZNode, owner sim.NodeView) string {
+func zkOwnerNote(c zookeeper.ZNode, owner sim.NodeView) string {
 	if !c.Holder || !owner.Client || owner.Crashed {
 		return ""
 	}
@@ -237,7 +238,7 @@ func zkOwnerNote(c sim.ZNode, owner sim.NodeView) string {
 
 // zkSessionNote is the session's timer in words: when the leader expires
 // it, and what the client's own side says when its connection is down.
-func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) string {
+func zkSessionNote(z *zookeeper.ZKView, c sim.NodeView, sess zookeeper.ZSession, ok bool) string {
 	var parts []string
 	switch {
 	case c.Crashed:
@@ -245,7 +246,7 @@ func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) st
 	case c.Paused:
 		parts = append(parts, i18n.F("cluster.pausedUntil", "t", FormatTime(c.Resume)))
 	}
-	if !c.Crashed && c.Detail != "" && (c.Session == sim.ZKSuspended || c.Session == sim.ZKLost || !ok) {
+	if !c.Crashed && c.Detail != "" && (c.Session == zookeeper.ZKSuspended || c.Session == zookeeper.ZKLost || !ok) {
 		// The pill beside it already names the state.
 		parts = append(parts, strings.TrimPrefix(Say(c.DetailWords, c.Detail), c.Session+" "))
 	}
@@ -263,7 +264,7 @@ func zkSessionNote(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool) st
 
 // zkSessionFraction is the share of a session's timeout left before the
 // leader expires it, 0 to 1: the length of its bar.
-func zkSessionFraction(s sim.ZSession) float32 {
+func zkSessionFraction(s zookeeper.ZSession) float32 {
 	if s.Timeout <= 0 || s.Left <= 0 || s.Closing {
 		return 0
 	}
@@ -389,7 +390,7 @@ func (r *zkRenderer) Refresh() {
 	r.refreshes++
 	r.pools.reset()
 	r.rowBoxes, r.watches = r.rowBoxes[:0], r.watches[:0]
-	if zk := r.t.snap.ZK(); zk != nil {
+	if zk := zookeeper.ViewOf(r.t.snap); zk != nil {
 		r.draw(r.t.snap, zk)
 	} else {
 		for _, o := range r.fixed() {
@@ -405,14 +406,14 @@ func (r *zkRenderer) Refresh() {
 // zkArrow is a watch from the znode of row from to row to (or WatchParent).
 type zkArrow struct{ from, to, lane int }
 
-func (r *zkRenderer) draw(s *sim.Snapshot, zk *sim.ZKView) {
+func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
 	th := r.t.Theme()
 	fg := themeColor(th, theme.ColorNameForeground)
 	muted := themeColor(th, theme.ColorNamePlaceHolder)
 	size := r.t.Size()
 
 	z := *zk
-	z.Children = append([]sim.ZNode(nil), zk.Children...)
+	z.Children = append([]zookeeper.ZNode(nil), zk.Children...)
 	sort.SliceStable(z.Children, func(i, j int) bool { return z.Children[i].Seq < z.Children[j].Seq })
 	byName := map[string]sim.NodeView{}
 	var clients, others []sim.NodeView
@@ -584,7 +585,7 @@ func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right,
 }
 
 // drawBand is the ensemble's state in one line.
-func (r *zkRenderer) drawBand(z *sim.ZKView, s *sim.Snapshot, width float32, fg color.Color) {
+func (r *zkRenderer) drawBand(z *zookeeper.ZKView, s *sim.Snapshot, width float32, fg color.Color) {
 	var text string
 	fill, stroke := fade(ColorServerLink, 0.14), fade(ColorServerLink, 0.5)
 	if z.Electing {
@@ -622,7 +623,7 @@ func zkFiredWatches(s *sim.Snapshot) []string {
 
 // zkBrokenBeliefs spells out every client that believes it holds the lock
 // while the tree says otherwise: the moment the lock is broken.
-func zkBrokenBeliefs(z *sim.ZKView, clients []sim.NodeView) []string {
+func zkBrokenBeliefs(z *zookeeper.ZKView, clients []sim.NodeView) []string {
 	var out []string
 	for _, c := range clients {
 		if c.State != sim.StateHolding {
@@ -659,7 +660,7 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 	w := textWidth(label, t.TextSize, true) + 8
 	placeRect(bg, pos, fyne.NewSize(w, 14), SessionStateColor(state))
 	ink := color.Color(color.White)
-	if state == sim.ZKSuspended {
+	if state == zookeeper.ZKSuspended {
 		ink = color.Black
 	}
 	placeText(t, label, pos.AddXY(4, 0.5), ink)
@@ -668,7 +669,7 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 
 // placeTimer draws a session's id, its bar and its timer in words from x
 // to limit on the line at y.
-func (o *zsessionObjects) placeTimer(z *sim.ZKView, c sim.NodeView, sess sim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
+func (o *zsessionObjects) placeTimer(z *zookeeper.ZKView, c sim.NodeView, sess zookeeper.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
 	id := i18n.T("zk.noSession")
 	if ok {
 		id = fmt.Sprintf("%s%#x", label, sess.ID)
@@ -693,7 +694,7 @@ func (o *zsessionObjects) placeTimer(z *sim.ZKView, c sim.NodeView, sess sim.ZSe
 		o.bar.Hide()
 	}
 	nc := muted
-	if c.Session == sim.ZKSuspended || c.Session == sim.ZKLost || c.Paused || c.Crashed {
+	if c.Session == zookeeper.ZKSuspended || c.Session == zookeeper.ZKLost || c.Paused || c.Crashed {
 		nc = fg
 	}
 	text := lead
@@ -705,8 +706,8 @@ func (o *zsessionObjects) placeTimer(z *sim.ZKView, c sim.NodeView, sess sim.ZSe
 	placeText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
 }
 
-func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i int, b box, owner sim.NodeView,
-	sess sim.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
+func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeeper.ZKView, c zookeeper.ZNode, i int, b box, owner sim.NodeView,
+	sess zookeeper.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
 	fill, stroke, width := fade(ColorWaiting, 0.07), fade(ColorWaiting, 0.6), float32(1)
 	if c.Holder {
 		fill, stroke, width = fade(ColorHolding, 0.18), ColorHolding, 2.5
@@ -810,7 +811,7 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *sim.ZKView, c sim.ZNode, i in
 
 // drawOther is one line for a client with no znode under the lock: its
 // name, what it is doing and its session.
-func (r *zkRenderer) drawOther(o *zsessionObjects, z *sim.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
+func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeeper.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
 	placeText(o.name, c.Name, fyne.NewPos(0, y), fg)
 	x := float32(zkIndent + textWidth("client-00", o.name.TextSize, true))
 	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+1.5)) + 8

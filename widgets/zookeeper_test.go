@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 // zkSnapshot records a bundled ZooKeeper preset and rebuilds instant at.
@@ -22,7 +23,7 @@ func zkSnapshot(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	s := rec.At(at)
-	require.NotNil(t, s.ZK(), "%s at %v has a ZooKeeper view", preset, at)
+	require.NotNil(t, zookeeper.ViewOf(s), "%s at %v has a ZooKeeper view", preset, at)
 	return s
 }
 
@@ -49,7 +50,7 @@ func containsPrefix(xs []string, p string) bool {
 }
 
 func TestWatchTargetAndSource(t *testing.T) {
-	v := &sim.ZKView{Parent: "/locks/mylock", Children: []sim.ZNode{
+	v := &zookeeper.ZKView{Parent: "/locks/mylock", Children: []zookeeper.ZNode{
 		{Name: "_c_a-lock-0000000000", Seq: 0, Owner: "client-1"},
 		{Name: "_c_b-lock-0000000001", Seq: 1, Owner: "client-2"},
 		{Name: "_c_c-lock-0000000002", Seq: 2, Owner: "client-1"},
@@ -102,33 +103,33 @@ func TestZKShortNameAndOrdinal(t *testing.T) {
 }
 
 func TestZKSessionNote(t *testing.T) {
-	z := &sim.ZKView{Leader: "zk-1"}
-	sess := sim.ZSession{ID: 1, Timeout: 10 * time.Second, Left: 5200 * time.Millisecond}
-	connected := sim.NodeView{Name: "client-1", Client: true, Session: sim.ZKConnected, Detail: "zk-1 · session 0x1"}
-	suspended := sim.NodeView{Name: "client-1", Client: true, Session: sim.ZKSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
+	z := &zookeeper.ZKView{Leader: "zk-1"}
+	sess := zookeeper.ZSession{ID: 1, Timeout: 10 * time.Second, Left: 5200 * time.Millisecond}
+	connected := sim.NodeView{Name: "client-1", Client: true, Session: zookeeper.ZKConnected, Detail: "zk-1 · session 0x1"}
+	suspended := sim.NodeView{Name: "client-1", Client: true, Session: zookeeper.ZKSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
 	for _, tc := range []struct {
 		name string
-		z    *sim.ZKView
+		z    *zookeeper.ZKView
 		c    sim.NodeView
-		s    sim.ZSession
+		s    zookeeper.ZSession
 		ok   bool
 		want string
 	}{
 		{"connected", z, connected, sess, true, "expires in 5.200 s if silent · timeout 10 s"},
 		{"suspended: the client's own timer first", z, suspended, sess, true,
 			"109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s"},
-		{"closing", z, connected, sim.ZSession{Closing: true, Timeout: 10 * time.Second}, true, "expired: closeSession not yet committed"},
-		{"election", &sim.ZKView{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
-		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: sim.ZKLost, Detail: "connecting to zk-2"}, sim.ZSession{}, false,
+		{"closing", z, connected, zookeeper.ZSession{Closing: true, Timeout: 10 * time.Second}, true, "expired: closeSession not yet committed"},
+		{"election", &zookeeper.ZKView{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
+		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: zookeeper.ZKLost, Detail: "connecting to zk-2"}, zookeeper.ZSession{}, false,
 			"connecting to zk-2"},
-		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: sim.ZKConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
+		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: zookeeper.ZKConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
 			"paused until 21.000 s · expires in 5.200 s if silent · timeout 10 s"},
 	} {
 		assert.Equal(t, tc.want, zkSessionNote(tc.z, tc.c, tc.s, tc.ok), tc.name)
 	}
 	assert.InDelta(t, 0.52, zkSessionFraction(sess), 1e-6)
-	assert.Zero(t, zkSessionFraction(sim.ZSession{Timeout: time.Second, Left: time.Second, Closing: true}))
-	assert.Equal(t, float32(1), zkSessionFraction(sim.ZSession{Timeout: 10 * time.Second, Left: 11550 * time.Millisecond}),
+	assert.Zero(t, zkSessionFraction(zookeeper.ZSession{Timeout: time.Second, Left: time.Second, Closing: true}))
+	assert.Equal(t, float32(1), zkSessionFraction(zookeeper.ZSession{Timeout: 10 * time.Second, Left: 11550 * time.Millisecond}),
 		"a session touched to the next tick boundary has more than its timeout left: the bar is full")
 }
 
@@ -137,8 +138,8 @@ func TestZKSessionNote(t *testing.T) {
 // the znode just before its own.
 func TestZNodeTreeQueue(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 600*time.Millisecond)
-	require.Len(t, snap.ZK().Children, 5)
-	require.Len(t, snap.ZK().Watches, 4)
+	require.Len(t, zookeeper.ViewOf(snap).Children, 5)
+	require.Len(t, zookeeper.ViewOf(snap).Watches, 4)
 	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
 	shown := texts(r.Objects())
 
@@ -182,7 +183,7 @@ func TestZNodeTreeHerd(t *testing.T) {
 	require.Len(t, r.watches, 4)
 	pb := r.parentBox
 	for i, w := range r.watches {
-		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, snap.ZK().Parent)
+		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, zookeeper.ViewOf(snap).Parent)
 		assert.Equal(t, pb.pos.X+pb.size.Width, w[1].X)
 	}
 	shown := texts(r.Objects())
@@ -242,11 +243,11 @@ func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
 // summed up in a line, and nothing is drawn outside the widget.
 func TestZNodeTreeCrowded(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 0)
-	v := snap.ZK()
+	v := zookeeper.ViewOf(snap)
 	v.Children, v.Watches = nil, nil
 	for i := 0; i < 12; i++ {
 		c := sim.ClientName(i)
-		v.Children = append(v.Children, sim.ZNode{Name: "_c_0123abcd-lock-000000000" + string(rune('a'+i)), Seq: int64(i), Owner: c, Ephemeral: true, Holder: i == 0})
+		v.Children = append(v.Children, zookeeper.ZNode{Name: "_c_0123abcd-lock-000000000" + string(rune('a'+i)), Seq: int64(i), Owner: c, Ephemeral: true, Holder: i == 0})
 		if i > 0 {
 			v.Watches = append(v.Watches, sim.Watch{Client: c, Path: v.Parent + "/" + v.Children[i-1].Name})
 		}

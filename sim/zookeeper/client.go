@@ -1,9 +1,11 @@
-package sim
+package zookeeper
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // Lock recipe steps of a waiting client.
@@ -32,10 +34,10 @@ type zkCall struct {
 // zkClient is an application using Curator's InterProcessMutex over a
 // ZooKeeper handle, with Curator's connection states.
 type zkClient struct {
-	Loop
+	sim.Loop
 	idx    int
 	n      int
-	base   NodeID
+	base   sim.NodeID
 	server int // index of the server in use or being tried
 
 	// The ZooKeeper handle.
@@ -75,18 +77,18 @@ type zkClient struct {
 }
 
 // Clone implements Process.
-func (c *zkClient) Clone() Process {
+func (c *zkClient) Clone() sim.Process {
 	cp := *c
 	cp.calls = append([]zkCall(nil), c.calls...)
 	cp.toDelete = append([]string(nil), c.toDelete...)
 	return &cp
 }
 
-func (c *zkClient) serverNode() NodeID { return c.base + NodeID(c.server) }
+func (c *zkClient) serverNode() sim.NodeID { return c.base + sim.NodeID(c.server) }
 
 // Start implements Process: open a handle and ask for the lock (acquire
 // blocks until the handle is connected).
-func (c *zkClient) Start(ctx Ctx) {
+func (c *zkClient) Start(ctx sim.Ctx) {
 	c.base = ctx.Lookup("zk-1")
 	c.server = c.idx % c.n
 	c.connect(ctx)
@@ -95,14 +97,14 @@ func (c *zkClient) Start(ctx Ctx) {
 
 // Crash implements Process: the process is gone; its session lives on at
 // the servers until it expires.
-func (c *zkClient) Crash(ctx Ctx) {
+func (c *zkClient) Crash(ctx sim.Ctx) {
 	*c = zkClient{idx: c.idx, n: c.n}
 }
 
 // Restart implements Process.
-func (c *zkClient) Restart(ctx Ctx, persist bool) { c.Start(ctx) }
+func (c *zkClient) Restart(ctx sim.Ctx, persist bool) { c.Start(ctx) }
 
-func (c *zkClient) negotiated(ctx Ctx) time.Duration {
+func (c *zkClient) negotiated(ctx sim.Ctx) time.Duration {
 	if c.timeout > 0 {
 		return c.timeout
 	}
@@ -110,32 +112,32 @@ func (c *zkClient) negotiated(ctx Ctx) time.Duration {
 }
 
 // connect starts a connection attempt to c.server.
-func (c *zkClient) connect(ctx Ctx) {
+func (c *zkClient) connect(ctx sim.Ctx) {
 	c.conn = zkConnConnecting
 	c.cnx++
 	if c.connected {
 		d := time.Duration(ctx.Rand().Int64N(int64(zkReconnectJitter)))
-		ctx.After(d, Timer{Kind: "dial", Seq: c.cnx})
+		ctx.After(d, sim.Timer{Kind: "dial", Seq: c.cnx})
 		return
 	}
 	c.dial(ctx)
 }
 
-func (c *zkClient) dial(ctx Ctx) {
+func (c *zkClient) dial(ctx sim.Ctx) {
 	c.lastRecv, c.lastSend = ctx.Mono(), ctx.Mono()
 	c.sent, c.rcvd = 1, 0
 	if to := c.serverNode(); ctx.Sim().Nodes[to].Crashed && !ctx.Sim().Cut(ctx.ID(), to) {
 		// A crashed server process on a reachable host: its kernel refuses
 		// the TCP connection, so the client learns it within a round trip.
-		ctx.After(2*ctx.Scenario().Latency.D(), Timer{Kind: "refused", Seq: c.cnx})
+		ctx.After(2*ctx.Scenario().Latency.D(), sim.Timer{Kind: "refused", Seq: c.cnx})
 		return
 	}
-	ctx.Send(c.serverNode(), Msg{Op: zkOpConnect, N: c.cnx, Token: c.session, TTL: ctx.Scenario().TTL.D(), Seq: c.lastZxid, Deadline: 1})
+	ctx.Send(c.serverNode(), sim.Msg{Op: zkOpConnect, N: c.cnx, Token: c.session, TTL: ctx.Scenario().TTL.D(), Seq: c.lastZxid, Deadline: 1})
 	c.readGen++
-	ctx.After(c.negotiated(ctx)/time.Duration(c.n), Timer{Kind: "read", Seq: c.readGen})
+	ctx.After(c.negotiated(ctx)/time.Duration(c.n), sim.Timer{Kind: "read", Seq: c.readGen})
 }
 
-func (c *zkClient) send(ctx Ctx, m Msg) {
+func (c *zkClient) send(ctx sim.Ctx, m sim.Msg) {
 	c.sent++
 	m.N = c.cnx
 	m.Deadline = time.Duration(c.sent)
@@ -143,10 +145,10 @@ func (c *zkClient) send(ctx Ctx, m Msg) {
 	ctx.Send(c.serverNode(), m)
 }
 
-func (c *zkClient) call(ctx Ctx, op, path string, watch, find bool) {
+func (c *zkClient) call(ctx sim.Ctx, op, path string, watch, find bool) {
 	c.xid++
 	c.calls = append(c.calls, zkCall{xid: c.xid, op: op, path: path, find: find})
-	m := Msg{Op: op, Key: path, Seq: c.xid}
+	m := sim.Msg{Op: op, Key: path, Seq: c.xid}
 	if watch {
 		m.Token = 1
 	}
@@ -156,7 +158,7 @@ func (c *zkClient) call(ctx Ctx, op, path string, watch, find bool) {
 // disconnect is ClientCnxn losing its connection: pending requests fail
 // with ConnectionLoss, Curator goes SUSPENDED, the next server is tried.
 // A closing handle does not reconnect.
-func (c *zkClient) disconnect(ctx Ctx, why string, words Words) {
+func (c *zkClient) disconnect(ctx sim.Ctx, why string, words sim.Words) {
 	if c.closing {
 		c.conn, c.calls = zkConnNone, nil
 		ctx.TraceSaid("disconnect", "", why, words)
@@ -173,35 +175,35 @@ func (c *zkClient) disconnect(ctx Ctx, why string, words Words) {
 	c.connect(ctx)
 }
 
-func (c *zkClient) suspend(ctx Ctx) {
+func (c *zkClient) suspend(ctx sim.Ctx) {
 	c.cstate = ZKSuspended
 	c.suspendedAt = ctx.Wall()
 	c.suspendGen++
-	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), Timer{Kind: "lost", Seq: c.suspendGen})
+	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), sim.Timer{Kind: "lost", Seq: c.suspendGen})
 	ctx.Trace("state", ZKSuspended, "")
-	if c.State == StateHolding {
+	if c.State == sim.StateHolding {
 		c.flagSuspended = true
 	}
 }
 
 // lose is Curator's LOST: the session is gone for sure.
-func (c *zkClient) lose(ctx Ctx, why string, words Words) {
+func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	c.cstate = ZKLost
 	c.session = 0
 	c.timeout = 0
 	c.connected = false // the new handle connects without the random wait
 	ctx.TraceSaid("state", ZKLost, why, words)
 	switch c.State {
-	case StateHolding:
+	case sim.StateHolding:
 		c.flagLost = true
 		if ctx.Scenario().RespectSuspended && c.Stopped() {
 			c.ourPath = ""
 			c.step = ""
-			c.Lost(ctx, "session LOST", say("note.zk.sessionLost"))
+			c.Lost(ctx, "session LOST", sim.Say("note.zk.sessionLost"))
 		} else if !ctx.Scenario().RespectSuspended {
-			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", say("note.zk.lostIgnored"))
+			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
 		}
-	case StateWaiting:
+	case sim.StateWaiting:
 		// The ephemeral node died with the session: Curator's lock loop
 		// finds it missing (NoNode) and tries again from scratch.
 		c.newAttempt(ctx)
@@ -209,7 +211,7 @@ func (c *zkClient) lose(ctx Ctx, why string, words Words) {
 }
 
 // Receive implements Process.
-func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if handled, written := c.StorageReply(ctx, from, m); handled {
 		if written {
 			c.release(ctx)
@@ -222,12 +224,12 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	c.lastRecv = ctx.Mono()
 	if c.closing && (m.Op == zkOpClose || m.Op == zkOpExpired) {
 		c.conn, c.calls = zkConnNone, nil
-		ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+		ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
 		return
 	}
 	if m.Op != zkOpClose && m.Op != zkOpExpired {
 		if int64(m.Deadline) != c.rcvd+1 {
-			c.disconnect(ctx, "a message was lost: connection reset", say("note.zk.messageLost"))
+			c.disconnect(ctx, "a message was lost: connection reset", sim.Say("note.zk.messageLost"))
 			return
 		}
 		c.rcvd++
@@ -242,11 +244,11 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	case zkOpExpired:
 		c.conn = zkConnNone
 		c.calls = nil
-		c.lose(ctx, "session expired", say("note.zk.expired"))
+		c.lose(ctx, "session expired", sim.Say("note.zk.expired"))
 		c.connect(ctx)
 		return
 	case zkOpClose:
-		c.disconnect(ctx, fmt.Sprintf("connection to %s closed", ctx.Sim().Nodes[from].Name), say("note.zk.closed", "server", ctx.Sim().Nodes[from].Name))
+		c.disconnect(ctx, fmt.Sprintf("connection to %s closed", ctx.Sim().Nodes[from].Name), sim.Say("note.zk.closed", "server", ctx.Sim().Nodes[from].Name))
 		return
 	}
 	if c.conn != zkConnConnected {
@@ -267,31 +269,30 @@ func (c *zkClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 	}
 }
 
-func (c *zkClient) onConnected(ctx Ctx, m *Msg) {
+func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 	same := c.session == m.Token
 	c.conn = zkConnConnected
 	c.connected = true
 	c.session, c.timeout = m.Token, m.TTL
 	c.readGen++
-	ctx.After(zkReadTimeout(c.timeout), Timer{Kind: "read", Seq: c.readGen})
-	ctx.After(ZKPingInterval(c.timeout), Timer{Kind: "ping", Seq: c.cnx})
+	ctx.After(zkReadTimeout(c.timeout), sim.Timer{Kind: "read", Seq: c.readGen})
+	ctx.After(ZKPingInterval(c.timeout), sim.Timer{Kind: "ping", Seq: c.cnx})
 	prev := c.cstate
 	c.cstate = ZKConnected
 	if prev == "" {
-		ctx.TraceSaid("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
+		ctx.TraceSaid("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), sim.Say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
 	} else {
-		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
+		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), sim.Say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
 	if prev == ZKSuspended && same {
 		c.flagSuspended = false // the listener hears RECONNECTED
 	}
-	if prev == ZKSuspended && same && c.State == StateHolding && c.Stopped() {
+	if prev == ZKSuspended && same && c.State == sim.StateHolding && c.Stopped() {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
 		// ours. The interrupted work is done again from the start.
-		c.Loop.stopped = false
-		c.Grant(ctx, c.Token, 0)
+		c.Resume(ctx, c.Token, 0)
 	}
-	if c.State == StateWaiting && c.step != zkStepCreate {
+	if c.State == sim.StateWaiting && c.step != zkStepCreate {
 		c.step = zkStepList // the lock loop wakes and lists again
 	}
 	c.flushDeletes(ctx)
@@ -299,7 +300,7 @@ func (c *zkClient) onConnected(ctx Ctx, m *Msg) {
 }
 
 // begin starts a round: InterProcessMutex.acquire.
-func (c *zkClient) begin(ctx Ctx) {
+func (c *zkClient) begin(ctx sim.Ctx) {
 	if !c.Begin(ctx) {
 		c.close(ctx)
 		return
@@ -309,7 +310,7 @@ func (c *zkClient) begin(ctx Ctx) {
 }
 
 // newAttempt is LockInternals.attemptLock: a fresh protected create.
-func (c *zkClient) newAttempt(ctx Ctx) {
+func (c *zkClient) newAttempt(ctx sim.Ctx) {
 	b := make([]byte, 16)
 	for i := range b {
 		b[i] = byte(ctx.Rand().Uint32())
@@ -334,8 +335,8 @@ func (c *zkClient) busy() bool {
 }
 
 // advance sends the request of the current lock step, once connected.
-func (c *zkClient) advance(ctx Ctx) {
-	if c.conn != zkConnConnected || c.State != StateWaiting || c.busy() {
+func (c *zkClient) advance(ctx sim.Ctx) {
+	if c.conn != zkConnConnected || c.State != sim.StateWaiting || c.busy() {
 		return
 	}
 	switch c.step {
@@ -355,7 +356,7 @@ func (c *zkClient) advance(ctx Ctx) {
 	}
 }
 
-func (c *zkClient) onReply(ctx Ctx, cl zkCall, m *Msg) {
+func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 	if cl.op == zkOpDelete {
 		for i, p := range c.toDelete {
 			if p == cl.path {
@@ -365,13 +366,13 @@ func (c *zkClient) onReply(ctx Ctx, cl zkCall, m *Msg) {
 		}
 		return
 	}
-	if c.State != StateWaiting {
+	if c.State != sim.StateWaiting {
 		return
 	}
 	switch cl.op {
 	case zkOpCreate:
 		if m.Op != zkOpOK {
-			ctx.TraceSaid("lock", zkOpCreate, m.Value, asIs(m.Value))
+			ctx.TraceSaid("lock", zkOpCreate, m.Value, sim.AsIs(m.Value))
 			return // the session is ending; LOST will follow
 		}
 		c.ourPath = strings.TrimPrefix(m.Key, ZKLockPath+"/")
@@ -403,7 +404,7 @@ func (c *zkClient) onReply(ctx Ctx, cl zkCall, m *Msg) {
 }
 
 // onChildren is StandardLockInternalsDriver.getsTheLock.
-func (c *zkClient) onChildren(ctx Ctx, names []string) {
+func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 	sorted := zkSortChildren(names)
 	i := -1
 	for k, n := range sorted {
@@ -413,7 +414,7 @@ func (c *zkClient) onChildren(ctx Ctx, names []string) {
 	}
 	switch {
 	case i < 0:
-		ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", say("note.zk.znodeGone"))
+		ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", sim.Say("note.zk.znodeGone"))
 		c.newAttempt(ctx)
 	case i == 0:
 		c.step = ""
@@ -427,8 +428,8 @@ func (c *zkClient) onChildren(ctx Ctx, names []string) {
 	}
 }
 
-func (c *zkClient) onWatch(ctx Ctx, m *Msg) {
-	if c.State != StateWaiting {
+func (c *zkClient) onWatch(ctx sim.Ctx, m *sim.Msg) {
+	if c.State != sim.StateWaiting {
 		return
 	}
 	ctx.Notified()
@@ -439,7 +440,7 @@ func (c *zkClient) onWatch(ctx Ctx, m *Msg) {
 	}
 }
 
-func (c *zkClient) flushDeletes(ctx Ctx) {
+func (c *zkClient) flushDeletes(ctx sim.Ctx) {
 	if c.conn != zkConnConnected {
 		return
 	}
@@ -455,7 +456,7 @@ outer:
 }
 
 // Fire implements Process.
-func (c *zkClient) Fire(ctx Ctx, t Timer) {
+func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch c.Loop.Fire(ctx, t) {
 	case "work":
 		c.finish(ctx)
@@ -472,7 +473,7 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 		}
 	case "refused":
 		if t.Seq == c.cnx && c.conn == zkConnConnecting {
-			c.disconnect(ctx, fmt.Sprintf("connection to %s refused", ctx.Sim().Nodes[c.serverNode()].Name), say("note.zk.refused", "server", ctx.Sim().Nodes[c.serverNode()].Name))
+			c.disconnect(ctx, fmt.Sprintf("connection to %s refused", ctx.Sim().Nodes[c.serverNode()].Name), sim.Say("note.zk.refused", "server", ctx.Sim().Nodes[c.serverNode()].Name))
 		}
 	case "read":
 		if t.Seq != c.readGen {
@@ -488,26 +489,26 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 			return
 		}
 		if idle := mono - c.lastRecv; due(idle, limit) {
-			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)), say("note.zk.notHeard", "idle", idle.Round(time.Millisecond).String()))
+			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)), sim.Say("note.zk.notHeard", "idle", idle.Round(time.Millisecond).String()))
 			return
 		}
-		ctx.After(c.lastRecv+limit-mono, Timer{Kind: "read", Seq: c.readGen})
+		ctx.After(c.lastRecv+limit-mono, sim.Timer{Kind: "read", Seq: c.readGen})
 	case "ping":
 		if t.Seq != c.cnx || c.conn != zkConnConnected {
 			return
 		}
 		iv := ZKPingInterval(c.timeout)
 		if due(mono-c.lastSend, iv) {
-			c.send(ctx, Msg{Op: zkOpPing})
+			c.send(ctx, sim.Msg{Op: zkOpPing})
 		}
-		ctx.After(c.lastSend+iv-mono, Timer{Kind: "ping", Seq: c.cnx})
+		ctx.After(c.lastSend+iv-mono, sim.Timer{Kind: "ping", Seq: c.cnx})
 	case "lost":
 		if t.Seq != c.suspendGen || c.cstate != ZKSuspended {
 			return
 		}
 		// Curator: the session timeout elapsed while SUSPENDED; it injects
 		// an expiration and builds a new handle.
-		c.lose(ctx, "session timeout elapsed while SUSPENDED", say("note.zk.suspendedTimeout"))
+		c.lose(ctx, "session timeout elapsed while SUSPENDED", sim.Say("note.zk.suspendedTimeout"))
 		c.conn = zkConnNone
 		c.calls = nil
 		c.connect(ctx)
@@ -519,15 +520,15 @@ func (c *zkClient) Fire(ctx Ctx, t Timer) {
 // SUSPENDED connection stops it (it keeps its place and redoes the work
 // on RECONNECTED), a LOST session ends it. A pause after this read still
 // sends the write.
-func (c *zkClient) finish(ctx Ctx) {
+func (c *zkClient) finish(ctx sim.Ctx) {
 	if ctx.Scenario().RespectSuspended {
 		switch {
 		case c.flagLost:
 			c.ourPath, c.step = "", ""
-			c.Lost(ctx, "session LOST: it does not write", say("note.zk.lostNoWrite"))
+			c.Lost(ctx, "session LOST: it does not write", sim.Say("note.zk.lostNoWrite"))
 			return
 		case c.flagSuspended:
-			c.Stop(ctx, "connection SUSPENDED: it does not write", say("note.zk.suspendedNoWrite"))
+			c.Stop(ctx, "connection SUSPENDED: it does not write", sim.Say("note.zk.suspendedNoWrite"))
 			return
 		}
 	}
@@ -536,7 +537,7 @@ func (c *zkClient) finish(ctx Ctx) {
 
 // release ends the critical section once the storage answered the write:
 // a guaranteed delete of our znode, then think.
-func (c *zkClient) release(ctx Ctx) {
+func (c *zkClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
 	if c.ourPath != "" {
 		c.toDelete = append(c.toDelete, ZKLockPath+"/"+c.ourPath)
@@ -558,7 +559,7 @@ func (c *zkClient) release(ctx Ctx) {
 // closeSession transaction deletes the session's ephemerals at once
 // (PrepRequestProcessor), not at the session's expiry. A handle that is
 // not connected sends nothing: its session expires on the servers.
-func (c *zkClient) close(ctx Ctx) {
+func (c *zkClient) close(ctx sim.Ctx) {
 	if c.closing {
 		return
 	}
@@ -566,18 +567,18 @@ func (c *zkClient) close(ctx Ctx) {
 	c.cstate = ZKClosed
 	if c.conn != zkConnConnected {
 		c.conn, c.calls = zkConnNone, nil
-		ctx.TraceSaid("state", ZKClosed, "close() while disconnected: the session is left to expire", say("note.zk.closeDisconnected"))
+		ctx.TraceSaid("state", ZKClosed, "close() while disconnected: the session is left to expire", sim.Say("note.zk.closeDisconnected"))
 		return
 	}
 	c.xid++
-	c.send(ctx, Msg{Op: zkOpCloseSess, Seq: c.xid})
-	ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
+	c.send(ctx, sim.Msg{Op: zkOpCloseSess, Seq: c.xid})
+	ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), sim.Say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
 }
 
-func (c *zkClient) detail(s *Sim, id NodeID) (string, Words) {
+func (c *zkClient) detail(s *sim.Sim, id sim.NodeID) (string, sim.Words) {
 	n := s.Nodes[id]
 	if n.Crashed {
-		return "", Words{}
+		return "", sim.Words{}
 	}
 	timeout := c.timeout
 	if timeout == 0 {
@@ -586,17 +587,17 @@ func (c *zkClient) detail(s *Sim, id NodeID) (string, Words) {
 	server := s.Nodes[c.serverNode()].Name
 	switch {
 	case c.cstate == ZKSuspended:
-		elapsed := (n.Clock.Wall(s.now) - c.suspendedAt).Round(time.Millisecond)
+		elapsed := (n.Clock.Wall(s.Now()) - c.suspendedAt).Round(time.Millisecond)
 		return fmt.Sprintf("SUSPENDED %v of %v, then LOST", elapsed, timeout),
-			say("detail.zk.suspended", "elapsed", elapsed.String(), "timeout", timeout.String())
+			sim.Say("detail.zk.suspended", "elapsed", elapsed.String(), "timeout", timeout.String())
 	case c.conn == zkConnConnected:
-		heard := (n.Clock.Mono(s.now) - c.lastRecv).Round(time.Millisecond)
+		heard := (n.Clock.Mono(s.Now()) - c.lastRecv).Round(time.Millisecond)
 		read := zkReadTimeout(timeout).Round(time.Millisecond)
 		return fmt.Sprintf("%s · session %#x · heard %v ago (read timeout %v)", server, c.session, heard, read),
-			say("detail.zk.connected", "server", server, "session", fmt.Sprintf("%#x", c.session),
+			sim.Say("detail.zk.connected", "server", server, "session", fmt.Sprintf("%#x", c.session),
 				"heard", heard.String(), "readTimeout", read.String())
 	case c.conn == zkConnConnecting:
-		return "connecting to " + server, say("detail.zk.connecting", "server", server)
+		return "connecting to " + server, sim.Say("detail.zk.connecting", "server", server)
 	}
-	return "", Words{}
+	return "", sim.Words{}
 }

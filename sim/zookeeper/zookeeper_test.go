@@ -1,4 +1,4 @@
-package sim_test
+package zookeeper_test
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 // zkTrace lists the trace events of a node (any node when empty) of one
@@ -80,7 +82,7 @@ func TestZooKeeperPresets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sum, _ := run(t, preset(t, tt.preset, tt.edit))
+			sum, _ := simtest.Run(t, simtest.Preset(t, tt.preset, tt.edit))
 			assert.Equal(t, tt.violations, sum.Violations, "violations")
 			assert.Equal(t, tt.accepted, sum.StaleWritesAccepted, "stale writes accepted")
 			assert.Equal(t, tt.rejected, sum.StaleWritesRejected, "stale writes rejected")
@@ -99,8 +101,8 @@ func TestZooKeeperPresets(t *testing.T) {
 func TestZooKeeperQueueIsFIFO(t *testing.T) {
 	for _, name := range []string{"zk-happy-path", "zk-herd"} {
 		t.Run(name, func(t *testing.T) {
-			sc := preset(t, name, nil)
-			sum, rec := run(t, sc)
+			sc := simtest.Preset(t, name, nil)
+			sum, rec := simtest.Run(t, sc)
 			assert.Equal(t, sc.ClientNames(), zkGrantClients(sum))
 			for i, g := range sum.Grants {
 				assert.Equal(t, int64(i), g.Token, "the parent's cversion: 0, 1, 2, …")
@@ -131,7 +133,7 @@ func TestZooKeeperHerdGrowsWithTheSquare(t *testing.T) {
 	for n := 2; n <= 7; n++ {
 		for _, herd := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%d clients, herd %v", n, herd), func(t *testing.T) {
-				sum, _ := run(t, preset(t, "zk-happy-path", func(sc *sim.Scenario) {
+				sum, _ := simtest.Run(t, simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) {
 					sc.Clients, sc.Herd = n, herd
 					sc.Duration = sim.Duration(time.Duration(n+3) * time.Second)
 				}))
@@ -152,8 +154,8 @@ func TestZooKeeperHerdGrowsWithTheSquare(t *testing.T) {
 // and deletes its znode in one closeSession; the successor is granted
 // right after, while the paused client still believes it holds the lock.
 func TestZooKeeperGCPauseExpiresTheSession(t *testing.T) {
-	sc := preset(t, "zk-gc-pause", nil)
-	sum, rec := run(t, sc)
+	sc := simtest.Preset(t, "zk-gc-pause", nil)
+	sum, rec := simtest.Run(t, sc)
 	var lastHeard time.Duration
 	for _, e := range zkTrace(rec, "zk-1", "recv", "", "") {
 		if e.Peer == "client-1" && e.At < sc.Faults[0].At.D() {
@@ -161,18 +163,18 @@ func TestZooKeeperGCPauseExpiresTheSession(t *testing.T) {
 		}
 	}
 	require.NotZero(t, lastHeard)
-	timeout := sim.ZKSessionTimeout(sc.TTL.D())
+	timeout := zookeeper.ZKSessionTimeout(sc.TTL.D())
 	expired := zkTrace(rec, "zk-1", "expire", "session", "")
 	require.Len(t, expired, 1)
 	assert.Greater(t, expired[0].At, lastHeard+timeout)
-	assert.LessOrEqual(t, expired[0].At, lastHeard+timeout+sim.ZKTickTime)
-	assert.Zero(t, expired[0].At%sim.ZKTickTime, "sessions expire on tick boundaries")
+	assert.LessOrEqual(t, expired[0].At, lastHeard+timeout+zookeeper.ZKTickTime)
+	assert.Zero(t, expired[0].At%zookeeper.ZKTickTime, "sessions expire on tick boundaries")
 
-	g, ok := grantOf(sum, "client-2")
+	g, ok := simtest.GrantOf(sum, "client-2")
 	require.True(t, ok)
 	assert.Less(t, zkMs(g.AtMs)-expired[0].At, 50*time.Millisecond, "the successor is granted once closeSession commits")
 	assert.Equal(t, 1, sum.ExpiredWhileHeld)
-	assert.Len(t, zkTrace(rec, "client-1", "state", sim.ZKLost, "session expired"), 1, "client-1 learns LOST when it reconnects")
+	assert.Len(t, zkTrace(rec, "client-1", "state", zookeeper.ZKLost, "session expired"), 1, "client-1 learns LOST when it reconnects")
 	w := rec.Checker().Writes()
 	require.Len(t, w, 2)
 	assert.Equal(t, "client-2", rec.Scenario.ClientNames()[w[0].Client])
@@ -186,14 +188,14 @@ func TestZooKeeperGCPauseExpiresTheSession(t *testing.T) {
 // the write: until then it believes, after client-2's grant too (an
 // overlap), and then it does not write. LOST follows a timeout later.
 func TestZooKeeperSuspendedHolderChecksBeforeWrite(t *testing.T) {
-	sc := preset(t, "zk-session-expiry", nil)
-	sum, rec := run(t, sc)
-	suspended := zkTrace(rec, "client-1", "state", sim.ZKSuspended, "")
+	sc := simtest.Preset(t, "zk-session-expiry", nil)
+	sum, rec := simtest.Run(t, sc)
+	suspended := zkTrace(rec, "client-1", "state", zookeeper.ZKSuspended, "")
 	require.Len(t, suspended, 1)
-	g, ok := grantOf(sum, "client-2")
+	g, ok := simtest.GrantOf(sum, "client-2")
 	require.True(t, ok)
 	assert.Less(t, suspended[0].At, zkMs(g.AtMs), "SUSPENDED comes before the successor's grant")
-	timeout := sim.ZKSessionTimeout(sc.TTL.D())
+	timeout := zookeeper.ZKSessionTimeout(sc.TTL.D())
 	cut := sc.Faults[0].At.D()
 	assert.Less(t, suspended[0].At, cut+timeout*2/3, "read timeout: 2/3 of the session timeout since last heard")
 	stops := zkTrace(rec, "client-1", "unheld", "", "does not write")
@@ -201,7 +203,7 @@ func TestZooKeeperSuspendedHolderChecksBeforeWrite(t *testing.T) {
 	assert.Greater(t, stops[0].At, zkMs(g.AtMs), "the worker looks at the flag only at the end of its work")
 	assert.Equal(t, 1, sum.Violations)
 	assert.Equal(t, 1, sum.Writes, "client-1 does not write")
-	lost := zkTrace(rec, "client-1", "state", sim.ZKLost, "")
+	lost := zkTrace(rec, "client-1", "state", zookeeper.ZKLost, "")
 	require.Len(t, lost, 1)
 	assert.Equal(t, suspended[0].At+timeout, lost[0].At, "Curator: LOST a session timeout after SUSPENDED")
 	assert.Len(t, zkGrantsOf(sum, "client-1"), 1, "LOST: client-1 gives up; no second grant")
@@ -210,8 +212,8 @@ func TestZooKeeperSuspendedHolderChecksBeforeWrite(t *testing.T) {
 // TestZooKeeperMinorityPartition: the side with a majority keeps a leader
 // and keeps granting; the cut-off client gets nothing until the heal.
 func TestZooKeeperMinorityPartition(t *testing.T) {
-	sc := preset(t, "zk-minority-partition", nil)
-	sum, rec := run(t, sc)
+	sc := simtest.Preset(t, "zk-minority-partition", nil)
+	sum, rec := simtest.Run(t, sc)
 	from := sc.Faults[0].At.D()
 	to := from + sc.Faults[0].For.D()
 	inside := 0
@@ -226,15 +228,15 @@ func TestZooKeeperMinorityPartition(t *testing.T) {
 	assert.Len(t, zkGrantsOf(sum, "client-3"), 3, "after the heal client-3 does its rounds")
 	looking := zkTrace(rec, "zk-3", "election", "LOOKING", "")
 	require.NotEmpty(t, looking)
-	limit := time.Duration(sim.ZKSyncLimit) * sim.ZKTickTime
-	assert.Greater(t, looking[0].At, from+limit-sim.ZKTickTime, "zk-3 serves until syncLimit passes")
-	assert.LessOrEqual(t, looking[0].At, from+limit+sim.ZKTickTime/2)
+	limit := time.Duration(zookeeper.ZKSyncLimit) * zookeeper.ZKTickTime
+	assert.Greater(t, looking[0].At, from+limit-zookeeper.ZKTickTime, "zk-3 serves until syncLimit passes")
+	assert.LessOrEqual(t, looking[0].At, from+limit+zookeeper.ZKTickTime/2)
 	assert.Empty(t, zkTrace(rec, "zk-1", "election", "", ""), "the leader keeps its quorum")
 	end := rec.At(rec.End())
-	assert.Equal(t, "zk-1", end.ZK().Leader)
-	for _, sv := range end.ZK().Servers {
+	assert.Equal(t, "zk-1", zookeeper.ViewOf(end).Leader)
+	for _, sv := range zookeeper.ViewOf(end).Servers {
 		assert.True(t, sv.Serving, end.Nodes[sv.Node].Name)
-		assert.Equal(t, end.ZK().Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
+		assert.Equal(t, zookeeper.ViewOf(end).Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
 	}
 }
 
@@ -242,28 +244,28 @@ func TestZooKeeperMinorityPartition(t *testing.T) {
 // and a few round trips), zk-3 wins on the highest id among equal zxids,
 // and the crashed leader comes back as a follower that catches up.
 func TestZooKeeperLeaderCrash(t *testing.T) {
-	sc := preset(t, "zk-leader-crash", nil)
-	sum, rec := run(t, sc)
+	sc := simtest.Preset(t, "zk-leader-crash", nil)
+	sum, rec := simtest.Run(t, sc)
 	crash := sc.Faults[0].At.D()
 	est := zkTrace(rec, "", "election", "established", "")
 	require.Len(t, est, 1)
 	assert.Equal(t, "zk-3", est[0].Node)
-	assert.GreaterOrEqual(t, est[0].At-crash, sim.ZKFinalizeWait)
-	assert.Less(t, est[0].At-crash, 2*sim.ZKFinalizeWait)
+	assert.GreaterOrEqual(t, est[0].At-crash, zookeeper.ZKFinalizeWait)
+	assert.Less(t, est[0].At-crash, 2*zookeeper.ZKFinalizeWait)
 	for _, e := range rec.Trace() {
 		if e.Kind == "recv" && (e.Op == "COMMIT" || e.Op == "PROPOSAL") {
 			assert.False(t, e.At > crash && e.At < est[0].At, "nothing commits during the election: %v", e)
 		}
 	}
-	during := rec.At(crash + sim.ZKFinalizeWait/2)
-	assert.True(t, during.ZK().Electing)
-	assert.Empty(t, during.ZK().Leader)
+	during := rec.At(crash + zookeeper.ZKFinalizeWait/2)
+	assert.True(t, zookeeper.ViewOf(during).Electing)
+	assert.Empty(t, zookeeper.ViewOf(during).Leader)
 	for _, n := range during.Nodes {
 		switch {
-		case n.Client && len(zkTrace(rec, n.Name, "state", sim.ZKClosed, "sends closeSession")) > 0 && zkTrace(rec, n.Name, "state", sim.ZKClosed, "sends closeSession")[0].At < crash:
-			assert.Equal(t, sim.ZKClosed, n.Session, "%s closed its handle after its round", n.Name)
+		case n.Client && len(zkTrace(rec, n.Name, "state", zookeeper.ZKClosed, "sends closeSession")) > 0 && zkTrace(rec, n.Name, "state", zookeeper.ZKClosed, "sends closeSession")[0].At < crash:
+			assert.Equal(t, zookeeper.ZKClosed, n.Session, "%s closed its handle after its round", n.Name)
 		case n.Client:
-			assert.Equal(t, sim.ZKSuspended, n.Session, n.Name)
+			assert.Equal(t, zookeeper.ZKSuspended, n.Session, n.Name)
 		}
 	}
 	// client-2 held the lock at the crash: SUSPENDED sets its listener's
@@ -277,13 +279,13 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	require.Len(t, writes, 1, "the storage accepts client-2's write")
 	assert.Greater(t, writes[0].At, reconnected[0].At, "the write follows RECONNECTED")
 	end := rec.At(rec.End())
-	assert.Equal(t, "zk-3", end.ZK().Leader)
-	assert.Equal(t, int64(2), end.ZK().Epoch)
-	assert.Equal(t, int64(2), end.ZK().Zxid>>32, "zxids of the new epoch")
-	for _, sv := range end.ZK().Servers {
-		assert.Equal(t, end.ZK().Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
+	assert.Equal(t, "zk-3", zookeeper.ViewOf(end).Leader)
+	assert.Equal(t, int64(2), zookeeper.ViewOf(end).Epoch)
+	assert.Equal(t, int64(2), zookeeper.ViewOf(end).Zxid>>32, "zxids of the new epoch")
+	for _, sv := range zookeeper.ViewOf(end).Servers {
+		assert.Equal(t, zookeeper.ViewOf(end).Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
 	}
-	assert.Equal(t, "follower", end.Nodes[end.ZK().Servers[0].Node].Role)
+	assert.Equal(t, "follower", end.Nodes[zookeeper.ViewOf(end).Servers[0].Node].Role)
 }
 
 // TestZooKeeperView checks the picture a widget draws: the children in
@@ -292,12 +294,12 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 func TestZooKeeperView(t *testing.T) {
 	for _, herd := range []bool{false, true} {
 		t.Run(fmt.Sprintf("herd %v", herd), func(t *testing.T) {
-			sc := preset(t, "zk-happy-path", func(sc *sim.Scenario) { sc.Herd = herd })
-			_, rec := run(t, sc)
+			sc := simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) { sc.Herd = herd })
+			_, rec := simtest.Run(t, sc)
 			snap := rec.At(450 * time.Millisecond) // four waiters queued
-			v := snap.ZK()
+			v := zookeeper.ViewOf(snap)
 			require.NotNil(t, v)
-			assert.Equal(t, sim.ZKLockPath, v.Parent)
+			assert.Equal(t, zookeeper.ZKLockPath, v.Parent)
 			assert.Equal(t, "zk-1", v.Leader)
 			assert.Equal(t, int64(1), v.Epoch)
 			assert.False(t, v.Electing)
@@ -309,8 +311,8 @@ func TestZooKeeperView(t *testing.T) {
 				assert.Equal(t, fmt.Sprintf("client-%d", i+1), c.Owner)
 				assert.Equal(t, i == 0, c.Holder)
 				assert.True(t, c.Ephemeral)
-				assert.True(t, strings.HasPrefix(c.Name, sim.ZKProtectedPrefix))
-				assert.True(t, strings.HasSuffix(c.Name, fmt.Sprintf("-%s%010d", sim.ZKLockName, i)), c.Name)
+				assert.True(t, strings.HasPrefix(c.Name, zookeeper.ZKProtectedPrefix))
+				assert.True(t, strings.HasSuffix(c.Name, fmt.Sprintf("-%s%010d", zookeeper.ZKLockName, i)), c.Name)
 				assert.False(t, seen[c.Session], "one session per client")
 				seen[c.Session] = true
 				assert.Equal(t, int64(i%3+1), c.Session>>56, "the session id starts with the sid of the server it was created on")
@@ -318,9 +320,9 @@ func TestZooKeeperView(t *testing.T) {
 			require.Len(t, v.Watches, 4)
 			for i, w := range v.Watches {
 				assert.Equal(t, fmt.Sprintf("client-%d", i+2), w.Client)
-				want := sim.ZKLockPath + "/" + v.Children[i].Name
+				want := zookeeper.ZKLockPath + "/" + v.Children[i].Name
 				if herd {
-					want = sim.ZKLockPath
+					want = zookeeper.ZKLockPath
 				}
 				assert.Equal(t, want, w.Path)
 			}
@@ -331,11 +333,11 @@ func TestZooKeeperView(t *testing.T) {
 			for _, s := range v.Sessions {
 				assert.Equal(t, 10*time.Second, s.Timeout)
 				assert.Greater(t, s.Left, 8*time.Second)
-				assert.LessOrEqual(t, s.Left, 10*time.Second+sim.ZKTickTime)
+				assert.LessOrEqual(t, s.Left, 10*time.Second+zookeeper.ZKTickTime)
 			}
 			for _, n := range snap.Nodes {
 				if n.Client {
-					assert.Equal(t, sim.ZKConnected, n.Session, n.Name)
+					assert.Equal(t, zookeeper.ZKConnected, n.Session, n.Name)
 					assert.Contains(t, n.Detail, "session 0x")
 				}
 			}
@@ -350,12 +352,12 @@ func TestZooKeeperView(t *testing.T) {
 func TestZooKeeperProtectedCreate(t *testing.T) {
 	lostReplies := 0
 	for cut := 9 * time.Millisecond; cut <= 30*time.Millisecond; cut += time.Millisecond {
-		sc := preset(t, "zk-happy-path", func(sc *sim.Scenario) {
+		sc := simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) {
 			sc.Clients, sc.Jitter = 1, 0
 			sc.Duration = sim.Duration(20 * time.Second)
 			sc.Faults = []sim.Fault{{At: sim.Duration(cut), Partition: [][]string{{"client-1"}}, For: sim.Duration(10 * time.Millisecond)}}
 		})
-		sum, rec := run(t, sc)
+		sum, rec := simtest.Run(t, sc)
 		for _, e := range zkTrace(rec, "client-1", "drop", "OK", "") {
 			if e.Peer == "zk-1" {
 				lostReplies++
@@ -416,17 +418,17 @@ func TestZooKeeperFigures(t *testing.T) {
 		{60 * time.Second, 40 * time.Second, 10001 * time.Millisecond}, // MAX_SEND_PING_INTERVAL
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.negotiated, sim.ZKSessionTimeout(tt.requested), "timeout for %v", tt.requested)
-		assert.Equal(t, tt.ping, sim.ZKPingInterval(tt.negotiated), "ping interval for %v", tt.negotiated)
+		assert.Equal(t, tt.negotiated, zookeeper.ZKSessionTimeout(tt.requested), "timeout for %v", tt.requested)
+		assert.Equal(t, tt.ping, zookeeper.ZKPingInterval(tt.negotiated), "ping interval for %v", tt.negotiated)
 	}
-	assert.Equal(t, 2*time.Second, sim.ZKTickTime)
-	assert.Equal(t, 200*time.Millisecond, sim.ZKFinalizeWait)
+	assert.Equal(t, 2*time.Second, zookeeper.ZKTickTime)
+	assert.Equal(t, 200*time.Millisecond, zookeeper.ZKFinalizeWait)
 }
 
 // TestZooKeeperSingleServer: a lone server is its own quorum, commits at
 // once and still expires sessions.
 func TestZooKeeperSingleServer(t *testing.T) {
-	sum, rec := run(t, preset(t, "zk-gc-pause", func(sc *sim.Scenario) { sc.Nodes = 1 }))
+	sum, rec := simtest.Run(t, simtest.Preset(t, "zk-gc-pause", func(sc *sim.Scenario) { sc.Nodes = 1 }))
 	assert.Equal(t, []string{"client-1", "client-2"}, zkGrantClients(sum))
 	assert.Len(t, zkTrace(rec, "zk-1", "expire", "session", ""), 1)
 	assert.Equal(t, 1, sum.Violations)
@@ -439,7 +441,7 @@ func TestZooKeeperSingleServer(t *testing.T) {
 func TestZooKeeperClonesAreIndependent(t *testing.T) {
 	for _, name := range []string{"zk-gc-pause", "zk-minority-partition", "zk-leader-crash"} {
 		t.Run(name, func(t *testing.T) {
-			sc := preset(t, name, nil)
+			sc := simtest.Preset(t, name, nil)
 			straight := func(at time.Duration, crash string) *sim.Snapshot {
 				s, err := sim.New(sc)
 				require.NoError(t, err)
@@ -475,13 +477,13 @@ func TestZooKeeperClonesAreIndependent(t *testing.T) {
 			}
 			s.RunUntil(s.End())
 			want := straight(0, "")
-			assert.Equal(t, want.ZK(), s.Snapshot().ZK(), "the source")
+			assert.Equal(t, zookeeper.ViewOf(want), zookeeper.ViewOf(s.Snapshot()), "the source")
 			assert.Equal(t, want.Nodes, s.Snapshot().Nodes, "the source")
 			for _, f := range forks {
 				f.s.RunUntil(f.s.End())
 				want := straight(f.at, f.crash)
 				got := f.s.Snapshot()
-				assert.Equal(t, want.ZK(), got.ZK(), "fork at %v crashing %s", f.at, f.crash)
+				assert.Equal(t, zookeeper.ViewOf(want), zookeeper.ViewOf(got), "fork at %v crashing %s", f.at, f.crash)
 				assert.Equal(t, want.Nodes, got.Nodes, "fork at %v crashing %s", f.at, f.crash)
 			}
 		})
@@ -493,13 +495,13 @@ func TestZooKeeperClonesAreIndependent(t *testing.T) {
 // pings go unanswered and it times out after 2/3 of the session timeout,
 // well before its cut-off server gives up on the leader.
 func TestZooKeeperPingsWaitForWrites(t *testing.T) {
-	sc := preset(t, "zk-happy-path", func(sc *sim.Scenario) {
+	sc := simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) {
 		sc.Clients, sc.Rounds, sc.Duration = 2, 2, sim.Duration(30*time.Second)
 		// client-2 (on zk-2) asks again at about 3.1 s, cut off from the
 		// leader with its server.
 		sc.Faults = []sim.Fault{{At: sim.Duration(2500 * time.Millisecond), Partition: [][]string{{"zk-2", "client-2"}}, For: sim.Duration(20 * time.Second)}}
 	})
-	_, rec := run(t, sc)
+	_, rec := simtest.Run(t, sc)
 	var create time.Duration
 	for _, e := range zkTrace(rec, "client-2", "send", "CREATE", "") {
 		create = e.At
@@ -510,7 +512,7 @@ func TestZooKeeperPingsWaitForWrites(t *testing.T) {
 	looking := zkTrace(rec, "zk-2", "election", "LOOKING", "")
 	require.NotEmpty(t, looking)
 	assert.Less(t, timedOut[0].At, looking[0].At, "the client times out before its server stops serving")
-	assert.Less(t, timedOut[0].At, create+sim.ZKSessionTimeout(sc.TTL.D())*2/3+time.Millisecond)
+	assert.Less(t, timedOut[0].At, create+zookeeper.ZKSessionTimeout(sc.TTL.D())*2/3+time.Millisecond)
 	for _, e := range zkTrace(rec, "client-2", "recv", "PONG", "") {
 		assert.False(t, e.At > create && e.At < timedOut[0].At, "no pong while the create is pending: %v", e)
 	}
@@ -530,7 +532,7 @@ func TestZooKeeperRandomFaults(t *testing.T) {
 		s, err := sim.New(sc)
 		require.NoError(t, err, "seed %d", seed)
 		sum := s.Run()
-		if !volatileMaster(sc) { // a wiped log starts the sequence again
+		if !simtest.VolatileMaster(sc) { // a wiped log starts the sequence again
 			owner := map[int64]string{}
 			for _, g := range sum.Grants {
 				if c, ok := owner[g.Token]; ok {
@@ -547,7 +549,7 @@ func TestZooKeeperRandomFaults(t *testing.T) {
 			}
 		}
 		snap := s.Snapshot()
-		v := snap.ZK()
+		v := zookeeper.ViewOf(snap)
 		require.NotEmpty(t, v.Leader, "seed %d: a leader after the faults", seed)
 		for _, sv := range v.Servers {
 			name := snap.Nodes[sv.Node].Name
@@ -645,7 +647,7 @@ func zkRandomScenario(seed uint64) *sim.Scenario {
 // zkSessionOwned reports whether the ensemble's session table at t holds a
 // session of the client.
 func zkSessionOwned(rec *sim.Recording, t time.Duration, client string) bool {
-	for _, z := range rec.At(t).ZK().Sessions {
+	for _, z := range zookeeper.ViewOf(rec.At(t)).Sessions {
 		if z.Owner == client {
 			return true
 		}
@@ -660,33 +662,33 @@ func zkSessionOwned(rec *sim.Recording, t time.Duration, client string) bool {
 // closing), and the session lives on until the leader expires it.
 func TestZooKeeperCloseEndsTheSession(t *testing.T) {
 	t.Run("connected", func(t *testing.T) {
-		sc := preset(t, "zk-happy-path", nil)
+		sc := simtest.Preset(t, "zk-happy-path", nil)
 		sc.Clients = 2
-		_, rec := run(t, sc)
-		closed := zkTrace(rec, "client-1", "state", sim.ZKClosed, "closed")
+		_, rec := simtest.Run(t, sc)
+		closed := zkTrace(rec, "client-1", "state", zookeeper.ZKClosed, "closed")
 		require.Len(t, closed, 1)
 		assert.False(t, zkSessionOwned(rec, closed[0].At, "client-1"), "the session is gone from the table when the client hears of it")
-		asked := zkTrace(rec, "client-1", "state", sim.ZKClosed, "close() sends closeSession")
+		asked := zkTrace(rec, "client-1", "state", zookeeper.ZKClosed, "close() sends closeSession")
 		require.Len(t, asked, 1)
 		assert.True(t, zkSessionOwned(rec, asked[0].At, "client-1"))
 		assert.Less(t, closed[0].At-asked[0].At, 100*time.Millisecond, "a round trip through the leader, not a session timeout")
 		assert.Empty(t, zkTrace(rec, "zk-1", "expire", "session", ""), "no session expires")
 		for _, n := range rec.At(rec.End()).Nodes {
 			if n.Name == "client-1" {
-				assert.Equal(t, sim.ZKClosed, n.Session)
+				assert.Equal(t, zookeeper.ZKClosed, n.Session)
 			}
 		}
 	})
 	t.Run("cut off", func(t *testing.T) {
-		sc := preset(t, "zk-happy-path", nil)
+		sc := simtest.Preset(t, "zk-happy-path", nil)
 		sc.Clients, sc.Duration = 1, sim.Duration(40*time.Second)
 		sc.Faults = []sim.Fault{{At: sim.Duration(900 * time.Millisecond), Partition: [][]string{{"client-1"}}, For: sim.Duration(30 * time.Second)}}
-		_, rec := run(t, sc)
-		asked := zkTrace(rec, "client-1", "state", sim.ZKClosed, "close() sends closeSession")
+		_, rec := simtest.Run(t, sc)
+		asked := zkTrace(rec, "client-1", "state", zookeeper.ZKClosed, "close() sends closeSession")
 		require.Len(t, asked, 1)
 		expired := zkTrace(rec, "zk-1", "expire", "session", "")
 		require.Len(t, expired, 1, "the leader expires the session of a client it no longer hears")
-		assert.Greater(t, expired[0].At, asked[0].At+sim.ZKSessionTimeout(sc.TTL.D())-time.Second)
+		assert.Greater(t, expired[0].At, asked[0].At+zookeeper.ZKSessionTimeout(sc.TTL.D())-time.Second)
 		assert.True(t, zkSessionOwned(rec, expired[0].At-time.Millisecond, "client-1"))
 		for _, e := range zkTrace(rec, "client-1", "send", "CONNECT", "") {
 			assert.Less(t, e.At, asked[0].At, "a closing handle does not reconnect, even after the heal")

@@ -1,9 +1,11 @@
-package sim
+package zookeeper
 
 import (
 	"fmt"
 	"math/bits"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // indexAfter is the log length that includes every transaction up to zxid.
@@ -25,7 +27,7 @@ func (s *zkServer) sessionLive(id int64) bool {
 }
 
 // touch is SessionTracker.touchSession on the leader.
-func (s *zkServer) touch(ctx Ctx, id int64) {
+func (s *zkServer) touch(ctx sim.Ctx, id int64) {
 	for i := range s.tracker {
 		t := &s.tracker[i]
 		if t.id == id && !t.closing {
@@ -71,7 +73,7 @@ func (s *zkServer) prepare(kind, path string, session, cxid int64, timeout time.
 }
 
 // submit logs a transaction and proposes it to every synced follower.
-func (s *zkServer) submit(ctx Ctx, x zkTxn) {
+func (s *zkServer) submit(ctx sim.Ctx, x zkTxn) {
 	s.counter++
 	x.Zxid = s.currentEpoch<<32 | s.counter
 	s.log.Append(x)
@@ -86,12 +88,12 @@ func (s *zkServer) submit(ctx Ctx, x zkTxn) {
 }
 
 // tryCommit commits, in order, every proposal a quorum has acknowledged.
-func (s *zkServer) tryCommit(ctx Ctx) {
+func (s *zkServer) tryCommit(ctx sim.Ctx) {
 	for s.commit < s.log.Len() && bits.OnesCount8(s.acks.At(s.commit)) >= s.quorum() {
 		z := s.log.At(s.commit).Zxid
 		for i, p := range s.peers {
 			if p.forwarding {
-				s.toPeer(ctx, i+1, Msg{Op: zkOpCommit, Token: z})
+				s.toPeer(ctx, i+1, sim.Msg{Op: zkOpCommit, Token: z})
 			}
 		}
 		s.applyUpTo(ctx, s.commit+1)
@@ -100,7 +102,7 @@ func (s *zkServer) tryCommit(ctx Ctx) {
 
 // applyUpTo applies committed transactions in order: watches fire, local
 // clients get their answers, sessions come and go.
-func (s *zkServer) applyUpTo(ctx Ctx, upto int) {
+func (s *zkServer) applyUpTo(ctx sim.Ctx, upto int) {
 	leader := s.state == zkLeading
 	for s.commit < upto && s.commit < s.log.Len() {
 		x := s.log.At(s.commit)
@@ -130,7 +132,7 @@ func (s *zkServer) applyUpTo(ctx Ctx, upto int) {
 			s.closeSessionConns(ctx, x.Session)
 		default:
 			if w, ok := s.takeWait(x.Session, x.Cxid, x.Kind); ok {
-				s.reply(ctx, w.client, w.cnx, Msg{Op: zkOpOK, Seq: w.cxid, Key: ZKLockPath + "/" + x.Path})
+				s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpOK, Seq: w.cxid, Key: ZKLockPath + "/" + x.Path})
 				s.release(ctx, w.session)
 			}
 		}
@@ -141,11 +143,11 @@ func (s *zkServer) applyUpTo(ctx Ctx, upto int) {
 }
 
 // closeSessionConns closes the connection of a session that just ended.
-func (s *zkServer) closeSessionConns(ctx Ctx, session int64) {
-	var gone []NodeID
+func (s *zkServer) closeSessionConns(ctx sim.Ctx, session int64) {
+	var gone []sim.NodeID
 	for _, c := range s.conns {
 		if c.session == session {
-			ctx.Send(c.client, Msg{Op: zkOpClose, N: c.cnx})
+			ctx.Send(c.client, sim.Msg{Op: zkOpClose, N: c.cnx})
 			gone = append(gone, c.client)
 		}
 	}
@@ -162,7 +164,7 @@ func (s *zkServer) closeSessionConns(ctx Ctx, session int64) {
 }
 
 // updateOwner tells the checker which client the lowest child belongs to.
-func (s *zkServer) updateOwner(ctx Ctx, expired bool) {
+func (s *zkServer) updateOwner(ctx sim.Ctx, expired bool) {
 	low, ok := s.tree.lowest()
 	name := ""
 	if ok {
@@ -176,14 +178,14 @@ func (s *zkServer) updateOwner(ctx Ctx, expired bool) {
 	}
 	s.owner = name
 	if ok {
-		if id := ctx.Lookup(s.tree.owner(low.Session)); id != None {
+		if id := ctx.Lookup(s.tree.owner(low.Session)); id != sim.None {
 			ctx.Own(ZKLockPath, id)
 		}
 	}
 }
 
 // fire delivers and removes every watch on path (one-shot watches).
-func (s *zkServer) fire(ctx Ctx, path string, child bool, event string, zxid int64) {
+func (s *zkServer) fire(ctx sim.Ctx, path string, child bool, event string, zxid int64) {
 	var hit []zkWatch
 	keep := s.watches[:0]
 	for _, w := range s.watches {
@@ -196,12 +198,12 @@ func (s *zkServer) fire(ctx Ctx, path string, child bool, event string, zxid int
 	s.watches = keep
 	for _, w := range hit {
 		if i, ok := s.conn(w.client, w.cnx); ok {
-			s.toClient(ctx, i, Msg{Op: zkOpWatch, Key: path, Value: event, Token: zxid})
+			s.toClient(ctx, i, sim.Msg{Op: zkOpWatch, Key: path, Value: event, Token: zxid})
 		}
 	}
 }
 
-func (s *zkServer) dropWatches(client NodeID) {
+func (s *zkServer) dropWatches(client sim.NodeID) {
 	keep := s.watches[:0]
 	for _, w := range s.watches {
 		if w.client != client {
@@ -232,7 +234,7 @@ func (s *zkServer) takeWait(session, cxid int64, kind string) (zkWait, bool) {
 	return zkWait{}, false
 }
 
-func (s *zkServer) conn(client NodeID, cnx int64) (int, bool) {
+func (s *zkServer) conn(client sim.NodeID, cnx int64) (int, bool) {
 	for i, c := range s.conns {
 		if c.client == client && c.cnx == cnx {
 			return i, true
@@ -242,7 +244,7 @@ func (s *zkServer) conn(client NodeID, cnx int64) (int, bool) {
 }
 
 // reply answers a client on its connection, with the zxid reached.
-func (s *zkServer) reply(ctx Ctx, client NodeID, cnx int64, m Msg) {
+func (s *zkServer) reply(ctx sim.Ctx, client sim.NodeID, cnx int64, m sim.Msg) {
 	i, ok := s.conn(client, cnx)
 	if !ok {
 		return
@@ -264,7 +266,7 @@ func (s *zkServer) hasWrite(session int64) (int64, bool) {
 
 // release serves the reads and pings of a session that no earlier write
 // holds back any more.
-func (s *zkServer) release(ctx Ctx, session int64) {
+func (s *zkServer) release(ctx sim.Ctx, session int64) {
 	first, pending := s.hasWrite(session)
 	var serve []zkQueued
 	keep := s.queued[:0]

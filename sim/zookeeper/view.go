@@ -1,10 +1,12 @@
-package sim
+package zookeeper
 
 import (
 	"fmt"
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ZNode is one child of the lock znode.
@@ -24,7 +26,7 @@ type ZKView struct {
 	Leader   string
 	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
 	Children []ZNode
-	Watches  []Watch
+	Watches  []sim.Watch
 	Epoch    int64          // the established leader's epoch
 	Electing bool           // no established leader: writes stall
 	Quorum   int            // servers a write needs
@@ -51,21 +53,21 @@ type ZSession struct {
 	Closing bool          // expired, its closeSession not yet committed
 }
 
-func (s *zkServer) detail() (string, Words) {
+func (s *zkServer) detail() (string, sim.Words) {
 	if s.state == zkLooking {
 		return fmt.Sprintf("looking · round %d · zxid %#x", s.round, s.lastLogged()),
-			say("detail.zk.looking", "round", strconv.FormatInt(s.round, 10), "zxid", fmt.Sprintf("%#x", s.lastLogged()))
+			sim.Say("detail.zk.looking", "round", strconv.FormatInt(s.round, 10), "zxid", fmt.Sprintf("%#x", s.lastLogged()))
 	}
 	return fmt.Sprintf("epoch %d · zxid %#x", s.currentEpoch, s.lastCommitted()),
-		say("detail.zk.server", "epoch", strconv.FormatInt(s.currentEpoch, 10), "zxid", fmt.Sprintf("%#x", s.lastCommitted()))
+		sim.Say("detail.zk.server", "epoch", strconv.FormatInt(s.currentEpoch, 10), "zxid", fmt.Sprintf("%#x", s.lastCommitted()))
 }
 
 // View fills the ZooKeeper picture from the established leader (or, during
 // an election, the live server that has committed the most).
-func (zkMode) View(s *Sim, snap *Snapshot) {
+func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	v := &ZKView{Parent: ZKLockPath, Quorum: zkQuorum(s.Scenario.Nodes)}
 	var ref, leader *zkServer
-	leaderID := None
+	leaderID := sim.None
 	for _, id := range s.Servers() {
 		srv := s.Nodes[id].Proc.(*zkServer)
 		down := s.Nodes[id].Crashed
@@ -112,7 +114,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 		for _, si := range ref.tree.sessions {
 			zs := ZSession{ID: si.ID, Owner: si.Owner, Timeout: si.Timeout}
 			if leader != nil {
-				mono := s.Nodes[leaderID].Clock.Mono(s.now)
+				mono := s.Nodes[leaderID].Clock.Mono(s.Now())
 				for _, t := range leader.tracker {
 					if t.id == si.ID {
 						zs.Left, zs.Closing = max(0, t.expireAt-mono), t.closing
@@ -123,8 +125,8 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 		}
 	}
 	type keyed struct {
-		client NodeID
-		w      Watch
+		client sim.NodeID
+		w      sim.Watch
 	}
 	var ws []keyed
 	for _, id := range s.Servers() {
@@ -132,7 +134,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 			continue
 		}
 		for _, w := range s.Nodes[id].Proc.(*zkServer).watches {
-			ws = append(ws, keyed{w.client, Watch{Client: s.Nodes[w.client].Name, Path: w.path}})
+			ws = append(ws, keyed{w.client, sim.Watch{Client: s.Nodes[w.client].Name, Path: w.path}})
 		}
 	}
 	sort.SliceStable(ws, func(i, j int) bool {
@@ -150,7 +152,7 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*zkClient); ok {
 			snap.Nodes[i].Session = c.cstate
-			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s, NodeID(i))
+			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s, sim.NodeID(i))
 		}
 	}
 	snap.Design = v
@@ -159,8 +161,9 @@ func (zkMode) View(s *Sim, snap *Snapshot) {
 // DesignName says the view is ZooKeeper's.
 func (*ZKView) DesignName() string { return zkMode{}.Name() }
 
-// ZK is the snapshot's ZooKeeper's part; nil in another design's snapshot.
-func (s *Snapshot) ZK() *ZKView {
-	v, _ := DesignOf[*ZKView](s)
+// ViewOf is the snapshot's ZooKeeper part; nil in another design's
+// snapshot.
+func ViewOf(s *sim.Snapshot) *ZKView {
+	v, _ := sim.DesignOf[*ZKView](s)
 	return v
 }

@@ -1,8 +1,10 @@
-package sim
+package zookeeper
 
 import (
 	"time"
 	"unsafe"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // zkVote is a FastLeaderElection vote (or notification).
@@ -42,7 +44,7 @@ type zkTracked struct {
 
 // zkConn is a client connection a server holds.
 type zkConn struct {
-	client     NodeID
+	client     sim.NodeID
 	cnx        int64
 	session    int64
 	sent, rcvd int64 // messages on the connection each way
@@ -50,7 +52,7 @@ type zkConn struct {
 
 // zkWatch is a one-shot watch a server holds for a connected client.
 type zkWatch struct {
-	client NodeID
+	client sim.NodeID
 	cnx    int64
 	path   string
 	child  bool // a getChildren watch on the lock znode
@@ -59,7 +61,7 @@ type zkWatch struct {
 // zkWait is a client request the server answers when the leader has
 // committed it (or answered a revalidation).
 type zkWait struct {
-	client  NodeID
+	client  sim.NodeID
 	cnx     int64
 	session int64
 	cxid    int64
@@ -71,18 +73,18 @@ type zkWait struct {
 // zkQueued is a read or ping that waits for its session's earlier writes,
 // as ZooKeeper's CommitProcessor keeps each session's requests in order.
 type zkQueued struct {
-	client  NodeID
+	client  sim.NodeID
 	cnx     int64
 	session int64
 	order   int64
-	m       Msg
+	m       sim.Msg
 }
 
 // zkServer is one ZooKeeper server (QuorumPeer with its ZooKeeperServer).
 type zkServer struct {
 	sid, n  int
-	base    NodeID // the NodeID of zk-1
-	fresh   bool   // never started: join the initial ensemble led by zk-1
+	base    sim.NodeID // the NodeID of zk-1
+	fresh   bool       // never started: join the initial ensemble led by zk-1
 	state   string
 	leader  int  // the sid followed or led
 	serving bool // accepts client connections
@@ -92,7 +94,7 @@ type zkServer struct {
 	// Durable: the transaction log, the epochs, and what is committed.
 	acceptedEpoch int64
 	currentEpoch  int64
-	log           chunked[zkTxn]
+	log           sim.Chunked[zkTxn]
 	commit        int
 	tree          zkTree
 
@@ -111,8 +113,8 @@ type zkServer struct {
 	decided     bool
 	established bool
 	counter     int64
-	prep        zkTree         // every logged transaction applied: what new requests see
-	acks        chunked[uint8] // per log entry from commit on: the servers that acked it
+	prep        zkTree             // every logged transaction applied: what new requests see
+	acks        sim.Chunked[uint8] // per log entry from commit on: the servers that acked it
 	tracker     []zkTracked
 	owner       string // lowest child last reported to the checker
 
@@ -132,7 +134,7 @@ type zkServer struct {
 }
 
 // Clone implements Process.
-func (s *zkServer) Clone() Process {
+func (s *zkServer) Clone() sim.Process {
 	c := *s
 	c.log = s.log.Clone()
 	c.tree = s.tree.clone()
@@ -150,9 +152,9 @@ func (s *zkServer) Clone() Process {
 	return &c
 }
 
-func (s *zkServer) node(sid int) NodeID { return s.base + NodeID(sid-1) }
+func (s *zkServer) node(sid int) sim.NodeID { return s.base + sim.NodeID(sid-1) }
 
-func (s *zkServer) sidOf(id NodeID) int { return int(id-s.base) + 1 }
+func (s *zkServer) sidOf(id sim.NodeID) int { return int(id-s.base) + 1 }
 
 func (s *zkServer) lastLogged() int64 {
 	if s.log.Len() == 0 {
@@ -171,7 +173,7 @@ func (s *zkServer) lastCommitted() int64 {
 func (s *zkServer) quorum() int { return zkQuorum(s.n) }
 
 // toPeer sends on the leader's connection to follower sid.
-func (s *zkServer) toPeer(ctx Ctx, sid int, m Msg) {
+func (s *zkServer) toPeer(ctx sim.Ctx, sid int, m sim.Msg) {
 	p := &s.peers[sid-1]
 	p.sent++
 	m.Deadline = time.Duration(p.sent)
@@ -179,14 +181,14 @@ func (s *zkServer) toPeer(ctx Ctx, sid int, m Msg) {
 }
 
 // toLeader sends on this follower's connection to its leader.
-func (s *zkServer) toLeader(ctx Ctx, m Msg) {
+func (s *zkServer) toLeader(ctx sim.Ctx, m sim.Msg) {
 	s.lsent++
 	m.Deadline = time.Duration(s.lsent)
 	ctx.Send(s.node(s.leader), m)
 }
 
 // toClient sends on client connection i.
-func (s *zkServer) toClient(ctx Ctx, i int, m Msg) {
+func (s *zkServer) toClient(ctx sim.Ctx, i int, m sim.Msg) {
 	c := &s.conns[i]
 	c.sent++
 	m.N = c.cnx
@@ -195,16 +197,16 @@ func (s *zkServer) toClient(ctx Ctx, i int, m Msg) {
 }
 
 // accept opens a client connection for a session and answers CONNECTED.
-func (s *zkServer) accept(ctx Ctx, w zkWait) {
+func (s *zkServer) accept(ctx sim.Ctx, w zkWait) {
 	s.conns = append(s.conns, zkConn{client: w.client, cnx: w.cnx, session: w.session, rcvd: 1})
 	if s.state != zkLeading {
 		s.noteTouch(w.session)
 	}
-	s.toClient(ctx, len(s.conns)-1, Msg{Op: zkOpConnected, Token: w.session, TTL: w.timeout})
+	s.toClient(ctx, len(s.conns)-1, sim.Msg{Op: zkOpConnected, Token: w.session, TTL: w.timeout})
 }
 
 // dropConn forgets a client's connection with its watches and queued reads.
-func (s *zkServer) dropConn(client NodeID) {
+func (s *zkServer) dropConn(client sim.NodeID) {
 	keep := s.conns[:0]
 	for _, c := range s.conns {
 		if c.client != client {
@@ -229,13 +231,13 @@ func (s *zkServer) nextOrder() int64 {
 
 // Start implements Process: the first boot joins the ensemble zk-1 leads;
 // a restart looks for a leader.
-func (s *zkServer) Start(ctx Ctx) {
-	s.base = ctx.ID() - NodeID(s.sid-1)
+func (s *zkServer) Start(ctx sim.Ctx) {
+	s.base = ctx.ID() - sim.NodeID(s.sid-1)
 	// SessionTrackerImpl.initializeNextSessionId: sid in the top byte, the
 	// boot time in ms shifted up 16 bits, then a counter.
 	s.nextSession = int64(s.sid)<<56 | int64(uint64(ctx.Mono()/time.Millisecond)<<24>>8)
 	if !s.fresh {
-		s.startElection(ctx, "restarted", say("note.zk.restarted"))
+		s.startElection(ctx, "restarted", sim.Say("note.zk.restarted"))
 		return
 	}
 	s.fresh = false
@@ -255,17 +257,17 @@ func (s *zkServer) Start(ctx Ctx) {
 	}
 	s.enter(ctx, zkFollowing, 1)
 	s.synced, s.serving = true, true
-	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
 }
 
 // enter switches role: every timer of the previous role goes stale.
-func (s *zkServer) enter(ctx Ctx, state string, leader int) {
+func (s *zkServer) enter(ctx sim.Ctx, state string, leader int) {
 	s.state, s.leader = state, leader
 	s.era++
 	s.since = ctx.Mono()
 	s.serving = false
 	s.finalizing = false
-	s.peers, s.acks, s.tracker = nil, chunked[uint8]{}, nil
+	s.peers, s.acks, s.tracker = nil, sim.Chunked[uint8]{}, nil
 	s.decided, s.established = false, false
 	s.prep = zkTree{}
 	s.synced = false
@@ -277,13 +279,13 @@ func (s *zkServer) enter(ctx Ctx, state string, leader int) {
 
 // Crash implements Process: the kernel resets every connection, so peers
 // and clients see it closed; memory is gone, the log stays on disk.
-func (s *zkServer) Crash(ctx Ctx) {
+func (s *zkServer) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c.client, Msg{Op: zkOpClose, N: c.cnx})
+		ctx.Send(c.client, sim.Msg{Op: zkOpClose, N: c.cnx})
 	}
 	for sid := 1; sid <= s.n; sid++ {
 		if sid != s.sid {
-			ctx.Send(s.node(sid), Msg{Op: zkOpClose})
+			ctx.Send(s.node(sid), sim.Msg{Op: zkOpClose})
 		}
 	}
 	if s.state == zkLeading {
@@ -291,7 +293,7 @@ func (s *zkServer) Crash(ctx Ctx) {
 	}
 	s.conns, s.watches, s.waits, s.touched, s.queued = nil, nil, nil, nil, nil
 	s.state, s.leader, s.serving = zkLooking, 0, false
-	s.peers, s.acks, s.tracker, s.recv, s.outOf = nil, chunked[uint8]{}, nil, nil, nil
+	s.peers, s.acks, s.tracker, s.recv, s.outOf = nil, sim.Chunked[uint8]{}, nil, nil, nil
 	s.decided, s.established, s.finalizing, s.synced = false, false, false, false
 	s.prep = zkTree{}
 	s.era++
@@ -299,9 +301,9 @@ func (s *zkServer) Crash(ctx Ctx) {
 
 // Restart implements Process: the log is replayed (persist), or the server
 // comes back empty and learns everything from the leader.
-func (s *zkServer) Restart(ctx Ctx, persist bool) {
+func (s *zkServer) Restart(ctx sim.Ctx, persist bool) {
 	if !persist {
-		s.log, s.commit, s.tree = chunked[zkTxn]{}, 0, zkTree{}
+		s.log, s.commit, s.tree = sim.Chunked[zkTxn]{}, 0, zkTree{}
 		s.acceptedEpoch, s.currentEpoch = 0, 0
 	}
 	s.fresh = false
@@ -310,14 +312,14 @@ func (s *zkServer) Restart(ctx Ctx, persist bool) {
 
 // dropClients closes every client connection, as a server that stops
 // serving does; the clients see a disconnect.
-func (s *zkServer) dropClients(ctx Ctx) {
+func (s *zkServer) dropClients(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c.client, Msg{Op: zkOpClose, N: c.cnx})
+		ctx.Send(c.client, sim.Msg{Op: zkOpClose, N: c.cnx})
 	}
 	s.conns, s.watches, s.waits, s.touched, s.queued = nil, nil, nil, nil, nil
 }
 
-func (s *zkServer) disownLock(ctx Ctx) {
+func (s *zkServer) disownLock(ctx sim.Ctx) {
 	if s.owner != "" {
 		ctx.Disown(ZKLockPath, false)
 		s.owner = ""
@@ -330,7 +332,7 @@ func (s *zkServer) footprint() int {
 	tree := func(t zkTree) int {
 		return len(t.nodes)*int(unsafe.Sizeof(zkZnode{})) + len(t.sessions)*int(unsafe.Sizeof(zkSessionInfo{}))
 	}
-	return int(unsafe.Sizeof(*s)) + s.log.footprint(int(unsafe.Sizeof(zkTxn{}))) + s.acks.footprint(1) +
+	return int(unsafe.Sizeof(*s)) + s.log.Footprint(int(unsafe.Sizeof(zkTxn{}))) + s.acks.Footprint(1) +
 		tree(s.tree) + tree(s.prep) + (len(s.recv)+len(s.outOf))*int(unsafe.Sizeof(zkVote{})) +
 		len(s.peers)*int(unsafe.Sizeof(zkPeer{})) + len(s.tracker)*int(unsafe.Sizeof(zkTracked{})) +
 		len(s.touched)*8 + len(s.conns)*int(unsafe.Sizeof(zkConn{})) + len(s.watches)*int(unsafe.Sizeof(zkWatch{})) +

@@ -1,7 +1,9 @@
-package sim
+package zookeeper
 
 import (
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // zkTxn is one transaction of the replicated log.
@@ -15,15 +17,15 @@ type zkTxn struct {
 	Owner   string // createSession: the client, for display
 }
 
-func (x zkTxn) msg(op string) Msg {
-	m := Msg{Op: op, Token: x.Zxid, Value: x.Kind, Key: x.Path, N: x.Session, Seq: x.Cxid, TTL: x.Timeout}
+func (x zkTxn) msg(op string) sim.Msg {
+	m := sim.Msg{Op: op, Token: x.Zxid, Value: x.Kind, Key: x.Path, N: x.Session, Seq: x.Cxid, TTL: x.Timeout}
 	if x.Owner != "" {
 		m.Names = []string{x.Owner}
 	}
 	return m
 }
 
-func zkTxnOf(m Msg) zkTxn {
+func zkTxnOf(m sim.Msg) zkTxn {
 	x := zkTxn{Zxid: m.Token, Kind: m.Value, Path: m.Key, Session: m.N, Cxid: m.Seq, Timeout: m.TTL}
 	if len(m.Names) > 0 {
 		x.Owner = m.Names[0]

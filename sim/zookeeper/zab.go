@@ -1,23 +1,25 @@
-package sim
+package zookeeper
 
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // startElection is QuorumPeer going LOOKING: stop serving and run
 // FastLeaderElection.
-func (s *zkServer) startElection(ctx Ctx, why string, words Words) {
+func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 	switch s.state {
 	case zkLeading:
 		s.disownLock(ctx)
 		for i, p := range s.peers {
 			if p.info {
-				ctx.Send(s.node(i+1), Msg{Op: zkOpClose})
+				ctx.Send(s.node(i+1), sim.Msg{Op: zkOpClose})
 			}
 		}
 	case zkFollowing:
-		ctx.Send(s.node(s.leader), Msg{Op: zkOpClose})
+		ctx.Send(s.node(s.leader), sim.Msg{Op: zkOpClose})
 	}
 	s.dropClients(ctx)
 	s.enter(ctx, zkLooking, 0)
@@ -30,16 +32,16 @@ func (s *zkServer) startElection(ctx Ctx, why string, words Words) {
 	s.notTimeout = ZKFinalizeWait
 	s.lastNotif = ctx.Mono()
 	s.broadcastVote(ctx)
-	ctx.After(s.notTimeout, Timer{Kind: "fle", Seq: s.era})
+	ctx.After(s.notTimeout, sim.Timer{Kind: "fle", Seq: s.era})
 	s.checkVotes(ctx)
 }
 
-func (s *zkServer) voteMsg() Msg {
+func (s *zkServer) voteMsg() sim.Msg {
 	v := s.vote
-	return Msg{Op: zkOpVote, N: int64(v.leader), Token: v.zxid, Seq: s.round, Value: s.state}
+	return sim.Msg{Op: zkOpVote, N: int64(v.leader), Token: v.zxid, Seq: s.round, Value: s.state}
 }
 
-func (s *zkServer) broadcastVote(ctx Ctx) {
+func (s *zkServer) broadcastVote(ctx sim.Ctx) {
 	for sid := 1; sid <= s.n; sid++ {
 		if sid != s.sid {
 			ctx.Send(s.node(sid), s.voteMsg())
@@ -48,7 +50,7 @@ func (s *zkServer) broadcastVote(ctx Ctx) {
 }
 
 // onVote is FastLeaderElection's handling of one notification.
-func (s *zkServer) onVote(ctx Ctx, p int, m *Msg) {
+func (s *zkServer) onVote(ctx sim.Ctx, p int, m *sim.Msg) {
 	n := zkVote{leader: int(m.N), zxid: m.Token, round: m.Seq, state: m.Value, valid: true}
 	if s.state != zkLooking {
 		if n.state == zkLooking {
@@ -105,7 +107,7 @@ func (s *zkServer) onVote(ctx Ctx, p int, m *Msg) {
 }
 
 // checkVotes starts the finalize wait when a quorum shares this vote.
-func (s *zkServer) checkVotes(ctx Ctx) {
+func (s *zkServer) checkVotes(ctx sim.Ctx) {
 	count := 0
 	for _, v := range s.recv {
 		if v.valid && v.round == s.round && v.leader == s.vote.leader && v.zxid == s.vote.zxid {
@@ -115,11 +117,11 @@ func (s *zkServer) checkVotes(ctx Ctx) {
 	if count >= s.quorum() && !s.finalizing {
 		s.finalizing = true
 		s.finalizeAt = ctx.Mono() + ZKFinalizeWait
-		ctx.After(ZKFinalizeWait, Timer{Kind: "finalize", Seq: s.era})
+		ctx.After(ZKFinalizeWait, sim.Timer{Kind: "finalize", Seq: s.era})
 	}
 }
 
-func (s *zkServer) decide(ctx Ctx, leader int) {
+func (s *zkServer) decide(ctx sim.Ctx, leader int) {
 	if leader == s.sid {
 		s.becomeLeader(ctx)
 	} else {
@@ -127,15 +129,15 @@ func (s *zkServer) decide(ctx Ctx, leader int) {
 	}
 }
 
-func (s *zkServer) becomeLeader(ctx Ctx) {
+func (s *zkServer) becomeLeader(ctx sim.Ctx) {
 	s.enter(ctx, zkLeading, s.sid)
-	ctx.TraceSaid("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
+	ctx.TraceSaid("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), sim.Say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
 	s.prep = s.tree.clone()
 	s.log.Range(s.commit, func(_ int, x zkTxn) bool {
 		s.prep.apply(x)
 		return true
 	})
-	s.acks = chunked[uint8]{}
+	s.acks = sim.Chunked[uint8]{}
 	for range s.log.Len() {
 		s.acks.Append(1 << (s.sid - 1))
 	}
@@ -143,33 +145,33 @@ func (s *zkServer) becomeLeader(ctx Ctx) {
 	s.maybeDecideEpoch(ctx)
 }
 
-func (s *zkServer) becomeFollower(ctx Ctx, leader int) {
+func (s *zkServer) becomeFollower(ctx sim.Ctx, leader int) {
 	s.enter(ctx, zkFollowing, leader)
-	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
+	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), sim.Say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
 	s.sendFollowerInfo(ctx)
-	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
-	ctx.After(zkLeaderConnectRetry, Timer{Kind: "finfo", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
+	ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: "finfo", Seq: s.era})
 }
 
 // sendFollowerInfo opens (or retries opening) the connection to the
 // leader: always message 1, with this role's era as connection id.
-func (s *zkServer) sendFollowerInfo(ctx Ctx) {
+func (s *zkServer) sendFollowerInfo(ctx sim.Ctx) {
 	s.lsent, s.lrcvd = 1, 0
-	ctx.Send(s.node(s.leader), Msg{Op: zkOpFollowInfo, N: s.acceptedEpoch, Token: s.lastLogged(), Seq: s.era, Deadline: 1})
+	ctx.Send(s.node(s.leader), sim.Msg{Op: zkOpFollowInfo, N: s.acceptedEpoch, Token: s.lastLogged(), Seq: s.era, Deadline: 1})
 }
 
-func (s *zkServer) armLeader(ctx Ctx) {
-	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+func (s *zkServer) armLeader(ctx sim.Ctx) {
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
 }
 
-func (s *zkServer) armExpirer(ctx Ctx) {
+func (s *zkServer) armExpirer(ctx sim.Ctx) {
 	mono := ctx.Mono()
-	ctx.After(zkRoundUp(mono)-mono, Timer{Kind: "expire", Seq: s.era})
+	ctx.After(zkRoundUp(mono)-mono, sim.Timer{Kind: "expire", Seq: s.era})
 }
 
 // maybeDecideEpoch is Leader.getEpochToPropose: once a quorum has reported
 // its accepted epoch, the new epoch is one more than the largest.
-func (s *zkServer) maybeDecideEpoch(ctx Ctx) {
+func (s *zkServer) maybeDecideEpoch(ctx sim.Ctx) {
 	if s.decided {
 		return
 	}
@@ -195,7 +197,7 @@ func (s *zkServer) maybeDecideEpoch(ctx Ctx) {
 
 // syncPeer brings a follower's log in line with the leader's (TRUNC and
 // DIFF), then sends NEWLEADER; from now on it gets every proposal.
-func (s *zkServer) syncPeer(ctx Ctx, i int) {
+func (s *zkServer) syncPeer(ctx sim.Ctx, i int) {
 	p := &s.peers[i]
 	from := -1
 	for k := s.log.Len() - 1; k >= 0; k-- {
@@ -218,7 +220,7 @@ func (s *zkServer) syncPeer(ctx Ctx, i int) {
 			}
 			return true
 		})
-		s.toPeer(ctx, i+1, Msg{Op: zkOpTrunc, Token: z})
+		s.toPeer(ctx, i+1, sim.Msg{Op: zkOpTrunc, Token: z})
 	}
 	for k := from; k < s.log.Len(); k++ {
 		op := zkOpDiff
@@ -227,13 +229,13 @@ func (s *zkServer) syncPeer(ctx Ctx, i int) {
 		}
 		s.toPeer(ctx, i+1, s.log.At(k).msg(op))
 	}
-	s.toPeer(ctx, i+1, Msg{Op: zkOpNewLeader, N: s.currentEpoch, Token: s.currentEpoch << 32})
+	s.toPeer(ctx, i+1, sim.Msg{Op: zkOpNewLeader, N: s.currentEpoch, Token: s.currentEpoch << 32})
 	p.forwarding = true
 }
 
 // maybeEstablish: once a quorum has acknowledged NEWLEADER the leader
 // commits its whole history and starts serving.
-func (s *zkServer) maybeEstablish(ctx Ctx) {
+func (s *zkServer) maybeEstablish(ctx sim.Ctx) {
 	if s.established || !s.decided {
 		return
 	}
@@ -254,16 +256,16 @@ func (s *zkServer) maybeEstablish(ctx Ctx) {
 	}
 	for i, p := range s.peers {
 		if p.ackedNL {
-			s.toPeer(ctx, i+1, Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
+			s.toPeer(ctx, i+1, sim.Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
 		}
 	}
 	s.updateOwner(ctx, false)
 	s.armExpirer(ctx)
-	ctx.TraceSaid("election", "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch), say("note.zk.established", "epoch", fmt.Sprint(s.currentEpoch)))
+	ctx.TraceSaid("election", "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch), sim.Say("note.zk.established", "epoch", fmt.Sprint(s.currentEpoch)))
 }
 
 // Receive implements Process.
-func (s *zkServer) Receive(ctx Ctx, from NodeID, m *Msg) {
+func (s *zkServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if ctx.Sim().Nodes[from].Client {
 		s.fromClient(ctx, from, m)
 		return
@@ -286,7 +288,7 @@ func (s *zkServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 	}
 }
 
-func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
+func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 	peer := &s.peers[p-1]
 	switch m.Op {
 	case zkOpClose:
@@ -308,8 +310,8 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
 		return
 	}
 	if int64(m.Deadline) != peer.rcvd+1 {
-		ctx.TraceSaid("drop", m.Op, fmt.Sprintf("message lost on the connection from zk-%d: reset", p), say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
-		ctx.Send(s.node(p), Msg{Op: zkOpClose})
+		ctx.TraceSaid("drop", m.Op, fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
+		ctx.Send(s.node(p), sim.Msg{Op: zkOpClose})
 		*peer = zkPeer{}
 		return
 	}
@@ -322,7 +324,7 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
 		}
 		peer.ackedNL = true
 		if s.established {
-			s.toPeer(ctx, p, Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
+			s.toPeer(ctx, p, sim.Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
 			return
 		}
 		s.maybeEstablish(ctx)
@@ -351,7 +353,7 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
 		}
 		x, code := s.prepare(m.Value, m.Key, m.N, m.Seq, m.TTL, zkTxnOf(*m).Owner)
 		if code != "" {
-			s.toPeer(ctx, p, Msg{Op: zkOpErr, N: m.N, Seq: m.Seq, Value: code})
+			s.toPeer(ctx, p, sim.Msg{Op: zkOpErr, N: m.N, Seq: m.Seq, Value: code})
 			return
 		}
 		s.submit(ctx, x)
@@ -363,7 +365,7 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
 		if ok {
 			s.touch(ctx, m.N)
 		}
-		reply := Msg{Op: zkOpRevalidate, N: m.N}
+		reply := sim.Msg{Op: zkOpRevalidate, N: m.N}
 		if ok {
 			reply.Token = 1
 		}
@@ -371,14 +373,14 @@ func (s *zkServer) fromFollower(ctx Ctx, p int, m *Msg) {
 	}
 }
 
-func (s *zkServer) fromLeader(ctx Ctx, m *Msg) {
+func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 	s.heard = ctx.Mono()
 	if m.Op == zkOpClose {
-		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
+		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), sim.Say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
 	if int64(m.Deadline) != s.lrcvd+1 {
-		s.startElection(ctx, fmt.Sprintf("message lost on the connection to leader zk-%d: reset", s.leader), say("note.zk.leaderLost", "leader", fmt.Sprintf("zk-%d", s.leader)))
+		s.startElection(ctx, fmt.Sprintf("message lost on the connection to leader zk-%d: reset", s.leader), sim.Say("note.zk.leaderLost", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
 	s.lrcvd++
@@ -404,18 +406,18 @@ func (s *zkServer) fromLeader(ctx Ctx, m *Msg) {
 		}
 	case zkOpNewLeader:
 		s.acceptedEpoch, s.currentEpoch = m.N, m.N
-		s.toLeader(ctx, Msg{Op: zkOpAckNewLdr, N: m.N})
+		s.toLeader(ctx, sim.Msg{Op: zkOpAckNewLdr, N: m.N})
 	case zkOpUpToDate:
 		s.applyUpTo(ctx, s.indexAfter(m.Token))
 		if !s.serving {
 			s.serving = true
-			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
+			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), sim.Say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		}
 	case zkOpProposal:
 		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
 			s.log.Append(x)
 		}
-		s.toLeader(ctx, Msg{Op: zkOpAck, Token: m.Token})
+		s.toLeader(ctx, sim.Msg{Op: zkOpAck, Token: m.Token})
 	case zkOpCommit:
 		s.applyUpTo(ctx, s.indexAfter(m.Token))
 	case zkOpPing:
@@ -424,10 +426,10 @@ func (s *zkServer) fromLeader(ctx Ctx, m *Msg) {
 			names[i] = strconv.FormatInt(id, 16)
 		}
 		s.touched = nil
-		s.toLeader(ctx, Msg{Op: zkOpPing, Names: names})
+		s.toLeader(ctx, sim.Msg{Op: zkOpPing, Names: names})
 	case zkOpErr:
 		if w, ok := s.takeWait(m.N, m.Seq, ""); ok {
-			s.reply(ctx, w.client, w.cnx, Msg{Op: zkOpErr, Seq: w.cxid, Value: m.Value})
+			s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpErr, Seq: w.cxid, Value: m.Value})
 			s.release(ctx, w.session)
 		}
 	case zkOpRevalidate:
@@ -438,7 +440,7 @@ func (s *zkServer) fromLeader(ctx Ctx, m *Msg) {
 		if m.Token == 1 {
 			s.accept(ctx, w)
 		} else {
-			ctx.Send(w.client, Msg{Op: zkOpExpired, N: w.cnx})
+			ctx.Send(w.client, sim.Msg{Op: zkOpExpired, N: w.cnx})
 		}
 	}
 }

@@ -1,27 +1,29 @@
-package sim
+package zookeeper
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
-func (s *zkServer) fromClient(ctx Ctx, from NodeID, m *Msg) {
+func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if m.Op == zkOpConnect {
 		s.onConnect(ctx, from, m)
 		return
 	}
 	i, ok := s.conn(from, m.N)
 	if !ok || !s.serving {
-		ctx.Send(from, Msg{Op: zkOpClose, N: m.N}) // no such connection
+		ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N}) // no such connection
 		return
 	}
 	if m.Deadline != 0 {
 		// A sender that numbers its messages (every zkClient does; a
 		// scripted conformance client does not) must not skip one.
 		if int64(m.Deadline) != s.conns[i].rcvd+1 {
-			ctx.TraceSaid("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
-			ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
+			ctx.TraceSaid("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
+			ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N})
 			s.dropConn(from)
 			return
 		}
@@ -56,10 +58,10 @@ func (s *zkServer) fromClient(ctx Ctx, from NodeID, m *Msg) {
 }
 
 // serveRead answers a ping or a read from this server's own data.
-func (s *zkServer) serveRead(ctx Ctx, from NodeID, cnx int64, m *Msg) {
+func (s *zkServer) serveRead(ctx sim.Ctx, from sim.NodeID, cnx int64, m *sim.Msg) {
 	switch m.Op {
 	case zkOpPing:
-		s.reply(ctx, from, cnx, Msg{Op: zkOpPong})
+		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpPong})
 	case zkOpChildren:
 		names := make([]string, len(s.tree.nodes))
 		for k, n := range s.tree.nodes {
@@ -68,23 +70,23 @@ func (s *zkServer) serveRead(ctx Ctx, from NodeID, cnx int64, m *Msg) {
 		if m.Token == 1 {
 			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: ZKLockPath, child: true})
 		}
-		s.reply(ctx, from, cnx, Msg{Op: zkOpOK, Seq: m.Seq, Names: names})
+		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpOK, Seq: m.Seq, Names: names})
 	case zkOpGetData:
 		name := strings.TrimPrefix(m.Key, ZKLockPath+"/")
 		if s.tree.find(name) < 0 {
-			s.reply(ctx, from, cnx, Msg{Op: zkOpErr, Seq: m.Seq, Value: zkErrNoNode})
+			s.reply(ctx, from, cnx, sim.Msg{Op: zkOpErr, Seq: m.Seq, Value: zkErrNoNode})
 			return
 		}
 		if m.Token == 1 {
 			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: m.Key})
 		}
-		s.reply(ctx, from, cnx, Msg{Op: zkOpOK, Seq: m.Seq, Key: m.Key})
+		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpOK, Seq: m.Seq, Key: m.Key})
 	}
 }
 
 // write runs a client's write: prepared here on the leader, forwarded to
 // the leader by a follower; the answer comes when it commits.
-func (s *zkServer) write(ctx Ctx, w zkWait, path, owner string) {
+func (s *zkServer) write(ctx sim.Ctx, w zkWait, path, owner string) {
 	w.order = s.nextOrder()
 	if s.state == zkLeading {
 		x, code := s.prepare(w.kind, path, w.session, w.cxid, w.timeout, owner)
@@ -92,7 +94,7 @@ func (s *zkServer) write(ctx Ctx, w zkWait, path, owner string) {
 			if w.kind == zkTxnCreateSess {
 				return
 			}
-			s.reply(ctx, w.client, w.cnx, Msg{Op: zkOpErr, Seq: w.cxid, Value: code})
+			s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpErr, Seq: w.cxid, Value: code})
 			return
 		}
 		s.waits = append(s.waits, w)
@@ -106,11 +108,11 @@ func (s *zkServer) write(ctx Ctx, w zkWait, path, owner string) {
 
 // onConnect handles a ConnectRequest: N connection number, Token session
 // (0 for a new one), TTL requested timeout, Seq the last zxid the client saw.
-func (s *zkServer) onConnect(ctx Ctx, from NodeID, m *Msg) {
+func (s *zkServer) onConnect(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if !s.serving || m.Seq > s.lastCommitted() {
 		// Not serving, or behind what the client has seen: it must try
 		// another server.
-		ctx.Send(from, Msg{Op: zkOpClose, N: m.N})
+		ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N})
 		return
 	}
 	s.dropConn(from) // a client has one connection: an old one is dead
@@ -125,7 +127,7 @@ func (s *zkServer) onConnect(ctx Ctx, from NodeID, m *Msg) {
 	w := zkWait{client: from, cnx: m.N, session: m.Token, kind: zkRevalidate, timeout: timeout}
 	if s.state == zkLeading {
 		if !s.sessionLive(m.Token) {
-			ctx.Send(from, Msg{Op: zkOpExpired, N: m.N})
+			ctx.Send(from, sim.Msg{Op: zkOpExpired, N: m.N})
 			return
 		}
 		s.touch(ctx, m.Token)
@@ -134,11 +136,11 @@ func (s *zkServer) onConnect(ctx Ctx, from NodeID, m *Msg) {
 	}
 	w.order = s.nextOrder()
 	s.waits = append(s.waits, w)
-	s.toLeader(ctx, Msg{Op: zkOpRevalidate, N: m.Token, TTL: timeout})
+	s.toLeader(ctx, sim.Msg{Op: zkOpRevalidate, N: m.Token, TTL: timeout})
 }
 
 // Fire implements Process.
-func (s *zkServer) Fire(ctx Ctx, t Timer) {
+func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 	if t.Seq != s.era {
 		return // set in an earlier role
 	}
@@ -153,20 +155,20 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 			s.notTimeout = min(2*s.notTimeout, ZKMaxNotificationInterval)
 			s.lastNotif = mono
 		}
-		ctx.After(s.lastNotif+s.notTimeout-mono, Timer{Kind: "fle", Seq: s.era})
+		ctx.After(s.lastNotif+s.notTimeout-mono, sim.Timer{Kind: "fle", Seq: s.era})
 	case "finalize":
 		if s.state != zkLooking || !s.finalizing {
 			return
 		}
 		if !due(mono, s.finalizeAt) {
-			ctx.After(s.finalizeAt-mono, Timer{Kind: "finalize", Seq: s.era})
+			ctx.After(s.finalizeAt-mono, sim.Timer{Kind: "finalize", Seq: s.era})
 			return
 		}
 		s.decide(ctx, s.vote.leader)
 	case "finfo":
 		if s.state == zkFollowing && !s.synced {
 			s.sendFollowerInfo(ctx)
-			ctx.After(zkLeaderConnectRetry, Timer{Kind: "finfo", Seq: s.era})
+			ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: "finfo", Seq: s.era})
 		}
 	case "tick":
 		switch s.state {
@@ -179,10 +181,10 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 			}
 			if mono-s.heard > limit {
 				s.startElection(ctx, fmt.Sprintf("nothing from leader zk-%d for %v", s.leader, (mono-s.heard).Round(time.Millisecond)),
-					say("note.zk.leaderSilent", "leader", fmt.Sprintf("zk-%d", s.leader), "for", (mono-s.heard).Round(time.Millisecond).String()))
+					sim.Say("note.zk.leaderSilent", "leader", fmt.Sprintf("zk-%d", s.leader), "for", (mono-s.heard).Round(time.Millisecond).String()))
 				return
 			}
-			ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+			ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
 		}
 	case "expire":
 		if s.state != zkLeading || !s.established {
@@ -199,7 +201,7 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 		// tracker, so the expired sessions are collected first.
 		for _, tr := range expired {
 			ctx.TraceSaid("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
-				say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
+				sim.Say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
 			x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")
 			s.submit(ctx, x)
 		}
@@ -209,11 +211,11 @@ func (s *zkServer) Fire(ctx Ctx, t Timer) {
 
 // leaderTick is the leader's loop every tickTime/2: check that a quorum is
 // still synced, then ping every follower.
-func (s *zkServer) leaderTick(ctx Ctx) {
+func (s *zkServer) leaderTick(ctx sim.Ctx) {
 	mono := ctx.Mono()
 	if !s.established {
 		if mono-s.since > time.Duration(ZKInitLimit)*ZKTickTime {
-			s.startElection(ctx, "no quorum of followers within initLimit", say("note.zk.noQuorum"))
+			s.startElection(ctx, "no quorum of followers within initLimit", sim.Say("note.zk.noQuorum"))
 			return
 		}
 	} else {
@@ -224,14 +226,14 @@ func (s *zkServer) leaderTick(ctx Ctx) {
 			}
 		}
 		if synced < s.quorum() {
-			s.startElection(ctx, "not sufficient followers synced", say("note.zk.notSynced"))
+			s.startElection(ctx, "not sufficient followers synced", sim.Say("note.zk.notSynced"))
 			return
 		}
 	}
 	for i, p := range s.peers {
 		if p.forwarding {
-			s.toPeer(ctx, i+1, Msg{Op: zkOpPing})
+			s.toPeer(ctx, i+1, sim.Msg{Op: zkOpPing})
 		}
 	}
-	ctx.After(ZKTickTime/2, Timer{Kind: "tick", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
 }

@@ -1,4 +1,4 @@
-package sim
+package zookeeper
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // The ZooKeeper mode: an ensemble zk-1…zk-N running Zab (FastLeaderElection,
@@ -170,7 +172,7 @@ const (
 	zkRevalidate      = "revalidate" // a wait, not a transaction
 )
 
-func init() { RegisterMode(zkMode{}) }
+func init() { sim.RegisterMode(zkMode{}) }
 
 type zkMode struct{}
 
@@ -178,32 +180,32 @@ func (zkMode) Name() string { return "zookeeper" }
 
 // zkTraits: an ensemble of servers, a session timeout, and the znode's
 // sequence number as every grant's token.
-var zkTraits = Traits{
-	LeaseWord: "session", ServerWord: "servers", Token: TokenAlways,
+var zkTraits = sim.Traits{
+	LeaseWord: "session", ServerWord: "servers", Token: sim.TokenAlways,
 	Fields: []string{"nodes", "herd", "respectSuspended", "fencing"},
 	Refusals: map[string]error{
-		"plainDel": fieldErr("plainDel", say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode"),
-		"replica":  fieldErr("replica", say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)"),
-		"watchdog": fieldErr("watchdog", say("field.zkWatchdog"), "only for redis and redlock; a zookeeper session is kept alive by pings"),
+		"plainDel": sim.FieldErr("plainDel", sim.Say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode"),
+		"replica":  sim.FieldErr("replica", sim.Say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)"),
+		"watchdog": sim.FieldErr("watchdog", sim.Say("field.zkWatchdog"), "only for redis and redlock; a zookeeper session is kept alive by pings"),
 	},
 }
 
-func (zkMode) Traits() Traits { return zkTraits }
+func (zkMode) Traits() sim.Traits { return zkTraits }
 
-func (zkMode) Defaults(sc *Scenario) {
+func (zkMode) Defaults(sc *sim.Scenario) {
 	sc.Nodes = 3
 	sc.Tries = 0
 }
 
-func (zkMode) Validate(sc *Scenario) error {
+func (zkMode) Validate(sc *sim.Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > 7:
-		return fieldErr("nodes", say("field.zkNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7", sc.Nodes)
+		return sim.FieldErr("nodes", sim.Say("field.zkNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7", sc.Nodes)
 	}
 	return nil
 }
 
-func (zkMode) Servers(sc *Scenario) []string {
+func (zkMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, sc.Nodes)
 	for i := range out {
 		out[i] = fmt.Sprintf("zk-%d", i+1)
@@ -211,17 +213,17 @@ func (zkMode) Servers(sc *Scenario) []string {
 	return out
 }
 
-func (zkMode) CanFailover(sc *Scenario, node string) error {
-	return fieldErr("", say("field.zkFailover"), "a zookeeper ensemble elects its own leader: crash the leader instead")
+func (zkMode) CanFailover(sc *sim.Scenario, node string) error {
+	return sim.FieldErr("", sim.Say("field.zkFailover"), "a zookeeper ensemble elects its own leader: crash the leader instead")
 }
 
-func (zkMode) Failover(s *Sim, node NodeID) { s.CrashNode(node) }
+func (zkMode) Failover(s *sim.Sim, node sim.NodeID) { s.CrashNode(node) }
 
-func (zkMode) NewServer(sc *Scenario, i int) Process {
+func (zkMode) NewServer(sc *sim.Scenario, i int) sim.Process {
 	return &zkServer{sid: i + 1, n: sc.Nodes, fresh: true}
 }
 
-func (zkMode) NewClient(sc *Scenario, i int) Process {
+func (zkMode) NewClient(sc *sim.Scenario, i int) sim.Process {
 	return &zkClient{idx: i, n: sc.Nodes}
 }
 

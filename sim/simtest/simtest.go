@@ -1,0 +1,57 @@
+// Package simtest holds the helpers the simulator's tests share across
+// packages: package sim's own tests and each design's, which live in the
+// design's folder. It is imported by tests only.
+package simtest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Preset is the bundled preset name, edited by edit (when not nil) and
+// valid; the test stops if it is not.
+func Preset(t testing.TB, name string, edit func(*sim.Scenario)) *sim.Scenario {
+	t.Helper()
+	sc, err := assets.Preset(name)
+	require.NoError(t, err)
+	if edit != nil {
+		edit(sc)
+	}
+	require.NoError(t, sc.Validate())
+	return sc
+}
+
+// Run records the scenario to its end and gives its summary with the
+// recording (to look at any instant).
+func Run(t testing.TB, sc *sim.Scenario) (sim.Summary, *sim.Recording) {
+	t.Helper()
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	return rec.Summary(), rec
+}
+
+// GrantOf is the client's first grant in the summary.
+func GrantOf(sum sim.Summary, client string) (sim.GrantSummary, bool) {
+	for _, g := range sum.Grants {
+		if g.Client == client {
+			return g, true
+		}
+	}
+	return sim.GrantSummary{}, false
+}
+
+// VolatileMaster says whether a fault of the scenario can make the lock
+// service forget what it granted (a failover, or a restart without its
+// durable state), after which tokens and sequence numbers may start again.
+func VolatileMaster(sc *sim.Scenario) bool {
+	for _, f := range sc.Faults {
+		if f.Failover != "" || (f.Restart != "" && !f.Persist) {
+			return true
+		}
+	}
+	return false
+}
