@@ -257,8 +257,12 @@ func (r *timelineRenderer) Refresh() {
 		r.bars.Resize(t.Size())
 		r.bars.Refresh()
 		if objs := r.pools.finish(); objs != nil || r.objects == nil {
-			r.objects = append([]fyne.CanvasObject{r.bars}, r.pools.all()...)
-			r.objects = append(r.objects, r.dim, r.cursor, r.cursorBg, r.cursorTxt)
+			// The dimmed future covers the bars only: every label on show
+			// tells of an instant at or before the cursor (see timed), so
+			// one that reaches past the cursor is drawn whole, not half
+			// a ghost.
+			r.objects = append([]fyne.CanvasObject{r.bars, r.dim}, r.pools.all()...)
+			r.objects = append(r.objects, r.cursor, r.cursorBg, r.cursorTxt)
 			repaint(t)
 		}
 		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
@@ -402,6 +406,17 @@ func (r *timelineRenderer) draw() {
 		}
 	}
 
+	// The writes' badges are placed first, as they say the outcome; every
+	// other label in the lanes goes where none of them is (taken), or is
+	// left out, so no label hides another.
+	writes := t.writeBadges(lanes)
+	var taken labelBoxes
+	for _, wb := range writes {
+		if wb.text != "" {
+			taken = append(taken, wb.box)
+		}
+	}
+
 	// Pauses grey a client's lane over its bars for their length: what
 	// it believes is frozen.
 	for _, f := range tl.Faults {
@@ -416,10 +431,13 @@ func (r *timelineRenderer) draw() {
 		g := lanes[li]
 		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
 		r.rect(a, g.beliefY-2, w, g.beliefH+4, fade(ColorIdle, 0.55))
-		if g.beliefH >= 14 && w > 60 {
+		label := i18n.T("timeline.paused")
+		box := labelBox{a + 6, g.beliefY + g.beliefH/2 - 8, textWidth(label, 11, true), 16}
+		if g.beliefH >= 14 && w > 60 && taken.free(box) {
 			txt := r.labels.next()
-			placeText(txt, i18n.T("timeline.paused"), fyne.NewPos(a+6, g.beliefY+g.beliefH/2-8), color.White)
+			placeText(txt, label, fyne.NewPos(box.x, box.y), color.White)
 			r.when(f.At, txt)
+			taken = append(taken, box)
 		}
 	}
 
@@ -440,11 +458,13 @@ func (r *timelineRenderer) draw() {
 		r.vline(x+1, g.beliefY, g.beliefY+g.beliefH, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 2)
 		tickEnd[li] = x + 4
 		label := "#" + strconv.FormatInt(gr.Token, 10)
-		if gr.Token > 0 && g.beliefH >= 12 && x+5 >= labelEnd[li] && t.roomAfter(li, gr.At, textWidth(label, 11, true)+8) {
+		box := labelBox{x + 5, g.beliefY + g.beliefH/2 - 8, textWidth(label, 11, true), 16}
+		if gr.Token > 0 && g.beliefH >= 12 && x+5 >= labelEnd[li] && t.roomAfter(li, gr.At, box.w+8) && taken.free(box) {
 			txt := r.labels.next()
-			placeText(txt, label, fyne.NewPos(x+5, g.beliefY+g.beliefH/2-8), color.White)
+			placeText(txt, label, fyne.NewPos(box.x, box.y), color.White)
 			r.when(gr.At, txt)
-			labelEnd[li] = x + 5 + textWidth(label, 11, true) + 4
+			labelEnd[li] = x + 5 + box.w + 4
+			taken = append(taken, box)
 		}
 	}
 
@@ -455,16 +475,15 @@ func (r *timelineRenderer) draw() {
 		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: fade(ColorViolation, 0.6)})
 		r.vline(a, t.top, bottom, ColorViolation, 2)
 		r.vline(a+w, t.top, bottom, ColorViolation, 2)
-		label := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
-		lw := textWidth(label, 11, true) + 8
-		if lw > w {
-			label = i18n.T("timeline.overlap")
-			lw = textWidth(label, 11, true) + 8
+		label, box, ok := t.overlapBadge(ov, lanes, taken)
+		if !ok {
+			continue // the hatch and the legend still say it
 		}
 		badge, txt := r.badges.next(), r.labels.next()
-		placeRect(badge, fyne.NewPos(a+2, bottom-19), fyne.NewSize(lw, 17), ColorViolation)
-		placeText(txt, label, fyne.NewPos(a+6, bottom-18), color.White)
+		placeRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
+		placeText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)
 		r.when(ov.From, badge, txt)
+		taken = append(taken, box)
 	}
 
 	// Faults and changes: a line down the lanes hit, and a badge in the
@@ -485,10 +504,75 @@ func (r *timelineRenderer) draw() {
 		placeText(r.labels.next(), b.text, fyne.NewPos(b.x+4, y+1), color.White)
 	}
 
-	// Writes: ✓ accepted, × rejected; stale ones say so. Where writes
-	// crowd, plain ones are left out and stale ones become ticks.
+	// Writes: ✓ accepted, × rejected; stale ones say so (writeBadges).
+	for _, wb := range writes {
+		if wb.text == "" {
+			g := lanes[wb.lane]
+			r.vline(wb.x, g.top+2, g.top+g.height-2, wb.c, 2)
+			continue
+		}
+		badge, txt := r.badges.next(), r.labels.next()
+		placeRect(badge, fyne.NewPos(wb.box.x, wb.box.y), fyne.NewSize(wb.box.w, wb.box.h), wb.c)
+		placeText(txt, wb.text, fyne.NewPos(wb.box.x+4, wb.box.y+1), color.White)
+		r.when(wb.at, badge, txt)
+	}
+
+	r.drawAxis(x0, x1, bottom, fg, muted)
+	r.drawLegend(bottom+tlAxisH, fg)
+}
+
+// pixelSpans maps intervals to x ranges, merging those less than a pixel
+// apart: a long run draws one bar where its stretches blur together, not
+// thousands.
+func (t *Timeline) pixelSpans(ivs []sim.Interval) [][2]float32 {
+	var out [][2]float32
+	for _, iv := range ivs {
+		a, b := t.XAt(iv.From), t.XAt(iv.To)
+		b = max(b, a+1)
+		if n := len(out); n > 0 && a <= out[n-1][1]+1 {
+			out[n-1][1] = max(out[n-1][1], b)
+			continue
+		}
+		out = append(out, [2]float32{a, b})
+	}
+	return out
+}
+
+// labelBox is the rectangle a label takes in the lanes.
+type labelBox struct{ x, y, w, h float32 }
+
+// labelBoxes are the labels already placed in the lanes.
+type labelBoxes []labelBox
+
+// free reports whether b covers none of the placed labels.
+func (ls labelBoxes) free(b labelBox) bool {
+	for _, o := range ls {
+		if b.x < o.x+o.w && o.x < b.x+b.w && b.y < o.y+o.h && o.y < b.y+b.h {
+			return false
+		}
+	}
+	return true
+}
+
+// writeBadge is the mark of one write: a badge (✓ accepted, × refused,
+// stale ones said so) centred on the write's instant, or, where writes
+// crowd, a tick for a stale write (text "") and nothing for a plain one.
+type writeBadge struct {
+	at   time.Duration
+	lane int
+	x    float32 // the write's instant
+	box  labelBox
+	text string
+	c    color.NRGBA
+}
+
+// writeBadges lays out the writes' marks, lane by lane, none covering the
+// one before it.
+func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
+	x0, x1 := t.plotSpan()
+	var out []writeBadge
 	badgeEnd := make([]float32, len(lanes))
-	for _, wr := range tl.Writes {
+	for _, wr := range t.tl.Writes {
 		li := int(wr.Client)
 		if li < 0 || li >= len(lanes) {
 			continue
@@ -514,37 +598,58 @@ func (r *timelineRenderer) draw() {
 		lx = max(lx, x0)
 		if lx < badgeEnd[li] {
 			if wr.Stale {
-				r.vline(x, g.top+2, g.top+g.height-2, c, 2)
+				out = append(out, writeBadge{at: wr.At, lane: li, x: x, c: c})
 			}
 			continue
 		}
-		y := g.beliefY + g.beliefH/2 - 8.5
-		badge, txt := r.badges.next(), r.labels.next()
-		placeRect(badge, fyne.NewPos(lx, y), fyne.NewSize(lw, 17), c)
-		placeText(txt, label, fyne.NewPos(lx+4, y+1), color.White)
-		r.when(wr.At, badge, txt)
+		box := labelBox{lx, g.beliefY + g.beliefH/2 - 8.5, lw, 17}
+		out = append(out, writeBadge{at: wr.At, lane: li, x: x, box: box, text: label, c: c})
 		badgeEnd[li] = lx + lw + 2
 	}
-
-	r.drawAxis(x0, x1, bottom, fg, muted)
-	r.drawLegend(bottom+tlAxisH, fg)
+	return out
 }
 
-// pixelSpans maps intervals to x ranges, merging those less than a pixel
-// apart: a long run draws one bar where its stretches blur together, not
-// thousands.
-func (t *Timeline) pixelSpans(ivs []sim.Interval) [][2]float32 {
-	var out [][2]float32
-	for _, iv := range ivs {
-		a, b := t.XAt(iv.From), t.XAt(iv.To)
-		b = max(b, a+1)
-		if n := len(out); n > 0 && a <= out[n-1][1]+1 {
-			out[n-1][1] = max(out[n-1][1], b)
-			continue
-		}
-		out = append(out, [2]float32{a, b})
+// overlapBadge places the label of a two-holder overlap where it covers
+// no label already placed: at the foot of the lanes at the overlap's
+// start, else at the top of a lane, else just after the label in its
+// way; in full ("2 holders · 5.005 s") where that fits in the overlap,
+// else in short. ok is false when no place is free.
+func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, taken labelBoxes) (label string, box labelBox, ok bool) {
+	a, b := t.XAt(ov.From), t.XAt(ov.To)
+	_, x1 := t.plotSpan()
+	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
+	short := i18n.T("timeline.overlap")
+	texts := []string{short}
+	if textWidth(long, 11, true)+8 <= b-a {
+		texts = []string{long, short}
 	}
-	return out
+	ys := []float32{t.lanesBottom() - 19}
+	for i := len(lanes) - 1; i >= 0; i-- {
+		if y := lanes[i].top + 1; y+17 <= t.lanesBottom()-19 {
+			ys = append(ys, y)
+		}
+	}
+	for _, text := range texts {
+		w := textWidth(text, 11, true) + 8
+		for _, y := range ys {
+			// At the overlap's start, else after each label in the way,
+			// as long as the badge still starts inside the overlap.
+			xs := []float32{a + 2}
+			for _, o := range taken {
+				if o.y < y+17 && y < o.y+o.h && o.x+o.w+2 > a && o.x+o.w+2 < b {
+					xs = append(xs, o.x+o.w+2)
+				}
+			}
+			slices.Sort(xs)
+			for _, x := range xs {
+				box := labelBox{x, y, w, 17}
+				if x+w <= x1+tlRightPad && taken.free(box) {
+					return text, box, true
+				}
+			}
+		}
+	}
+	return "", labelBox{}, false
 }
 
 // roomAfter reports whether a label w pixels wide fits after instant at

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"image/color"
+	"slices"
 	"testing"
 	"time"
 
@@ -299,4 +300,103 @@ func TestTimelineFaultLabelsNeverCover(t *testing.T) {
 		assert.LessOrEqual(t, a.y+a.h, tl.lanesTop(), "badges sit above the lanes")
 	}
 	assert.Greater(t, tl.lanesTop(), float32(tlTopRow), "crowded faults take more than one row")
+}
+
+// shownLabels are the rectangles of the lanes' labels on show: each badge,
+// and each text that stands on no badge.
+func shownLabels(r *timelineRenderer) (boxes []labelBox, names []string) {
+	for _, o := range r.badges.objects() {
+		if o.Visible() {
+			boxes = append(boxes, labelBox{o.Position().X, o.Position().Y, o.Size().Width, o.Size().Height})
+			names = append(names, "badge")
+		}
+	}
+	for _, o := range r.labels.objects() {
+		txt := o.(*canvas.Text)
+		if !txt.Visible() {
+			continue
+		}
+		b := labelBox{txt.Position().X, txt.Position().Y, txt.MinSize().Width, txt.MinSize().Height}
+		onBadge := false
+		for _, bb := range boxes {
+			if b.x >= bb.x && b.x < bb.x+bb.w && b.y >= bb.y-1 && b.y < bb.y+bb.h {
+				onBadge = true
+			}
+		}
+		if !onBadge {
+			boxes = append(boxes, b)
+			names = append(names, txt.Text)
+		}
+	}
+	return boxes, names
+}
+
+// A short overlap with a write just inside it, on the last lane of a low
+// timeline (etcd-lease-expiry at 1024×768): the overlap's badge, the
+// writes', the grants' tokens and "paused" all stay whole, none on
+// another. The overlap's badge is never dropped where a place is free.
+func TestTimelineLanesLabelsNeverCoverEachOther(t *testing.T) {
+	test.NewTempApp(t)
+	tl := NewTimeline()
+	w := test.NewTempWindow(t, tl)
+	run := sim.Timeline{
+		End:      15 * sec,
+		Clients:  []string{"client-1", "client-2"},
+		Waiting:  [][]sim.Interval{nil, {{From: 0, To: 2500 * time.Millisecond}}},
+		Holding:  [][]sim.Interval{{{From: 0, To: 4500 * time.Millisecond}}, {{From: 2500 * time.Millisecond, To: 4 * sec}}},
+		Owned:    [][]sim.Interval{{{From: 0, To: 2500 * time.Millisecond}}, {{From: 2500 * time.Millisecond, To: 4 * sec}}},
+		Overlaps: []sim.Interval{{From: 2500 * time.Millisecond, To: 4 * sec}},
+		Faults:   []sim.FaultMark{{At: sec / 2, Kind: "pause", Target: "client-1", Note: "3s"}},
+		Grants:   []sim.Grant{{At: 0, Client: 0, Token: 1}, {At: 2500 * time.Millisecond, Client: 1, Token: 2}},
+		Writes: []sim.WriteRecord{
+			{At: 3200 * time.Millisecond, Client: 1, Token: 2, Accepted: true},
+			{At: 3600 * time.Millisecond, Client: 0, Token: 1, Stale: true, Accepted: true},
+		},
+	}
+	for _, size := range []fyne.Size{fyne.NewSize(700, 150), fyne.NewSize(900, 140), fyne.NewSize(1000, 300), fyne.NewSize(600, 130)} {
+		w.Resize(size)
+		tl.Resize(size)
+		tl.SetTimeline(run)
+		tl.SetCursor(run.End)
+		r := test.TempWidgetRenderer(t, tl).(*timelineRenderer)
+		boxes, names := shownLabels(r)
+		for i := range boxes {
+			for j := i + 1; j < len(boxes); j++ {
+				assert.True(t, labelBoxes{boxes[i]}.free(boxes[j]), "%v: %q %v covers %q %v", size, names[i], boxes[i], names[j], boxes[j])
+			}
+		}
+		shown := texts(r.Objects())
+		assert.Contains(t, shown, "✓ write", "%v", size)
+		assert.Contains(t, shown, "✓ write · stale", "%v", size)
+		if size.Height >= 140 { // in a lower one it may find no free place
+			assert.True(t, slices.Contains(shown, "2 holders") || slices.Contains(shown, "2 holders · 1.500 s"), "%v: the overlap keeps its label: %q", size, shown)
+		}
+	}
+}
+
+// A write badge just left of the cursor reaches past it: it is drawn
+// whole, not half under the dimmed future (pixels of the window as the
+// software painter draws it).
+func TestTimelineLabelLeftOfTheCursorIsNotDimmed(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	tl.SetCursor(15*sec + 50*time.Millisecond) // just after client-2's write at 15 s
+	var badge *canvas.Rectangle
+	for _, o := range r.badges.objects() {
+		if o.Visible() && o.Position().X < tl.XAt(15*sec) && o.Position().X+o.Size().Width > tl.XAt(15*sec)+10 &&
+			o.Position().Y > tl.lanes()[1].top {
+			badge = o.(*canvas.Rectangle)
+		}
+	}
+	require.NotNil(t, badge, "client-2's write badge straddles the cursor")
+	img := fyne.CurrentApp().Driver().CanvasForObject(tl).Capture()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(tl)
+	scale := float32(img.Bounds().Dx()) / fyne.CurrentApp().Driver().CanvasForObject(tl).Size().Width
+	at := func(x float32) color.NRGBA {
+		p := pos.Add(fyne.NewPos(x, badge.Position().Y+badge.Size().Height-2))
+		return color.NRGBAModel.Convert(img.At(int(p.X*scale), int(p.Y*scale))).(color.NRGBA)
+	}
+	left := at(badge.Position().X + 2)
+	right := at(badge.Position().X + badge.Size().Width - 3)
+	assert.Equal(t, toNRGBA(badge.FillColor), left, "the badge left of the cursor")
+	assert.Equal(t, left, right, "and right of it: the same colour, not dimmed")
 }
