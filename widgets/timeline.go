@@ -79,7 +79,10 @@ const (
 	tlTopRow   = 26
 	tlAxisH    = 24
 	tlLegendH  = 20
-	tlMaxLane  = 84
+	// tlMaxLane is the tallest a lane grows: two lanes fill the
+	// timeline of a 2560×1440 screen (at 84 a sixth of it stayed empty
+	// under them); one lane stops short of a bar taller than it is long.
+	tlMaxLane = 180
 )
 
 // plotSpan is the x range the run's time maps onto.

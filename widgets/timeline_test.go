@@ -400,3 +400,15 @@ func TestTimelineLabelLeftOfTheCursorIsNotDimmed(t *testing.T) {
 	assert.Equal(t, toNRGBA(badge.FillColor), left, "the badge left of the cursor")
 	assert.Equal(t, left, right, "and right of it: the same colour, not dimmed")
 }
+
+// On a large screen the lanes take the timeline's height: nothing is left
+// empty under the legend (two clients in the timeline of a 2560×1440
+// window, where 120 points stayed empty).
+func TestTimelineLanesFillALargeTimeline(t *testing.T) {
+	tl, _ := newTestTimeline(t)
+	for _, size := range []fyne.Size{fyne.NewSize(2200, 420), fyne.NewSize(1400, 300), fyne.NewSize(1000, 200)} {
+		tl.Resize(size)
+		used := tl.lanesBottom() + tlAxisH + tlLegendH
+		assert.InDelta(t, size.Height, used, 1, "%v: the lanes, axis and legend fill the height", size)
+	}
+}
