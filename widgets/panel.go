@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
@@ -37,7 +39,7 @@ func (p *Panel) SetTitle(title string) {
 
 // CreateRenderer implements fyne.Widget.
 func (p *Panel) CreateRenderer() fyne.WidgetRenderer {
-	r := &panelRenderer{p: p, title: newText(12, true)}
+	r := &panelRenderer{p: p, title: [2]*canvas.Text{newText(12, true), newText(12, true)}}
 	for i := range r.border {
 		r.border[i] = &canvas.Line{StrokeWidth: 1}
 	}
@@ -48,15 +50,45 @@ func (p *Panel) CreateRenderer() fyne.WidgetRenderer {
 type panelRenderer struct {
 	p      *Panel
 	border [4]*canvas.Line
-	title  *canvas.Text
+	title  [2]*canvas.Text // the title's lines; the second is empty when one does
 }
 
 const (
 	panelPad    = 8
 	panelTitleH = 22
+	panelLineH  = 16 // a second line of the title
 )
 
 func (r *panelRenderer) Destroy() {}
+
+// titleLines is the title set in the panel's width: on one line where it
+// fits; on two where the body keeps its minimum height under them (the
+// second shortened with an ellipsis if the words run on); else on one
+// line shortened with an ellipsis. A long title is read whole in a
+// normal window and never pushes the body below its minimum.
+func (r *panelRenderer) titleLines(size fyne.Size) []string {
+	full := i18n.T(r.p.Title)
+	w := size.Width - 2*panelPad - 4
+	if full == "" || w <= 0 || textWidth(full, 12, true) <= w {
+		return []string{full}
+	}
+	if size.Height-panelTitleH-panelLineH-2-panelPad >= r.p.Body.MinSize().Height {
+		lines := wrapWords(full, 12, w, true)
+		if len(lines) >= 2 && strings.HasPrefix(full, lines[0]) {
+			rest := strings.TrimSpace(full[len(lines[0]):])
+			return []string{fitText(lines[0], 12, true, w), fitText(rest, 12, true, w)}
+		}
+	}
+	return []string{fitText(full, 12, true, w)}
+}
+
+// top is the y of the body under a title of n lines.
+func (r *panelRenderer) top(n int) float32 {
+	if r.p.Title == "" {
+		return panelPad
+	}
+	return panelTitleH + 2 + float32(n-1)*panelLineH
+}
 
 func (r *panelRenderer) Layout(size fyne.Size) {
 	w, h := size.Width-0.5, size.Height-0.5
@@ -67,32 +99,30 @@ func (r *panelRenderer) Layout(size fyne.Size) {
 	for _, l := range r.border {
 		l.Refresh()
 	}
-	top := float32(panelPad)
-	if r.p.Title != "" {
-		top = panelTitleH + 2
+	lines := r.titleLines(size)
+	for i, t := range r.title {
+		text := ""
+		if i < len(lines) {
+			text = lines[i]
+		}
+		if t.Text != text {
+			t.Text = text
+			t.Resize(t.MinSize())
+			t.Refresh()
+		}
 	}
-	// A narrow panel shortens its title with an ellipsis rather than
-	// letting it run past the border.
-	if full := i18n.T(r.p.Title); r.title.Text != fitText(full, r.title.TextSize, true, size.Width-2*panelPad-4) {
-		r.title.Text = fitText(full, r.title.TextSize, true, size.Width-2*panelPad-4)
-		r.title.Resize(r.title.MinSize())
-		r.title.Refresh()
-	}
+	top := r.top(len(lines))
 	r.p.Body.Move(fyne.NewPos(panelPad, top))
 	r.p.Body.Resize(fyne.NewSize(size.Width-2*panelPad, size.Height-top-panelPad))
 }
 
 func (r *panelRenderer) MinSize() fyne.Size {
 	m := r.p.Body.MinSize()
-	top := float32(panelPad)
-	if r.p.Title != "" {
-		top = panelTitleH + 2
-	}
-	return fyne.NewSize(m.Width+2*panelPad, m.Height+top+panelPad)
+	return fyne.NewSize(m.Width+2*panelPad, m.Height+r.top(1)+panelPad)
 }
 
 func (r *panelRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.border[0], r.border[1], r.border[2], r.border[3], r.title, r.p.Body}
+	return []fyne.CanvasObject{r.border[0], r.border[1], r.border[2], r.border[3], r.title[0], r.title[1], r.p.Body}
 }
 
 func (r *panelRenderer) Refresh() {
@@ -100,11 +130,11 @@ func (r *panelRenderer) Refresh() {
 	for _, l := range r.border {
 		l.StrokeColor = themeColor(th, theme.ColorNameSeparator)
 	}
-	r.title.Text = fitText(i18n.T(r.p.Title), r.title.TextSize, true, r.p.Size().Width-2*panelPad-4)
-	r.title.Color = themeColor(th, theme.ColorNamePlaceHolder)
-	r.title.Move(fyne.NewPos(panelPad+2, 5))
-	r.title.Resize(r.title.MinSize())
-	r.title.Refresh()
+	for i, t := range r.title {
+		t.Text = "" // set again by Layout, in the current language
+		t.Color = themeColor(th, theme.ColorNamePlaceHolder)
+		t.Move(fyne.NewPos(panelPad+2, 5+float32(i)*panelLineH))
+	}
 	r.Layout(r.p.Size())
 	r.p.Body.Refresh()
 }

@@ -345,6 +345,7 @@ const (
 	tallyRightW   = 160 // the column of quorum meters and notes
 	tallyMastersH = 66  // the masters' column heads
 	tallyLegendH  = 18
+	tallyMoreH    = 16 // the line saying how many clients are left out
 	tallyVoteH    = 22 // a row of vote boxes
 	tallyGap      = 5
 	tallyFullH    = 60 // a client's block with its bar and arithmetic
@@ -400,6 +401,11 @@ func (r *tallyRenderer) draw() {
 		if y+tallyVoteH > bottom {
 			rest := len(view.Attempts) - i
 			placeText(r.labels.next(), i18n.F("redlock.moreClients", "n", rest), fyne.NewPos(0, y), c.muted)
+			// That clients are left out matters more than the legend,
+			// which gives way rather than be written over.
+			if y+tallyMoreH > bottom {
+				legend = false
+			}
 			break
 		}
 		r.drawAttempt(a, y, full[i], detail, colW, colX, c)

@@ -1,10 +1,12 @@
 package widgets
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -302,5 +304,34 @@ func BenchmarkVoteTallyFrame(b *testing.B) {
 	snaps := []*sim.Snapshot{rec.At(2500 * tallyMs), rec.At(2600 * tallyMs)}
 	for i := 0; b.Loop(); i++ {
 		v.SetSnapshot(snaps[i%2])
+	}
+}
+
+// In a low tally (the Redlock tab of a 1280×800 window) the line saying
+// how many clients are left out is never written over the legend: the
+// legend gives way.
+func TestVoteTallyMoreClientsLineAndLegendNeverMeet(t *testing.T) {
+	for h := float32(100); h <= 200; h += 2 {
+		v, r := newTestTally(t, fyne.NewSize(500, h))
+		v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 20*time.Second))
+		var more *canvas.Text
+		var others []*canvas.Text
+		for _, o := range r.Objects() {
+			if txt, ok := o.(*canvas.Text); ok && txt.Visible() {
+				if strings.Contains(txt.Text, "more client") {
+					more = txt
+				} else {
+					others = append(others, txt)
+				}
+			}
+		}
+		if more == nil {
+			continue
+		}
+		for _, o := range others {
+			if o.Position().Y < more.Position().Y+more.MinSize().Height-2 && more.Position().Y < o.Position().Y+o.MinSize().Height-2 {
+				assert.Fail(t, "text over text", "height %v: %q at %v meets %q at %v", h, more.Text, more.Position(), o.Text, o.Position())
+			}
+		}
 	}
 }

@@ -1,0 +1,46 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+)
+
+// A title too long for the panel's width is set on two lines, read whole
+// (the Redlock tally's title in a 1280-point window), while the body keeps
+// its minimum height; where two lines would take the body's room it is
+// one line ending in "…".
+func TestPanelTitleWrapsWhereTheBodyHasRoom(t *testing.T) {
+	test.NewTempApp(t)
+	const title = "Vote tally — each try's votes, quorum and validity; each master's key by its own clock"
+	body := canvas.NewRectangle(nil)
+	body.SetMinSize(fyne.NewSize(100, 80))
+	p := NewPanel(title, body)
+	w := test.NewTempWindow(t, p)
+	w.SetPadded(false)
+	r := test.TempWidgetRenderer(t, p).(*panelRenderer)
+
+	p.Resize(fyne.NewSize(400, 300))
+	assert.NotEmpty(t, r.title[1].Text, "two lines")
+	assert.Equal(t, title, r.title[0].Text+" "+r.title[1].Text, "the whole title, nothing cut")
+	for _, l := range r.title {
+		assert.LessOrEqual(t, l.MinSize().Width, float32(400-2*panelPad))
+		assert.Greater(t, l.Position().Y+l.MinSize().Height-2, float32(0))
+	}
+	assert.GreaterOrEqual(t, body.Position().Y, r.title[1].Position().Y+r.title[1].MinSize().Height-2, "the body starts under the second line")
+	assert.GreaterOrEqual(t, body.Size().Height, float32(80))
+
+	p.Resize(fyne.NewSize(400, p.MinSize().Height))
+	assert.Empty(t, r.title[1].Text, "no room for a second line")
+	assert.True(t, strings.HasSuffix(r.title[0].Text, "…"), r.title[0].Text)
+	assert.GreaterOrEqual(t, body.Size().Height, float32(80), "the body keeps its minimum")
+
+	p.Resize(fyne.NewSize(2000, 300))
+	assert.Equal(t, title, r.title[0].Text, "wide enough: one line")
+	assert.Empty(t, r.title[1].Text)
+	assert.Equal(t, float32(panelTitleH+2), body.Position().Y)
+}
