@@ -609,20 +609,24 @@ func messageSize(o *msgObjects, label string) fyne.Size {
 // from → to between boxes a and b, where it covers no node's text: between
 // the two columns it slides along the link until it clears both (every box
 // of a column lies in the column's width); on a link between two nodes
-// stacked in one column (a gap narrower than the label) it stands beside
-// the column, at the same height.
+// stacked in one column, or in two columns closer than the label is wide
+// (ZooKeeper's servers side by side in a 1024-point window), it stands
+// beside the pair, at the same height.
 func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box) fyne.Position {
 	const gap = 3
-	if from.X == to.X { // stacked in one column
+	beside := func() fyne.Position {
 		x := min(a.pos.X, b.pos.X) - sz.Width/2 - gap
 		if x-sz.Width/2 < 0 {
 			x = max(a.pos.X+a.size.Width, b.pos.X+b.size.Width) + sz.Width/2 + gap
 		}
 		return fyne.NewPos(x, p.Y)
 	}
+	if from.X == to.X { // stacked in one column
+		return beside()
+	}
 	lo, hi := min(from.X, to.X)+sz.Width/2+gap, max(from.X, to.X)-sz.Width/2-gap
 	if lo > hi { // the columns are closer than the label is wide
-		lo, hi = (from.X+to.X)/2, (from.X+to.X)/2
+		return beside()
 	}
 	x := min(max(p.X, lo), hi)
 	f := (x - from.X) / (to.X - from.X)

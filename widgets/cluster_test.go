@@ -246,3 +246,32 @@ func TestClusterNodeTextStaysInItsBox(t *testing.T) {
 		}
 	}
 }
+
+// Servers in two columns closer than a label is wide (ZooKeeper's three
+// servers and the storage in a 1024×768 window): a PING between two of
+// them side by side stands beside the pair, not over their names.
+func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(560, 140))
+	snap := &sim.Snapshot{Mode: "zookeeper", At: time.Second, End: 10 * time.Second,
+		Nodes: []sim.NodeView{
+			{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
+			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"},
+		},
+		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "PING", SentAt: 0, DeliverAt: 2 * time.Second}},
+	}
+	v.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+	boxes := clusterLayout(snap.Nodes, v.Size())
+	require.Less(t, boxes[2].pos.X+boxes[2].size.Width, boxes[3].pos.X+1, "zk-1 and zk-2 side by side")
+	require.InDelta(t, boxes[2].pos.Y, boxes[3].pos.Y, 1)
+	require.Equal(t, 1, r.msgs.used)
+	o := r.msgs.items[0]
+	p, s := o.pill.Position(), o.pill.Size()
+	for i, b := range boxes {
+		apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
+		assert.True(t, apart, "the label %v %v covers node %d %v", p, s, i, b)
+	}
+}
