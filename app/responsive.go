@@ -4,6 +4,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // flowLayout lays its objects out left to right and starts a new row when
@@ -302,4 +304,67 @@ func (y *yieldingFooter) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	}
 	m := objs[0].MinSize()
 	return fyne.NewSize(m.Width, m.Height+min(y.footer.MinSize().Height, footerMin))
+}
+
+// roomForLanes is the layout of the tab's middle: the split between the
+// cluster and state above and the caption and timeline below. Where half
+// of it leaves the timeline's lanes too thin to read (a short window, a
+// run with rows of fault badges: Redlock's clock jump at 1366×768 drew
+// lanes 10 points high), it moves the split up until the timeline has its
+// EasyHeight, as far as the panels above keep their minimum size; else
+// the split stays at half. It sets the split at each layout and when the
+// run changes, and never again once the user dragged it.
+type roomForLanes struct {
+	split    *container.Split
+	timeline *widgets.Timeline
+	set      float64 // the offset last set here; another is the user's
+}
+
+// newRoomForLanes lays split out, its trailing part holding timeline.
+func newRoomForLanes(split *container.Split, timeline *widgets.Timeline) *roomForLanes {
+	split.Offset = 0.5
+	return &roomForLanes{split: split, timeline: timeline, set: split.Offset}
+}
+
+// offset is where the split goes in a middle h high.
+func (l *roomForLanes) offset(h float32) float64 {
+	bottom := l.split.Trailing
+	around := max(bottom.MinSize().Height-l.timeline.MinSize().Height, bottom.Size().Height-l.timeline.Size().Height)
+	need := around + l.timeline.EasyHeight()
+	if l.split.Size().Height == h { // less the divider, as the split measures
+		h -= max(0, h-l.split.Leading.Size().Height-bottom.Size().Height)
+	}
+	if h <= 0 || need <= h/2 {
+		return 0.5
+	}
+	return max(0, 1-float64(need/h)) // the split keeps the top's minimum
+}
+
+// again sets the split for the run now on show.
+func (l *roomForLanes) again() {
+	l.Layout([]fyne.CanvasObject{l.split}, l.split.Size())
+}
+
+func (l *roomForLanes) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	// Measured again once laid out: the caption above the timeline may
+	// have wrapped to the new width.
+	for range 2 {
+		if l.split.Offset != l.set {
+			return
+		}
+		off := l.offset(size.Height)
+		if off == l.set {
+			return
+		}
+		l.set = off
+		l.split.SetOffset(off)
+	}
+}
+
+func (l *roomForLanes) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return l.split.MinSize()
 }

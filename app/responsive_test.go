@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 )
 
@@ -165,4 +166,35 @@ func TestFitWindow(t *testing.T) {
 			assert.InDelta(t, tc.want.Height, got.Height, 0.01)
 		})
 	}
+}
+
+// In a short window the timeline's lanes get room to be read: Redlock's
+// clock jump has three rows of fault badges, and at 1366×768 half the
+// middle left its lanes 10 points high; the split moves up until the
+// timeline has its EasyHeight, as far as the panels above keep their
+// minimum. On a tall screen it stays at half, and a split the user
+// dragged stays where it was put.
+func TestSplitGivesTheLanesRoom(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	t.Cleanup(w.Close)
+	sc, err := assets.Preset("redlock-clock-jump")
+	require.NoError(t, err)
+	require.NoError(t, w.Load(sc, "redlock-clock-jump.lockscope.json"))
+	v := w.tab("redlock")
+	tl, split := v.pics.Timeline, v.pics.room.split
+
+	layOut(w, fyne.NewSize(1366, 740))
+	assert.Less(t, split.Offset, 0.5, "the split moved up")
+	top := split.Leading
+	assert.True(t, tl.Size().Height >= tl.EasyHeight()-1 || top.Size().Height <= top.MinSize().Height+1,
+		"the timeline has its easy height (%v of %v) or the panels above are at their minimum (%v of %v)",
+		tl.Size().Height, tl.EasyHeight(), top.Size().Height, top.MinSize().Height)
+
+	layOut(w, fyne.NewSize(1920, 1050))
+	assert.Equal(t, 0.5, split.Offset, "room enough: half and half")
+
+	split.SetOffset(0.3) // the user drags it
+	layOut(w, fyne.NewSize(1366, 740))
+	assert.Equal(t, 0.3, split.Offset, "a dragged split is the user's")
 }

@@ -39,6 +39,7 @@ type Pictures struct {
 	clusterPanel *widgets.Panel
 	content      fyne.CanvasObject
 	side         *fyne.Container // beside the pictures in the tab (the event log); empty in an export
+	room         *roomForLanes   // the split between the pictures above and the timeline
 }
 
 // NewPictures builds the drawings of a mode's tab.
@@ -65,10 +66,10 @@ func NewPictures(spec ModeTab) *Pictures {
 	timeline := widgets.NewPanel("panel.timeline", p.Timeline)
 	bottom := container.NewBorder(p.Caption, nil, nil, nil, timeline)
 	mid := container.NewVSplit(top, bottom)
-	mid.Offset = 0.5
+	p.room = newRoomForLanes(mid, p.Timeline)
 	p.side = container.NewStack()
 	p.side.Hide()
-	body := container.NewHSplit(mid, p.side)
+	body := container.NewHSplit(container.New(p.room, mid), p.side)
 	body.Offset = 0.7
 	p.content = container.NewBorder(nil, widgets.NewPanel("", p.Metrics), nil, nil, body)
 	return p
@@ -95,6 +96,7 @@ func (p *Pictures) Content() fyne.CanvasObject { return p.content }
 // ShowRun draws the whole recorded run: the timeline's lanes.
 func (p *Pictures) ShowRun(c *Controller) {
 	p.Timeline.SetTimeline(saidTimeline(c.Timeline(), c.Scenario().Mode))
+	p.room.again()
 	p.protoFor = nil
 	p.showProtocol(c)
 }

@@ -85,6 +85,19 @@ const (
 	tlMaxLane = 180
 )
 
+// tlEasyLane is a lane tall enough to read at a glance: its client's name
+// and the "key on server" row beside its rows (see draw).
+const tlEasyLane = 40
+
+// EasyHeight is the height at which each lane is tlEasyLane tall under
+// the fault badges' rows, with the axis and the legend: what the tab gives
+// the timeline when the panels above it can spare the room.
+func (t *Timeline) EasyHeight() float32 {
+	_, rows := t.faultBadges()
+	top := max(faultRowY(rows)+tlTopRow-faultRowY(1), tlTopRow)
+	return top + float32(len(t.tl.Clients))*tlEasyLane + tlAxisH + tlLegendH
+}
+
 // plotSpan is the x range the run's time maps onto.
 func (t *Timeline) plotSpan() (x0, x1 float32) {
 	return tlGutter, max(t.Size().Width-tlRightPad, tlGutter+1)
