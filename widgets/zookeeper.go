@@ -276,6 +276,7 @@ func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 	r := &zkRenderer{t: t,
 		band:       &canvas.Rectangle{CornerRadius: 4},
 		bandText:   newText(12, true),
+		bandText2:  newText(12, true),
 		parent:     &canvas.Rectangle{CornerRadius: 5},
 		parentName: newText(13, true),
 		parentNote: newText(11.5, false),
@@ -342,7 +343,7 @@ type zkRenderer struct {
 	// refreshes counts redraws, so a test can tell one that was not needed.
 	refreshes              int
 	band, parent           *canvas.Rectangle
-	bandText               *canvas.Text
+	bandText, bandText2    *canvas.Text // the band's line, and its second where it wraps
 	parentName, parentNote *canvas.Text
 	trunk, arrows          *pool[*canvas.Line]
 	rows                   *pool[*znodeObjects]
@@ -360,16 +361,17 @@ type zkRenderer struct {
 
 // Layout constants of the znode picture.
 const (
-	zkBandH    = 20
-	zkParentH  = 24
-	zkIndent   = 20
-	zkRowH     = 35 // a child with its session line
-	zkRowSlimH = 22 // a child on one line, when space is short
-	zkRowGap   = 3
-	zkGap      = 5
-	zkLaneW    = 9
-	zkLineH    = 18
-	zkPad      = 8
+	zkBandH     = 20
+	zkBandLineH = 16 // the band's second line
+	zkParentH   = 24
+	zkIndent    = 20
+	zkRowH      = 35 // a child with its session line
+	zkRowSlimH  = 22 // a child on one line, when space is short
+	zkRowGap    = 3
+	zkGap       = 5
+	zkLaneW     = 9
+	zkLineH     = 18
+	zkPad       = 8
 )
 
 func (r *zkRenderer) Destroy() {}
@@ -381,7 +383,7 @@ func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 130) }
 func (r *zkRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *zkRenderer) fixed() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.band, r.bandText, r.parent, r.parentName, r.parentNote}
+	return []fyne.CanvasObject{r.band, r.bandText, r.bandText2, r.parent, r.parentName, r.parentNote}
 }
 
 // Refresh places every object for the current snapshot and size; objects
@@ -447,7 +449,17 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
 	// full height, slim, or as many as fit; warnings and the clients
 	// without a znode below them, at most a third of the height.
 	n := len(z.Children)
-	top := float32(zkBandH + zkGap + zkParentH + zkGap)
+	// The band wraps onto a second line where it is too long for one and
+	// the children keep their full rows below it.
+	bandText := zkBandText(&z, s)
+	band := zkBandLines(bandText, size.Width-2*zkPad)
+	bandH := float32(zkBandH)
+	if len(band) > 1 && size.Height-zkBandH-zkBandLineH-zkGap-zkParentH-zkGap >= float32(n)*(zkRowH+zkRowGap)+float32(len(warnings)+min(len(others), 1))*zkLineH {
+		bandH += zkBandLineH
+	} else {
+		band = []string{zkClip(bandText, size.Width-2*zkPad, 12, true)}
+	}
+	top := bandH + zkGap + zkParentH + zkGap
 	maxOthers := max(1, int(size.Height/3/zkLineH))
 	shownOthers := min(len(others), maxOthers)
 	below := float32(len(warnings)+shownOthers) * zkLineH
@@ -473,8 +485,8 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
 		right -= float32(nLanes)*laneW + 8
 	}
 
-	r.drawBand(&z, s, size.Width, fg)
-	y := float32(zkBandH + zkGap)
+	r.drawBand(&z, band, bandH, size.Width, fg)
+	y := bandH + zkGap
 
 	// The lock znode.
 	r.parentBox = box{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
@@ -584,12 +596,26 @@ func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right,
 	}
 }
 
-// drawBand is the ensemble's state in one line.
-func (r *zkRenderer) drawBand(z *zookeeper.ZKView, s *sim.Snapshot, width float32, fg color.Color) {
-	var text string
+// drawBand is the ensemble's state, on one line or two (lines).
+func (r *zkRenderer) drawBand(z *zookeeper.ZKView, lines []string, h, width float32, fg color.Color) {
 	fill, stroke := fade(ColorServerLink, 0.14), fade(ColorServerLink, 0.5)
 	if z.Electing {
 		fill, stroke = fade(ColorFault, 0.30), ColorFault
+	}
+	placeBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, 1)
+	placeText(r.bandText, lines[0], fyne.NewPos(zkPad, 2), fg)
+	if len(lines) > 1 {
+		placeText(r.bandText2, zkClip(lines[1], width-2*zkPad, 12, true), fyne.NewPos(zkPad, 2+zkBandLineH), fg)
+	} else {
+		r.bandText2.Hide()
+	}
+}
+
+// zkBandText is the band's words: the leader, its epoch and zxid and the
+// quorum a write needs, or the election; and the servers not serving.
+func zkBandText(z *zookeeper.ZKView, s *sim.Snapshot) string {
+	var text string
+	if z.Electing {
 		text = i18n.F("zk.band.election", "zxid", fmt.Sprintf("%#x", z.Zxid))
 	} else {
 		text = i18n.F("zk.band.leader", "leader", z.Leader, "epoch", z.Epoch, "zxid", fmt.Sprintf("%#x", z.Zxid),
@@ -604,8 +630,17 @@ func (r *zkRenderer) drawBand(z *zookeeper.ZKView, s *sim.Snapshot, width float3
 	if len(down) > 0 && len(down) < len(z.Servers) {
 		text += " · " + i18n.F("zk.band.notServing", "servers", strings.Join(down, ", "))
 	}
-	placeBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, zkBandH), fill, stroke, 1)
-	placeText(r.bandText, zkClip(text, width-2*zkPad, r.bandText.TextSize, true), fyne.NewPos(zkPad, 2), fg)
+	return text
+}
+
+// zkBandLines breaks the band's words into its first line and the rest,
+// at a space or between Chinese characters (one line when they fit).
+func zkBandLines(text string, width float32) []string {
+	lines := wrapWords(text, 12, width, true)
+	if len(lines) < 2 || !strings.HasPrefix(text, lines[0]) {
+		return []string{text}
+	}
+	return []string{lines[0], strings.TrimSpace(text[len(lines[0]):])}
 }
 
 // zkFiredWatches names the clients a watch event is travelling to: the

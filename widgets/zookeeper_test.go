@@ -279,3 +279,26 @@ func TestZNodeTreeReusesItsObjects(t *testing.T) {
 	z.SetSnapshot(&sim.Snapshot{Mode: "redis"})
 	assert.Empty(t, texts(r.Objects()), "a snapshot without a ZooKeeper view draws nothing")
 }
+
+// The band over the tree is read whole where the panel is narrow but has
+// the height (the ZooKeeper tab at 1024×768: "… a write commits on 2 …"):
+// it takes a second line; a panel without the height keeps one line,
+// ending in "…".
+func TestZNodeTreeBandWrapsWhereThereIsRoom(t *testing.T) {
+	snap := zkSnapshot(t, "zk-session-expiry", 45*time.Second)
+	const whole = "leader zk-1 · epoch 1 · zxid 0x100000008 · a write commits on 2 of 3 acks"
+	_, r := newZKTree(t, snap, fyne.NewSize(380, 150))
+	assert.True(t, r.bandText2.Visible(), "two lines")
+	assert.Equal(t, whole, r.bandText.Text+" "+r.bandText2.Text)
+	assert.LessOrEqual(t, r.bandText.MinSize().Width, float32(380-2*zkPad))
+	assert.GreaterOrEqual(t, r.band.Size().Height, r.bandText2.Position().Y+r.bandText2.MinSize().Height-2, "inside the band")
+	assert.GreaterOrEqual(t, r.parentBox.pos.Y, r.band.Size().Height, "the lock znode below the band")
+
+	_, wide := newZKTree(t, snap, fyne.NewSize(760, 150))
+	assert.Equal(t, whole, wide.bandText.Text, "one line where it fits")
+	assert.False(t, wide.bandText2.Visible())
+
+	_, low := newZKTree(t, zkSnapshot(t, "zk-herd", 3*time.Second), fyne.NewSize(380, 130))
+	assert.False(t, low.bandText2.Visible(), "no room for a second line under a crowded tree")
+	assert.True(t, strings.HasSuffix(low.bandText.Text, "…"), low.bandText.Text)
+}
