@@ -19,9 +19,6 @@ import (
 // modeNameAllowed lists the files outside a design's own that still compare
 // a design's name, each with the reason; the list only shrinks.
 var modeNameAllowed = map[string]string{
-	// onlyFor refuses the fields of issue 14 in the other designs, until
-	// each design declares its fields for one generic check.
-	"sim/scenario.go": "onlyFor",
 	// The storage node of issue 13 (in flight as this test landed): which
 	// design keeps the fenced value in the lock service and which has no
 	// token are questions for sim.Traits.

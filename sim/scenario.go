@@ -473,9 +473,6 @@ func (sc *Scenario) Validate() error {
 	if math.IsNaN(sc.DriftFactor) || sc.DriftFactor < 0 || sc.DriftFactor > 0.5 {
 		return FieldErr("driftFactor", say("field.fraction", "value", fmt.Sprint(sc.DriftFactor)), "%v, want 0 to 0.5", sc.DriftFactor)
 	}
-	if err := onlyFor(sc); err != nil {
-		return err
-	}
 	if err := validateDesign(sc, m); err != nil {
 		return err
 	}
@@ -581,21 +578,6 @@ func (sc *Scenario) Validate() error {
 		if c.At < 0 || c.At.D() > MaxDuration {
 			return outside(fmt.Sprintf("captions[%d].at", i), c.At)
 		}
-	}
-	return nil
-}
-
-// onlyFor refuses a mode-specific field of issue 14 set in another mode:
-// failoverAfter is Sentinel's (redis), preVote etcd's raft, contextTimeout
-// go-redis's under redsync (redlock).
-func onlyFor(sc *Scenario) error {
-	switch {
-	case sc.Mode != "redis" && sc.FailoverAfter != 0:
-		return FieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)")
-	case sc.Mode != "etcd" && sc.PreVote:
-		return FieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)")
-	case sc.Mode != "redlock" && sc.ContextTimeout:
-		return FieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)")
 	}
 	return nil
 }

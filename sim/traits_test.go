@@ -124,3 +124,36 @@ func TestRefusalsAreFreshValues(t *testing.T) {
 	sc.Watchdog = true
 	assert.EqualError(t, sc.Validate(), "watchdog: only for redis and redlock; a zookeeper session is kept alive by pings")
 }
+
+// The fields one design brought (issue 14) are refused by every other
+// design in the field's own words, by the scenario's validation and by the
+// window's question alike: one check, from the designs' Traits.
+func TestOneDesignsFieldsRefusedByTheOthers(t *testing.T) {
+	tests := []struct{ field, key, english string }{
+		{"failoverAfter", "field.failoverAfter", "failoverAfter: only for redis with a replica (Sentinel's delay)"},
+		{"preVote", "field.preVote", "preVote: only for etcd (raft's pre-vote)"},
+		{"contextTimeout", "field.contextTimeout", "contextTimeout: only for redlock (go-redis's ContextTimeoutEnabled)"},
+	}
+	for _, tt := range tests {
+		readers := 0
+		for _, mode := range sim.ModeOrder {
+			if sim.TraitsOf(mode).Reads(tt.field) {
+				readers++
+				continue
+			}
+			sc, err := sim.Defaults(mode)
+			require.NoError(t, err)
+			sc.PreVote = false // etcd's default; the others leave it off
+			onlySome[tt.field](sc)
+			for _, err := range []error{sc.Validate(), sim.ValidateDesign(sc)} {
+				var fe *sim.FieldError
+				if assert.ErrorAs(t, err, &fe, "%s refuses %s", mode, tt.field) {
+					assert.Equal(t, tt.english, fe.Error(), mode)
+					assert.Equal(t, tt.key, fe.Words.Key, mode)
+					assert.Equal(t, tt.field, fe.Field, mode)
+				}
+			}
+		}
+		assert.Equal(t, 1, readers, "%s is one design's", tt.field)
+	}
+}
