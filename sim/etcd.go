@@ -127,7 +127,7 @@ func (etcdMode) Name() string { return "etcd" }
 // etcdTraits: raft members, a lease, and the key's create revision as
 // every grant's token.
 var etcdTraits = Traits{
-	LeaseWord: "lease", ServerWord: "members", Token: TokenAlways,
+	LeaseWord: "lease", ServerWord: "members", Token: TokenAlways, FencedValueInService: true,
 	Fields: []string{"nodes", "herd", "fencing", "preVote"},
 	Refusals: map[string]error{
 		"plainDel": FieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),

@@ -53,6 +53,14 @@ type Traits struct {
 	// ClientQuorum says the client itself counts a majority of
 	// independent servers: no server alone knows who holds the lock.
 	ClientQuorum bool
+	// FencedValueInService says that with fencing on the protected value
+	// lives in the lock service itself: the holder writes it in a
+	// transaction the service applies only while the lock is still the
+	// holder's (etcd's Txn comparing the lock key's create revision,
+	// Mutex.IsOwner()), so the check is made where the write lands and
+	// the storage node is not used. Without fencing the value is in the
+	// storage node, as for every design.
+	FencedValueInService bool
 	// Fields are the scenario fields only some designs read that this one
 	// reads; "nodes" when the scenario sets its number of servers. Any
 	// other of those fields (designFields) a scenario sets is refused.

@@ -16,15 +16,6 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-// modeNameAllowed lists the files outside a design's own that still compare
-// a design's name, each with the reason; the list only shrinks.
-var modeNameAllowed = map[string]string{
-	// The storage node of issue 13 (in flight as this test landed): which
-	// design keeps the fenced value in the lock service and which has no
-	// token are questions for sim.Traits.
-	"sim/storage.go": "the storage's fencing by design",
-}
-
 // TestNoModeNameSwitches fails when a non-test Go file compares a value to
 // a design's name (`== "redlock"`, `case "etcd":`) outside the design's own
 // files (sim/etcd.go and sim/etcd_*.go for "etcd"): the rest of the program asks the design
@@ -59,9 +50,6 @@ func TestNoModeNameSwitches(t *testing.T) {
 			return err
 		}
 		scanned++
-		if _, ok := modeNameAllowed[rel]; ok {
-			return nil
-		}
 		// A design's own files: etcd.go and its parts etcd_raft.go, etcd_client.go...
 		own, _, _ := strings.Cut(strings.TrimSuffix(filepath.Base(rel), ".go"), "_")
 		for _, c := range modeNameComparisons(fset, f, names, own) {

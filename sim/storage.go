@@ -138,10 +138,12 @@ func (st *StorageServer) detail(fencing bool) (string, Words) {
 }
 
 // valueInLockService reports whether the protected value lives in the lock
-// service itself: etcd with fencing writes it with a transaction guarded
-// by Mutex.IsOwner(), a comparison etcd makes when it applies the write,
-// so the storage node is not used.
-func valueInLockService(sc *Scenario) bool { return sc.Mode == "etcd" && sc.Fencing }
+// service itself: fencing is on and the design keeps the fenced value in
+// the service (Traits.FencedValueInService; etcd's guarded Txn), so the
+// storage node is not used.
+func valueInLockService(sc *Scenario) bool {
+	return sc.Fencing && TraitsOf(sc.Mode).FencedValueInService
+}
 
 // UsesStorage reports whether the scenario's holders read and write the
 // storage node, so that a fault on it can matter (a search leaves it out

@@ -52,11 +52,12 @@ func TestTraits(t *testing.T) {
 		token                sim.FencingToken
 		validity, quorum     bool
 		nodes                bool
+		inService            bool
 	}{
-		{"redis", "ttl", "servers", sim.TokenWhenFencing, false, false, false},
-		{"redlock", "ttl", "masters", sim.NoToken, true, true, true},
-		{"zookeeper", "session", "servers", sim.TokenAlways, false, false, true},
-		{"etcd", "lease", "members", sim.TokenAlways, false, false, true},
+		{"redis", "ttl", "servers", sim.TokenWhenFencing, false, false, false, false},
+		{"redlock", "ttl", "masters", sim.NoToken, true, true, true, false},
+		{"zookeeper", "session", "servers", sim.TokenAlways, false, false, true, false},
+		{"etcd", "lease", "members", sim.TokenAlways, false, false, true, true},
 	}
 	for _, tt := range tests {
 		tr := sim.TraitsOf(tt.mode)
@@ -66,6 +67,7 @@ func TestTraits(t *testing.T) {
 		assert.Equal(t, tt.validity, tr.Validity, tt.mode)
 		assert.Equal(t, tt.quorum, tr.ClientQuorum, tt.mode)
 		assert.Equal(t, tt.nodes, tr.Reads("nodes"), tt.mode)
+		assert.Equal(t, tt.inService, tr.FencedValueInService, tt.mode)
 	}
 	assert.Equal(t, sim.Traits{}, sim.TraitsOf("no-such-mode"))
 	assert.False(t, sim.TraitsOf("redis").HasTokens(false), "Redis takes a token only with fencing")
@@ -156,4 +158,24 @@ func TestOneDesignsFieldsRefusedByTheOthers(t *testing.T) {
 		}
 		assert.Equal(t, 1, readers, "%s is one design's", tt.field)
 	}
+}
+
+// The storage node is used unless fencing is on and the design keeps the
+// fenced value in the lock service (etcd's guarded Txn): the breaker
+// leaves the storage out of its faults then.
+func TestStorageFollowsFencedValueInService(t *testing.T) {
+	for _, mode := range sim.ModeOrder {
+		sc, err := sim.Defaults(mode)
+		require.NoError(t, err)
+		assert.True(t, sc.UsesStorage(), "%s without fencing", mode)
+		if !sim.TraitsOf(mode).Reads("fencing") {
+			continue
+		}
+		sc.Fencing = true
+		assert.Equal(t, !sim.TraitsOf(mode).FencedValueInService, sc.UsesStorage(), "%s with fencing", mode)
+	}
+	sc, err := sim.Defaults("etcd")
+	require.NoError(t, err)
+	sc.Fencing = true
+	assert.False(t, sc.UsesStorage(), "etcd's fenced write is its Txn")
 }
