@@ -390,7 +390,7 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 // English is the simulator's own.
 func TestErrorText(t *testing.T) {
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, sim.ErrRedlockFencing.Error(), errorText(fmt.Errorf("x: %w", sim.ErrRedlockFencing)))
+	assert.Equal(t, "x: "+sim.ErrRedlockFencing.Error(), errorText(fmt.Errorf("x: %w", sim.ErrRedlockFencing)), "the wrapping stays, as for any field")
 	i18n.Set(i18n.Chinese)
 	assert.Contains(t, errorText(sim.ErrRedlockFencing), "没有 fencing 令牌")
 	assert.Equal(t, "faults[2].at: bad", errorText(errors.New("faults[2].at: bad")))

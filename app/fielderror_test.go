@@ -25,6 +25,10 @@ func TestErrorTextSaysAFieldsProblemInTheLanguage(t *testing.T) {
 		{`{"mode": "redis", "changes": [{"at": "1s", "set": {"ttl": "-5s"}}]}`, "changes[0].set: ttl: -5s 是负数"},
 		{`{"mode": "redis", "changes": [{"at": "1s", "set": {"ttl": "5x"}}]}`, `changes[0].set.ttl: 应为时长，例如 "10s"，实际是 "5x"`},
 		{`{"mode": "redis", "faults": [{"at": "1s", "failover": "redis-1"}]}`, `faults[0].failover: 故障转移需要副本：请设置 "replica": true`},
+		{`{"mode": "etcd", "herd": true, "sequential": true}`, "sequential: 只用于 redlock"},
+		{`{"mode": "redis", "herd": true}`, "herd: 只有 zookeeper 和 etcd 有会引发羊群效应的 watch"},
+		{`{"mode": "etcd", "failoverAfter": "2s"}`, "failoverAfter: 只用于带副本的 redis（Sentinel 的延迟）"},
+		{`{"mode": "redlock", "fencing": true}`, "fencing: Redlock 没有 fencing 令牌：它的锁值是随机的，没有顺序，所以存储分不清旧持有者迟到的写入和新持有者的写入（Kleppmann，《How to do distributed locking》）"},
 		{`{"mode": "paxos"}`, `mode: 未知模式 "paxos"（可选 redis, redlock, zookeeper, etcd 之一）`},
 	} {
 		_, err := sim.ParseScenario([]byte(tc.doc))

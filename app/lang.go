@@ -70,13 +70,9 @@ func startLanguage(s Settings) i18n.Lang {
 }
 
 // errorText is an error as a person reads it: in the current language for
-// the errors LockScope knows by value and for a scenario field's problem
-// (the field keeps its JSON name, the wrapping its file name), as the
-// simulator wrote it (English) for the rest.
+// a scenario field's problem (the field keeps its JSON name, the wrapping
+// its file name), as the simulator wrote it (English) for the rest.
 func errorText(err error) string {
-	if errors.Is(err, sim.ErrRedlockFencing) {
-		return i18n.T("error.redlockFencing")
-	}
 	text := err.Error()
 	var fe *sim.FieldError
 	if !errors.As(err, &fe) {

@@ -1,15 +1,21 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // designField is a scenario field only some designs read: how to tell a
 // scenario sets it, and the words a design that does not read it refuses
 // it with when the design has none of its own (Traits.Refusals); nil when
 // every design that does not read it must say why in its own words.
 type designField struct {
-	name    string
-	set     func(sc *Scenario) bool
-	refusal error
+	name string
+	set  func(sc *Scenario) bool
+	// refusal is the field's own words for a design that does not read
+	// it, given the designs that do (readers, asked of their Traits when
+	// the field is refused); nil for none.
+	refusal func(readers []string) *FieldError
 	// carry copies the field from one scenario to another.
 	carry func(dst, src *Scenario)
 }
@@ -17,23 +23,33 @@ type designField struct {
 // designFields are the fields only some designs read, in the order they
 // are checked. A design lists those it reads in Traits.Fields and refuses
 // the others through refuseUnread, so a field a new design adds is refused
-// by the existing designs without an edit in any of them.
+// by the existing designs without an edit in any of them. A refusal names
+// the designs that read the field from their Traits: the core names none.
 var designFields = []designField{
 	{name: "failoverAfter",
-		set:     func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
-		refusal: FieldErr("failoverAfter", say("field.failoverAfter"), "only for redis with a replica (Sentinel's delay)"),
-		carry:   func(dst, src *Scenario) { dst.FailoverAfter = src.FailoverAfter }},
+		set: func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
+		refusal: func(r []string) *FieldError {
+			return FieldErr("failoverAfter", say("field.failoverAfter").part("designs", designsWords(r)),
+				"only for %s with a replica (Sentinel's delay)", designsEnglish(r))
+		},
+		carry: func(dst, src *Scenario) { dst.FailoverAfter = src.FailoverAfter }},
 	{name: "preVote",
-		set:     func(sc *Scenario) bool { return sc.PreVote },
-		refusal: FieldErr("preVote", say("field.preVote"), "only for etcd (raft's pre-vote)"),
-		carry:   func(dst, src *Scenario) { dst.PreVote = src.PreVote }},
+		set: func(sc *Scenario) bool { return sc.PreVote },
+		refusal: func(r []string) *FieldError {
+			return FieldErr("preVote", say("field.preVote").part("designs", designsWords(r)),
+				"only for %s (raft's pre-vote)", designsEnglish(r))
+		},
+		carry: func(dst, src *Scenario) { dst.PreVote = src.PreVote }},
 	{name: "contextTimeout",
-		set:     func(sc *Scenario) bool { return sc.ContextTimeout },
-		refusal: FieldErr("contextTimeout", say("field.contextTimeout"), "only for redlock (go-redis's ContextTimeoutEnabled)"),
-		carry:   func(dst, src *Scenario) { dst.ContextTimeout = src.ContextTimeout }},
+		set: func(sc *Scenario) bool { return sc.ContextTimeout },
+		refusal: func(r []string) *FieldError {
+			return FieldErr("contextTimeout", say("field.contextTimeout").part("designs", designsWords(r)),
+				"only for %s (go-redis's ContextTimeoutEnabled)", designsEnglish(r))
+		},
+		carry: func(dst, src *Scenario) { dst.ContextTimeout = src.ContextTimeout }},
 	{name: "checkValidity", // the redsync application's look at Until() (issue 13)
 		set:     func(sc *Scenario) bool { return sc.CheckValidity },
-		refusal: FieldErr("checkValidity", say("field.onlyRedlock"), "only for redlock"),
+		refusal: onlyFor("checkValidity"),
 		carry:   func(dst, src *Scenario) { dst.CheckValidity = src.CheckValidity }},
 	{name: "fencing",
 		set:   func(sc *Scenario) bool { return sc.Fencing },
@@ -42,19 +58,59 @@ var designFields = []designField{
 		set:   func(sc *Scenario) bool { return sc.Replica },
 		carry: func(dst, src *Scenario) { dst.Replica = src.Replica }},
 	{name: "herd",
-		set:     func(sc *Scenario) bool { return sc.Herd },
-		refusal: FieldErr("herd", say("field.herd"), "only zookeeper and etcd have watches to herd"),
-		carry:   func(dst, src *Scenario) { dst.Herd = src.Herd }},
+		set: func(sc *Scenario) bool { return sc.Herd },
+		refusal: func(r []string) *FieldError {
+			return FieldErr("herd", say("field.herd").part("designs", designsWords(r)),
+				"only %s have watches to herd", designsEnglish(r))
+		},
+		carry: func(dst, src *Scenario) { dst.Herd = src.Herd }},
 	{name: "plainDel",
 		set:   func(sc *Scenario) bool { return sc.PlainDel },
 		carry: func(dst, src *Scenario) { dst.PlainDel = src.PlainDel }},
 	{name: "sequential",
 		set:     func(sc *Scenario) bool { return sc.Sequential },
-		refusal: FieldErr("sequential", say("field.onlyRedlock"), "only for redlock"),
+		refusal: onlyFor("sequential"),
 		carry:   func(dst, src *Scenario) { dst.Sequential = src.Sequential }},
 	{name: "watchdog",
 		set:   func(sc *Scenario) bool { return sc.Watchdog },
 		carry: func(dst, src *Scenario) { dst.Watchdog = src.Watchdog }},
+}
+
+// onlyFor is the plain refusal of field: "only for" the designs that read
+// it.
+func onlyFor(field string) func(readers []string) *FieldError {
+	return func(r []string) *FieldError {
+		return FieldErr(field, say("field.onlyFor").part("designs", designsWords(r)), "only for %s", designsEnglish(r))
+	}
+}
+
+// readersOf are the registered designs that read field, in display order.
+func readersOf(field string) []string {
+	var out []string
+	for _, n := range ModeNames() {
+		if modes[n].Traits().Reads(field) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// designsEnglish writes design names as a list: "redis", "zookeeper and
+// etcd", "redis, redlock and etcd".
+func designsEnglish(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// designsWords is designsEnglish in the reader's language; a design's
+// name is the same in every language.
+func designsWords(names []string) Words {
+	if len(names) < 2 {
+		return AsIs(strings.Join(names, ""))
+	}
+	return say("field.designsAnd", "some", strings.Join(names[:len(names)-1], ", "), "last", names[len(names)-1])
 }
 
 // refuseUnread refuses the first field only some designs read that sc sets
@@ -66,15 +122,14 @@ func refuseUnread(sc *Scenario, m Mode) error {
 		if !f.set(sc) || tr.Reads(f.name) {
 			continue
 		}
-		why := tr.Refusals[f.name]
-		if why == nil {
-			why = f.refusal
+		if why := tr.Refusals[f.name]; why != nil {
+			if fe, ok := why.(*FieldError); ok {
+				cp := *fe // a value each caller may keep
+				return &cp
+			}
+			return why
 		}
-		if fe, ok := why.(*FieldError); ok {
-			cp := *fe // a value each caller may keep
-			return &cp
-		}
-		return why
+		return f.refusal(readersOf(f.name)) // a new value each time
 	}
 	return nil
 }

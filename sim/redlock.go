@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -203,8 +202,9 @@ func (redlockMode) Defaults(sc *Scenario) {
 	sc.RetryDelay = Duration(RedlockRetryDelay)
 }
 
-// ErrRedlockFencing explains why `fencing` is refused in redlock mode.
-var ErrRedlockFencing = errors.New("fencing: Redlock has no fencing token: its lock values are random, not ordered, " +
+// ErrRedlockFencing explains why `fencing` is refused in redlock mode: a
+// field's problem like any other, in both languages.
+var ErrRedlockFencing = FieldErr("fencing", say("field.redlockFencing"), "Redlock has no fencing token: its lock values are random, not ordered, "+
 	"so the storage cannot tell a late write of an old holder from a new holder's (Kleppmann, \"How to do distributed locking\")")
 
 func (redlockMode) Validate(sc *Scenario) error {

@@ -23,6 +23,7 @@ var onlySome = map[string]func(sc *sim.Scenario){
 	"failoverAfter":  func(sc *sim.Scenario) { sc.FailoverAfter = sim.Duration(5 * time.Second) },
 	"preVote":        func(sc *sim.Scenario) { sc.PreVote = true },
 	"contextTimeout": func(sc *sim.Scenario) { sc.ContextTimeout = true },
+	"checkValidity":  func(sc *sim.Scenario) { sc.CheckValidity = true },
 }
 
 // A design's Traits.Fields are the truth about it: every field only some
@@ -127,14 +128,21 @@ func TestRefusalsAreFreshValues(t *testing.T) {
 	assert.EqualError(t, sc.Validate(), "watchdog: only for redis and redlock; a zookeeper session is kept alive by pings")
 }
 
-// The fields one design brought (issue 14) are refused by every other
-// design in the field's own words, by the scenario's validation and by the
-// window's question alike: one check, from the designs' Traits.
-func TestOneDesignsFieldsRefusedByTheOthers(t *testing.T) {
-	tests := []struct{ field, key, english string }{
-		{"failoverAfter", "field.failoverAfter", "failoverAfter: only for redis with a replica (Sentinel's delay)"},
-		{"preVote", "field.preVote", "preVote: only for etcd (raft's pre-vote)"},
-		{"contextTimeout", "field.contextTimeout", "contextTimeout: only for redlock (go-redis's ContextTimeoutEnabled)"},
+// A field only some designs read is refused by every other design in the
+// field's own words, which name the designs that read it (from their
+// Traits), by the scenario's validation and by the window's question
+// alike: one check.
+func TestFieldsRefusedByTheDesignsThatDoNotReadThem(t *testing.T) {
+	tests := []struct {
+		field, key, english string
+		readers             int
+	}{
+		{"failoverAfter", "field.failoverAfter", "failoverAfter: only for redis with a replica (Sentinel's delay)", 1},
+		{"preVote", "field.preVote", "preVote: only for etcd (raft's pre-vote)", 1},
+		{"contextTimeout", "field.contextTimeout", "contextTimeout: only for redlock (go-redis's ContextTimeoutEnabled)", 1},
+		{"checkValidity", "field.onlyFor", "checkValidity: only for redlock", 1},
+		{"sequential", "field.onlyFor", "sequential: only for redlock", 1},
+		{"herd", "field.herd", "herd: only zookeeper and etcd have watches to herd", 2},
 	}
 	for _, tt := range tests {
 		readers := 0
@@ -153,10 +161,11 @@ func TestOneDesignsFieldsRefusedByTheOthers(t *testing.T) {
 					assert.Equal(t, tt.english, fe.Error(), mode)
 					assert.Equal(t, tt.key, fe.Words.Key, mode)
 					assert.Equal(t, tt.field, fe.Field, mode)
+					assert.Contains(t, fe.Words.Parts, "designs", "the readers are a part said in the reader's language")
 				}
 			}
 		}
-		assert.Equal(t, 1, readers, "%s is one design's", tt.field)
+		assert.Equal(t, tt.readers, readers, "%s's readers", tt.field)
 	}
 }
 

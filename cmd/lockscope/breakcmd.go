@@ -27,8 +27,9 @@ stale write with the scenario's settings (its own faults are set aside),
 shrinks it, and prints it with the run's verdict.
 
   --faults K,K,...    kinds of fault to try (default: every kind the scenario has:
-                      failover only for redis with a replica)
-  --max-faults N      most faults in one schedule (default 2; 3 in redlock)
+                      failover only where its design can fail a server over)
+  --max-faults N      most faults in one schedule (default 2; 3 where the client
+                      itself counts a majority of independent servers)
   --max-pause D       longest pause, and longest a crashed server stays down (default 2 × ttl)
   --max-jump D        largest clock jump, forward or back (default ttl)
   --max-partition D   longest partition (default 2 × ttl)

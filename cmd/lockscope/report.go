@@ -80,7 +80,7 @@ func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum 
 	}
 	switch {
 	case sim.TraitsOf(sc.Mode).Token == sim.NoToken:
-		_, err := fmt.Fprintln(w, t("report.redlockNoToken"))
+		_, err := fmt.Fprintln(w, t("report.noToken"))
 		return err
 	case !sc.Fencing:
 		_, err := fmt.Fprintln(w, t("report.noFencing"))

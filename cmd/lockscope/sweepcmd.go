@@ -19,7 +19,7 @@ import (
 
 const sweepUsage = `usage: lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--pause-at before-write|mid-work] [--set field=value]... [--csv]
 
-  --mode M            redis, redlock, zookeeper or etcd
+  --mode M            %s
   --x, --y            a field and its range: ttl, work, pause, clockDrift, latency,
                       clients or nodes; durations as Go durations (--x ttl=1s:30s:30)
                       pause is a pause injected into the first holder
@@ -145,7 +145,7 @@ func sweepScenario(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	if o.help {
-		fmt.Fprint(stdout, sweepUsage)
+		fmt.Fprintf(stdout, sweepUsage, modeList())
 		return exitOK
 	}
 	sw, err := buildSweep(o)
@@ -222,4 +222,14 @@ func writeSweepTable(w io.Writer, sw *sim.Sweep, cells []sim.Cell) error {
 			msd(c.RecoveryMeanMs), msd(c.RecoveryP99Ms), msd(c.AcquireMeanMs))
 	}
 	return tw.Flush()
+}
+
+// modeList writes the registered modes as the usage lists them ("redis,
+// redlock, zookeeper or etcd"), so the usage names no design itself.
+func modeList() string {
+	n := sim.ModeNames()
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
 }

@@ -9,6 +9,7 @@
 package breaker
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,6 +95,21 @@ func failoverTargets(sc *sim.Scenario) []string {
 	return out
 }
 
+// noFailover is the design's own reason a failover fault can name none of
+// the scenario's servers ("failover needs a replica"), asked of its first
+// server.
+func noFailover(sc *sim.Scenario) error {
+	m, err := sim.LookupMode(sc.Mode)
+	if err != nil {
+		return err
+	}
+	servers := sc.ServerNames()
+	if len(servers) == 0 {
+		return errors.New("no servers")
+	}
+	return m.CanFailover(sc, servers[0])
+}
+
 // withDefaults fills the zero fields from the mode's defaults.
 func (b Budget) withDefaults(sc *sim.Scenario) Budget {
 	d := DefaultBudget(sc)
@@ -126,7 +142,7 @@ func (b Budget) validate(sc *sim.Scenario) error {
 			return fmt.Errorf("faults: unknown kind %q (one of %s)", k, strings.Join(Kinds, ", "))
 		}
 		if k == KindFailover && len(failoverTargets(sc)) == 0 {
-			return fmt.Errorf("faults: %s mode has no failover here (redis with \"replica\": true has one)", sc.Mode)
+			return fmt.Errorf("faults: %s mode has no failover here (%w)", sc.Mode, noFailover(sc))
 		}
 	}
 	switch {
