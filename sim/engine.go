@@ -122,7 +122,8 @@ type Node struct {
 	Proc     Process
 	inc      int
 	backlog  []event
-	held     []event // exec timers frozen while paused
+	held     []event  // exec timers frozen while paused
+	lazy     lazyTick // a Tick timer queued past idle firings (Sim.lazy)
 }
 
 // partition is an active or finished network cut.
@@ -177,11 +178,17 @@ type Sim struct {
 	// fireEveryTick sends every Tick timer through Fire, never FireIdle:
 	// set by the test that checks an idle firing changes nothing else.
 	fireEveryTick bool
-	idleTicks     int               // Tick timers FireIdle handled
-	events        []TraceEvent      // what EnableTrace keeps
-	sink          func(*TraceEvent) // where the trace goes; nil when not tracing
-	flights       []Flight          // every message sent, when tracing (pacing.go)
-	reboots       []nodeReboot      // every crash and restart, when tracing (pacing.go)
+	idleTicks     int // Tick timers FireIdle handled
+	// lazy queues a LazyIdler's Tick timers past their idle firings
+	// (lazy.go): a sweep's run, whose steps nobody counts. tie says the
+	// run met an instant where that could change the order of events.
+	lazy      bool
+	lazyNodes int // nodes with a lazy tick now
+	tie       bool
+	events    []TraceEvent      // what EnableTrace keeps
+	sink      func(*TraceEvent) // where the trace goes; nil when not tracing
+	flights   []Flight          // every message sent, when tracing (pacing.go)
+	reboots   []nodeReboot      // every crash and restart, when tracing (pacing.go)
 }
 
 // New validates the scenario and prepares a run at time 0.
@@ -405,6 +412,13 @@ func (s *Sim) handle(e *event) bool {
 			}
 			return false
 		}
+		if s.lazyNodes > 0 && n.lazy.p != nil {
+			if e.kind == evTick && &s.queue.slab[n.lazy.ix] == e {
+				s.takeLazy(e.node, e)
+			} else if !n.Paused && e.at-n.lazy.last >= n.lazy.step {
+				s.catchUp(e.node, e.at)
+			}
+		}
 		if n.Paused && (e.kind == evDeliver || e.kind == evTimer || e.kind == evTick || e.kind == evStart) {
 			n.backlog = append(n.backlog, *e)
 			return false
@@ -449,6 +463,9 @@ func (s *Sim) handle(e *event) bool {
 		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
 		s.Check.fault(s.now, "heal", "", "")
 	}
+	if s.lazyNodes > 0 && e.node >= 0 && s.Nodes[e.node].lazy.wake {
+		s.replan(e.node)
+	}
 	return true
 }
 
@@ -490,6 +507,9 @@ func (s *Sim) fault(i int) {
 				s.push(event{at: end, kind: evResume, node: id})
 			}
 			return
+		}
+		if n.lazy.p != nil {
+			s.pauseLazily(id)
 		}
 		n.Paused, n.PauseEnd = true, end
 		// Freeze execution timers: work does not advance while paused.
@@ -568,6 +588,10 @@ func (s *Sim) CrashNode(id NodeID) {
 	n := &s.Nodes[id]
 	if n.Crashed {
 		return
+	}
+	if n.lazy.p != nil {
+		s.catchUp(id, s.now) // what the crash leaves of its counts
+		s.dropLazy(id)       // its tick dies with the incarnation
 	}
 	n.Crashed, n.Paused = true, false
 	n.backlog, n.held = nil, nil
@@ -685,8 +709,7 @@ func (c Ctx) After(d time.Duration, t Timer) TimerID {
 
 // Tick is After for a timer the process sets again every period d, and
 // whose firing is mostly idle (a raft tick): when it comes due, the
-// process's FireIdle (Idler) may handle it in Fire's place. It waits in a
-// lane of its own, with the other ticks, not behind every other timer.
+// process's FireIdle (Idler) may handle it in Fire's place.
 func (c Ctx) Tick(d time.Duration, t Timer) TimerID {
 	return c.s.timer(c.s.Nodes[c.id].Clock.trueAfter(c.s.now, d), evTick, c.id, t, false, d)
 }
@@ -700,10 +723,23 @@ func (s *Sim) tick(e *event) {
 	n := &s.Nodes[e.node]
 	if p, ok := n.Proc.(Idler); ok && !s.fireEveryTick && p.FireIdle(s.Ctx(e.node), e.timer) {
 		s.idleTicks++
+		if lp, ok := p.(LazyIdler); ok && s.lazy && s.tickLazily(e.node, lp, &e.timer, e.local) {
+			return
+		}
 		s.timer(n.Clock.trueAfter(s.now, e.local), evTick, e.node, e.timer, false, e.local)
 		return
 	}
 	n.Proc.Fire(s.Ctx(e.node), e.timer)
+}
+
+// WakeTick tells the engine that this process's state changed so that a
+// Tick timer's firing it said would be idle (LazyIdler.IdleAhead) may now
+// act: the engine asks again once the event is handled. Only a run with
+// lazy ticks listens.
+func (c Ctx) WakeTick() {
+	if l := &c.s.Nodes[c.id].lazy; l.p != nil {
+		l.wake = true
+	}
 }
 
 // AtWall wakes the process when its wall clock reads w; a clock jump moves it.
@@ -842,6 +878,9 @@ func (s *Sim) Clone() *Sim {
 		c.Nodes[i].Proc = n.Proc.Clone()
 		c.Nodes[i].backlog = append([]event(nil), n.backlog...)
 		c.Nodes[i].held = append([]event(nil), n.held...)
+		if n.lazy.p != nil {
+			c.Nodes[i].lazy.p = c.Nodes[i].Proc.(LazyIdler)
+		}
 	}
 	c.queue = s.queue.clone()
 	c.rng = rand.New(&c.pcg)

@@ -191,17 +191,44 @@ func (s *EtcdServer) idleTick() bool {
 	if s.isLeader() || s.electionElapsed+1 >= s.randomized || (s.ticks+1)%electionTicks == 0 && s.lead == None {
 		return false
 	}
+	if s.watchQueued() {
+		return false // flushWatchers may send them
+	}
+	s.skipIdleTicks(1)
+	return true
+}
+
+// watchQueued reports whether a watcher holds events for its client.
+func (s *EtcdServer) watchQueued() bool {
 	for i := range s.watchers {
 		if len(s.watchers[i].Queue) > 0 {
-			return false // flushWatchers may send them
+			return true
 		}
 	}
-	s.electionElapsed++
-	s.ticks++
-	if s.ticks%electionTicks == 0 {
+	return false
+}
+
+// ticksIdleAhead is how many of the next ticks idleTick would take, if
+// nothing reached the member meanwhile.
+func (s *EtcdServer) ticksIdleAhead() int {
+	if s.isLeader() || s.watchQueued() {
+		return 0
+	}
+	n := s.randomized - s.electionElapsed - 1
+	if s.lead == None {
+		n = min(n, electionTicks-s.ticks%electionTicks-1)
+	}
+	return max(n, 0)
+}
+
+// skipIdleTicks makes the changes of n idle ticks in a row.
+func (s *EtcdServer) skipIdleTicks(n int) {
+	looks := s.ticks / electionTicks
+	s.electionElapsed += n
+	s.ticks += n
+	if s.ticks/electionTicks > looks {
 		s.noLeaderChecks = 0 // monitorLeader, with a leader
 	}
-	return true
 }
 
 // maxNoLeaderChecks is v3rpc's maxNoLeaderCnt: a member cancels the streams

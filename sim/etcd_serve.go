@@ -216,6 +216,24 @@ func (s *EtcdServer) FireIdle(ctx Ctx, t Timer) bool {
 	return false
 }
 
+// IdleAhead implements LazyIdler: the raft ticks before the election
+// timeout or (without a leader) the next look for one. The lessor's looks
+// are not skipped: a follower has one every 500 ms, and telling whether it
+// may act after every event would cost more than its FireIdle.
+func (s *EtcdServer) IdleAhead(t *Timer) int {
+	if t.Kind == "tick" {
+		return s.ticksIdleAhead()
+	}
+	return 0
+}
+
+// SkipIdle implements LazyIdler.
+func (s *EtcdServer) SkipIdle(t *Timer, n int) {
+	if t.Kind == "tick" {
+		s.skipIdleTicks(n)
+	}
+}
+
 func (s *EtcdServer) detail() (string, Words) {
 	d := fmt.Sprintf("term %d · index %d · commit %d · rev %d", s.term, s.lastIndex(), s.commit, s.rev)
 	key := "detail.etcd.server"

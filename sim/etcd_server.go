@@ -358,6 +358,7 @@ func (s *EtcdServer) resetProgress(ctx Ctx) {
 		s.match[me] = s.lastIndex()
 	}
 	s.randomized = electionTicks + ctx.Rand().IntN(electionTicks)
+	ctx.WakeTick() // a new role, leader or timeout: the next ticks may act
 }
 
 // Crash implements Process: the kernel resets the member's connections;

@@ -195,6 +195,7 @@ func (s *EtcdServer) event(ctx Ctx, typ, key string) {
 func (s *EtcdServer) deliver(ctx Ctx, w *etcdWatcher, ev etcdEvent) {
 	if len(w.Queue) > 0 || ctx.Sim().Cut(s.self, w.Client) {
 		w.Queue = append(w.Queue, ev)
+		ctx.WakeTick() // the next tick flushes it
 		return
 	}
 	ctx.Send(w.Client, Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,14 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestIdleTicksChangeNothing: a Tick timer whose firing FireIdle handles
-// (an etcd follower's raft tick that only counts, a lessor's look that
-// finds nothing to revoke) leaves the run exactly as Fire would: the same
-// trace, summary, steps, random source, queue order and every member's
-// state at the end, with the drift, jumps, pauses, crashes and partitions
-// that move a member's ticks or make them do something. Each run goes
-// once with FireIdle offered and once with every tick through Fire.
-func TestIdleTicksChangeNothing(t *testing.T) {
+// tickCases are etcd runs whose ticks do something now and then: every
+// etcd preset and the faults that stop heartbeats, move or freeze a
+// member's ticks, wipe a member or hold watch events.
+func tickCases(t *testing.T) map[string]*Scenario {
+	t.Helper()
 	etcd := func(edit func(sc *Scenario)) *Scenario {
 		sc, err := Defaults("etcd")
 		require.NoError(t, err)
@@ -54,7 +52,12 @@ func TestIdleTicksChangeNothing(t *testing.T) {
 		}),
 		"waiter cut off from its member's watch": etcd(func(sc *Scenario) {
 			sc.Faults = []Fault{{At: at(time.Second), Partition: [][]string{{"client-2"}}, For: at(4 * time.Second)},
-				{At: at(8 * time.Second), Partition: [][]string{{"client-3"}}, For: at(3 * time.Second)}}
+				{At: at(8 * time.Second), Partition: [][]string{{"client-3"}}, For: at(2200 * time.Millisecond)}}
+		}),
+		"no majority anywhere, no pre-vote": etcd(func(sc *Scenario) {
+			sc.Nodes = 5
+			sc.Faults = []Fault{{At: at(time.Second), Partition: [][]string{{"etcd-1", "etcd-2"}, {"etcd-3", "etcd-4"}, {"etcd-5"}},
+				For: at(8 * time.Second)}}
 		}),
 		"holder paused past its lease": etcd(func(sc *Scenario) {
 			sc.TTL, sc.Latency = at(5*time.Second), at(40*time.Millisecond)
@@ -71,7 +74,18 @@ func TestIdleTicksChangeNothing(t *testing.T) {
 		require.NoError(t, err)
 		cases[strings.TrimSuffix(filepath.Base(f), ".lockscope.json")] = sc
 	}
-	for name, sc := range cases {
+	return cases
+}
+
+// TestIdleTicksChangeNothing: a Tick timer whose firing FireIdle handles
+// (an etcd follower's raft tick that only counts, a lessor's look that
+// finds nothing to revoke) leaves the run exactly as Fire would: the same
+// trace, summary, steps, random source, queue order and every member's
+// state at the end, with the drift, jumps, pauses, crashes and partitions
+// that move a member's ticks or make them do something. Each run goes
+// once with FireIdle offered and once with every tick through Fire.
+func TestIdleTicksChangeNothing(t *testing.T) {
+	for name, sc := range tickCases(t) {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, sc.Validate())
 			run := func(everyTick bool) (*Sim, string) {
@@ -102,4 +116,65 @@ func TestIdleTicksChangeNothing(t *testing.T) {
 			require.Less(t, a.idleTicks, a.Steps())
 		})
 	}
+}
+
+// TestLazyTicksChangeNothing: queued past their idle firings (Sim.lazy, a
+// sweep's runs), the ticks leave the same trace, summary, random source
+// and, once the firings skipped before the end are counted, every process
+// as the run that queues each tick; a run that met a tie says so (and the
+// sweep runs it again). The same runs settled as a sweep settles them give
+// the same verdict at the same instant.
+func TestLazyTicksChangeNothing(t *testing.T) {
+	ties, runs := 0, 0
+	for name, base := range tickCases(t) {
+		for seed := base.Seed; seed < base.Seed+3; seed++ {
+			sc := base.Clone()
+			sc.Seed = seed
+			runs++
+			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
+				run := func(lazy bool) (*Sim, string) {
+					s := build(sc)
+					s.lazy = lazy
+					s.EnableTrace()
+					sum := s.Run()
+					js, err := json.Marshal(sum)
+					require.NoError(t, err)
+					var trace strings.Builder
+					require.NoError(t, WriteTraceJSONL(&trace, s.Trace()))
+					return s, string(js) + "\n" + trace.String()
+				}
+				a, aOut := run(true)
+				b, bOut := run(false)
+				if a.tie {
+					ties++
+					return
+				}
+				require.Equal(t, bOut, aOut, "summary and trace")
+				require.Equal(t, b.pcg, a.pcg, "random source")
+				require.Less(t, a.Steps(), b.Steps(), "no tick was skipped")
+				for i := range a.Nodes {
+					if a.Nodes[i].lazy.p != nil {
+						a.catchUp(NodeID(i), a.end+1) // the firings up to the end, as b handled them
+					}
+					require.True(t, reflect.DeepEqual(b.Nodes[i].Proc, a.Nodes[i].Proc), "%s at the end", a.Nodes[i].Name)
+				}
+				settle := func(lazy bool) (*Sim, time.Duration, string) {
+					s := build(sc)
+					s.lazy = lazy
+					end := s.settleVerdict()
+					js, err := json.Marshal(s.Check.Summary(end))
+					require.NoError(t, err)
+					return s, end, string(js)
+				}
+				c, cEnd, cSum := settle(true)
+				_, dEnd, dSum := settle(false)
+				if !c.tie {
+					require.Equal(t, dEnd, cEnd, "settled at")
+					require.Equal(t, dSum, cSum)
+				}
+			})
+		}
+	}
+	t.Logf("%d of %d runs met a tie", ties, runs)
+	require.Less(t, ties*4, runs, "ties are rare")
 }

@@ -93,52 +93,48 @@ func (l *lane) remove(i int) {
 
 // eventQueue orders a run's events by (at, seq) over a slab of events
 // with a free list, so queueing and taking move 24-byte slots instead of
-// whole events and allocate nothing in steady state. Messages, ticks
-// (Ctx.Tick) and every other event (timers, faults) wait in three lanes: a
-// message is due a latency from now, a tick a period from now and a timer
-// mostly later, so each kind arrives near the end of its own lane; the
-// earliest of the fronts goes first, which is the order one queue of all
-// events would give.
+// whole events and allocate nothing in steady state. Messages and every
+// other event (timers, ticks, faults) wait in two lanes: a message is due
+// a latency from now, a timer mostly later, so each kind arrives near the
+// end of its own lane; the earlier of the two fronts goes first, which is
+// the order one queue of all events would give.
 type eventQueue struct {
-	lanes  [3]lane // laneMsgs, laneTimers, laneTicks
+	lanes  [2]lane // laneMsgs, laneTimers
 	slab   []event
 	queued []bool // per slab entry: waiting in a lane
 	free   []int32
 }
 
-// The lanes: messages, ticks, and the rest.
+// The lanes: messages, and the rest.
 const (
 	laneMsgs = iota
 	laneTimers
-	laneTicks
 )
 
 // laneOf is the lane of each kind of event (a table, not a branch: the
 // kinds of successive events alternate unpredictably).
-var laneOf = [...]uint8{evDeliver: laneMsgs, evTimer: laneTimers, evTick: laneTicks, evExec: laneTimers, evStart: laneTimers,
+var laneOf = [...]uint8{evDeliver: laneMsgs, evTimer: laneTimers, evTick: laneTimers, evExec: laneTimers, evStart: laneTimers,
 	evFault: laneTimers, evResume: laneTimers, evHeal: laneTimers, evChange: laneTimers}
 
-func (q *eventQueue) len() int { return q.lanes[0].len() + q.lanes[1].len() + q.lanes[2].len() }
+func (q *eventQueue) len() int { return q.lanes[0].len() + q.lanes[1].len() }
 
 // lane is the lane an event of this kind waits in.
 func (q *eventQueue) lane(k eventKind) *lane { return &q.lanes[laneOf[k]] }
 
 // next is the lane whose front is the earliest event; nil when empty.
 func (q *eventQueue) next() *lane {
-	m, t, k := &q.lanes[laneMsgs], &q.lanes[laneTimers], &q.lanes[laneTicks]
-	l := m
+	m, t := &q.lanes[laneMsgs], &q.lanes[laneTimers]
 	switch {
+	case m.len() == 0 && t.len() == 0:
+		return nil
 	case t.len() == 0:
-		if m.len() == 0 {
-			l = nil
-		}
-	case m.len() == 0 || before(*t.first(), *m.first()):
-		l = t
+		return m
+	case m.len() == 0:
+		return t
+	case before(*t.first(), *m.first()):
+		return t
 	}
-	if k.len() > 0 && (l == nil || before(*k.first(), *l.first())) {
-		return k
-	}
-	return l
+	return m
 }
 
 // headAt is the time of the earliest event; ok is false when empty.

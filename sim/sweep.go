@@ -321,8 +321,17 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 	var r runResult
 	// The grid's corners were validated by Run; every cell lies between.
-	s := build(sw.CellScenario(x, y, seed, false))
+	sc := sw.CellScenario(x, y, seed, false)
+	s := build(sc)
+	s.lazy = true
 	end := s.settleVerdict()
+	if s.tie {
+		// An instant where lazy ticks could change the order of events
+		// (lazy.go): the run again as it always ran.
+		sw.events.Add(int64(s.steps))
+		s = build(sc)
+		end = s.settleVerdict()
+	}
 	sw.events.Add(int64(s.steps))
 	sum := s.Check.Summary(end)
 	r.unsafe = !sum.Safe
@@ -343,8 +352,20 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 // waited for the crashed holder: recovery is 0.
 func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 	crash := sw.CellScenario(x, y, seed, true)
+	if ms, ok := sw.recovery(crash, true); ok {
+		return ms
+	}
+	// An instant where lazy ticks could change the order of events
+	// (lazy.go): the run again as it always ran.
+	ms, _ := sw.recovery(crash, false)
+	return ms
+}
+
+// recovery is recoveryMs's run, with lazy ticks or without; ok is false
+// when the lazy run met a tie before its answer.
+func (sw *Sweep) recovery(crash *Scenario, lazy bool) (ms float64, ok bool) {
 	c := build(crash)
-	c.quiet = true
+	c.quiet, c.lazy = true, lazy
 	defer c.release()
 	defer func() { sw.events.Add(int64(c.steps)) }()
 	at := crash.Faults[len(crash.Faults)-1].At.D()
@@ -354,13 +375,13 @@ func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 			continue
 		}
 		if last := g[len(g)-1]; last.At >= at {
-			return Ms(last.At - at)
+			return Ms(last.At - at), !c.tie
 		}
 		if c.now >= at {
-			return 0 // another client took over before the crash
+			return 0, !c.tie // another client took over before the crash
 		}
 	}
-	return Ms(c.end - at) // no grant before the end: censored at the end
+	return Ms(c.end - at), !c.tie // no grant before the end: censored at the end
 }
 
 // crashShare runs each crash run once for all the cells that differ only
