@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets/i18n"
-	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -390,9 +390,9 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 // English is the simulator's own.
 func TestErrorText(t *testing.T) {
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, "x: "+sim.ErrRedlockFencing.Error(), errorText(fmt.Errorf("x: %w", sim.ErrRedlockFencing)), "the wrapping stays, as for any field")
+	assert.Equal(t, "x: "+redlock.ErrRedlockFencing.Error(), errorText(fmt.Errorf("x: %w", redlock.ErrRedlockFencing)), "the wrapping stays, as for any field")
 	i18n.Set(i18n.Chinese)
-	assert.Contains(t, errorText(sim.ErrRedlockFencing), "没有 fencing 令牌")
+	assert.Contains(t, errorText(redlock.ErrRedlockFencing), "没有 fencing 令牌")
 	assert.Equal(t, "faults[2].at: bad", errorText(errors.New("faults[2].at: bad")))
 }
 

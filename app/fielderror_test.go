@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 // A scenario field's problem reads in the window's language, wherever the
@@ -39,7 +40,7 @@ func TestErrorTextSaysAFieldsProblemInTheLanguage(t *testing.T) {
 		assert.Equal(t, tc.zh, errorText(err), tc.doc)
 	}
 	i18n.Set(i18n.Chinese)
-	assert.Contains(t, errorText(sim.ErrRedlockFencing), "没有 fencing 令牌", "the fencing refusal keeps its own words")
+	assert.Contains(t, errorText(redlock.ErrRedlockFencing), "没有 fencing 令牌", "the fencing refusal keeps its own words")
 }
 
 // In Chinese, a bad file opened through File > Open gets one dialog that

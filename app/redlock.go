@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -17,8 +18,8 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := shortTime(sim.RedlockTimeout(ttl))
-	if wait := sim.RedlockWait(ttl, sc.ContextTimeout); wait != sim.RedlockTimeout(ttl) {
+	timeout := shortTime(redlock.RedlockTimeout(ttl))
+	if wait := redlock.RedlockWait(ttl, sc.ContextTimeout); wait != redlock.RedlockTimeout(ttl) {
 		timeout += i18n.F("redlock.proto.silent", "wait", shortTime(wait))
 	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
@@ -103,7 +104,7 @@ var redlockSliders = map[string]SliderSpec{
 		Format: redlockMs,
 	},
 	"redlockNodes": {
-		Key: "redlockNodes", Label: "Masters", Min: 1, Max: sim.RedlockMaxNodes, Step: 1,
+		Key: "redlockNodes", Label: "Masters", Min: 1, Max: redlock.RedlockMaxNodes, Step: 1,
 		Tip:    "slider.redlockNodes.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },

@@ -11,6 +11,7 @@ import (
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -32,12 +33,12 @@ func TestRedlockProtocolFollowsTheScenario(t *testing.T) {
 }
 
 func TestRefusalIsTheModesOwnError(t *testing.T) {
-	redlock, err := assets.Preset("redlock-happy-path")
+	happy, err := assets.Preset("redlock-happy-path")
 	require.NoError(t, err)
 	on := func(sc *sim.Scenario) { sc.Fencing = true }
-	assert.Equal(t, sim.ErrRedlockFencing.Error(), refusal(redlock, on))
-	assert.Equal(t, sim.ErrRedlockFencing.Error(), Toggles["redlockFencing"].DisabledWhy(redlock))
-	assert.False(t, redlock.Fencing, "the scenario itself is left alone")
+	assert.Equal(t, redlock.ErrRedlockFencing.Error(), refusal(happy, on))
+	assert.Equal(t, redlock.ErrRedlockFencing.Error(), Toggles["redlockFencing"].DisabledWhy(happy))
+	assert.False(t, happy.Fencing, "the scenario itself is left alone")
 
 	redis, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
@@ -121,7 +122,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	require.NotNil(t, masters)
 	masters.set(7)
 	assert.Equal(t, 7, v.ctl.Scenario().Nodes)
-	view := v.pics.Cluster.Snapshot().Redlock()
+	view := redlock.ViewOf(v.pics.Cluster.Snapshot())
 	require.NotNil(t, view)
 	assert.Len(t, view.Masters, 7)
 	assert.Equal(t, 4, view.Quorum)

@@ -559,17 +559,17 @@ func (c *Checker) Summary(t time.Duration) Summary {
 		if g.At > t {
 			break
 		}
-		gs := GrantSummary{AtMs: round3(Ms(g.At)), Client: c.s.Nodes[g.Client].Name, Token: g.Token}
+		gs := GrantSummary{AtMs: Round3(Ms(g.At)), Client: c.s.Nodes[g.Client].Name, Token: g.Token}
 		if validity {
-			v := round3(Ms(g.Validity))
+			v := Round3(Ms(g.Validity))
 			gs.ValidityMs = &v
 		}
 		sum.Grants = append(sum.Grants, gs)
 		lat = append(lat, Ms(g.At-g.Asked))
 	}
 	sum.Acquisitions = len(sum.Grants)
-	sum.AcquireLatencyP50Ms = round3(percentile(lat, 0.50))
-	sum.AcquireLatencyP99Ms = round3(percentile(lat, 0.99))
+	sum.AcquireLatencyP50Ms = Round3(percentile(lat, 0.50))
+	sum.AcquireLatencyP99Ms = Round3(percentile(lat, 0.99))
 	for _, r := range c.clients {
 		for _, at := range r.releases {
 			if at <= t {
@@ -582,7 +582,7 @@ func (c *Checker) Summary(t time.Duration) Summary {
 	for _, iv := range ov {
 		sum.OverlapMs += Ms(iv.To - iv.From)
 	}
-	sum.OverlapMs = round3(sum.OverlapMs)
+	sum.OverlapMs = Round3(sum.OverlapMs)
 	for _, w := range c.writes {
 		if w.At > t {
 			break
@@ -618,4 +618,4 @@ func percentile(xs []float64, p float64) float64 {
 	return s[max(0, min(k, len(s)-1))]
 }
 
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -499,7 +499,7 @@ func (c *etcdClient) failed(ctx Ctx, why string) {
 func (c *etcdClient) retry(ctx Ctx, why string) {
 	c.phase = phIdle
 	if c.Failed(ctx, why, AsIs(why)) {
-		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
+		ctx.After(RetryDelay(ctx), Timer{Kind: TimerRetry})
 	} else if c.State == StateDone {
 		c.closeSession(ctx)
 	}
@@ -518,7 +518,7 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 		return
 	}
 	switch t.Kind {
-	case timerRetry:
+	case TimerRetry:
 		if c.State == StateWaiting && !c.busy() {
 			c.acquire(ctx)
 		}

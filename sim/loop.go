@@ -10,7 +10,7 @@ import (
 const (
 	timerWork  = "work"
 	timerThink = "think"
-	timerRetry = "retry"
+	TimerRetry = "retry"
 	timerWrite = "sendwrite" // the write leaves after the last check
 )
 

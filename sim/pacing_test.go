@@ -13,6 +13,8 @@ import (
 )
 
 // flight is a message shown over its whole trip.
+const ms = time.Millisecond
+
 func flight(sent, due time.Duration) sim.Flight {
 	return sim.Flight{Sent: sent, Due: due, Shown: []sim.Interval{{From: sent, To: due}}}
 }

@@ -122,7 +122,7 @@ func (redisMode) CanFailover(sc *Scenario, node string) error {
 }
 
 func (redisMode) NewServer(sc *Scenario, i int) Process {
-	s := &RedisServer{Role: "master", replica: None}
+	s := &RedisServer{Role: "master", Replica: None}
 	if i == 1 {
 		s.Role = "replica"
 	}
@@ -188,7 +188,7 @@ func (redisMode) View(s *Sim, snap *Snapshot) {
 		if srv.Role == "master" && !s.Nodes[id].Crashed {
 			v.Master = int(id)
 		}
-		v.Servers = append(v.Servers, srv.view(s, id))
+		v.Servers = append(v.Servers, srv.View(s, id))
 	}
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok {
@@ -223,7 +223,7 @@ type RedisServer struct {
 	Role    string // master or replica
 	keys    keyspace
 	counter int64
-	replica NodeID
+	Replica NodeID
 	durable keyspace // what AOF (fsync always) has on disk
 	dCount  int64
 }
@@ -292,7 +292,7 @@ func (r *RedisServer) Clone() Process {
 // Start implements Process.
 func (r *RedisServer) Start(ctx Ctx) {
 	if r.Role == "master" && ctx.Name() == "redis-1" {
-		r.replica = ctx.Lookup("redis-2")
+		r.Replica = ctx.Lookup("redis-2")
 	}
 	for _, k := range r.keys {
 		if r.Role == "master" {
@@ -326,10 +326,10 @@ func (r *RedisServer) Restart(ctx Ctx, persist bool) {
 	}
 	if r.Role == "master" {
 		for _, id := range ctx.Sim().Servers() {
-			if o, ok := ctx.Sim().Nodes[id].Proc.(*RedisServer); ok && id != ctx.ID() && o.Role == "master" && o.replica == None && ctx.Sim().Scenario.Mode == "redis" {
+			if o, ok := ctx.Sim().Nodes[id].Proc.(*RedisServer); ok && id != ctx.ID() && o.Role == "master" && o.Replica == None && ctx.Sim().Scenario.Mode == "redis" {
 				r.Role = "replica"
 				r.keys = nil
-				o.replica = ctx.ID()
+				o.Replica = ctx.ID()
 				o.fullSync(ctx.Sim().Ctx(id))
 			}
 		}
@@ -360,9 +360,9 @@ func (r *RedisServer) expire(ctx Ctx, key string) {
 
 // ship sends a write to the replica, right after applying it (async).
 func (r *RedisServer) ship(ctx Ctx, m Msg) {
-	if r.replica != None && r.Role == "master" {
+	if r.Replica != None && r.Role == "master" {
 		m.Token = r.counter
-		ctx.Send(r.replica, m)
+		ctx.Send(r.Replica, m)
 	}
 }
 
@@ -375,7 +375,7 @@ func (r *RedisServer) fullSync(ctx Ctx) {
 
 func (r *RedisServer) promote(ctx Ctx) {
 	r.Role = "master"
-	r.replica = None
+	r.Replica = None
 	ctx.TraceSaid("promote", "", "replica promoted to master", say("note.redis.promoted"))
 	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
@@ -538,7 +538,7 @@ func (r *RedisServer) Fire(ctx Ctx, t Timer) {
 	}
 }
 
-func (r *RedisServer) view(s *Sim, id NodeID) RedisServerView {
+func (r *RedisServer) View(s *Sim, id NodeID) RedisServerView {
 	v := RedisServerView{Node: int(id), Role: r.Role, Counter: r.counter}
 	wall := s.Nodes[id].Clock.Wall(s.now)
 	names := r.keys.names()
@@ -709,7 +709,7 @@ func (c *redisClient) retry(ctx Ctx, why, key string) {
 		words = say(key)
 	}
 	if c.Failed(ctx, why, words) {
-		ctx.After(RetryDelay(ctx), Timer{Kind: timerRetry})
+		ctx.After(RetryDelay(ctx), Timer{Kind: TimerRetry})
 	}
 }
 
@@ -723,7 +723,7 @@ func (c *redisClient) Fire(ctx Ctx, t Timer) {
 		return
 	}
 	switch t.Kind {
-	case timerRetry:
+	case TimerRetry:
 		if c.State == StateWaiting {
 			c.trySet(ctx)
 		}

@@ -97,7 +97,7 @@ func say(key string, args ...string) Words {
 
 // term adds a placeholder whose value is a word of the simulator's own
 // vocabulary, translated as "term.<word>".
-func (w Words) term(name, word string) Words {
+func (w Words) Term(name, word string) Words {
 	if w.Terms == nil {
 		w.Terms = map[string]string{}
 	}
@@ -120,10 +120,10 @@ func (w Words) part(name string, p Words) Words {
 func AsIs(text string) Words { return say("note.asIs", "text", text) }
 
 // clone copies the maps, so a snapshot shares nothing with the run.
-func (w Words) clone() Words {
+func (w Words) Clone() Words {
 	c := Words{Key: w.Key, Args: maps.Clone(w.Args), Terms: maps.Clone(w.Terms)}
 	for name, p := range w.Parts {
-		c = c.part(name, p.clone())
+		c = c.part(name, p.Clone())
 	}
 	return c
 }

@@ -462,15 +462,15 @@ func summarize(c *Cell, rs []runResult, baseSeed int64) {
 	c.UnsafeRate /= n
 	c.ViolationRate /= n
 	if nAcq > 0 {
-		c.AcquireMeanMs = round3(acq / float64(nAcq))
+		c.AcquireMeanMs = Round3(acq / float64(nAcq))
 	}
 	sort.Float64s(rec)
 	var sum float64
 	for _, v := range rec {
 		sum += v
 	}
-	c.RecoveryMeanMs = round3(sum / n)
-	c.RecoveryP99Ms = round3(percentile(rec, 0.99))
+	c.RecoveryMeanMs = Round3(sum / n)
+	c.RecoveryP99Ms = Round3(percentile(rec, 0.99))
 }
 
 // sweepGCPercent is the garbage collector's target while a sweep runs. A

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 // VoteTally is the Redlock picture. Across the top, one column per master
@@ -28,7 +29,7 @@ import (
 type VoteTally struct {
 	widget.BaseWidget
 
-	view  *sim.RedlockView
+	view  *redlock.RedlockView
 	nodes []sim.NodeView
 	at    time.Duration
 	shown *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
@@ -50,7 +51,7 @@ func (v *VoteTally) SetSnapshot(s *sim.Snapshot) {
 		return
 	}
 	v.shown = s
-	if view := s.Redlock(); view != nil {
+	if view := redlock.ViewOf(s); view != nil {
 		v.view, v.nodes, v.at = view, s.Nodes, s.At
 	} else {
 		v.view, v.nodes, v.at = nil, nil, 0
@@ -68,10 +69,10 @@ func MasterLetter(i int) string {
 }
 
 // Yes counts the masters that voted yes.
-func Yes(votes []sim.Vote) int {
+func Yes(votes []redlock.Vote) int {
 	n := 0
 	for _, v := range votes {
-		if v == sim.VoteYes {
+		if v == redlock.VoteYes {
 			n++
 		}
 	}
@@ -90,7 +91,7 @@ func MsFigure(d time.Duration) string {
 // the vote's own, or after a watchdog extension the extension's, which
 // Redlock measures the same way (validity = ttl − elapsed − drift, so the
 // extension's elapsed is ttl − drift − validity).
-func AttemptElapsed(a sim.RedlockAttempt) time.Duration {
+func AttemptElapsed(a redlock.RedlockAttempt) time.Duration {
 	if a.Renewals > 0 {
 		return a.TTL - a.Drift - a.Validity
 	}
@@ -99,7 +100,7 @@ func AttemptElapsed(a sim.RedlockAttempt) time.Duration {
 
 // ValidityArithmetic is a decided attempt's validity written out:
 // "ttl − elapsed − drift = validity ms", e.g. "10000 − 300 − 102 = 9598 ms".
-func ValidityArithmetic(a sim.RedlockAttempt) string {
+func ValidityArithmetic(a redlock.RedlockAttempt) string {
 	return MsFigure(a.TTL) + " − " + MsFigure(AttemptElapsed(a)) + " − " + MsFigure(a.Drift) +
 		" = " + MsFigure(a.Validity) + " ms"
 }
@@ -111,9 +112,9 @@ func DriftArithmetic(ttl, drift time.Duration) string {
 	if ttl <= 0 {
 		return i18n.F("redlock.drift", "drift", MsFigure(drift))
 	}
-	f := float64(drift-sim.RedlockDriftFloor) / float64(ttl)
+	f := float64(drift-redlock.RedlockDriftFloor) / float64(ttl)
 	return i18n.F("redlock.driftArithmetic", "ttl", MsFigure(ttl), "factor", strconv.FormatFloat(roundTo(f, 6), 'f', -1, 64),
-		"floor", MsFigure(sim.RedlockDriftFloor), "drift", MsFigure(drift))
+		"floor", MsFigure(redlock.RedlockDriftFloor), "drift", MsFigure(drift))
 }
 
 func roundTo(x float64, digits int) float64 {
@@ -138,7 +139,7 @@ type ValidityBar struct {
 }
 
 // NewValidityBar lays out attempt a at true time at.
-func NewValidityBar(a sim.RedlockAttempt, at time.Duration) ValidityBar {
+func NewValidityBar(a redlock.RedlockAttempt, at time.Duration) ValidityBar {
 	if a.TTL <= 0 {
 		return ValidityBar{}
 	}
@@ -191,28 +192,28 @@ func phaseColor(p string) color.NRGBA {
 // VoteGlyph is the glyph a vote box shows. The snapshot's ✗, ⏱ and ⚡ are
 // not in the bundled fonts (or only as colour emoji, ⚡ drawing nothing),
 // so the box draws ×, ⊘ (no answer) and ∥ (cut off), which they have.
-func VoteGlyph(v sim.Vote) string {
+func VoteGlyph(v redlock.Vote) string {
 	switch v {
-	case sim.VoteNo:
+	case redlock.VoteNo:
 		return "×"
-	case sim.VoteTimeout:
+	case redlock.VoteTimeout:
 		return "⊘"
-	case sim.VotePartitioned:
+	case redlock.VotePartitioned:
 		return "∥"
 	}
 	return string(v)
 }
 
 // voteColor is the fill of a vote box; the glyph in it says the same.
-func voteColor(v sim.Vote) color.NRGBA {
+func voteColor(v redlock.Vote) color.NRGBA {
 	switch v {
-	case sim.VoteYes:
+	case redlock.VoteYes:
 		return ColorHolding
-	case sim.VoteNo:
+	case redlock.VoteNo:
 		return ColorViolation
-	case sim.VoteTimeout:
+	case redlock.VoteTimeout:
 		return ColorIdle
-	case sim.VotePartitioned:
+	case redlock.VotePartitioned:
 		return ColorFault
 	}
 	return color.NRGBA{}
@@ -220,22 +221,22 @@ func voteColor(v sim.Vote) color.NRGBA {
 
 // VoteLegend says what each vote glyph means.
 var VoteLegend = []struct {
-	Vote sim.Vote
+	Vote redlock.Vote
 	Text string
 }{
-	{sim.VoteYes, "yes (SET NX answered OK)"},
-	{sim.VoteNo, "no (held by another)"},
-	{sim.VoteTimeout, "timed out"},
-	{sim.VotePartitioned, "partitioned"},
-	{sim.VotePending, "waiting"},
+	{redlock.VoteYes, "yes (SET NX answered OK)"},
+	{redlock.VoteNo, "no (held by another)"},
+	{redlock.VoteTimeout, "timed out"},
+	{redlock.VotePartitioned, "partitioned"},
+	{redlock.VotePending, "waiting"},
 }
 
 // voteText is a legend line in the current language; text is the
 // English of VoteLegend.
-func voteText(v sim.Vote, text string) string {
-	key := map[sim.Vote]string{sim.VoteYes: "redlock.vote.yes", sim.VoteNo: "redlock.vote.no",
-		sim.VoteTimeout: "redlock.vote.timeout", sim.VotePartitioned: "redlock.vote.partitioned",
-		sim.VotePending: "redlock.vote.pending"}[v]
+func voteText(v redlock.Vote, text string) string {
+	key := map[redlock.Vote]string{redlock.VoteYes: "redlock.vote.yes", redlock.VoteNo: "redlock.vote.no",
+		redlock.VoteTimeout: "redlock.vote.timeout", redlock.VotePartitioned: "redlock.vote.partitioned",
+		redlock.VotePending: "redlock.vote.pending"}[v]
 	if key == "" {
 		return text
 	}
@@ -418,7 +419,7 @@ func (r *tallyRenderer) draw() {
 
 // urgentFull counts the attempts given a full block whose client holds,
 // lost, or is voting: the ones whose arithmetic matters now.
-func urgentFull(atts []sim.RedlockAttempt, full []bool) int {
+func urgentFull(atts []redlock.RedlockAttempt, full []bool) int {
 	n := 0
 	for i, a := range atts {
 		if full[i] && blockRank(a) <= 1 {
@@ -431,7 +432,7 @@ func urgentFull(atts []sim.RedlockAttempt, full []bool) int {
 // blockRank orders attempts by how much the reader needs their full block:
 // holders and lost holders first, then clients voting or unlocking, then
 // those waiting to retry or given up, then the rest.
-func blockRank(a sim.RedlockAttempt) int {
+func blockRank(a redlock.RedlockAttempt) int {
 	switch {
 	case holdingPhase(a.Phase), a.Phase == "lost":
 		return 0
@@ -446,7 +447,7 @@ func blockRank(a sim.RedlockAttempt) int {
 // fullBlocks chooses which attempts get a full block (bar and arithmetic)
 // in avail height, the others getting one row of votes, and whether the
 // full blocks have room for their line of detail.
-func fullBlocks(atts []sim.RedlockAttempt, avail float32) (full []bool, detail bool) {
+func fullBlocks(atts []redlock.RedlockAttempt, avail float32) (full []bool, detail bool) {
 	full = make([]bool, len(atts))
 	need := float32(len(atts)) * (tallyVoteH + tallyGap)
 	extra := float32(tallyFullH - tallyVoteH - tallyGap)
@@ -465,7 +466,7 @@ func fullBlocks(atts []sim.RedlockAttempt, avail float32) (full []bool, detail b
 
 // drawMasters draws the column heads: name, clock offset, the key's owner
 // and its TTL bar by the master's own clock.
-func (r *tallyRenderer) drawMasters(view *sim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
+func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
 	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
 	ys := []float32{0, 15, 30, 45}
 	for i, s := range rows {
@@ -648,7 +649,7 @@ func fitText(s string, size float32, bold bool, w float32) string {
 }
 
 // drawAttempt draws one client's block at y.
-func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
+func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
 	o := r.blocks.next()
 	var node sim.NodeView
 	for _, n := range r.v.nodes {
@@ -662,7 +663,7 @@ func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detai
 	// Vote boxes in the masters' columns.
 	bw := min(colW-8, 40)
 	for i := range len(r.v.view.Masters) {
-		vote := sim.Vote("")
+		vote := redlock.Vote("")
 		if i < len(a.Votes) {
 			vote = a.Votes[i]
 		}
@@ -802,7 +803,7 @@ func (r *tallyRenderer) drawAttempt(a sim.RedlockAttempt, y float32, full, detai
 // AttemptText is what a client's block says under its bar: the validity
 // arithmetic with its outcome (or the votes still coming in), and a longer
 // line on why.
-func AttemptText(a sim.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
+func AttemptText(a redlock.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
 	switch {
 	case a.Number == 0:
 		return i18n.T("redlock.notAsked"), ""

@@ -13,12 +13,13 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 const tallyMs = time.Millisecond
 
 func TestValidityArithmetic(t *testing.T) {
-	drift := sim.RedlockDrift(10*time.Second, 0.01)
+	drift := redlock.RedlockDrift(10*time.Second, 0.01)
 	require.Equal(t, 102*tallyMs, drift)
 	for _, tc := range []struct {
 		name     string
@@ -27,13 +28,13 @@ func TestValidityArithmetic(t *testing.T) {
 		validity time.Duration
 		want     string
 	}{
-		{"the issue's example", 300 * tallyMs, 0, sim.RedlockValidity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
-		{"jittered votes", 5574 * time.Microsecond, 0, sim.RedlockValidity(10*time.Second, 5574*time.Microsecond, 0.01),
+		{"the issue's example", 300 * tallyMs, 0, redlock.RedlockValidity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
+		{"jittered votes", 5574 * time.Microsecond, 0, redlock.RedlockValidity(10*time.Second, 5574*time.Microsecond, 0.01),
 			"10000 − 5.574 − 102 = 9892.426 ms"},
-		{"paused while voting", 12001 * tallyMs, 0, sim.RedlockValidity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
-		{"after an extension", 300 * tallyMs, 2, sim.RedlockValidity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
+		{"paused while voting", 12001 * tallyMs, 0, redlock.RedlockValidity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
+		{"after an extension", 300 * tallyMs, 2, redlock.RedlockValidity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
 	} {
-		a := sim.RedlockAttempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
+		a := redlock.RedlockAttempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
 		assert.Equal(t, tc.want, ValidityArithmetic(a), tc.name)
 	}
 }
@@ -49,7 +50,7 @@ func TestDriftArithmetic(t *testing.T) {
 		{10 * time.Second, 0, "drift = 10000 × 0 + 2 = 2 ms"},
 		{1500 * tallyMs, 0.035, "drift = 1500 × 0.035 + 2 = 54.5 ms"},
 	} {
-		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, sim.RedlockDrift(tc.ttl, tc.factor)))
+		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, redlock.RedlockDrift(tc.ttl, tc.factor)))
 	}
 }
 
@@ -85,7 +86,7 @@ func TestVoteGlyphsAreDrawable(t *testing.T) {
 }
 
 func TestValidityBar(t *testing.T) {
-	base := sim.RedlockAttempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
+	base := redlock.RedlockAttempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
 	holding := base
 	holding.Done, holding.Success, holding.Phase = true, true, "holding"
 	holding.Elapsed, holding.Validity, holding.Left = 500*tallyMs, 9398*tallyMs, 7398*tallyMs
@@ -112,39 +113,39 @@ func TestValidityBar(t *testing.T) {
 
 	late := base
 	late.Done, late.Phase, late.Elapsed = true, "unlocking", 12001*tallyMs
-	late.Validity = sim.RedlockValidity(late.TTL, late.Elapsed, 0.01)
+	late.Validity = redlock.RedlockValidity(late.TTL, late.Elapsed, 0.01)
 	b = NewValidityBar(late, 13*time.Second)
 	assert.InDelta(t, 1, b.Elapsed, 1e-6, "the votes took longer than the ttl")
 	assert.Zero(t, b.Drift+b.Used+b.Left)
 }
 
 func TestAttemptText(t *testing.T) {
-	a := sim.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
-		Votes: []sim.Vote{sim.VoteYes, sim.VotePending, sim.VotePending}, Phase: "acquiring"}
+	a := redlock.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
+		Votes: []redlock.Vote{redlock.VoteYes, redlock.VotePending, redlock.VotePending}, Phase: "acquiring"}
 	line, _ := AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms", line)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, true)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms per master", line)
-	a.Wait = sim.RedlockWait(a.TTL, false)
+	a.Wait = redlock.RedlockWait(a.TTL, false)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 5000 ms", line, "go-redis's read timeout without contextTimeout")
 
 	a.Done, a.Phase, a.Elapsed = true, "retrying", 3*tallyMs
-	a.Votes = []sim.Vote{sim.VoteNo, sim.VoteNo, sim.VoteYes}
-	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Votes = []redlock.Vote{redlock.VoteNo, redlock.VoteNo, redlock.VoteYes}
+	a.Validity = redlock.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	a.Note = "only 1 of 3 masters said yes, quorum is 2"
 	line, why := AttemptText(a, 3*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 3 − 102 = 9895 ms · no quorum: failed", line)
 	assert.Equal(t, "retrying: only 1 of 3 masters said yes, quorum is 2", why)
 
-	a.Votes = []sim.Vote{sim.VoteYes, sim.VoteYes, sim.VoteYes}
+	a.Votes = []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}
 	a.Elapsed, a.Phase = 12001*tallyMs, "unlocking"
-	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlock.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	line, _ = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 12001 − 102 = −2103 ms ≤ 0: failed", line)
 
 	a.Elapsed, a.Success, a.Phase, a.Note = 4*tallyMs, true, "lost", "validity ran out on its own clock, 9894 ms after the grant"
-	a.Validity = sim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlock.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	line, why = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 4 − 102 = 9894 ms · lost", line)
 	assert.Equal(t, "lost: validity ran out on its own clock, 9894 ms after the grant", why)
@@ -255,7 +256,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 	var snap *sim.Snapshot
 	for at := time.Second; at < 3*time.Second && snap == nil; at += 10 * tallyMs {
 		s := rec.At(at)
-		if a := s.Redlock().Attempts[0]; a.Done && a.Votes[2] == sim.VoteTimeout {
+		if a := redlock.ViewOf(s).Attempts[0]; a.Done && a.Votes[2] == redlock.VoteTimeout {
 			snap = s
 		}
 	}
@@ -281,7 +282,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 }
 
 func TestFullBlocksPreferHolders(t *testing.T) {
-	atts := []sim.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
+	atts := []redlock.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
 	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap))
 	assert.Equal(t, []bool{false, true, false, false}, full)
 	assert.False(t, detail)

@@ -13,6 +13,7 @@ import (
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 // Every sentence a node's Detail or an attempt's Note holds, through every
@@ -47,10 +48,10 @@ func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 					assert.Equal(t, n.Detail, Say(n.DetailWords, ""), "%s at %v: %s", name, at, n.Name)
 				}
 			}
-			if s.Redlock() == nil {
+			if redlock.ViewOf(s) == nil {
 				continue
 			}
-			for _, a := range s.Redlock().Attempts {
+			for _, a := range redlock.ViewOf(s).Attempts {
 				if a.Note == "" {
 					continue
 				}
@@ -121,8 +122,8 @@ func TestChineseDetailsAreChinese(t *testing.T) {
 			for _, n := range snap.Nodes {
 				english = append(english, n.Detail)
 			}
-			if snap.Redlock() != nil {
-				for _, a := range snap.Redlock().Attempts {
+			if redlock.ViewOf(snap) != nil {
+				for _, a := range redlock.ViewOf(snap).Attempts {
 					english = append(english, a.Note)
 				}
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 // redlockTTL is the lock TTL of every Redlock plan; driftFactor and the
@@ -231,8 +232,8 @@ func checkValidityTTL(t *testing.T, real redsyncLock, s simGrant, eSim, ttl time
 	base := real.until.Sub(real.t0)
 	assert.GreaterOrEqual(t, base, ttl-drift, "redsync: until ≥ t0 + TTL − drift")
 	assert.LessOrEqual(t, base, ttl-drift+real.elapsed, "redsync: until ≤ t1 + TTL − drift")
-	assert.Equal(t, ttl-eSim-drift-sim.RedlockDriftFloor, s.validity, "the simulator: TTL − elapsed − (TTL·0.01 + 2 ms)")
-	d := real.validity - s.validity - sim.RedlockDriftFloor
+	assert.Equal(t, ttl-eSim-drift-redlock.RedlockDriftFloor, s.validity, "the simulator: TTL − elapsed − (TTL·0.01 + 2 ms)")
+	d := real.validity - s.validity - redlock.RedlockDriftFloor
 	assert.LessOrEqual(t, d, eSim+time.Millisecond, "validity: real %v, simulator %v", real.validity, s.validity)
 	assert.GreaterOrEqual(t, d, eSim-real.elapsed-time.Millisecond, "validity: real %v, simulator %v", real.validity, s.validity)
 	t.Logf("validity: redsync %.3f ms (Lock took %.3f ms), simulator %.3f ms (elapsed %v): real − sim = %.3f ms",
@@ -343,7 +344,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 	ms5 := startMasters(t)
 	paused := faultsOn("pause", 0, 3, 4)
 	for _, on := range []bool{true, false} {
-		wait := sim.RedlockWait(redlockTTL, on)
+		wait := redlock.RedlockWait(redlockTTL, on)
 		t.Run(fmt.Sprintf("TTL 10s contextTimeout=%v", on), func(t *testing.T) {
 			pools := ms5.warmPools(on)
 			ms5.freeze(3, 4)
@@ -369,7 +370,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 			if on {
 				require.True(t, real.granted, "redsync: %v", real.err)
 				require.Len(t, grants, 1)
-				checkValidityTTL(t, real, grants[0], sim.RedlockWait(short, on), short)
+				checkValidityTTL(t, real, grants[0], redlock.RedlockWait(short, on), short)
 				return
 			}
 			assert.False(t, real.granted, "redsync must not grant: the votes took longer than the TTL allows")
@@ -378,7 +379,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 			var nodeErr *redsync.RedisError
 			assert.ErrorAs(t, real.err, &nodeErr)
 			// The failed try's unlock waits for the frozen masters too.
-			assert.GreaterOrEqual(t, real.elapsed, 2*sim.GoRedisReadTimeout, "redsync read the frozen masters twice (SET, then unlock)")
+			assert.GreaterOrEqual(t, real.elapsed, 2*redlock.GoRedisReadTimeout, "redsync read the frozen masters twice (SET, then unlock)")
 			assert.Empty(t, grants, "the simulator must not grant either")
 		})
 	}

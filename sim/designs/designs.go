@@ -5,5 +5,6 @@
 package designs
 
 import (
+	_ "github.com/lockscope/lockscope/sim/redlock"
 	_ "github.com/lockscope/lockscope/sim/zookeeper" // Curator's lock on a ZooKeeper ensemble
 )

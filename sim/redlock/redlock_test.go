@@ -1,4 +1,4 @@
-package sim_test
+package redlock_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 const ms = time.Millisecond
@@ -48,17 +49,17 @@ func events(r *sim.Recording, node, kind, op string) []sim.TraceEvent {
 }
 
 // attempt is client i's current or last Redlock attempt at true time at.
-func attempt(t *testing.T, r *sim.Recording, at time.Duration, client int) sim.RedlockAttempt {
+func attempt(t *testing.T, r *sim.Recording, at time.Duration, client int) redlock.RedlockAttempt {
 	t.Helper()
 	snap := r.At(at)
-	require.NotNil(t, snap.Redlock())
-	require.Greater(t, len(snap.Redlock().Attempts), client)
-	return snap.Redlock().Attempts[client]
+	require.NotNil(t, redlock.ViewOf(snap))
+	require.Greater(t, len(redlock.ViewOf(snap).Attempts), client)
+	return redlock.ViewOf(snap).Attempts[client]
 }
 
 func keysLeft(snap *sim.Snapshot) int {
 	n := 0
-	for _, m := range snap.Redlock().Masters {
+	for _, m := range redlock.ViewOf(snap).Masters {
 		n += len(m.Keys)
 	}
 	return n
@@ -84,15 +85,15 @@ func TestRedlockValidityArithmetic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.drift, sim.RedlockDrift(ttl, tt.driftFactor))
-			v := sim.RedlockValidity(ttl, tt.elapsed, tt.driftFactor)
+			assert.Equal(t, tt.drift, redlock.RedlockDrift(ttl, tt.driftFactor))
+			v := redlock.RedlockValidity(ttl, tt.elapsed, tt.driftFactor)
 			assert.Equal(t, tt.validity, v)
 			assert.Equal(t, tt.granted, v > 0)
 		})
 	}
-	assert.Equal(t, 500*ms, sim.RedlockTimeout(ttl), "redsync's timeoutFactor 0.05")
+	assert.Equal(t, 500*ms, redlock.RedlockTimeout(ttl), "redsync's timeoutFactor 0.05")
 	for n, q := range map[int]int{1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 7: 4, 9: 5} {
-		assert.Equal(t, q, sim.RedlockQuorum(n), "quorum of %d masters", n)
+		assert.Equal(t, q, redlock.RedlockQuorum(n), "quorum of %d masters", n)
 	}
 }
 
@@ -154,7 +155,7 @@ func TestRedlockValidityInRun(t *testing.T) {
 	assert.Equal(t, 102*ms, a.Drift)
 	assert.Equal(t, 9598*ms, a.Validity)
 	assert.True(t, a.Success)
-	assert.Equal(t, []sim.Vote{sim.VoteYes, sim.VoteYes, sim.VoteYes, sim.VoteYes, sim.VoteYes}, a.Votes)
+	assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
 	assert.Equal(t, "holding", a.Phase)
 	assert.Equal(t, 9598*ms, a.Left)
 	assert.Equal(t, 9598*ms-time.Second, attempt(t, r, 1300*ms, 0).Left, "the bar shrinks on the client's clock")
@@ -207,7 +208,7 @@ func TestRedlockLatency(t *testing.T) {
 			a := attempt(t, r, r.End(), 0)
 			assert.Equal(t, 32, a.Number)
 			assert.Equal(t, "gave up", a.Phase)
-			assert.Equal(t, []sim.Vote{sim.VoteTimeout, sim.VoteTimeout, sim.VoteTimeout, sim.VoteTimeout, sim.VoteTimeout}, a.Votes)
+			assert.Equal(t, []redlock.Vote{redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout}, a.Votes)
 			assert.Zero(t, keysLeft(r.At(r.End())), "the unlocks removed every key the late SETs made")
 		})
 	}
@@ -239,7 +240,7 @@ func TestRedlockPauseDuringAcquire(t *testing.T) {
 			assert.Equal(t, resume, a.Elapsed)
 			assert.Equal(t, tt.validity, a.Validity)
 			assert.Equal(t, tt.granted, a.Success)
-			assert.Equal(t, []sim.Vote{sim.VoteYes, sim.VoteYes, sim.VoteYes, sim.VoteYes, sim.VoteYes}, a.Votes)
+			assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
 			cads := events(r, "client-1", "send", sim.OpCAD)
 			if tt.granted {
 				require.Len(t, r.Summary().Grants, 1)
@@ -272,10 +273,10 @@ func TestRedlockPresets(t *testing.T) {
 			snap := r.At(3 * time.Second)
 			assert.Equal(t, sim.StateHolding, snap.Nodes[0].State, "client-1 believes it holds the lock")
 			assert.Equal(t, sim.StateHolding, snap.Nodes[1].State, "and so does client-2")
-			y, p := sim.VoteYes, sim.VotePartitioned
-			assert.Equal(t, []sim.Vote{y, y, y, p, p}, snap.Redlock().Attempts[0].Votes)
-			assert.Equal(t, []sim.Vote{p, p, y, y, y}, snap.Redlock().Attempts[1].Votes)
-			for _, a := range snap.Redlock().Attempts {
+			y, p := redlock.VoteYes, redlock.VotePartitioned
+			assert.Equal(t, []redlock.Vote{y, y, y, p, p}, redlock.ViewOf(snap).Attempts[0].Votes)
+			assert.Equal(t, []redlock.Vote{p, p, y, y, y}, redlock.ViewOf(snap).Attempts[1].Votes)
+			for _, a := range redlock.ViewOf(snap).Attempts {
 				assert.Equal(t, 500*ms, a.Elapsed, "the partitioned masters cost the full timeout")
 				assert.Equal(t, 9398*ms, a.Validity)
 			}
@@ -350,11 +351,11 @@ func TestRedlockPresets(t *testing.T) {
 		}},
 		{"redlock-restart-no-persist", 2, 1, 1, false, nil},
 		{"redlock-silent-masters", 1, 0, 0, true, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
-			y, o := sim.VoteYes, sim.VoteTimeout
+			y, o := redlock.VoteYes, redlock.VoteTimeout
 			first := attempt(t, r, 5*time.Second, 0)
 			require.True(t, first.Done)
 			assert.Equal(t, 5*time.Second, first.Elapsed, "go-redis's read timeout, not redsync's 200 ms")
-			assert.Equal(t, []sim.Vote{y, y, y, o, o}, first.Votes, "a majority said yes")
+			assert.Equal(t, []redlock.Vote{y, y, y, o, o}, first.Votes, "a majority said yes")
 			assert.False(t, first.Success, "validity 4000 − 5000 − 42 ms is negative")
 			g := r.Summary().Grants
 			require.Len(t, g, 1)
@@ -374,8 +375,8 @@ func TestRedlockPresets(t *testing.T) {
 				assert.Equal(t, 9398.0, *g.ValidityMs, "3 yes votes after the full 500 ms timeout")
 			}
 			assert.Len(t, got, 3, "every client got the lock")
-			y, o := sim.VoteYes, sim.VoteTimeout
-			assert.Equal(t, []sim.Vote{y, y, y, o, o}, attempt(t, r, 500*ms, 0).Votes)
+			y, o := redlock.VoteYes, redlock.VoteTimeout
+			assert.Equal(t, []redlock.Vote{y, y, y, o, o}, attempt(t, r, 500*ms, 0).Votes)
 		}},
 		{"redlock-majority-down", 0, 0, 0, true, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
 			for _, c := range []string{"client-1", "client-2"} {
@@ -513,9 +514,9 @@ func TestRedlockSequential(t *testing.T) {
 	assert.Equal(t, 1012*ms, a.Elapsed)
 	assert.Equal(t, 8886*ms, a.Validity)
 	assert.True(t, a.Success)
-	o, y := sim.VoteTimeout, sim.VoteYes
-	assert.Equal(t, []sim.Vote{o, y, o, y, y}, a.Votes)
-	assert.True(t, r.At(0).Redlock().Sequential)
+	o, y := redlock.VoteTimeout, redlock.VoteYes
+	assert.Equal(t, []redlock.Vote{o, y, o, y, y}, a.Votes)
+	assert.True(t, redlock.ViewOf(r.At(0)).Sequential)
 }
 
 // TestRedlockWatchdog extends every ttl/3 on a majority; losing the
@@ -561,7 +562,7 @@ func TestRedlockMasterClocks(t *testing.T) {
 	sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), ClockJump: "redis-2", By: sim.Duration(-5 * time.Second)}}
 	r := record(t, sc)
 	snap := r.At(12 * time.Second)
-	for i, m := range snap.Redlock().Masters {
+	for i, m := range redlock.ViewOf(snap).Masters {
 		if i == 1 {
 			require.Len(t, m.Keys, 1, "redis-2 still holds the key")
 			assert.Equal(t, "client-1", m.Keys[0].Owner)
@@ -604,7 +605,7 @@ func TestRedlockDeterminism(t *testing.T) {
 				fresh.RunUntil(at)
 				want := fresh.Snapshot()
 				got := a.At(at)
-				assert.Equal(t, want.Redlock(), got.Redlock(), "at %v", at)
+				assert.Equal(t, redlock.ViewOf(want), redlock.ViewOf(got), "at %v", at)
 				assert.Equal(t, want.Nodes, got.Nodes, fmt.Sprintf("at %v", at))
 			}
 		})
@@ -643,7 +644,7 @@ func TestRedlockWait(t *testing.T) {
 		{time.Hour, false, 20 * time.Second},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, sim.RedlockWait(tt.ttl, tt.contextTimeout), "ttl %v contextTimeout %v", tt.ttl, tt.contextTimeout)
+		assert.Equal(t, tt.want, redlock.RedlockWait(tt.ttl, tt.contextTimeout), "ttl %v contextTimeout %v", tt.ttl, tt.contextTimeout)
 	}
 }
 
@@ -688,8 +689,8 @@ func TestRedlockContextTimeout(t *testing.T) {
 			assert.Equal(t, tt.at, a.Elapsed)
 			assert.Equal(t, tt.validity, a.Validity)
 			assert.Equal(t, tt.granted, a.Success)
-			assert.Equal(t, []sim.Vote{sim.VoteYes, sim.VoteYes, sim.VoteYes, sim.VoteTimeout, sim.VoteTimeout}, a.Votes)
-			assert.Equal(t, sim.RedlockWait(sc.TTL.D(), tt.contextTimeout), a.Wait)
+			assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteTimeout, redlock.VoteTimeout}, a.Votes)
+			assert.Equal(t, redlock.RedlockWait(sc.TTL.D(), tt.contextTimeout), a.Wait)
 			if tt.at > 0 {
 				assert.False(t, attempt(t, r, tt.at-time.Millisecond, 0).Done, "not decided before %v", tt.at)
 			}

@@ -1,0 +1,165 @@
+package redlock
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Redlock figures of go-redsync/redsync v4 (redsync.go, NewMutex).
+const (
+	// RedlockMaxNodes bounds `nodes` in redlock mode.
+	RedlockMaxNodes = 9
+	// RedlockTries is redsync's default number of tries per Lock call.
+	RedlockTries = 32
+	// RedlockRetryDelay is the mean of redsync's default delay between
+	// tries, rand in [50 ms, 250 ms).
+	RedlockRetryDelay = 150 * time.Millisecond
+	// RedlockTimeoutFactor is redsync's timeoutFactor: a try waits at most
+	// ttl·0.05 for the masters' answers.
+	RedlockTimeoutFactor = 0.05
+	// RedlockDriftFloor is the spec's fixed 2 ms added to ttl·driftFactor
+	// for the granularity of Redis's expiry (redlock-rb does the same).
+	RedlockDriftFloor = 2 * time.Millisecond
+)
+
+// RedlockQuorum is the number of masters that must vote yes: N/2+1.
+func RedlockQuorum(n int) int { return n/2 + 1 }
+
+// RedlockDrift is the allowance for clock drift between the client and the
+// masters that Redlock subtracts from the validity: ttl·driftFactor + 2 ms.
+func RedlockDrift(ttl time.Duration, driftFactor float64) time.Duration {
+	return time.Duration(int64(float64(ttl)*driftFactor)) + RedlockDriftFloor
+}
+
+// RedlockValidity is how long the client may consider the lock its own after
+// a try that took elapsed on its clock: ttl − elapsed − drift.
+func RedlockValidity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
+	return ttl - elapsed - RedlockDrift(ttl, driftFactor)
+}
+
+// RedlockTimeout is redsync's per-try context deadline, ttl·timeoutFactor
+// (mutex.go, lockContext: context.WithTimeout(ctx, expiry·timeoutFactor)).
+func RedlockTimeout(ttl time.Duration) time.Duration {
+	return time.Duration(int64(float64(ttl) * RedlockTimeoutFactor))
+}
+
+// go-redis v9 figures (redis/go-redis v9.23.0, options.go init: the
+// defaults of Options; v9.21 and older had a 3 s ReadTimeout).
+const (
+	// GoRedisReadTimeout is Options.ReadTimeout's default: the socket read
+	// deadline of every attempt of a command.
+	GoRedisReadTimeout = 5 * time.Second
+	// GoRedisMaxRetries is Options.MaxRetries' default: a command that
+	// timed out on a read is tried again, at most this many more times.
+	GoRedisMaxRetries = 3
+)
+
+// RedlockWait is how long a master that stays silent (paused, partitioned)
+// holds a try, or holds each master's turn with `sequential`: the moment
+// go-redis gives up on its answer.
+//
+// go-redis v9 (redis.go): _process reads the reply under
+// cn.WithReader(c.context(ctx), c.cmdTimeout(cmd), ...), and c.context
+// returns the caller's ctx only when Options.ContextTimeoutEnabled is set,
+// context.Background() otherwise; internal/pool/conn.go's deadline takes
+// the earlier of the ctx deadline and now+ReadTimeout. A read timeout is
+// retried (shouldRetry with retryTimeout set, error.go) after
+// internal.Sleep(ctx, backoff), which returns at once when the caller's
+// ctx is done, and at most MaxRetries more times.
+//
+//   - contextTimeout on: the wait is redsync's deadline ttl·0.05 (later
+//     attempts' reads are cut by it too), but at most (MaxRetries+1) read
+//     timeouts.
+//   - contextTimeout off (go-redis's default, and redsync's README example
+//     builds its client with default Options): every attempt reads for the
+//     full ReadTimeout, and a new attempt starts only while redsync's
+//     deadline has not passed; with ttl ≤ 100 s one attempt, 5 s.
+//
+// The retry backoffs (10 ms doubling, at most 1 s) are left out.
+func RedlockWait(ttl time.Duration, contextTimeout bool) time.Duration {
+	deadline := RedlockTimeout(ttl)
+	most := (GoRedisMaxRetries + 1) * GoRedisReadTimeout
+	if contextTimeout {
+		return min(deadline, most)
+	}
+	attempts := max(1, (deadline+GoRedisReadTimeout-1)/GoRedisReadTimeout)
+	return min(attempts*GoRedisReadTimeout, most)
+}
+
+// redlockRetryDelay draws the wait before the next try: uniform in whole
+// milliseconds over [retryDelay/3, 5·retryDelay/3), which for the default
+// 150 ms is redsync's rand.Intn(250-50)+50 ms.
+func redlockRetryDelay(ctx sim.Ctx) time.Duration {
+	d := ctx.Scenario().RetryDelay.D()
+	if d <= 0 {
+		return 0
+	}
+	lo, span := d/3, d*4/3
+	if n := int64(span / time.Millisecond); n > 0 {
+		return lo + time.Duration(ctx.Rand().Int64N(n))*time.Millisecond
+	}
+	return lo + time.Duration(ctx.Rand().Int64N(int64(span)))
+}
+
+func init() { sim.RegisterMode(redlockMode{}) }
+
+type redlockMode struct{}
+
+func (redlockMode) Name() string { return "redlock" }
+
+// redlockTraits: N independent masters the client counts itself, random
+// values (no ordered token), a validity with every grant.
+var redlockTraits = sim.Traits{
+	LeaseWord: "ttl", ServerWord: "masters", Token: sim.NoToken, Validity: true, ClientQuorum: true,
+	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout", "checkValidity"},
+	Refusals: map[string]error{
+		"fencing":  ErrRedlockFencing,
+		"replica":  sim.FieldErr("replica", sim.Say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
+		"plainDel": sim.FieldErr("plainDel", sim.Say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete"),
+	},
+}
+
+func (redlockMode) Traits() sim.Traits { return redlockTraits }
+
+func (redlockMode) Defaults(sc *sim.Scenario) {
+	sc.Nodes = 5
+	sc.Tries = RedlockTries
+	sc.RetryDelay = sim.Duration(RedlockRetryDelay)
+}
+
+// ErrRedlockFencing explains why `fencing` is refused in redlock mode: a
+// field's problem like any other, in both languages.
+var ErrRedlockFencing = sim.FieldErr("fencing", sim.Say("field.redlockFencing"), "Redlock has no fencing token: its lock values are random, not ordered, "+
+	"so the storage cannot tell a late write of an old holder from a new holder's (Kleppmann, \"How to do distributed locking\")")
+
+func (redlockMode) Validate(sc *sim.Scenario) error {
+	switch {
+	case sc.Nodes < 1 || sc.Nodes > RedlockMaxNodes:
+		return sim.FieldErr("nodes", sim.Say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(RedlockMaxNodes)),
+			"%d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
+	}
+	return nil
+}
+
+func (redlockMode) Servers(sc *sim.Scenario) []string {
+	out := make([]string, sc.Nodes)
+	for i := range out {
+		out[i] = "redis-" + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+func (redlockMode) CanFailover(sc *sim.Scenario, node string) error {
+	return sim.FieldErr("", sim.Say("field.redlockFailover"), "Redlock masters have no replica to promote; use crash and restart")
+}
+
+// Failover never happens (CanFailover refuses it); a master just crashes.
+func (redlockMode) Failover(s *sim.Sim, node sim.NodeID) { s.CrashNode(node) }
+
+func (redlockMode) NewServer(sc *sim.Scenario, i int) sim.Process {
+	return &redlockMaster{&sim.RedisServer{Role: "master", Replica: sim.None}}
+}
+
+func (redlockMode) NewClient(sc *sim.Scenario, i int) sim.Process { return &redlockClient{} }
