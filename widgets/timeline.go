@@ -560,10 +560,14 @@ type labelBox struct{ x, y, w, h float32 }
 // labelBoxes are the labels already placed in the lanes.
 type labelBoxes []labelBox
 
-// free reports whether b covers none of the placed labels.
+// free reports whether b covers none of the placed labels: edges may
+// touch, by up to labelTouch, which hides nothing of either's text (a
+// 40-point lane's write badge and the overlap's badge at the lanes' foot
+// share a pixel row).
 func (ls labelBoxes) free(b labelBox) bool {
+	const labelTouch = 1.5
 	for _, o := range ls {
-		if b.x < o.x+o.w && o.x < b.x+b.w && b.y < o.y+o.h && o.y < b.y+b.h {
+		if b.x < o.x+o.w-labelTouch && o.x < b.x+b.w-labelTouch && b.y < o.y+o.h-labelTouch && o.y < b.y+b.h-labelTouch {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package widgets
 import (
 	"image/color"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -411,4 +412,25 @@ func TestTimelineLanesFillALargeTimeline(t *testing.T) {
 		used := tl.lanesBottom() + tlAxisH + tlLegendH
 		assert.InDelta(t, size.Height, used, 1, "%v: the lanes, axis and legend fill the height", size)
 	}
+}
+
+// With 40-point lanes (etcd-lease-expiry at 1366×768) the overlap's badge
+// stays at the lanes' foot, where it always was: the write badge and the
+// token above it only touch its edge, which hides nothing.
+func TestTimelineOverlapBadgeKeepsTheFootBesideTouchingLabels(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	run := gcPauseTimeline()
+	tl.SetTimeline(run)
+	tl.Resize(fyne.NewSize(1300, tlTopRow+2*40+tlAxisH+tlLegendH))
+	tl.SetCursor(run.End)
+	require.InDelta(t, 40, tl.lanes()[0].height, 0.01)
+	var found bool
+	for _, o := range r.labels.objects() {
+		if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, "2 holders") {
+			found = true
+			assert.InDelta(t, tl.lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
+			assert.InDelta(t, tl.XAt(10*sec)+6, txt.Position().X, 0.01, "at the overlap's start")
+		}
+	}
+	assert.True(t, found)
 }
