@@ -630,10 +630,11 @@ func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
 }
 
 // overlapBadge places the label of a two-holder overlap where it covers
-// no label already placed: at the foot of the lanes at the overlap's
-// start, else at the top of a lane, else just after the label in its
-// way; in full ("2 holders · 5.005 s") where that fits in the overlap,
-// else in short. ok is false when no place is free.
+// no label already placed: at the foot of the lanes, else at the top of a
+// lane (from the last up); at the overlap's start, else just after the
+// label in its way; in full ("2 holders · 5.005 s") where that fits in
+// the overlap, else in short ("2 holders") before it moves up a row. ok
+// is false when no place is free.
 func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, taken labelBoxes) (label string, box labelBox, ok bool) {
 	a, b := t.XAt(ov.From), t.XAt(ov.To)
 	_, x1 := t.plotSpan()
@@ -649,9 +650,9 @@ func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, taken lab
 			ys = append(ys, y)
 		}
 	}
-	for _, text := range texts {
-		w := textWidth(text, 11, true) + 8
-		for _, y := range ys {
+	for _, y := range ys {
+		for _, text := range texts {
+			w := textWidth(text, 11, true) + 8
 			// At the overlap's start, else after each label in the way,
 			// as long as the badge still starts inside the overlap.
 			xs := []float32{a + 2}

@@ -434,3 +434,22 @@ func TestTimelineOverlapBadgeKeepsTheFootBesideTouchingLabels(t *testing.T) {
 	}
 	assert.True(t, found)
 }
+
+// Where the full label would cover a write at the lanes' foot (redis-gc-
+// pause-fenced at 1024×768, lanes 30 points high), the short one stays at
+// the foot rather than the full one moving onto another client's lane.
+func TestTimelineOverlapBadgePrefersTheFootInShort(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	run := gcPauseTimeline()
+	tl.SetTimeline(run)
+	tl.Resize(fyne.NewSize(800, tlTopRow+2*30+tlAxisH+tlLegendH))
+	tl.SetCursor(run.End)
+	var shown []string
+	for _, o := range r.labels.objects() {
+		if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, "2 holders") {
+			shown = append(shown, txt.Text)
+			assert.InDelta(t, tl.lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
+		}
+	}
+	assert.Equal(t, []string{"2 holders"}, shown)
+}
