@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -102,5 +103,5 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Replica {
 		out = append(out, i18n.T("redis.proto.replica"))
 	}
-	return append(out, i18n.F("redis.proto.timeout", "t", shortTime(sim.RequestTimeout)))
+	return append(out, i18n.F("redis.proto.timeout", "t", shortTime(redis.RequestTimeout)))
 }

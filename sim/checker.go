@@ -367,7 +367,7 @@ func (c *Checker) disown(now time.Duration, server NodeID, key string, expired b
 	}
 }
 
-func (c *Checker) fault(now time.Duration, kind, target, note string) {
+func (c *Checker) Fault(now time.Duration, kind, target, note string) {
 	if c.s.replay {
 		return
 	}

@@ -458,10 +458,10 @@ func (s *Sim) handle(e *event) bool {
 			s.Scenario = next
 		}
 		s.trace(None, "change", "", None, ch.String())
-		s.Check.fault(s.now, "change", "", ch.String())
+		s.Check.Fault(s.now, "change", "", ch.String())
 	case evHeal:
 		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
-		s.Check.fault(s.now, "heal", "", "")
+		s.Check.Fault(s.now, "heal", "", "")
 	}
 	if s.lazyNodes > 0 && e.node >= 0 && s.Nodes[e.node].lazy.wake {
 		s.replan(e.node)
@@ -564,7 +564,7 @@ func (s *Sim) fault(i int) {
 	if t := f.Targets(); len(t) > 0 && kind != "partition" {
 		target = t[0]
 	}
-	s.Check.fault(s.now, kind, target, faultNote(f))
+	s.Check.Fault(s.now, kind, target, faultNote(f))
 }
 
 func faultNote(f Fault) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
 )
 
@@ -114,7 +115,7 @@ func TestPartitionDropsMessagesInFlight(t *testing.T) {
 	// The client resends the lock script at once after its 3 s request
 	// timeout (Redisson's RedisExecutor), then one round trip.
 	at := time.Duration(sum.Grants[0].AtMs * float64(time.Millisecond))
-	assert.InDelta(t, float64(sim.RequestTimeout+20*time.Millisecond), float64(at), float64(time.Millisecond))
+	assert.InDelta(t, float64(redis.RequestTimeout+20*time.Millisecond), float64(at), float64(time.Millisecond))
 }
 
 func TestClockDriftGivesEachNodeARate(t *testing.T) {

@@ -50,8 +50,8 @@ func TestNoModeNameSwitches(t *testing.T) {
 			return err
 		}
 		scanned++
-		// A design's own files: etcd.go and its parts etcd_raft.go, etcd_client.go...
-		own, _, _ := strings.Cut(strings.TrimSuffix(filepath.Base(rel), ".go"), "_")
+		// A design's own files (its folder, or etcd.go and its parts) may name it.
+		own := ownDesignFile(rel, names)
 		for _, c := range modeNameComparisons(fset, f, names, own) {
 			found = append(found, rel+":"+c)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // scriptScenario is a redis run with a fixed 2 ms latency and no jitter, so
@@ -27,12 +28,12 @@ func scriptScenario(t *testing.T) *sim.Scenario {
 func TestScriptClientPlaysAndRecords(t *testing.T) {
 	ms := time.Millisecond
 	a := sim.NewScriptClient(
-		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: 100 * ms}},
-		sim.ScriptStep{At: 50 * ms, To: "redis-1", Msg: sim.Msg{Op: sim.OpCAD, Key: "k", Value: "a"}},
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "a", TTL: 100 * ms}},
+		sim.ScriptStep{At: 50 * ms, To: "redis-1", Msg: sim.Msg{Op: redis.OpCAD, Key: "k", Value: "a"}},
 	)
 	b := sim.NewScriptClient(
-		sim.ScriptStep{At: 10 * ms, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "b", TTL: 100 * ms}},
-		sim.ScriptStep{At: 60 * ms, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "b", TTL: 100 * ms}},
+		sim.ScriptStep{At: 10 * ms, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "b", TTL: 100 * ms}},
+		sim.ScriptStep{At: 60 * ms, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "b", TTL: 100 * ms}},
 	)
 	sc := scriptScenario(t)
 	s, err := sim.NewScripted(sc, a, b)
@@ -46,10 +47,10 @@ func TestScriptClientPlaysAndRecords(t *testing.T) {
 		op   string
 		n    int64
 	}{
-		{a, 0, 4 * ms, sim.OpOK, 0},
-		{b, 0, 14 * ms, sim.OpNil, 0},
-		{a, 1, 54 * ms, sim.OpInt, 1},
-		{b, 1, 64 * ms, sim.OpOK, 0},
+		{a, 0, 4 * ms, redis.OpOK, 0},
+		{b, 0, 14 * ms, redis.OpNil, 0},
+		{a, 1, 54 * ms, redis.OpInt, 1},
+		{b, 1, 64 * ms, redis.OpOK, 0},
 	}
 	for _, tt := range tests {
 		r, ok := tt.c.Reply(tt.step)
@@ -67,7 +68,7 @@ func TestScriptClientPlaysAndRecords(t *testing.T) {
 func TestNewScriptedAddsClientsAndKeepsModeClients(t *testing.T) {
 	sc := scriptScenario(t)
 	sc.Clients = 1
-	script := sim.NewScriptClient(sim.ScriptStep{At: time.Second, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: sim.LockKey, Value: "x", TTL: time.Second}})
+	script := sim.NewScriptClient(sim.ScriptStep{At: time.Second, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: redis.LockKey, Value: "x", TTL: time.Second}})
 	s, err := sim.NewScripted(sc, nil, script)
 	require.NoError(t, err)
 	require.Len(t, s.Nodes, 4, "two clients, redis-1 and the storage")
@@ -77,13 +78,13 @@ func TestNewScriptedAddsClientsAndKeepsModeClients(t *testing.T) {
 	assert.Equal(t, 1, sum.Acquisitions)
 	r, ok := script.Reply(0)
 	require.True(t, ok)
-	assert.Equal(t, sim.OpNil, r.Msg.Op)
+	assert.Equal(t, redis.OpNil, r.Msg.Op)
 }
 
 func TestScriptClientCloneIsDeep(t *testing.T) {
 	script := sim.NewScriptClient(
-		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second}},
-		sim.ScriptStep{At: 100 * time.Millisecond, To: "redis-1", Msg: sim.Msg{Op: sim.OpDel, Key: "k"}},
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "a", TTL: time.Second}},
+		sim.ScriptStep{At: 100 * time.Millisecond, To: "redis-1", Msg: sim.Msg{Op: redis.OpDel, Key: "k"}},
 	)
 	s, err := sim.NewScripted(scriptScenario(t), script)
 	require.NoError(t, err)
@@ -95,7 +96,7 @@ func TestScriptClientCloneIsDeep(t *testing.T) {
 	cp := c.Nodes[c.Lookup("client-1")].Proc.(*sim.ScriptClient)
 	assert.Equal(t, script.Replies, cp.Replies, "the clone replays the same answers")
 	cp.Replies[0].Msg.Op = "changed"
-	assert.Equal(t, sim.OpOK, script.Replies[0].Msg.Op, "and shares no memory with the original")
+	assert.Equal(t, redis.OpOK, script.Replies[0].Msg.Op, "and shares no memory with the original")
 }
 
 func TestScriptClientUnansweredStep(t *testing.T) {
@@ -109,8 +110,8 @@ func TestScriptClientUnansweredStep(t *testing.T) {
 
 func TestScriptStepKeepSeq(t *testing.T) {
 	script := sim.NewScriptClient(
-		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second}, KeepSeq: true},
-		sim.ScriptStep{At: time.Millisecond, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second}},
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "a", TTL: time.Second}, KeepSeq: true},
+		sim.ScriptStep{At: time.Millisecond, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "a", TTL: time.Second}},
 	)
 	s, err := sim.NewScripted(scriptScenario(t), script)
 	require.NoError(t, err)
@@ -122,10 +123,10 @@ func TestScriptStepKeepSeq(t *testing.T) {
 
 func TestScriptStepMakeUsesEarlierReplies(t *testing.T) {
 	script := sim.NewScriptClient(
-		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: sim.OpSet, Key: "k", Value: "a", TTL: time.Second, N: 1}},
+		sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: redis.OpSet, Key: "k", Value: "a", TTL: time.Second, N: 1}},
 		sim.ScriptStep{At: 10 * time.Millisecond, To: "redis-1", Make: func(replies []sim.ScriptReply) sim.Msg {
 			// Release with a value taken from the first answer: its token.
-			return sim.Msg{Op: sim.OpCAD, Key: "k", Value: fmt.Sprintf("token-%d", replies[0].Msg.Token)}
+			return sim.Msg{Op: redis.OpCAD, Key: "k", Value: fmt.Sprintf("token-%d", replies[0].Msg.Token)}
 		}},
 	)
 	sc := scriptScenario(t)

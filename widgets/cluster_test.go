@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // gcPauseSnapshot is the GC-pause story at 12 s, written by hand: client-1
@@ -28,8 +29,8 @@ func gcPauseSnapshot() *sim.Snapshot {
 		},
 		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "SET", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
 		Cuts:     [][]int{{0, 1, 0, 2, 2}},
-		Design: &sim.RedisView{Master: 3, Servers: []sim.RedisServerView{
-			{Node: 3, Role: "master", Counter: 4, Keys: []sim.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
+		Design: &redis.RedisView{Master: 3, Servers: []redis.RedisServerView{
+			{Node: 3, Role: "master", Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
 			{Node: 4, Role: "replica"},
 		}},
 	}

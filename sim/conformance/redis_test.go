@@ -17,26 +17,27 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	simredis "github.com/lockscope/lockscope/sim/redis"
 )
 
 // The scripts the simulated server implements, as a real client sends them.
 var (
 	// casDelete is the compare-and-delete release of the Redis docs
-	// ("Distributed Locks with Redis") that sim.OpCAD models.
+	// ("Distributed Locks with Redis") that simredis.OpCAD models.
 	casDelete = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then
 	return redis.call("DEL", KEYS[1])
 else
 	return 0
 end`)
 	// casPExpire is the compare-and-PEXPIRE renewal (redsync's touchScript,
-	// the shape of Redisson's renewal) that sim.OpPExpire models.
+	// the shape of Redisson's renewal) that simredis.OpPExpire models.
 	casPExpire = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then
 	return redis.call("PEXPIRE", KEYS[1], ARGV[2])
 else
 	return 0
 end`)
 	// fencedSet is SET NX PX plus INCR of the token counter, atomically:
-	// what sim.OpSet with N = 1 models.
+	// what simredis.OpSet with N = 1 models.
 	fencedSet = redis.NewScript(`if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
 	return redis.call("INCR", KEYS[2])
 else
@@ -61,16 +62,16 @@ func simAnswer(step redisStep, r sim.ScriptReply, ok bool) string {
 		return "-"
 	}
 	switch r.Msg.Op {
-	case sim.OpOK:
+	case simredis.OpOK:
 		if step.fenced {
 			return fmt.Sprintf("OK %d", r.Msg.Token)
 		}
 		return "OK"
-	case sim.OpNil:
+	case simredis.OpNil:
 		return "nil"
-	case sim.OpInt:
+	case simredis.OpInt:
 		return strconv.FormatInt(r.Msg.N, 10)
-	case sim.OpReadOnly:
+	case simredis.OpReadOnly:
 		return "READONLY"
 	}
 	return "? " + r.Msg.Op
@@ -92,12 +93,12 @@ func (rr *realRedis) do(ctx context.Context, st redisStep) string {
 		err error
 	)
 	switch {
-	case st.op == sim.OpSet && st.fenced:
+	case st.op == simredis.OpSet && st.fenced:
 		res, err = fencedSet.Run(ctx, c, []string{rr.key, rr.counter}, v, st.px.Milliseconds()).Result()
 		if err == nil {
 			return fmt.Sprintf("OK %d", res.(int64))
 		}
-	case st.op == sim.OpSet:
+	case st.op == simredis.OpSet:
 		var ok bool
 		ok, err = c.SetNX(ctx, rr.key, v, st.px).Result()
 		if err == nil && ok {
@@ -106,11 +107,11 @@ func (rr *realRedis) do(ctx context.Context, st redisStep) string {
 		if err == nil {
 			return "nil"
 		}
-	case st.op == sim.OpCAD:
+	case st.op == simredis.OpCAD:
 		res, err = casDelete.Run(ctx, c, []string{rr.key}, v).Result()
-	case st.op == sim.OpPExpire:
+	case st.op == simredis.OpPExpire:
 		res, err = casPExpire.Run(ctx, c, []string{rr.key}, v, st.px.Milliseconds()).Result()
-	case st.op == sim.OpDel:
+	case st.op == simredis.OpDel:
 		res, err = c.Del(ctx, rr.key).Result()
 	default:
 		panic("unknown op " + st.op)
@@ -158,7 +159,7 @@ func playSim(t *testing.T, sc *sim.Scenario, steps []redisStep, at func(i int) t
 	index := make([][2]int, len(steps)) // step -> client, index in its script
 	var last time.Duration
 	for i, st := range steps {
-		m := sim.Msg{Op: st.op, Key: sim.LockKey, Value: fmt.Sprintf("value-%d", st.client), TTL: st.px}
+		m := sim.Msg{Op: st.op, Key: simredis.LockKey, Value: fmt.Sprintf("value-%d", st.client), TTL: st.px}
 		if st.fenced {
 			m.N = 1
 		}
@@ -208,25 +209,25 @@ func TestRedisLockOperations(t *testing.T) {
 	ms := time.Millisecond
 	const A, B = 0, 1
 	steps := []redisStep{
-		{at: 0, client: A, op: sim.OpSet, px: 1000 * ms},                      // free key: OK
-		{at: 100 * ms, client: B, op: sim.OpSet, px: 1000 * ms},               // held: nil
-		{at: 200 * ms, client: B, op: sim.OpCAD},                              // foreign value: 0
-		{at: 300 * ms, client: B, op: sim.OpPExpire, px: 5000 * ms},           // foreign value: 0
-		{at: 400 * ms, client: A, op: sim.OpPExpire, px: 2000 * ms},           // own: 1, now expires at 2400
-		{at: 1500 * ms, client: B, op: sim.OpSet, px: 1000 * ms},              // the first PX is over, but renewed: nil
-		{at: 2700 * ms, client: B, op: sim.OpSet, px: 1000 * ms},              // expired at 2400: OK
-		{at: 2800 * ms, client: A, op: sim.OpCAD},                             // A's lock is gone, B's is there: 0
-		{at: 2900 * ms, client: A, op: sim.OpPExpire, px: 1000 * ms},          // 0
-		{at: 3000 * ms, client: B, op: sim.OpCAD},                             // own: 1
-		{at: 3100 * ms, client: A, op: sim.OpCAD},                             // missing key: 0
-		{at: 3200 * ms, client: A, op: sim.OpPExpire, px: 1000 * ms},          // missing key: 0
-		{at: 3300 * ms, client: A, op: sim.OpDel},                             // missing key: 0
-		{at: 3400 * ms, client: A, op: sim.OpSet, fenced: true, px: 600 * ms}, // token 1
-		{at: 3500 * ms, client: B, op: sim.OpSet, fenced: true, px: 600 * ms}, // held: nil, no INCR
-		{at: 3600 * ms, client: B, op: sim.OpDel},                             // bare DEL of A's lock: 1
-		{at: 3700 * ms, client: B, op: sim.OpSet, fenced: true, px: 600 * ms}, // token 2
-		{at: 4500 * ms, client: A, op: sim.OpSet, fenced: true, px: 600 * ms}, // B's expired at 4300: token 3
-		{at: 4600 * ms, client: A, op: sim.OpCAD},                             // 1
+		{at: 0, client: A, op: simredis.OpSet, px: 1000 * ms},                      // free key: OK
+		{at: 100 * ms, client: B, op: simredis.OpSet, px: 1000 * ms},               // held: nil
+		{at: 200 * ms, client: B, op: simredis.OpCAD},                              // foreign value: 0
+		{at: 300 * ms, client: B, op: simredis.OpPExpire, px: 5000 * ms},           // foreign value: 0
+		{at: 400 * ms, client: A, op: simredis.OpPExpire, px: 2000 * ms},           // own: 1, now expires at 2400
+		{at: 1500 * ms, client: B, op: simredis.OpSet, px: 1000 * ms},              // the first PX is over, but renewed: nil
+		{at: 2700 * ms, client: B, op: simredis.OpSet, px: 1000 * ms},              // expired at 2400: OK
+		{at: 2800 * ms, client: A, op: simredis.OpCAD},                             // A's lock is gone, B's is there: 0
+		{at: 2900 * ms, client: A, op: simredis.OpPExpire, px: 1000 * ms},          // 0
+		{at: 3000 * ms, client: B, op: simredis.OpCAD},                             // own: 1
+		{at: 3100 * ms, client: A, op: simredis.OpCAD},                             // missing key: 0
+		{at: 3200 * ms, client: A, op: simredis.OpPExpire, px: 1000 * ms},          // missing key: 0
+		{at: 3300 * ms, client: A, op: simredis.OpDel},                             // missing key: 0
+		{at: 3400 * ms, client: A, op: simredis.OpSet, fenced: true, px: 600 * ms}, // token 1
+		{at: 3500 * ms, client: B, op: simredis.OpSet, fenced: true, px: 600 * ms}, // held: nil, no INCR
+		{at: 3600 * ms, client: B, op: simredis.OpDel},                             // bare DEL of A's lock: 1
+		{at: 3700 * ms, client: B, op: simredis.OpSet, fenced: true, px: 600 * ms}, // token 2
+		{at: 4500 * ms, client: A, op: simredis.OpSet, fenced: true, px: 600 * ms}, // B's expired at 4300: token 3
+		{at: 4600 * ms, client: A, op: simredis.OpCAD},                             // 1
 	}
 	want := []string{"OK", "nil", "0", "0", "1", "nil", "OK", "0", "0", "1", "0", "0", "0",
 		"OK 1", "nil", "1", "OK 2", "OK 3", "1"}
@@ -380,10 +381,10 @@ func TestRedisReplicaPromotion(t *testing.T) {
 	// and its REPL reaches redis-2 at t+20 ms; the failover fault crashes
 	// redis-1 and promotes redis-2 before (15 ms) or after (25 ms) that.
 	steps := []redisStep{
-		{at: 0, client: B, op: sim.OpSet, px: 10000 * ms, to: 1},                     // on the replica, before any failover
-		{at: 1 * ms, client: A, op: sim.OpSet, fenced: true, px: 10000 * ms, to: 0},  // on the master: token 1
-		{at: 60 * ms, client: B, op: sim.OpSet, fenced: true, px: 10000 * ms, to: 1}, // on the promoted replica
-		{at: 80 * ms, client: A, op: sim.OpCAD, to: 1},                               // A releases on the promoted replica
+		{at: 0, client: B, op: simredis.OpSet, px: 10000 * ms, to: 1},                     // on the replica, before any failover
+		{at: 1 * ms, client: A, op: simredis.OpSet, fenced: true, px: 10000 * ms, to: 0},  // on the master: token 1
+		{at: 60 * ms, client: B, op: simredis.OpSet, fenced: true, px: 10000 * ms, to: 1}, // on the promoted replica
+		{at: 80 * ms, client: A, op: simredis.OpCAD, to: 1},                               // A releases on the promoted replica
 	}
 	simRun := func(failoverAt time.Duration) []string {
 		sc := redisScenario(t, true)

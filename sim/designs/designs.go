@@ -5,6 +5,7 @@
 package designs
 
 import (
+	_ "github.com/lockscope/lockscope/sim/redis"
 	_ "github.com/lockscope/lockscope/sim/redlock"
 	_ "github.com/lockscope/lockscope/sim/zookeeper" // Curator's lock on a ZooKeeper ensemble
 )

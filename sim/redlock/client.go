@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // Phases of a Redlock client, as RedlockAttempt.Phase shows them.
@@ -126,7 +127,7 @@ func (c *redlockClient) newBatch(ctx sim.Ctx, phase string) {
 }
 
 func (c *redlockClient) send(ctx sim.Ctx, i int, m sim.Msg) {
-	m.Key = sim.LockKey
+	m.Key = redis.LockKey
 	m.Seq = c.batch*redlockSeqStride + int64(i)
 	ctx.Send(c.masters[i], m)
 }
@@ -182,12 +183,12 @@ func (c *redlockClient) acquire(ctx sim.Ctx) {
 		c.askNext(ctx)
 		return
 	}
-	c.sendAll(ctx, sim.Msg{Op: sim.OpSet, Value: c.value, TTL: sc.TTL.D()})
+	c.sendAll(ctx, sim.Msg{Op: redis.OpSet, Value: c.value, TTL: sc.TTL.D()})
 }
 
 // askNext sends the SET to the next master in turn (sequential).
 func (c *redlockClient) askNext(ctx sim.Ctx) {
-	c.send(ctx, c.next, sim.Msg{Op: sim.OpSet, Value: c.value, TTL: c.ttl(ctx)})
+	c.send(ctx, c.next, sim.Msg{Op: redis.OpSet, Value: c.value, TTL: c.ttl(ctx)})
 	seq := c.batch*redlockSeqStride + int64(c.next)
 	c.deadline = ctx.After(c.wait(ctx), sim.Timer{Kind: timerRedlockNodeTimeout, Seq: seq})
 	c.armCtxDone(ctx, seq)
@@ -220,7 +221,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		if c.att.Votes[i] != VotePending {
 			return
 		}
-		if m.Op == sim.OpOK {
+		if m.Op == redis.OpOK {
 			c.att.Votes[i] = VoteYes
 			c.yes++
 		} else {
@@ -231,7 +232,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 	case redlockUnlocking, redlockExtending:
-		if m.Op == sim.OpInt && m.N == 1 {
+		if m.Op == redis.OpInt && m.N == 1 {
 			c.yes++
 		}
 	default:
@@ -315,7 +316,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	if c.att.Success {
 		if ctx.Tracing() {
 			sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.granted")
-			ctx.TraceSaid("redlock", sim.OpSet, "granted: "+sum, words)
+			ctx.TraceSaid("redlock", redis.OpSet, "granted: "+sum, words)
 		}
 		c.hold(ctx, validity)
 		return
@@ -334,10 +335,10 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	}
 	if ctx.Tracing() {
 		sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.failed")
-		ctx.TraceSaid("redlock", sim.OpSet, "failed: "+sum, words)
+		ctx.TraceSaid("redlock", redis.OpSet, "failed: "+sum, words)
 	}
 	c.newBatch(ctx, redlockUnlocking)
-	c.sendAll(ctx, sim.Msg{Op: sim.OpCAD, Value: c.value})
+	c.sendAll(ctx, sim.Msg{Op: redis.OpCAD, Value: c.value})
 }
 
 // tally is a try's vote count and validity arithmetic, as the trace says it.
@@ -390,7 +391,7 @@ func (c *redlockClient) extended(ctx sim.Ctx) {
 		c.att.Validity = validity
 		c.setValidity(ctx, validity)
 		c.watchdog = ctx.After(ttl/3, sim.Timer{Kind: timerRedlockWatchdog})
-		ctx.TraceSaid("watchdog", sim.OpPExpire, fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
+		ctx.TraceSaid("watchdog", redis.OpPExpire, fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
 			sim.Say("note.redlock.extended", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "validity", redlockMs(validity)))
 		return
 	}
@@ -468,7 +469,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		c.newBatch(ctx, redlockExtending)
-		c.sendAll(ctx, sim.Msg{Op: sim.OpPExpire, Value: c.value, TTL: c.ttl(ctx)})
+		c.sendAll(ctx, sim.Msg{Op: redis.OpPExpire, Value: c.value, TTL: c.ttl(ctx)})
 	}
 }
 
@@ -493,7 +494,7 @@ func (c *redlockClient) release(ctx sim.Ctx) {
 	c.validity, c.watchdog = 0, 0
 	c.newBatch(ctx, redlockReleased)
 	for i := range c.masters {
-		c.send(ctx, i, sim.Msg{Op: sim.OpCAD, Value: c.value})
+		c.send(ctx, i, sim.Msg{Op: redis.OpCAD, Value: c.value})
 	}
 	c.Rest(ctx)
 }

@@ -2,11 +2,12 @@ package redlock
 
 import (
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // redlockMaster is one of the N independent masters: a RedisServer that
 // never replicates, whatever its name.
-type redlockMaster struct{ *sim.RedisServer }
+type redlockMaster struct{ *redis.RedisServer }
 
 func (m *redlockMaster) Start(ctx sim.Ctx) {
 	m.RedisServer.Start(ctx)
@@ -19,5 +20,5 @@ func (m *redlockMaster) Restart(ctx sim.Ctx, persist bool) {
 }
 
 func (m *redlockMaster) Clone() sim.Process {
-	return &redlockMaster{m.RedisServer.Clone().(*sim.RedisServer)}
+	return &redlockMaster{m.RedisServer.Clone().(*redis.RedisServer)}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // Redlock figures of go-redsync/redsync v4 (redsync.go, NewMutex).
@@ -159,7 +160,7 @@ func (redlockMode) CanFailover(sc *sim.Scenario, node string) error {
 func (redlockMode) Failover(s *sim.Sim, node sim.NodeID) { s.CrashNode(node) }
 
 func (redlockMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	return &redlockMaster{&sim.RedisServer{Role: "master", Replica: sim.None}}
+	return &redlockMaster{&redis.RedisServer{Role: "master", Replica: sim.None}}
 }
 
 func (redlockMode) NewClient(sc *sim.Scenario, i int) sim.Process { return &redlockClient{} }

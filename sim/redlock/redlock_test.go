@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
 )
 
@@ -202,8 +203,8 @@ func TestRedlockLatency(t *testing.T) {
 				return
 			}
 			assert.Empty(t, sum.Grants)
-			assert.Len(t, events(r, "client-1", "send", sim.OpSet), 32*5, "32 tries on 5 masters")
-			assert.Len(t, events(r, "client-1", "send", sim.OpCAD), 32*5, "every failed try unlocks all masters")
+			assert.Len(t, events(r, "client-1", "send", redis.OpSet), 32*5, "32 tries on 5 masters")
+			assert.Len(t, events(r, "client-1", "send", redis.OpCAD), 32*5, "every failed try unlocks all masters")
 			assert.Len(t, events(r, "client-1", "giveup", ""), 1)
 			a := attempt(t, r, r.End(), 0)
 			assert.Equal(t, 32, a.Number)
@@ -241,7 +242,7 @@ func TestRedlockPauseDuringAcquire(t *testing.T) {
 			assert.Equal(t, tt.validity, a.Validity)
 			assert.Equal(t, tt.granted, a.Success)
 			assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
-			cads := events(r, "client-1", "send", sim.OpCAD)
+			cads := events(r, "client-1", "send", redis.OpCAD)
 			if tt.granted {
 				require.Len(t, r.Summary().Grants, 1)
 				assert.Equal(t, sim.Ms(tt.validity), *r.Summary().Grants[0].ValidityMs)
@@ -292,7 +293,7 @@ func TestRedlockPresets(t *testing.T) {
 			assert.False(t, a.Success)
 			assert.Equal(t, "unlocking", a.Phase)
 			n := 0
-			for _, e := range events(r, "client-1", "send", sim.OpCAD) {
+			for _, e := range events(r, "client-1", "send", redis.OpCAD) {
 				if e.At == resume {
 					n++
 				}
@@ -383,7 +384,7 @@ func TestRedlockPresets(t *testing.T) {
 				g := events(r, c, "giveup", "")
 				require.Len(t, g, 1, c)
 				assert.Contains(t, g[0].Note, "gave up after 32 tries")
-				sets := events(r, c, "send", sim.OpSet)
+				sets := events(r, c, "send", redis.OpSet)
 				assert.Len(t, sets, 32*5)
 				// A try waits 500 ms for the votes and 500 ms for the
 				// unlocks, then redsync's rand(50 ms, 250 ms) in whole ms.
@@ -505,7 +506,7 @@ func TestRedlockSequential(t *testing.T) {
 	r := record(t, sc)
 	var at []float64
 	var to []string
-	for _, e := range events(r, "client-1", "send", sim.OpSet) {
+	for _, e := range events(r, "client-1", "send", redis.OpSet) {
 		at, to = append(at, e.AtMs), append(to, e.Peer)
 	}
 	assert.Equal(t, []string{"redis-1", "redis-2", "redis-3", "redis-4", "redis-5"}, to)
@@ -532,7 +533,7 @@ func TestRedlockWatchdog(t *testing.T) {
 	assert.Zero(t, sum.Violations)
 	require.Len(t, sum.Grants, 1, "client-2 gave up while client-1 kept extending past its ttl")
 	exts := 0
-	for _, e := range events(r, "client-1", "watchdog", sim.OpPExpire) {
+	for _, e := range events(r, "client-1", "watchdog", redis.OpPExpire) {
 		assert.Contains(t, e.Note, "extended on 5/5 masters; validity 9894 ms")
 		exts++
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // Vote is one master's answer to a Redlock attempt.
@@ -49,7 +50,7 @@ type RedlockAttempt struct {
 // RedlockView is the Redlock vote tally and the masters' keys.
 type RedlockView struct {
 	Quorum   int
-	Masters  []sim.RedisServerView
+	Masters  []redis.RedisServerView
 	Attempts []RedlockAttempt // the current or last attempt of each client
 	// Sequential is true when attempts ask the masters one after another
 	// (the spec's pseudo-code) instead of all at once (redsync).

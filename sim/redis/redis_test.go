@@ -1,4 +1,4 @@
-package sim_test
+package redis_test
 
 import (
 	"testing"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
 )
 
@@ -144,7 +145,7 @@ func TestWatchdogRenewsEveryThirdOfTTL(t *testing.T) {
 	require.NoError(t, err)
 	var renewals []time.Duration
 	for _, e := range rec.Trace() {
-		if e.Kind == "send" && e.Op == sim.OpPExpire && e.Node == "client-1" {
+		if e.Kind == "send" && e.Op == redis.OpPExpire && e.Node == "client-1" {
 			renewals = append(renewals, e.At)
 		}
 	}
@@ -197,10 +198,10 @@ func TestRedissonResendsThroughAPartition(t *testing.T) {
 		if e.Node != "client-1" {
 			continue
 		}
-		if e.Kind == "resend" && e.Op == sim.OpPExpire {
+		if e.Kind == "resend" && e.Op == redis.OpPExpire {
 			resends++
 		}
-		if e.Kind == "send" && e.Op == sim.OpPExpire && e.At > 14*time.Second {
+		if e.Kind == "send" && e.Op == redis.OpPExpire && e.At > 14*time.Second {
 			renewalsAfterHeal++
 		}
 	}
@@ -222,7 +223,7 @@ func TestRenewalAnsweringGoneStopsTheWatchdog(t *testing.T) {
 		if e.Kind == "watchdog" && gone == 0 {
 			gone = e.At
 		}
-		if gone > 0 && e.Kind == "send" && e.Op == sim.OpPExpire {
+		if gone > 0 && e.Kind == "send" && e.Op == redis.OpPExpire {
 			after++
 		}
 	}
@@ -247,7 +248,7 @@ func TestResentLockScriptLeavesTheLockBehind(t *testing.T) {
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(c1[0].To + time.Second)
-	keys := s.Snapshot().Redis().Servers[0].Keys
+	keys := redis.ViewOf(s.Snapshot()).Servers[0].Keys
 	require.Len(t, keys, 1, "the key outlives the unlock")
 	assert.Equal(t, 1, keys[0].Holds)
 	assert.Equal(t, "client-1", keys[0].Owner)

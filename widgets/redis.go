@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 // RedisKeys is the lock-key picture of Redis servers: for each server its
@@ -20,7 +21,7 @@ import (
 type RedisKeys struct {
 	widget.BaseWidget
 
-	servers []sim.RedisServerView
+	servers []redis.RedisServerView
 	nodes   []sim.NodeView
 	master  int
 	shown   *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
@@ -43,7 +44,7 @@ func (k *RedisKeys) SetSnapshot(s *sim.Snapshot) {
 		return
 	}
 	k.shown = s
-	v := s.Redis()
+	v := redis.ViewOf(s)
 	if v == nil {
 		k.SetServers(nil, nil, -1)
 		return
@@ -54,7 +55,7 @@ func (k *RedisKeys) SetSnapshot(s *sim.Snapshot) {
 // SetServers shows the given servers; nodes resolves their names and
 // clocks, and master (an index into nodes, −1 for none) is marked as the
 // server clients talk to.
-func (k *RedisKeys) SetServers(servers []sim.RedisServerView, nodes []sim.NodeView, master int) {
+func (k *RedisKeys) SetServers(servers []redis.RedisServerView, nodes []sim.NodeView, master int) {
 	k.servers, k.nodes, k.master = servers, nodes, master
 	k.Refresh()
 }
@@ -190,7 +191,7 @@ func (r *keysRenderer) draw() {
 		case node.Crashed:
 			placeText(c.note, i18n.T("keys.down"), fyne.NewPos(cardPad, body+4), fg)
 		case len(sv.Keys) == 0:
-			placeText(c.note, i18n.F("keys.free", "key", sim.LockKey), fyne.NewPos(cardPad, body+4), muted)
+			placeText(c.note, i18n.F("keys.free", "key", redis.LockKey), fyne.NewPos(cardPad, body+4), muted)
 		default:
 			c.note.Hide()
 			for _, kv := range sv.Keys {
@@ -207,14 +208,14 @@ func (r *keysRenderer) draw() {
 
 // TTLFraction is the share of a key's TTL still left, 0 to 1, by the
 // server's clock: the length of its TTL bar.
-func TTLFraction(kv sim.KeyView) float32 {
+func TTLFraction(kv redis.KeyView) float32 {
 	if kv.TTL <= 0 || kv.Left <= 0 {
 		return 0
 	}
 	return float32(min(1, float64(kv.Left)/float64(kv.TTL)))
 }
 
-func (r *keysRenderer) drawKey(o *keyObjects, kv sim.KeyView, node sim.NodeView, y, width float32, fg, muted color.Color) {
+func (r *keysRenderer) drawKey(o *keyObjects, kv redis.KeyView, node sim.NodeView, y, width float32, fg, muted color.Color) {
 	line := i18n.F("keys.line", "key", kv.Key, "value", strconv.Quote(kv.Value), "owner", kv.Owner)
 	placeText(o.line, line, fyne.NewPos(cardPad, y), fg)
 

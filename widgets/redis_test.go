@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 )
 
 func TestTTLFraction(t *testing.T) {
@@ -24,7 +25,7 @@ func TestTTLFraction(t *testing.T) {
 		{20 * time.Second, 10 * time.Second, 1}, // a clock jumped back
 		{time.Second, 0, 0},
 	} {
-		assert.InDelta(t, tc.want, TTLFraction(sim.KeyView{Left: tc.left, TTL: tc.ttl}), 1e-6, "%v of %v", tc.left, tc.ttl)
+		assert.InDelta(t, tc.want, TTLFraction(redis.KeyView{Left: tc.left, TTL: tc.ttl}), 1e-6, "%v of %v", tc.left, tc.ttl)
 	}
 }
 
@@ -34,7 +35,7 @@ func TestRedisKeysBarJumpsBackOnRenewal(t *testing.T) {
 	w := test.NewTempWindow(t, k)
 	w.Resize(fyne.NewSize(560, 300))
 	snap := gcPauseSnapshot()
-	key := &snap.Redis().Servers[0].Keys[0]
+	key := &redis.ViewOf(snap).Servers[0].Keys[0]
 	key.Left = 1500 * time.Millisecond
 	k.SetSnapshot(snap)
 	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
@@ -48,7 +49,7 @@ func TestRedisKeysBarJumpsBackOnRenewal(t *testing.T) {
 	// A watchdog PEXPIRE: the next instant's snapshot (a snapshot on show
 	// is never changed in place; the same one again draws nothing new).
 	snap = gcPauseSnapshot()
-	snap.Redis().Servers[0].Keys[0].Left = 10 * time.Second
+	redis.ViewOf(snap).Servers[0].Keys[0].Left = 10 * time.Second
 	k.SetSnapshot(snap)
 	assert.Same(t, bar, r.keys.items[0].bar, "the bar is moved, not rebuilt")
 	assert.InDelta(t, bg.Size().Width, bar.Size().Width, 0.5, "renewal jumps the bar back to full")
@@ -69,8 +70,8 @@ func TestRedisKeysFreeLock(t *testing.T) {
 	w := test.NewTempWindow(t, k)
 	w.Resize(fyne.NewSize(560, 200))
 	snap := gcPauseSnapshot()
-	snap.Redis().Servers = snap.Redis().Servers[:1]
-	snap.Redis().Servers[0].Keys = nil
+	redis.ViewOf(snap).Servers = redis.ViewOf(snap).Servers[:1]
+	redis.ViewOf(snap).Servers[0].Keys = nil
 	k.SetSnapshot(snap)
 	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
 	assert.Contains(t, texts(r.Objects()), "lock — no key: the lock is free")

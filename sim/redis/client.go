@@ -1,0 +1,237 @@
+package redis
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// redisClient is a Redisson RLock client of a single Redis master: the lock
+// script to acquire (retried while held), watchdog renewal, the unlock
+// script to release. Every command that gets no reply in RequestTimeout is
+// resent at once, RedissonRetryAttempts times, before it fails.
+type redisClient struct {
+	sim.Loop
+	master   sim.NodeID
+	value    string
+	seq      int64
+	pending  sim.Msg       // the request awaiting a reply (Op "" for none)
+	attempt  int           // resends of the pending request so far
+	deadline time.Duration // when the pending request times out, on the monotonic clock
+	armed    bool          // a timeout timer is pending
+	renewing bool
+	renewals int
+}
+
+func (c *redisClient) Clone() sim.Process { cp := *c; return &cp }
+
+func (c *redisClient) detail() (string, sim.Words) {
+	if c.renewing {
+		return fmt.Sprintf("watchdog: %d renewals", c.renewals), sim.Say("detail.redis.watchdog", "n", fmt.Sprint(c.renewals))
+	}
+	return "", sim.Words{}
+}
+
+func (c *redisClient) Start(ctx sim.Ctx) {
+	if c.master == 0 {
+		c.master = ctx.Lookup("redis-1")
+	}
+	c.begin(ctx)
+}
+
+func (c *redisClient) Crash(ctx sim.Ctx) {
+	master := c.master
+	*c = redisClient{master: master}
+}
+
+func (c *redisClient) Restart(ctx sim.Ctx, persist bool) { c.Start(ctx) }
+
+func (c *redisClient) begin(ctx sim.Ctx) {
+	if !c.Begin(ctx) {
+		return
+	}
+	c.value = fmt.Sprintf("%08x:1", ctx.Rand().Uint32())
+	c.trySet(ctx)
+}
+
+// request sends a new command; send (re)sends the pending one.
+func (c *redisClient) request(ctx sim.Ctx, m sim.Msg) {
+	m.Key = LockKey
+	c.pending = m
+	c.attempt = 0
+	c.send(ctx)
+}
+
+// send puts the pending command on the wire under a fresh sequence number,
+// so a late reply to an earlier attempt is ignored, as Redisson ignores the
+// reply of an attempt it cancelled.
+func (c *redisClient) send(ctx sim.Ctx) {
+	c.seq++
+	c.pending.Seq = c.seq
+	ctx.Send(c.master, c.pending)
+	// One lazy timer serves every request: it is re-armed for the pending
+	// request's deadline when it fires early, instead of being cancelled
+	// and set again on each request.
+	c.deadline = ctx.Mono() + RequestTimeout
+	if !c.armed {
+		c.armed = true
+		ctx.After(RequestTimeout, sim.Timer{Kind: "timeout"})
+	}
+}
+
+func (c *redisClient) trySet(ctx sim.Ctx) {
+	sc := ctx.Scenario()
+	m := sim.Msg{Op: OpLock, Value: c.value, TTL: sc.TTL.D()}
+	if sc.Fencing {
+		m.N = 1
+	}
+	c.request(ctx, m)
+}
+
+// renewAfter schedules the watchdog's next renewal TTL/3 from now, as
+// Redisson's RenewalTask.schedule does after each run, whether the run
+// renewed or failed (redisson/redisson
+// redisson/src/main/java/org/redisson/renewal/RenewalTask.java, run: an
+// error is logged and the task is scheduled again). Only an answer that
+// the lock is gone (LockTask.renew: the field no longer exists) or the
+// unlock cancels it.
+func (c *redisClient) renewAfter(ctx sim.Ctx) {
+	if c.State == sim.StateHolding && c.renewing {
+		ctx.After(ctx.Scenario().TTL.D()/3, sim.Timer{Kind: "watchdog"})
+	}
+}
+
+func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+	if handled, written := c.StorageReply(ctx, from, m); handled {
+		if written {
+			c.release(ctx)
+		}
+		return
+	}
+	if m.Seq != c.pending.Seq || c.pending.Op == "" {
+		return // a late reply to an attempt already timed out
+	}
+	req := c.pending
+	c.pending = sim.Msg{}
+	switch req.Op {
+	case OpLock:
+		if c.State != sim.StateWaiting {
+			return
+		}
+		if m.Op == OpOK {
+			c.Grant(ctx, m.Token, 0)
+			if ctx.Scenario().Watchdog {
+				c.renewing = true
+				c.renewAfter(ctx)
+			}
+			return
+		}
+		if m.Op == OpReadOnly {
+			c.retry(ctx, "READONLY: the node is a replica", "note.redis.readOnly")
+			return
+		}
+		c.retry(ctx, "held by another client", "note.redis.held")
+	case OpPExpire:
+		if m.N == 1 {
+			c.renewals++
+			c.renewAfter(ctx)
+		} else {
+			c.renewing = false
+			ctx.TraceSaid("watchdog", OpPExpire, "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
+		}
+	case OpUnlock, OpDel:
+		switch {
+		case m.N == 0 && req.Op == OpUnlock:
+			ctx.TraceSaid("release", req.Op, "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
+				sim.Say("note.redis.stillHeld"))
+		case m.N < 0:
+			ctx.TraceSaid("release", req.Op, "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
+		case m.N == 0:
+			ctx.TraceSaid("release", req.Op, "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
+		}
+	}
+}
+
+// retry counts a failed try and schedules the next; key is why's
+// translation, built only for a run someone reads.
+func (c *redisClient) retry(ctx sim.Ctx, why, key string) {
+	var words sim.Words
+	if !ctx.Quiet() {
+		words = sim.Say(key)
+	}
+	if c.Failed(ctx, why, words) {
+		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: sim.TimerRetry})
+	}
+}
+
+func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
+	switch c.Loop.Fire(ctx, t) {
+	case "work":
+		c.finish(ctx)
+		return
+	case "begin":
+		c.begin(ctx)
+		return
+	}
+	switch t.Kind {
+	case sim.TimerRetry:
+		if c.State == sim.StateWaiting {
+			c.trySet(ctx)
+		}
+	case "watchdog":
+		if c.State == sim.StateHolding && c.renewing && c.pending.Op == "" {
+			c.request(ctx, sim.Msg{Op: OpPExpire, Value: c.value, TTL: ctx.Scenario().TTL.D()})
+		}
+	case "timeout":
+		c.armed = false
+		if c.pending.Op == "" {
+			return
+		}
+		if left := c.deadline - ctx.Mono(); left > time.Microsecond {
+			c.armed = true
+			ctx.After(left, sim.Timer{Kind: "timeout"})
+			return
+		}
+		if c.attempt < RedissonRetryAttempts {
+			c.attempt++
+			ctx.TraceSaid("resend", c.pending.Op, fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
+				sim.Say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
+			c.send(ctx)
+			return
+		}
+		req := c.pending
+		c.pending = sim.Msg{}
+		if ctx.Tracing() {
+			ctx.TraceSaid("timeout", req.Op, fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
+				sim.Say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
+		}
+		switch req.Op {
+		case OpLock:
+			if c.State == sim.StateWaiting {
+				c.retry(ctx, "timed out", "note.redis.timedOut")
+			}
+		case OpPExpire:
+			c.renewAfter(ctx) // a failed renewal is tried again, not given up
+		}
+	}
+}
+
+// finish ends the work: the write goes to the storage (Redisson's lock
+// has nothing to check before it), and release follows its answer.
+func (c *redisClient) finish(ctx sim.Ctx) { c.Write(ctx, c.Token) }
+
+// release ends the critical section once the storage answered the write.
+// The unlock also cancels the watchdog (RedissonBaseLock.unlockAsync0
+// calls cancelExpirationRenewal whatever the script answers).
+func (c *redisClient) release(ctx sim.Ctx) {
+	c.Release(ctx)
+	c.renewing = false
+	m := sim.Msg{Op: OpUnlock, Value: c.value, TTL: ctx.Scenario().TTL.D()}
+	if ctx.Scenario().PlainDel {
+		m = sim.Msg{Op: OpDel}
+	}
+	c.pending = sim.Msg{}
+	c.request(ctx, m)
+	c.Rest(ctx)
+}

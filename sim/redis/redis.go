@@ -1,0 +1,156 @@
+package redis
+
+import (
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// LockKey is the key every Redis-based lock uses.
+const LockKey = "lock"
+
+// RequestTimeout is how long a Redis client waits for a reply before it
+// resends the command (Redisson's default `timeout`, 3000 ms).
+const RequestTimeout = 3 * time.Second
+
+// RedissonRetryAttempts is how many times Redisson resends a command whose
+// reply did not come within RequestTimeout before the command fails: its
+// default `retryAttempts` of 3 (redisson/redisson
+// redisson/src/main/java/org/redisson/config/BaseConfig.java). The resend
+// is immediate: RedisExecutor.scheduleResponseTimeout's timer task calls
+// execute() again while attempt < attempts
+// (redisson/src/main/java/org/redisson/command/RedisExecutor.java); the
+// `retryInterval` of 1500 ms only paces attempts whose command could not
+// even be written to a connection, which the simulator has no notion of.
+// A command the server already ran is run again: nothing makes the resend
+// idempotent.
+const RedissonRetryAttempts = 3
+
+// Redis wire operations: requests and the replies a server gives.
+const (
+	OpSet      = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
+	OpCAD      = "CAD"     // compare-and-delete script
+	OpDel      = "DEL"     // bare DEL
+	OpPExpire  = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
+	OpLock     = "LOCK"    // Redisson's lock script: a hash whose hold count a re-entry increments
+	OpUnlock   = "UNLOCK"  // Redisson's unlock script: decrements the hold count, deletes at 0
+	OpOK       = "OK"
+	OpNil      = "nil"
+	OpInt      = "INT"      // integer reply in N
+	OpRepl     = "REPL"     // replication stream entry to a replica
+	OpReadOnly = "READONLY" // error reply of a replica to a write
+)
+
+func init() { sim.RegisterMode(redisMode{}) }
+
+type redisMode struct{}
+
+func (redisMode) Name() string { return "redis" }
+
+// redisTraits: one master (and its replica), a key with a TTL, and a
+// fencing token only when the client INCRs a counter for one.
+var redisTraits = sim.Traits{
+	LeaseWord: "ttl", ServerWord: "servers", Token: sim.TokenWhenFencing,
+	Fields: []string{"replica", "watchdog", "fencing", "plainDel", "failoverAfter"},
+}
+
+func (redisMode) Traits() sim.Traits { return redisTraits }
+
+// SentinelDownAfter is Redis Sentinel's default down-after-milliseconds,
+// 30000 (redis/redis src/sentinel.c: SENTINEL_DEFAULT_DOWN_AFTER): how long
+// the master must not answer PING before a Sentinel calls it subjectively
+// down. The whole failover takes longer still: the quorum's agreement
+// (is-master-down-by-addr, asked every SENTINEL_ASK_PERIOD of 1 s), the
+// leader election (a random start delay of up to SENTINEL_MAX_DESYNC, 1 s)
+// and the replica's promotion confirmed by INFO.
+const SentinelDownAfter = 30 * time.Second
+
+// DefaultFailoverAfter is LockScope's default Sentinel delay: short enough
+// to watch, long enough to see the clients talk to a dead master first.
+const DefaultFailoverAfter = 3 * time.Second
+
+func (redisMode) Defaults(sc *sim.Scenario) {
+	sc.Nodes = 1
+	sc.Tries = 0
+	sc.FailoverAfter = sim.Duration(DefaultFailoverAfter)
+}
+
+// Validate has nothing of its own to check: the fields Redis does not
+// read are refused from its Traits.
+func (redisMode) Validate(sc *sim.Scenario) error { return nil }
+
+func (redisMode) Servers(sc *sim.Scenario) []string {
+	if sc.Replica {
+		return []string{"redis-1", "redis-2"}
+	}
+	return []string{"redis-1"}
+}
+
+func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
+	if !sc.Replica {
+		return sim.FieldErr("", sim.Say("field.failoverReplica"), "failover needs a replica: set \"replica\": true")
+	}
+	if node != "redis-1" {
+		return sim.FieldErr("", sim.Say("field.notMaster", "node", node), "%s is not the master; fail over redis-1", node)
+	}
+	return nil
+}
+
+func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
+	s := &RedisServer{Role: "master", Replica: sim.None}
+	if i == 1 {
+		s.Role = "replica"
+	}
+	return s
+}
+
+func (redisMode) NewClient(sc *sim.Scenario, i int) sim.Process {
+	return &redisClient{}
+}
+
+// Failover is the master's failure that Sentinel acts on: the master
+// crashes now, and failoverAfter later Sentinel promotes the replica
+// (SLAVEOF NO ONE, a message to the replica, so a paused replica obeys
+// late) and publishes +switch-master, which the clients follow (Redisson's
+// sentinel manager subscribes to it). Until then the clients talk to the
+// dead master: their requests time out and are resent there. A request
+// the old master never answered is resent to the new one; a reply it sent
+// before dying still arrives. With failoverAfter 0 the promotion is
+// immediate. Sentinel's decision is drawn on the timeline as a mark.
+func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
+	rid := s.Lookup("redis-2")
+	s.CrashNode(node)
+	if rid == sim.None || s.Nodes[rid].Crashed {
+		return
+	}
+	if d := s.Scenario.FailoverAfter.D(); d > 0 {
+		s.Ctx(rid).After(d, sim.Timer{Kind: timerSentinel, Seq: int64(node)})
+		return
+	}
+	sentinelPromote(s.Ctx(rid), node)
+}
+
+// timerSentinel is Sentinel's promotion order reaching the replica.
+const timerSentinel = "sentinel"
+
+// sentinelPromote promotes the replica of ctx and points every client at
+// it, unless the failed master came back first (then Sentinel's SDOWN
+// clears and there is no failover).
+func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
+	s := ctx.Sim()
+	if !s.Nodes[failed].Crashed {
+		ctx.TraceSaid("sentinel", "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
+		return
+	}
+	rep := s.Nodes[ctx.ID()].Proc.(*RedisServer)
+	if rep.Role != "replica" {
+		return
+	}
+	rep.promote(ctx)
+	s.Check.Fault(s.Now(), "promote", s.Nodes[ctx.ID()].Name, "")
+	for i := range s.Nodes {
+		if c, ok := s.Nodes[i].Proc.(*redisClient); ok && !s.Nodes[i].Crashed {
+			c.master = ctx.ID()
+		}
+	}
+}

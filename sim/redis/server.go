@@ -1,0 +1,357 @@
+package redis
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// redisKey is a key as a Redis server stores it.
+type redisKey struct {
+	value    string
+	owner    sim.NodeID
+	holds    int // Redisson's hold count (the hash field's value); 0 for a plain SET NX key
+	ttl      time.Duration
+	deadline time.Duration // absolute, on the server's wall clock (PXAT)
+}
+
+// RedisServer is one redis-server process: a keyspace whose keys expire by
+// the server's own wall clock, a fencing counter, and optionally a replica
+// it ships every write to. Redlock uses it for each of its masters.
+type RedisServer struct {
+	Role    string // master or replica
+	keys    keyspace
+	counter int64
+	Replica sim.NodeID
+	durable keyspace // what AOF (fsync always) has on disk
+	dCount  int64
+}
+
+// keyspace is a server's keys in the order they were set. A lock's
+// keyspace holds one key or none, so a short list found by comparing
+// names beats a map, which hashed the name on every command (a tenth of a
+// Redlock sweep's time went to the lookups).
+type keyspace []namedKey
+
+type namedKey struct {
+	name string
+	redisKey
+}
+
+// get is the key called name.
+func (ks keyspace) get(name string) (redisKey, bool) {
+	for i := range ks {
+		if ks[i].name == name {
+			return ks[i].redisKey, true
+		}
+	}
+	return redisKey{}, false
+}
+
+// set writes the key called name, in place if it exists.
+func (ks *keyspace) set(name string, kv redisKey) {
+	for i := range *ks {
+		if (*ks)[i].name == name {
+			(*ks)[i].redisKey = kv
+			return
+		}
+	}
+	*ks = append(*ks, namedKey{name, kv})
+}
+
+// del removes the key called name, if it exists.
+func (ks *keyspace) del(name string) {
+	for i := range *ks {
+		if (*ks)[i].name == name {
+			*ks = append((*ks)[:i], (*ks)[i+1:]...)
+			return
+		}
+	}
+}
+
+// names lists the keys' names.
+func (ks keyspace) names() []string {
+	out := make([]string, len(ks))
+	for i := range ks {
+		out[i] = ks[i].name
+	}
+	return out
+}
+
+func (ks keyspace) clone() keyspace { return append(keyspace(nil), ks...) }
+
+// Clone implements Process.
+func (r *RedisServer) Clone() sim.Process {
+	c := *r
+	c.keys = r.keys.clone()
+	c.durable = r.durable.clone()
+	return &c
+}
+
+// Start implements Process.
+func (r *RedisServer) Start(ctx sim.Ctx) {
+	if r.Role == "master" && ctx.Name() == "redis-1" {
+		r.Replica = ctx.Lookup("redis-2")
+	}
+	for _, k := range r.keys {
+		if r.Role == "master" {
+			ctx.Own(k.name, k.owner)
+			ctx.AtWall(k.deadline, sim.Timer{Kind: "expire", Key: k.name})
+		}
+	}
+}
+
+// Crash implements Process: memory is gone, the AOF stays on disk. With
+// appendfsync always every write (and every expiry's DEL) reached the AOF
+// before its reply, so the AOF holds exactly the keyspace at the crash.
+func (r *RedisServer) Crash(ctx sim.Ctx) {
+	for _, k := range r.keys {
+		if r.Role == "master" {
+			ctx.Disown(k.name, false)
+		}
+	}
+	r.durable, r.dCount = r.keys, r.counter
+	r.keys = nil
+	r.counter = 0
+}
+
+// Restart implements Process: with persist the AOF is replayed; keys whose
+// deadline passed while down expire at once. A master that was failed over
+// comes back as the new master's replica, empty.
+func (r *RedisServer) Restart(ctx sim.Ctx, persist bool) {
+	if persist {
+		r.keys = r.durable.clone()
+		r.counter = r.dCount
+	}
+	if r.Role == "master" {
+		for _, id := range ctx.Sim().Servers() {
+			if o, ok := ctx.Sim().Nodes[id].Proc.(*RedisServer); ok && id != ctx.ID() && o.Role == "master" && o.Replica == sim.None && ctx.Sim().Scenario.Mode == "redis" {
+				r.Role = "replica"
+				r.keys = nil
+				o.Replica = ctx.ID()
+				o.fullSync(ctx.Sim().Ctx(id))
+			}
+		}
+	}
+	r.Start(ctx)
+}
+
+// live returns the key if it exists and has not expired by this server's
+// clock, expiring it lazily otherwise (as Redis does on access).
+func (r *RedisServer) live(ctx sim.Ctx, key string) (redisKey, bool) {
+	kv, ok := r.keys.get(key)
+	if !ok {
+		return kv, false
+	}
+	if r.Role == "master" && ctx.Wall() >= kv.deadline {
+		r.expire(ctx, key)
+		return kv, false
+	}
+	return kv, true
+}
+
+func (r *RedisServer) expire(ctx sim.Ctx, key string) {
+	r.keys.del(key)
+	ctx.Disown(key, true)
+	ctx.Trace("expire", key, "")
+	r.ship(ctx, sim.Msg{Op: OpRepl, Key: key})
+}
+
+// ship sends a write to the replica, right after applying it (async).
+func (r *RedisServer) ship(ctx sim.Ctx, m sim.Msg) {
+	if r.Replica != sim.None && r.Role == "master" {
+		m.Token = r.counter
+		ctx.Send(r.Replica, m)
+	}
+}
+
+func (r *RedisServer) fullSync(ctx sim.Ctx) {
+	for _, k := range r.keys {
+		r.ship(ctx, replOf(k.name, k.redisKey))
+	}
+	r.ship(ctx, sim.Msg{Op: OpRepl})
+}
+
+func (r *RedisServer) promote(ctx sim.Ctx) {
+	r.Role = "master"
+	r.Replica = sim.None
+	ctx.TraceSaid("promote", "", "replica promoted to master", sim.Say("note.redis.promoted"))
+	for _, k := range r.keys.names() { // live may expire one
+		if kv, ok := r.live(ctx, k); ok {
+			ctx.Own(k, kv.owner)
+			ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: k})
+		}
+	}
+}
+
+// Receive implements Process: one command, one reply.
+func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+	if m.Op == OpRepl {
+		r.applyRepl(ctx, m)
+		return
+	}
+	if r.Role != "master" {
+		// A replica refuses writes at once: -READONLY You can't write
+		// against a read only replica.
+		if m.Op == OpSet || m.Op == OpCAD || m.Op == OpDel || m.Op == OpPExpire || m.Op == OpLock || m.Op == OpUnlock {
+			ctx.Send(from, sim.Msg{Op: OpReadOnly, Seq: m.Seq, Key: m.Key})
+		}
+		return
+	}
+	reply := sim.Msg{Seq: m.Seq, Key: m.Key}
+	switch m.Op {
+	case OpSet:
+		if _, held := r.live(ctx, m.Key); held {
+			reply.Op = OpNil
+			break
+		}
+		kv := redisKey{value: m.Value, owner: from, ttl: m.TTL, deadline: ctx.Wall() + m.TTL}
+		r.keys.set(m.Key, kv)
+		if m.N == 1 { // the fencing script also INCRs the token counter
+			r.counter++
+		}
+		reply.Op, reply.Token = OpOK, r.counter
+		ctx.Own(m.Key, from)
+		ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+		r.ship(ctx, replOf(m.Key, kv))
+	case OpLock:
+		r.lockScript(ctx, from, m, &reply)
+	case OpUnlock:
+		r.unlockScript(ctx, m, &reply)
+	case OpCAD, OpDel:
+		kv, held := r.live(ctx, m.Key)
+		reply.Op = OpInt
+		if held && (m.Op == OpDel || kv.value == m.Value) {
+			r.keys.del(m.Key)
+			ctx.Disown(m.Key, false)
+			reply.N = 1
+			r.ship(ctx, sim.Msg{Op: OpRepl, Key: m.Key})
+		}
+	case OpPExpire:
+		kv, held := r.live(ctx, m.Key)
+		reply.Op = OpInt
+		if held && kv.value == m.Value {
+			kv.deadline = ctx.Wall() + m.TTL
+			kv.ttl = m.TTL
+			r.keys.set(m.Key, kv)
+			ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+			reply.N = 1
+			r.ship(ctx, replOf(m.Key, kv))
+		}
+	default:
+		return
+	}
+	ctx.Send(from, reply)
+}
+
+// replOf is the replication stream's entry for a key: its value, owner,
+// TTL and deadline, and the hold count carried in Seq.
+func replOf(key string, kv redisKey) sim.Msg {
+	return sim.Msg{Op: OpRepl, Key: key, Value: kv.value, N: int64(kv.owner), TTL: kv.ttl, Deadline: kv.deadline, Seq: int64(kv.holds)}
+}
+
+func (r *RedisServer) applyRepl(ctx sim.Ctx, m *sim.Msg) {
+	if r.Role != "replica" {
+		return
+	}
+	r.counter = m.Token
+	if m.Key == "" {
+		return
+	}
+	if m.Value == "" {
+		r.keys.del(m.Key)
+	} else {
+		r.keys.set(m.Key, redisKey{value: m.Value, owner: sim.NodeID(m.N), ttl: m.TTL, deadline: m.Deadline, holds: int(m.Seq)})
+	}
+}
+
+// lockScript is Redisson's lock script (RedissonLock.tryLockInnerAsync,
+// redisson/redisson redisson/src/main/java/org/redisson/RedissonLock.java):
+// if the key does not exist, or its hash has the caller's field, HINCRBY
+// the field by 1, PEXPIRE the key and answer nil (granted); otherwise
+// answer the key's PTTL (held by another). So the same client's second
+// lock — or a resend of a lock the server already ran — is a re-entry
+// that raises the hold count to 2. With fencing the token counter is
+// INCRed on a fresh grant only.
+func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *sim.Msg) {
+	kv, held := r.live(ctx, m.Key)
+	if held && kv.value != m.Value {
+		reply.Op = OpNil
+		return
+	}
+	if held {
+		kv.holds++
+		ctx.TraceSaid("reenter", OpLock, fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
+			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
+	} else {
+		kv = redisKey{value: m.Value, owner: from, holds: 1}
+		if m.N == 1 {
+			r.counter++
+		}
+		ctx.Own(m.Key, from)
+	}
+	kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
+	r.keys.set(m.Key, kv)
+	reply.Op, reply.Token, reply.N = OpOK, r.counter, int64(kv.holds)
+	ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+	r.ship(ctx, replOf(m.Key, kv))
+}
+
+// unlockScript is Redisson's unlock script (RedissonLock.unlockInnerAsync):
+// a key without the caller's field answers nil (−1 here: not locked by
+// this client); otherwise HINCRBY the field by −1, and while the count is
+// above 0 PEXPIRE the key again and answer 0, or DEL it and answer 1.
+func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *sim.Msg) {
+	reply.Op = OpInt
+	kv, held := r.live(ctx, m.Key)
+	if !held || kv.value != m.Value {
+		reply.N = -1
+		return
+	}
+	kv.holds--
+	if kv.holds > 0 {
+		kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
+		r.keys.set(m.Key, kv)
+		ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+		r.ship(ctx, replOf(m.Key, kv))
+		return
+	}
+	r.keys.del(m.Key)
+	ctx.Disown(m.Key, false)
+	reply.N = 1
+	r.ship(ctx, sim.Msg{Op: OpRepl, Key: m.Key})
+}
+
+// Fire implements Process: active expiry when a key's deadline comes, and
+// Sentinel's promotion order on a replica.
+func (r *RedisServer) Fire(ctx sim.Ctx, t sim.Timer) {
+	if t.Kind == timerSentinel {
+		sentinelPromote(ctx, sim.NodeID(t.Seq))
+		return
+	}
+	if t.Kind != "expire" || r.Role != "master" {
+		return
+	}
+	if kv, ok := r.keys.get(t.Key); ok && ctx.Wall() >= kv.deadline {
+		r.expire(ctx, t.Key)
+	}
+}
+
+func (r *RedisServer) View(s *sim.Sim, id sim.NodeID) RedisServerView {
+	v := RedisServerView{Node: int(id), Role: r.Role, Counter: r.counter}
+	wall := s.Nodes[id].Clock.Wall(s.Now())
+	names := r.keys.names()
+	sort.Strings(names)
+	for _, k := range names {
+		kv, _ := r.keys.get(k)
+		kvw := KeyView{Key: k, Value: kv.value, TTL: kv.ttl, Left: kv.deadline - wall, Holds: kv.holds}
+		if kv.owner >= 0 && int(kv.owner) < len(s.Nodes) {
+			kvw.Owner = s.Nodes[kv.owner].Name
+		}
+		kvw.Expired = kvw.Left <= 0
+		v.Keys = append(v.Keys, kvw)
+	}
+	return v
+}
