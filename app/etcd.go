@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -14,7 +15,7 @@ import (
 // instead when the value is below its minimum.
 func etcdLeaseFormat(v float64) string {
 	asked := fromSeconds(v).D()
-	if got := sim.EtcdGrantedTTL(asked); got != asked {
+	if got := etcd.EtcdGrantedTTL(asked); got != asked {
 		return fmtSeconds(v) + " → " + shortTime(got)
 	}
 	return fmtSeconds(v)
@@ -24,13 +25,13 @@ func etcdLeaseFormat(v float64) string {
 // concurrency.Session and Mutex against an etcd cluster — with its figures,
 // one short line per step.
 func etcdProtocol(sc *sim.Scenario) []string {
-	asked, ttl := sim.EtcdAskedTTL(sc.TTL.D()), sim.EtcdGrantedTTL(sc.TTL.D())
+	asked, ttl := etcd.EtcdAskedTTL(sc.TTL.D()), etcd.EtcdGrantedTTL(sc.TTL.D())
 	session := i18n.F("etcd.proto.session", "ttl", shortTime(ttl))
 	if ttl != asked {
 		session = i18n.F("etcd.proto.sessionRaised", "asked", shortTime(asked), "ttl", shortTime(ttl))
 	}
 	session += i18n.F("etcd.proto.keepalive", "every", shortTime(ttl/3))
-	out := []string{session, i18n.F("etcd.proto.lock", "prefix", sim.EtcdPrefix)}
+	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcd.EtcdPrefix)}
 	if sc.Herd {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
 	} else {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -67,7 +68,7 @@ func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	nodes := v.slider("etcdNodes")
 	nodes.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
-	assert.Len(t, v.ctl.Snapshot().Etcd().Members, 5)
+	assert.Len(t, etcd.ViewOf(v.ctl.Snapshot()).Members, 5)
 
 	lease := v.slider("etcdLease")
 	lease.set(1)
@@ -87,7 +88,7 @@ func TestEtcdGrantedTTL(t *testing.T) {
 		{2500 * time.Millisecond, 3 * time.Second}, // WithTTL takes whole seconds
 		{60 * time.Second, 60 * time.Second},
 	} {
-		assert.Equal(t, tc.want, sim.EtcdGrantedTTL(tc.ttl), "%v", tc.ttl)
+		assert.Equal(t, tc.want, etcd.EtcdGrantedTTL(tc.ttl), "%v", tc.ttl)
 	}
 }
 

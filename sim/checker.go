@@ -292,7 +292,7 @@ func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, hi
 // guardedWrite records a write whose acceptance a lock server decided
 // when it applied it (etcd with fencing keeps the value itself and guards
 // the write with a transaction); server is where it was judged.
-func (c *Checker) guardedWrite(now time.Duration, server, id NodeID, token int64, accepted bool) {
+func (c *Checker) GuardedWrite(now time.Duration, server, id NodeID, token int64, accepted bool) {
 	r := c.client(id)
 	if r == nil {
 		return

@@ -30,6 +30,7 @@ var designNameAllowed = map[string]string{
 	// Registration: a design in a folder of its own is one import here.
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/zookeeper"`: "registration (the design's package)",
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/redlock"`:   "registration (the design's package)",
+	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/etcd"`:      "registration (the design's package)",
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/redis"`:     "registration (the design's package)",
 	// The field's gloss names the client library whose option it is, not
 	// the design (whose name the refusal takes from the designs' Traits).

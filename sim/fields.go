@@ -29,21 +29,21 @@ var designFields = []designField{
 	{name: "failoverAfter",
 		set: func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
 		refusal: func(r []string) *FieldError {
-			return FieldErr("failoverAfter", say("field.failoverAfter").part("designs", designsWords(r)),
+			return FieldErr("failoverAfter", say("field.failoverAfter").Part("designs", designsWords(r)),
 				"only for %s with a replica (Sentinel's delay)", designsEnglish(r))
 		},
 		carry: func(dst, src *Scenario) { dst.FailoverAfter = src.FailoverAfter }},
 	{name: "preVote",
 		set: func(sc *Scenario) bool { return sc.PreVote },
 		refusal: func(r []string) *FieldError {
-			return FieldErr("preVote", say("field.preVote").part("designs", designsWords(r)),
+			return FieldErr("preVote", say("field.preVote").Part("designs", designsWords(r)),
 				"only for %s (raft's pre-vote)", designsEnglish(r))
 		},
 		carry: func(dst, src *Scenario) { dst.PreVote = src.PreVote }},
 	{name: "contextTimeout",
 		set: func(sc *Scenario) bool { return sc.ContextTimeout },
 		refusal: func(r []string) *FieldError {
-			return FieldErr("contextTimeout", say("field.contextTimeout").part("designs", designsWords(r)),
+			return FieldErr("contextTimeout", say("field.contextTimeout").Part("designs", designsWords(r)),
 				"only for %s (go-redis's ContextTimeoutEnabled)", designsEnglish(r))
 		},
 		carry: func(dst, src *Scenario) { dst.ContextTimeout = src.ContextTimeout }},
@@ -60,7 +60,7 @@ var designFields = []designField{
 	{name: "herd",
 		set: func(sc *Scenario) bool { return sc.Herd },
 		refusal: func(r []string) *FieldError {
-			return FieldErr("herd", say("field.herd").part("designs", designsWords(r)),
+			return FieldErr("herd", say("field.herd").Part("designs", designsWords(r)),
 				"only %s have watches to herd", designsEnglish(r))
 		},
 		carry: func(dst, src *Scenario) { dst.Herd = src.Herd }},
@@ -80,7 +80,7 @@ var designFields = []designField{
 // it.
 func onlyFor(field string) func(readers []string) *FieldError {
 	return func(r []string) *FieldError {
-		return FieldErr(field, say("field.onlyFor").part("designs", designsWords(r)), "only for %s", designsEnglish(r))
+		return FieldErr(field, say("field.onlyFor").Part("designs", designsWords(r)), "only for %s", designsEnglish(r))
 	}
 }
 

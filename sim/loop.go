@@ -82,7 +82,7 @@ func (l *Loop) Failed(ctx Ctx, why string, words Words) bool {
 	l.Tries++
 	if t := ctx.Scenario().Tries; t > 0 && l.Tries >= t {
 		ctx.GaveUp(fmt.Sprintf("%s; gave up after %d tries", why, l.Tries),
-			say("note.gaveUp", "tries", strconv.Itoa(l.Tries)).part("why", words))
+			say("note.gaveUp", "tries", strconv.Itoa(l.Tries)).Part("why", words))
 		l.Rest(ctx)
 		return false
 	}

@@ -181,6 +181,14 @@ type Process interface {
 	Clone() Process
 }
 
+// Sized is a process whose state grows with the run (a replicated log, a
+// key's history): it says how many bytes a checkpoint of it holds of its
+// own, so that a recording spaces its checkpoints within its memory budget
+// and refuses up front a run that cannot fit.
+type Sized interface {
+	Footprint() int
+}
+
 // Idler is a process whose Tick timers mostly fire for nothing (a raft
 // follower's tick counts towards an election timeout that a heartbeat keeps
 // putting off): the engine lets it say so instead of calling Fire, and sets

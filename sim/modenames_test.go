@@ -18,7 +18,7 @@ import (
 
 // TestNoModeNameSwitches fails when a non-test Go file compares a value to
 // a design's name (`== "redlock"`, `case "etcd":`) outside the design's own
-// files (sim/etcd.go and sim/etcd_*.go for "etcd"): the rest of the program asks the design
+// files (sim/etcd/, app/etcd.go and widgets/etcd.go for "etcd"): the rest of the program asks the design
 // (sim.Traits) instead, so a new design is not an edit in every switch.
 func TestNoModeNameSwitches(t *testing.T) {
 	names := map[string]bool{}

@@ -175,8 +175,8 @@ func (s *Sim) footprint() int {
 		len(s.queue.queued) + len(s.queue.free)*4 + len(s.sendsDue)*16 + len(s.parts)*64
 	for _, nd := range s.Nodes {
 		n += int(unsafe.Sizeof(nd)) + (len(nd.backlog)+len(nd.held))*ev
-		if f, ok := nd.Proc.(interface{ footprint() int }); ok {
-			n += f.footprint()
+		if f, ok := nd.Proc.(Sized); ok {
+			n += f.Footprint()
 		} else {
 			n += 1 << 10
 		}

@@ -182,3 +182,35 @@ func TestLongEtcdRecording(t *testing.T) {
 	assert.LessOrEqual(t, peak.live, uint64(640<<20))
 	assert.LessOrEqual(t, peak.alloc, uint64(1<<30))
 }
+
+// The servers whose state grows with the run (a raft or Zab log) say what a
+// checkpoint of them holds (sim.Sized), wherever their design lives: a
+// recording that could not see them would space its checkpoints as if they
+// were free and accept runs that cannot fit.
+func TestServersWithALogSayTheirFootprint(t *testing.T) {
+	for _, tc := range []struct {
+		mode  string
+		sized bool
+	}{
+		{"redis", false},
+		{"redlock", false},
+		{"zookeeper", true},
+		{"etcd", true},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			sc, err := sim.ParseScenario([]byte(`{"mode":"` + tc.mode + `"}`))
+			require.NoError(t, err)
+			s, err := sim.New(sc)
+			require.NoError(t, err)
+			servers := s.Servers()
+			require.NotEmpty(t, servers)
+			for _, id := range servers {
+				f, ok := s.Nodes[id].Proc.(sim.Sized)
+				require.Equal(t, tc.sized, ok, "%s", s.Nodes[id].Name)
+				if ok {
+					assert.Positive(t, f.Footprint(), "%s", s.Nodes[id].Name)
+				}
+			}
+		})
+	}
+}

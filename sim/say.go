@@ -9,7 +9,7 @@ func Say(key string, args ...string) Words { return say(key, args...) }
 
 // With adds a placeholder whose value is another sentence, said in the
 // same language as the one around it.
-func (w Words) With(name string, p Words) Words { return w.part(name, p) }
+func (w Words) With(name string, p Words) Words { return w.Part(name, p) }
 
 // GroupThousands writes a count with a space between thousands (63 000),
 // as the sentences of both languages show large figures.

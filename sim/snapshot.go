@@ -107,7 +107,7 @@ func (w Words) Term(name, word string) Words {
 
 // part adds a placeholder whose value is another sentence, said in the
 // same language as the one around it.
-func (w Words) part(name string, p Words) Words {
+func (w Words) Part(name string, p Words) Words {
 	if w.Parts == nil {
 		w.Parts = map[string]Words{}
 	}
@@ -123,7 +123,7 @@ func AsIs(text string) Words { return say("note.asIs", "text", text) }
 func (w Words) Clone() Words {
 	c := Words{Key: w.Key, Args: maps.Clone(w.Args), Terms: maps.Clone(w.Terms)}
 	for name, p := range w.Parts {
-		c = c.part(name, p.Clone())
+		c = c.Part(name, p.Clone())
 	}
 	return c
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // EtcdKeys is the keyspace picture of the etcd lock: the keys under the
@@ -27,7 +28,7 @@ import (
 type EtcdKeys struct {
 	widget.BaseWidget
 
-	view    *sim.EtcdView
+	view    *etcd.EtcdView
 	nodes   []sim.NodeView
 	refused int           // guarded writes etcd refused so far
 	shown   *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
@@ -49,7 +50,7 @@ func (k *EtcdKeys) SetSnapshot(s *sim.Snapshot) {
 		return
 	}
 	k.shown = s
-	if v := s.Etcd(); v != nil {
+	if v := etcd.ViewOf(s); v != nil {
 		k.view, k.nodes, k.refused = v, s.Nodes, s.Metrics.StaleWritesRejected
 	} else {
 		k.view, k.nodes, k.refused = nil, nil, 0
@@ -72,8 +73,8 @@ const (
 // etcdRow is one row of the keyspace picture.
 type etcdRow struct {
 	kind   etcdRowKind
-	key    sim.EtcdKey    // etcdRowKey
-	lease  *sim.EtcdLease // the row's lease, nil when it has none
+	key    etcd.EtcdKey    // etcdRowKey
+	lease  *etcd.EtcdLease // the row's lease, nil when it has none
 	client string
 	tag    string // what the row's client is doing, in words
 	owner  bool   // the key with the lowest create revision
@@ -103,18 +104,18 @@ type etcdModel struct {
 // leases that hold no key, then waiters whose key is gone; arrows for the
 // watches; and a note for every client that believes it holds the lock
 // while etcd says another key owns it (or its own key is gone).
-func buildEtcdModel(v *sim.EtcdView, nodes []sim.NodeView) etcdModel {
+func buildEtcdModel(v *etcd.EtcdView, nodes []sim.NodeView) etcdModel {
 	var m etcdModel
-	leases := map[int64]*sim.EtcdLease{}
+	leases := map[int64]*etcd.EtcdLease{}
 	for i := range v.Leases {
 		leases[v.Leases[i].ID] = &v.Leases[i]
 	}
 	keyRow := map[string]int{}    // key → row
 	clientRow := map[string]int{} // client → the row of its newest key
 	withKey := map[int64]bool{}
-	keys := append([]sim.EtcdKey(nil), v.Keys...)
+	keys := append([]etcd.EtcdKey(nil), v.Keys...)
 	sort.SliceStable(keys, func(a, b int) bool { return keys[a].CreateRev < keys[b].CreateRev })
-	var owner *sim.EtcdKey
+	var owner *etcd.EtcdKey
 	for i, k := range keys {
 		r := etcdRow{kind: etcdRowKey, key: k, lease: leases[k.Lease], client: k.Owner, owner: k.Holder, tag: "queued"}
 		if k.Holder {
@@ -231,7 +232,7 @@ func assignLanes(arrows []etcdArrow) int {
 // LeaseFraction is the share of a lease's TTL still left, 0 to 1, by the
 // leader's clock: the length of its TTL bar. A frozen lease (no leader)
 // shows full, as the next leader will restart it.
-func LeaseFraction(l sim.EtcdLease) float32 {
+func LeaseFraction(l etcd.EtcdLease) float32 {
 	if l.Frozen {
 		return 1
 	}
@@ -265,7 +266,7 @@ func etcdTagText(tag string) string {
 }
 
 // leaseLeftText says what a lease's bar shows, in words.
-func leaseLeftText(l sim.EtcdLease) string {
+func leaseLeftText(l etcd.EtcdLease) string {
 	switch {
 	case l.Frozen:
 		return i18n.T("etcd.lease.frozen")
@@ -541,7 +542,7 @@ func (r *etcdRenderer) draw() {
 
 // storageText says what the guarded writes did: the last one etcd
 // applied, and how many it refused.
-func (r *etcdRenderer) storageText(v *sim.EtcdView) string {
+func (r *etcdRenderer) storageText(v *etcd.EtcdView) string {
 	t := i18n.T("etcd.storage.none")
 	if st := v.Storage; st != nil {
 		t = i18n.F("etcd.storage.last", "key", st.Key, "writer", st.Writer, "rev", st.ModRev)
@@ -609,7 +610,7 @@ func lastRune(s string) (rune, int) {
 // drawHeader writes the prefix (which herd watchers point at), the
 // store's revision, the raft term and the leader, or that there is none
 // and what that means.
-func (r *etcdRenderer) drawHeader(v *sim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
+func (r *etcdRenderer) drawHeader(v *etcd.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
 	placeText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2), fg)
 	x := g.gutter + r.prefix.MinSize().Width + 12
 	head := i18n.F("etcd.revision", "rev", v.Revision)
@@ -640,7 +641,7 @@ func (r *etcdRenderer) drawHeader(v *sim.EtcdView, g etcdGeometry, size fyne.Siz
 
 // membersText is every member's role and revision, marking those that lag
 // the store's revision and those that are down.
-func (r *etcdRenderer) membersText(v *sim.EtcdView) string {
+func (r *etcdRenderer) membersText(v *etcd.EtcdView) string {
 	var parts []string
 	for _, m := range v.Members {
 		down := m.Node >= 0 && m.Node < len(r.k.nodes) && r.k.nodes[m.Node].Crashed

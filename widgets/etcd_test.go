@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // etcdSnapshot records a preset, changed by edit, and takes its snapshot
@@ -26,7 +27,7 @@ func etcdSnapshot(t *testing.T, preset string, at time.Duration, edit func(sc *s
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	snap := rec.At(at)
-	require.NotNil(t, snap.Etcd())
+	require.NotNil(t, etcd.ViewOf(snap))
 	return snap
 }
 
@@ -141,7 +142,7 @@ func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-fenced-txn", 4528*time.Millisecond, nil)
 	require.Equal(t, 1, snap.Metrics.StaleWritesRejected)
-	require.NotNil(t, snap.Etcd().Storage)
+	require.NotNil(t, etcd.ViewOf(snap).Storage)
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
 	assert.Empty(t, r.model.rows)
 	shown := texts(r.Objects())
@@ -153,7 +154,7 @@ func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 
 func TestEtcdKeysLeaderless(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-leader-crash", 3500*time.Millisecond, nil)
-	require.Empty(t, snap.Etcd().Leader, "between the crash and the election")
+	require.Empty(t, etcd.ViewOf(snap).Leader, "between the crash and the election")
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 300))
 	shown := texts(r.Objects())
 	assert.Contains(t, shown, "raft term 1 · no leader: writes stall, leases frozen")
@@ -169,10 +170,10 @@ func TestEtcdKeysLeaderless(t *testing.T) {
 
 // leaseView is one key with its lease, Left of 2 s left.
 func leaseView(left time.Duration) *sim.Snapshot {
-	l := sim.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
-	return &sim.Snapshot{Mode: "etcd", Design: &sim.EtcdView{Prefix: sim.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
-		Keys:   []sim.EtcdKey{{Key: sim.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
-		Leases: []sim.EtcdLease{l}}}
+	l := etcd.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
+	return &sim.Snapshot{Mode: "etcd", Design: &etcd.EtcdView{Prefix: etcd.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
+		Keys:   []etcd.EtcdKey{{Key: etcd.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
+		Leases: []etcd.EtcdLease{l}}}
 }
 
 func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
@@ -190,14 +191,14 @@ func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
 	assert.Equal(t, ColorOwned, bar.FillColor)
 
 	frozen := leaseView(2 * time.Second)
-	frozen.Etcd().Leader = ""
-	frozen.Etcd().Leases[0].Frozen = true
+	etcd.ViewOf(frozen).Leader = ""
+	etcd.ViewOf(frozen).Leases[0].Frozen = true
 	k.SetSnapshot(frozen)
 	assert.Equal(t, ColorIdle, bar.FillColor, "no leader: the lease is frozen, drawn grey")
 	assert.Equal(t, "frozen: no leader", r.rows.items[0].left.Text)
 
 	expired := leaseView(-100 * time.Millisecond)
-	expired.Etcd().Leases[0].Expired = true
+	etcd.ViewOf(expired).Leases[0].Expired = true
 	k.SetSnapshot(expired)
 	assert.False(t, bar.Visible(), "nothing left")
 	assert.Equal(t, "expired, revoke pending", r.rows.items[0].left.Text)
@@ -205,15 +206,15 @@ func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
 
 func TestLeaseFraction(t *testing.T) {
 	for _, tc := range []struct {
-		l    sim.EtcdLease
+		l    etcd.EtcdLease
 		want float32
 	}{
-		{sim.EtcdLease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
-		{sim.EtcdLease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
-		{sim.EtcdLease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
-		{sim.EtcdLease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
-		{sim.EtcdLease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
-		{sim.EtcdLease{}, 0},
+		{etcd.EtcdLease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
+		{etcd.EtcdLease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
+		{etcd.EtcdLease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
+		{etcd.EtcdLease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
+		{etcd.EtcdLease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
+		{etcd.EtcdLease{}, 0},
 	} {
 		assert.InDelta(t, tc.want, LeaseFraction(tc.l), 1e-6, "%+v", tc.l)
 	}

@@ -20,6 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // Ports of the three-member cluster TestEtcdPreVote starts (run.sh checks
@@ -253,11 +254,11 @@ func simPreVote(t *testing.T, preVote bool, cutAt, cut, settle time.Duration) (b
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(cutAt)
-	b := s.Snapshot().Etcd()
+	b := etcd.ViewOf(s.Snapshot())
 	s.RunUntil(cutAt + cut - time.Millisecond)
-	cutTerm = s.Snapshot().Etcd().Members[2].Term
+	cutTerm = etcd.ViewOf(s.Snapshot()).Members[2].Term
 	s.RunUntil(cutAt + cut + settle)
-	a := s.Snapshot().Etcd()
+	a := etcd.ViewOf(s.Snapshot())
 	return b.Term, cutTerm, a.Term, b.Leader, a.Leader
 }
 

@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // The simulated etcd's wire operations (unexported in package sim).
@@ -162,8 +163,8 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	require.NoError(t, err)
 	t.Cleanup(func() { cli.Close() })
-	pfx := fmt.Sprintf("/lockscope-%d%s", time.Now().UnixNano(), sim.EtcdPrefix)
-	storage := strings.TrimSuffix(pfx, sim.EtcdPrefix) + sim.EtcdStorageKey
+	pfx := fmt.Sprintf("/lockscope-%d%s", time.Now().UnixNano(), etcd.EtcdPrefix)
+	storage := strings.TrimSuffix(pfx, etcd.EtcdPrefix) + etcd.EtcdStorageKey
 	start, err := cli.Get(ctx, "lockscope-revision")
 	require.NoError(t, err)
 	n := etcdNamer{base: start.Header.Revision, keys: map[string]string{}}
@@ -185,7 +186,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 					at := time.Since(t0)
 					mu.Lock()
 					if ev.Type == mvccpb.DELETE {
-						name := n.key(strings.TrimPrefix(string(ev.Kv.Key), strings.TrimSuffix(pfx, sim.EtcdPrefix)))
+						name := n.key(strings.TrimPrefix(string(ev.Kv.Key), strings.TrimSuffix(pfx, etcd.EtcdPrefix)))
 						out.events[client] = append(out.events[client], fmt.Sprintf("DELETE %s @%s", name, n.rev(ev.Kv.ModRevision)))
 						if client == 1 && name == "A" {
 							out.wakeAt = at
@@ -212,7 +213,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 			// prefix and the session's lease id in hex.
 			keys[c] = fmt.Sprintf("%s%x", pfx, resp.ID)
 			mu.Lock()
-			n.keys[sim.EtcdPrefix+fmt.Sprintf("%x", resp.ID)] = etcdNames[c]
+			n.keys[etcd.EtcdPrefix+fmt.Sprintf("%x", resp.ID)] = etcdNames[c]
 			mu.Unlock()
 			a = fmt.Sprintf("TTL %v", time.Duration(resp.TTL)*time.Second)
 		case "lock":
@@ -228,7 +229,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 			}
 			myRev[c] = rev
 			o := resp.Responses[1].GetResponseRange().Kvs[0]
-			a = fmt.Sprintf("%s own=%s owner=%s@%s", how, n.rev(rev), n.key(sim.EtcdPrefix+strings.TrimPrefix(string(o.Key), pfx)), n.rev(o.CreateRevision))
+			a = fmt.Sprintf("%s own=%s owner=%s@%s", how, n.rev(rev), n.key(etcd.EtcdPrefix+strings.TrimPrefix(string(o.Key), pfx)), n.rev(o.CreateRevision))
 		case "last":
 			resp, err := cli.Get(ctx, pfx, append(clientv3.WithLastCreate(), clientv3.WithMaxCreateRev(myRev[c]-1))...)
 			require.NoError(t, err)
@@ -236,7 +237,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 			name := "none"
 			if len(resp.Kvs) > 0 {
 				kv := resp.Kvs[0]
-				name = n.key(sim.EtcdPrefix+strings.TrimPrefix(string(kv.Key), pfx)) + "@" + n.rev(kv.CreateRevision)
+				name = n.key(etcd.EtcdPrefix+strings.TrimPrefix(string(kv.Key), pfx)) + "@" + n.rev(kv.CreateRevision)
 			}
 			a = fmt.Sprintf("last %s rev=%s", name, n.rev(resp.Header.Revision))
 		case "watch":
@@ -305,7 +306,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 		}
 		return 0
 	}
-	keyOf := func(lease int64) string { return fmt.Sprintf("%s%x", sim.EtcdPrefix, lease) }
+	keyOf := func(lease int64) string { return fmt.Sprintf("%s%x", etcd.EtcdPrefix, lease) }
 	myRevOf := func(r []sim.ScriptReply) int64 {
 		for _, m := range r {
 			if m.Msg.Op == etcdTxnResp && m.Msg.Value != "write" {
@@ -336,7 +337,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 			}
 		case "last":
 			build = func(r []sim.ScriptReply) sim.Msg {
-				return sim.Msg{Op: etcdRange, Value: "last", Key: sim.EtcdPrefix, Token: myRevOf(r) - 1}
+				return sim.Msg{Op: etcdRange, Value: "last", Key: etcd.EtcdPrefix, Token: myRevOf(r) - 1}
 			}
 		case "watch":
 			build = func(r []sim.ScriptReply) sim.Msg {
@@ -344,7 +345,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 			}
 		case "herd":
 			build = func([]sim.ScriptReply) sim.Msg {
-				return sim.Msg{Op: etcdWatch, Key: sim.EtcdPrefix, N: 1, Token: base + 4}
+				return sim.Msg{Op: etcdWatch, Key: etcd.EtcdPrefix, N: 1, Token: base + 4}
 			}
 		case "write":
 			build = func(r []sim.ScriptReply) sim.Msg {

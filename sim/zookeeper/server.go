@@ -326,9 +326,9 @@ func (s *zkServer) disownLock(ctx sim.Ctx) {
 	}
 }
 
-// footprint estimates the bytes a checkpoint of the server holds of its
+// Footprint estimates the bytes a checkpoint of the server holds of its
 // own, so recordings can space checkpoints by memory.
-func (s *zkServer) footprint() int {
+func (s *zkServer) Footprint() int {
 	tree := func(t zkTree) int {
 		return len(t.nodes)*int(unsafe.Sizeof(zkZnode{})) + len(t.sessions)*int(unsafe.Sizeof(zkSessionInfo{}))
 	}

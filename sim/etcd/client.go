@@ -1,10 +1,12 @@
-package sim
+package etcd
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
@@ -34,9 +36,9 @@ const (
 )
 
 type etcdClient struct {
-	Loop
+	sim.Loop
 	index   int
-	servers []NodeID
+	servers []sim.NodeID
 	ep      int // endpoint of unary calls and watches
 	kaEp    int // endpoint of the keepalive stream
 	seq     int64
@@ -44,7 +46,7 @@ type etcdClient struct {
 	phase   string
 	why     string // the error that ended a wait
 
-	req       Msg           // the outstanding call, kept for retries
+	req       sim.Msg       // the outstanding call, kept for retries
 	reqEnd    time.Duration // its context deadline, monotonic
 	retries   int
 	resending bool // waiting out the retry backoff
@@ -74,13 +76,13 @@ type etcdClient struct {
 	requery     bool
 }
 
-func (c *etcdClient) Clone() Process {
+func (c *etcdClient) Clone() sim.Process {
 	cp := *c
-	cp.servers = append([]NodeID(nil), c.servers...)
+	cp.servers = append([]sim.NodeID(nil), c.servers...)
 	return &cp
 }
 
-func (c *etcdClient) Start(ctx Ctx) {
+func (c *etcdClient) Start(ctx sim.Ctx) {
 	if c.servers == nil {
 		for i := 0; i < ctx.Scenario().Nodes; i++ {
 			c.servers = append(c.servers, ctx.Lookup(fmt.Sprintf("etcd-%d", i+1)))
@@ -95,35 +97,35 @@ func (c *etcdClient) Start(ctx Ctx) {
 }
 
 // Crash implements Process: the process and its sockets are gone.
-func (c *etcdClient) Crash(ctx Ctx) {
+func (c *etcdClient) Crash(ctx sim.Ctx) {
 	if len(c.servers) > 0 {
-		ctx.Send(c.servers[c.ep], Msg{Op: etcdRST})
+		ctx.Send(c.servers[c.ep], sim.Msg{Op: etcdRST})
 		if c.kaStream && c.kaEp != c.ep {
-			ctx.Send(c.servers[c.kaEp], Msg{Op: etcdRST})
+			ctx.Send(c.servers[c.kaEp], sim.Msg{Op: etcdRST})
 		}
 	}
 	*c = etcdClient{index: c.index, servers: c.servers, ep: c.ep, kaEp: c.ep, sess: sessNone}
 }
 
-func (c *etcdClient) Restart(ctx Ctx, persist bool) { c.Start(ctx) }
+func (c *etcdClient) Restart(ctx sim.Ctx, persist bool) { c.Start(ctx) }
 
-func (c *etcdClient) server() NodeID { return c.servers[c.ep] }
+func (c *etcdClient) server() sim.NodeID { return c.servers[c.ep] }
 
 func (c *etcdClient) switchEndpoint() { c.ep = (c.ep + 1) % len(c.servers) }
 
-func (c *etcdClient) call(ctx Ctx, m Msg, phase string) {
+func (c *etcdClient) call(ctx sim.Ctx, m sim.Msg, phase string) {
 	c.req, c.phase, c.retries, c.resending = m, phase, 0, false
 	c.reqEnd = ctx.Mono() + etcdClientTimeout
 	c.send(ctx)
 }
 
-func (c *etcdClient) send(ctx Ctx) {
+func (c *etcdClient) send(ctx sim.Ctx) {
 	c.seq++
 	m := c.req
 	m.Seq = c.seq
 	c.pendSeq = c.seq
 	ctx.Send(c.server(), m)
-	ctx.After(max(c.reqEnd-ctx.Mono(), 0), Timer{Kind: "rpc", Seq: c.seq})
+	ctx.After(max(c.reqEnd-ctx.Mono(), 0), sim.Timer{Kind: "rpc", Seq: c.seq})
 }
 
 // busy reports whether a unary call is outstanding or about to be resent.
@@ -158,7 +160,7 @@ func unavailable(why string) bool {
 	return false
 }
 
-func (c *etcdClient) begin(ctx Ctx) {
+func (c *etcdClient) begin(ctx sim.Ctx) {
 	if !c.Begin(ctx) {
 		return
 	}
@@ -166,18 +168,18 @@ func (c *etcdClient) begin(ctx Ctx) {
 }
 
 // acquire starts Mutex.Lock, with a new session if the last one is gone.
-func (c *etcdClient) acquire(ctx Ctx) {
+func (c *etcdClient) acquire(ctx sim.Ctx) {
 	if c.sess != sessAlive {
 		c.sess = sessGranting
-		c.call(ctx, Msg{Op: etcdGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}, phGrant)
+		c.call(ctx, sim.Msg{Op: etcdGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}, phGrant)
 		return
 	}
-	c.call(ctx, Msg{Op: etcdTxn, Value: "lock", Key: c.myKey, Token: c.lease}, phAcquire)
+	c.call(ctx, sim.Msg{Op: etcdTxn, Value: "lock", Key: c.myKey, Token: c.lease}, phAcquire)
 }
 
 // startKeepAlive is clientv3's KeepAlive: the first keepalive goes out at
 // the next tick of the send loop, and the deadline is 5 s until answered.
-func (c *etcdClient) startKeepAlive(ctx Ctx) {
+func (c *etcdClient) startKeepAlive(ctx sim.Ctx) {
 	now := ctx.Mono()
 	c.nextKA, c.deadline = now, now+firstKeepAliveTimeout
 	c.dlGen++
@@ -194,34 +196,34 @@ func (c *etcdClient) startKeepAlive(ctx Ctx) {
 	c.scheduleDeadline(ctx, now)
 }
 
-func (c *etcdClient) sendKeepAlive(ctx Ctx) {
-	m := Msg{Op: etcdKeepAlive, Token: c.lease}
+func (c *etcdClient) sendKeepAlive(ctx sim.Ctx) {
+	m := sim.Msg{Op: etcdKeepAlive, Token: c.lease}
 	if c.kaOpening {
 		m.N, c.kaOpening = 1, false
 	}
 	ctx.Send(c.servers[c.kaEp], m)
-	ctx.After(keepAliveTick, Timer{Kind: "ka", Seq: c.kaGen})
+	ctx.After(keepAliveTick, sim.Timer{Kind: "ka", Seq: c.kaGen})
 }
 
 // scheduleKA wakes the send loop at its first tick after the next
 // keepalive is due (it sends when nextKeepAlive is before now).
-func (c *etcdClient) scheduleKA(ctx Ctx, now time.Duration) {
+func (c *etcdClient) scheduleKA(ctx sim.Ctx, now time.Duration) {
 	at := c.kaPhase + keepAliveTick
 	if c.nextKA >= at {
 		at += ((c.nextKA-at)/keepAliveTick + 1) * keepAliveTick
 	}
-	ctx.After(at-now, Timer{Kind: "ka", Seq: c.kaGen})
+	ctx.After(at-now, sim.Timer{Kind: "ka", Seq: c.kaGen})
 }
 
-func (c *etcdClient) scheduleDeadline(ctx Ctx, now time.Duration) {
+func (c *etcdClient) scheduleDeadline(ctx sim.Ctx, now time.Duration) {
 	at := c.dlPhase + deadlineTick
 	if c.deadline >= at {
 		at += ((c.deadline-at)/deadlineTick + 1) * deadlineTick
 	}
-	ctx.After(at-now, Timer{Kind: "deadline", Seq: c.dlGen})
+	ctx.After(at-now, sim.Timer{Kind: "deadline", Seq: c.dlGen})
 }
 
-func (c *etcdClient) kaTick(ctx Ctx) {
+func (c *etcdClient) kaTick(ctx sim.Ctx) {
 	now := ctx.Mono()
 	c.kaPhase = now
 	if c.sess != sessAlive || !c.kaStream {
@@ -234,14 +236,14 @@ func (c *etcdClient) kaTick(ctx Ctx) {
 	c.scheduleKA(ctx, now)
 }
 
-func (c *etcdClient) deadlineTickFired(ctx Ctx) {
+func (c *etcdClient) deadlineTickFired(ctx sim.Ctx) {
 	now := ctx.Mono()
 	c.dlPhase = now
 	if c.sess != sessAlive {
 		return
 	}
 	if c.deadline < now {
-		c.sessionDone(ctx, "no keepalive answer within the lease TTL", say("note.etcd.noKeepAlive"))
+		c.sessionDone(ctx, "no keepalive answer within the lease TTL", sim.Say("note.etcd.noKeepAlive"))
 		return
 	}
 	c.scheduleDeadline(ctx, now)
@@ -249,25 +251,25 @@ func (c *etcdClient) deadlineTickFired(ctx Ctx) {
 
 // sessionDone closes Session.Done(). A holder does not look at it while it
 // works (nor did Jepsen's client): only the next Lock needs a new session.
-func (c *etcdClient) sessionDone(ctx Ctx, why string, words Words) {
+func (c *etcdClient) sessionDone(ctx sim.Ctx, why string, words sim.Words) {
 	c.sess = sessExpired
 	c.dlGen++
 	ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
-		say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).part("why", words))
+		sim.Say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).Part("why", words))
 }
 
-func (c *etcdClient) keepAliveBroken(ctx Ctx, why string) {
+func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why string) {
 	if !c.kaStream {
 		return
 	}
 	c.kaStream = false
 	c.kaGen++
 	ctx.TraceSaid("session", etcdKeepAlive, "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String(),
-		say("note.etcd.streamBroken", "err", why, "in", keepAliveTick.String()))
-	ctx.After(keepAliveTick, Timer{Kind: "kareopen", Seq: c.kaGen})
+		sim.Say("note.etcd.streamBroken", "err", why, "in", keepAliveTick.String()))
+	ctx.After(keepAliveTick, sim.Timer{Kind: "kareopen", Seq: c.kaGen})
 }
 
-func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
+func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if handled, written := c.StorageReply(ctx, from, m); handled {
 		if written {
 			c.unlock(ctx)
@@ -295,7 +297,7 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 			return
 		}
 		if m.TTL <= 0 {
-			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found", say("note.etcd.ttlZero"))
+			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found", sim.Say("note.etcd.ttlZero"))
 			return
 		}
 		now := ctx.Mono()
@@ -331,9 +333,9 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, m.Token, m.TTL, 0
 		c.myKey = EtcdPrefix + strconv.FormatInt(m.Token, 16)
 		ctx.TraceSaid("session", etcdGrant, fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL),
-			say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", m.Token), "ttl", m.TTL.String()))
+			sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", m.Token), "ttl", m.TTL.String()))
 		c.startKeepAlive(ctx)
-		if c.State == StateWaiting {
+		if c.State == sim.StateWaiting {
 			c.acquire(ctx)
 		}
 	case phAcquire:
@@ -343,15 +345,15 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 			return
 		}
 		ctx.TraceSaid("lock", etcdTxn, fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N),
-			say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", m.Key, "ownerRev", fmt.Sprint(m.N)))
+			sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", m.Key, "ownerRev", fmt.Sprint(m.N)))
 		c.query(ctx)
 	case phQuery:
-		if c.State != StateWaiting {
+		if c.State != sim.StateWaiting {
 			return
 		}
 		if m.Key == "" {
 			c.cancelWatch(ctx)
-			c.call(ctx, Msg{Op: etcdRange, Value: "key", Key: c.myKey}, phCheck)
+			c.call(ctx, sim.Msg{Op: etcdRange, Value: "key", Key: c.myKey}, phCheck)
 			return
 		}
 		if ctx.Scenario().Herd {
@@ -369,7 +371,7 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 		c.watch(ctx, m.Key, false, m.N)
 	case phCheck:
 		if m.Token == 0 {
-			ctx.TraceSaid("lock", etcdRange, errSessionExpired+": "+c.myKey+" is gone", say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
+			ctx.TraceSaid("lock", etcdRange, errSessionExpired+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -385,7 +387,7 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 		c.WriteAnswered()
 		if m.N != 1 {
 			ctx.TraceSaid("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
-				say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
+				sim.Say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
 		c.unlock(ctx)
 	case phUnlock:
@@ -396,41 +398,41 @@ func (c *etcdClient) Receive(ctx Ctx, from NodeID, m *Msg) {
 }
 
 // query is one pass of waitDeletes: the latest key created before mine.
-func (c *etcdClient) query(ctx Ctx) {
-	c.call(ctx, Msg{Op: etcdRange, Value: "last", Key: EtcdPrefix, Token: c.myRev - 1}, phQuery)
+func (c *etcdClient) query(ctx sim.Ctx) {
+	c.call(ctx, sim.Msg{Op: etcdRange, Value: "last", Key: EtcdPrefix, Token: c.myRev - 1}, phQuery)
 }
 
-func (c *etcdClient) watch(ctx Ctx, key string, prefix bool, from int64) {
+func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 	c.watchKey, c.watchPrefix, c.watchFrom = key, prefix, from
 	c.openWatch(ctx)
-	what, words := "the delete of "+key, say("note.etcd.waitDelete", "key", key, "rev", fmt.Sprint(from))
+	what, words := "the delete of "+key, sim.Say("note.etcd.waitDelete", "key", key, "rev", fmt.Sprint(from))
 	if prefix {
-		what, words = "any change under "+key, say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
+		what, words = "any change under "+key, sim.Say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
 	}
 	ctx.TraceSaid("lock", etcdWatch, fmt.Sprintf("waiting for %s from revision %d", what, from), words)
 }
 
-func (c *etcdClient) openWatch(ctx Ctx) {
+func (c *etcdClient) openWatch(ctx sim.Ctx) {
 	c.watchID++
 	c.watching, c.watchAcked = true, false
 	n := int64(0)
 	if c.watchPrefix {
 		n = 1
 	}
-	ctx.Send(c.server(), Msg{Op: etcdWatch, Seq: c.watchID, Key: c.watchKey, N: n, Token: c.watchFrom})
-	ctx.After(etcdClientTimeout, Timer{Kind: "wtimeout", Seq: c.watchID})
+	ctx.Send(c.server(), sim.Msg{Op: etcdWatch, Seq: c.watchID, Key: c.watchKey, N: n, Token: c.watchFrom})
+	ctx.After(etcdClientTimeout, sim.Timer{Kind: "wtimeout", Seq: c.watchID})
 }
 
-func (c *etcdClient) cancelWatch(ctx Ctx) {
+func (c *etcdClient) cancelWatch(ctx sim.Ctx) {
 	if !c.watching {
 		return
 	}
 	c.watching = false
-	ctx.Send(c.server(), Msg{Op: etcdWatchCancel, Seq: c.watchID})
+	ctx.Send(c.server(), sim.Msg{Op: etcdWatchCancel, Seq: c.watchID})
 }
 
-func (c *etcdClient) watchEvent(ctx Ctx, m *Msg) {
-	if !c.watching || m.Seq != c.watchID || c.State != StateWaiting {
+func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
+	if !c.watching || m.Seq != c.watchID || c.State != sim.StateWaiting {
 		return
 	}
 	ctx.Notified()
@@ -450,24 +452,24 @@ func (c *etcdClient) watchEvent(ctx Ctx, m *Msg) {
 	c.query(ctx)
 }
 
-func (c *etcdClient) acquired(ctx Ctx) {
+func (c *etcdClient) acquired(ctx sim.Ctx) {
 	c.cancelWatch(ctx)
 	c.phase = phWork
 	ctx.TraceSaid("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
-		say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
+		sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 	c.Grant(ctx, c.myRev, 0)
 }
 
 // failed handles an error or a timeout of the outstanding call: the
 // client moves to the next endpoint and the Mutex call returns the error.
-func (c *etcdClient) failed(ctx Ctx, why string) {
-	ctx.TraceSaid("rpc", c.phase, why, AsIs(why))
+func (c *etcdClient) failed(ctx sim.Ctx, why string) {
+	ctx.TraceSaid("rpc", c.phase, why, sim.AsIs(why))
 	c.switchEndpoint()
 	if c.repeatable(why) {
 		c.retries++
 		c.resending = true
 		jitter := 1 + 0.1*(2*ctx.Rand().Float64()-1)
-		ctx.After(time.Duration(float64(retryBackoff)*jitter), Timer{Kind: "resend", Seq: c.seq})
+		ctx.After(time.Duration(float64(retryBackoff)*jitter), sim.Timer{Kind: "resend", Seq: c.seq})
 		return
 	}
 	switch c.phase {
@@ -476,7 +478,7 @@ func (c *etcdClient) failed(ctx Ctx, why string) {
 		c.retry(ctx, why)
 	case phAcquire:
 		if why == errLeaseNotFound && c.sess == sessAlive {
-			c.sessionDone(ctx, "the lease is gone", say("note.etcd.leaseGone"))
+			c.sessionDone(ctx, "the lease is gone", sim.Say("note.etcd.leaseGone"))
 		}
 		c.retry(ctx, why)
 	case phQuery, phWatch, phCheck:
@@ -484,28 +486,28 @@ func (c *etcdClient) failed(ctx Ctx, why string) {
 		c.cancelWatch(ctx)
 		c.requery = false
 		c.why = why
-		c.call(ctx, Msg{Op: etcdDelete, Key: c.myKey}, phAbandon)
+		c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phAbandon)
 	case phAbandon:
 		c.retry(ctx, c.why)
 	case phWrite:
-		ctx.After(RetryDelay(ctx), Timer{Kind: "rewrite"})
+		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: "rewrite"})
 	case phUnlock:
-		ctx.After(RetryDelay(ctx), Timer{Kind: "reunlock"})
+		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: "reunlock"})
 	case phClose:
 		c.phase = phIdle
 	}
 }
 
-func (c *etcdClient) retry(ctx Ctx, why string) {
+func (c *etcdClient) retry(ctx sim.Ctx, why string) {
 	c.phase = phIdle
-	if c.Failed(ctx, why, AsIs(why)) {
-		ctx.After(RetryDelay(ctx), Timer{Kind: TimerRetry})
-	} else if c.State == StateDone {
+	if c.Failed(ctx, why, sim.AsIs(why)) {
+		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: sim.TimerRetry})
+	} else if c.State == sim.StateDone {
 		c.closeSession(ctx)
 	}
 }
 
-func (c *etcdClient) Fire(ctx Ctx, t Timer) {
+func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch c.Loop.Fire(ctx, t) {
 	case "work":
 		c.finish(ctx)
@@ -518,8 +520,8 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 		return
 	}
 	switch t.Kind {
-	case TimerRetry:
-		if c.State == StateWaiting && !c.busy() {
+	case sim.TimerRetry:
+		if c.State == sim.StateWaiting && !c.busy() {
 			c.acquire(ctx)
 		}
 	case "rpc":
@@ -563,12 +565,12 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 			}
 		}
 	case "rewrite":
-		if c.State == StateHolding && !c.busy() {
+		if c.State == sim.StateHolding && !c.busy() {
 			c.write(ctx)
 		}
 	case "reunlock":
 		if !c.busy() && c.phase == phUnlock {
-			c.call(ctx, Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
+			c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
 		}
 	}
 }
@@ -577,34 +579,34 @@ func (c *etcdClient) Fire(ctx Ctx, t Timer) {
 // the IsOwner-guarded Txn, sent when the Loop says "write"), then Unlock
 // once it is answered. Nothing is checked on the client: with fencing the
 // check is the Txn's comparison, made by etcd when it applies the write.
-func (c *etcdClient) finish(ctx Ctx) { c.Write(ctx, c.myRev) }
+func (c *etcdClient) finish(ctx sim.Ctx) { c.Write(ctx, c.myRev) }
 
 // write is the fenced write: Txn(If(mutex.IsOwner()).Then(Put(storage))).
-func (c *etcdClient) write(ctx Ctx) {
-	c.call(ctx, Msg{Op: etcdTxn, Value: "write", Key: c.myKey, Token: c.myRev}, phWrite)
+func (c *etcdClient) write(ctx sim.Ctx) {
+	c.call(ctx, sim.Msg{Op: etcdTxn, Value: "write", Key: c.myKey, Token: c.myRev}, phWrite)
 }
 
-func (c *etcdClient) unlock(ctx Ctx) {
+func (c *etcdClient) unlock(ctx sim.Ctx) {
 	c.Release(ctx)
-	c.call(ctx, Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
+	c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
 }
 
-func (c *etcdClient) afterUnlock(ctx Ctx) {
+func (c *etcdClient) afterUnlock(ctx sim.Ctx) {
 	c.phase = phIdle
 	c.Rest(ctx)
-	if c.State == StateDone {
+	if c.State == sim.StateDone {
 		c.closeSession(ctx)
 	}
 }
 
 // closeSession is Session.Close: stop the keepalives and revoke the lease.
-func (c *etcdClient) closeSession(ctx Ctx) {
+func (c *etcdClient) closeSession(ctx sim.Ctx) {
 	if c.sess == sessNone || c.lease == 0 {
 		return
 	}
 	c.sess = sessNone
 	c.dlGen++
-	c.call(ctx, Msg{Op: etcdRevoke, Token: c.lease}, phClose)
+	c.call(ctx, sim.Msg{Op: etcdRevoke, Token: c.lease}, phClose)
 }
 
 func (c *etcdClient) session() string {
@@ -614,10 +616,10 @@ func (c *etcdClient) session() string {
 	return c.sess
 }
 
-func (c *etcdClient) detail(s *Sim) (string, Words) {
+func (c *etcdClient) detail(s *sim.Sim) (string, sim.Words) {
 	var parts []string
 	key := "detail.etcd.client"
-	words := say("", "n", fmt.Sprint(c.keepalives))
+	words := sim.Say("", "n", fmt.Sprint(c.keepalives))
 	if c.lease != 0 {
 		parts = append(parts, fmt.Sprintf("lease %x ttl %v", c.lease, c.leaseTTL))
 		key += "Lease"

@@ -1,10 +1,12 @@
-package sim
+package etcd
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // EtcdPrefix is the prefix concurrency.NewMutex(session, "/locks/mylock")
@@ -118,7 +120,7 @@ const (
 	roleCandidate = "candidate"
 )
 
-func init() { RegisterMode(etcdMode{}) }
+func init() { sim.RegisterMode(etcdMode{}) }
 
 type etcdMode struct{}
 
@@ -126,19 +128,19 @@ func (etcdMode) Name() string { return "etcd" }
 
 // etcdTraits: raft members, a lease, and the key's create revision as
 // every grant's token.
-var etcdTraits = Traits{
-	LeaseWord: "lease", ServerWord: "members", Token: TokenAlways, FencedValueInService: true,
+var etcdTraits = sim.Traits{
+	LeaseWord: "lease", ServerWord: "members", Token: sim.TokenAlways, FencedValueInService: true,
 	Fields: []string{"nodes", "herd", "fencing", "preVote"},
 	Refusals: map[string]error{
-		"plainDel": FieldErr("plainDel", say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
-		"replica":  FieldErr("replica", say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),
-		"watchdog": FieldErr("watchdog", say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself"),
+		"plainDel": sim.FieldErr("plainDel", sim.Say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
+		"replica":  sim.FieldErr("replica", sim.Say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),
+		"watchdog": sim.FieldErr("watchdog", sim.Say("field.etcdWatchdog"), "only for redis; an etcd session keeps its lease alive every TTL/3 by itself"),
 	},
 }
 
-func (etcdMode) Traits() Traits { return etcdTraits }
+func (etcdMode) Traits() sim.Traits { return etcdTraits }
 
-func (etcdMode) Defaults(sc *Scenario) {
+func (etcdMode) Defaults(sc *sim.Scenario) {
 	sc.Nodes = 3
 	sc.Tries = 0
 	// Pre-vote on, as etcd 3.5 and later start (etcd-io/etcd
@@ -150,15 +152,15 @@ func (etcdMode) Defaults(sc *Scenario) {
 	sc.PreVote = true
 }
 
-func (etcdMode) Validate(sc *Scenario) error {
+func (etcdMode) Validate(sc *sim.Scenario) error {
 	switch {
 	case sc.Nodes < 1 || sc.Nodes > 7:
-		return FieldErr("nodes", say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
+		return sim.FieldErr("nodes", sim.Say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
 	}
 	return nil
 }
 
-func (etcdMode) Servers(sc *Scenario) []string {
+func (etcdMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, sc.Nodes)
 	for i := range out {
 		out[i] = fmt.Sprintf("etcd-%d", i+1)
@@ -166,15 +168,15 @@ func (etcdMode) Servers(sc *Scenario) []string {
 	return out
 }
 
-func (etcdMode) CanFailover(sc *Scenario, node string) error {
-	return FieldErr("", say("field.etcdFailover"), "etcd members elect a new leader by themselves: crash the leader instead")
+func (etcdMode) CanFailover(sc *sim.Scenario, node string) error {
+	return sim.FieldErr("", sim.Say("field.etcdFailover"), "etcd members elect a new leader by themselves: crash the leader instead")
 }
 
-func (etcdMode) Failover(s *Sim, node NodeID) {}
+func (etcdMode) Failover(s *sim.Sim, node sim.NodeID) {}
 
-func (etcdMode) NewServer(sc *Scenario, i int) Process { return newEtcdServer(sc, i) }
+func (etcdMode) NewServer(sc *sim.Scenario, i int) sim.Process { return newEtcdServer(sc, i) }
 
-func (etcdMode) NewClient(sc *Scenario, i int) Process { return &etcdClient{index: i} }
+func (etcdMode) NewClient(sc *sim.Scenario, i int) sim.Process { return &etcdClient{index: i} }
 
 // leaseSeconds is the TTL a client asks for: etcd leases are whole
 // seconds, so a fractional scenario TTL is rounded up.

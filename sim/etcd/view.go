@@ -1,9 +1,11 @@
-package sim
+package etcd
 
 import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // EtcdKey is one key under the lock prefix.
@@ -49,7 +51,7 @@ type EtcdView struct {
 	Revision int64
 	Keys     []EtcdKey
 	Leases   []EtcdLease
-	Watches  []Watch
+	Watches  []sim.Watch
 	Term     int64        // the raft term of the member shown
 	Members  []EtcdMember // every member, in order
 	// Fencing: the holder writes with a Txn guarded by Mutex.IsOwner(),
@@ -69,10 +71,10 @@ type EtcdStorage struct {
 // ---------------------------------------------------------------------------
 // The view.
 
-func (etcdMode) View(s *Sim, snap *Snapshot) {
+func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	v := &EtcdView{Prefix: EtcdPrefix, Fencing: s.Scenario.Fencing}
 	var view *EtcdServer
-	viewID := None
+	viewID := sim.None
 	for _, id := range s.Servers() {
 		srv, ok := s.Nodes[id].Proc.(*EtcdServer)
 		if !ok {
@@ -102,7 +104,7 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 		snap.Nodes[i].Session = c.session()
 		snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s)
 		if c.watching && !s.Nodes[i].Crashed {
-			v.Watches = append(v.Watches, Watch{Client: s.Nodes[i].Name, Path: c.watchKey})
+			v.Watches = append(v.Watches, sim.Watch{Client: s.Nodes[i].Name, Path: c.watchKey})
 		}
 	}
 	if view != nil {
@@ -110,7 +112,7 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 			v.Leader = s.Nodes[viewID].Name
 		}
 		v.Term, v.Revision = view.term, view.rev
-		now := s.Nodes[viewID].Clock.Mono(s.now)
+		now := s.Nodes[viewID].Clock.Mono(s.Now())
 		left := func(l etcdLease) (time.Duration, bool) {
 			if !view.primary {
 				return l.TTL, true
@@ -150,13 +152,14 @@ func (etcdMode) View(s *Sim, snap *Snapshot) {
 // DesignName says the view is etcd's.
 func (*EtcdView) DesignName() string { return etcdMode{}.Name() }
 
-// Etcd is the snapshot's etcd's part; nil in another design's snapshot.
-func (s *Snapshot) Etcd() *EtcdView {
-	v, _ := DesignOf[*EtcdView](s)
+// ViewOf is the snapshot's etcd's part; nil in another design's
+// snapshot.
+func ViewOf(s *sim.Snapshot) *EtcdView {
+	v, _ := sim.DesignOf[*EtcdView](s)
 	return v
 }
 
-func nodeName(s *Sim, id NodeID) string {
+func nodeName(s *sim.Sim, id sim.NodeID) string {
 	if id < 0 || int(id) >= len(s.Nodes) {
 		return ""
 	}

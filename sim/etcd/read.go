@@ -1,14 +1,16 @@
-package sim
+package etcd
 
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
 // Linearizable reads: ReadIndex confirmed by a quorum of heartbeats.
 
-func (s *EtcdServer) leaderRead(ctx Ctx, from NodeID, req int64) {
+func (s *EtcdServer) leaderRead(ctx sim.Ctx, from sim.NodeID, req int64) {
 	r := etcdRead{From: from, Req: req}
 	if s.termAt(s.commit) != s.term {
 		s.pendingReads = append(s.pendingReads, r)
@@ -25,7 +27,7 @@ func (s *EtcdServer) leaderRead(ctx Ctx, from NodeID, req int64) {
 	s.bcastHeartbeat(ctx, r.Ctx)
 }
 
-func (s *EtcdServer) ackRead(ctx Ctx, i int, readCtx int64) {
+func (s *EtcdServer) ackRead(ctx sim.Ctx, i int, readCtx int64) {
 	for j := range s.reads {
 		if s.reads[j].Ctx == readCtx {
 			s.reads[j].Acks |= 1 << uint(i)
@@ -38,7 +40,7 @@ func (s *EtcdServer) ackRead(ctx Ctx, i int, readCtx int64) {
 }
 
 // releaseReads answers every read up to the confirmed context.
-func (s *EtcdServer) releaseReads(ctx Ctx, upTo int64) {
+func (s *EtcdServer) releaseReads(ctx sim.Ctx, upTo int64) {
 	var keep []etcdRead
 	for _, r := range s.reads {
 		if r.Ctx > upTo {
@@ -51,7 +53,7 @@ func (s *EtcdServer) releaseReads(ctx Ctx, upTo int64) {
 				s.pending[r.Req] = p
 			}
 		} else {
-			ctx.Send(r.From, Msg{Op: raftReadIndexResp, Seq: r.Req, Token: r.Index})
+			ctx.Send(r.From, sim.Msg{Op: raftReadIndexResp, Seq: r.Req, Token: r.Index})
 		}
 	}
 	s.reads = keep
@@ -59,14 +61,14 @@ func (s *EtcdServer) releaseReads(ctx Ctx, upTo int64) {
 }
 
 // serveReads answers the reads whose read index this member has applied.
-func (s *EtcdServer) serveReads(ctx Ctx) {
+func (s *EtcdServer) serveReads(ctx sim.Ctx) {
 	for _, req := range s.pendingIDs() {
 		p := s.pending[req]
 		if p.Op != etcdRange || p.ReadIndex == 0 || p.ReadIndex > s.applied {
 			continue
 		}
 		s.forget(ctx, req)
-		reply := Msg{Op: etcdRangeResp, Seq: p.Seq, N: s.rev}
+		reply := sim.Msg{Op: etcdRangeResp, Seq: p.Seq, N: s.rev}
 		if p.Last {
 			if k, kv, ok := s.lastCreateUpTo(p.Max); ok {
 				reply.Key, reply.Token = k, kv.CreateRev

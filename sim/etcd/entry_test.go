@@ -1,4 +1,4 @@
-package sim
+package etcd
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // TestEtcdEntryEncoding: an entry travels as the text fmt would write,
@@ -14,7 +16,7 @@ func TestEtcdEntryEncoding(t *testing.T) {
 	for _, e := range []etcdEntry{
 		{Type: entNoop},
 		{Term: 3, Type: entLock, Key: "/lock/694d7a1c2b", Lease: 0x694d7a1c2b3e4f5a, N: 12, Client: 1, Origin: 4, Req: 1 << 40},
-		{Term: 1, Type: entRevoke, Lease: 7, N: 1, Client: None, Origin: 2, Req: -5},
+		{Term: 1, Type: entRevoke, Lease: 7, N: 1, Client: sim.None, Origin: 2, Req: -5},
 		{Term: 9, Type: entGrant, N: 10, Client: 0, Origin: 0, Req: 1},
 	} {
 		key := e.Key

@@ -1,16 +1,18 @@
-package sim
+package etcd
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
 // The state machine.
 
-func (s *EtcdServer) apply(ctx Ctx) {
+func (s *EtcdServer) apply(ctx sim.Ctx) {
 	for s.applied < s.commit {
 		s.applied++
 		s.applyEntry(ctx, s.log.At(int(s.applied-1)))
@@ -18,7 +20,7 @@ func (s *EtcdServer) apply(ctx Ctx) {
 	s.serveReads(ctx)
 }
 
-func (s *EtcdServer) reply(ctx Ctx, e etcdEntry, m Msg) {
+func (s *EtcdServer) reply(ctx sim.Ctx, e etcdEntry, m sim.Msg) {
 	if e.Origin != s.self {
 		return
 	}
@@ -31,7 +33,7 @@ func (s *EtcdServer) reply(ctx Ctx, e etcdEntry, m Msg) {
 	ctx.Send(p.Client, m)
 }
 
-func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
+func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 	switch e.Type {
 	case entNoop:
 		if s.isLeader() && e.Term == s.term && !s.replay {
@@ -44,7 +46,7 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 		}
 	case entGrant:
 		if _, dup := s.leases[e.Lease]; dup {
-			s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseExists})
+			s.reply(ctx, e, sim.Msg{Op: etcdError, Value: errLeaseExists})
 			return
 		}
 		ttl := grantedLease(time.Duration(e.N) * time.Second)
@@ -53,14 +55,14 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 			l.Expiry = ctx.Mono() + ttl
 		}
 		s.leases[e.Lease] = l
-		s.reply(ctx, e, Msg{Op: etcdGrantResp, Token: e.Lease, TTL: ttl})
+		s.reply(ctx, e, sim.Msg{Op: etcdGrantResp, Token: e.Lease, TTL: ttl})
 	case entLock:
 		kv, ok := s.kv[e.Key]
 		how := "get"
 		if !ok {
 			l, lok := s.leases[e.Lease]
 			if !lok {
-				s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseNotFound})
+				s.reply(ctx, e, sim.Msg{Op: etcdError, Value: errLeaseNotFound})
 				return
 			}
 			s.rev++
@@ -72,7 +74,7 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 			how = "put"
 		}
 		ownerKey, owner, _ := s.firstCreate()
-		s.reply(ctx, e, Msg{Op: etcdTxnResp, Key: ownerKey, Value: how, Token: kv.CreateRev, N: owner.CreateRev})
+		s.reply(ctx, e, sim.Msg{Op: etcdTxnResp, Key: ownerKey, Value: how, Token: kv.CreateRev, N: owner.CreateRev})
 		s.recordOwner(ctx, false)
 	case entDelete:
 		n := int64(0)
@@ -81,14 +83,14 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 			s.deleteKey(ctx, e.Key)
 			n = 1
 		}
-		s.reply(ctx, e, Msg{Op: etcdDeleteResp, N: n, Token: s.rev})
+		s.reply(ctx, e, sim.Msg{Op: etcdDeleteResp, N: n, Token: s.rev})
 		s.recordOwner(ctx, false)
 	case entWrite:
 		kv, ok := s.kv[e.Key]
 		ok = ok && kv.CreateRev == e.N
 		s.recordWrite(ctx, e, ok)
 		if !ok {
-			s.reply(ctx, e, Msg{Op: etcdTxnResp, Value: "write", Token: s.rev})
+			s.reply(ctx, e, sim.Msg{Op: etcdTxnResp, Value: "write", Token: s.rev})
 			return
 		}
 		s.rev++
@@ -99,11 +101,11 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 		st.ModRev, st.Client = s.rev, e.Client
 		s.kv[EtcdStorageKey] = st
 		s.event(ctx, etcdEventPut, EtcdStorageKey)
-		s.reply(ctx, e, Msg{Op: etcdTxnResp, Value: "write", N: 1, Token: s.rev})
+		s.reply(ctx, e, sim.Msg{Op: etcdTxnResp, Value: "write", N: 1, Token: s.rev})
 	case entRevoke:
 		l, ok := s.leases[e.Lease]
 		if !ok {
-			s.reply(ctx, e, Msg{Op: etcdError, Value: errLeaseNotFound})
+			s.reply(ctx, e, sim.Msg{Op: etcdError, Value: errLeaseNotFound})
 			return
 		}
 		if len(l.Keys) > 0 {
@@ -120,10 +122,10 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 		if s.isLeader() {
 			lease := fmt.Sprintf("%x", e.Lease)
 			note := fmt.Sprintf("lease %x %s: no key attached", e.Lease, why)
-			words := say("note.etcd."+how+"NoKey", "lease", lease)
+			words := sim.Say("note.etcd."+how+"NoKey", "lease", lease)
 			if len(l.Keys) > 0 {
 				note = fmt.Sprintf("lease %x %s: %s deleted at revision %d", e.Lease, why, strings.Join(l.Keys, ", "), s.rev)
-				words = say("note.etcd."+how+"Keys", "lease", lease, "keys", strings.Join(l.Keys, ", "), "rev", fmt.Sprint(s.rev))
+				words = sim.Say("note.etcd."+how+"Keys", "lease", lease, "keys", strings.Join(l.Keys, ", "), "rev", fmt.Sprint(s.rev))
 			}
 			s.trace(ctx, "lease", entRevoke, note, words)
 		}
@@ -136,7 +138,7 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 			keep = append(keep, w)
 		}
 		s.renewWait = keep
-		s.reply(ctx, e, Msg{Op: etcdRevokeResp, Token: e.Lease})
+		s.reply(ctx, e, sim.Msg{Op: etcdRevokeResp, Token: e.Lease})
 		s.recordOwner(ctx, e.N == 1)
 	}
 }
@@ -146,11 +148,11 @@ func (s *EtcdServer) applyEntry(ctx Ctx, e etcdEntry) {
 // when the write takes effect, however late the client hears of it. The
 // member that received the request records it, once; a member that lost
 // its data and re-applies its old entries does not.
-func (s *EtcdServer) recordWrite(ctx Ctx, e etcdEntry, accepted bool) {
+func (s *EtcdServer) recordWrite(ctx sim.Ctx, e etcdEntry, accepted bool) {
 	if e.Origin != s.self || s.replay || e.Req <= s.wipedReq || e.Client < 0 {
 		return
 	}
-	ctx.Sim().Check.guardedWrite(ctx.Now(), ctx.ID(), e.Client, e.N, accepted)
+	ctx.Sim().Check.GuardedWrite(ctx.Now(), ctx.ID(), e.Client, e.N, accepted)
 }
 
 func insertSorted(xs []string, x string) []string {
@@ -165,7 +167,7 @@ func insertSorted(xs []string, x string) []string {
 }
 
 // deleteKey removes a key at the current revision and detaches its lease.
-func (s *EtcdServer) deleteKey(ctx Ctx, key string) {
+func (s *EtcdServer) deleteKey(ctx sim.Ctx, key string) {
 	kv := s.kv[key]
 	delete(s.kv, key)
 	if l, ok := s.leases[kv.Lease]; ok {
@@ -179,7 +181,7 @@ func (s *EtcdServer) deleteKey(ctx Ctx, key string) {
 }
 
 // event records a change in the history and notifies the watchers.
-func (s *EtcdServer) event(ctx Ctx, typ, key string) {
+func (s *EtcdServer) event(ctx sim.Ctx, typ, key string) {
 	ev := etcdEvent{Rev: s.rev, Type: typ, Key: key}
 	s.history.Append(ev)
 	for i := range s.watchers {
@@ -192,23 +194,23 @@ func (s *EtcdServer) event(ctx Ctx, typ, key string) {
 // deliver sends a watch event; while a partition cuts the link the event
 // waits in the stream, as TCP keeps unacknowledged data, and is flushed
 // when the link is back.
-func (s *EtcdServer) deliver(ctx Ctx, w *etcdWatcher, ev etcdEvent) {
+func (s *EtcdServer) deliver(ctx sim.Ctx, w *etcdWatcher, ev etcdEvent) {
 	if len(w.Queue) > 0 || ctx.Sim().Cut(s.self, w.Client) {
 		w.Queue = append(w.Queue, ev)
 		ctx.WakeTick() // the next tick flushes it
 		return
 	}
-	ctx.Send(w.Client, Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
+	ctx.Send(w.Client, sim.Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
 }
 
-func (s *EtcdServer) flushWatchers(ctx Ctx) {
+func (s *EtcdServer) flushWatchers(ctx sim.Ctx) {
 	for i := range s.watchers {
 		w := &s.watchers[i]
 		if len(w.Queue) == 0 || ctx.Sim().Cut(s.self, w.Client) {
 			continue
 		}
 		for _, ev := range w.Queue {
-			ctx.Send(w.Client, Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
+			ctx.Send(w.Client, sim.Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
 		}
 		w.Queue = nil
 	}
@@ -241,7 +243,7 @@ func (s *EtcdServer) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
 
 // recordOwner tells the checker who owns the lock as the promoted leader
 // sees it: the client whose key has the lowest create revision.
-func (s *EtcdServer) recordOwner(ctx Ctx, expired bool) {
+func (s *EtcdServer) recordOwner(ctx sim.Ctx, expired bool) {
 	if !s.isLeader() || !s.primary || s.replay {
 		return
 	}

@@ -1,16 +1,18 @@
-package sim
+package etcd
 
 import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
 // Serving clients.
 
 // Receive implements Process.
-func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m *Msg) {
+func (s *EtcdServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if s.memberIndex(from) >= 0 {
 		s.step(ctx, from, m)
 		return
@@ -18,13 +20,13 @@ func (s *EtcdServer) Receive(ctx Ctx, from NodeID, m *Msg) {
 	s.serve(ctx, from, m)
 }
 
-func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
+func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if m.Op == etcdRST {
 		s.dropClient(ctx, from)
 		return
 	}
 	if i := sort.Search(len(s.conns), func(i int) bool { return s.conns[i] >= from }); i == len(s.conns) || s.conns[i] != from {
-		s.conns = append(s.conns, None)
+		s.conns = append(s.conns, sim.None)
 		copy(s.conns[i+1:], s.conns[i:])
 		s.conns[i] = from
 	}
@@ -45,8 +47,8 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
 	case etcdRange:
 		req := s.nextID()
 		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last",
-			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
-		if s.lead == None {
+			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: "req", Seq: req})}
+		if s.lead == sim.None {
 			// A linearizable read waits for its ReadIndex, sent again every
 			// 500 ms, until a leader change ends it with "leader changed"
 			// (newLeader) or the request times out (release-3.4
@@ -57,7 +59,7 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
 		if s.isLeader() {
 			s.leaderRead(ctx, s.self, req)
 		} else {
-			ctx.Send(s.lead, Msg{Op: raftReadIndex, Seq: req})
+			ctx.Send(s.lead, sim.Msg{Op: raftReadIndex, Seq: req})
 		}
 	case etcdKeepAlive:
 		// The lease stream requires a leader (clientv3 lease.go:
@@ -66,25 +68,25 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
 		// On a stream already open, LeaseRenew (etcdserver/v3_server.go)
 		// waits for a leader (waitLeader: a look every election timeout)
 		// within the request timeout, then forwards the renewal.
-		if s.lead == None && m.N == 1 {
-			ctx.Send(from, Msg{Op: etcdKeepAliveErr, Token: m.Token, Value: errNoLeader})
+		if s.lead == sim.None && m.N == 1 {
+			ctx.Send(from, sim.Msg{Op: etcdKeepAliveErr, Token: m.Token, Value: errNoLeader})
 			return
 		}
 		s.addKeepAliveStream(from)
 		req := s.nextID()
 		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token,
-			Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
-		if s.lead == None {
+			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: "req", Seq: req})}
+		if s.lead == sim.None {
 			p := s.pending[req]
 			p.WaitLeader = true
 			s.pending[req] = p
-			ctx.After(EtcdElectionTimeout, Timer{Kind: "waitlead", Seq: req})
+			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: "waitlead", Seq: req})
 			return
 		}
 		s.forwardRenew(ctx, req, m.Token)
 	case etcdWatch:
 		w := etcdWatcher{Client: from, ID: m.Seq, Key: m.Key, Prefix: m.N == 1, Start: m.Token}
-		ctx.Send(from, Msg{Op: etcdWatchCreated, Seq: m.Seq})
+		ctx.Send(from, sim.Msg{Op: etcdWatchCreated, Seq: m.Seq})
 		// The history is in revision order: start at the watch's revision.
 		first := sort.Search(s.history.Len(), func(i int) bool { return s.history.At(i).Rev >= w.Start })
 		s.history.Range(first, func(_ int, ev etcdEvent) bool {
@@ -101,7 +103,7 @@ func (s *EtcdServer) serve(ctx Ctx, from NodeID, m *Msg) {
 
 // forget drops a request the member has answered or given up on, with
 // its timeout: left queued, the timeout would fire for nothing.
-func (s *EtcdServer) forget(ctx Ctx, req int64) {
+func (s *EtcdServer) forget(ctx sim.Ctx, req int64) {
 	ctx.Cancel(s.pending[req].Timeout)
 	delete(s.pending, req)
 }
@@ -114,12 +116,12 @@ func (s *EtcdServer) forget(ctx Ctx, req int64) {
 // is known or the request times out ("request timed out", which clientv3
 // resends for a repeatable call such as LeaseGrant). Measured on a real 3.4
 // member in TestEtcdGrantOnALeaderlessMember.
-func (s *EtcdServer) submit(ctx Ctx, client NodeID, seq int64, e etcdEntry) {
+func (s *EtcdServer) submit(ctx sim.Ctx, client sim.NodeID, seq int64, e etcdEntry) {
 	req := s.nextID()
 	e.Origin, e.Req = s.self, req
 	p := etcdPending{Client: client, Seq: seq, Op: e.Type,
-		Timeout: ctx.After(etcdReqTimeout, Timer{Kind: "req", Seq: req})}
-	if s.lead == None {
+		Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: "req", Seq: req})}
+	if s.lead == sim.None {
 		p.Held, p.Proposal = true, e
 		s.pending[req] = p
 		return
@@ -128,7 +130,7 @@ func (s *EtcdServer) submit(ctx Ctx, client NodeID, seq int64, e etcdEntry) {
 	s.propose(ctx, e)
 }
 
-func (s *EtcdServer) dropWatch(client NodeID, id int64) {
+func (s *EtcdServer) dropWatch(client sim.NodeID, id int64) {
 	keep := s.watchers[:0]
 	for _, w := range s.watchers {
 		if w.Client != client || w.ID != id {
@@ -138,7 +140,7 @@ func (s *EtcdServer) dropWatch(client NodeID, id int64) {
 	s.watchers = keep
 }
 
-func (s *EtcdServer) dropClient(ctx Ctx, client NodeID) {
+func (s *EtcdServer) dropClient(ctx sim.Ctx, client sim.NodeID) {
 	keep := s.watchers[:0]
 	for _, w := range s.watchers {
 		if w.Client != client {
@@ -166,20 +168,20 @@ func (s *EtcdServer) dropClient(ctx Ctx, client NodeID) {
 }
 
 // Fire implements Process.
-func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
+func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch t.Kind {
 	case "tick":
 		s.tick(ctx)
 	case "lessor":
 		s.revokeExpired(ctx)
-		ctx.Tick(lessorTick, Timer{Kind: "lessor"})
+		ctx.Tick(lessorTick, sim.Timer{Kind: "lessor"})
 	case "waitlead":
 		p, ok := s.pending[t.Seq]
 		if !ok || !p.WaitLeader {
 			return
 		}
-		if s.lead == None {
-			ctx.After(EtcdElectionTimeout, Timer{Kind: "waitlead", Seq: t.Seq})
+		if s.lead == sim.None {
+			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: "waitlead", Seq: t.Seq})
 			return
 		}
 		p.WaitLeader = false
@@ -196,17 +198,17 @@ func (s *EtcdServer) Fire(ctx Ctx, t Timer) {
 			if p.WaitLeader {
 				why = errNoLeader // waitLeader gave up: ErrNoLeader
 			}
-			ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Value: why})
+			ctx.Send(p.Client, sim.Msg{Op: etcdKeepAliveErr, Value: why})
 			return
 		}
-		ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errTimeout})
+		ctx.Send(p.Client, sim.Msg{Op: etcdError, Seq: p.Seq, Value: errTimeout})
 	}
 }
 
 // FireIdle implements Idler: a raft tick that only counts (idleTick), and
 // the lessor's look on a member that is not the primary lessor or finds
 // no lease due for a revoke (revokeExpired would propose nothing).
-func (s *EtcdServer) FireIdle(ctx Ctx, t Timer) bool {
+func (s *EtcdServer) FireIdle(ctx sim.Ctx, t sim.Timer) bool {
 	switch t.Kind {
 	case "tick":
 		return s.idleTick()
@@ -220,7 +222,7 @@ func (s *EtcdServer) FireIdle(ctx Ctx, t Timer) bool {
 // timeout or (without a leader) the next look for one. The lessor's looks
 // are not skipped: a follower has one every 500 ms, and telling whether it
 // may act after every event would cost more than its FireIdle.
-func (s *EtcdServer) IdleAhead(t *Timer) int {
+func (s *EtcdServer) IdleAhead(t *sim.Timer) int {
 	if t.Kind == "tick" {
 		return s.ticksIdleAhead()
 	}
@@ -228,19 +230,19 @@ func (s *EtcdServer) IdleAhead(t *Timer) int {
 }
 
 // SkipIdle implements LazyIdler.
-func (s *EtcdServer) SkipIdle(t *Timer, n int) {
+func (s *EtcdServer) SkipIdle(t *sim.Timer, n int) {
 	if t.Kind == "tick" {
 		s.skipIdleTicks(n)
 	}
 }
 
-func (s *EtcdServer) detail() (string, Words) {
+func (s *EtcdServer) detail() (string, sim.Words) {
 	d := fmt.Sprintf("term %d · index %d · commit %d · rev %d", s.term, s.lastIndex(), s.commit, s.rev)
 	key := "detail.etcd.server"
 	if s.pre {
 		d += " · pre-vote"
 		key = "detail.etcd.serverPreVote"
 	}
-	return d, say(key, "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex()),
+	return d, sim.Say(key, "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex()),
 		"commit", fmt.Sprint(s.commit), "rev", fmt.Sprint(s.rev))
 }

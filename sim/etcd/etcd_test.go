@@ -1,4 +1,4 @@
-package sim_test
+package etcd_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // etcdRun runs a scenario to its end with the trace on.
@@ -122,7 +123,7 @@ func TestEtcdPresets(t *testing.T) {
 			assert.Equal(t, 4, sum.Acquisitions)
 			elected := etcdTraceAt(s, "", "raft", "leader", "term 2")
 			require.Greater(t, elected, 2500*time.Millisecond)
-			assert.Less(t, elected, 2500*time.Millisecond+2*sim.EtcdElectionTimeout+100*time.Millisecond)
+			assert.Less(t, elected, 2500*time.Millisecond+2*etcd.EtcdElectionTimeout+100*time.Millisecond)
 			for _, g := range sum.Grants {
 				at := etcdMs(g.AtMs)
 				assert.False(t, at > 2500*time.Millisecond && at < elected, "%s granted during the election", g.Client)
@@ -158,7 +159,7 @@ func TestEtcdLeaderCrashStallsWrites(t *testing.T) {
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	revAt := func(at time.Duration) (max int64) {
-		for _, m := range rec.At(at).Etcd().Members {
+		for _, m := range etcd.ViewOf(rec.At(at)).Members {
 			if m.Name != "etcd-1" && m.Revision > max {
 				max = m.Revision
 			}
@@ -168,7 +169,7 @@ func TestEtcdLeaderCrashStallsWrites(t *testing.T) {
 	before := revAt(2500 * time.Millisecond)
 	assert.Equal(t, before, revAt(elected-time.Millisecond), "no write commits without a leader")
 	assert.Greater(t, revAt(sc.Duration.D()), before, "writes continue after the election")
-	after := rec.At(elected + 20*time.Millisecond).Etcd()
+	after := etcd.ViewOf(rec.At(elected + 20*time.Millisecond))
 	assert.NotEqual(t, "etcd-1", after.Leader)
 	assert.NotEmpty(t, after.Leader)
 	assert.Equal(t, int64(2), after.Term)
@@ -186,18 +187,18 @@ func TestEtcdPromoteExtendsLeases(t *testing.T) {
 	require.Greater(t, promoted, time.Duration(0))
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
-	v := rec.At(promoted).Etcd()
+	v := etcd.ViewOf(rec.At(promoted))
 	require.Len(t, v.Leases, 3)
 	for _, l := range v.Leases {
 		assert.False(t, l.Frozen)
 		if l.Client == "client-4" {
-			assert.Equal(t, sc.TTL.D()+sim.EtcdElectionTimeout, l.Left, "lease %x", l.ID)
+			assert.Equal(t, sc.TTL.D()+etcd.EtcdElectionTimeout, l.Left, "lease %x", l.ID)
 		} else {
 			assert.Equal(t, sc.TTL.D(), l.Left, "lease %x", l.ID)
 		}
 	}
 	// During the election no lessor is primary: leases are frozen.
-	mid := rec.At(3 * time.Second).Etcd()
+	mid := etcd.ViewOf(rec.At(3 * time.Second))
 	assert.Empty(t, mid.Leader)
 	for _, l := range mid.Leases {
 		assert.True(t, l.Frozen)
@@ -214,7 +215,7 @@ func TestEtcdMinLeaseTTL(t *testing.T) {
 		{2500 * time.Millisecond, 3 * time.Second}, // leases are whole seconds
 		{7 * time.Second, 7 * time.Second},
 	}
-	assert.Equal(t, 2*time.Second, sim.EtcdMinLeaseTTL)
+	assert.Equal(t, 2*time.Second, etcd.EtcdMinLeaseTTL)
 	for _, tt := range tests {
 		t.Run(tt.ttl.String(), func(t *testing.T) {
 			sc := etcdPreset(t, "etcd-happy-path")
@@ -222,7 +223,7 @@ func TestEtcdMinLeaseTTL(t *testing.T) {
 			s, err := sim.New(sc)
 			require.NoError(t, err)
 			s.RunUntil(time.Second)
-			v := s.Snapshot().Etcd()
+			v := etcd.ViewOf(s.Snapshot())
 			require.Len(t, v.Leases, 1)
 			assert.Equal(t, tt.want, v.Leases[0].TTL)
 			assert.Contains(t, s.Snapshot().Nodes[0].Detail, "ttl "+tt.want.String())
@@ -257,7 +258,7 @@ func TestEtcdKeepAliveCadence(t *testing.T) {
 				s2, err := sim.New(sc)
 				require.NoError(t, err)
 				s2.RunUntil(at)
-				v := s2.Snapshot().Etcd()
+				v := etcd.ViewOf(s2.Snapshot())
 				require.Len(t, v.Leases, 1)
 				assert.Greater(t, v.Leases[0].Left, ttl-ttl/3-600*time.Millisecond, "at %v", at)
 			}
@@ -312,10 +313,10 @@ func TestEtcdHerd(t *testing.T) {
 		if herd {
 			rec, err := sim.Record(sc)
 			require.NoError(t, err)
-			v := rec.At(time.Second).Etcd()
+			v := etcd.ViewOf(rec.At(time.Second))
 			require.NotEmpty(t, v.Watches)
 			for _, w := range v.Watches {
-				assert.Equal(t, sim.EtcdPrefix, w.Path)
+				assert.Equal(t, etcd.EtcdPrefix, w.Path)
 			}
 		}
 	}
@@ -330,14 +331,14 @@ func TestEtcdView(t *testing.T) {
 	require.NoError(t, err)
 	s.RunUntil(500 * time.Millisecond)
 	snap := s.Snapshot()
-	v := snap.Etcd()
+	v := etcd.ViewOf(snap)
 	require.NotNil(t, v)
-	assert.Equal(t, sim.EtcdPrefix, v.Prefix)
+	assert.Equal(t, etcd.EtcdPrefix, v.Prefix)
 	assert.Equal(t, "etcd-1", v.Leader)
 	assert.Equal(t, int64(5), v.Revision)
 	require.Len(t, v.Keys, 4)
 	require.Len(t, v.Leases, 4)
-	leases := map[int64]sim.EtcdLease{}
+	leases := map[int64]etcd.EtcdLease{}
 	for _, l := range v.Leases {
 		leases[l.ID] = l
 		assert.Equal(t, 10*time.Second, l.TTL)
@@ -346,7 +347,7 @@ func TestEtcdView(t *testing.T) {
 	for i, k := range v.Keys {
 		assert.Equal(t, sim.ClientName(i), k.Owner)
 		assert.Equal(t, int64(i+2), k.CreateRev)
-		assert.Equal(t, fmt.Sprintf("%s%x", sim.EtcdPrefix, k.Lease), k.Key)
+		assert.Equal(t, fmt.Sprintf("%s%x", etcd.EtcdPrefix, k.Lease), k.Key)
 		assert.Equal(t, i == 0, k.Holder)
 		assert.Equal(t, leases[k.Lease].Left, k.LeaseLeft)
 		assert.Equal(t, k.Owner, leases[k.Lease].Client)
@@ -382,14 +383,14 @@ func TestEtcdRevisions(t *testing.T) {
 	sc := etcdPreset(t, "etcd-happy-path")
 	s, sum := etcdRun(t, sc)
 	require.Equal(t, 4, sum.Acquisitions)
-	v := s.Snapshot().Etcd()
+	v := etcd.ViewOf(s.Snapshot())
 	assert.Equal(t, int64(1+4+4), v.Revision, "initial revision 1, four puts, four deletes")
 	assert.Empty(t, v.Keys)
 	assert.Empty(t, v.Leases, "every session closed by revoking its lease")
 
 	sc.Fencing = true
 	s, _ = etcdRun(t, sc)
-	assert.Equal(t, int64(1+4+4+4), s.Snapshot().Etcd().Revision, "each guarded write is one more revision")
+	assert.Equal(t, int64(1+4+4+4), etcd.ViewOf(s.Snapshot()).Revision, "each guarded write is one more revision")
 }
 
 // TestEtcdCrashedHolderBlocksUntilLeaseExpires: the lease is the only thing
@@ -415,7 +416,7 @@ func TestEtcdSingleMember(t *testing.T) {
 	s, sum := etcdRun(t, sc)
 	assert.Equal(t, 4, sum.Acquisitions)
 	assert.Equal(t, 0, sum.Violations)
-	assert.Equal(t, "etcd-1", s.Snapshot().Etcd().Leader)
+	assert.Equal(t, "etcd-1", etcd.ViewOf(s.Snapshot()).Leader)
 }
 
 // TestEtcdRestartedMemberCatchesUp: a member that lost its data rejoins
@@ -432,7 +433,7 @@ func TestEtcdRestartedMemberCatchesUp(t *testing.T) {
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(10 * time.Second)
-	v := s.Snapshot().Etcd()
+	v := etcd.ViewOf(s.Snapshot())
 	require.Len(t, v.Members, 3)
 	assert.Equal(t, v.Members[0].Commit, v.Members[1].Commit)
 	assert.Equal(t, v.Members[0].Revision, v.Members[1].Revision)
@@ -468,7 +469,7 @@ func TestEtcdSeekMatchesFreshRun(t *testing.T) {
 				require.NoError(t, err)
 				s.RunUntil(at)
 				want := s.Snapshot()
-				assert.Equal(t, want.Etcd(), got.Etcd(), "at %v", at)
+				assert.Equal(t, etcd.ViewOf(want), etcd.ViewOf(got), "at %v", at)
 				assert.Equal(t, want.Nodes, got.Nodes, "at %v", at)
 				assert.Equal(t, want.InFlight, got.InFlight, "at %v", at)
 			}
@@ -481,7 +482,7 @@ func TestEtcdLeaseIDs(t *testing.T) {
 	s, err := sim.New(sc)
 	require.NoError(t, err)
 	s.RunUntil(time.Second)
-	v := s.Snapshot().Etcd()
+	v := etcd.ViewOf(s.Snapshot())
 	seen := map[int64]bool{}
 	for _, l := range v.Leases {
 		assert.False(t, seen[l.ID])
@@ -490,11 +491,11 @@ func TestEtcdLeaseIDs(t *testing.T) {
 		// idutil.Generator: 16 bits of member id, 40 bits of the boot time
 		// in ms, 8 bits of counter (still below 256 here).
 		assert.Equal(t, uint64(1767225600000)&(1<<40-1), (uint64(l.ID)>>8)&(1<<40-1), "boot-time bits of %x", l.ID)
-		assert.Equal(t, fmt.Sprintf("%s%x", sim.EtcdPrefix, l.ID), etcdKeyOf(v, l.ID))
+		assert.Equal(t, fmt.Sprintf("%s%x", etcd.EtcdPrefix, l.ID), etcdKeyOf(v, l.ID))
 	}
 }
 
-func etcdKeyOf(v *sim.EtcdView, lease int64) string {
+func etcdKeyOf(v *etcd.EtcdView, lease int64) string {
 	for _, k := range v.Keys {
 		if k.Lease == lease {
 			return k.Key
@@ -605,7 +606,7 @@ func TestEtcdRandomFaultsKeepInvariants(t *testing.T) {
 			require.Zero(t, sum.Violations, "seed %d: two holders with only crashes and clock faults", seed)
 			checked["exclusive"]++
 		}
-		for _, m := range s.Snapshot().Etcd().Members {
+		for _, m := range etcd.ViewOf(s.Snapshot()).Members {
 			require.LessOrEqual(t, m.Applied, m.Commit, "seed %d", seed)
 		}
 	}
@@ -632,11 +633,11 @@ func TestEtcdPreVoteKeepsAHealedMemberFromDeposingTheLeader(t *testing.T) {
 			s, err := sim.New(sc)
 			require.NoError(t, err)
 			s.RunUntil(3 * time.Second)
-			before := s.Snapshot().Etcd()
+			before := etcd.ViewOf(s.Snapshot())
 			s.RunUntil(13 * time.Second)
-			cut := s.Snapshot().Etcd().Members[2].Term
+			cut := etcd.ViewOf(s.Snapshot()).Members[2].Term
 			s.RunUntil(20 * time.Second)
-			after := s.Snapshot().Etcd()
+			after := etcd.ViewOf(s.Snapshot())
 			if !preVote {
 				assert.Greater(t, cut, before.Term+3, "the cut-off member raised its term by campaigning")
 				assert.GreaterOrEqual(t, after.Term, cut, "the leader stepped down to the healed member's term")
@@ -748,7 +749,7 @@ func TestEtcdKeepAliveWaitsForALeader(t *testing.T) {
 	require.NotEmpty(t, broken, "the stream ends at last")
 	assert.Contains(t, broken[0].Note, "no leader")
 	assert.Greater(t, broken[0].At-sent[0].At, 500*time.Millisecond, "the keepalive waited for a leader, not refused at once")
-	assert.Less(t, broken[0].At-lost, 4*sim.EtcdElectionTimeout, "monitorLeader cancels the stream after three looks without a leader")
+	assert.Less(t, broken[0].At-lost, 4*etcd.EtcdElectionTimeout, "monitorLeader cancels the stream after three looks without a leader")
 }
 
 // TestEtcdHeldKeepAliveGoesOnceALeaderIsBack: etcd-3 and client-3 are cut
@@ -783,7 +784,7 @@ func TestEtcdHeldKeepAliveGoesOnceALeaderIsBack(t *testing.T) {
 	for _, h := range held {
 		found := false
 		for _, r := range renews {
-			if r > h && (r-h)%sim.EtcdElectionTimeout == 0 {
+			if r > h && (r-h)%etcd.EtcdElectionTimeout == 0 {
 				found = true
 			}
 		}
@@ -804,7 +805,7 @@ func TestEtcdRangeOnALeaderlessMemberWaits(t *testing.T) {
 	heal := 3500 * time.Millisecond
 	sc.Faults = []sim.Fault{{At: sim.Duration(500 * time.Millisecond), Partition: [][]string{{"etcd-3", "client-1"}}, For: sim.Duration(heal - 500*time.Millisecond)}}
 	script := sim.NewScriptClient(sim.ScriptStep{At: 2600 * time.Millisecond, To: "etcd-3",
-		Msg: sim.Msg{Op: "Range", Key: sim.EtcdPrefix}})
+		Msg: sim.Msg{Op: "Range", Key: etcd.EtcdPrefix}})
 	s, err := sim.NewScripted(sc, script)
 	require.NoError(t, err)
 	s.EnableTrace()

@@ -1,4 +1,4 @@
-package sim_test
+package etcd_test
 
 import (
 	"testing"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // The keyspace picture shows where the guarded writes went: with fencing
@@ -17,16 +18,16 @@ func TestEtcdViewStorage(t *testing.T) {
 		preset  string
 		at      time.Duration
 		fencing bool
-		want    *sim.EtcdStorage
+		want    *etcd.EtcdStorage
 	}{
 		{"etcd-lease-expiry", 4600 * time.Millisecond, false, nil},
 		{"etcd-fenced-txn", 3900 * time.Millisecond, true, nil}, // before client-2's write
 		{"etcd-fenced-txn", 4600 * time.Millisecond, true,
-			&sim.EtcdStorage{Key: sim.EtcdStorageKey, Writer: "client-2", CreateRev: 5, ModRev: 5}},
+			&etcd.EtcdStorage{Key: etcd.EtcdStorageKey, Writer: "client-2", CreateRev: 5, ModRev: 5}},
 	} {
 		rec, err := sim.Record(etcdPreset(t, tc.preset))
 		require.NoError(t, err)
-		v := rec.At(tc.at).Etcd()
+		v := etcd.ViewOf(rec.At(tc.at))
 		require.NotNil(t, v, tc.preset)
 		assert.Equal(t, tc.fencing, v.Fencing, "%s at %v", tc.preset, tc.at)
 		assert.Equal(t, tc.want, v.Storage, "%s at %v", tc.preset, tc.at)

@@ -1,4 +1,4 @@
-package sim_test
+package etcd_test
 
 import (
 	"testing"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
 )
 
 // The lease a run's lessor grants is the one EtcdGrantedTTL says, which
@@ -21,11 +22,11 @@ func TestEtcdGrantedTTLIsTheLessors(t *testing.T) {
 		require.NoError(t, err)
 		s.RunUntil(3 * time.Second)
 		snap := s.Snapshot()
-		require.NotNil(t, snap.Etcd())
-		require.NotEmpty(t, snap.Etcd().Leases, "%v", ttl)
-		for _, l := range snap.Etcd().Leases {
-			assert.Equal(t, sim.EtcdGrantedTTL(ttl), l.TTL, "%v", ttl)
+		require.NotNil(t, etcd.ViewOf(snap))
+		require.NotEmpty(t, etcd.ViewOf(snap).Leases, "%v", ttl)
+		for _, l := range etcd.ViewOf(snap).Leases {
+			assert.Equal(t, etcd.EtcdGrantedTTL(ttl), l.TTL, "%v", ttl)
 		}
-		assert.Equal(t, max(sim.EtcdAskedTTL(ttl), sim.EtcdMinLeaseTTL), sim.EtcdGrantedTTL(ttl))
+		assert.Equal(t, max(etcd.EtcdAskedTTL(ttl), etcd.EtcdMinLeaseTTL), etcd.EtcdGrantedTTL(ttl))
 	}
 }

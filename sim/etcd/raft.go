@@ -1,4 +1,4 @@
-package sim
+package etcd
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
@@ -13,42 +15,42 @@ import (
 
 // reset is raft's reset(term): a new term forgets the vote; any role
 // change drops the leader, the votes and pending reads.
-func (s *EtcdServer) reset(ctx Ctx, term int64) {
+func (s *EtcdServer) reset(ctx sim.Ctx, term int64) {
 	if term != s.term {
-		s.term, s.vote = term, None
+		s.term, s.vote = term, sim.None
 	}
-	s.lead = None
+	s.lead = sim.None
 	s.electionElapsed = 0
 	s.reads, s.pendingReads = nil, nil
 	s.resetProgress(ctx)
 }
 
-func (s *EtcdServer) becomeFollower(ctx Ctx, term int64, lead NodeID) {
+func (s *EtcdServer) becomeFollower(ctx sim.Ctx, term int64, lead sim.NodeID) {
 	was, prev := s.isLeader(), s.lead
 	s.reset(ctx, term)
 	s.role, s.pre, s.lead = roleFollower, false, lead
 	if was {
 		s.demote(ctx)
 	}
-	if lead != None && lead != prev {
+	if lead != sim.None && lead != prev {
 		s.newLeader(ctx)
 	}
 }
 
-func (s *EtcdServer) campaign(ctx Ctx, pre bool) {
+func (s *EtcdServer) campaign(ctx sim.Ctx, pre bool) {
 	if s.isLeader() {
 		s.demote(ctx)
 	}
 	if pre {
-		s.role, s.pre, s.lead = roleCandidate, true, None
+		s.role, s.pre, s.lead = roleCandidate, true, sim.None
 		s.votes = make([]int8, len(s.members))
 		s.trace(ctx, "raft", raftPreVote, fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1),
-			say("note.etcd.preVote", "for", (time.Duration(s.randomized)*EtcdHeartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
+			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*EtcdHeartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
 		s.role, s.pre = roleCandidate, false
-		s.trace(ctx, "raft", raftVote, fmt.Sprintf("campaign for term %d", s.term), say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
+		s.trace(ctx, "raft", raftVote, fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
 	}
 	if s.poll(ctx, s.self, true) {
 		return
@@ -59,13 +61,13 @@ func (s *EtcdServer) campaign(ctx Ctx, pre bool) {
 	}
 	for _, m := range s.members {
 		if m != s.self {
-			ctx.Send(m, Msg{Op: op, Seq: term, Token: s.lastIndex(), N: s.lastTerm()})
+			ctx.Send(m, sim.Msg{Op: op, Seq: term, Token: s.lastIndex(), N: s.lastTerm()})
 		}
 	}
 }
 
 // poll records a (pre-)vote and acts on the result; true when decided.
-func (s *EtcdServer) poll(ctx Ctx, from NodeID, granted bool) bool {
+func (s *EtcdServer) poll(ctx sim.Ctx, from sim.NodeID, granted bool) bool {
 	i := s.memberIndex(from)
 	if i < 0 || s.votes[i] != 0 {
 		return false
@@ -92,18 +94,18 @@ func (s *EtcdServer) poll(ctx Ctx, from NodeID, granted bool) bool {
 		}
 		return true
 	case no > len(s.members)-s.quorum():
-		s.becomeFollower(ctx, s.term, None)
+		s.becomeFollower(ctx, s.term, sim.None)
 		return true
 	}
 	return false
 }
 
-func (s *EtcdServer) becomeLeader(ctx Ctx) {
+func (s *EtcdServer) becomeLeader(ctx sim.Ctx) {
 	s.reset(ctx, s.term)
 	s.role, s.pre, s.lead = roleLeader, false, s.self
 	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
-		say("note.etcd.elected", "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex())))
-	s.appendEntry(ctx, etcdEntry{Type: entNoop, Client: None, Origin: None})
+		sim.Say("note.etcd.elected", "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex())))
+	s.appendEntry(ctx, etcdEntry{Type: entNoop, Client: sim.None, Origin: sim.None})
 	s.newLeader(ctx)
 }
 
@@ -111,13 +113,13 @@ func (s *EtcdServer) becomeLeader(ctx Ctx) {
 // forwarded may have died with the old one: LeaseRenew keeps retrying
 // until it reaches a leader, so it goes again. A linearizable read not yet
 // confirmed fails with "leader changed" (the client retries it).
-func (s *EtcdServer) newLeader(ctx Ctx) {
+func (s *EtcdServer) newLeader(ctx sim.Ctx) {
 	for _, id := range s.pendingIDs() {
 		p := s.pending[id]
 		switch {
 		case p.Op == etcdRange && p.ReadIndex == 0:
 			s.forget(ctx, id)
-			ctx.Send(p.Client, Msg{Op: etcdError, Seq: p.Seq, Value: errLeaderChanged})
+			ctx.Send(p.Client, sim.Msg{Op: etcdError, Seq: p.Seq, Value: errLeaderChanged})
 		case p.WaitLeader:
 			// waitLeader looks again only at its next election timeout
 			// ("waitlead"), not the moment a leader appears.
@@ -129,7 +131,7 @@ func (s *EtcdServer) newLeader(ctx Ctx) {
 		case p.Op == etcdKeepAlive && s.isLeader():
 			s.leaderRenew(ctx, s.self, id, p.Lease)
 		case p.Op == etcdKeepAlive:
-			ctx.Send(s.lead, Msg{Op: leaseRenew, Seq: id, Token: p.Lease})
+			ctx.Send(s.lead, sim.Msg{Op: leaseRenew, Seq: id, Token: p.Lease})
 		}
 	}
 }
@@ -137,14 +139,14 @@ func (s *EtcdServer) newLeader(ctx Ctx) {
 // inLease is check-quorum's leader lease: a member that heard from a leader
 // within the election timeout ignores (pre-)vote requests.
 func (s *EtcdServer) inLease() bool {
-	return s.lead != None && s.electionElapsed < electionTicks
+	return s.lead != sim.None && s.electionElapsed < electionTicks
 }
 
 func (s *EtcdServer) upToDate(index, term int64) bool {
 	return term > s.lastTerm() || (term == s.lastTerm() && index >= s.lastIndex())
 }
 
-func (s *EtcdServer) tick(ctx Ctx) {
+func (s *EtcdServer) tick(ctx sim.Ctx) {
 	s.electionElapsed++
 	if s.isLeader() {
 		if s.electionElapsed >= electionTicks {
@@ -157,8 +159,8 @@ func (s *EtcdServer) tick(ctx Ctx) {
 				s.active[i] = false
 			}
 			if act < s.quorum() {
-				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down", say("note.etcd.stepDown"))
-				s.becomeFollower(ctx, s.term, None)
+				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down", sim.Say("note.etcd.stepDown"))
+				s.becomeFollower(ctx, s.term, sim.None)
 			}
 		}
 		if s.isLeader() {
@@ -178,7 +180,7 @@ func (s *EtcdServer) tick(ctx Ctx) {
 	if s.ticks%electionTicks == 0 {
 		s.monitorLeader(ctx)
 	}
-	ctx.Tick(EtcdHeartbeat, Timer{Kind: "tick"})
+	ctx.Tick(EtcdHeartbeat, sim.Timer{Kind: "tick"})
 }
 
 // idleTick is tick when it would only count: a follower (or candidate)
@@ -188,7 +190,7 @@ func (s *EtcdServer) tick(ctx Ctx) {
 // heartbeat keeps from ever reaching the timeout. It reports false,
 // changing nothing, when tick would do more.
 func (s *EtcdServer) idleTick() bool {
-	if s.isLeader() || s.electionElapsed+1 >= s.randomized || (s.ticks+1)%electionTicks == 0 && s.lead == None {
+	if s.isLeader() || s.electionElapsed+1 >= s.randomized || (s.ticks+1)%electionTicks == 0 && s.lead == sim.None {
 		return false
 	}
 	if s.watchQueued() {
@@ -215,7 +217,7 @@ func (s *EtcdServer) ticksIdleAhead() int {
 		return 0
 	}
 	n := s.randomized - s.electionElapsed - 1
-	if s.lead == None {
+	if s.lead == sim.None {
 		n = min(n, electionTicks-s.ticks%electionTicks-1)
 	}
 	return max(n, 0)
@@ -241,8 +243,8 @@ const maxNoLeaderChecks = 3
 // a row without one it cancels every stream that requires a leader with
 // "no leader". Here those are the lease keepalive streams; a keepalive the
 // member holds in waitLeader ends with them.
-func (s *EtcdServer) monitorLeader(ctx Ctx) {
-	if s.lead != None {
+func (s *EtcdServer) monitorLeader(ctx sim.Ctx) {
+	if s.lead != sim.None {
 		s.noLeaderChecks = 0
 		return
 	}
@@ -251,7 +253,7 @@ func (s *EtcdServer) monitorLeader(ctx Ctx) {
 		return
 	}
 	for _, c := range s.kaStreams {
-		ctx.Send(c, Msg{Op: etcdKeepAliveErr, Value: errNoLeader})
+		ctx.Send(c, sim.Msg{Op: etcdKeepAliveErr, Value: errNoLeader})
 		for _, id := range s.pendingIDs() {
 			if p := s.pending[id]; p.Client == c && p.Op == etcdKeepAlive {
 				s.forget(ctx, id)
@@ -262,7 +264,7 @@ func (s *EtcdServer) monitorLeader(ctx Ctx) {
 }
 
 // addKeepAliveStream notes a client's keepalive stream on this member.
-func (s *EtcdServer) addKeepAliveStream(c NodeID) {
+func (s *EtcdServer) addKeepAliveStream(c sim.NodeID) {
 	for _, k := range s.kaStreams {
 		if k == c {
 			return
@@ -278,16 +280,16 @@ func (s *EtcdServer) lastReadCtx() int64 {
 	return 0
 }
 
-func (s *EtcdServer) bcastHeartbeat(ctx Ctx, readCtx int64) {
+func (s *EtcdServer) bcastHeartbeat(ctx sim.Ctx, readCtx int64) {
 	for i, m := range s.members {
 		if m != s.self {
-			ctx.Send(m, Msg{Op: raftHeartbeat, Seq: s.term, N: min(s.match[i], s.commit), Token: readCtx})
+			ctx.Send(m, sim.Msg{Op: raftHeartbeat, Seq: s.term, N: min(s.match[i], s.commit), Token: readCtx})
 		}
 	}
 }
 
 // appendEntry is the leader's MsgProp: append, replicate, maybe commit.
-func (s *EtcdServer) appendEntry(ctx Ctx, e etcdEntry) {
+func (s *EtcdServer) appendEntry(ctx sim.Ctx, e etcdEntry) {
 	e.Term = s.term
 	s.log.Append(e)
 	s.match[s.memberIndex(s.self)] = s.lastIndex()
@@ -297,19 +299,19 @@ func (s *EtcdServer) appendEntry(ctx Ctx, e etcdEntry) {
 
 // propose hands an entry to raft: the leader appends it, a follower
 // forwards it to the leader it knows; false when there is none.
-func (s *EtcdServer) propose(ctx Ctx, e etcdEntry) bool {
+func (s *EtcdServer) propose(ctx sim.Ctx, e etcdEntry) bool {
 	switch {
 	case s.isLeader():
 		s.appendEntry(ctx, e)
-	case s.lead != None && s.lead != s.self:
-		ctx.Send(s.lead, Msg{Op: raftProp, Names: []string{e.encode()}})
+	case s.lead != sim.None && s.lead != s.self:
+		ctx.Send(s.lead, sim.Msg{Op: raftProp, Names: []string{e.encode()}})
 	default:
 		return false
 	}
 	return true
 }
 
-func (s *EtcdServer) bcastAppend(ctx Ctx) {
+func (s *EtcdServer) bcastAppend(ctx sim.Ctx) {
 	for i, m := range s.members {
 		if m != s.self {
 			s.sendAppend(ctx, i)
@@ -317,21 +319,21 @@ func (s *EtcdServer) bcastAppend(ctx Ctx) {
 	}
 }
 
-func (s *EtcdServer) sendAppend(ctx Ctx, i int) {
+func (s *EtcdServer) sendAppend(ctx sim.Ctx, i int) {
 	next := max(s.next[i], 1)
 	prev := next - 1
 	var ents []string
 	if prev < s.lastIndex() {
 		ents = encodeEntries(&s.log, int(prev))
 	}
-	ctx.Send(s.members[i], Msg{Op: raftApp, Seq: s.term, Token: prev, N: s.termAt(prev),
+	ctx.Send(s.members[i], sim.Msg{Op: raftApp, Seq: s.term, Token: prev, N: s.termAt(prev),
 		Value: strconv.FormatInt(s.commit, 10), Names: ents})
 	s.next[i] = s.lastIndex() + 1
 }
 
 // maybeCommit advances the commit index to the highest entry of this term
 // a majority has appended, applies it and tells the followers at once.
-func (s *EtcdServer) maybeCommit(ctx Ctx) {
+func (s *EtcdServer) maybeCommit(ctx sim.Ctx) {
 	var buf [8]int64
 	ms := append(buf[:0], s.match...)
 	slices.SortFunc(ms, func(a, b int64) int { return cmp.Compare(b, a) })
@@ -345,13 +347,13 @@ func (s *EtcdServer) maybeCommit(ctx Ctx) {
 }
 
 // step handles a message from another member.
-func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
+func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	switch m.Op {
 	case raftProp:
 		for _, enc := range m.Names {
 			e, err := decodeEntry(enc)
 			if err != nil {
-				s.trace(ctx, "raft", m.Op, err.Error(), AsIs(err.Error()))
+				s.trace(ctx, "raft", m.Op, err.Error(), sim.AsIs(err.Error()))
 				return
 			}
 			s.propose(ctx, e)
@@ -388,32 +390,32 @@ func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
 		case m.Op == raftApp || m.Op == raftHeartbeat:
 			s.becomeFollower(ctx, term, from)
 		default:
-			s.becomeFollower(ctx, term, None)
+			s.becomeFollower(ctx, term, sim.None)
 		}
 	case term < s.term:
 		switch m.Op {
 		case raftApp, raftHeartbeat:
-			ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term})
+			ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term})
 		case raftPreVote:
-			ctx.Send(from, Msg{Op: raftPreVoteResp, Seq: s.term})
+			ctx.Send(from, sim.Msg{Op: raftPreVoteResp, Seq: s.term})
 		}
 		return
 	}
 	switch m.Op {
 	case raftPreVote, raftVote:
-		canVote := s.vote == from || (s.vote == None && s.lead == None) || (m.Op == raftPreVote && m.Seq > s.term)
+		canVote := s.vote == from || (s.vote == sim.None && s.lead == sim.None) || (m.Op == raftPreVote && m.Seq > s.term)
 		resp := raftVoteResp
 		if m.Op == raftPreVote {
 			resp = raftPreVoteResp
 		}
 		if canVote && s.upToDate(m.Token, m.N) {
-			ctx.Send(from, Msg{Op: resp, Seq: m.Seq, N: 1})
+			ctx.Send(from, sim.Msg{Op: resp, Seq: m.Seq, N: 1})
 			if m.Op == raftVote {
 				s.electionElapsed = 0
 				s.vote = from
 			}
 		} else {
-			ctx.Send(from, Msg{Op: resp, Seq: s.term})
+			ctx.Send(from, sim.Msg{Op: resp, Seq: s.term})
 		}
 	case raftPreVoteResp:
 		if s.role == roleCandidate && s.pre {
@@ -443,7 +445,7 @@ func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
 			s.commit = c
 			s.apply(ctx)
 		}
-		ctx.Send(from, Msg{Op: raftHeartbeatResp, Seq: s.term, Token: m.Token})
+		ctx.Send(from, sim.Msg{Op: raftHeartbeatResp, Seq: s.term, Token: m.Token})
 	case raftAppResp:
 		if s.isLeader() {
 			s.handleAppResp(ctx, from, m)
@@ -463,21 +465,21 @@ func (s *EtcdServer) step(ctx Ctx, from NodeID, m *Msg) {
 	}
 }
 
-func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m *Msg) {
+func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	prev := m.Token
 	commit, _ := strconv.ParseInt(m.Value, 10, 64)
 	if prev < s.commit {
-		ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: s.commit})
+		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: s.commit})
 		return
 	}
 	if prev > s.lastIndex() || s.termAt(prev) != m.N {
-		ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: prev, N: min(prev, s.lastIndex()), Value: "reject"})
+		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: prev, N: min(prev, s.lastIndex()), Value: "reject"})
 		return
 	}
 	for i, enc := range m.Names {
 		e, err := decodeEntry(enc)
 		if err != nil {
-			s.trace(ctx, "raft", m.Op, err.Error(), AsIs(err.Error()))
+			s.trace(ctx, "raft", m.Op, err.Error(), sim.AsIs(err.Error()))
 			return
 		}
 		idx := prev + 1 + int64(i)
@@ -494,10 +496,10 @@ func (s *EtcdServer) handleAppend(ctx Ctx, from NodeID, m *Msg) {
 		s.commit = c
 		s.apply(ctx)
 	}
-	ctx.Send(from, Msg{Op: raftAppResp, Seq: s.term, Token: lastNew})
+	ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: lastNew})
 }
 
-func (s *EtcdServer) handleAppResp(ctx Ctx, from NodeID, m *Msg) {
+func (s *EtcdServer) handleAppResp(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	i := s.memberIndex(from)
 	s.active[i] = true
 	if m.Value == "reject" {

@@ -1,4 +1,4 @@
-package sim
+package etcd
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
@@ -29,9 +31,9 @@ type etcdEntry struct {
 	Key    string
 	Lease  int64
 	N      int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry
-	Client NodeID
-	Origin NodeID // the member that received the request and answers it
-	Req    int64  // the origin's request id
+	Client sim.NodeID
+	Origin sim.NodeID // the member that received the request and answers it
+	Req    int64      // the origin's request id
 }
 
 // encode writes the entry for a MsgApp or MsgProp; Msg.Names carries them.
@@ -77,14 +79,14 @@ func decodeEntry(s string) (etcdEntry, error) {
 		}
 		n[i] = v
 	}
-	e := etcdEntry{Term: n[0], Type: f[1], Key: f[2], Lease: n[3], N: n[4], Client: NodeID(n[5]), Origin: NodeID(n[6]), Req: n[7]}
+	e := etcdEntry{Term: n[0], Type: f[1], Key: f[2], Lease: n[3], N: n[4], Client: sim.NodeID(n[5]), Origin: sim.NodeID(n[6]), Req: n[7]}
 	if e.Key == "-" {
 		e.Key = ""
 	}
 	return e, nil
 }
 
-func encodeEntries(log *Chunked[etcdEntry], from int) []string {
+func encodeEntries(log *sim.Chunked[etcdEntry], from int) []string {
 	out := make([]string, 0, log.Len()-from)
 	log.Range(from, func(_ int, e etcdEntry) bool {
 		out = append(out, e.encode())
@@ -98,7 +100,7 @@ type etcdKV struct {
 	CreateRev int64
 	ModRev    int64
 	Lease     int64
-	Client    NodeID // who put it, for the views and the checker
+	Client    sim.NodeID // who put it, for the views and the checker
 }
 
 // etcdLease is a lease in a member's lessor. Only the primary lessor (the
@@ -106,7 +108,7 @@ type etcdKV struct {
 type etcdLease struct {
 	ID      int64
 	TTL     time.Duration
-	Client  NodeID
+	Client  sim.NodeID
 	Expiry  time.Duration // on this member's monotonic clock, when primary
 	RetryAt time.Duration // when the lessor may propose its revoke again
 	Keys    []string      // attached keys, sorted
@@ -121,7 +123,7 @@ type etcdEvent struct {
 
 // etcdWatcher is a watch a client holds on one member.
 type etcdWatcher struct {
-	Client NodeID
+	Client sim.NodeID
 	ID     int64
 	Key    string
 	Prefix bool
@@ -138,7 +140,7 @@ func (w etcdWatcher) matches(key string) bool {
 
 // etcdPending is a client request a member waits to answer.
 type etcdPending struct {
-	Client NodeID
+	Client sim.NodeID
 	Seq    int64  // the client's request id
 	Op     string // entry type, Range or KeepAlive
 	Key    string
@@ -152,15 +154,15 @@ type etcdPending struct {
 	// the entry to propose when one is known).
 	Held      bool
 	Proposal  etcdEntry
-	ReadIndex int64   // linearizable read: the commit index to wait for; 0 unknown
-	Timeout   TimerID // the request timeout, cancelled when it is answered
+	ReadIndex int64       // linearizable read: the commit index to wait for; 0 unknown
+	Timeout   sim.TimerID // the request timeout, cancelled when it is answered
 }
 
 // etcdRead is a ReadIndex request on the leader, confirmed by a quorum of
 // heartbeat acknowledgements (ReadOnlySafe).
 type etcdRead struct {
 	Ctx   int64
-	From  NodeID
+	From  sim.NodeID
 	Req   int64
 	Index int64
 	Acks  uint8 // bit per member
@@ -169,7 +171,7 @@ type etcdRead struct {
 // etcdRenewWait is a keepalive the leader holds: its lease expired and
 // awaits the revoke, or the lessor is not yet primary.
 type etcdRenewWait struct {
-	From    NodeID
+	From    sim.NodeID
 	Req     int64
 	Lease   int64
 	Promote bool
@@ -178,20 +180,20 @@ type etcdRenewWait struct {
 // EtcdServer is one etcd member: a raft node (pre-vote, check-quorum), an
 // MVCC store with one global revision, a lessor and a watch hub.
 type EtcdServer struct {
-	self    NodeID
-	members []NodeID // every member, self included, in order
+	self    sim.NodeID
+	members []sim.NodeID // every member, self included, in order
 	booted  bool
 
 	// Raft state kept in the WAL.
 	term   int64
-	vote   NodeID
-	log    Chunked[etcdEntry] // log.At(i-1) is index i
+	vote   sim.NodeID
+	log    sim.Chunked[etcdEntry] // log.At(i-1) is index i
 	commit int64
 
 	// Raft volatile state.
 	role            string
 	pre             bool // a pre-candidate, collecting pre-votes
-	lead            NodeID
+	lead            sim.NodeID
 	electionElapsed int
 	randomized      int
 	votes           []int8 // per member: 1 granted, -1 rejected
@@ -206,7 +208,7 @@ type EtcdServer struct {
 	rev      int64
 	kv       map[string]etcdKV
 	leases   map[int64]etcdLease
-	history  Chunked[etcdEvent]
+	history  sim.Chunked[etcdEvent]
 	primary  bool
 	ownedKey string // the owner key this leader reported to the checker
 	replay   bool   // rebuilding from the WAL: no traces
@@ -217,23 +219,23 @@ type EtcdServer struct {
 	idSuffix  uint64
 	pending   map[int64]etcdPending
 	watchers  []etcdWatcher
-	conns     []NodeID
+	conns     []sim.NodeID
 	renewWait []etcdRenewWait
 	// kaStreams are the clients with a keepalive stream on this member;
 	// they require a leader (clientv3 lease.go: WithRequireLeader), so
 	// monitorLeader cancels them after noLeaderChecks checks without one.
-	kaStreams      []NodeID
+	kaStreams      []sim.NodeID
 	ticks          int // raft ticks since boot: monitorLeader looks every electionTicks
 	noLeaderChecks int
 }
 
-func newEtcdServer(sc *Scenario, i int) *EtcdServer {
+func newEtcdServer(sc *sim.Scenario, i int) *EtcdServer {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "etcd-%d/%d", i+1, sc.Seed)
 	member := uint16(h.Sum64())
 	s := &EtcdServer{
-		vote:     None,
-		lead:     None,
+		vote:     sim.None,
+		lead:     sim.None,
 		term:     1,
 		commit:   1,
 		applied:  1,
@@ -242,7 +244,7 @@ func newEtcdServer(sc *Scenario, i int) *EtcdServer {
 		idPrefix: uint64(member) << 48,
 		idSuffix: (uint64(etcdBootUnixMilli) & (1<<40 - 1)) << 8,
 	}
-	s.log.Append(etcdEntry{Term: 1, Type: entNoop, Client: None, Origin: None})
+	s.log.Append(etcdEntry{Term: 1, Type: entNoop, Client: sim.None, Origin: sim.None})
 	s.resetState()
 	if i == 0 {
 		s.role, s.primary = roleLeader, true
@@ -257,9 +259,9 @@ func (s *EtcdServer) resetState() {
 }
 
 // Clone implements Process.
-func (s *EtcdServer) Clone() Process {
+func (s *EtcdServer) Clone() sim.Process {
 	c := *s
-	c.members = append([]NodeID(nil), s.members...)
+	c.members = append([]sim.NodeID(nil), s.members...)
 	c.log = s.log.Clone()
 	c.votes = append([]int8(nil), s.votes...)
 	c.match = append([]int64(nil), s.match...)
@@ -268,9 +270,9 @@ func (s *EtcdServer) Clone() Process {
 	c.reads = append([]etcdRead(nil), s.reads...)
 	c.pendingReads = append([]etcdRead(nil), s.pendingReads...)
 	c.history = s.history.Clone()
-	c.conns = append([]NodeID(nil), s.conns...)
+	c.conns = append([]sim.NodeID(nil), s.conns...)
 	c.renewWait = append([]etcdRenewWait(nil), s.renewWait...)
-	c.kaStreams = append([]NodeID(nil), s.kaStreams...)
+	c.kaStreams = append([]sim.NodeID(nil), s.kaStreams...)
 	c.kv = make(map[string]etcdKV, len(s.kv))
 	for k, v := range s.kv {
 		c.kv[k] = v
@@ -310,7 +312,7 @@ func (s *EtcdServer) termAt(i int64) int64 {
 	return s.log.At(int(i - 1)).Term
 }
 
-func (s *EtcdServer) memberIndex(id NodeID) int {
+func (s *EtcdServer) memberIndex(id sim.NodeID) int {
 	for i, m := range s.members {
 		if m == id {
 			return i
@@ -319,7 +321,7 @@ func (s *EtcdServer) memberIndex(id NodeID) int {
 	return -1
 }
 
-func (s *EtcdServer) trace(ctx Ctx, kind, op, note string, words Words) {
+func (s *EtcdServer) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) {
 	if !s.replay {
 		ctx.TraceSaid(kind, op, note, words)
 	}
@@ -327,7 +329,7 @@ func (s *EtcdServer) trace(ctx Ctx, kind, op, note string, words Words) {
 
 // Start implements Process: at boot etcd-1 leads term 1 and every member has
 // applied its empty entry (revision 1, an empty keyspace).
-func (s *EtcdServer) Start(ctx Ctx) {
+func (s *EtcdServer) Start(ctx sim.Ctx) {
 	s.self = ctx.ID()
 	if s.members == nil {
 		n := ctx.Scenario().Nodes
@@ -341,11 +343,11 @@ func (s *EtcdServer) Start(ctx Ctx) {
 	}
 	s.resetProgress(ctx)
 	// Members boot at different instants: their tickers are out of phase.
-	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(EtcdHeartbeat))), Timer{Kind: "tick"})
-	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(lessorTick))), Timer{Kind: "lessor"})
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(EtcdHeartbeat))), sim.Timer{Kind: "tick"})
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(lessorTick))), sim.Timer{Kind: "lessor"})
 }
 
-func (s *EtcdServer) resetProgress(ctx Ctx) {
+func (s *EtcdServer) resetProgress(ctx sim.Ctx) {
 	n := len(s.members)
 	s.votes = make([]int8, n)
 	s.match = make([]int64, n)
@@ -363,15 +365,15 @@ func (s *EtcdServer) resetProgress(ctx Ctx) {
 
 // Crash implements Process: the kernel resets the member's connections;
 // the WAL (term, vote, log, commit) stays on disk for Restart.
-func (s *EtcdServer) Crash(ctx Ctx) {
+func (s *EtcdServer) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c, Msg{Op: etcdRST})
+		ctx.Send(c, sim.Msg{Op: etcdRST})
 	}
 	if s.ownedKey != "" {
 		ctx.Disown(EtcdPrefix, false)
 		s.ownedKey = ""
 	}
-	s.role, s.pre, s.lead, s.primary = roleFollower, false, None, false
+	s.role, s.pre, s.lead, s.primary = roleFollower, false, sim.None, false
 	s.pending = map[int64]etcdPending{}
 	s.watchers, s.conns, s.renewWait, s.kaStreams = nil, nil, nil, nil
 	s.reads, s.pendingReads = nil, nil
@@ -381,14 +383,14 @@ func (s *EtcdServer) Crash(ctx Ctx) {
 // Restart implements Process: the member replays its WAL into a fresh
 // store (without persist the data directory is gone and it starts empty)
 // and rejoins as a follower.
-func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
+func (s *EtcdServer) Restart(ctx sim.Ctx, persist bool) {
 	if !persist {
-		s.term, s.vote, s.log, s.commit = 0, None, Chunked[etcdEntry]{}, 0
+		s.term, s.vote, s.log, s.commit = 0, sim.None, sim.Chunked[etcdEntry]{}, 0
 		s.wipedReq = s.nextID()
-		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", say("note.etcd.wiped"))
+		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", sim.Say("note.etcd.wiped"))
 	}
 	s.resetState()
-	s.history = Chunked[etcdEvent]{}
+	s.history = sim.Chunked[etcdEvent]{}
 	s.applied, s.rev = 0, 1
 	s.replay = true
 	s.apply(ctx)
@@ -396,9 +398,9 @@ func (s *EtcdServer) Restart(ctx Ctx, persist bool) {
 	s.Start(ctx)
 }
 
-// footprint estimates the bytes a checkpoint of the member holds of its
+// Footprint estimates the bytes a checkpoint of the member holds of its
 // own, so recordings can space checkpoints by memory.
-func (s *EtcdServer) footprint() int {
+func (s *EtcdServer) Footprint() int {
 	n := int(unsafe.Sizeof(*s)) + s.log.Footprint(int(unsafe.Sizeof(etcdEntry{}))) +
 		s.history.Footprint(int(unsafe.Sizeof(etcdEvent{}))) +
 		len(s.kv)*96 + len(s.pending)*96 + len(s.members)*32 +

@@ -1,4 +1,4 @@
-package sim
+package etcd
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // ---------------------------------------------------------------------------
@@ -14,7 +16,7 @@ import (
 // promote makes this member's lessor primary once it has applied its first
 // entry as leader: every lease is refreshed to election timeout + TTL,
 // since the new leader cannot know when the old one last renewed it.
-func (s *EtcdServer) promote(ctx Ctx) {
+func (s *EtcdServer) promote(ctx sim.Ctx) {
 	s.primary = true
 	now := ctx.Mono()
 	for _, id := range s.leaseIDs() {
@@ -24,7 +26,7 @@ func (s *EtcdServer) promote(ctx Ctx) {
 	}
 	if len(s.leases) > 0 {
 		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), EtcdElectionTimeout),
-			say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", EtcdElectionTimeout.String()))
+			sim.Say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", EtcdElectionTimeout.String()))
 	}
 	var keep []etcdRenewWait
 	waits := s.renewWait
@@ -41,7 +43,7 @@ func (s *EtcdServer) promote(ctx Ctx) {
 }
 
 // demote ends primacy: leases stop expiring here, held renewals fail.
-func (s *EtcdServer) demote(ctx Ctx) {
+func (s *EtcdServer) demote(ctx sim.Ctx) {
 	s.primary = false
 	waits := s.renewWait
 	s.renewWait = nil
@@ -67,7 +69,7 @@ func (s *EtcdServer) leaseIDs() []int64 {
 
 // revokeExpired is the lessor's runLoop: the leader proposes a revoke for
 // every lease past its expiry by its own clock.
-func (s *EtcdServer) revokeExpired(ctx Ctx) {
+func (s *EtcdServer) revokeExpired(ctx sim.Ctx) {
 	if !s.revokeDue(ctx) {
 		return
 	}
@@ -80,13 +82,13 @@ func (s *EtcdServer) revokeExpired(ctx Ctx) {
 		l.RetryAt = now + expiredLeaseRetry
 		s.leases[id] = l
 		s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
-			say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
+			sim.Say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
 		s.appendEntry(ctx, etcdEntry{Type: entRevoke, Lease: id, N: 1, Client: l.Client, Origin: s.self})
 	}
 }
 
 // revokeDue reports whether revokeExpired would propose a revoke now.
-func (s *EtcdServer) revokeDue(ctx Ctx) bool {
+func (s *EtcdServer) revokeDue(ctx sim.Ctx) bool {
 	if !s.isLeader() || !s.primary {
 		return false
 	}
@@ -110,15 +112,15 @@ func (l *etcdLease) revokeDue(now time.Duration) bool {
 // the keepalive.
 // forwardRenew renews a lease on this member, the leader, or asks the
 // leader to ("renewals don't go through raft; forward to leader manually").
-func (s *EtcdServer) forwardRenew(ctx Ctx, req, id int64) {
+func (s *EtcdServer) forwardRenew(ctx sim.Ctx, req, id int64) {
 	if s.isLeader() {
 		s.leaderRenew(ctx, s.self, req, id)
 		return
 	}
-	ctx.Send(s.lead, Msg{Op: leaseRenew, Seq: req, Token: id})
+	ctx.Send(s.lead, sim.Msg{Op: leaseRenew, Seq: req, Token: id})
 }
 
-func (s *EtcdServer) leaderRenew(ctx Ctx, from NodeID, req, id int64) {
+func (s *EtcdServer) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
 	if !s.isLeader() {
 		s.respondRenew(ctx, from, req, id, 0, errNotPrimary)
 		return
@@ -143,23 +145,23 @@ func (s *EtcdServer) leaderRenew(ctx Ctx, from NodeID, req, id int64) {
 	s.respondRenew(ctx, from, req, id, l.TTL, "")
 }
 
-func (s *EtcdServer) respondRenew(ctx Ctx, from NodeID, req, id int64, ttl time.Duration, err string) {
+func (s *EtcdServer) respondRenew(ctx sim.Ctx, from sim.NodeID, req, id int64, ttl time.Duration, err string) {
 	if from == s.self {
 		s.answerKeepAlive(ctx, req, id, ttl, err)
 		return
 	}
-	ctx.Send(from, Msg{Op: leaseRenewResp, Seq: req, Token: id, TTL: ttl, Value: err})
+	ctx.Send(from, sim.Msg{Op: leaseRenewResp, Seq: req, Token: id, TTL: ttl, Value: err})
 }
 
-func (s *EtcdServer) answerKeepAlive(ctx Ctx, req, id int64, ttl time.Duration, err string) {
+func (s *EtcdServer) answerKeepAlive(ctx sim.Ctx, req, id int64, ttl time.Duration, err string) {
 	p, ok := s.pending[req]
 	if !ok {
 		return
 	}
 	s.forget(ctx, req)
 	if err != "" {
-		ctx.Send(p.Client, Msg{Op: etcdKeepAliveErr, Token: id, Value: err})
+		ctx.Send(p.Client, sim.Msg{Op: etcdKeepAliveErr, Token: id, Value: err})
 		return
 	}
-	ctx.Send(p.Client, Msg{Op: etcdKeepAliveOK, Token: id, TTL: ttl})
+	ctx.Send(p.Client, sim.Msg{Op: etcdKeepAliveOK, Token: id, TTL: ttl})
 }
