@@ -240,15 +240,26 @@ func (l *EventLog) selected(row widget.ListItemID) {
 }
 
 // eventColumns lays a row out: time, node and what happened at fixed
-// widths, the details in the rest.
+// widths, the details in the rest. In a wide log the last fixed column
+// (what happened) takes eventWhatShare of what is left after the others,
+// if that is more: at 2560 points the log is 450 wide and
+// "MsgHeartbeatResp from etcd-2" was cut at 132 beside an empty details
+// column. Every row is laid out alike, so the columns stay aligned.
 type eventColumns struct{ widths []float32 }
+
+// eventWhatShare is the share of a wide row the last fixed column takes.
+const eventWhatShare = 0.6
 
 func (c eventColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	x := float32(0)
 	for i, o := range objs {
 		w := size.Width - x
 		if i < len(c.widths) {
-			w = min(c.widths[i], w)
+			want := c.widths[i]
+			if i == len(c.widths)-1 {
+				want = max(want, w*eventWhatShare)
+			}
+			w = min(want, w)
 		}
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(max(w, 0), size.Height))

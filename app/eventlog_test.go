@@ -257,3 +257,24 @@ func TestChangeMarksInWords(t *testing.T) {
 		}
 	}
 }
+
+// A row's columns: time and node at fixed widths; what happened at its
+// fixed width in a narrow log and at a share of the rest in a wide one
+// (a 2560-point window's log cut "MsgHeartbeatResp from etcd-2" at 132
+// points beside an empty details column); the details in what is left.
+func TestEventColumnsWidenWhatHappenedInAWideLog(t *testing.T) {
+	test.NewTempApp(t)
+	row := newEventRow().(*fyne.Container)
+	for _, tc := range []struct{ width, what float32 }{
+		{300, 132},
+		{460, (460 - 78 - 70 - 2*eventColumnGap) * eventWhatShare},
+	} {
+		row.Resize(fyne.NewSize(tc.width, 20))
+		objs := row.Objects
+		assert.Equal(t, float32(78), objs[0].Size().Width)
+		assert.Equal(t, float32(70), objs[1].Size().Width)
+		assert.InDelta(t, tc.what, objs[2].Size().Width, 0.01, "width %v", tc.width)
+		assert.InDelta(t, tc.width, objs[3].Position().X+objs[3].Size().Width, 0.01, "the details end at the row's end")
+		assert.Greater(t, objs[3].Size().Width, float32(0))
+	}
+}
