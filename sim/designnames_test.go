@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,37 +72,12 @@ func designNamesInLiterals(t *testing.T, root string, names []string) ([]string,
 	for _, n := range names {
 		designs[n] = true
 	}
-	fset := token.NewFileSet()
 	var found []string
-	scanned := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	scanned := eachProductionGoFile(t, root, func(rel string, _ *token.FileSet, f *ast.File) {
+		if ownDesignFile(rel, designs) == "" {
+			found = append(found, literalsNaming(rel, f, names)...)
 		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "testdata", "dist", "bin", "conformance", "node_modules":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		scanned++
-		if ownDesignFile(rel, designs) != "" {
-			return nil
-		}
-		found = append(found, literalsNaming(rel, f, names)...)
-		return nil
 	})
-	require.NoError(t, err)
 	sort.Strings(found)
 	return found, scanned
 }

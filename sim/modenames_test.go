@@ -26,8 +26,24 @@ func TestNoModeNameSwitches(t *testing.T) {
 		names[m] = true
 	}
 	root := ".."
-	fset := token.NewFileSet()
 	var found []string
+	scanned := eachProductionGoFile(t, root, func(rel string, fset *token.FileSet, f *ast.File) {
+		// A design's own files (its folder, or etcd.go and its parts) may name it.
+		for _, c := range modeNameComparisons(fset, f, names, ownDesignFile(rel, names)) {
+			found = append(found, rel+":"+c)
+		}
+	})
+	require.Greater(t, scanned, 50, "the walk reaches the repository's Go files")
+	assert.Empty(t, found, "ask the design (sim.Traits) instead of comparing its name")
+}
+
+// eachProductionGoFile hands fn every non-test Go file of the repository
+// at root (its path relative to root, with slashes), parsed, and says how
+// many it read: what the guards against design names walk. Build output,
+// test data and the conformance module (tests of its own) are left out.
+func eachProductionGoFile(t *testing.T, root string, fn func(rel string, fset *token.FileSet, f *ast.File)) int {
+	t.Helper()
+	fset := token.NewFileSet()
 	scanned := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -50,16 +66,11 @@ func TestNoModeNameSwitches(t *testing.T) {
 			return err
 		}
 		scanned++
-		// A design's own files (its folder, or etcd.go and its parts) may name it.
-		own := ownDesignFile(rel, names)
-		for _, c := range modeNameComparisons(fset, f, names, own) {
-			found = append(found, rel+":"+c)
-		}
+		fn(rel, fset, f)
 		return nil
 	})
 	require.NoError(t, err)
-	require.Greater(t, scanned, 50, "the walk reaches the repository's Go files")
-	assert.Empty(t, found, "ask the design (sim.Traits) instead of comparing its name")
+	return scanned
 }
 
 // modeNameComparisons lists, as "line: name", where file f compares a value
