@@ -15,7 +15,7 @@ func TestModeTabsFollowTheSimulatorsModes(t *testing.T) {
 	for _, tab := range ModeTabs {
 		tabs = append(tabs, tab.Mode)
 	}
-	assert.Equal(t, sim.ModeOrder, tabs)
+	assert.Equal(t, sim.ModeNames(), tabs)
 	for _, tab := range ModeTabs {
 		for _, k := range tab.Sliders {
 			assert.Contains(t, Sliders, k, "%s's slider", tab.Mode)

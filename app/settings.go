@@ -154,7 +154,7 @@ func (s Settings) Reset() {
 	}
 	s.p.RemoveValue(prefEventLog)
 	s.p.RemoveValue(prefTourSeen)
-	for _, m := range sim.ModeOrder {
+	for _, m := range sim.ModeNames() {
 		for _, prefix := range []string{prefPreset, prefSliders, prefToggles} {
 			s.p.RemoveValue(prefix + m)
 		}

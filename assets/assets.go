@@ -59,7 +59,7 @@ func readModes(fsys fs.FS) map[string]string {
 }
 
 // presetNames lists the presets of fsys grouped by their mode, in the order
-// of sim.ModeOrder (modes it does not name after them), then by name.
+// of sim.ModeNames() (modes it does not list after them), then by name.
 func presetNames(fsys fs.FS, modes map[string]string) []string {
 	entries, _ := fs.ReadDir(fsys, "presets")
 	var names []string
@@ -67,7 +67,7 @@ func presetNames(fsys fs.FS, modes map[string]string) []string {
 		names = append(names, strings.TrimSuffix(e.Name(), presetExt))
 	}
 	order := map[string]int{}
-	for i, m := range sim.ModeOrder {
+	for i, m := range sim.ModeNames() {
 		order[m] = i + 1
 	}
 	rank := func(n string) int {

@@ -27,7 +27,7 @@ func TestPresetModeComesFromTheFile(t *testing.T) {
 		"no-mode":                "",
 		"broken":                 "",
 	}, modes)
-	// Grouped in sim.ModeOrder, presets of no known mode last.
+	// Grouped in the order of sim.ModeNames(), presets of no known mode last.
 	assert.Equal(t, []string{"a-redis", "b-zk", "redis-looks-like-redis", "broken", "no-mode"},
 		presetNames(fsys, modes))
 }
@@ -36,7 +36,7 @@ func TestPresetModeComesFromTheFile(t *testing.T) {
 // PresetsFor splits PresetNames by it without losing or repeating one.
 func TestEveryPresetDeclaresAKnownMode(t *testing.T) {
 	var all []string
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		for _, name := range PresetsFor(mode) {
 			sc, err := Preset(name)
 			require.NoError(t, err)

@@ -38,6 +38,11 @@ type Mode interface {
 // Traits is what a design tells the window, the command line and the
 // fault search about itself, so that none of them names a design.
 type Traits struct {
+	// Place is where the design comes in the window's tabs, the preset
+	// list and every listing of designs (ModeNames): lower first, each
+	// design its own. A mode without one (a test's) runs when named but is
+	// not listed.
+	Place int
 	// LeaseWord is what the design calls the scenario's ttl: "ttl" (a
 	// key's TTL), "session" (a session timeout) or "lease" (a lease TTL).
 	// The window's words for it are keyed by it.
@@ -116,28 +121,27 @@ func RegisterMode(m Mode) {
 	if err := checkRefusals(m); err != nil {
 		panic("sim: " + err.Error())
 	}
+	if place := m.Traits().Place; place != 0 {
+		for _, o := range modes {
+			if o.Traits().Place == place {
+				panic(fmt.Sprintf("sim: modes %s and %s both take place %d", o.Name(), m.Name(), place))
+			}
+		}
+	}
 	modes[m.Name()] = m
 }
 
-// ModeOrder is the order modes appear in the window and in listings.
-var ModeOrder = []string{"redis", "redlock", "zookeeper", "etcd"}
-
-// ModeNames lists the registered modes in display order.
+// ModeNames lists the registered designs in the order of their places
+// (Traits.Place): the order of the window's tabs and of every listing.
 func ModeNames() []string {
-	var out []string
-	for _, n := range ModeOrder {
-		if _, ok := modes[n]; ok {
+	out := make([]string, 0, len(modes))
+	for n, m := range modes {
+		if m.Traits().Place > 0 {
 			out = append(out, n)
 		}
 	}
-	var rest []string
-	for n := range modes {
-		if !contains(ModeOrder, n) {
-			rest = append(rest, n)
-		}
-	}
-	sort.Strings(rest)
-	return append(out, rest...)
+	sort.Slice(out, func(i, j int) bool { return modes[out[i]].Traits().Place < modes[out[j]].Traits().Place })
+	return out
 }
 
 // LookupMode finds a registered mode by name.

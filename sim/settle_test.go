@@ -16,7 +16,7 @@ import (
 // client's turn, and with three clients.
 func TestSettleVerdictGivesTheFullRunsVerdict(t *testing.T) {
 	stopped := 0 // runs that stopped before their events ran out
-	for _, mode := range ModeOrder {
+	for _, mode := range ModeNames() {
 		for _, v := range []struct {
 			pauseAt string
 			set     func(*Scenario)

@@ -154,7 +154,7 @@ func TestSweepCancel(t *testing.T) {
 // mode (lockscope sweep --x ttl=1s:30s:30 --y pause=0s:20s:21 --seeds 50),
 // with the simulated events per grid and the time per event.
 func BenchmarkSweepDefaultGrid(b *testing.B) {
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		b.Run(mode, func(b *testing.B) {
 			base, _ := sim.SweepBase(mode)
 			x, _ := sim.ParseAxis("ttl=1s:30s:30")
@@ -179,7 +179,7 @@ func BenchmarkSweepDefaultGrid(b *testing.B) {
 // -test.run '^$' -test.bench 'SweepSmallGrid/etcd' -test.benchtime 1x)
 // compare two builds where wall time on a shared machine cannot.
 func BenchmarkSweepSmallGrid(b *testing.B) {
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		b.Run(mode, func(b *testing.B) {
 			base, _ := sim.SweepBase(mode)
 			x, _ := sim.ParseAxis("ttl=1s:30s:10")
@@ -217,7 +217,7 @@ func TestSweepRecoveryIsZeroWhenTheLeaseRanOutFirst(t *testing.T) {
 // before, during and after the other client's turn.
 func TestSettleGivesTheFullRunsVerdict(t *testing.T) {
 	stopped := 0 // runs Settle ended before the events ran out
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		t.Run(mode, func(t *testing.T) {
 			base, err := sim.SweepBase(mode)
 			require.NoError(t, err)

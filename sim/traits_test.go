@@ -30,7 +30,7 @@ var onlySome = map[string]func(sc *sim.Scenario){
 // designs read is accepted by the designs that list it and refused, naming
 // the field, by the others.
 func TestTraitsFieldsMatchValidation(t *testing.T) {
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		tr := sim.TraitsOf(mode)
 		for field, set := range onlySome {
 			sc, err := sim.Defaults(mode)
@@ -80,7 +80,7 @@ func TestTraits(t *testing.T) {
 // Every grant of a design whose Traits say Validity carries one in the
 // summary, and no other design's does.
 func TestSummaryValidityFollowsTraits(t *testing.T) {
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		sc, err := sim.Defaults(mode)
 		require.NoError(t, err)
 		sc.Duration = sim.Duration(20 * time.Second)
@@ -146,7 +146,7 @@ func TestFieldsRefusedByTheDesignsThatDoNotReadThem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		readers := 0
-		for _, mode := range sim.ModeOrder {
+		for _, mode := range sim.ModeNames() {
 			if sim.TraitsOf(mode).Reads(tt.field) {
 				readers++
 				continue
@@ -173,7 +173,7 @@ func TestFieldsRefusedByTheDesignsThatDoNotReadThem(t *testing.T) {
 // fenced value in the lock service (etcd's guarded Txn): the breaker
 // leaves the storage out of its faults then.
 func TestStorageFollowsFencedValueInService(t *testing.T) {
-	for _, mode := range sim.ModeOrder {
+	for _, mode := range sim.ModeNames() {
 		sc, err := sim.Defaults(mode)
 		require.NoError(t, err)
 		assert.True(t, sc.UsesStorage(), "%s without fencing", mode)
@@ -187,4 +187,23 @@ func TestStorageFollowsFencedValueInService(t *testing.T) {
 	require.NoError(t, err)
 	sc.Fencing = true
 	assert.False(t, sc.UsesStorage(), "etcd's fenced write is its Txn")
+}
+
+// placeTakenMode claims the place of an existing design.
+type placeTakenMode struct{ timerMode }
+
+func (placeTakenMode) Name() string       { return "place-taken-test" }
+func (placeTakenMode) Traits() sim.Traits { return sim.TraitsOf("redis") }
+
+// The designs are listed in the order of their places, which is the order
+// of the window's tabs; a mode without a place (a test's) runs when named
+// but is not listed, and two designs cannot take one place.
+func TestDesignsAreListedByTheirPlaces(t *testing.T) {
+	assert.Equal(t, []string{"redis", "redlock", "zookeeper", "etcd"}, sim.ModeNames())
+	_, err := sim.LookupMode("timer-test")
+	require.NoError(t, err, "a test's mode runs when named")
+	assert.PanicsWithValue(t, "sim: modes redis and place-taken-test both take place 1",
+		func() { sim.RegisterMode(placeTakenMode{}) })
+	_, err = sim.LookupMode("place-taken-test")
+	assert.Error(t, err, "it is not registered")
 }

@@ -129,6 +129,7 @@ func (etcdMode) Name() string { return "etcd" }
 // etcdTraits: raft members, a lease, and the key's create revision as
 // every grant's token.
 var etcdTraits = sim.Traits{
+	Place:     4,
 	LeaseWord: "lease", ServerWord: "members", Token: sim.TokenAlways, FencedValueInService: true,
 	Fields: []string{"nodes", "herd", "fencing", "preVote"},
 	Refusals: map[string]error{

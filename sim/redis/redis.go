@@ -50,6 +50,7 @@ func (redisMode) Name() string { return "redis" }
 // redisTraits: one master (and its replica), a key with a TTL, and a
 // fencing token only when the client INCRs a counter for one.
 var redisTraits = sim.Traits{
+	Place:     1,
 	LeaseWord: "ttl", ServerWord: "servers", Token: sim.TokenWhenFencing,
 	Fields: []string{"replica", "watchdog", "fencing", "plainDel", "failoverAfter"},
 }

@@ -113,6 +113,7 @@ func (redlockMode) Name() string { return "redlock" }
 // redlockTraits: N independent masters the client counts itself, random
 // values (no ordered token), a validity with every grant.
 var redlockTraits = sim.Traits{
+	Place:     2,
 	LeaseWord: "ttl", ServerWord: "masters", Token: sim.NoToken, Validity: true, ClientQuorum: true,
 	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout", "checkValidity"},
 	Refusals: map[string]error{

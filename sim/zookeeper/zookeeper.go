@@ -181,6 +181,7 @@ func (zkMode) Name() string { return "zookeeper" }
 // zkTraits: an ensemble of servers, a session timeout, and the znode's
 // sequence number as every grant's token.
 var zkTraits = sim.Traits{
+	Place:     3,
 	LeaseWord: "session", ServerWord: "servers", Token: sim.TokenAlways,
 	Fields: []string{"nodes", "herd", "respectSuspended", "fencing"},
 	Refusals: map[string]error{
