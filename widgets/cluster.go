@@ -29,7 +29,7 @@ type ClusterView struct {
 	// position when a node is tapped, so the window can offer faults.
 	OnTapNode func(node string, at fyne.Position)
 
-	snap *sim.Snapshot
+	onShow
 }
 
 // NewClusterView returns an empty cluster view; SetSnapshot fills it.
@@ -41,14 +41,12 @@ func NewClusterView() *ClusterView {
 
 // SetSnapshot shows the cluster at the snapshot's instant.
 func (v *ClusterView) SetSnapshot(s *sim.Snapshot) {
-	// The same snapshot again has nothing new. A new instant moves the
-	// clocks and the messages; the links are placed again only when the
-	// nodes, the partitions, the size or the theme changed (linkKey).
-	if s != nil && s == v.snap {
-		return
+	// A new instant moves the clocks and the messages; the links are placed
+	// again only when the nodes, the partitions, the size or the theme
+	// changed (linkKey).
+	if v.take(s) {
+		v.Refresh()
 	}
-	v.snap = s
-	v.Refresh()
 }
 
 // Snapshot is the snapshot on show, nil before the first SetSnapshot.

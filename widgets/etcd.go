@@ -30,8 +30,8 @@ type EtcdKeys struct {
 
 	view    *etcd.EtcdView
 	nodes   []sim.NodeView
-	refused int           // guarded writes etcd refused so far
-	shown   *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
+	refused int // guarded writes etcd refused so far
+	onShow
 }
 
 // NewEtcdKeys returns an empty keyspace picture; SetSnapshot fills it.
@@ -44,12 +44,10 @@ func NewEtcdKeys() *EtcdKeys {
 // SetSnapshot shows the etcd view of a snapshot (mode "etcd"); any other
 // snapshot empties the picture.
 func (k *EtcdKeys) SetSnapshot(s *sim.Snapshot) {
-	// The same snapshot again has nothing new; a new instant does (the
-	// leases' TTL bars count down with it).
-	if s != nil && s == k.shown {
+	// A new instant has something new: the leases' TTL bars count down.
+	if !k.take(s) {
 		return
 	}
-	k.shown = s
 	if v := etcd.ViewOf(s); v != nil {
 		k.view, k.nodes, k.refused = v, s.Nodes, s.Metrics.StaleWritesRejected
 	} else {

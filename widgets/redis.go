@@ -24,7 +24,7 @@ type RedisKeys struct {
 	servers []redis.RedisServerView
 	nodes   []sim.NodeView
 	master  int
-	shown   *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
+	onShow
 }
 
 // NewRedisKeys returns an empty key picture; SetSnapshot or SetServers
@@ -37,13 +37,10 @@ func NewRedisKeys() *RedisKeys {
 
 // SetSnapshot shows the Redis view of a snapshot (mode "redis").
 func (k *RedisKeys) SetSnapshot(s *sim.Snapshot) {
-	// A snapshot is one instant of one run: handed the same one again (a
-	// redraw of the status line, a paused frame) there is nothing to draw.
-	// A new instant always counts: the cards' clocks and TTLs move with it.
-	if s != nil && s == k.shown {
+	// A new instant has something new: the cards' clocks and TTLs move.
+	if !k.take(s) {
 		return
 	}
-	k.shown = s
 	v := redis.ViewOf(s)
 	if v == nil {
 		k.SetServers(nil, nil, -1)

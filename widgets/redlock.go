@@ -32,7 +32,7 @@ type VoteTally struct {
 	view  *redlock.RedlockView
 	nodes []sim.NodeView
 	at    time.Duration
-	shown *sim.Snapshot // the snapshot on show, so the same one is not drawn twice
+	onShow
 }
 
 // NewVoteTally returns an empty tally; SetSnapshot fills it.
@@ -45,12 +45,10 @@ func NewVoteTally() *VoteTally {
 // SetSnapshot shows the Redlock view of a snapshot (mode "redlock"); any
 // other snapshot empties the picture.
 func (v *VoteTally) SetSnapshot(s *sim.Snapshot) {
-	// The same snapshot again has nothing new; a new instant does (the
-	// validity bars run down with it).
-	if s != nil && s == v.shown {
+	// A new instant has something new: the validity bars run down.
+	if !v.take(s) {
 		return
 	}
-	v.shown = s
 	if view := redlock.ViewOf(s); view != nil {
 		v.view, v.nodes, v.at = view, s.Nodes, s.At
 	} else {

@@ -31,7 +31,7 @@ import (
 type ZNodeTree struct {
 	widget.BaseWidget
 
-	snap *sim.Snapshot
+	onShow
 }
 
 // NewZNodeTree returns an empty znode picture; SetSnapshot fills it.
@@ -44,13 +44,10 @@ func NewZNodeTree() *ZNodeTree {
 // SetSnapshot shows the ZooKeeper view of a snapshot (mode "zookeeper");
 // any other snapshot draws nothing.
 func (t *ZNodeTree) SetSnapshot(s *sim.Snapshot) {
-	// The same snapshot again has nothing new; a new instant does (the
-	// sessions' expiry counts down with it).
-	if s != nil && s == t.snap {
-		return
+	// A new instant has something new: the sessions' expiry counts down.
+	if t.take(s) {
+		t.Refresh()
 	}
-	t.snap = s
-	t.Refresh()
 }
 
 // WatchParent is what WatchTarget returns for a watch on the lock znode
