@@ -77,6 +77,18 @@ func tickCases(t *testing.T) map[string]*Scenario {
 	return cases
 }
 
+// summaryAndTrace runs s, traced, to its end and gives its summary as JSON
+// and its trace as JSON lines: what two runs that must not differ compare.
+func summaryAndTrace(t *testing.T, s *Sim) string {
+	t.Helper()
+	s.EnableTrace()
+	js, err := json.Marshal(s.Run())
+	require.NoError(t, err)
+	var trace strings.Builder
+	require.NoError(t, WriteTraceJSONL(&trace, s.Trace()))
+	return string(js) + "\n" + trace.String()
+}
+
 // TestIdleTicksChangeNothing: a Tick timer whose firing FireIdle handles
 // (an etcd follower's raft tick that only counts, a lessor's look that
 // finds nothing to revoke) leaves the run exactly as Fire would: the same
@@ -91,13 +103,7 @@ func TestIdleTicksChangeNothing(t *testing.T) {
 			run := func(everyTick bool) (*Sim, string) {
 				s := build(sc)
 				s.fireEveryTick = everyTick
-				s.EnableTrace()
-				sum := s.Run()
-				js, err := json.Marshal(sum)
-				require.NoError(t, err)
-				var trace strings.Builder
-				require.NoError(t, WriteTraceJSONL(&trace, s.Trace()))
-				return s, string(js) + "\n" + trace.String()
+				return s, summaryAndTrace(t, s)
 			}
 			a, aOut := run(false)
 			b, bOut := run(true)
@@ -135,13 +141,7 @@ func TestLazyTicksChangeNothing(t *testing.T) {
 				run := func(lazy bool) (*Sim, string) {
 					s := build(sc)
 					s.lazy = lazy
-					s.EnableTrace()
-					sum := s.Run()
-					js, err := json.Marshal(sum)
-					require.NoError(t, err)
-					var trace strings.Builder
-					require.NoError(t, WriteTraceJSONL(&trace, s.Trace()))
-					return s, string(js) + "\n" + trace.String()
+					return s, summaryAndTrace(t, s)
 				}
 				a, aOut := run(true)
 				b, bOut := run(false)

@@ -154,23 +154,9 @@ func TestSweepCancel(t *testing.T) {
 // mode (lockscope sweep --x ttl=1s:30s:30 --y pause=0s:20s:21 --seeds 50),
 // with the simulated events per grid and the time per event.
 func BenchmarkSweepDefaultGrid(b *testing.B) {
-	for _, mode := range sim.ModeNames() {
-		b.Run(mode, func(b *testing.B) {
-			base, _ := sim.SweepBase(mode)
-			x, _ := sim.ParseAxis("ttl=1s:30s:30")
-			y, _ := sim.ParseAxis("pause=0s:20s:21")
-			sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: 50}
-			var events int64
-			for b.Loop() {
-				if _, err := sw.Run(context.Background(), 0, nil); err != nil {
-					b.Fatal(err)
-				}
-				events += sw.Events()
-			}
-			b.ReportMetric(float64(events)/float64(b.N), "events/grid")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
-		})
-	}
+	benchmarkGrid(b, "ttl=1s:30s:30", "pause=0s:20s:21", 50, 0, func(b *testing.B, events int64) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+	})
 }
 
 // BenchmarkSweepSmallGrid is a 10 × 7 × 5 grid of the same axes on one
@@ -179,20 +165,30 @@ func BenchmarkSweepDefaultGrid(b *testing.B) {
 // -test.run '^$' -test.bench 'SweepSmallGrid/etcd' -test.benchtime 1x)
 // compare two builds where wall time on a shared machine cannot.
 func BenchmarkSweepSmallGrid(b *testing.B) {
+	benchmarkGrid(b, "ttl=1s:30s:10", "pause=0s:20s:7", 5, 1, nil)
+}
+
+// benchmarkGrid runs the grid x × y with seeds a cell on workers (0: one a
+// core) in every mode, reports its events per grid, and hands the events
+// of all its runs to more for further figures.
+func benchmarkGrid(b *testing.B, x, y string, seeds, workers int, more func(b *testing.B, events int64)) {
 	for _, mode := range sim.ModeNames() {
 		b.Run(mode, func(b *testing.B) {
 			base, _ := sim.SweepBase(mode)
-			x, _ := sim.ParseAxis("ttl=1s:30s:10")
-			y, _ := sim.ParseAxis("pause=0s:20s:7")
-			sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: 5}
+			xa, _ := sim.ParseAxis(x)
+			ya, _ := sim.ParseAxis(y)
+			sw := &sim.Sweep{Base: base, X: xa, Y: ya, Seeds: seeds}
 			var events int64
 			for b.Loop() {
-				if _, err := sw.Run(context.Background(), 1, nil); err != nil {
+				if _, err := sw.Run(context.Background(), workers, nil); err != nil {
 					b.Fatal(err)
 				}
 				events += sw.Events()
 			}
 			b.ReportMetric(float64(events)/float64(b.N), "events/grid")
+			if more != nil {
+				more(b, events)
+			}
 		})
 	}
 }
