@@ -190,7 +190,7 @@ func (w *Window) Menus() []MenuGroup { return w.menus }
 
 // relabel builds every word of the window again in the current language:
 // the tabs (around their controllers), the menu bar, the tab titles. A tab
-// added to ModeTabs gets this for free: it is built the same way.
+// a design registers (designtab.Register) gets this for free: it is built the same way.
 func (w *Window) relabel() {
 	sel := 0
 	if w.appTabs != nil {
@@ -523,7 +523,7 @@ func (w *Window) showAbout() {
 // showError shows an error with LockScope's words on the dialog: Fyne's
 // own error dialog takes its title and button from the system's language.
 func showError(err error, w fyne.Window) {
-	text := widget.NewLabel(errorText(err))
+	text := widget.NewLabel(widgets.ErrorText(err))
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(i18n.T("dialog.error"), i18n.T("dialog.ok"), text, w)
 	d.Resize(fyne.NewSize(520, 200))

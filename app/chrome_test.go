@@ -18,6 +18,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // TestMain pins the locale the window reads on a first start to English,
@@ -177,7 +178,7 @@ func TestRestoreToleratesStaleSettings(t *testing.T) {
 	v := w.tab("redis")
 	assert.Equal(t, ThemeSystem, w.settings.Theme())
 	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9, "an absurd speed is dropped")
-	assert.InDelta(t, Sliders["ttl"].Max, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "clamped to the slider")
+	assert.InDelta(t, designtab.Sliders["ttl"].Max, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "clamped to the slider")
 	assert.True(t, v.ctl.Scenario().Watchdog)
 }
 
@@ -365,7 +366,7 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	for _, c := range v.sliders {
 		assert.Equal(t, i18n.In(i18n.Chinese, "slider."+c.spec.Key), c.spec.Name())
 	}
-	assert.Equal(t, i18n.In(i18n.Chinese, "slider.ttl.tip"), Sliders["ttl"].Help())
+	assert.Equal(t, i18n.In(i18n.Chinese, "slider.ttl.tip"), designtab.Sliders["ttl"].Help())
 	texts := shownTexts(w.Canvas().Content())
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "panel.cluster"))
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "metrics.acquisitions"))
@@ -390,10 +391,10 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 // English is the simulator's own.
 func TestErrorText(t *testing.T) {
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, "x: "+redlock.ErrRedlockFencing.Error(), errorText(fmt.Errorf("x: %w", redlock.ErrRedlockFencing)), "the wrapping stays, as for any field")
+	assert.Equal(t, "x: "+redlock.ErrRedlockFencing.Error(), widgets.ErrorText(fmt.Errorf("x: %w", redlock.ErrRedlockFencing)), "the wrapping stays, as for any field")
 	i18n.Set(i18n.Chinese)
-	assert.Contains(t, errorText(redlock.ErrRedlockFencing), "没有 fencing 令牌")
-	assert.Equal(t, "faults[2].at: bad", errorText(errors.New("faults[2].at: bad")))
+	assert.Contains(t, widgets.ErrorText(redlock.ErrRedlockFencing), "没有 fencing 令牌")
+	assert.Equal(t, "faults[2].at: bad", widgets.ErrorText(errors.New("faults[2].at: bad")))
 }
 
 // M shows the tab's trade-off map and E the event log, as their buttons do.

@@ -10,6 +10,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // Speed limits of playback, in simulated seconds per real second.
@@ -351,7 +352,7 @@ func (c *Controller) PauseLength() (time.Duration, bool) {
 	if c.scenario == nil {
 		return 0, false
 	}
-	return pauseLength(c.scenario)
+	return designtab.PauseLength(c.scenario)
 }
 
 // Note is what the last action did, for the status line.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 func TestSlidersRoundTrip(t *testing.T) {
@@ -16,7 +17,7 @@ func TestSlidersRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	failover, err := assets.Preset("redis-failover")
 	require.NoError(t, err)
-	for key, spec := range Sliders {
+	for key, spec := range designtab.Sliders {
 		assert.Equal(t, key, spec.Key)
 		assert.NotEmpty(t, spec.Tip, key)
 		base := sc
@@ -41,7 +42,7 @@ func TestSlidersRoundTrip(t *testing.T) {
 // the range can be set to two significant digits.
 func TestLogSlidersHaveAUsableResolution(t *testing.T) {
 	for _, key := range []string{"ttl", "redlockTTL", "zkSession", "etcdLease"} {
-		spec := Sliders[key]
+		spec := designtab.Sliders[key]
 		require.True(t, spec.Log, key)
 		lo, hi := spec.Position(spec.Min), spec.Position(spec.Max)
 		steps := (hi - lo) / spec.TrackStep()
@@ -56,7 +57,7 @@ func TestLogSlidersHaveAUsableResolution(t *testing.T) {
 			prev = x
 		}
 	}
-	ttl := Sliders["ttl"]
+	ttl := designtab.Sliders["ttl"]
 	for _, x := range []float64{0.5, 0.75, 1.2, 4.5, 7.5, 10, 20, 44, 60} {
 		assert.InDelta(t, x, ttl.ValueAt(ttl.Position(x)), 1e-9, "TTL %v s is on the track", x)
 	}
@@ -65,7 +66,7 @@ func TestLogSlidersHaveAUsableResolution(t *testing.T) {
 func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 	sc, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
-	spec := Sliders["pause"]
+	spec := designtab.Sliders["pause"]
 	v, ok := spec.Value(sc)
 	require.True(t, ok)
 	assert.Equal(t, 15.0, v)
@@ -86,7 +87,7 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 // TestFailoverAfterSliderNeedsAReplica: Sentinel's delay is off without a
 // replica and reads the scenario's own value with one.
 func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
-	spec := Sliders["failoverAfter"]
+	spec := designtab.Sliders["failoverAfter"]
 	plain, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
 	_, ok := spec.Value(plain)
@@ -102,7 +103,7 @@ func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
 func TestTogglesRoundTrip(t *testing.T) {
 	sc, err := assets.Preset("redis-happy-path")
 	require.NoError(t, err)
-	for key, spec := range Toggles {
+	for key, spec := range designtab.Toggles {
 		assert.Equal(t, key, spec.Key)
 		assert.NotEmpty(t, spec.Tip, key)
 		for _, on := range []bool{true, false} {
@@ -114,19 +115,19 @@ func TestTogglesRoundTrip(t *testing.T) {
 }
 
 func TestModeTabsAreComplete(t *testing.T) {
-	require.NotEmpty(t, availableTabs())
+	require.NotEmpty(t, designtab.Tabs())
 	seen := map[string]bool{}
-	for _, tab := range ModeTabs {
+	for _, tab := range designtab.Tabs() {
 		assert.False(t, seen[tab.Mode], "one tab per mode: %s", tab.Mode)
 		seen[tab.Mode] = true
 		assert.NotEmpty(t, tab.Title)
 		assert.NotNil(t, tab.NewState, tab.Mode)
 		assert.Contains(t, assets.PresetsFor(tab.Mode), tab.Preset, "%s opens with one of its presets", tab.Mode)
 		for _, k := range tab.Sliders {
-			assert.Contains(t, Sliders, k, tab.Mode)
+			assert.Contains(t, designtab.Sliders, k, tab.Mode)
 		}
 		for _, k := range tab.Toggles {
-			assert.Contains(t, Toggles, k, tab.Mode)
+			assert.Contains(t, designtab.Toggles, k, tab.Mode)
 		}
 	}
 }

@@ -1,24 +1,23 @@
 package app
 
 import (
-	"fmt"
 	"math"
-	"time"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // etcdLeaseFormat shows the lease slider's value, and the TTL etcd grants
 // instead when the value is below its minimum.
 func etcdLeaseFormat(v float64) string {
-	asked := fromSeconds(v).D()
+	asked := designtab.FromSeconds(v).D()
 	if got := etcd.EtcdGrantedTTL(asked); got != asked {
-		return fmtSeconds(v) + " → " + shortTime(got)
+		return designtab.FormatSeconds(v) + " → " + designtab.ShortTime(got)
 	}
-	return fmtSeconds(v)
+	return designtab.FormatSeconds(v)
 }
 
 // etcdProtocol is the etcd lock as the scenario runs it — clientv3's
@@ -26,11 +25,11 @@ func etcdLeaseFormat(v float64) string {
 // one short line per step.
 func etcdProtocol(sc *sim.Scenario) []string {
 	asked, ttl := etcd.EtcdAskedTTL(sc.TTL.D()), etcd.EtcdGrantedTTL(sc.TTL.D())
-	session := i18n.F("etcd.proto.session", "ttl", shortTime(ttl))
+	session := i18n.F("etcd.proto.session", "ttl", designtab.ShortTime(ttl))
 	if ttl != asked {
-		session = i18n.F("etcd.proto.sessionRaised", "asked", shortTime(asked), "ttl", shortTime(ttl))
+		session = i18n.F("etcd.proto.sessionRaised", "asked", designtab.ShortTime(asked), "ttl", designtab.ShortTime(ttl))
 	}
-	session += i18n.F("etcd.proto.keepalive", "every", shortTime(ttl/3))
+	session += i18n.F("etcd.proto.keepalive", "every", designtab.ShortTime(ttl/3))
 	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcd.EtcdPrefix)}
 	if sc.Herd {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
@@ -42,30 +41,30 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	} else {
 		out = append(out, i18n.T("etcd.proto.write"))
 	}
-	return append(out, i18n.F("etcd.proto.unlock", "ttl", shortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
+	return append(out, i18n.F("etcd.proto.unlock", "ttl", designtab.ShortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
 }
 
 // etcdModeTab is the etcd tab: its state picture, the preset it opens with,
-// its sliders and toggles (the shared ones in controls.go, its own below)
+// its sliders and toggles (the shared ones in designtab, its own below)
 // and its protocol lines.
-var etcdModeTab = ModeTab{
+var etcdModeTab = designtab.ModeTab{
 	Mode:       "etcd",
 	Title:      "etcd",
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
-	NewState:   func() StateView { return widgets.NewEtcdKeys() },
+	NewState:   func() designtab.StateView { return widgets.NewEtcdKeys() },
 	Sliders:    []string{"etcdLease", "etcdNodes", "work", "pause", "etcdLatency", "clients", "clockDrift"},
 	Toggles:    []string{"etcdHerd", "etcdFencing", "etcdPreVote"},
 	Protocol:   etcdProtocol,
 }
 
 // etcdSliders and etcdToggles are the controls only the etcd tab shows.
-var etcdSliders = map[string]SliderSpec{
+var etcdSliders = map[string]designtab.SliderSpec{
 	"etcdLease": {
 		Key: "etcdLease", Label: "Lease TTL", Min: 1, Max: 60, Step: 1, Log: true,
 		Tip:    "slider.etcdLease.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
+		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
 		Format: etcdLeaseFormat,
 	},
 	"etcdNodes": {
@@ -73,20 +72,18 @@ var etcdSliders = map[string]SliderSpec{
 		Tip:    "slider.etcdNodes.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
+		Format: designtab.FormatCount,
 	},
 	"etcdLatency": {
 		Key: "etcdLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:   "slider.etcdLatency.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply: func(sc *sim.Scenario, v float64) {
-			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
-		},
-		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+		Tip:    "slider.etcdLatency.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
+		Format: designtab.FormatMs,
 	},
 }
 
-var etcdToggles = map[string]ToggleSpec{
+var etcdToggles = map[string]designtab.ToggleSpec{
 	"etcdHerd": {
 		Key: "etcdHerd", Label: "Herd",
 		Tip:   "toggle.etcdHerd.tip",
@@ -107,4 +104,4 @@ var etcdToggles = map[string]ToggleSpec{
 	},
 }
 
-func init() { addControls(etcdSliders, etcdToggles) }
+func init() { designtab.Register(etcdModeTab, etcdSliders, etcdToggles) }

@@ -21,6 +21,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // PictureSize is the layout size, in window points, of a picture whose
@@ -112,19 +113,19 @@ func EncodePNG(img image.Image) ([]byte, error) {
 }
 
 // tabFor is the tab spec of a mode.
-func tabFor(mode string) (ModeTab, bool) {
-	for _, t := range availableTabs() {
+func tabFor(mode string) (designtab.ModeTab, bool) {
+	for _, t := range designtab.Tabs() {
 		if t.Mode == mode {
 			return t, true
 		}
 	}
-	return ModeTab{}, false
+	return designtab.ModeTab{}, false
 }
 
 // PictureCaption is the head of an exported picture: the scenario's name,
 // then the mode, where it came from and the instant, then its parameters,
 // so a picture passed around says what it shows.
-func PictureCaption(spec ModeTab, c *Controller) fyne.CanvasObject {
+func PictureCaption(spec designtab.ModeTab, c *Controller) fyne.CanvasObject {
 	sc := c.Scenario()
 	// An edited run's title says what the edits were, in the words of the
 	// parameter line under it, so a map cell's name ("TTL 5 s") never
@@ -158,7 +159,7 @@ func ScenarioParameters(sc *sim.Scenario) string {
 		parts = append(parts, i18n.F("param.faults", "faults", strings.Join(faults, "; ")))
 	}
 	for _, ch := range sc.Changes {
-		parts = append(parts, i18n.F("param.change", "t", shortTime(ch.At.D()), "change", ChangeText(sc, ch)))
+		parts = append(parts, i18n.F("param.change", "t", designtab.ShortTime(ch.At.D()), "change", ChangeText(sc, ch)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -236,7 +237,7 @@ func changeValue(v string) string {
 		return i18n.T("change.off")
 	}
 	if d, err := time.ParseDuration(v); err == nil {
-		return shortTime(d)
+		return designtab.ShortTime(d)
 	}
 	return v
 }
@@ -249,7 +250,7 @@ var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true,
 // parameterParts are the pieces of a scenario's parameter line before its
 // faults and changes.
 func parameterParts(sc *sim.Scenario) []string {
-	d := func(x sim.Duration) string { return shortTime(x.D()) }
+	d := func(x sim.Duration) string { return designtab.ShortTime(x.D()) }
 	onOff := func(key string, b bool) string {
 		if b {
 			return i18n.F("param.on", "name", i18n.T(key))
@@ -315,13 +316,13 @@ func parameterParts(sc *sim.Scenario) []string {
 
 // FaultText says what one fault does, in a few words.
 func FaultText(f sim.Fault) string {
-	at := shortTime(f.At.D())
+	at := designtab.ShortTime(f.At.D())
 	if f.When != "" { // tied to its client's step, not to an instant
 		at = i18n.F("faulttext.when", "step", f.When, "round", f.WhenRound())
 	}
 	switch f.Kind() {
 	case "pause":
-		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", shortTime(f.For.D()))
+		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", designtab.ShortTime(f.For.D()))
 	case "clockJump":
 		return i18n.F("faulttext.clockJump", "node", f.ClockJump, "by", widgets.FormatSkew(f.By.D()), "at", at)
 	case "partition":
@@ -329,7 +330,7 @@ func FaultText(f sim.Fault) string {
 		for _, g := range f.Partition {
 			groups = append(groups, strings.Join(g, ","))
 		}
-		return i18n.F("faulttext.partition", "groups", "{"+strings.Join(groups, "} {")+"}", "at", at, "for", shortTime(f.For.D()))
+		return i18n.F("faulttext.partition", "groups", "{"+strings.Join(groups, "} {")+"}", "at", at, "for", designtab.ShortTime(f.For.D()))
 	case "crash":
 		return i18n.F("faulttext.crash", "node", f.Crash, "at", at)
 	case "restart":

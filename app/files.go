@@ -399,7 +399,7 @@ func (w *Window) ExportPNGURI(mode string, u fyne.URI) error {
 
 // report shows one dialog with the problem, under a title saying what failed.
 func (w *Window) report(title string, err error) {
-	msg := widget.NewLabel(errorText(err))
+	msg := widget.NewLabel(widgets.ErrorText(err))
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(title, i18n.T("dialog.ok"), msg, w.Window)
 	d.SetIcon(theme.ErrorIcon())

@@ -1,9 +1,7 @@
 package app
 
 import (
-	"errors"
 	"io/fs"
-	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -12,8 +10,6 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
-	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/widgets"
 )
 
 // fyneLocale is the locale under which a language's words join Fyne's own
@@ -67,24 +63,4 @@ func startLanguage(s Settings) i18n.Lang {
 		return l
 	}
 	return SystemLanguage()
-}
-
-// errorText is an error as a person reads it: in the current language for
-// a scenario field's problem (the field keeps its JSON name, the wrapping
-// its file name), as the simulator wrote it (English) for the rest.
-func errorText(err error) string {
-	text := err.Error()
-	var fe *sim.FieldError
-	if !errors.As(err, &fe) {
-		return text
-	}
-	english := fe.Error()
-	if !strings.HasSuffix(text, english) {
-		return text
-	}
-	said := widgets.Say(fe.Words, fe.English)
-	if fe.Field != "" {
-		said = fe.Field + ": " + said
-	}
-	return strings.TrimSuffix(text, english) + said
 }

@@ -6,22 +6,23 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // The window's tabs are the simulator's designs, one each, in the order
 // the simulator lists them: the two registrations cannot drift apart.
 func TestModeTabsFollowTheSimulatorsModes(t *testing.T) {
 	var tabs []string
-	for _, tab := range ModeTabs {
+	for _, tab := range designtab.Tabs() {
 		tabs = append(tabs, tab.Mode)
 	}
 	assert.Equal(t, sim.ModeNames(), tabs)
-	for _, tab := range ModeTabs {
+	for _, tab := range designtab.Tabs() {
 		for _, k := range tab.Sliders {
-			assert.Contains(t, Sliders, k, "%s's slider", tab.Mode)
+			assert.Contains(t, designtab.Sliders, k, "%s's slider", tab.Mode)
 		}
 		for _, k := range tab.Toggles {
-			assert.Contains(t, Toggles, k, "%s's toggle", tab.Mode)
+			assert.Contains(t, designtab.Toggles, k, "%s's toggle", tab.Mode)
 		}
 	}
 }

@@ -1,59 +1,56 @@
 package app
 
 import (
-	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // redisModeTab is the Redis tab: its state picture, the preset it opens with,
-// its sliders and toggles (the shared ones in controls.go, its own below)
+// its sliders and toggles (the shared ones in designtab, its own below)
 // and its protocol lines.
-var redisModeTab = ModeTab{
+var redisModeTab = designtab.ModeTab{
 	Mode:       "redis",
 	Title:      "Redis",
 	StateTitle: "state.redis",
 	Preset:     "redis-gc-pause",
-	NewState:   func() StateView { return widgets.NewRedisKeys() },
+	NewState:   func() designtab.StateView { return widgets.NewRedisKeys() },
 	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift", "failoverAfter"},
 	Toggles:    []string{"watchdog", "fencing", "replica"},
 	Protocol:   redisProtocol,
 }
 
 // redisSliders and redisToggles are the controls only the Redis tab shows.
-var redisSliders = map[string]SliderSpec{
+var redisSliders = map[string]designtab.SliderSpec{
 	"ttl": {
 		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
 		Tip:    "slider.ttl.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
-		Format: fmtSeconds,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
+		Format: designtab.FormatSeconds,
 	},
 	"latency": {
 		Key: "latency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:   "slider.latency.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply: func(sc *sim.Scenario, v float64) {
-			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
-		},
-		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+		Tip:    "slider.latency.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
+		Format: designtab.FormatMs,
 	},
 	// failoverAfter is Sentinel's delay; it applies only with a replica.
 	"failoverAfter": {
 		Key: "failoverAfter", Label: "Failover after", Min: 0, Max: 40, Step: 0.5,
 		Tip:    "slider.failoverAfter.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.FailoverAfter), sc.Replica },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.FailoverAfter = fromSeconds(v) },
-		Format: fmtSeconds,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.FailoverAfter), sc.Replica },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.FailoverAfter = designtab.FromSeconds(v) },
+		Format: designtab.FormatSeconds,
 	},
 }
 
-var redisToggles = map[string]ToggleSpec{
+var redisToggles = map[string]designtab.ToggleSpec{
 	"watchdog": {
 		Key: "watchdog", Label: "Watchdog",
 		Tip:   "toggle.watchdog.tip",
@@ -74,7 +71,7 @@ var redisToggles = map[string]ToggleSpec{
 	},
 }
 
-func init() { addControls(redisSliders, redisToggles) }
+func init() { designtab.Register(redisModeTab, redisSliders, redisToggles) }
 
 // redisProtocol is the Redis lock as the scenario runs it, command by
 // command, with its figures.
@@ -84,11 +81,11 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Fencing {
 		fencing = i18n.T("redis.proto.incr")
 	}
-	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", shortTime(sc.RetryDelay.D()))}
+	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", designtab.ShortTime(sc.RetryDelay.D()))}
 	if sc.Watchdog {
-		out = append(out, i18n.F("redis.proto.watchdog", "every", shortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
+		out = append(out, i18n.F("redis.proto.watchdog", "every", designtab.ShortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
 	} else {
-		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", shortTime(sc.TTL.D())))
+		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", designtab.ShortTime(sc.TTL.D())))
 	}
 	if sc.PlainDel {
 		out = append(out, i18n.T("redis.proto.plainDel"))
@@ -103,5 +100,5 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Replica {
 		out = append(out, i18n.T("redis.proto.replica"))
 	}
-	return append(out, i18n.F("redis.proto.timeout", "t", shortTime(redis.RequestTimeout)))
+	return append(out, i18n.F("redis.proto.timeout", "t", designtab.ShortTime(redis.RequestTimeout)))
 }

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // redlockProtocol is Redlock as the scenario runs it — go-redsync's Mutex
@@ -18,16 +18,16 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := shortTime(redlock.RedlockTimeout(ttl))
+	timeout := designtab.ShortTime(redlock.RedlockTimeout(ttl))
 	if wait := redlock.RedlockWait(ttl, sc.ContextTimeout); wait != redlock.RedlockTimeout(ttl) {
-		timeout += i18n.F("redlock.proto.silent", "wait", shortTime(wait))
+		timeout += i18n.F("redlock.proto.silent", "wait", designtab.ShortTime(wait))
 	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
 	if sc.Sequential {
 		how = i18n.F("redlock.proto.sequential", "n", n, "timeout", timeout)
 	}
 	d := sc.RetryDelay.D()
-	lo, hi := shortTime(d/3), shortTime(d*5/3)
+	lo, hi := designtab.ShortTime(d/3), designtab.ShortTime(d*5/3)
 	if d*5/3 < time.Second {
 		lo = strings.TrimSuffix(lo, " ms")
 	}
@@ -37,50 +37,20 @@ func redlockProtocol(sc *sim.Scenario) []string {
 	}
 	out := []string{i18n.F("redlock.proto.acquire", "px", ttl.Milliseconds(), "how", how, "lo", lo, "hi", hi, "tries", tries)}
 	if sc.Watchdog {
-		out = append(out, i18n.F("redlock.proto.extend", "every", shortTime(ttl/3), "n", n))
+		out = append(out, i18n.F("redlock.proto.extend", "every", designtab.ShortTime(ttl/3), "n", n))
 	}
 	return append(out, i18n.T("redlock.proto.noToken"))
 }
 
-// refusal says why the scenario's mode refuses a change the toggle would
-// make (the design's own validation error), "" when it takes it.
-func refusal(sc *sim.Scenario, change func(sc *sim.Scenario)) string {
-	if sim.ValidateDesign(sc) != nil {
-		return ""
-	}
-	c := sc.Clone()
-	change(c)
-	if err := sim.ValidateDesign(c); err != nil {
-		return errorText(err)
-	}
-	return ""
-}
-
-// clockDriftFormat shows a clock-rate bound as a percentage.
-func clockDriftFormat(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	return "±" + strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
-}
-
-// redlockMs is a slider's milliseconds.
-func redlockMs(v float64) string { return fmt.Sprintf("%.0f ms", v) }
-
-// fromMs turns a slider's milliseconds into a scenario duration.
-func fromMs(v float64) sim.Duration {
-	return sim.Duration(time.Duration(v * float64(time.Millisecond)))
-}
-
 // redlockModeTab is the Redlock tab: its state picture, the preset it opens with,
-// its sliders and toggles (the shared ones in controls.go, its own below)
+// its sliders and toggles (the shared ones in designtab, its own below)
 // and its protocol lines.
-var redlockModeTab = ModeTab{
+var redlockModeTab = designtab.ModeTab{
 	Mode:       "redlock",
 	Title:      "Redlock",
 	StateTitle: "state.redlock",
 	Preset:     "redlock-clock-jump",
-	NewState:   func() StateView { return widgets.NewVoteTally() },
+	NewState:   func() designtab.StateView { return widgets.NewVoteTally() },
 	Sliders: []string{"redlockTTL", "work", "pause", "redlockLatency", "clients",
 		"redlockNodes", "redlockDriftFactor", "redlockClockDrift"},
 	Toggles:  []string{"redlockWatchdog", "redlockFencing", "redlockSequential", "redlockContextTimeout"},
@@ -88,27 +58,27 @@ var redlockModeTab = ModeTab{
 }
 
 // redlockSliders and redlockToggles are the controls only the Redlock tab shows.
-var redlockSliders = map[string]SliderSpec{
+var redlockSliders = map[string]designtab.SliderSpec{
 	"redlockTTL": {
 		Key: "redlockTTL", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
 		Tip:    "slider.redlockTTL.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
-		Format: fmtSeconds,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
+		Format: designtab.FormatSeconds,
 	},
 	"redlockLatency": {
 		Key: "redlockLatency", Label: "Latency", Min: 0, Max: 1000, Step: 1,
 		Tip:    "slider.redlockLatency.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = fromMs(v) },
-		Format: redlockMs,
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
+		Format: designtab.FormatMs,
 	},
 	"redlockNodes": {
 		Key: "redlockNodes", Label: "Masters", Min: 1, Max: redlock.RedlockMaxNodes, Step: 1,
 		Tip:    "slider.redlockNodes.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
+		Format: designtab.FormatCount,
 	},
 	"redlockDriftFactor": {
 		Key: "redlockDriftFactor", Label: "Drift factor", Min: 0, Max: 0.1, Step: 0.001,
@@ -122,11 +92,11 @@ var redlockSliders = map[string]SliderSpec{
 		Tip:    "slider.redlockClockDrift.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.ClockDrift, true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
-		Format: clockDriftFormat,
+		Format: designtab.FormatClockDrift,
 	},
 }
 
-var redlockToggles = map[string]ToggleSpec{
+var redlockToggles = map[string]designtab.ToggleSpec{
 	"redlockWatchdog": {
 		Key: "redlockWatchdog", Label: "Watchdog",
 		Tip:   "toggle.redlockWatchdog.tip",
@@ -139,7 +109,7 @@ var redlockToggles = map[string]ToggleSpec{
 		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
 		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
 		Disabled: func(sc *sim.Scenario) string {
-			return refusal(sc, func(c *sim.Scenario) { c.Fencing = true })
+			return designtab.Refusal(sc, func(c *sim.Scenario) { c.Fencing = true })
 		},
 	},
 	"redlockSequential": {
@@ -156,4 +126,4 @@ var redlockToggles = map[string]ToggleSpec{
 	},
 }
 
-func init() { addControls(redlockSliders, redlockToggles) }
+func init() { designtab.Register(redlockModeTab, redlockSliders, redlockToggles) }

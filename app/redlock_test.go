@@ -13,6 +13,7 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 func TestRedlockProtocolFollowsTheScenario(t *testing.T) {
@@ -36,14 +37,14 @@ func TestRefusalIsTheModesOwnError(t *testing.T) {
 	happy, err := assets.Preset("redlock-happy-path")
 	require.NoError(t, err)
 	on := func(sc *sim.Scenario) { sc.Fencing = true }
-	assert.Equal(t, redlock.ErrRedlockFencing.Error(), refusal(happy, on))
-	assert.Equal(t, redlock.ErrRedlockFencing.Error(), Toggles["redlockFencing"].DisabledWhy(happy))
+	assert.Equal(t, redlock.ErrRedlockFencing.Error(), designtab.Refusal(happy, on))
+	assert.Equal(t, redlock.ErrRedlockFencing.Error(), designtab.Toggles["redlockFencing"].DisabledWhy(happy))
 	assert.False(t, happy.Fencing, "the scenario itself is left alone")
 
 	redis, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
-	assert.Empty(t, refusal(redis, on), "Redis takes a fencing token")
-	assert.Empty(t, Toggles["fencing"].DisabledWhy(redis), "a toggle without Disabled always applies")
+	assert.Empty(t, designtab.Refusal(redis, on), "Redis takes a fencing token")
+	assert.Empty(t, designtab.Toggles["fencing"].DisabledWhy(redis), "a toggle without Disabled always applies")
 }
 
 func TestRedlockSlidersRoundTrip(t *testing.T) {
@@ -61,7 +62,7 @@ func TestRedlockSlidersRoundTrip(t *testing.T) {
 		{"redlockLatency", 600, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(600*time.Millisecond), sc.Latency) }, "600 ms"},
 		{"redlockTTL", 8, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(8*time.Second), sc.TTL) }, "8 s"},
 	} {
-		spec := Sliders[tc.key]
+		spec := designtab.Sliders[tc.key]
 		c := sc.Clone()
 		spec.Apply(c, tc.value)
 		tc.check(c)

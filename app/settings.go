@@ -11,6 +11,7 @@ import (
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // The keys LockScope keeps in Fyne's Preferences. A per-mode key is the
@@ -178,7 +179,7 @@ func pairs(s string) map[string]string {
 // tabState reads the state worth keeping from a tab: its preset (when it
 // shows one of its mode's presets) and every slider and toggle that
 // applies to its scenario.
-func tabState(spec ModeTab, c *Controller) TabState {
+func tabState(spec designtab.ModeTab, c *Controller) TabState {
 	st := TabState{Sliders: map[string]float64{}, Toggles: map[string]bool{}}
 	sc := c.Scenario()
 	if sc == nil {
@@ -188,12 +189,12 @@ func tabState(spec ModeTab, c *Controller) TabState {
 		st.Preset = c.Origin()
 	}
 	for _, k := range spec.Sliders {
-		if x, ok := Sliders[k].Value(sc); ok {
+		if x, ok := designtab.Sliders[k].Value(sc); ok {
 			st.Sliders[k] = x
 		}
 	}
 	for _, k := range spec.Toggles {
-		st.Toggles[k] = Toggles[k].Value(sc)
+		st.Toggles[k] = designtab.Toggles[k].Value(sc)
 	}
 	return st
 }
@@ -204,7 +205,7 @@ func tabState(spec ModeTab, c *Controller) TabState {
 // has nothing for, values the simulator refuses, such as fencing on a
 // Redlock scenario) is dropped quietly: the tab then shows its preset as
 // it comes.
-func restoreTab(spec ModeTab, c *Controller, st TabState) {
+func restoreTab(spec designtab.ModeTab, c *Controller, st TabState) {
 	if st.Preset != "" && st.Preset != c.Origin() && contains(assets.PresetsFor(spec.Mode), st.Preset) {
 		if err := c.LoadPreset(st.Preset); err != nil {
 			return
@@ -218,16 +219,16 @@ func restoreTab(spec ModeTab, c *Controller, st TabState) {
 	apply := func(edit *sim.Scenario) {
 		for _, k := range spec.Sliders {
 			x, saved := st.Sliders[k]
-			if old, ok := Sliders[k].Value(edit); saved && ok && old != x {
-				x = math.Max(Sliders[k].Min, math.Min(Sliders[k].Max, x))
-				Sliders[k].Apply(edit, x)
+			if old, ok := designtab.Sliders[k].Value(edit); saved && ok && old != x {
+				x = math.Max(designtab.Sliders[k].Min, math.Min(designtab.Sliders[k].Max, x))
+				designtab.Sliders[k].Apply(edit, x)
 				changed = true
 			}
 		}
 		for _, k := range spec.Toggles {
 			on, saved := st.Toggles[k]
-			if saved && Toggles[k].Value(edit) != on {
-				Toggles[k].Apply(edit, on)
+			if saved && designtab.Toggles[k].Value(edit) != on {
+				designtab.Toggles[k].Apply(edit, on)
 				changed = true
 			}
 		}

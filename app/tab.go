@@ -17,6 +17,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // FrameInterval is the real time between two frames while playing. When
@@ -28,13 +29,13 @@ const FrameInterval = time.Second / 30
 // same picture can be built again off screen (for an exported PNG).
 type Pictures struct {
 	Cluster  *widgets.ClusterView
-	State    StateView
+	State    designtab.StateView
 	Timeline *widgets.Timeline
 	Metrics  *widgets.Metrics
 	Caption  *widget.RichText
 	Protocol *widget.Label
 
-	spec         ModeTab
+	spec         designtab.ModeTab
 	protoFor     *sim.Scenario // the scenario the protocol notes were written for
 	clusterPanel *widgets.Panel
 	content      fyne.CanvasObject
@@ -43,7 +44,7 @@ type Pictures struct {
 }
 
 // NewPictures builds the drawings of a mode's tab.
-func NewPictures(spec ModeTab) *Pictures {
+func NewPictures(spec designtab.ModeTab) *Pictures {
 	p := &Pictures{
 		Cluster:  widgets.NewClusterView(),
 		State:    spec.NewState(),
@@ -117,7 +118,7 @@ func (p *Pictures) showProtocol(c *Controller) {
 			if _, ttl := ch.Set["ttl"]; ttl {
 				key = "proto.changedTTL" // and what it leaves as it was
 			}
-			lines = append(lines, i18n.F(key, "t", shortTime(ch.At.D()), "change", ChangeText(c.Scenario(), ch)))
+			lines = append(lines, i18n.F(key, "t", designtab.ShortTime(ch.At.D()), "change", ChangeText(c.Scenario(), ch)))
 		}
 	}
 	lines = append(lines, p.spec.Protocol(eff)...)
@@ -186,7 +187,7 @@ func (p *Pictures) showCaption(c *Controller) {
 
 // sliderControl is one parameter slider with its value read-out.
 type sliderControl struct {
-	spec   SliderSpec
+	spec   designtab.SliderSpec
 	slider *widgets.TipSlider
 	value  *widget.Label
 }
@@ -200,7 +201,7 @@ func (c *sliderControl) current() float64 { return c.spec.ValueAt(c.slider.Value
 // tabView is one mode's tab: its controller, controls and pictures, and
 // the ticker that plays it.
 type tabView struct {
-	spec ModeTab
+	spec designtab.ModeTab
 	ctl  *Controller
 	win  fyne.Window
 	tips *widgets.TipLayer
@@ -237,7 +238,7 @@ type tabView struct {
 	onRun   func(*tabView) // called after a new run is on show (an edit, undo, a load)
 }
 
-func newTabView(spec ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView {
+func newTabView(spec designtab.ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView {
 	v := buildTabView(spec, NewController(spec.Mode), win, tips)
 	if spec.Preset != "" {
 		if err := v.ctl.LoadPreset(spec.Preset); err != nil {
@@ -251,7 +252,7 @@ func newTabView(spec ModeTab, win fyne.Window, tips *widgets.TipLayer) *tabView 
 // buildTabView makes a tab's widgets around a controller, with every word
 // in the current language; the window builds its tabs again this way when
 // the language changes.
-func buildTabView(spec ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
+func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
 	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips,
 		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
 		frames: &tickerFrames{}, now: time.Now}
@@ -292,7 +293,7 @@ func (v *tabView) build() fyne.CanvasObject {
 
 	var toggles []fyne.CanvasObject
 	for _, key := range v.spec.Toggles {
-		spec := Toggles[key]
+		spec := designtab.Toggles[key]
 		c := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip)
 		c.OnChanged = func(on bool) { v.toggle(spec, c, on) }
 		v.toggles[key] = c
@@ -317,7 +318,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.bar.Objects = append(v.bar.Objects, toggles...)
 
 	for _, key := range v.spec.Sliders {
-		spec := Sliders[key]
+		spec := designtab.Sliders[key]
 		sc := &sliderControl{spec: spec,
 			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip),
 			value:  widget.NewLabel("")}
@@ -392,7 +393,7 @@ func (v *tabView) syncControls() {
 		}
 	}
 	for key, c := range v.toggles {
-		spec := Toggles[key]
+		spec := designtab.Toggles[key]
 		c.SetChecked(spec.Value(sc))
 		if why := spec.DisabledWhy(sc); why != "" {
 			c.Disable()
@@ -496,7 +497,7 @@ func (v *tabView) slide(c *sliderControl, x float64) {
 	v.showRun()
 }
 
-func (v *tabView) toggle(spec ToggleSpec, c *widgets.TipCheck, on bool) {
+func (v *tabView) toggle(spec designtab.ToggleSpec, c *widgets.TipCheck, on bool) {
 	if v.syncing {
 		return
 	}

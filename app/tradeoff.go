@@ -15,6 +15,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // tradeoffRanges are the values a field takes on an axis of the map, as
@@ -114,7 +115,7 @@ func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
 	case "nodes":
 		return float64(sc.Nodes), sim.TraitsOf(sc.Mode).Reads("nodes")
 	case "pause":
-		d, ok := pauseLength(sc)
+		d, ok := designtab.PauseLength(sc)
 		return sim.Ms(d), ok
 	}
 	return 0, false
@@ -154,7 +155,7 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis, pauseAt string) (*sim.Scenari
 	}
 	if !pauseAxis {
 		top["pause"] = 0
-		if d, ok := pauseLength(sc); ok {
+		if d, ok := designtab.PauseLength(sc); ok {
 			top["pause"] = sim.Ms(d)
 			f := sim.Fault{When: sim.StepBeforeWrite, Pause: sim.ClientName(0), For: sim.Duration(d)}
 			if pauseAt == sim.PauseMidWork { // where sim.Sweep.CellScenario puts its own
@@ -182,7 +183,7 @@ func briefTime(d time.Duration) string {
 
 // describeBase says in words what each cell of the map runs, and where
 // its pause strikes (pauseAt).
-func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string) string {
+func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string) string {
 	axis := map[string]bool{x.Field: true, y.Field: true}
 	var parts []string
 	if !axis["clients"] {
@@ -204,7 +205,7 @@ func describeBase(spec ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int, pa
 		parts = append(parts, fmt.Sprintf("%s ±%g", fieldName(base.Mode, "clockDrift"), base.ClockDrift))
 	}
 	for _, key := range spec.Toggles {
-		t := Toggles[key]
+		t := designtab.Toggles[key]
 		state := i18n.T("tradeoff.off")
 		if t.Value(base) {
 			state = i18n.T("tradeoff.on")

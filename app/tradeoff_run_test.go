@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // uiQueue stands in for fyne.Do: the computation hands its functions
@@ -103,7 +104,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	assert.GreaterOrEqual(t, base.Duration.D(), 60*time.Second)
 	require.NoError(t, base.Validate())
 
-	desc := describeBase(ModeTabs[0], base, ttl, work, TradeoffSeeds, sim.PauseBeforeWrite)
+	desc := describeBase(designtab.Tabs()[0], base, ttl, work, TradeoffSeeds, sim.PauseBeforeWrite)
 	for _, s := range []string{"50 seeds of redis", "2 clients", "latency 7 ms", "Watchdog on", "Fencing off",
 		"pauses for 15 s (the Pause slider) just before it sends its write, after its last check (Pause at: before the write)"} {
 		assert.Contains(t, desc, s)
@@ -117,7 +118,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	f = base.Faults[0]
 	assert.Empty(t, f.When)
 	assert.Equal(t, sim.Duration(2*7*time.Millisecond), f.At, "work is the axis: its first value, 0 s, halves to 0")
-	assert.Contains(t, describeBase(ModeTabs[0], base, ttl, work, TradeoffSeeds, sim.PauseMidWork),
+	assert.Contains(t, describeBase(designtab.Tabs()[0], base, ttl, work, TradeoffSeeds, sim.PauseMidWork),
 		"pauses for 15 s (the Pause slider) halfway through its work, before its last check (Pause at: mid-work)")
 
 	// A Redlock scenario with checkValidity says so under the map.
@@ -302,11 +303,11 @@ func BenchmarkTradeoffCoarsePass(b *testing.B) {
 // is every slider that is not on an axis.
 func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 	x, y := tradeoffAxis("clients"), tradeoffAxis("latency")
-	for _, tab := range ModeTabs {
+	for _, tab := range designtab.Tabs() {
 		sc, err := assets.Preset(tab.Preset)
 		require.NoError(t, err)
 		for _, key := range tab.Toggles {
-			tg := Toggles[key]
+			tg := designtab.Toggles[key]
 			c := sc.Clone()
 			tg.Apply(c, !tg.Value(c))
 			if c.Validate() != nil {
@@ -317,7 +318,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 			assert.Equal(t, tg.Value(c), tg.Value(base), "%s: %s", tab.Mode, key)
 		}
 		for _, key := range tab.Sliders {
-			s := Sliders[key]
+			s := designtab.Sliders[key]
 			if key == "clients" || strings.HasSuffix(strings.ToLower(key), "latency") {
 				continue // the map's axes
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // tradeoffWindow opens the window with the Redis tab's map on a small grid
@@ -232,6 +233,6 @@ func TestTradeoffPauseAtIsSaidInChinese(t *testing.T) {
 	base, err := sim.SweepBase("redis")
 	require.NoError(t, err)
 	for at, want := range map[string]string{sim.PauseBeforeWrite: "暂停时机：写入前", sim.PauseMidWork: "暂停时机：工作进行到一半时"} {
-		assert.Contains(t, describeBase(ModeTabs[0], base, smallAxes("ttl"), smallAxes("pause"), 6, at), want)
+		assert.Contains(t, describeBase(designtab.Tabs()[0], base, smallAxes("ttl"), smallAxes("pause"), 6, at), want)
 	}
 }

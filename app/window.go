@@ -11,6 +11,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // DefaultSize is the window's size at start when the screen's size is not
@@ -48,7 +49,7 @@ func NewWindow(a fyne.App) *Window {
 		app: a, settings: NewSettings(a.Preferences())}
 	i18n.Set(startLanguage(w.settings))
 	a.Settings().SetTheme(&Theme{Choice: w.settings.Theme()})
-	for _, spec := range availableTabs() {
+	for _, spec := range designtab.Tabs() {
 		w.tabs = append(w.tabs, newTabView(spec, w.Window, w.tips))
 	}
 	w.restore()

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // textArgs names the calls whose arguments a person reads, with the
@@ -51,14 +53,14 @@ var properNames = map[string]bool{"Redis": true, "Redlock": true, "ZooKeeper": t
 // fieldsChecked elsewhere are text fields whose literals another test
 // checks: a slider's or toggle's Label is its English name, which
 // TestEveryControlHasWords holds equal to the translation it stands for.
-// The sliders and toggles live in controls.go (the shared ones) and in each
-// design's own file.
+// The sliders and toggles live in designtab (the shared ones) and in each
+// design's own tab.
 var fieldsChecked = map[string]map[string]bool{
-	"app/controls.go":  {"Label": true},
-	"app/redis.go":     {"Label": true},
-	"app/redlock.go":   {"Label": true},
-	"app/zookeeper.go": {"Label": true},
-	"app/etcd.go":      {"Label": true},
+	"widgets/designtab/controls.go": {"Label": true},
+	"app/redis.go":                  {"Label": true},
+	"app/redlock.go":                {"Label": true},
+	"app/zookeeper.go":              {"Label": true},
+	"app/etcd.go":                   {"Label": true},
 }
 
 // formatVerb matches a fmt verb such as %d or %.2f, which is no word.
@@ -179,12 +181,32 @@ func unlookedWords(t *testing.T, name, dir string) (found []string, files []stri
 	return found, files
 }
 
+// sourceDirs are the folders whose words a person reads, by their name in
+// the repository: app/, widgets/ and every folder below widgets/ (the
+// designs' own, designtab).
+func sourceDirs(t *testing.T) map[string]string {
+	t.Helper()
+	dirs := map[string]string{"app": "."}
+	err := filepath.WalkDir("../widgets", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		dirs[filepath.ToSlash(strings.TrimPrefix(path, "../"))] = path
+		return nil
+	})
+	require.NoError(t, err)
+	return dirs
+}
+
 // No word reaches a widget without the lookup: every string literal with
 // letters handed to a widget constructor, a setter, a menu, a dialog or a
 // text field of app/ and widgets/ is a translation key.
 func TestNoWordBypassesTheLookup(t *testing.T) {
 	var all []string
-	for name, dir := range map[string]string{"app": ".", "widgets": "../widgets"} {
+	for name, dir := range sourceDirs(t) {
 		found, _ := unlookedWords(t, name, dir)
 		all = append(all, found...)
 	}
@@ -248,16 +270,16 @@ func TestEveryControlHasWords(t *testing.T) {
 			}
 		}
 	}
-	for _, spec := range ModeTabs {
+	for _, spec := range designtab.Tabs() {
 		need("tab." + spec.Mode)
 		need(spec.StateTitle)
 	}
-	for key, spec := range Sliders {
+	for key, spec := range designtab.Sliders {
 		need("slider." + key)
 		need(spec.Tip)
 		assert.Equal(t, spec.Label, i18n.In(i18n.English, "slider."+key), "the English name of slider %s", key)
 	}
-	for key, spec := range Toggles {
+	for key, spec := range designtab.Toggles {
 		need("toggle." + key)
 		need(spec.Tip)
 		assert.Equal(t, spec.Label, i18n.In(i18n.English, "toggle."+key), "the English name of toggle %s", key)

@@ -1,47 +1,46 @@
 package app
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // zkSessionFormat shows a requested session timeout, and what the server
 // grants when it clamps it to [2, 20] × tickTime: "60→40 s".
 func zkSessionFormat(v float64) string {
-	asked := fromSeconds(v).D()
+	asked := designtab.FromSeconds(v).D()
 	got := zookeeper.ZKSessionTimeout(asked)
 	if got == asked {
-		return fmtSeconds(v)
+		return designtab.FormatSeconds(v)
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64) + "→" + fmtSeconds(got.Seconds())
+	return strconv.FormatFloat(v, 'f', -1, 64) + "→" + designtab.FormatSeconds(got.Seconds())
 }
 
 // zookeeperModeTab is the ZooKeeper tab: its state picture, the preset it opens with,
-// its sliders and toggles (the shared ones in controls.go, its own below)
+// its sliders and toggles (the shared ones in designtab, its own below)
 // and its protocol lines.
-var zookeeperModeTab = ModeTab{
+var zookeeperModeTab = designtab.ModeTab{
 	Mode:       "zookeeper",
 	Title:      "ZooKeeper",
 	StateTitle: "state.zookeeper",
 	Preset:     "zk-happy-path",
-	NewState:   func() StateView { return widgets.NewZNodeTree() },
+	NewState:   func() designtab.StateView { return widgets.NewZNodeTree() },
 	Sliders:    []string{"zkSession", "zkNodes", "work", "pause", "zkLatency", "clients", "clockDrift"},
 	Toggles:    []string{"zkHerd", "zkRespectSuspended", "zkFencing"},
 }
 
 // zookeeperSliders and zookeeperToggles are the controls only the ZooKeeper tab shows.
-var zookeeperSliders = map[string]SliderSpec{
+var zookeeperSliders = map[string]designtab.SliderSpec{
 	"zkSession": {
 		Key: "zkSession", Label: "Session", Min: 1, Max: 60, Step: 0.1, Log: true,
 		Tip:    "slider.zkSession.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = fromSeconds(v) },
+		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
 		Format: zkSessionFormat,
 	},
 	"zkNodes": {
@@ -49,20 +48,18 @@ var zookeeperSliders = map[string]SliderSpec{
 		Tip:    "slider.zkNodes.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: func(v float64) string { return fmt.Sprintf("%.0f", v) },
+		Format: designtab.FormatCount,
 	},
 	"zkLatency": {
 		Key: "zkLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:   "slider.zkLatency.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply: func(sc *sim.Scenario, v float64) {
-			sc.Latency = sim.Duration(time.Duration(v * float64(time.Millisecond)))
-		},
-		Format: func(v float64) string { return fmt.Sprintf("%.0f ms", v) },
+		Tip:    "slider.zkLatency.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
+		Format: designtab.FormatMs,
 	},
 }
 
-var zookeeperToggles = map[string]ToggleSpec{
+var zookeeperToggles = map[string]designtab.ToggleSpec{
 	"zkHerd": {
 		Key: "zkHerd", Label: "Herd",
 		Tip:   "toggle.zkHerd.tip",
@@ -83,4 +80,4 @@ var zookeeperToggles = map[string]ToggleSpec{
 	},
 }
 
-func init() { addControls(zookeeperSliders, zookeeperToggles) }
+func init() { designtab.Register(zookeeperModeTab, zookeeperSliders, zookeeperToggles) }

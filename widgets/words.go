@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"unicode"
@@ -133,4 +134,24 @@ func lastRuneIn(s string) rune {
 // between which a line may break.
 func isWide(r rune) bool {
 	return unicode.Is(unicode.Han, r) || (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
+}
+
+// ErrorText is an error as a person reads it: in the current language for
+// a scenario field's problem (the field keeps its JSON name, the wrapping
+// its file name), as the simulator wrote it (English) for the rest.
+func ErrorText(err error) string {
+	text := err.Error()
+	var fe *sim.FieldError
+	if !errors.As(err, &fe) {
+		return text
+	}
+	english := fe.Error()
+	if !strings.HasSuffix(text, english) {
+		return text
+	}
+	said := Say(fe.Words, fe.English)
+	if fe.Field != "" {
+		said = fe.Field + ": " + said
+	}
+	return strings.TrimSuffix(text, english) + said
 }

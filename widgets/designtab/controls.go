@@ -1,4 +1,4 @@
-package app
+package designtab
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // SliderSpec is one scenario parameter a slider edits: how to read it from
@@ -117,17 +118,54 @@ func (t ToggleSpec) DisabledWhy(sc *sim.Scenario) string {
 	return t.Disabled(sc)
 }
 
-func seconds(d sim.Duration) float64 { return d.D().Seconds() }
+// Seconds is a scenario duration as a slider's seconds.
+func Seconds(d sim.Duration) float64 { return d.D().Seconds() }
 
-func fromSeconds(v float64) sim.Duration {
+// FromSeconds turns a slider's seconds into a scenario duration, to the
+// millisecond.
+func FromSeconds(v float64) sim.Duration {
 	return sim.Duration(time.Duration(math.Round(v*1000)) * time.Millisecond)
 }
 
-// fmtSeconds shows a slider's seconds with no more digits than its step.
-func fmtSeconds(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " s" }
+// FormatSeconds shows a slider's seconds with no more digits than its step.
+func FormatSeconds(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " s" }
 
-// pauseLength is the length of the first pause fault, if any.
-func pauseLength(sc *sim.Scenario) (time.Duration, bool) {
+// FromMs turns a slider's milliseconds into a scenario duration.
+func FromMs(v float64) sim.Duration {
+	return sim.Duration(time.Duration(v * float64(time.Millisecond)))
+}
+
+// FormatMs shows a slider's milliseconds.
+func FormatMs(v float64) string { return fmt.Sprintf("%.0f ms", v) }
+
+// FormatCount shows a slider's whole number (clients, servers).
+func FormatCount(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// FormatClockDrift shows a clock-rate bound as a percentage.
+func FormatClockDrift(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return "±" + strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
+}
+
+// Refusal says why the scenario's mode refuses a change a toggle would
+// make (the design's own validation error, as a person reads it), "" when
+// it takes it; a toggle's Disabled can be built on it.
+func Refusal(sc *sim.Scenario, change func(sc *sim.Scenario)) string {
+	if sim.ValidateDesign(sc) != nil {
+		return ""
+	}
+	c := sc.Clone()
+	change(c)
+	if err := sim.ValidateDesign(c); err != nil {
+		return widgets.ErrorText(err)
+	}
+	return ""
+}
+
+// PauseLength is the length of the first pause fault, if any.
+func PauseLength(sc *sim.Scenario) (time.Duration, bool) {
 	for _, f := range sc.Faults {
 		if f.Kind() == "pause" {
 			return f.For.D(), true
@@ -137,66 +175,63 @@ func pauseLength(sc *sim.Scenario) (time.Duration, bool) {
 }
 
 // Sliders is every slider a tab can show, by key: here the ones several
-// tabs share; each design's file adds its own (addControls).
+// tabs share; each design's tab adds its own (Register).
 var Sliders = map[string]SliderSpec{
 	"work": {
 		Key: "work", Label: "Work", Min: 0, Max: 90, Step: 0.5,
 		Tip:    "slider.work.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return seconds(sc.Work), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Work = fromSeconds(v) },
-		Format: fmtSeconds,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return Seconds(sc.Work), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Work = FromSeconds(v) },
+		Format: FormatSeconds,
 	},
 	"pause": {
 		Key: "pause", Label: "Pause", Min: 0.5, Max: 60, Step: 0.5,
 		Tip: "slider.pause.tip",
 		Value: func(sc *sim.Scenario) (float64, bool) {
-			d, ok := pauseLength(sc)
+			d, ok := PauseLength(sc)
 			return d.Seconds(), ok
 		},
 		Apply: func(sc *sim.Scenario, v float64) {
 			for i := range sc.Faults {
 				if sc.Faults[i].Kind() == "pause" {
-					sc.Faults[i].For = fromSeconds(v)
+					sc.Faults[i].For = FromSeconds(v)
 				}
 			}
 		},
-		Format: fmtSeconds,
+		Format: FormatSeconds,
 	},
 	"clockDrift": {
 		Key: "clockDrift", Label: "Clock drift", Min: 0, Max: 0.1, Step: 0.001,
 		Tip:    "slider.clockDrift.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.ClockDrift, true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
-		Format: clockDriftFormat,
+		Format: FormatClockDrift,
 	},
 	"clients": {
 		Key: "clients", Label: "Clients", Min: 1, Max: 12, Step: 1,
-		Tip:   "slider.clients.tip",
-		Value: func(sc *sim.Scenario) (float64, bool) { return float64(sc.Clients), true },
-		Apply: func(sc *sim.Scenario, v float64) { sc.Clients = int(math.Round(v)) },
-		Format: func(v float64) string {
-			return fmt.Sprintf("%.0f", v)
-		},
+		Tip:    "slider.clients.tip",
+		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Clients), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Clients = int(math.Round(v)) },
+		Format: FormatCount,
 	},
 }
 
-// Toggles is every toggle a tab can show, by key; each design's file adds
-// its own (addControls).
+// Toggles is every toggle a tab can show, by key; each design's tab adds
+// its own (Register).
 var Toggles = map[string]ToggleSpec{}
 
 // addControls adds a design's own sliders and toggles to Sliders and
-// Toggles; a key is one control's for good (settings and translations are
-// keyed by it), so a key given twice is a mistake.
+// Toggles; a key given twice panics (Register).
 func addControls(sliders map[string]SliderSpec, toggles map[string]ToggleSpec) {
 	for k, s := range sliders {
 		if _, dup := Sliders[k]; dup {
-			panic("app: slider " + k + " added twice")
+			panic("designtab: slider " + k + " added twice")
 		}
 		Sliders[k] = s
 	}
 	for k, t := range toggles {
 		if _, dup := Toggles[k]; dup {
-			panic("app: toggle " + k + " added twice")
+			panic("designtab: toggle " + k + " added twice")
 		}
 		Toggles[k] = t
 	}

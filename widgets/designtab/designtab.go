@@ -1,0 +1,91 @@
+// Package designtab is what a lock design's tab in the window is made of,
+// so that a design's window folder (widgets/<design>/) can describe its
+// tab beside its state picture without importing app: the state picture's
+// interface (StateView), the tab's description (ModeTab), the sliders and
+// toggles a tab can show (SliderSpec, ToggleSpec, the ones several tabs
+// share), the formatting helpers their values use, and the one list of
+// tabs each design's folder adds itself to from its init (Register). The
+// window (app) builds one tab per entry of Tabs. Like every widget
+// package, it never imports app.
+package designtab
+
+import (
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// StateView is a mode's own picture of the lock (the Redis key with its
+// TTL bar, the Redlock vote tally, the znode tree, the etcd keys): a widget
+// drawn from a snapshot.
+type StateView interface {
+	fyne.CanvasObject
+	// SetSnapshot shows the lock state of the snapshot's instant.
+	SetSnapshot(s *sim.Snapshot)
+}
+
+// ModeTab describes one mode's tab: its state widget, the preset it opens
+// with, and the keys of the Sliders and Toggles that apply to it. A
+// design's tab lives in the design's own window folder (widgets/<design>/)
+// beside its state picture, with its own sliders, toggles and protocol
+// lines, and is added to the window by Register.
+type ModeTab struct {
+	Mode       string // the sim mode it runs
+	Title      string // the tab's title
+	StateTitle string // translation key of the title over the state picture
+	Preset     string // the preset shown at start
+	NewState   func() StateView
+	Sliders    []string // keys into Sliders
+	Toggles    []string // keys into Toggles
+	// Protocol spells out, for the scenario on show, what the clients and
+	// servers actually send, under the state picture; nil for none.
+	Protocol func(sc *sim.Scenario) []string
+}
+
+// registered holds the tabs by mode, as Register added them.
+var registered = map[string]ModeTab{}
+
+// Register adds a design's tab to the window, with the sliders and toggles
+// only it shows (added to Sliders and Toggles); a design's window folder
+// calls it from its init. A mode has one tab, and a control's key is one
+// control's for good (settings and translations are keyed by it), so
+// either given twice is a mistake and panics.
+func Register(tab ModeTab, sliders map[string]SliderSpec, toggles map[string]ToggleSpec) {
+	if tab.Mode == "" {
+		panic("designtab: a tab without a mode")
+	}
+	if _, dup := registered[tab.Mode]; dup {
+		panic("designtab: mode " + tab.Mode + " has a tab already")
+	}
+	addControls(sliders, toggles)
+	registered[tab.Mode] = tab
+}
+
+// Tabs lists the registered tabs in window order: the simulator's order of
+// its designs (their Traits.Place, sim.ModeNames), leaving out a tab whose
+// mode the simulator does not list.
+func Tabs() []ModeTab {
+	var out []ModeTab
+	for _, mode := range sim.ModeNames() {
+		if tab, ok := registered[mode]; ok {
+			out = append(out, tab)
+		}
+	}
+	return out
+}
+
+// ShortTime writes a round duration without trailing zeros ("10 s",
+// "100 ms") and any other to the millisecond.
+func ShortTime(d time.Duration) string {
+	switch {
+	case d >= time.Second && d%time.Second == 0:
+		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+	case d < time.Second && d%time.Millisecond == 0:
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return widgets.FormatTime(d)
+}

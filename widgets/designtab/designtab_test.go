@@ -1,0 +1,63 @@
+package designtab
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/lockscope/lockscope/sim"
+	_ "github.com/lockscope/lockscope/sim/designs"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// withRegistry runs the test on empty lists of tabs and controls, and puts
+// the real ones back after it.
+func withRegistry(t *testing.T) {
+	t.Helper()
+	tabs, sliders, toggles := registered, Sliders, Toggles
+	registered, Sliders, Toggles = map[string]ModeTab{}, map[string]SliderSpec{}, map[string]ToggleSpec{}
+	t.Cleanup(func() { registered, Sliders, Toggles = tabs, sliders, toggles })
+}
+
+// The window lists the tabs in the simulator's order of its designs,
+// whatever order the designs' inits ran in, and leaves out a tab whose
+// mode the simulator does not list.
+func TestTabsFollowTheSimulatorsPlaces(t *testing.T) {
+	withRegistry(t)
+	modes := sim.ModeNames()
+	assert.NotEmpty(t, modes)
+	Register(ModeTab{Mode: "no-such-design"}, nil, nil)
+	for i := len(modes) - 1; i >= 0; i-- {
+		Register(ModeTab{Mode: modes[i]}, nil, nil)
+	}
+	var got []string
+	for _, tab := range Tabs() {
+		got = append(got, tab.Mode)
+	}
+	assert.Equal(t, modes, got)
+}
+
+// A mode has one tab and a control's key one control: a second of either
+// is refused, as is a tab without a mode.
+func TestRegisterRefusesTwiceTheSame(t *testing.T) {
+	withRegistry(t)
+	Register(ModeTab{Mode: "a"}, map[string]SliderSpec{"s": {Key: "s"}}, map[string]ToggleSpec{"t": {Key: "t"}})
+	assert.Contains(t, Sliders, "s")
+	assert.Contains(t, Toggles, "t")
+	assert.Panics(t, func() { Register(ModeTab{Mode: "a"}, nil, nil) }, "a second tab for a mode")
+	assert.Panics(t, func() { Register(ModeTab{Mode: "b"}, map[string]SliderSpec{"s": {Key: "s"}}, nil) }, "a slider's key again")
+	assert.Panics(t, func() { Register(ModeTab{Mode: "c"}, nil, map[string]ToggleSpec{"t": {Key: "t"}}) }, "a toggle's key again")
+	assert.Panics(t, func() { Register(ModeTab{}, nil, nil) }, "a tab without a mode")
+}
+
+func TestShortTime(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		10 * time.Second:        "10 s",
+		100 * time.Millisecond:  "100 ms",
+		2500 * time.Millisecond: widgets.FormatTime(2500 * time.Millisecond),
+		667 * time.Millisecond:  "667 ms",
+	} {
+		assert.Equal(t, want, ShortTime(d), "%v", d)
+	}
+}
