@@ -218,8 +218,9 @@ func TestChangeMarksInWords(t *testing.T) {
 	sc, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
 	sc = sc.Clone()
-	sc.Changes = append(sc.Changes, sim.Change{At: sim.Duration(5 * time.Second),
-		Set: map[string]json.RawMessage{"ttl": json.RawMessage(`"48s"`), "watchdog": json.RawMessage(`true`)}})
+	var ch sim.Change
+	require.NoError(t, json.Unmarshal([]byte(`{"at": "5s", "set": {"ttl": "48s", "watchdog": true}}`), &ch))
+	sc.Changes = append(sc.Changes, ch)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	l := NewEventLog()

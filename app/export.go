@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -168,11 +167,7 @@ func ScenarioParameters(sc *sim.Scenario) string {
 // language and the words of the parameter line ("TTL 44 s · watchdog
 // on"); a field the line does not show is written as the file has it.
 func ChangeText(sc *sim.Scenario, ch sim.Change) string {
-	before, err1 := EffectiveScenario(sc, ch.At.D()-1)
-	after, err2 := EffectiveScenario(sc, ch.At.D())
-	if err1 != nil || err2 != nil {
-		return ch.String()
-	}
+	before, after := sc.At(ch.At.D()-1), sc.At(ch.At.D())
 	was := map[string]bool{}
 	for _, p := range parameterParts(before) {
 		was[p] = true
@@ -184,12 +179,11 @@ func ChangeText(sc *sim.Scenario, ch sim.Change) string {
 		}
 	}
 	var unshown []string // fields the line does not show, as the file has them
-	for k, v := range ch.Set {
+	for _, k := range ch.Set.Fields() {
 		if !parameterField[k] {
-			unshown = append(unshown, k+" "+strings.Trim(string(v), `"`))
+			unshown = append(unshown, k+" "+ch.Set.Value(k))
 		}
 	}
-	slices.Sort(unshown)
 	if out = append(out, unshown...); len(out) == 0 {
 		return ch.String() // a switch turned off that the line only names when on
 	}

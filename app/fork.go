@@ -1,10 +1,7 @@
 package app
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,32 +30,23 @@ func (c *Controller) SetControl(what string, apply func(sc *sim.Scenario)) error
 	if at == 0 {
 		return c.Edit(what, apply)
 	}
-	before, err := c.effectiveAt(at)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
+	before := c.scenario.At(at)
 	after := before.Clone()
 	apply(after)
-	set, err := changedFields(before, after)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if len(set) == 0 {
-		return nil
-	}
-	var fixed []string
-	for k := range set {
-		if !slices.Contains(sim.ChangeableFields, k) {
-			fixed = append(fixed, fieldName(c.mode, k)) // in the reader's words where it has them
-		}
-	}
+	set, fixed := sim.Difference(before, after)
 	if len(fixed) > 0 {
+		for i, k := range fixed {
+			fixed[i] = fieldName(c.mode, k) // in the reader's words where it has them
+		}
 		sort.Strings(fixed)
 		if err := c.Edit(what, apply); err != nil {
 			return err
 		}
 		c.note = i18n.F("status.fixedField", "what", what, "fields", strings.Join(fixed, ", "))
 		c.history[c.at].note = c.note
+		return nil
+	}
+	if set.Empty() {
 		return nil
 	}
 	sc := c.scenario.Clone()
@@ -82,15 +70,10 @@ func forkChanges(old []sim.Change, ch sim.Change) []sim.Change {
 	for _, o := range old {
 		switch {
 		case o.At == ch.At:
-			for k, v := range ch.Set {
-				o.Set[k] = v
-			}
+			o.Set = o.Set.With(ch.Set)
 			merged = true
 		case o.At > ch.At:
-			for k := range ch.Set {
-				delete(o.Set, k)
-			}
-			if len(o.Set) == 0 {
+			if o.Set = o.Set.Without(ch.Set); o.Set.Empty() {
 				continue
 			}
 		}
@@ -101,88 +84,6 @@ func forkChanges(old []sim.Change, ch sim.Change) []sim.Change {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
 	return out
-}
-
-// changedFields lists, as scenario-file JSON, the fields whose values
-// differ between two scenarios.
-func changedFields(before, after *sim.Scenario) (map[string]json.RawMessage, error) {
-	a, err := fieldsOf(before)
-	if err != nil {
-		return nil, err
-	}
-	b, err := fieldsOf(after)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]json.RawMessage{}
-	for k, v := range b {
-		if !bytes.Equal(a[k], v) {
-			out[k] = v
-		}
-	}
-	for k := range a {
-		if _, ok := b[k]; !ok {
-			out[k] = json.RawMessage("null")
-		}
-	}
-	return out, nil
-}
-
-// fieldsOf is a scenario's file members, without the timed lists (changes
-// and captions), which are not controls.
-func fieldsOf(sc *sim.Scenario) (map[string]json.RawMessage, error) {
-	b, err := json.Marshal(sc)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	delete(m, "changes")
-	delete(m, "captions")
-	return m, nil
-}
-
-// effectiveAt is the scenario as it stands at t: the changes at or before
-// t applied in the order the simulator applies them.
-func (c *Controller) effectiveAt(t time.Duration) (*sim.Scenario, error) {
-	return EffectiveScenario(c.scenario, t)
-}
-
-// EffectiveScenario is sc with its changes at or before t applied, in the
-// simulator's order (by time, then by position in the file), and no
-// changes left: what the controls show at t.
-func EffectiveScenario(sc *sim.Scenario, t time.Duration) (*sim.Scenario, error) {
-	var due []sim.Change
-	for _, ch := range sc.Changes {
-		if ch.At.D() <= t {
-			due = append(due, ch)
-		}
-	}
-	base := sc.Clone()
-	base.Changes = nil
-	if len(due) == 0 {
-		return base, nil
-	}
-	sort.SliceStable(due, func(i, j int) bool { return due[i].At < due[j].At })
-	b, err := json.Marshal(base)
-	if err != nil {
-		return nil, err
-	}
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, err
-	}
-	for _, ch := range due {
-		for k, v := range ch.Set {
-			doc[k] = v
-		}
-	}
-	if b, err = json.Marshal(doc); err != nil {
-		return nil, err
-	}
-	return sim.ParseScenario(b)
 }
 
 // Effective is the scenario as it stands at the cursor, with the changes
@@ -204,10 +105,6 @@ func (c *Controller) Effective() *sim.Scenario {
 	if c.eff != nil && c.effFor == c.scenario && c.effN == n {
 		return c.eff
 	}
-	eff, err := c.effectiveAt(c.cursor)
-	if err != nil { // the scenario validated when it was recorded
-		return c.scenario
-	}
-	c.eff, c.effFor, c.effN = eff, c.scenario, n
-	return eff
+	c.eff, c.effFor, c.effN = c.scenario.At(c.cursor), c.scenario, n
+	return c.eff
 }

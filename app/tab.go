@@ -115,7 +115,7 @@ func (p *Pictures) showProtocol(c *Controller) {
 	for _, ch := range c.Scenario().Changes {
 		if ch.At.D() <= c.Cursor() {
 			key := "proto.changed"
-			if _, ttl := ch.Set["ttl"]; ttl {
+			if ch.Set.Has("ttl") {
 				key = "proto.changedTTL" // and what it leaves as it was
 			}
 			lines = append(lines, i18n.F(key, "t", designtab.ShortTime(ch.At.D()), "change", ChangeText(c.Scenario(), ch)))

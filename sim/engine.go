@@ -454,9 +454,7 @@ func (s *Sim) handle(e *event) bool {
 		s.resume(e.node)
 	case evChange:
 		ch := s.Scenario.Changes[e.fault]
-		if next, err := ch.apply(s.Scenario); err == nil { // validated in New
-			s.Scenario = next
-		}
+		s.Scenario = ch.apply(s.Scenario)
 		s.trace(None, "change", "", None, ch.String())
 		s.Check.Fault(s.now, "change", "", ch.String())
 	case evHeal:

@@ -5,19 +5,22 @@ import (
 	"strings"
 )
 
-// designField is a scenario field only some designs read: how to tell a
-// scenario sets it, and the words a design that does not read it refuses
-// it with when the design has none of its own (Traits.Refusals); nil when
-// every design that does not read it must say why in its own words.
+// designField is a scenario field only some designs read (a scenario
+// sets it when it is not its zero, scenarioField.isSet), and the words a
+// design that does not read it refuses it with when the design has none
+// of its own (Traits.Refusals).
 type designField struct {
-	name string
-	set  func(sc *Scenario) bool
+	scenarioField
 	// refusal is the field's own words for a design that does not read
 	// it, given the designs that do (readers, asked of their Traits when
-	// the field is refused); nil for none.
+	// the field is refused); nil when every design that does not read it
+	// must say why in its own words.
 	refusal func(readers []string) *FieldError
-	// carry copies the field from one scenario to another.
-	carry func(dst, src *Scenario)
+}
+
+// readBySome is the designField of the scenario field name.
+func readBySome(name string, refusal func(readers []string) *FieldError) designField {
+	return designField{scenarioFieldsNamed(name)[0], refusal}
 }
 
 // designFields are the fields only some designs read, in the order they
@@ -26,54 +29,28 @@ type designField struct {
 // by the existing designs without an edit in any of them. A refusal names
 // the designs that read the field from their Traits: the core names none.
 var designFields = []designField{
-	{name: "failoverAfter",
-		set: func(sc *Scenario) bool { return sc.FailoverAfter != 0 },
-		refusal: func(r []string) *FieldError {
-			return FieldErr("failoverAfter", say("field.failoverAfter").Part("designs", designsWords(r)),
-				"only for %s with a replica (Sentinel's delay)", designsEnglish(r))
-		},
-		carry: func(dst, src *Scenario) { dst.FailoverAfter = src.FailoverAfter }},
-	{name: "preVote",
-		set: func(sc *Scenario) bool { return sc.PreVote },
-		refusal: func(r []string) *FieldError {
-			return FieldErr("preVote", say("field.preVote").Part("designs", designsWords(r)),
-				"only for %s (raft's pre-vote)", designsEnglish(r))
-		},
-		carry: func(dst, src *Scenario) { dst.PreVote = src.PreVote }},
-	{name: "contextTimeout",
-		set: func(sc *Scenario) bool { return sc.ContextTimeout },
-		refusal: func(r []string) *FieldError {
-			return FieldErr("contextTimeout", say("field.contextTimeout").Part("designs", designsWords(r)),
-				"only for %s (go-redis's ContextTimeoutEnabled)", designsEnglish(r))
-		},
-		carry: func(dst, src *Scenario) { dst.ContextTimeout = src.ContextTimeout }},
-	{name: "checkValidity", // the redsync application's look at Until() (issue 13)
-		set:     func(sc *Scenario) bool { return sc.CheckValidity },
-		refusal: onlyFor("checkValidity"),
-		carry:   func(dst, src *Scenario) { dst.CheckValidity = src.CheckValidity }},
-	{name: "fencing",
-		set:   func(sc *Scenario) bool { return sc.Fencing },
-		carry: func(dst, src *Scenario) { dst.Fencing = src.Fencing }},
-	{name: "replica",
-		set:   func(sc *Scenario) bool { return sc.Replica },
-		carry: func(dst, src *Scenario) { dst.Replica = src.Replica }},
-	{name: "herd",
-		set: func(sc *Scenario) bool { return sc.Herd },
-		refusal: func(r []string) *FieldError {
-			return FieldErr("herd", say("field.herd").Part("designs", designsWords(r)),
-				"only %s have watches to herd", designsEnglish(r))
-		},
-		carry: func(dst, src *Scenario) { dst.Herd = src.Herd }},
-	{name: "plainDel",
-		set:   func(sc *Scenario) bool { return sc.PlainDel },
-		carry: func(dst, src *Scenario) { dst.PlainDel = src.PlainDel }},
-	{name: "sequential",
-		set:     func(sc *Scenario) bool { return sc.Sequential },
-		refusal: onlyFor("sequential"),
-		carry:   func(dst, src *Scenario) { dst.Sequential = src.Sequential }},
-	{name: "watchdog",
-		set:   func(sc *Scenario) bool { return sc.Watchdog },
-		carry: func(dst, src *Scenario) { dst.Watchdog = src.Watchdog }},
+	readBySome("failoverAfter", func(r []string) *FieldError {
+		return FieldErr("failoverAfter", say("field.failoverAfter").Part("designs", designsWords(r)),
+			"only for %s with a replica (Sentinel's delay)", designsEnglish(r))
+	}),
+	readBySome("preVote", func(r []string) *FieldError {
+		return FieldErr("preVote", say("field.preVote").Part("designs", designsWords(r)),
+			"only for %s (raft's pre-vote)", designsEnglish(r))
+	}),
+	readBySome("contextTimeout", func(r []string) *FieldError {
+		return FieldErr("contextTimeout", say("field.contextTimeout").Part("designs", designsWords(r)),
+			"only for %s (go-redis's ContextTimeoutEnabled)", designsEnglish(r))
+	}),
+	readBySome("checkValidity", onlyFor("checkValidity")), // the redsync application's look at Until() (issue 13)
+	readBySome("fencing", nil),
+	readBySome("replica", nil),
+	readBySome("herd", func(r []string) *FieldError {
+		return FieldErr("herd", say("field.herd").Part("designs", designsWords(r)),
+			"only %s have watches to herd", designsEnglish(r))
+	}),
+	readBySome("plainDel", nil),
+	readBySome("sequential", onlyFor("sequential")),
+	readBySome("watchdog", nil),
 }
 
 // onlyFor is the plain refusal of field: "only for" the designs that read
@@ -119,7 +96,7 @@ func designsWords(names []string) Words {
 func refuseUnread(sc *Scenario, m Mode) error {
 	tr := m.Traits()
 	for _, f := range designFields {
-		if !f.set(sc) || tr.Reads(f.name) {
+		if !f.isSet(sc) || tr.Reads(f.name) {
 			continue
 		}
 		if why := tr.Refusals[f.name]; why != nil {
@@ -159,7 +136,7 @@ func validateDesign(sc *Scenario, m Mode) error {
 // trade-off map's base) keeps of it, whatever fields the designs add.
 func CarryDesignFields(dst, src *Scenario) {
 	for _, f := range designFields {
-		f.carry(dst, src)
+		f.copy(dst, src)
 	}
 }
 

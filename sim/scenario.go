@@ -183,27 +183,6 @@ type Scenario struct {
 	Changes        []Change  `json:"changes,omitempty"`
 }
 
-// Change is a control moved during a run (a fork in the window): from At
-// on, the fields in Set take their new values.
-type Change struct {
-	At  Duration                   `json:"at"`
-	Set map[string]json.RawMessage `json:"set"`
-}
-
-// ChangeableFields are the fields a Change may set mid-run; the others
-// (clients, nodes, mode, seed, ...) shape the whole run.
-var ChangeableFields = []string{"ttl", "work", "think", "latency", "jitter", "watchdog", "fencing",
-	"plainDel", "retryDelay", "tries", "driftFactor", "respectSuspended", "checkValidity"}
-
-// apply returns a copy of sc with the change's fields set.
-func (ch Change) apply(sc *Scenario) (*Scenario, error) {
-	c := sc.Clone()
-	if err := decodeFields(reflect.ValueOf(c).Elem(), ch.Set, ""); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // Defaults returns the scenario a mode starts from before a file overrides
 // fields; the figures are those of the reference clients.
 func Defaults(mode string) (*Scenario, error) {
@@ -236,27 +215,27 @@ func Defaults(mode string) (*Scenario, error) {
 // Clone returns a deep copy, so an edited scenario never aliases the original.
 func (sc *Scenario) Clone() *Scenario {
 	c := *sc
-	c.Faults = make([]Fault, len(sc.Faults))
-	for i, f := range sc.Faults {
-		c.Faults[i] = f
-		if f.Partition != nil {
-			c.Faults[i].Partition = make([][]string, len(f.Partition))
-			for j, g := range f.Partition {
-				c.Faults[i].Partition[j] = append([]string(nil), g...)
-			}
-		}
-	}
+	c.Faults = cloneFaults(sc.Faults)
 	c.Captions = append([]Caption(nil), sc.Captions...)
-	if sc.Changes != nil {
-		c.Changes = make([]Change, len(sc.Changes))
-		for i, ch := range sc.Changes {
-			c.Changes[i] = Change{At: ch.At, Set: make(map[string]json.RawMessage, len(ch.Set))}
-			for k, v := range ch.Set {
-				c.Changes[i].Set[k] = append(json.RawMessage(nil), v...)
-			}
-		}
+	if sc.Changes != nil { // a change is a plain value
+		c.Changes = append(make([]Change, 0, len(sc.Changes)), sc.Changes...)
 	}
 	return &c
+}
+
+// cloneFaults is a deep copy of faults (never nil).
+func cloneFaults(faults []Fault) []Fault {
+	out := make([]Fault, len(faults))
+	for i, f := range faults {
+		out[i] = f
+		if f.Partition != nil {
+			out[i].Partition = make([][]string, len(f.Partition))
+			for j, g := range f.Partition {
+				out[i].Partition[j] = append([]string(nil), g...)
+			}
+		}
+	}
+	return out
 }
 
 // ClientName is the name of client i (0-based index).
@@ -345,6 +324,12 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 			}
 			continue
 		}
+		if f.Type() == reflect.TypeOf([]Change(nil)) {
+			if err := decodeChanges(f, raw[k], prefix+k); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := json.Unmarshal(raw[k], f.Addr().Interface()); err != nil {
 			english, w := jsonProblem(err)
 			return &FieldError{Field: prefix + k, English: english, Words: w}
@@ -377,6 +362,29 @@ func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 			return FieldErr(fmt.Sprintf("%s[%d].when", path, i), say("field.atAndWhen"), "give either at or when, not both")
 		case !at && !when:
 			return FieldErr(fmt.Sprintf("%s[%d].at", path, i), say("field.missing"), "missing")
+		}
+	}
+	f.Set(reflect.ValueOf(out))
+	return nil
+}
+
+// decodeChanges reads the scenario's changes, each once into typed
+// settings (Change.UnmarshalJSON), so a problem names the entry and its
+// member ("changes[1].set.ttl").
+func decodeChanges(f reflect.Value, data json.RawMessage, path string) error {
+	var items []json.RawMessage
+	if json.Unmarshal(data, &items) != nil {
+		// not a list: said as encoding/json says it of the field's type
+		english, w := jsonProblem(json.Unmarshal(data, f.Addr().Interface()))
+		return &FieldError{Field: path, English: english, Words: w}
+	}
+	var out []Change
+	if items != nil {
+		out = make([]Change, len(items))
+	}
+	for i, it := range items {
+		if err := json.Unmarshal(it, &out[i]); err != nil {
+			return within(fmt.Sprintf("%s[%d]", path, i), err)
 		}
 	}
 	f.Set(reflect.ValueOf(out))
@@ -555,19 +563,10 @@ func (sc *Scenario) Validate() error {
 		if ch.At < 0 || ch.At.D() > MaxDuration {
 			return outside(p+".at", ch.At)
 		}
-		if len(ch.Set) == 0 {
+		if ch.Set.Empty() {
 			return FieldErr(p+".set", say("field.wantSetField"), "want at least one field")
 		}
-		for k := range ch.Set {
-			if !contains(ChangeableFields, k) {
-				fields := strings.Join(ChangeableFields, ", ")
-				return FieldErr(p+".set."+k, say("field.notChangeable", "fields", fields), "cannot change during a run (one of %s)", fields)
-			}
-		}
-		next, err := ch.apply(cur)
-		if err != nil {
-			return fmt.Errorf("%s.set.%w", p, err)
-		}
+		next := ch.apply(cur) // a field a change may not set was refused when the file was read
 		next.Changes = nil
 		if err := next.Validate(); err != nil {
 			return fmt.Errorf("%s.set: %w", p, err)
@@ -611,21 +610,4 @@ func validateWhen(sc *Scenario, p string, f Fault) error {
 		return FieldErr(p+"."+field, say("field.whenClient", "node", strconv.Quote(t)), "%q is not a client: \"when\" ties the fault to a client's step", t)
 	}
 	return nil
-}
-
-// String lists the change's fields as `ttl=5s, watchdog=true`.
-func (ch Change) String() string {
-	keys := make([]string, 0, len(ch.Set))
-	for k := range ch.Set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(k + "=" + strings.Trim(string(ch.Set[k]), `"`))
-	}
-	return b.String()
 }

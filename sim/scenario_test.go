@@ -132,7 +132,7 @@ func FuzzParseScenario(f *testing.F) {
 func TestChangeForksTheFuture(t *testing.T) {
 	base := simtest.Preset(t, "redis-gc-pause", nil)
 	forked := base.Clone()
-	forked.Changes = []sim.Change{{At: sim.Duration(500 * time.Millisecond), Set: map[string]json.RawMessage{"fencing": json.RawMessage("true")}}}
+	forked.Changes = []sim.Change{change(t, `{"at": "500ms", "set": {"fencing": true}}`)}
 	require.NoError(t, forked.Validate())
 	a, err := sim.Record(base)
 	require.NoError(t, err)
@@ -143,9 +143,17 @@ func TestChangeForksTheFuture(t *testing.T) {
 	assert.Equal(t, 1, sum.StaleWritesRejected, "from 500 ms on the storage checks tokens")
 	assert.True(t, sum.Safe)
 
+	_, err = sim.ParseScenario([]byte(`{"mode": "redis", "changes": [{"at": "1s", "set": {"clients": 3}}]}`))
+	assert.ErrorContains(t, err, "changes[0].set.clients: cannot change during a run", "refused as the file is read")
 	bad := base.Clone()
-	bad.Changes = []sim.Change{{At: sim.Duration(time.Second), Set: map[string]json.RawMessage{"clients": json.RawMessage("3")}}}
-	assert.ErrorContains(t, bad.Validate(), "changes[0].set.clients: cannot change during a run")
-	bad.Changes = []sim.Change{{At: sim.Duration(time.Second), Set: map[string]json.RawMessage{"ttl": json.RawMessage(`"-1s"`)}}}
+	bad.Changes = []sim.Change{change(t, `{"at": "1s", "set": {"ttl": "-1s"}}`)}
 	assert.ErrorContains(t, bad.Validate(), "changes[0].set: ttl: -1s is negative")
+}
+
+// change is one entry of a scenario file's changes, read as the file is.
+func change(t *testing.T, entry string) sim.Change {
+	t.Helper()
+	var ch sim.Change
+	require.NoError(t, json.Unmarshal([]byte(entry), &ch))
+	return ch
 }
