@@ -93,9 +93,31 @@ const tlEasyLane = 40
 // the fault badges' rows, with the axis and the legend: what the tab gives
 // the timeline when the panels above it can spare the room.
 func (t *Timeline) EasyHeight() float32 {
-	_, rows := t.faultBadges()
-	top := max(faultRowY(rows)+tlTopRow-faultRowY(1), tlTopRow)
-	return top + float32(len(t.tl.Clients))*tlEasyLane + tlAxisH + tlLegendH
+	_, rows := t.faultBadges(faultRowsMax)
+	return badgeBandH(rows) + float32(len(t.tl.Clients))*tlEasyLane + tlAxisH + tlLegendH
+}
+
+// tlReadableLane is the least height a lane is given room for by folding
+// the fault badges into fewer rows: its client's name and its bars stay
+// legible (Redlock's clock jump at 1024×768 drew three rows of badges
+// over lanes 9 points high).
+const tlReadableLane = 22
+
+// badgeBandH is the height of the band of fault badges above the lanes
+// when they take rows rows.
+func badgeBandH(rows int) float32 { return max(faultRowY(rows)+tlTopRow-faultRowY(1), tlTopRow) }
+
+// badgeRows is how many rows the fault badges may take at the timeline's
+// height: as many as faultRowsMax while each lane keeps tlReadableLane
+// beneath them, at least one.
+func (t *Timeline) badgeRows() int {
+	n := float32(max(len(t.tl.Clients), 1))
+	for rows := faultRowsMax; rows > 1; rows-- {
+		if (t.Size().Height-badgeBandH(rows)-tlAxisH-tlLegendH)/n >= tlReadableLane {
+			return rows
+		}
+	}
+	return 1
 }
 
 // plotSpan is the x range the run's time maps onto.
@@ -276,9 +298,10 @@ func (r *timelineRenderer) Refresh() {
 			// The dimmed future covers the bars only: every label on show
 			// tells of an instant at or before the cursor (see timed), so
 			// one that reaches past the cursor is drawn whole, not half
-			// a ghost.
-			r.objects = append([]fyne.CanvasObject{r.bars, r.dim}, r.pools.all()...)
-			r.objects = append(r.objects, r.cursor, r.cursorBg, r.cursorTxt)
+			// a ghost. The cursor's line runs under the labels, so a badge
+			// it crosses stays whole and readable.
+			r.objects = append([]fyne.CanvasObject{r.bars, r.dim, r.cursor}, r.pools.all()...)
+			r.objects = append(r.objects, r.cursorBg, r.cursorTxt)
 			repaint(t)
 		}
 		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
@@ -369,8 +392,8 @@ func (r *timelineRenderer) draw() {
 	muted := themeColor(th, theme.ColorNamePlaceHolder)
 	size := t.Size()
 	x0, x1 := t.plotSpan()
-	badges, rows := t.faultBadges()
-	t.top = faultRowY(rows) + tlTopRow - faultRowY(1)
+	badges, rows := t.faultBadges(t.badgeRows())
+	t.top = badgeBandH(rows)
 	lanes := t.lanes()
 	bottom := t.lanesBottom()
 	laneOf := map[string]int{}
@@ -484,17 +507,18 @@ func (r *timelineRenderer) draw() {
 		}
 	}
 
-	// Overlaps: hatched across every lane, labelled, bordered.
+	// Overlaps: hatched across every lane, labelled, bordered; their
+	// badges keep clear of the fault badges above the lanes too.
+	for _, b := range badges {
+		taken = append(taken, labelBox{b.x, faultRowY(b.row), b.w, faultRowH - 2})
+	}
 	for _, ov := range tl.Overlaps {
 		a, w := span(ov)
 		r.rect(a, t.top, w, bottom-t.top, fade(ColorViolation, 0.20))
 		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: fade(ColorViolation, 0.6)})
 		r.vline(a, t.top, bottom, ColorViolation, 2)
 		r.vline(a+w, t.top, bottom, ColorViolation, 2)
-		label, box, ok := t.overlapBadge(ov, lanes, taken)
-		if !ok {
-			continue // the hatch and the legend still say it
-		}
+		label, box := t.overlapBadge(ov, lanes, rows, taken)
 		badge, txt := r.badges.next(), r.labels.next()
 		placeRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
 		placeText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)
@@ -629,48 +653,77 @@ func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
 	return out
 }
 
+// tlOverlapInLane is the least lane height at which the overlap's badge
+// goes into the lanes before the band of fault badges: in a thinner lane
+// it would cover most of the bars it labels.
+const tlOverlapInLane = 28
+
 // overlapBadge places the label of a two-holder overlap where it covers
-// no label already placed: at the foot of the lanes, else at the top of a
-// lane (from the last up); at the overlap's start, else just after the
-// label in its way; in full ("2 holders · 5.005 s") where that fits in
-// the overlap, else in short ("2 holders") before it moves up a row. ok
-// is false when no place is free.
-func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, taken labelBoxes) (label string, box labelBox, ok bool) {
+// no label already placed (taken: the lanes' labels and the fault
+// badges): at the foot of the lanes, else at the top of a lane (from the
+// last up), else in a row of the fault badges' band (first of all where
+// the lanes are thinner than tlOverlapInLane); at the overlap's start,
+// else just after the label in its way; in full ("2 holders · 5.005 s")
+// where that fits in the overlap, else in short ("2 holders") before it
+// moves on. Where none of those places is free it goes in the band after
+// the badges in its way, and failing that at the lanes' foot: the badge
+// always shows.
+func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, rows int, taken labelBoxes) (label string, box labelBox) {
 	a, b := t.XAt(ov.From), t.XAt(ov.To)
 	_, x1 := t.plotSpan()
+	right := x1 + tlRightPad
 	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
 	short := i18n.T("timeline.overlap")
 	texts := []string{short}
 	if textWidth(long, 11, true)+8 <= b-a {
 		texts = []string{long, short}
 	}
-	ys := []float32{t.lanesBottom() - 19}
+	foot := t.lanesBottom() - 19
+	inLanes := []float32{foot}
 	for i := len(lanes) - 1; i >= 0; i-- {
-		if y := lanes[i].top + 1; y+17 <= t.lanesBottom()-19 {
-			ys = append(ys, y)
+		if y := lanes[i].top + 1; y+17 <= foot {
+			inLanes = append(inLanes, y)
 		}
+	}
+	var band []float32
+	for row := range rows {
+		band = append(band, faultRowY(row))
+	}
+	ys := slices.Concat(inLanes, band)
+	if len(lanes) > 0 && lanes[0].height < tlOverlapInLane {
+		ys = slices.Concat(band, inLanes)
+	}
+	// xs are the places in the row at y: the overlap's start, then after
+	// each label in the way; within the overlap unless anywhere is allowed.
+	xs := func(y float32, anywhere bool) []float32 {
+		out := []float32{a + 2}
+		for _, o := range taken {
+			if end := o.x + o.w + 2; o.y < y+17 && y < o.y+o.h && end > a && (anywhere || end < b) {
+				out = append(out, end)
+			}
+		}
+		slices.Sort(out)
+		return out
 	}
 	for _, y := range ys {
 		for _, text := range texts {
 			w := textWidth(text, 11, true) + 8
-			// At the overlap's start, else after each label in the way,
-			// as long as the badge still starts inside the overlap.
-			xs := []float32{a + 2}
-			for _, o := range taken {
-				if o.y < y+17 && y < o.y+o.h && o.x+o.w+2 > a && o.x+o.w+2 < b {
-					xs = append(xs, o.x+o.w+2)
-				}
-			}
-			slices.Sort(xs)
-			for _, x := range xs {
-				box := labelBox{x, y, w, 17}
-				if x+w <= x1+tlRightPad && taken.free(box) {
-					return text, box, true
+			for _, x := range xs(y, false) {
+				if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
+					return text, box
 				}
 			}
 		}
 	}
-	return "", labelBox{}, false
+	w := textWidth(short, 11, true) + 8
+	for _, y := range band {
+		for _, x := range xs(y, true) {
+			if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
+				return short, box
+			}
+		}
+	}
+	return short, labelBox{min(a+2, right-w), foot, w, 17}
 }
 
 // roomAfter reports whether a label w pixels wide fits after instant at
@@ -712,11 +765,12 @@ type faultBadge struct {
 // words if they fit there and as its glyph alone if not; past
 // faultRowsMax rows it is offset to the right of the row that ends
 // first. So no badge hides another. The cursor's time is written on the axis, below the
-// lanes, so it never covers them either. rows is how many rows are used.
-func (t *Timeline) faultBadges() (badges []faultBadge, rows int) {
+// lanes, so it never covers them either. maxRows (1 to faultRowsMax) is
+// how many rows the badges may take; rows is how many they do.
+func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 	faults := t.tl.Faults
 	width := t.Size().Width
-	var ends [faultRowsMax]float32
+	ends := make([]float32, max(1, min(maxRows, faultRowsMax)))
 	for i := range ends {
 		ends[i] = -1
 	}
@@ -762,7 +816,7 @@ func (t *Timeline) faultBadges() (badges []faultBadge, rows int) {
 			w := textWidth(text, 11, true) + 8
 			badges = append(badges, faultBadge{x: ends[row] + 4, w: w, text: text, row: row})
 			ends[row] += 4 + w
-			rows = faultRowsMax
+			rows = len(ends)
 		}
 	}
 	return badges, max(rows, 1)
