@@ -128,7 +128,9 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	base, err = tradeoffBase(rl, ttl, tradeoffAxis("pause"), sim.PauseBeforeWrite)
 	require.NoError(t, err)
 	assert.True(t, base.CheckValidity)
-	assert.Contains(t, describeBase(redlockModeTab, base, ttl, tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite),
+	redlockTab, ok := tabFor("redlock")
+	require.True(t, ok)
+	assert.Contains(t, describeBase(redlockTab, base, ttl, tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite),
 		"checkValidity on")
 }
 

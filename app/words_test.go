@@ -57,10 +57,10 @@ var properNames = map[string]bool{"Redis": true, "Redlock": true, "ZooKeeper": t
 // design's own tab.
 var fieldsChecked = map[string]map[string]bool{
 	"widgets/designtab/controls.go": {"Label": true},
-	"app/redis.go":                  {"Label": true},
-	"app/redlock.go":                {"Label": true},
-	"app/zookeeper.go":              {"Label": true},
-	"app/etcd.go":                   {"Label": true},
+	"widgets/redis/tab.go":          {"Label": true},
+	"widgets/redlock/tab.go":        {"Label": true},
+	"widgets/zookeeper/tab.go":      {"Label": true},
+	"widgets/etcd/tab.go":           {"Label": true},
 }
 
 // formatVerb matches a fmt verb such as %d or %.2f, which is no word.

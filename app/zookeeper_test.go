@@ -11,24 +11,8 @@ import (
 
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/zookeeper"
-	"github.com/lockscope/lockscope/widgets"
+	zookeeperwidget "github.com/lockscope/lockscope/widgets/zookeeper"
 )
-
-func TestZKSessionFormat(t *testing.T) {
-	for _, tc := range []struct {
-		v    float64
-		want string
-	}{
-		{10, "10 s"},
-		{4, "4 s"},
-		{40, "40 s"},
-		{60, "60→40 s"}, // Curator's default, clamped by a default server
-		{1, "1→4 s"},
-		{3.5, "3.5→4 s"},
-	} {
-		assert.Equal(t, tc.want, zkSessionFormat(tc.v), "%v s", tc.v)
-	}
-}
 
 // zkTab opens the whole window on a test app and returns its ZooKeeper tab.
 func zkTab(t *testing.T) *tabView {
@@ -51,7 +35,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	for _, p := range []string{"zk-happy-path", "zk-herd", "zk-gc-pause", "zk-session-expiry", "zk-minority-partition", "zk-leader-crash"} {
 		assert.Contains(t, v.presetSlugs, p)
 	}
-	_, ok := v.pics.State.(*widgets.ZNodeTree)
+	_, ok := v.pics.State.(*zookeeperwidget.ZNodeTree)
 	require.True(t, ok, "the state picture is the znode tree")
 
 	v.seek(600 * time.Millisecond) // four waiters queued behind client-1

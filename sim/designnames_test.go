@@ -24,6 +24,11 @@ var designNameAllowed = map[string]string{
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/redlock"`:   "registration (the design's package)",
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/etcd"`:      "registration (the design's package)",
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/redis"`:     "registration (the design's package)",
+	// The window's registration: a design's window folder is one import here.
+	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/zookeeper"`: "registration (the design's window folder)",
+	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/redlock"`:   "registration (the design's window folder)",
+	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/etcd"`:      "registration (the design's window folder)",
+	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/redis"`:     "registration (the design's window folder)",
 	// The field's gloss names the client library whose option it is, not
 	// the design (whose name the refusal takes from the designs' Traits).
 	`sim/fields.go "only for %s (go-redis's ContextTimeoutEnabled)"`: "go-redis is a library",

@@ -29,7 +29,7 @@ type ClusterView struct {
 	// position when a node is tapped, so the window can offer faults.
 	OnTapNode func(node string, at fyne.Position)
 
-	onShow
+	OnShow
 }
 
 // NewClusterView returns an empty cluster view; SetSnapshot fills it.
@@ -44,7 +44,7 @@ func (v *ClusterView) SetSnapshot(s *sim.Snapshot) {
 	// A new instant moves the clocks and the messages; the links are placed
 	// again only when the nodes, the partitions, the size or the theme
 	// changed (linkKey).
-	if v.take(s) {
+	if v.Take(s) {
 		v.Refresh()
 	}
 }
@@ -75,17 +75,17 @@ func (v *ClusterView) Tapped(ev *fyne.PointEvent) {
 // CreateRenderer implements fyne.Widget.
 func (v *ClusterView) CreateRenderer() fyne.WidgetRenderer {
 	r := &clusterRenderer{v: v,
-		links:  newLinePool(),
-		dashes: newLinePool(),
-		nodes:  newPool(newNodeObjects, (*nodeObjects).all),
-		msgs: newPool(newMsgObjects, func(o *msgObjects) []fyne.CanvasObject {
+		links:  NewLinePool(),
+		dashes: NewLinePool(),
+		nodes:  NewPool(newNodeObjects, (*nodeObjects).all),
+		msgs: NewPool(newMsgObjects, func(o *msgObjects) []fyne.CanvasObject {
 			return []fyne.CanvasObject{o.pill, o.text}
 		}),
-		swatch: newRectPool(),
-		legend: newTextPool(11, false),
+		swatch: NewRectPool(),
+		legend: NewTextPool(11, false),
 	}
-	r.pools = pools{r.links, r.dashes, r.nodes, r.msgs, r.swatch, r.legend}
-	r.banner, r.bannerT = &canvas.Rectangle{CornerRadius: 4}, newText(12.5, true)
+	r.pools = Pools{r.links, r.dashes, r.nodes, r.msgs, r.swatch, r.legend}
+	r.banner, r.bannerT = &canvas.Rectangle{CornerRadius: 4}, NewText(12.5, true)
 	r.Refresh()
 	return r
 }
@@ -217,15 +217,15 @@ func newNodeObjects() *nodeObjects {
 	o := &nodeObjects{
 		frame:     &canvas.Rectangle{CornerRadius: 6},
 		badge:     &canvas.Rectangle{CornerRadius: 4},
-		badgeText: newText(11, true),
+		badgeText: NewText(11, true),
 		pause1:    &canvas.Rectangle{},
 		pause2:    &canvas.Rectangle{},
 		cross1:    &canvas.Line{},
 		cross2:    &canvas.Line{},
 	}
-	o.lines[0] = newText(13, true)
+	o.lines[0] = NewText(13, true)
 	for i := 1; i < len(o.lines); i++ {
-		o.lines[i] = newText(11.5, false)
+		o.lines[i] = NewText(11.5, false)
 	}
 	return o
 }
@@ -242,18 +242,18 @@ type msgObjects struct {
 }
 
 func newMsgObjects() *msgObjects {
-	return &msgObjects{pill: &canvas.Rectangle{CornerRadius: 7}, text: newText(10.5, true)}
+	return &msgObjects{pill: &canvas.Rectangle{CornerRadius: 7}, text: NewText(10.5, true)}
 }
 
 type clusterRenderer struct {
 	v       *ClusterView
-	links   *pool[*canvas.Line]
-	dashes  *pool[*canvas.Line]
-	nodes   *pool[*nodeObjects]
-	msgs    *pool[*msgObjects]
-	swatch  *pool[*canvas.Rectangle]
-	legend  *pool[*canvas.Text]
-	pools   pools
+	links   *Pool[*canvas.Line]
+	dashes  *Pool[*canvas.Line]
+	nodes   *Pool[*nodeObjects]
+	msgs    *Pool[*msgObjects]
+	swatch  *Pool[*canvas.Rectangle]
+	legend  *Pool[*canvas.Text]
+	pools   Pools
 	banner  *canvas.Rectangle
 	bannerT *canvas.Text
 	objects []fyne.CanvasObject
@@ -322,26 +322,26 @@ func (r *clusterRenderer) Refresh() {
 	r.refreshes++
 	for _, p := range r.pools {
 		if p != r.links && p != r.dashes {
-			p.reset()
+			p.Reset()
 		}
 	}
 	if s := r.v.snap; s != nil {
 		r.draw(s)
 	} else {
-		r.links.reset()
-		r.dashes.reset()
+		r.links.Reset()
+		r.dashes.Reset()
 		r.linked = linkKey{}
 	}
-	if objs := r.pools.finish(); objs != nil || r.objects == nil {
-		r.objects = append(r.pools.all(), r.banner, r.bannerT)
-		repaint(r.v)
+	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.pools.All(), r.banner, r.bannerT)
+		Repaint(r.v)
 	}
 }
 
 func (r *clusterRenderer) draw(s *sim.Snapshot) {
 	th := r.v.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	linkColor := fade(toNRGBA(themeColor(th, theme.ColorNameDisabled)), 0.55)
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	linkColor := Fade(toNRGBA(ThemeColor(th, theme.ColorNameDisabled)), 0.55)
 	boxes := clusterLayout(s.Nodes, r.v.Size())
 
 	// Links: every client to every server, and servers stacked next to
@@ -350,13 +350,13 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 	if !r.linked.same(s, r.v.Size(), linkColor) {
 		r.relinks++
 		r.linked = linkKeyOf(s, r.v.Size(), linkColor)
-		r.links.reset()
-		r.dashes.reset()
+		r.links.Reset()
+		r.dashes.Reset()
 		r.drawLinks(s, boxes, linkColor)
 	}
 
 	for i, n := range s.Nodes {
-		r.drawNode(r.nodes.next(), n, boxes[i], th, fg)
+		r.drawNode(r.nodes.Next(), n, boxes[i], th, fg)
 	}
 
 	now := float64(s.At)
@@ -366,7 +366,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		}
 		from, to := linkEnds(boxes[m.From], boxes[m.To])
 		p := MessagePosition(m, from, to, now)
-		o := r.msgs.next()
+		o := r.msgs.Next()
 		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
 		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
@@ -400,7 +400,7 @@ func (r *clusterRenderer) drawLinks(s *sim.Snapshot, boxes []box, linkColor colo
 			r.drawCut(a, b)
 			continue
 		}
-		placeLine(r.links.next(), a, b, linkColor, 1)
+		PlaceLine(r.links.Next(), a, b, linkColor, 1)
 	}
 }
 
@@ -424,7 +424,7 @@ func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
 		return
 	}
 	text := i18n.F("cluster.banner", "n", len(h), "clients", strings.Join(h, ", "))
-	w := textWidth(text, r.bannerT.TextSize, true) + 20
+	w := TextWidth(text, r.bannerT.TextSize, true) + 20
 	x := max((r.v.Size().Width-w)/2, 0)
 	// The banner takes the verdict's colour: amber while no stale write was
 	// accepted, as the metrics strip says the data is still safe.
@@ -432,8 +432,8 @@ func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
 	if state == VerdictOverlap {
 		ink = color.Black
 	}
-	placeRect(r.banner, fyne.NewPos(x, 4), fyne.NewSize(w, 22), state.Color())
-	placeText(r.bannerT, text, fyne.NewPos(x+10, 6), ink)
+	PlaceRect(r.banner, fyne.NewPos(x, 4), fyne.NewSize(w, 22), state.Color())
+	PlaceText(r.bannerT, text, fyne.NewPos(x+10, 6), ink)
 }
 
 // messageColor tells requests, replies and server-to-server traffic apart.
@@ -460,37 +460,37 @@ func (r *clusterRenderer) drawCut(a, b fyne.Position) {
 		e := math.Min(d+dash, length)
 		p1 := fyne.NewPos(a.X+float32(ux*d), a.Y+float32(uy*d))
 		p2 := fyne.NewPos(a.X+float32(ux*e), a.Y+float32(uy*e))
-		placeLine(r.dashes.next(), p1, p2, fade(ColorFault, 0.8), 1.5)
+		PlaceLine(r.dashes.Next(), p1, p2, Fade(ColorFault, 0.8), 1.5)
 	}
 	m := fyne.NewPos((a.X+b.X)/2, (a.Y+b.Y)/2)
 	const k = 6
-	placeLine(r.dashes.next(), m.SubtractXY(k, k), m.AddXY(k, k), ColorFault, 3)
-	placeLine(r.dashes.next(), m.AddXY(-k, k), m.AddXY(k, -k), ColorFault, 3)
+	PlaceLine(r.dashes.Next(), m.SubtractXY(k, k), m.AddXY(k, k), ColorFault, 3)
+	PlaceLine(r.dashes.Next(), m.AddXY(-k, k), m.AddXY(k, -k), ColorFault, 3)
 }
 
 func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyne.Theme, fg color.Color) {
 	accent := ColorServerLink
-	fill := fade(ColorServerLink, 0.10)
+	fill := Fade(ColorServerLink, 0.10)
 	stroke := float32(1.5)
 	if n.Client {
 		accent = StateColor(n.State)
-		fill = fade(accent, 0.14)
+		fill = Fade(accent, 0.14)
 		if n.State == sim.StateHolding {
 			stroke = 3.5
 		}
 	}
 	if n.Paused {
-		fill = fade(ColorIdle, 0.35)
+		fill = Fade(ColorIdle, 0.35)
 	}
 	if n.Crashed {
-		fill, accent = fade(ColorIdle, 0.2), ColorIdle
+		fill, accent = Fade(ColorIdle, 0.2), ColorIdle
 	}
-	placeBox(o.frame, b.pos, b.size, fill, accent, stroke)
+	PlaceBox(o.frame, b.pos, b.size, fill, accent, stroke)
 
 	var lines [4]string
 	lines[0] = n.Name
 	if n.Client {
-		lines[1] = clientStateText(n)
+		lines[1] = ClientStateText(n)
 	} else {
 		lines[1] = i18n.Term(n.Role)
 	}
@@ -508,7 +508,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	default:
 		lines[3] = Say(n.DetailWords, n.Detail)
 	}
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	slim := b.size.Height < nodeTwoLinesH
 	if slim {
 		r.drawSlimNode(o, n, lines, b, fg, th)
@@ -525,7 +525,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 		// Only a line wholly inside the box, clear of its bottom edge, is
 		// drawn; a line too long for the box's width is shortened.
 		bold := i == 0
-		text := fitText(lines[i], t.TextSize, bold, b.size.Width-18)
+		text := FitText(lines[i], t.TextSize, bold, b.size.Width-18)
 		if lines[i] == "" || y+fyne.MeasureText(text, t.TextSize, fyne.TextStyle{Bold: bold}).Height > b.pos.Y+b.size.Height-2 {
 			t.Hide()
 			continue
@@ -535,12 +535,12 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 			c = muted
 		}
 		if i == 1 && n.Client {
-			c = readable(StateColor(n.State), th)
+			c = Readable(StateColor(n.State), th)
 		}
 		if i == 3 && (n.Paused || n.Crashed) {
 			c = fg
 		}
-		placeText(t, text, fyne.NewPos(b.pos.X+9, y), c)
+		PlaceText(t, text, fyne.NewPos(b.pos.X+9, y), c)
 		y += h
 	}
 
@@ -550,10 +550,10 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 		if n.Token > 0 {
 			label = i18n.F("cluster.holderToken", "token", n.Token)
 		}
-		w := textWidth(label, o.badgeText.TextSize, true) + 10
+		w := TextWidth(label, o.badgeText.TextSize, true) + 10
 		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6, b.pos.Y+5)
-		placeRect(o.badge, pos, fyne.NewSize(w, 17), ColorHolding)
-		placeText(o.badgeText, label, pos.AddXY(5, 1), color.White)
+		PlaceRect(o.badge, pos, fyne.NewSize(w, 17), ColorHolding)
+		PlaceText(o.badgeText, label, pos.AddXY(5, 1), color.White)
 	} else {
 		o.badge.Hide()
 		o.badgeText.Hide()
@@ -566,8 +566,8 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 			x = o.badge.Position().X - 18
 		}
 		gh := float32(math.Max(2, math.Min(16, float64(b.size.Height-8))))
-		placeRect(o.pause1, fyne.NewPos(x, b.pos.Y+6), fyne.NewSize(4, gh), fg)
-		placeRect(o.pause2, fyne.NewPos(x+8, b.pos.Y+6), fyne.NewSize(4, gh), fg)
+		PlaceRect(o.pause1, fyne.NewPos(x, b.pos.Y+6), fyne.NewSize(4, gh), fg)
+		PlaceRect(o.pause2, fyne.NewPos(x+8, b.pos.Y+6), fyne.NewSize(4, gh), fg)
 	} else {
 		o.pause1.Hide()
 		o.pause2.Hide()
@@ -576,17 +576,17 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	// A crashed node is crossed out.
 	if n.Crashed {
 		br := b.pos.Add(fyne.NewPos(b.size.Width, b.size.Height))
-		placeLine(o.cross1, b.pos, br, ColorFault, 3)
-		placeLine(o.cross2, fyne.NewPos(b.pos.X, br.Y), fyne.NewPos(br.X, b.pos.Y), ColorFault, 3)
+		PlaceLine(o.cross1, b.pos, br, ColorFault, 3)
+		PlaceLine(o.cross2, fyne.NewPos(b.pos.X, br.Y), fyne.NewPos(br.X, b.pos.Y), ColorFault, 3)
 	} else {
 		o.cross1.Hide()
 		o.cross2.Hide()
 	}
 }
 
-// clientStateText spells a client's state out, so colour is never the only
+// ClientStateText spells a client's state out, so colour is never the only
 // cue.
-func clientStateText(n sim.NodeView) string {
+func ClientStateText(n sim.NodeView) string {
 	switch n.State {
 	case sim.StateHolding:
 		return i18n.T("client.holding")
@@ -600,7 +600,7 @@ func clientStateText(n sim.NodeView) string {
 
 // messageSize is the size of a message's label (its pill).
 func messageSize(o *msgObjects, label string) fyne.Size {
-	return fyne.NewSize(textWidth(label, o.text.TextSize, true)+12, 16)
+	return fyne.NewSize(TextWidth(label, o.text.TextSize, true)+12, 16)
 }
 
 // clearOfBoxes moves a message's label, of size sz centred at p on the link
@@ -634,9 +634,9 @@ func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box) fyne.Positi
 func (r *clusterRenderer) drawMessage(o *msgObjects, label string, at fyne.Position, c color.NRGBA) {
 	sz := messageSize(o, label)
 	tw, w, h := sz.Width-12, sz.Width, sz.Height
-	placeRect(o.pill, at.SubtractXY(w/2, h/2), fyne.NewSize(w, h), c)
+	PlaceRect(o.pill, at.SubtractXY(w/2, h/2), fyne.NewSize(w, h), c)
 	th := o.text.MinSize().Height
-	placeText(o.text, label, at.SubtractXY(tw/2, th/2), color.White)
+	PlaceText(o.text, label, at.SubtractXY(tw/2, th/2), color.White)
 }
 
 func (r *clusterRenderer) drawLegend(fg color.Color) {
@@ -653,16 +653,16 @@ func (r *clusterRenderer) drawLegend(fg color.Color) {
 		{i18n.T("cluster.legend.partition"), ColorFault},
 	}
 	for _, it := range items {
-		placeRect(r.swatch.next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.c)
-		t := r.legend.next()
-		placeText(t, it.label, fyne.NewPos(x+16, y), fg)
+		PlaceRect(r.swatch.Next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.c)
+		t := r.legend.Next()
+		PlaceText(t, it.label, fyne.NewPos(x+16, y), fg)
 		x += 16 + t.MinSize().Width + 16
 	}
 }
 
-// readable makes a palette colour readable as text on the theme's
+// Readable makes a palette colour readable as text on the theme's
 // background: darker on a light theme, lighter on a dark one.
-func readable(c color.NRGBA, th fyne.Theme) color.NRGBA {
+func Readable(c color.NRGBA, th fyne.Theme) color.NRGBA {
 	if isDark(th) {
 		return mix(c, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 0.45)
 	}
@@ -671,7 +671,7 @@ func readable(c color.NRGBA, th fyne.Theme) color.NRGBA {
 
 // isDark reports whether the theme's background is dark.
 func isDark(th fyne.Theme) bool {
-	bg := toNRGBA(themeColor(th, theme.ColorNameBackground))
+	bg := toNRGBA(ThemeColor(th, theme.ColorNameBackground))
 	return 0.299*float64(bg.R)+0.587*float64(bg.G)+0.114*float64(bg.B) < 128
 }
 
@@ -698,15 +698,15 @@ func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]
 	resizeText(o.lines[0], size)
 	resizeText(o.lines[1], size*0.9)
 	y := b.pos.Y + (b.size.Height-size*1.35)/2
-	name := fitText(lines[0], size, true, b.size.Width-14)
-	placeText(o.lines[0], name, fyne.NewPos(b.pos.X+7, y), fg)
-	x := b.pos.X + 7 + textWidth(name, size, true) + 8
-	c := themeColor(th, theme.ColorNamePlaceHolder)
+	name := FitText(lines[0], size, true, b.size.Width-14)
+	PlaceText(o.lines[0], name, fyne.NewPos(b.pos.X+7, y), fg)
+	x := b.pos.X + 7 + TextWidth(name, size, true) + 8
+	c := ThemeColor(th, theme.ColorNamePlaceHolder)
 	if n.Client {
-		c = readable(StateColor(n.State), th)
+		c = Readable(StateColor(n.State), th)
 	}
 	if room := b.pos.X + b.size.Width - 6 - x; lines[1] != "" && room > 2*size {
-		placeText(o.lines[1], fitText(lines[1], size*0.9, false, room), fyne.NewPos(x, y+size*0.05), c)
+		PlaceText(o.lines[1], FitText(lines[1], size*0.9, false, room), fyne.NewPos(x, y+size*0.05), c)
 	} else {
 		o.lines[1].Hide()
 	}

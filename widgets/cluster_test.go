@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // gcPauseSnapshot is the GC-pause story at 12 s, written by hand: client-1
@@ -34,17 +34,6 @@ func gcPauseSnapshot() *sim.Snapshot {
 			{Node: 4, Role: "replica"},
 		}},
 	}
-}
-
-// texts lists the visible texts a renderer draws.
-func texts(objs []fyne.CanvasObject) []string {
-	var out []string
-	for _, o := range objs {
-		if t, ok := o.(*canvas.Text); ok && t.Visible() {
-			out = append(out, t.Text)
-		}
-	}
-	return out
 }
 
 func TestClusterLayoutColumns(t *testing.T) {
@@ -111,7 +100,7 @@ func TestClusterViewDrawsTheSnapshot(t *testing.T) {
 	snap := gcPauseSnapshot()
 	v.SetSnapshot(snap)
 	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 
 	for _, s := range []string{"client-1", "holding the lock", "HOLDER #3", "HOLDER #4", "paused until 16.000 s",
 		"waiting for the lock", "redis-1", "master", "clock 22.000 s  (+10.000 s)", "crashed", "SET",
@@ -139,7 +128,7 @@ func TestClusterViewDrawsTheSnapshot(t *testing.T) {
 	// client-2 (group 1) is cut from redis-1 (group 2): its link is dashed.
 	dashes := 0
 	for _, l := range r.dashes.items[:r.dashes.used] {
-		if l.Visible() && l.StrokeColor == fade(ColorFault, 0.8) {
+		if l.Visible() && l.StrokeColor == Fade(ColorFault, 0.8) {
 			dashes++
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // badScenarios are scenario documents the loader refuses, each with the
@@ -136,7 +137,7 @@ func useKeys(used map[string]bool, w sim.Words) {
 // In Chinese a field's problem is Chinese, with the JSON field name, the
 // figures and the node names as the file spells them.
 func TestFieldErrorsInChinese(t *testing.T) {
-	inChinese(t)
+	widgettest.InChinese(t)
 	for _, tc := range []struct{ doc, want string }{
 		{`{"mode": "redis", "ttl": "-1s"}`, "-1s 是负数"},
 		{`{"mode": "redis", "clients": 201}`, "201，应在 1 到 200 之间"},

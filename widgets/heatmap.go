@@ -293,23 +293,23 @@ func (h *Heatmap) MouseOut() {
 // CreateRenderer implements fyne.Widget.
 func (h *Heatmap) CreateRenderer() fyne.WidgetRenderer {
 	r := &heatRenderer{h: h,
-		lines:     newLinePool(),
-		ticks:     newTextPool(11, false),
-		titles:    newTextPool(12, true),
+		lines:     NewLinePool(),
+		ticks:     NewTextPool(11, false),
+		titles:    NewTextPool(12, true),
 		crossBack: [2]*canvas.Line{{}, {}},
 		crossLine: [2]*canvas.Line{{}, {}},
 		ring:      &canvas.Circle{},
 		crossBg:   &canvas.Rectangle{CornerRadius: 3},
-		crossText: newText(11.5, true),
+		crossText: NewText(11.5, true),
 		hoverBox:  &canvas.Rectangle{},
 		markLine:  &canvas.Line{},
 		markBg:    &canvas.Rectangle{CornerRadius: 3},
-		markText:  newText(11, true),
+		markText:  NewText(11, true),
 		readBg:    &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1},
-		readout:   newTextPool(12, false),
+		readout:   NewTextPool(12, false),
 	}
 	r.raster = canvas.NewRaster(func(w, hh int) image.Image { return paintFills(r.fills, h.Size(), w, hh) })
-	r.static = pools{r.lines, r.ticks, r.titles}
+	r.static = Pools{r.lines, r.ticks, r.titles}
 	r.Refresh()
 	return r
 }
@@ -319,9 +319,9 @@ type heatRenderer struct {
 
 	raster        *canvas.Raster
 	fills         []fill
-	lines         *pool[*canvas.Line]
-	ticks, titles *pool[*canvas.Text]
-	static        pools
+	lines         *Pool[*canvas.Line]
+	ticks, titles *Pool[*canvas.Text]
+	static        Pools
 
 	crossBack, crossLine [2]*canvas.Line
 	ring                 *canvas.Circle
@@ -332,7 +332,7 @@ type heatRenderer struct {
 	markBg               *canvas.Rectangle
 	markText             *canvas.Text
 	readBg               *canvas.Rectangle
-	readout              *pool[*canvas.Text]
+	readout              *Pool[*canvas.Text]
 
 	objects      []fyne.CanvasObject
 	drawnVersion int
@@ -352,35 +352,35 @@ func (r *heatRenderer) Objects() []fyne.CanvasObject { return r.objects }
 // size or the theme changed; hover and crosshair only move the overlay.
 func (r *heatRenderer) Refresh() {
 	h := r.h
-	fg := themeColor(h.Theme(), theme.ColorNameForeground)
+	fg := ThemeColor(h.Theme(), theme.ColorNameForeground)
 	grew := false
 	if r.objects == nil || r.drawnVersion != h.version || r.drawnSize != h.Size() || r.drawnTheme != fg {
-		r.static.reset()
+		r.static.Reset()
 		r.fills = r.fills[:0]
 		r.draw()
 		r.raster.Resize(h.Size())
 		r.raster.Refresh()
-		grew = r.static.finish() != nil || r.objects == nil
+		grew = r.static.Finish() != nil || r.objects == nil
 		r.drawnVersion, r.drawnSize, r.drawnTheme = h.version, h.Size(), fg
 	}
-	r.readout.reset()
+	r.readout.Reset()
 	r.drawOverlay()
 	r.readout.hideRest()
 	if r.readout.takeGrowth() || grew {
-		r.objects = append([]fyne.CanvasObject{r.raster}, r.static.all()...)
+		r.objects = append([]fyne.CanvasObject{r.raster}, r.static.All()...)
 		r.objects = append(r.objects, r.crossBack[0], r.crossBack[1], r.crossLine[0], r.crossLine[1], r.ring,
 			r.hoverBox, r.crossBg, r.crossText, r.markLine, r.markBg, r.markText, r.readBg)
 		r.objects = append(r.objects, r.readout.objects()...)
-		repaint(h)
+		Repaint(h)
 	}
 }
 
 func (r *heatRenderer) draw() {
 	h := r.h
 	th := h.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
-	grid := fade(ColorIdle, 0.6)
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
+	grid := Fade(ColorIdle, 0.6)
 	f := h.frame()
 
 	// Cells; a coarse one is hatched in the ramp's contrasting tone.
@@ -398,10 +398,10 @@ func (r *heatRenderer) draw() {
 			}
 		}
 	} else {
-		r.fills = append(r.fills, fill{x: f.pos.X, y: f.pos.Y, w: f.size.Width, h: f.size.Height, c: fade(ColorIdle, 0.12)})
+		r.fills = append(r.fills, fill{x: f.pos.X, y: f.pos.Y, w: f.size.Width, h: f.size.Height, c: Fade(ColorIdle, 0.12)})
 		if h.message != "" {
-			t := r.titles.next()
-			placeText(t, h.message, fyne.NewPos(0, 0), muted)
+			t := r.titles.Next()
+			PlaceText(t, h.message, fyne.NewPos(0, 0), muted)
 			sz := t.MinSize()
 			t.Move(fyne.NewPos(f.pos.X+(f.size.Width-sz.Width)/2, f.pos.Y+(f.size.Height-sz.Height)/2))
 		}
@@ -412,7 +412,7 @@ func (r *heatRenderer) draw() {
 	x1, y1 := x0+f.size.Width, y0+f.size.Height
 	for _, seg := range [][2]fyne.Position{{{X: x0, Y: y0}, {X: x1, Y: y0}}, {{X: x1, Y: y0}, {X: x1, Y: y1}},
 		{{X: x0, Y: y1}, {X: x1, Y: y1}}, {{X: x0, Y: y0}, {X: x0, Y: y1}}} {
-		placeLine(r.lines.next(), seg[0], seg[1], grid, 1)
+		PlaceLine(r.lines.Next(), seg[0], seg[1], grid, 1)
 	}
 	if len(h.x.Values) == 0 {
 		return
@@ -427,14 +427,14 @@ func (r *heatRenderer) draw() {
 		lastTop := float32(1e9)
 		for _, v := range niceTicks(f.ys.lo/uy.Div, f.ys.hi/uy.Div, max(2, int(f.size.Height/40))) {
 			py := f.ys.at(v * uy.Div)
-			placeLine(r.lines.next(), fyne.NewPos(x0-5, py), fyne.NewPos(x0, py), muted, 1)
+			PlaceLine(r.lines.Next(), fyne.NewPos(x0-5, py), fyne.NewPos(x0, py), muted, 1)
 			if py+7 < lastTop-2 {
 				label := uy.Number(v * uy.Div)
-				placeText(r.ticks.next(), label, fyne.NewPos(x0-8-textWidth(label, 11, false), py-8), muted)
+				PlaceText(r.ticks.Next(), label, fyne.NewPos(x0-8-TextWidth(label, 11, false), py-8), muted)
 				lastTop = py - 8
 			}
 		}
-		placeText(r.titles.next(), uy.Title(h.yName), fyne.NewPos(0, 2), fg)
+		PlaceText(r.titles.Next(), uy.Title(h.yName), fyne.NewPos(0, 2), fg)
 	}
 
 	// Legend: the ramp from 0 % at the bottom to 100 % at the top.
@@ -446,11 +446,11 @@ func (r *heatRenderer) draw() {
 	}
 	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		py := y1 - f.size.Height*float32(p)
-		placeLine(r.lines.next(), fyne.NewPos(lx+heatBarW, py), fyne.NewPos(lx+heatBarW+4, py), muted, 1)
-		placeText(r.ticks.next(), FormatPercent(p), fyne.NewPos(lx+heatBarW+7, py-8), muted)
+		PlaceLine(r.lines.Next(), fyne.NewPos(lx+heatBarW, py), fyne.NewPos(lx+heatBarW+4, py), muted, 1)
+		PlaceText(r.ticks.Next(), FormatPercent(p), fyne.NewPos(lx+heatBarW+7, py-8), muted)
 	}
 	legend := h.metric.Legend()
-	placeText(r.titles.next(), legend, fyne.NewPos(h.Size().Width-textWidth(legend, 12, true), 2), fg)
+	PlaceText(r.titles.Next(), legend, fyne.NewPos(h.Size().Width-TextWidth(legend, 12, true), 2), fg)
 }
 
 // drawOverlay places the crosshair, the hovered cell's frame, its mark on
@@ -471,15 +471,15 @@ func (r *heatRenderer) drawOverlay() {
 	showY := ready && h.crossOK[1] && h.y.Field != "" && f.ys.inside(h.cross[1])
 	cx, cy := f.xs.at(h.cross[0]), f.ys.at(h.cross[1])
 	if showX {
-		placeLine(r.crossBack[0], fyne.NewPos(cx, y0), fyne.NewPos(cx, y1), shadow, 4)
-		placeLine(r.crossLine[0], fyne.NewPos(cx, y0), fyne.NewPos(cx, y1), white, 1.5)
+		PlaceLine(r.crossBack[0], fyne.NewPos(cx, y0), fyne.NewPos(cx, y1), shadow, 4)
+		PlaceLine(r.crossLine[0], fyne.NewPos(cx, y0), fyne.NewPos(cx, y1), white, 1.5)
 	} else {
 		r.crossBack[0].Hide()
 		r.crossLine[0].Hide()
 	}
 	if showY {
-		placeLine(r.crossBack[1], fyne.NewPos(x0, cy), fyne.NewPos(x1, cy), shadow, 4)
-		placeLine(r.crossLine[1], fyne.NewPos(x0, cy), fyne.NewPos(x1, cy), white, 1.5)
+		PlaceLine(r.crossBack[1], fyne.NewPos(x0, cy), fyne.NewPos(x1, cy), shadow, 4)
+		PlaceLine(r.crossLine[1], fyne.NewPos(x0, cy), fyne.NewPos(x1, cy), white, 1.5)
 	} else {
 		r.crossBack[1].Hide()
 		r.crossLine[1].Hide()
@@ -496,10 +496,10 @@ func (r *heatRenderer) drawOverlay() {
 	if label := r.crossLabel(); label != "" && ready {
 		// On its own row under the titles, right-aligned to the plot, so it
 		// never covers the colour bar's title or the y axis' title.
-		w := textWidth(label, 11.5, true)
+		w := TextWidth(label, 11.5, true)
 		lx := max(x1-w-10, 0)
-		placeRect(r.crossBg, fyne.NewPos(lx, heatCrossY-1), fyne.NewSize(w+10, 19), fade(color.NRGBA{A: 0xFF}, 0.55))
-		placeText(r.crossText, label, fyne.NewPos(lx+5, heatCrossY), white)
+		PlaceRect(r.crossBg, fyne.NewPos(lx, heatCrossY-1), fyne.NewSize(w+10, 19), Fade(color.NRGBA{A: 0xFF}, 0.55))
+		PlaceText(r.crossText, label, fyne.NewPos(lx+5, heatCrossY), white)
 	} else {
 		r.crossBg.Hide()
 		r.crossText.Hide()
@@ -515,24 +515,24 @@ func (r *heatRenderer) drawOverlay() {
 		return
 	}
 	pos, size := h.CellRect(h.hover)
-	placeBox(r.hoverBox, pos.SubtractXY(1, 1), size.AddWidthHeight(2, 2), color.Transparent, white, 2)
+	PlaceBox(r.hoverBox, pos.SubtractXY(1, 1), size.AddWidthHeight(2, 2), color.Transparent, white, 2)
 
 	// The cell's value on the legend, in figures.
 	share := h.metric.Share(c.Cell)
 	lx := x1 + heatBarGap
 	my := y1 - f.size.Height*float32(share)
-	placeLine(r.markLine, fyne.NewPos(lx-5, my), fyne.NewPos(lx+heatBarW+5, my), white, 2.5)
+	PlaceLine(r.markLine, fyne.NewPos(lx-5, my), fyne.NewPos(lx+heatBarW+5, my), white, 2.5)
 	txt := FormatPercent(share)
-	tw := textWidth(txt, 11, true)
+	tw := TextWidth(txt, 11, true)
 	ty := min(max(my-9, y0), y1-17)
-	placeRect(r.markBg, fyne.NewPos(lx+heatBarW+5, ty), fyne.NewSize(tw+8, 17), themeColor(th, theme.ColorNameMenuBackground))
-	placeText(r.markText, txt, fyne.NewPos(lx+heatBarW+9, ty), themeColor(th, theme.ColorNameForeground))
+	PlaceRect(r.markBg, fyne.NewPos(lx+heatBarW+5, ty), fyne.NewSize(tw+8, 17), ThemeColor(th, theme.ColorNameMenuBackground))
+	PlaceText(r.markText, txt, fyne.NewPos(lx+heatBarW+9, ty), ThemeColor(th, theme.ColorNameForeground))
 
 	// The read-out beside the mouse, kept inside the widget.
 	lines := h.Readout(c)
 	lw, lh := float32(0), float32(17)
 	for _, s := range lines {
-		lw = max(lw, textWidth(s, 12, false))
+		lw = max(lw, TextWidth(s, 12, false))
 	}
 	bw, bh := lw+16, float32(len(lines))*lh+10
 	p := h.mouse.AddXY(18, 18)
@@ -543,12 +543,12 @@ func (r *heatRenderer) drawOverlay() {
 		p.Y = h.mouse.Y - bh - 12
 	}
 	p.X, p.Y = max(p.X, 2), max(p.Y, 2)
-	fg := themeColor(th, theme.ColorNameForeground)
-	placeBox(r.readBg, p, fyne.NewSize(bw, bh), themeColor(th, theme.ColorNameMenuBackground), themeColor(th, theme.ColorNameShadow), 1)
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	PlaceBox(r.readBg, p, fyne.NewSize(bw, bh), ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow), 1)
 	for i, s := range lines {
-		t := r.readout.next()
+		t := r.readout.Next()
 		t.TextStyle.Bold = i == 0
-		placeText(t, s, p.AddXY(8, 5+float32(i)*lh), fg)
+		PlaceText(t, s, p.AddXY(8, 5+float32(i)*lh), fg)
 	}
 }
 

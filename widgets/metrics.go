@@ -152,10 +152,10 @@ func Verdict(s sim.Summary, finished bool) (text, why string, state VerdictState
 
 // CreateRenderer implements fyne.Widget.
 func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
-	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: newText(15, true), why: newText(11, false)}
+	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: NewText(15, true), why: NewText(11, false)}
 	for range Cells(sim.Summary{}) {
-		r.cells = append(r.cells, metricObjects{label: newText(11, false), label2: newText(11, false), value: newText(17, true),
-			detail: newText(11, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
+		r.cells = append(r.cells, metricObjects{label: NewText(11, false), label2: NewText(11, false), value: NewText(17, true),
+			detail: NewText(11, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
 	}
 	for _, c := range r.cells {
 		r.objects = append(r.objects, c.alarm, c.sep, c.label, c.label2, c.value, c.detail)
@@ -194,8 +194,8 @@ func (r *metricsRenderer) Refresh() {
 	m := r.m
 	m.refreshes++
 	th := m.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	size := m.Size()
 	if !m.set {
 		for _, o := range r.objects {
@@ -205,29 +205,29 @@ func (r *metricsRenderer) Refresh() {
 	}
 	// What SetSummary worked out to compare is what is drawn.
 	text, why, state, cells := m.shown.text, m.shown.why, m.shown.state, m.shown.cells
-	vw := max(verdictW, textWidth(text, r.verdict.TextSize, true)+20, textWidth(why, r.why.TextSize, false)+20)
+	vw := max(verdictW, TextWidth(text, r.verdict.TextSize, true)+20, TextWidth(why, r.why.TextSize, false)+20)
 	cellW := (size.Width - vw - 8) / float32(len(cells))
 	for i, c := range cells {
 		o := r.cells[i]
 		x := float32(i) * cellW
 		if c.Alarm {
-			placeRect(o.alarm, fyne.NewPos(x, 4), fyne.NewSize(4, size.Height-8), ColorViolation)
+			PlaceRect(o.alarm, fyne.NewPos(x, 4), fyne.NewSize(4, size.Height-8), ColorViolation)
 		} else {
 			o.alarm.Hide()
 		}
 		if i > 0 {
-			placeLine(o.sep, fyne.NewPos(x-4, 6), fyne.NewPos(x-4, size.Height-6), fade(ColorIdle, 0.4), 1)
+			PlaceLine(o.sep, fyne.NewPos(x-4, 6), fyne.NewPos(x-4, size.Height-6), Fade(ColorIdle, 0.4), 1)
 		} else {
 			o.sep.Hide()
 		}
 		// A narrow window wraps a label onto a second line, the figure
 		// moving down under it, rather than cut it or run it into the next.
-		lines := wrapText(c.Label, cellW-16, 11, false, 2)
+		lines := WrapText(c.Label, cellW-16, 11, false, 2)
 		valueY := float32(19)
-		placeText(o.label, lines[0], fyne.NewPos(x+10, 4), muted)
+		PlaceText(o.label, lines[0], fyne.NewPos(x+10, 4), muted)
 		if len(lines) > 1 {
-			placeText(o.label, lines[0], fyne.NewPos(x+10, 1), muted)
-			placeText(o.label2, lines[1], fyne.NewPos(x+10, 14), muted)
+			PlaceText(o.label, lines[0], fyne.NewPos(x+10, 1), muted)
+			PlaceText(o.label2, lines[1], fyne.NewPos(x+10, 14), muted)
 			valueY = min(29, size.Height-24)
 		} else {
 			o.label2.Hide()
@@ -236,9 +236,9 @@ func (r *metricsRenderer) Refresh() {
 		if c.Alarm {
 			vc = ColorViolation
 		}
-		placeText(o.value, c.Value, fyne.NewPos(x+10, valueY), vc)
-		if c.Detail != "" && x+10+o.value.MinSize().Width+6+textWidth(c.Detail, 11, false) < x+cellW {
-			placeText(o.detail, c.Detail, fyne.NewPos(x+16+o.value.MinSize().Width, valueY+6), muted)
+		PlaceText(o.value, c.Value, fyne.NewPos(x+10, valueY), vc)
+		if c.Detail != "" && x+10+o.value.MinSize().Width+6+TextWidth(c.Detail, 11, false) < x+cellW {
+			PlaceText(o.detail, c.Detail, fyne.NewPos(x+16+o.value.MinSize().Width, valueY+6), muted)
 		} else {
 			o.detail.Hide()
 		}
@@ -249,10 +249,10 @@ func (r *metricsRenderer) Refresh() {
 	}
 	pos := fyne.NewPos(size.Width-vw, 4)
 	h := size.Height - 8
-	placeRect(r.verdictBg, pos, fyne.NewSize(vw, h), bg)
+	PlaceRect(r.verdictBg, pos, fyne.NewSize(vw, h), bg)
 	tw := fyne.MeasureText(text, r.verdict.TextSize, r.verdict.TextStyle)
 	ww := fyne.MeasureText(why, r.why.TextSize, r.why.TextStyle)
 	top := pos.Y + (h-tw.Height-ww.Height)/2
-	placeText(r.verdict, text, fyne.NewPos(pos.X+(vw-tw.Width)/2, top), ink)
-	placeText(r.why, why, fyne.NewPos(pos.X+(vw-ww.Width)/2, top+tw.Height), ink)
+	PlaceText(r.verdict, text, fyne.NewPos(pos.X+(vw-tw.Width)/2, top), ink)
+	PlaceText(r.why, why, fyne.NewPos(pos.X+(vw-ww.Width)/2, top+tw.Height), ink)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 func TestCellsAndVerdict(t *testing.T) {
@@ -68,10 +69,10 @@ func TestMetricsStripShowsTheSummary(t *testing.T) {
 	w := test.NewTempWindow(t, m)
 	w.Resize(fyne.NewSize(1300, 60))
 	r := test.TempWidgetRenderer(t, m).(*metricsRenderer)
-	assert.Empty(t, texts(r.Objects()), "nothing before the first summary")
+	assert.Empty(t, widgettest.Texts(r.Objects()), "nothing before the first summary")
 
 	m.SetSummary(sim.Summary{Acquisitions: 2, Violations: 1, OverlapMs: 1944.854, Messages: 194, Safe: true}, false)
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	for _, s := range []string{"acquisitions", "2", "violations", "1", "1944.854 ms overlap", "194", "! 2 HOLDERS · DATA SAFE so far"} {
 		assert.Contains(t, shown, s)
 	}
@@ -82,8 +83,8 @@ func TestMetricsStripShowsTheSummary(t *testing.T) {
 	assert.Equal(t, ColorCaution, r.verdictBg.FillColor, "two holders and no damage: amber, not green")
 
 	m.SetSummary(sim.Summary{StaleWritesAccepted: 1, Writes: 2}, true)
-	assert.Contains(t, texts(r.Objects()), "× UNSAFE")
-	assert.Contains(t, texts(r.Objects()), "a stale write was accepted")
+	assert.Contains(t, widgettest.Texts(r.Objects()), "× UNSAFE")
+	assert.Contains(t, widgettest.Texts(r.Objects()), "a stale write was accepted")
 	for _, o := range []fyne.CanvasObject{r.verdict, r.why} {
 		assert.GreaterOrEqual(t, o.Position().X, r.verdictBg.Position().X, "the verdict stays in its box")
 		assert.LessOrEqual(t, o.Position().X+o.Size().Width, r.verdictBg.Position().X+r.verdictBg.Size().Width)
@@ -116,7 +117,7 @@ func TestFormatTime(t *testing.T) {
 		assert.Equal(t, tc.want, FormatTime(tc.d), "%v", tc.d)
 	}
 	// The units of hours and minutes are words: Chinese has its own.
-	inChinese(t)
+	widgettest.InChinese(t)
 	for _, tc := range []struct {
 		d    time.Duration
 		want string

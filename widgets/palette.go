@@ -60,15 +60,15 @@ func StateColor(s sim.ClientState) color.NRGBA {
 	return ColorIdle
 }
 
-// fade returns c with its alpha scaled to a (0..1), for fills under text.
-func fade(c color.NRGBA, a float64) color.NRGBA {
+// Fade returns c with its alpha scaled to a (0..1), for fills under text.
+func Fade(c color.NRGBA, a float64) color.NRGBA {
 	c.A = uint8(math.Round(float64(c.A) * a))
 	return c
 }
 
-// themeColor looks a colour up in th for the current variant, so the
+// ThemeColor looks a colour up in th for the current variant, so the
 // widgets follow light and dark themes.
-func themeColor(th fyne.Theme, n fyne.ThemeColorName) color.Color {
+func ThemeColor(th fyne.Theme, n fyne.ThemeColorName) color.Color {
 	v := theme.VariantLight
 	if app := fyne.CurrentApp(); app != nil {
 		v = app.Settings().ThemeVariant()
@@ -118,19 +118,19 @@ func FormatSkew(d time.Duration) string {
 	return FormatTime(d)
 }
 
-// newText makes a canvas.Text with the given size and style.
-func newText(size float32, bold bool) *canvas.Text {
+// NewText makes a canvas.Text with the given size and style.
+func NewText(size float32, bold bool) *canvas.Text {
 	t := canvas.NewText("", color.Black)
 	t.TextSize = size
 	t.TextStyle = fyne.TextStyle{Bold: bold}
 	return t
 }
 
-// placeText sets a text's content and puts its top-left corner at pos.
+// PlaceText sets a text's content and puts its top-left corner at pos.
 // Like the other place helpers it refreshes the object only when what it
 // draws changed: a GL text refresh re-rasterises the glyphs, and most
 // texts stay the same from one frame to the next.
-func placeText(t *canvas.Text, s string, pos fyne.Position, c color.Color) {
+func PlaceText(t *canvas.Text, s string, pos fyne.Position, c color.Color) {
 	changed := t.Text != s || t.Color != c || t.Hidden || t.Alignment != fyne.TextAlignLeading
 	t.Text, t.Color, t.Hidden = s, c, false
 	t.Alignment = fyne.TextAlignLeading
@@ -141,8 +141,8 @@ func placeText(t *canvas.Text, s string, pos fyne.Position, c color.Color) {
 	t.Move(pos)
 }
 
-// placeLine sets a line's end points, colour and width and shows it.
-func placeLine(l *canvas.Line, a, b fyne.Position, c color.Color, w float32) {
+// PlaceLine sets a line's end points, colour and width and shows it.
+func PlaceLine(l *canvas.Line, a, b fyne.Position, c color.Color, w float32) {
 	if !l.Hidden && l.Position1 == a && l.Position2 == b && l.StrokeColor == c && l.StrokeWidth == w {
 		return
 	}
@@ -151,8 +151,8 @@ func placeLine(l *canvas.Line, a, b fyne.Position, c color.Color, w float32) {
 	l.Refresh()
 }
 
-// placeRect sets a rectangle's bounds and fill and shows it.
-func placeRect(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill color.Color) {
+// PlaceRect sets a rectangle's bounds and fill and shows it.
+func PlaceRect(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill color.Color) {
 	changed := r.FillColor != fill || r.Hidden
 	r.FillColor, r.Hidden = fill, false
 	r.Move(pos)
@@ -162,8 +162,8 @@ func placeRect(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill colo
 	}
 }
 
-// placeBox is placeRect for a rectangle with a border.
-func placeBox(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill, stroke color.Color, width float32) {
+// PlaceBox is placeRect for a rectangle with a border.
+func PlaceBox(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill, stroke color.Color, width float32) {
 	changed := r.FillColor != fill || r.StrokeColor != stroke || r.StrokeWidth != width || r.Hidden
 	r.FillColor, r.StrokeColor, r.StrokeWidth, r.Hidden = fill, stroke, width, false
 	r.Move(pos)
@@ -173,25 +173,25 @@ func placeBox(r *canvas.Rectangle, pos fyne.Position, size fyne.Size, fill, stro
 	}
 }
 
-// repaint marks a widget's canvas for repainting after its renderer made
+// Repaint marks a widget's canvas for repainting after its renderer made
 // new objects: the canvas does not know them yet, so refreshing them alone
 // would not reach it. It re-rasterises the widget's texts, so renderers
 // call it only when a pool grew.
-func repaint(w fyne.Widget) {
+func Repaint(w fyne.Widget) {
 	if fyne.CurrentApp() != nil && fyne.CurrentApp().Driver().CanvasForObject(w) != nil {
 		canvas.Refresh(w)
 	}
 }
 
-// textWidth measures s at the given size and style.
-func textWidth(s string, size float32, bold bool) float32 {
+// TextWidth measures s at the given size and style.
+func TextWidth(s string, size float32, bold bool) float32 {
 	return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
 }
 
-// pool hands out groups of canvas objects of one kind, growing as needed
+// Pool hands out groups of canvas objects of one kind, growing as needed
 // and hiding what a frame did not use, so a renderer never rebuilds its
 // tree per frame.
-type pool[T any] struct {
+type Pool[T any] struct {
 	items []T
 	used  int
 	make  func() T
@@ -199,13 +199,21 @@ type pool[T any] struct {
 	grew  bool
 }
 
-func newPool[T any](make func() T, parts func(T) []fyne.CanvasObject) *pool[T] {
-	return &pool[T]{make: make, parts: parts}
+// NewPool is a pool that makes an item with make and lists its objects
+// with parts.
+func NewPool[T any](make func() T, parts func(T) []fyne.CanvasObject) *Pool[T] {
+	return &Pool[T]{make: make, parts: parts}
 }
 
-func (p *pool[T]) reset() { p.used = 0 }
+// Reset starts a frame: every item is free to hand out again.
+func (p *Pool[T]) Reset() { p.used = 0 }
 
-func (p *pool[T]) next() T {
+// Used lists the items handed out since the last Reset, in order: what
+// the frame drew.
+func (p *Pool[T]) Used() []T { return p.items[:p.used] }
+
+// Next hands out the next free item, making one when all are used.
+func (p *Pool[T]) Next() T {
 	if p.used == len(p.items) {
 		p.items = append(p.items, p.make())
 		p.grew = true
@@ -216,7 +224,7 @@ func (p *pool[T]) next() T {
 }
 
 // hideRest hides the objects not handed out since the last reset.
-func (p *pool[T]) hideRest() {
+func (p *Pool[T]) hideRest() {
 	for _, it := range p.items[p.used:] {
 		for _, o := range p.parts(it) {
 			if o.Visible() {
@@ -227,7 +235,7 @@ func (p *pool[T]) hideRest() {
 }
 
 // objects lists every object of the pool in drawing order.
-func (p *pool[T]) objects() []fyne.CanvasObject {
+func (p *Pool[T]) objects() []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	for _, it := range p.items {
 		out = append(out, p.parts(it)...)
@@ -236,7 +244,7 @@ func (p *pool[T]) objects() []fyne.CanvasObject {
 }
 
 // takeGrowth reports whether the pool grew since the last call.
-func (p *pool[T]) takeGrowth() bool {
+func (p *Pool[T]) takeGrowth() bool {
 	g := p.grew
 	p.grew = false
 	return g
@@ -244,35 +252,39 @@ func (p *pool[T]) takeGrowth() bool {
 
 func one[T fyne.CanvasObject](o T) []fyne.CanvasObject { return []fyne.CanvasObject{o} }
 
-func newLinePool() *pool[*canvas.Line] {
-	return newPool(func() *canvas.Line { return &canvas.Line{} }, one[*canvas.Line])
+// NewLinePool is a pool of lines.
+func NewLinePool() *Pool[*canvas.Line] {
+	return NewPool(func() *canvas.Line { return &canvas.Line{} }, one[*canvas.Line])
 }
 
-func newRectPool() *pool[*canvas.Rectangle] {
-	return newPool(func() *canvas.Rectangle { return &canvas.Rectangle{} }, one[*canvas.Rectangle])
+// NewRectPool is a pool of rectangles.
+func NewRectPool() *Pool[*canvas.Rectangle] {
+	return NewPool(func() *canvas.Rectangle { return &canvas.Rectangle{} }, one[*canvas.Rectangle])
 }
 
-func newTextPool(size float32, bold bool) *pool[*canvas.Text] {
-	return newPool(func() *canvas.Text { return newText(size, bold) }, one[*canvas.Text])
+// NewTextPool is a pool of texts of one size and weight.
+func NewTextPool(size float32, bold bool) *Pool[*canvas.Text] {
+	return NewPool(func() *canvas.Text { return NewText(size, bold) }, one[*canvas.Text])
 }
 
-// pools is a renderer's pools in drawing order.
-type pools []interface {
-	reset()
+// Pools is a renderer's pools in drawing order.
+type Pools []interface {
+	Reset()
 	hideRest()
 	objects() []fyne.CanvasObject
 	takeGrowth() bool
 }
 
-func (ps pools) reset() {
+// Reset starts a frame in every pool.
+func (ps Pools) Reset() {
 	for _, p := range ps {
-		p.reset()
+		p.Reset()
 	}
 }
 
-// finish hides what the frame did not use and, when a pool grew, returns
+// Finish hides what the frame did not use and, when a pool grew, returns
 // the new object list (nil when the old one still holds).
-func (ps pools) finish() []fyne.CanvasObject {
+func (ps Pools) Finish() []fyne.CanvasObject {
 	grew := false
 	for _, p := range ps {
 		p.hideRest()
@@ -283,11 +295,11 @@ func (ps pools) finish() []fyne.CanvasObject {
 	if !grew {
 		return nil
 	}
-	return ps.all()
+	return ps.All()
 }
 
 // all lists every object of every pool in drawing order.
-func (ps pools) all() []fyne.CanvasObject {
+func (ps Pools) All() []fyne.CanvasObject {
 	out := []fyne.CanvasObject{}
 	for _, p := range ps {
 		out = append(out, p.objects()...)

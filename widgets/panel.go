@@ -39,7 +39,7 @@ func (p *Panel) SetTitle(title string) {
 
 // CreateRenderer implements fyne.Widget.
 func (p *Panel) CreateRenderer() fyne.WidgetRenderer {
-	r := &panelRenderer{p: p, title: [2]*canvas.Text{newText(12, true), newText(12, true)}}
+	r := &panelRenderer{p: p, title: [2]*canvas.Text{NewText(12, true), NewText(12, true)}}
 	for i := range r.border {
 		r.border[i] = &canvas.Line{StrokeWidth: 1}
 	}
@@ -69,17 +69,17 @@ func (r *panelRenderer) Destroy() {}
 func (r *panelRenderer) titleLines(size fyne.Size) []string {
 	full := i18n.T(r.p.Title)
 	w := size.Width - 2*panelPad - 4
-	if full == "" || w <= 0 || textWidth(full, 12, true) <= w {
+	if full == "" || w <= 0 || TextWidth(full, 12, true) <= w {
 		return []string{full}
 	}
 	if size.Height-panelTitleH-panelLineH-2-panelPad >= r.p.Body.MinSize().Height {
-		lines := wrapWords(full, 12, w, true)
+		lines := WrapWordsStyled(full, 12, w, true)
 		if len(lines) >= 2 && strings.HasPrefix(full, lines[0]) {
 			rest := strings.TrimSpace(full[len(lines[0]):])
-			return []string{fitText(lines[0], 12, true, w), fitText(rest, 12, true, w)}
+			return []string{FitText(lines[0], 12, true, w), FitText(rest, 12, true, w)}
 		}
 	}
-	return []string{fitText(full, 12, true, w)}
+	return []string{FitText(full, 12, true, w)}
 }
 
 // top is the y of the body under a title of n lines.
@@ -128,11 +128,11 @@ func (r *panelRenderer) Objects() []fyne.CanvasObject {
 func (r *panelRenderer) Refresh() {
 	th := r.p.Theme()
 	for _, l := range r.border {
-		l.StrokeColor = themeColor(th, theme.ColorNameSeparator)
+		l.StrokeColor = ThemeColor(th, theme.ColorNameSeparator)
 	}
 	for i, t := range r.title {
 		t.Text = "" // set again by Layout, in the current language
-		t.Color = themeColor(th, theme.ColorNamePlaceHolder)
+		t.Color = ThemeColor(th, theme.ColorNamePlaceHolder)
 		t.Move(fyne.NewPos(panelPad+2, 5+float32(i)*panelLineH))
 	}
 	r.Layout(r.p.Size())

@@ -236,20 +236,20 @@ func paintFills(fills []fill, size fyne.Size, w, h int) image.Image {
 // every `spacing` pixels, labels that do not collide, and the titled unit
 // under them — from the renderer's pools, as the heatmap and the recovery
 // chart both do.
-func drawXAxis(lines *pool[*canvas.Line], ticks, titles *pool[*canvas.Text], xs scale, a sim.Axis, name string,
+func drawXAxis(lines *Pool[*canvas.Line], ticks, titles *Pool[*canvas.Text], xs scale, a sim.Axis, name string,
 	x0, width, y1, spacing float32, muted, fg color.Color) {
 	u := AxisUnit(a)
 	lastEnd := float32(-1e9)
 	for _, v := range niceTicks(xs.lo/u.Div, xs.hi/u.Div, max(2, int(width/spacing))) {
 		px := xs.at(v * u.Div)
-		placeLine(lines.next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
+		PlaceLine(lines.Next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
 		label := u.Number(v * u.Div)
-		w := textWidth(label, 11, false)
+		w := TextWidth(label, 11, false)
 		if px-w/2 > lastEnd+6 {
-			placeText(ticks.next(), label, fyne.NewPos(px-w/2, y1+6), muted)
+			PlaceText(ticks.Next(), label, fyne.NewPos(px-w/2, y1+6), muted)
 			lastEnd = px + w/2
 		}
 	}
 	title := u.Title(name)
-	placeText(titles.next(), title, fyne.NewPos(x0+(width-textWidth(title, 12, true))/2, y1+22), fg)
+	PlaceText(titles.Next(), title, fyne.NewPos(x0+(width-TextWidth(title, 12, true))/2, y1+22), fg)
 }

@@ -210,21 +210,21 @@ func (c *RecoveryChart) MouseOut() {
 // CreateRenderer implements fyne.Widget.
 func (c *RecoveryChart) CreateRenderer() fyne.WidgetRenderer {
 	r := &recRenderer{c: c,
-		lines:   newLinePool(),
-		series:  newLinePool(),
-		ticks:   newTextPool(11, false),
-		titles:  newTextPool(12, true),
-		legend:  newRectPool(),
+		lines:   NewLinePool(),
+		series:  NewLinePool(),
+		ticks:   NewTextPool(11, false),
+		titles:  NewTextPool(12, true),
+		legend:  NewRectPool(),
 		cursor:  &canvas.Line{},
 		curBg:   &canvas.Rectangle{CornerRadius: 3},
-		curText: newText(11.5, true),
+		curText: NewText(11.5, true),
 		guide:   &canvas.Line{},
 		dot:     &canvas.Circle{},
 		readBg:  &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1},
-		read:    newText(12, false),
+		read:    NewText(12, false),
 	}
 	r.raster = canvas.NewRaster(func(w, h int) image.Image { return paintFills(r.fills, c.Size(), w, h) })
-	r.static = pools{r.lines, r.series, r.legend, r.ticks, r.titles}
+	r.static = Pools{r.lines, r.series, r.legend, r.ticks, r.titles}
 	r.Refresh()
 	return r
 }
@@ -234,10 +234,10 @@ type recRenderer struct {
 
 	raster        *canvas.Raster
 	fills         []fill
-	lines, series *pool[*canvas.Line]
-	ticks, titles *pool[*canvas.Text]
-	legend        *pool[*canvas.Rectangle]
-	static        pools
+	lines, series *Pool[*canvas.Line]
+	ticks, titles *Pool[*canvas.Text]
+	legend        *Pool[*canvas.Rectangle]
+	static        Pools
 
 	cursor     *canvas.Line
 	curBg      *canvas.Rectangle
@@ -264,22 +264,22 @@ func (r *recRenderer) Objects() []fyne.CanvasObject { return r.objects }
 // still holds for a client, which is what keeps the others out.
 var (
 	recLineColor = ColorOwned
-	recBandColor = fade(ColorOwned, 0.30)
+	recBandColor = Fade(ColorOwned, 0.30)
 )
 
 func (r *recRenderer) Refresh() {
 	c := r.c
-	fg := themeColor(c.Theme(), theme.ColorNameForeground)
+	fg := ThemeColor(c.Theme(), theme.ColorNameForeground)
 	if r.objects == nil || r.drawn != c.version || r.drawnSize != c.Size() || r.drawnTheme != fg {
-		r.static.reset()
+		r.static.Reset()
 		r.fills = r.fills[:0]
 		r.draw()
 		r.raster.Resize(c.Size())
 		r.raster.Refresh()
-		if r.static.finish() != nil || r.objects == nil {
-			r.objects = append([]fyne.CanvasObject{r.raster}, r.static.all()...)
+		if r.static.Finish() != nil || r.objects == nil {
+			r.objects = append([]fyne.CanvasObject{r.raster}, r.static.All()...)
 			r.objects = append(r.objects, r.cursor, r.guide, r.dot, r.curBg, r.curText, r.readBg, r.read)
-			repaint(c)
+			Repaint(c)
 		}
 		r.drawn, r.drawnSize, r.drawnTheme = c.version, c.Size(), fg
 	}
@@ -289,8 +289,8 @@ func (r *recRenderer) Refresh() {
 func (r *recRenderer) draw() {
 	c := r.c
 	th := c.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	f := c.frame()
 	x0, y0 := f.pos.X, f.pos.Y
 	x1, y1 := x0+f.size.Width, y0+f.size.Height
@@ -298,18 +298,18 @@ func (r *recRenderer) draw() {
 	// Horizontal grid lines at the y ticks, with their labels.
 	for _, v := range niceTicks(0, f.ys.hi/f.uy.Div, max(2, int(f.size.Height/45))) {
 		py := f.ys.at(v * f.uy.Div)
-		placeLine(r.lines.next(), fyne.NewPos(x0, py), fyne.NewPos(x1, py), fade(ColorIdle, 0.25), 1)
+		PlaceLine(r.lines.Next(), fyne.NewPos(x0, py), fyne.NewPos(x1, py), Fade(ColorIdle, 0.25), 1)
 		label := f.uy.Number(v * f.uy.Div)
-		placeText(r.ticks.next(), label, fyne.NewPos(x0-6-textWidth(label, 11, false), py-8), muted)
+		PlaceText(r.ticks.Next(), label, fyne.NewPos(x0-6-TextWidth(label, 11, false), py-8), muted)
 	}
-	placeLine(r.lines.next(), fyne.NewPos(x0, y1), fyne.NewPos(x1, y1), fade(ColorIdle, 0.6), 1)
-	placeLine(r.lines.next(), fyne.NewPos(x0, y0), fyne.NewPos(x0, y1), fade(ColorIdle, 0.6), 1)
-	placeText(r.titles.next(), f.uy.Title(i18n.T("recovery.axis")), fyne.NewPos(0, 2), fg)
+	PlaceLine(r.lines.Next(), fyne.NewPos(x0, y1), fyne.NewPos(x1, y1), Fade(ColorIdle, 0.6), 1)
+	PlaceLine(r.lines.Next(), fyne.NewPos(x0, y0), fyne.NewPos(x0, y1), Fade(ColorIdle, 0.6), 1)
+	PlaceText(r.titles.Next(), f.uy.Title(i18n.T("recovery.axis")), fyne.NewPos(0, 2), fg)
 
 	if len(c.points) == 0 {
 		if c.message != "" {
-			t := r.titles.next()
-			placeText(t, c.message, fyne.NewPos(0, 0), muted)
+			t := r.titles.Next()
+			PlaceText(t, c.message, fyne.NewPos(0, 0), muted)
 			sz := t.MinSize()
 			t.Move(fyne.NewPos(x0+(f.size.Width-sz.Width)/2, y0+(f.size.Height-sz.Height)/2))
 		}
@@ -336,18 +336,18 @@ func (r *recRenderer) draw() {
 	// The p99 edge thin, the mean thick.
 	for i := 1; i < len(c.points); i++ {
 		a, b := c.points[i-1], c.points[i]
-		placeLine(r.series.next(), fyne.NewPos(f.xs.at(a.X), f.ys.at(a.RecoveryP99Ms)),
-			fyne.NewPos(f.xs.at(b.X), f.ys.at(b.RecoveryP99Ms)), fade(recLineColor, 0.7), 1)
+		PlaceLine(r.series.Next(), fyne.NewPos(f.xs.at(a.X), f.ys.at(a.RecoveryP99Ms)),
+			fyne.NewPos(f.xs.at(b.X), f.ys.at(b.RecoveryP99Ms)), Fade(recLineColor, 0.7), 1)
 	}
 	for i := 1; i < len(c.points); i++ {
 		a, b := c.points[i-1], c.points[i]
-		placeLine(r.series.next(), fyne.NewPos(f.xs.at(a.X), f.ys.at(a.RecoveryMeanMs)),
+		PlaceLine(r.series.Next(), fyne.NewPos(f.xs.at(a.X), f.ys.at(a.RecoveryMeanMs)),
 			fyne.NewPos(f.xs.at(b.X), f.ys.at(b.RecoveryMeanMs)), recLineColor, 2.5)
 	}
 	if len(c.points) == 1 {
 		p := c.points[0]
 		px := f.xs.at(p.X)
-		placeLine(r.series.next(), fyne.NewPos(px-4, f.ys.at(p.RecoveryMeanMs)), fyne.NewPos(px+4, f.ys.at(p.RecoveryMeanMs)), recLineColor, 2.5)
+		PlaceLine(r.series.Next(), fyne.NewPos(px-4, f.ys.at(p.RecoveryMeanMs)), fyne.NewPos(px+4, f.ys.at(p.RecoveryMeanMs)), recLineColor, 2.5)
 	}
 
 	// Legend in the top row: a swatch and a word for each.
@@ -357,23 +357,23 @@ func (r *recRenderer) draw() {
 		c     color.NRGBA
 		h     float32
 	}{{i18n.T("recovery.band"), recBandColor, 10}, {i18n.T("recovery.mean"), recLineColor, 3}} {
-		w := textWidth(item.label, 11, false)
+		w := TextWidth(item.label, 11, false)
 		lx -= w
-		placeText(r.ticks.next(), item.label, fyne.NewPos(lx, 3), muted)
+		PlaceText(r.ticks.Next(), item.label, fyne.NewPos(lx, 3), muted)
 		lx -= 22
-		placeRect(r.legend.next(), fyne.NewPos(lx, 11-item.h/2), fyne.NewSize(16, item.h), item.c)
+		PlaceRect(r.legend.Next(), fyne.NewPos(lx, 11-item.h/2), fyne.NewSize(16, item.h), item.c)
 		lx -= 12
 	}
 	// "coarse pass" only where it leaves the y axis' title whole: a narrow
 	// chart drops it (the map's status line says the pass too).
-	yTitleEnd := textWidth(f.uy.Title(i18n.T("recovery.axis")), 12, true) + 10
-	if label := i18n.T("recovery.coarse"); c.coarse && lx-textWidth(label, 11, false) >= yTitleEnd {
-		lx -= textWidth(label, 11, false)
-		placeText(r.ticks.next(), label, fyne.NewPos(lx, 3), muted)
+	yTitleEnd := TextWidth(f.uy.Title(i18n.T("recovery.axis")), 12, true) + 10
+	if label := i18n.T("recovery.coarse"); c.coarse && lx-TextWidth(label, 11, false) >= yTitleEnd {
+		lx -= TextWidth(label, 11, false)
+		PlaceText(r.ticks.Next(), label, fyne.NewPos(lx, 3), muted)
 	}
 	if c.note != "" {
 		for i, line := range WrapWords(c.note, 11, f.size.Width*0.55) {
-			placeText(r.ticks.next(), line, fyne.NewPos(x0+8, y0+26+float32(i)*15), muted)
+			PlaceText(r.ticks.Next(), line, fyne.NewPos(x0+8, y0+26+float32(i)*15), muted)
 		}
 	}
 }
@@ -384,20 +384,20 @@ func (r *recRenderer) drawOverlay() {
 	c := r.c
 	th := c.Theme()
 	f := c.frame()
-	fg := themeColor(th, theme.ColorNameForeground)
+	fg := ThemeColor(th, theme.ColorNameForeground)
 	white := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}
 	y0, y1 := f.pos.Y, f.pos.Y+f.size.Height
 	if c.hasCur && len(c.points) > 0 && f.xs.inside(c.cursor) {
 		px := f.xs.at(c.cursor)
-		placeLine(r.cursor, fyne.NewPos(px, y0), fyne.NewPos(px, y1), fg, 1.5)
+		PlaceLine(r.cursor, fyne.NewPos(px, y0), fyne.NewPos(px, y1), fg, 1.5)
 		label := "┼ " + AxisUnit(c.x).Format(c.cursor)
 		if m, ok := c.MeanAt(c.cursor); ok {
 			label += ": " + FormatMs(m)
 		}
-		w := textWidth(label, 11.5, true) + 10
+		w := TextWidth(label, 11.5, true) + 10
 		lx := min(max(px-w/2, f.pos.X), f.pos.X+f.size.Width-w)
-		placeRect(r.curBg, fyne.NewPos(lx, y0+4), fyne.NewSize(w, 18), fg)
-		placeText(r.curText, label, fyne.NewPos(lx+5, y0+5), themeColor(th, theme.ColorNameBackground))
+		PlaceRect(r.curBg, fyne.NewPos(lx, y0+4), fyne.NewSize(w, 18), fg)
+		PlaceText(r.curText, label, fyne.NewPos(lx+5, y0+5), ThemeColor(th, theme.ColorNameBackground))
 	} else {
 		r.cursor.Hide()
 		r.curBg.Hide()
@@ -412,16 +412,16 @@ func (r *recRenderer) drawOverlay() {
 	}
 	p := c.points[c.hover]
 	px, py := f.xs.at(p.X), f.ys.at(p.RecoveryMeanMs)
-	placeLine(r.guide, fyne.NewPos(px, y0), fyne.NewPos(px, y1), fade(ColorIdle, 0.8), 1)
+	PlaceLine(r.guide, fyne.NewPos(px, y0), fyne.NewPos(px, y1), Fade(ColorIdle, 0.8), 1)
 	r.dot.FillColor, r.dot.StrokeColor, r.dot.StrokeWidth = recLineColor, white, 1.5
 	r.dot.Move(fyne.NewPos(px-5, py-5))
 	r.dot.Resize(fyne.NewSize(10, 10))
 	r.dot.Show()
 	r.dot.Refresh()
 	text := c.Readout(c.hover)
-	w := textWidth(text, 12, false) + 16
+	w := TextWidth(text, 12, false) + 16
 	bx := min(max(px-w/2, 2), c.Size().Width-w-2)
 	by := y1 - 30
-	placeBox(r.readBg, fyne.NewPos(bx, by), fyne.NewSize(w, 24), themeColor(th, theme.ColorNameMenuBackground), themeColor(th, theme.ColorNameShadow), 1)
-	placeText(r.read, text, fyne.NewPos(bx+8, by+3), fg)
+	PlaceBox(r.readBg, fyne.NewPos(bx, by), fyne.NewSize(w, 24), ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow), 1)
+	PlaceText(r.read, text, fyne.NewPos(bx+8, by+3), fg)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // A playing window hands every widget the instant at the cursor 30 times
@@ -18,20 +18,9 @@ import (
 // same snapshot again redraws nothing, a new instant redraws what moves
 // with it and leaves the rest where it is.
 
-// recordPreset records a bundled preset.
-func recordPreset(t *testing.T, name string) *sim.Recording {
-	t.Helper()
-	sc, err := assets.Preset(name)
-	require.NoError(t, err)
-	rec, err := sim.Record(sc)
-	require.NoError(t, err)
-	t.Cleanup(func() { rec.Close() })
-	return rec
-}
-
 func TestClusterViewDrawsOnlyWhatChanged(t *testing.T) {
 	test.NewTempApp(t)
-	rec := recordPreset(t, "redis-failover")
+	rec := widgettest.RecordPreset(t, "redis-failover")
 	v := NewClusterView()
 	w := test.NewTempWindow(t, v)
 	w.Resize(fyne.NewSize(700, 400))
@@ -117,43 +106,6 @@ func TestTimelineCursorMoveKeepsTheLanes(t *testing.T) {
 	tl.SetTimeline(gcPauseTimeline())
 	assert.Equal(t, redraws+1, r.redraws, "a new run draws its lanes")
 	assert.False(t, r.timed[write].objs[0].Visible(), "and its labels for the cursor")
-}
-
-// The mode's own pictures draw clocks and countdowns that move with every
-// instant; handed the same snapshot again, they draw nothing.
-func TestStatePicturesDrawTheSameSnapshotOnce(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		make   func() (fyne.Widget, func(*sim.Snapshot))
-		count  func(fyne.WidgetRenderer) int
-	}{
-		{"redis-gc-pause", func() (fyne.Widget, func(*sim.Snapshot)) { k := NewRedisKeys(); return k, k.SetSnapshot },
-			func(r fyne.WidgetRenderer) int { return r.(*keysRenderer).refreshes }},
-		{"etcd-happy-path", func() (fyne.Widget, func(*sim.Snapshot)) { k := NewEtcdKeys(); return k, k.SetSnapshot },
-			func(r fyne.WidgetRenderer) int { return r.(*etcdRenderer).refreshes }},
-		{"redlock-happy-path", func() (fyne.Widget, func(*sim.Snapshot)) { v := NewVoteTally(); return v, v.SetSnapshot },
-			func(r fyne.WidgetRenderer) int { return r.(*tallyRenderer).refreshes }},
-		{"zk-happy-path", func() (fyne.Widget, func(*sim.Snapshot)) { z := NewZNodeTree(); return z, z.SetSnapshot },
-			func(r fyne.WidgetRenderer) int { return r.(*zkRenderer).refreshes }},
-	} {
-		t.Run(tc.preset, func(t *testing.T) {
-			test.NewTempApp(t)
-			rec := recordPreset(t, tc.preset)
-			wd, set := tc.make()
-			w := test.NewTempWindow(t, wd)
-			w.Resize(fyne.NewSize(560, 360))
-			snap := rec.At(time.Second)
-			set(snap)
-			r := test.TempWidgetRenderer(t, wd)
-			before := tc.count(r)
-			require.Positive(t, before)
-			set(snap)
-			set(snap)
-			assert.Equal(t, before, tc.count(r), "the same snapshot again redraws nothing")
-			set(rec.At(time.Second + 33*time.Millisecond))
-			assert.Equal(t, before+1, tc.count(r), "the next frame's instant is drawn")
-		})
-	}
 }
 
 // BenchmarkClusterViewFrame is the cluster view's share of a playing

@@ -203,21 +203,21 @@ func (t *Timeline) lanesBottom() float32 {
 // CreateRenderer implements fyne.Widget.
 func (t *Timeline) CreateRenderer() fyne.WidgetRenderer {
 	r := &timelineRenderer{t: t,
-		laneText:  newTextPool(12.5, true),
-		subText:   newTextPool(10.5, false),
-		badges:    newRectPool(),
-		labels:    newTextPool(11, true),
-		axisLines: newLinePool(),
-		axisText:  newTextPool(11, false),
-		legendBox: newRectPool(),
-		legendTxt: newTextPool(11, false),
+		laneText:  NewTextPool(12.5, true),
+		subText:   NewTextPool(10.5, false),
+		badges:    NewRectPool(),
+		labels:    NewTextPool(11, true),
+		axisLines: NewLinePool(),
+		axisText:  NewTextPool(11, false),
+		legendBox: NewRectPool(),
+		legendTxt: NewTextPool(11, false),
 		dim:       &canvas.Rectangle{},
 		cursor:    &canvas.Line{},
 		cursorBg:  &canvas.Rectangle{CornerRadius: 3},
-		cursorTxt: newText(11, true),
+		cursorTxt: NewText(11, true),
 	}
 	r.bars = canvas.NewRaster(r.paintBars)
-	r.pools = pools{r.laneText, r.subText, r.badges, r.labels, r.axisLines, r.axisText, r.legendBox, r.legendTxt}
+	r.pools = Pools{r.laneText, r.subText, r.badges, r.labels, r.axisLines, r.axisText, r.legendBox, r.legendTxt}
 	r.Refresh()
 	return r
 }
@@ -231,11 +231,11 @@ type timelineRenderer struct {
 	bars *canvas.Raster
 	ops  []paintOp
 
-	badges, legendBox                   *pool[*canvas.Rectangle]
-	laneText, subText, labels, axisText *pool[*canvas.Text]
-	legendTxt                           *pool[*canvas.Text]
-	axisLines                           *pool[*canvas.Line]
-	pools                               pools
+	badges, legendBox                   *Pool[*canvas.Rectangle]
+	laneText, subText, labels, axisText *Pool[*canvas.Text]
+	legendTxt                           *Pool[*canvas.Text]
+	axisLines                           *Pool[*canvas.Line]
+	pools                               Pools
 	dim, cursorBg                       *canvas.Rectangle
 	cursor                              *canvas.Line
 	cursorTxt                           *canvas.Text
@@ -283,9 +283,9 @@ func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objects }
 // cursor move only moves the cursor and the dimmed future.
 func (r *timelineRenderer) Refresh() {
 	t := r.t
-	fg := themeColor(t.Theme(), theme.ColorNameForeground)
+	fg := ThemeColor(t.Theme(), theme.ColorNameForeground)
 	if r.objects == nil || r.drawnVersion != t.version || r.drawnSize != t.Size() || r.drawnTheme != fg {
-		r.pools.reset()
+		r.pools.Reset()
 		r.ops = r.ops[:0]
 		r.timed = r.timed[:0]
 		r.draw()
@@ -294,15 +294,15 @@ func (r *timelineRenderer) Refresh() {
 		r.labelsSet = false
 		r.bars.Resize(t.Size())
 		r.bars.Refresh()
-		if objs := r.pools.finish(); objs != nil || r.objects == nil {
+		if objs := r.pools.Finish(); objs != nil || r.objects == nil {
 			// The dimmed future covers the bars only: every label on show
 			// tells of an instant at or before the cursor (see timed), so
 			// one that reaches past the cursor is drawn whole, not half
 			// a ghost. The cursor's line runs under the labels, so a badge
 			// it crosses stays whole and readable.
-			r.objects = append([]fyne.CanvasObject{r.bars, r.dim, r.cursor}, r.pools.all()...)
+			r.objects = append([]fyne.CanvasObject{r.bars, r.dim, r.cursor}, r.pools.All()...)
 			r.objects = append(r.objects, r.cursorBg, r.cursorTxt)
-			repaint(t)
+			Repaint(t)
 		}
 		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
 	}
@@ -319,13 +319,13 @@ func (r *timelineRenderer) drawCursor() {
 		return
 	}
 	th := t.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	bg := toNRGBA(themeColor(th, theme.ColorNameBackground))
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	bg := toNRGBA(ThemeColor(th, theme.ColorNameBackground))
 	x := t.XAt(t.cursor)
 	bottom := t.lanesBottom()
 	// The future is dimmed to the widget's right edge, over the lanes'
 	// backgrounds too, so no strip of them stays bright past the axis.
-	placeRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(t.Size().Width-x, 0), bottom-t.lanesTop()), fade(bg, futureDim))
+	PlaceRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(t.Size().Width-x, 0), bottom-t.lanesTop()), Fade(bg, futureDim))
 	// Only the labels of instants between the cursor's last place and
 	// this one change; after a redraw, all of them.
 	timed := r.timed
@@ -347,12 +347,12 @@ func (r *timelineRenderer) drawCursor() {
 	r.labelsAt, r.labelsSet = t.cursor, true
 	// The cursor's time sits on the axis below the lanes, where it covers
 	// a tick label at most and never a fault's badge.
-	placeLine(r.cursor, fyne.NewPos(x, t.lanesTop()-4), fyne.NewPos(x, bottom+5), fg, 2)
+	PlaceLine(r.cursor, fyne.NewPos(x, t.lanesTop()-4), fyne.NewPos(x, bottom+5), fg, 2)
 	label := FormatTime(t.cursor)
-	w := textWidth(label, r.cursorTxt.TextSize, true) + 10
+	w := TextWidth(label, r.cursorTxt.TextSize, true) + 10
 	lx := min(max(x-w/2, 0), t.Size().Width-w)
-	placeRect(r.cursorBg, fyne.NewPos(lx, bottom+5), fyne.NewSize(w, 17), fg)
-	placeText(r.cursorTxt, label, fyne.NewPos(lx+5, bottom+6), bg)
+	PlaceRect(r.cursorBg, fyne.NewPos(lx, bottom+5), fyne.NewSize(w, 17), fg)
+	PlaceText(r.cursorTxt, label, fyne.NewPos(lx+5, bottom+6), bg)
 }
 
 // faultGlyph is the sign drawn for each kind of fault, so kinds differ by
@@ -388,8 +388,8 @@ func (r *timelineRenderer) draw() {
 		return
 	}
 	th := t.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	fg := ThemeColor(th, theme.ColorNameForeground)
+	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	size := t.Size()
 	x0, x1 := t.plotSpan()
 	badges, rows := t.faultBadges(t.badgeRows())
@@ -408,29 +408,29 @@ func (r *timelineRenderer) draw() {
 	// Lanes: background, name, row captions.
 	for i, g := range lanes {
 		if i%2 == 0 {
-			r.rect(0, g.top, size.Width, g.height, fade(ColorIdle, 0.07))
+			r.rect(0, g.top, size.Width, g.height, Fade(ColorIdle, 0.07))
 		}
 		// A thin lane (many clients in a short window) still names its
 		// client, in a smaller type.
 		if g.height >= 8 {
 			size := min(12.5, g.height-1)
-			txt := r.laneText.next()
+			txt := r.laneText.Next()
 			resizeText(txt, size)
 			y := g.top + (g.height-size*1.4)/2
 			if g.height >= 36 { // beside its belief row, above "key on server"
 				y = g.beliefY + g.beliefH/2 - 9
 			}
-			placeText(txt, tl.Clients[i], fyne.NewPos(8, y), fg)
+			PlaceText(txt, tl.Clients[i], fyne.NewPos(8, y), fg)
 		}
 		if g.height >= 36 {
-			placeText(r.subText.next(), i18n.T("timeline.keyOnServer"), fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)
+			PlaceText(r.subText.Next(), i18n.T("timeline.keyOnServer"), fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)
 		}
 	}
 
 	for i, g := range lanes {
 		if i < len(tl.Waiting) {
 			for _, s := range t.pixelSpans(tl.Waiting[i]) {
-				r.rect(s[0], g.beliefY+g.beliefH*0.3, s[1]-s[0], g.beliefH*0.4, fade(ColorWaiting, 0.85))
+				r.rect(s[0], g.beliefY+g.beliefH*0.3, s[1]-s[0], g.beliefH*0.4, Fade(ColorWaiting, 0.85))
 			}
 		}
 		if i < len(tl.Holding) {
@@ -469,12 +469,12 @@ func (r *timelineRenderer) draw() {
 		}
 		g := lanes[li]
 		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
-		r.rect(a, g.beliefY-2, w, g.beliefH+4, fade(ColorIdle, 0.55))
+		r.rect(a, g.beliefY-2, w, g.beliefH+4, Fade(ColorIdle, 0.55))
 		label := i18n.T("timeline.paused")
-		box := labelBox{a + 6, g.beliefY + g.beliefH/2 - 8, textWidth(label, 11, true), 16}
+		box := labelBox{a + 6, g.beliefY + g.beliefH/2 - 8, TextWidth(label, 11, true), 16}
 		if g.beliefH >= 14 && w > 60 && taken.free(box) {
-			txt := r.labels.next()
-			placeText(txt, label, fyne.NewPos(box.x, box.y), color.White)
+			txt := r.labels.Next()
+			PlaceText(txt, label, fyne.NewPos(box.x, box.y), color.White)
 			r.when(f.At, txt)
 			taken = append(taken, box)
 		}
@@ -497,10 +497,10 @@ func (r *timelineRenderer) draw() {
 		r.vline(x+1, g.beliefY, g.beliefY+g.beliefH, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 2)
 		tickEnd[li] = x + 4
 		label := "#" + strconv.FormatInt(gr.Token, 10)
-		box := labelBox{x + 5, g.beliefY + g.beliefH/2 - 8, textWidth(label, 11, true), 16}
+		box := labelBox{x + 5, g.beliefY + g.beliefH/2 - 8, TextWidth(label, 11, true), 16}
 		if gr.Token > 0 && g.beliefH >= 12 && x+5 >= labelEnd[li] && t.roomAfter(li, gr.At, box.w+8) && taken.free(box) {
-			txt := r.labels.next()
-			placeText(txt, label, fyne.NewPos(box.x, box.y), color.White)
+			txt := r.labels.Next()
+			PlaceText(txt, label, fyne.NewPos(box.x, box.y), color.White)
 			r.when(gr.At, txt)
 			labelEnd[li] = x + 5 + box.w + 4
 			taken = append(taken, box)
@@ -514,14 +514,14 @@ func (r *timelineRenderer) draw() {
 	}
 	for _, ov := range tl.Overlaps {
 		a, w := span(ov)
-		r.rect(a, t.top, w, bottom-t.top, fade(ColorViolation, 0.20))
-		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: fade(ColorViolation, 0.6)})
+		r.rect(a, t.top, w, bottom-t.top, Fade(ColorViolation, 0.20))
+		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: Fade(ColorViolation, 0.6)})
 		r.vline(a, t.top, bottom, ColorViolation, 2)
 		r.vline(a+w, t.top, bottom, ColorViolation, 2)
 		label, box := t.overlapBadge(ov, lanes, rows, taken)
-		badge, txt := r.badges.next(), r.labels.next()
-		placeRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
-		placeText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)
+		badge, txt := r.badges.Next(), r.labels.Next()
+		PlaceRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
+		PlaceText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)
 		r.when(ov.From, badge, txt)
 		taken = append(taken, box)
 	}
@@ -536,12 +536,12 @@ func (r *timelineRenderer) draw() {
 			from, to = lanes[li].top, lanes[li].top+lanes[li].height
 		}
 		r.vline(x, from, to, ColorFault, 2)
-		r.vline(x, faultRowY(0)+faultRowH, from, fade(ColorFault, 0.5), 1)
+		r.vline(x, faultRowY(0)+faultRowH, from, Fade(ColorFault, 0.5), 1)
 	}
 	for _, b := range badges {
 		y := faultRowY(b.row)
-		placeRect(r.badges.next(), fyne.NewPos(b.x, y), fyne.NewSize(b.w, faultRowH-2), ColorFault)
-		placeText(r.labels.next(), b.text, fyne.NewPos(b.x+4, y+1), color.White)
+		PlaceRect(r.badges.Next(), fyne.NewPos(b.x, y), fyne.NewSize(b.w, faultRowH-2), ColorFault)
+		PlaceText(r.labels.Next(), b.text, fyne.NewPos(b.x+4, y+1), color.White)
 	}
 
 	// Writes: ✓ accepted, × rejected; stale ones say so (writeBadges).
@@ -551,9 +551,9 @@ func (r *timelineRenderer) draw() {
 			r.vline(wb.x, g.top+2, g.top+g.height-2, wb.c, 2)
 			continue
 		}
-		badge, txt := r.badges.next(), r.labels.next()
-		placeRect(badge, fyne.NewPos(wb.box.x, wb.box.y), fyne.NewSize(wb.box.w, wb.box.h), wb.c)
-		placeText(txt, wb.text, fyne.NewPos(wb.box.x+4, wb.box.y+1), color.White)
+		badge, txt := r.badges.Next(), r.labels.Next()
+		PlaceRect(badge, fyne.NewPos(wb.box.x, wb.box.y), fyne.NewSize(wb.box.w, wb.box.h), wb.c)
+		PlaceText(txt, wb.text, fyne.NewPos(wb.box.x+4, wb.box.y+1), color.White)
 		r.when(wb.at, badge, txt)
 	}
 
@@ -636,7 +636,7 @@ func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
 		if g.beliefH < 10 {
 			label = label[:strings.Index(label, " ")]
 		}
-		lw := textWidth(label, 11, true) + 8
+		lw := TextWidth(label, 11, true) + 8
 		x := t.XAt(wr.At)
 		lx := min(x-lw/2, x1-lw)
 		lx = max(lx, x0)
@@ -675,7 +675,7 @@ func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, rows int,
 	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
 	short := i18n.T("timeline.overlap")
 	texts := []string{short}
-	if textWidth(long, 11, true)+8 <= b-a {
+	if TextWidth(long, 11, true)+8 <= b-a {
 		texts = []string{long, short}
 	}
 	foot := t.lanesBottom() - 19
@@ -707,7 +707,7 @@ func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, rows int,
 	}
 	for _, y := range ys {
 		for _, text := range texts {
-			w := textWidth(text, 11, true) + 8
+			w := TextWidth(text, 11, true) + 8
 			for _, x := range xs(y, false) {
 				if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
 					return text, box
@@ -715,7 +715,7 @@ func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, rows int,
 			}
 		}
 	}
-	w := textWidth(short, 11, true) + 8
+	w := TextWidth(short, 11, true) + 8
 	for _, y := range band {
 		for _, x := range xs(y, true) {
 			if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
@@ -788,7 +788,7 @@ func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 		glyph := faultGlyph(f.Kind)
 		placed := false
 		for _, text := range []string{glyph + " " + strings.Join(words, ", "), glyph} {
-			w := textWidth(text, 11, true) + 8
+			w := TextWidth(text, 11, true) + 8
 			lx := max(min(x-6, width-w), 0)
 			for row := range ends {
 				if lx > ends[row]+3 {
@@ -813,7 +813,7 @@ func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 				}
 			}
 			text := glyph + " " + strings.Join(words, ", ")
-			w := textWidth(text, 11, true) + 8
+			w := TextWidth(text, 11, true) + 8
 			badges = append(badges, faultBadge{x: ends[row] + 4, w: w, text: text, row: row})
 			ends[row] += 4 + w
 			rows = len(ends)
@@ -925,14 +925,14 @@ func TickStep(end time.Duration, width, minGap float32) time.Duration {
 
 func (r *timelineRenderer) drawAxis(x0, x1, y float32, fg, muted color.Color) {
 	t := r.t
-	placeLine(r.axisLines.next(), fyne.NewPos(x0, y+2), fyne.NewPos(x1, y+2), muted, 1)
+	PlaceLine(r.axisLines.Next(), fyne.NewPos(x0, y+2), fyne.NewPos(x1, y+2), muted, 1)
 	step := TickStep(t.tl.End, x1-x0, 80)
 	for at := time.Duration(0); at <= t.tl.End; at += step {
 		x := t.XAt(at)
-		placeLine(r.axisLines.next(), fyne.NewPos(x, y+2), fyne.NewPos(x, y+7), muted, 1)
+		PlaceLine(r.axisLines.Next(), fyne.NewPos(x, y+2), fyne.NewPos(x, y+7), muted, 1)
 		label := tickLabel(at, step)
-		lw := textWidth(label, 11, false)
-		placeText(r.axisText.next(), label, fyne.NewPos(min(x-lw/2, x1+tlRightPad-lw-2), y+7), fg)
+		lw := TextWidth(label, 11, false)
+		PlaceText(r.axisText.Next(), label, fyne.NewPos(min(x-lw/2, x1+tlRightPad-lw-2), y+7), fg)
 	}
 }
 
@@ -969,9 +969,9 @@ func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
 	}
 	x := float32(tlGutter)
 	for _, it := range items {
-		placeRect(r.legendBox.next(), fyne.NewPos(x, y+4), fyne.NewSize(14, 10), it.c)
-		tx := r.legendTxt.next()
-		placeText(tx, it.label, fyne.NewPos(x+18, y+1), fg)
+		PlaceRect(r.legendBox.Next(), fyne.NewPos(x, y+4), fyne.NewSize(14, 10), it.c)
+		tx := r.legendTxt.Next()
+		PlaceText(tx, it.label, fyne.NewPos(x+18, y+1), fg)
 		x += 18 + tx.MinSize().Width + 18
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 const sec = time.Second
@@ -77,7 +78,7 @@ func TestTimelineTapAndDragSeek(t *testing.T) {
 func TestTimelineDrawsTheRun(t *testing.T) {
 	tl, r := newTestTimeline(t)
 	tl.SetCursor(30 * sec)
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	for _, s := range []string{"client-1", "client-2", "key on server", "‖ client-1 15s", "paused",
 		"2 holders · 5.000 s", "✓ write", "✓ write · stale", "#1", "#2", "0 s", "30 s",
 		"waiting", "believes it holds", "server holds its key", "two holders", "fault"} {
@@ -94,7 +95,7 @@ func TestTimelineDrawsTheRun(t *testing.T) {
 		if op.hatch {
 			hatch = &r.ops[i]
 		}
-		if op.c == fade(ColorViolation, 0.20) {
+		if op.c == Fade(ColorViolation, 0.20) {
 			band = &r.ops[i]
 		}
 	}
@@ -146,7 +147,7 @@ func TestTimelineCursorMovesAlone(t *testing.T) {
 	tl.SetCursor(12 * sec)
 	assert.InDelta(t, tl.XAt(12*sec), r.cursor.Position1.X, 0.01)
 	assert.InDelta(t, tl.XAt(12*sec), r.dim.Position().X, 0.01, "the future after the cursor is dimmed")
-	assert.Contains(t, texts(r.Objects()), "12.000 s")
+	assert.Contains(t, widgettest.Texts(r.Objects()), "12.000 s")
 	assert.Equal(t, before, sizes(r), "a cursor move leaves the lanes alone")
 	assert.Equal(t, len(objs), len(r.Objects()))
 	assert.Equal(t, 12*sec, tl.Cursor())
@@ -223,7 +224,7 @@ func TestTimelineThinsACrowdedRun(t *testing.T) {
 			marked++
 		}
 	}
-	for _, s := range texts(r.Objects()) {
+	for _, s := range widgettest.Texts(r.Objects()) {
 		if s == "✓ write · stale" {
 			marked++
 		}
@@ -234,22 +235,22 @@ func TestTimelineThinsACrowdedRun(t *testing.T) {
 func TestTimelineHidesTheFutureLabels(t *testing.T) {
 	tl, r := newTestTimeline(t)
 	future := []string{"2 holders · 5.000 s", "✓ write", "✓ write · stale", "#2"}
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	for _, s := range future {
 		assert.NotContains(t, shown, s, "at 0 s nothing of the run has happened yet")
 	}
 	assert.Contains(t, shown, "‖ client-1 15s", "a fault is the scenario's plan: it stays labelled")
-	assert.Equal(t, toNRGBA(fade(toNRGBA(themeColor(tl.Theme(), theme.ColorNameBackground)), futureDim)), toNRGBA(r.dim.FillColor),
+	assert.Equal(t, toNRGBA(Fade(toNRGBA(ThemeColor(tl.Theme(), theme.ColorNameBackground)), futureDim)), toNRGBA(r.dim.FillColor),
 		"the future's bars are dimmed to a ghost")
 
 	tl.SetCursor(12 * sec) // inside the overlap, before the writes
-	shown = texts(r.Objects())
+	shown = widgettest.Texts(r.Objects())
 	assert.Contains(t, shown, "2 holders · 5.000 s")
 	assert.Contains(t, shown, "#2")
 	assert.NotContains(t, shown, "✓ write · stale")
 
 	tl.SetCursor(0)
-	assert.NotContains(t, texts(r.Objects()), "#2", "going back hides them again")
+	assert.NotContains(t, widgettest.Texts(r.Objects()), "#2", "going back hides them again")
 }
 
 // Every fault and mid-run change is labelled, and no label covers another
@@ -281,7 +282,7 @@ func TestTimelineFaultLabelsNeverCover(t *testing.T) {
 			badges = append(badges, rect{rc.Position().X, rc.Position().Y, rc.Size().Width, rc.Size().Height})
 		}
 	}
-	for _, s := range texts(r.Objects()) {
+	for _, s := range widgettest.Texts(r.Objects()) {
 		labels[s] = true
 	}
 	assert.True(t, labels["╳ redis-1, redis-2, redis-3"], "one badge names the three crashed masters: %v", labels)
@@ -366,7 +367,7 @@ func TestTimelineLanesLabelsNeverCoverEachOther(t *testing.T) {
 				assert.True(t, labelBoxes{boxes[i]}.free(boxes[j]), "%v: %q %v covers %q %v", size, names[i], boxes[i], names[j], boxes[j])
 			}
 		}
-		shown := texts(r.Objects())
+		shown := widgettest.Texts(r.Objects())
 		assert.Contains(t, shown, "✓ write", "%v", size)
 		assert.Contains(t, shown, "✓ write · stale", "%v", size)
 		assert.True(t, slices.Contains(shown, "2 holders") || slices.Contains(shown, "2 holders · 1.500 s"), "%v: the overlap keeps its label: %q", size, shown)
@@ -504,7 +505,7 @@ func TestTimelineLanesStayReadableUnderManyFaults(t *testing.T) {
 			assert.GreaterOrEqual(t, g.height, float32(tlReadableLane), "%v: lanes stay readable", c.size)
 		}
 		assert.Equal(t, badgeBandH(c.rows), tl.lanesTop(), "%v: the badges take %d rows", c.size, c.rows)
-		shown := texts(r.Objects())
+		shown := widgettest.Texts(r.Objects())
 		for _, want := range []string{"∥ " + i18n.T("timeline.partition"), "◑ redis-3 10s", "⇔ " + i18n.T("timeline.healed")} {
 			assert.Contains(t, shown, want, "%v", c.size)
 		}

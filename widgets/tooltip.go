@@ -89,8 +89,8 @@ func (l *TipLayer) cancel() {
 
 // CreateRenderer implements fyne.Widget.
 func (l *TipLayer) CreateRenderer() fyne.WidgetRenderer {
-	r := &tipRenderer{l: l, bg: &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1}, lines: newTextPool(12, false)}
-	r.pools = pools{r.lines}
+	r := &tipRenderer{l: l, bg: &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1}, lines: NewTextPool(12, false)}
+	r.pools = Pools{r.lines}
 	r.Refresh()
 	return r
 }
@@ -98,8 +98,8 @@ func (l *TipLayer) CreateRenderer() fyne.WidgetRenderer {
 type tipRenderer struct {
 	l       *TipLayer
 	bg      *canvas.Rectangle
-	lines   *pool[*canvas.Text]
-	pools   pools
+	lines   *Pool[*canvas.Text]
+	pools   Pools
 	objects []fyne.CanvasObject
 }
 
@@ -110,14 +110,14 @@ func (r *tipRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *tipRenderer) Refresh() {
 	l := r.l
-	r.pools.reset()
+	r.pools.Reset()
 	if l.shown {
 		th := l.Theme()
-		fg := themeColor(th, theme.ColorNameForeground)
+		fg := ThemeColor(th, theme.ColorNameForeground)
 		lines := WrapWords(l.text, 12, tipMaxWidth)
 		w, lh := float32(0), float32(17)
 		for _, s := range lines {
-			w = max(w, textWidth(s, 12, false))
+			w = max(w, TextWidth(s, 12, false))
 		}
 		w += 16
 		h := float32(len(lines))*lh + 10
@@ -131,19 +131,19 @@ func (r *tipRenderer) Refresh() {
 		if p.Y+h > size.Height-4 {
 			p.Y = l.at.Y - origin.Y - h - 8
 		}
-		placeBox(r.bg, p, fyne.NewSize(w, h), themeColor(th, theme.ColorNameMenuBackground), themeColor(th, theme.ColorNameShadow), 1)
+		PlaceBox(r.bg, p, fyne.NewSize(w, h), ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow), 1)
 		for i, s := range lines {
-			placeText(r.lines.next(), s, p.AddXY(8, 5+float32(i)*lh), fg)
+			PlaceText(r.lines.Next(), s, p.AddXY(8, 5+float32(i)*lh), fg)
 		}
 	} else {
 		r.bg.Hide()
 	}
-	if objs := r.pools.finish(); objs != nil || r.objects == nil {
-		r.objects = append([]fyne.CanvasObject{r.bg}, r.pools.all()...)
+	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
+		r.objects = append([]fyne.CanvasObject{r.bg}, r.pools.All()...)
 	}
 	// The tip may be the only thing that changed, and its objects may be
 	// new to the canvas: mark the layer itself for repainting.
-	repaint(l)
+	Repaint(l)
 }
 
 // tipHover is the hover half of a control with a tip. The text may be a

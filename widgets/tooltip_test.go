@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 func TestTipLayerShowsAndHides(t *testing.T) {
@@ -21,10 +23,10 @@ func TestTipLayerShowsAndHides(t *testing.T) {
 	long := "Watchdog: Redisson renews the lock every lockWatchdogTimeout/3 (10 s of the default 30 s) with a compare-and-PEXPIRE back to the full TTL."
 	layer.ShowNow(long, fyne.NewPos(100, 100))
 	assert.Equal(t, long, layer.Tip())
-	lines := texts(r.Objects())
+	lines := widgettest.Texts(r.Objects())
 	require.Greater(t, len(lines), 1, "a long tip wraps")
 	for _, l := range lines {
-		assert.LessOrEqual(t, textWidth(l, 12, false), float32(tipMaxWidth))
+		assert.LessOrEqual(t, TextWidth(l, 12, false), float32(tipMaxWidth))
 	}
 	assert.True(t, r.bg.Visible())
 	assert.LessOrEqual(t, r.bg.Position().X+r.bg.Size().Width, layer.Size().Width, "the tip stays in the window")
@@ -32,15 +34,15 @@ func TestTipLayerShowsAndHides(t *testing.T) {
 	// A Chinese tip has few spaces: it wraps between characters.
 	zh := "看门狗：Redisson 每隔 lockWatchdogTimeout/3（默认 30 秒中的 10 秒）用一次比较并 PEXPIRE 把锁续回完整的 TTL，只要持有者的进程还活着，锁就不会过期；进程一旦停止续期，锁会在完整的租期结束后自动过期，其他客户端随后可以获得它。"
 	layer.ShowNow(zh, fyne.NewPos(100, 100))
-	lines = texts(r.Objects())
+	lines = widgettest.Texts(r.Objects())
 	require.Greater(t, len(lines), 1, "a long Chinese tip wraps")
 	for _, l := range lines {
-		assert.LessOrEqual(t, textWidth(l, 12, false), float32(tipMaxWidth))
+		assert.LessOrEqual(t, TextWidth(l, 12, false), float32(tipMaxWidth))
 	}
 
 	layer.HideTip()
 	assert.Empty(t, layer.Tip())
-	assert.Empty(t, texts(r.Objects()))
+	assert.Empty(t, widgettest.Texts(r.Objects()))
 	assert.False(t, r.bg.Visible())
 }
 

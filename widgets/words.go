@@ -59,11 +59,11 @@ func sortedNames[V any](m map[string]V) []string {
 // never with a closing mark (，。）) at a line's start. Fyne's labels wrap
 // at spaces only, or anywhere ("Red" / "is").
 func WrapWords(text string, size, width float32) []string {
-	return wrapWords(text, size, width, false)
+	return WrapWordsStyled(text, size, width, false)
 }
 
-// wrapWords is WrapWords for regular or bold type.
-func wrapWords(text string, size, width float32, bold bool) []string {
+// WrapWordsStyled is WrapWords for regular or bold type.
+func WrapWordsStyled(text string, size, width float32, bold bool) []string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
 		line := ""
@@ -72,7 +72,7 @@ func wrapWords(text string, size, width float32, bold bool) []string {
 			if line != "" {
 				try = line + tok.gap + tok.text
 			}
-			if line != "" && textWidth(try, size, bold) > width {
+			if line != "" && TextWidth(try, size, bold) > width {
 				out = append(out, line)
 				try = tok.text
 			}

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // Every sentence a node's Detail or an attempt's Note holds, through every
@@ -73,80 +72,8 @@ func TestSayFallsBackToTheEnglish(t *testing.T) {
 	assert.Equal(t, "as built by hand", Say(sim.Words{}, "as built by hand"))
 	w := sim.Words{Key: "detail.redlock.phase", Args: map[string]string{"try": "3"}, Terms: map[string]string{"phase": "gave up"}}
 	assert.Equal(t, "try 3: gave up", Say(w, ""))
-	inChinese(t)
+	widgettest.InChinese(t)
 	assert.Equal(t, "第 3 次尝试："+i18n.In(i18n.Chinese, "term.gave up"), Say(w, ""))
-}
-
-// inChinese switches the lookup to Chinese for the rest of the test.
-func inChinese(t *testing.T) {
-	t.Helper()
-	i18n.Set(i18n.Chinese)
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-}
-
-// A Chinese window shows the Redlock and ZooKeeper runs' node details and
-// vote notes in Chinese: the translated sentence is drawn, the English one
-// is not.
-func TestChineseDetailsAreChinese(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		at     time.Duration
-		state  func() (fyne.Widget, func(*sim.Snapshot))
-		want   []string // translated sentences that must show somewhere
-	}{
-		{"redlock-pause-after-acquire", 10 * time.Second, tallyState,
-			[]string{"第 11 次尝试：重试中", "5 个主节点中只有 0 个同意，法定数是 3"}},
-		{"redlock-clock-jump", 2333 * time.Millisecond, tallyState, []string{"第 1 次尝试：3/5 同意"}},
-		{"redlock-clock-jump", 7 * time.Second, tallyState, []string{"：有效期剩余 "}},
-		{"zk-session-expiry", 16500 * time.Millisecond, zkState, []string{"已 9.809s（共 10s），之后 LOST"}},
-		{"zk-leader-crash", 10 * time.Second, zkState, []string{"选举中 · 第 2 轮 · zxid 0x100000008"}},
-	} {
-		t.Run(tc.preset, func(t *testing.T) {
-			test.NewTempApp(t)
-			inChinese(t)
-			snap := redlockAt(t, tc.preset, tc.at)
-			cluster := NewClusterView()
-			state, set := tc.state()
-			for _, o := range []fyne.Widget{cluster, state} {
-				w := test.NewTempWindow(t, o)
-				w.Resize(fyne.NewSize(1400, 600))
-			}
-			cluster.SetSnapshot(snap)
-			set(snap)
-			shown := append(texts(test.TempWidgetRenderer(t, cluster).Objects()), texts(test.TempWidgetRenderer(t, state).Objects())...)
-			joined := strings.Join(shown, "\n")
-			for _, s := range tc.want {
-				assert.Contains(t, joined, s)
-			}
-			english := []string{}
-			for _, n := range snap.Nodes {
-				english = append(english, n.Detail)
-			}
-			if redlock.ViewOf(snap) != nil {
-				for _, a := range redlock.ViewOf(snap).Attempts {
-					english = append(english, a.Note)
-				}
-			}
-			for _, e := range english {
-				if e == "" || strings.HasPrefix(e, "epoch ") { // "epoch N · zxid" reads the same in both
-					continue
-				}
-				for _, s := range shown {
-					assert.NotContains(t, s, strings.TrimPrefix(e, "SUSPENDED "), "the English sentence is drawn")
-				}
-			}
-		})
-	}
-}
-
-func tallyState() (fyne.Widget, func(*sim.Snapshot)) {
-	v := NewVoteTally()
-	return v, v.SetSnapshot
-}
-
-func zkState() (fyne.Widget, func(*sim.Snapshot)) {
-	z := NewZNodeTree()
-	return z, z.SetSnapshot
 }
 
 // Every note of every bundled preset's trace that is a sentence comes with
@@ -185,7 +112,7 @@ func TestSayNestsSentences(t *testing.T) {
 	w := sim.Words{Key: "note.gaveUp", Args: map[string]string{"tries": "3"},
 		Parts: map[string]sim.Words{"why": {Key: "note.redis.timedOut"}}}
 	assert.Equal(t, "timed out; gave up after 3 tries", Say(w, ""))
-	inChinese(t)
+	widgettest.InChinese(t)
 	assert.Equal(t, "超时；尝试 3 次后放弃", Say(w, ""))
 }
 
@@ -205,7 +132,7 @@ func TestWrapWordsKeepsLatinWordsWhole(t *testing.T) {
 			assert.True(t, whole, "width %v: %q is broken across lines %q", width, word, lines)
 		}
 		for i, l := range lines {
-			assert.LessOrEqual(t, textWidth(l, 14, false), max(width, textWidth("（ZooKeeper）。", 14, false)), "width %v: line %q", width, l)
+			assert.LessOrEqual(t, TextWidth(l, 14, false), max(width, TextWidth("（ZooKeeper）。", 14, false)), "width %v: line %q", width, l)
 			if i > 0 {
 				assert.NotContains(t, "，。；：！？、）", string([]rune(l)[0:1]), "width %v: line %d starts with a closing mark", width, i)
 			}

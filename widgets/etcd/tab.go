@@ -1,12 +1,11 @@
-package app
+package etcd
 
 import (
 	"math"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/etcd"
-	"github.com/lockscope/lockscope/widgets"
+	etcdsim "github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -14,7 +13,7 @@ import (
 // instead when the value is below its minimum.
 func etcdLeaseFormat(v float64) string {
 	asked := designtab.FromSeconds(v).D()
-	if got := etcd.EtcdGrantedTTL(asked); got != asked {
+	if got := etcdsim.EtcdGrantedTTL(asked); got != asked {
 		return designtab.FormatSeconds(v) + " → " + designtab.ShortTime(got)
 	}
 	return designtab.FormatSeconds(v)
@@ -24,13 +23,13 @@ func etcdLeaseFormat(v float64) string {
 // concurrency.Session and Mutex against an etcd cluster — with its figures,
 // one short line per step.
 func etcdProtocol(sc *sim.Scenario) []string {
-	asked, ttl := etcd.EtcdAskedTTL(sc.TTL.D()), etcd.EtcdGrantedTTL(sc.TTL.D())
+	asked, ttl := etcdsim.EtcdAskedTTL(sc.TTL.D()), etcdsim.EtcdGrantedTTL(sc.TTL.D())
 	session := i18n.F("etcd.proto.session", "ttl", designtab.ShortTime(ttl))
 	if ttl != asked {
 		session = i18n.F("etcd.proto.sessionRaised", "asked", designtab.ShortTime(asked), "ttl", designtab.ShortTime(ttl))
 	}
 	session += i18n.F("etcd.proto.keepalive", "every", designtab.ShortTime(ttl/3))
-	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcd.EtcdPrefix)}
+	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcdsim.EtcdPrefix)}
 	if sc.Herd {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
 	} else {
@@ -52,7 +51,7 @@ var etcdModeTab = designtab.ModeTab{
 	Title:      "etcd",
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
-	NewState:   func() designtab.StateView { return widgets.NewEtcdKeys() },
+	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders:    []string{"etcdLease", "etcdNodes", "work", "pause", "etcdLatency", "clients", "clockDrift"},
 	Toggles:    []string{"etcdHerd", "etcdFencing", "etcdPreVote"},
 	Protocol:   etcdProtocol,

@@ -1,4 +1,4 @@
-package widgets
+package etcd
 
 import (
 	"strings"
@@ -12,7 +12,9 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/etcd"
+	etcdsim "github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // etcdSnapshot records a preset, changed by edit, and takes its snapshot
@@ -27,15 +29,15 @@ func etcdSnapshot(t *testing.T, preset string, at time.Duration, edit func(sc *s
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	snap := rec.At(at)
-	require.NotNil(t, etcd.ViewOf(snap))
+	require.NotNil(t, etcdsim.ViewOf(snap))
 	return snap
 }
 
 // showEtcd draws snap in a keyspace picture of the given size.
-func showEtcd(t *testing.T, snap *sim.Snapshot, size fyne.Size) (*EtcdKeys, *etcdRenderer) {
+func showEtcd(t *testing.T, snap *sim.Snapshot, size fyne.Size) (*Keys, *etcdRenderer) {
 	t.Helper()
 	test.NewTempApp(t)
-	k := NewEtcdKeys()
+	k := NewKeys()
 	w := test.NewTempWindow(t, k)
 	w.Resize(size)
 	k.Resize(size)
@@ -64,7 +66,7 @@ func TestEtcdKeysQueueInCreateRevisionOrder(t *testing.T) {
 		assert.Equal(t, int64(i+2), row.key.CreateRev, "rows in create-revision order")
 		assert.Equal(t, "client-"+string(rune('1'+i)), row.client)
 		assert.Equal(t, i == 0, row.owner, "the oldest key owns the lock")
-		frame := r.rows.items[i].frame
+		frame := r.rows.Used()[i].frame
 		assert.InDelta(t, g.rowY(i), frame.Position().Y, 0.01)
 		assert.LessOrEqual(t, frame.Position().Y+frame.Size().Height, r.k.Size().Height)
 	}
@@ -80,12 +82,12 @@ func TestEtcdKeysQueueInCreateRevisionOrder(t *testing.T) {
 		assert.Equal(t, a.from-1, a.to)
 		assert.Less(t, g.arrowY(a.to, false), g.arrowY(a.from, true), "the arrow goes up to the older key")
 	}
-	assert.Equal(t, 3*5, r.lines.used, "three segments and a two-stroke head per arrow")
-	head := r.lines.items[3]
+	assert.Equal(t, 3*5, len(r.lines.Used()), "three segments and a two-stroke head per arrow")
+	head := r.lines.Used()[3]
 	assert.InDelta(t, g.gutter-3, head.Position2.X, 0.01, "the head touches the watched row")
 	assert.InDelta(t, g.arrowY(m.arrows[0].to, false), head.Position2.Y, 0.01)
 
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	for _, s := range []string{"/locks/mylock/", "revision 5", "raft term 1 · leader etcd-1", "3 watches",
 		"rev 2", "OWNER", "waits for rev 3", "members: etcd-1 leader rev 5 · etcd-2 rev 5 · etcd-3 rev 5"} {
 		assert.Contains(t, shown, s)
@@ -113,7 +115,7 @@ func TestEtcdKeysHerdWatchesThePrefix(t *testing.T) {
 
 func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-lease-expiry", 3700*time.Millisecond, nil)
-	require.Len(t, Holders(snap), 2)
+	require.Len(t, widgets.Holders(snap), 2)
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
 	m := r.model
 	require.Len(t, m.rows, 1, "client-1's lease was revoked with its key")
@@ -123,14 +125,14 @@ func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 	require.Len(t, m.notes, 1)
 	assert.Equal(t, "client-1 believes it holds the lock (token 2), but its key is gone: "+
 		"CreateRevision(myKey) is 0; nothing checks it before the write", m.notes[0])
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.True(t, containsText(shown, "client-1 believes it holds the lock"))
 	assert.Contains(t, shown, "rev 3")
 	assert.False(t, containsText(shown, "/storage/data"), "without fencing the storage is outside etcd")
 	for _, s := range []string{"OWNER", "client-2"} {
 		assert.Contains(t, shown, s)
 	}
-	for _, o := range r.notes.items[:r.notes.used] {
+	for _, o := range r.notes.Used() {
 		for _, l := range o.lines {
 			if l.Visible() {
 				assert.LessOrEqual(t, l.Position().X+l.MinSize().Width, r.k.Size().Width+1, "a note wraps inside the picture")
@@ -142,10 +144,10 @@ func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-fenced-txn", 4528*time.Millisecond, nil)
 	require.Equal(t, 1, snap.Metrics.StaleWritesRejected)
-	require.NotNil(t, etcd.ViewOf(snap).Storage)
+	require.NotNil(t, etcdsim.ViewOf(snap).Storage)
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
 	assert.Empty(t, r.model.rows)
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.Contains(t, shown, "no key under the prefix: the lock is free")
 	assert.Contains(t, shown, "/storage/data last put by client-2 at revision 5 · 1 guarded write refused")
 	require.Len(t, r.model.notes, 1)
@@ -154,9 +156,9 @@ func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 
 func TestEtcdKeysLeaderless(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-leader-crash", 3500*time.Millisecond, nil)
-	require.Empty(t, etcd.ViewOf(snap).Leader, "between the crash and the election")
+	require.Empty(t, etcdsim.ViewOf(snap).Leader, "between the crash and the election")
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 300))
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.Contains(t, shown, "raft term 1 · no leader: writes stall, leases frozen")
 	assert.True(t, containsText(shown, "etcd-1 down"))
 	assert.True(t, containsText(shown, "frozen: no leader"))
@@ -170,51 +172,51 @@ func TestEtcdKeysLeaderless(t *testing.T) {
 
 // leaseView is one key with its lease, Left of 2 s left.
 func leaseView(left time.Duration) *sim.Snapshot {
-	l := etcd.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
-	return &sim.Snapshot{Mode: "etcd", Design: &etcd.EtcdView{Prefix: etcd.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
-		Keys:   []etcd.EtcdKey{{Key: etcd.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
-		Leases: []etcd.EtcdLease{l}}}
+	l := etcdsim.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
+	return &sim.Snapshot{Mode: "etcd", Design: &etcdsim.EtcdView{Prefix: etcdsim.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
+		Keys:   []etcdsim.EtcdKey{{Key: etcdsim.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
+		Leases: []etcdsim.EtcdLease{l}}}
 }
 
 func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
 	snap := leaseView(300 * time.Millisecond)
 	k, r := showEtcd(t, snap, fyne.NewSize(560, 200))
-	o := r.rows.items[0]
+	o := r.rows.Used()[0]
 	bar, bg := o.bar, o.barBg
 	assert.InDelta(t, bg.Size().Width*0.15, bar.Size().Width, 0.5, "0.3 s of 2 s fills 15 % of the bar")
-	assert.Equal(t, ColorWaiting, bar.FillColor, "a lease about to expire turns amber")
+	assert.Equal(t, widgets.ColorWaiting, bar.FillColor, "a lease about to expire turns amber")
 	assert.Equal(t, "300 ms of 2 s", o.left.Text)
 
 	k.SetSnapshot(leaseView(2 * time.Second)) // a keepalive answered
-	assert.Same(t, bar, r.rows.items[0].bar, "the bar is moved, not rebuilt")
+	assert.Same(t, bar, r.rows.Used()[0].bar, "the bar is moved, not rebuilt")
 	assert.InDelta(t, bg.Size().Width, bar.Size().Width, 0.5, "a keepalive jumps the bar back to full")
-	assert.Equal(t, ColorOwned, bar.FillColor)
+	assert.Equal(t, widgets.ColorOwned, bar.FillColor)
 
 	frozen := leaseView(2 * time.Second)
-	etcd.ViewOf(frozen).Leader = ""
-	etcd.ViewOf(frozen).Leases[0].Frozen = true
+	etcdsim.ViewOf(frozen).Leader = ""
+	etcdsim.ViewOf(frozen).Leases[0].Frozen = true
 	k.SetSnapshot(frozen)
-	assert.Equal(t, ColorIdle, bar.FillColor, "no leader: the lease is frozen, drawn grey")
-	assert.Equal(t, "frozen: no leader", r.rows.items[0].left.Text)
+	assert.Equal(t, widgets.ColorIdle, bar.FillColor, "no leader: the lease is frozen, drawn grey")
+	assert.Equal(t, "frozen: no leader", r.rows.Used()[0].left.Text)
 
 	expired := leaseView(-100 * time.Millisecond)
-	etcd.ViewOf(expired).Leases[0].Expired = true
+	etcdsim.ViewOf(expired).Leases[0].Expired = true
 	k.SetSnapshot(expired)
 	assert.False(t, bar.Visible(), "nothing left")
-	assert.Equal(t, "expired, revoke pending", r.rows.items[0].left.Text)
+	assert.Equal(t, "expired, revoke pending", r.rows.Used()[0].left.Text)
 }
 
 func TestLeaseFraction(t *testing.T) {
 	for _, tc := range []struct {
-		l    etcd.EtcdLease
+		l    etcdsim.EtcdLease
 		want float32
 	}{
-		{etcd.EtcdLease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
-		{etcd.EtcdLease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
-		{etcd.EtcdLease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
-		{etcd.EtcdLease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
-		{etcd.EtcdLease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
-		{etcd.EtcdLease{}, 0},
+		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
+		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
+		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
+		{etcdsim.EtcdLease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
+		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
+		{etcdsim.EtcdLease{}, 0},
 	} {
 		assert.InDelta(t, tc.want, LeaseFraction(tc.l), 1e-6, "%+v", tc.l)
 	}
@@ -257,35 +259,27 @@ func TestEtcdKeysCrowdedRowsStayInside(t *testing.T) {
 		if h < 420 {
 			assert.Equal(t, float32(etcdRowSmallH), g.rowH, "thin rows when space is short")
 		}
-		for _, o := range r.rows.items[:r.rows.used] {
+		for _, o := range r.rows.Used() {
 			assert.LessOrEqual(t, o.frame.Position().Y+o.frame.Size().Height, h+0.5, "height %v", h)
 		}
 		if g.shown < 12 {
-			assert.True(t, containsText(texts(r.Objects()), "more rows"), "height %v says what it left out", h)
+			assert.True(t, containsText(widgettest.Texts(r.Objects()), "more rows"), "height %v says what it left out", h)
 		}
 	}
 }
 
 func TestEtcdKeysOtherModesDrawNothing(t *testing.T) {
 	k, r := showEtcd(t, leaseView(time.Second), fyne.NewSize(560, 200))
-	require.NotEmpty(t, texts(r.Objects()))
+	require.NotEmpty(t, widgettest.Texts(r.Objects()))
 	k.SetSnapshot(&sim.Snapshot{Mode: "redis"})
-	assert.Empty(t, texts(r.Objects()))
+	assert.Empty(t, widgettest.Texts(r.Objects()))
 	k.SetSnapshot(nil)
-	assert.Empty(t, texts(r.Objects()))
+	assert.Empty(t, widgettest.Texts(r.Objects()))
 }
 
-func TestWrapText(t *testing.T) {
-	s := "client-1 believes it holds the lock (token 2), but its key is gone"
-	one := textWidth(s, 12, true)
-	assert.Equal(t, []string{s}, wrapText(s, one+1, 12, true, 2))
-	two := wrapText(s, one*0.6, 12, true, 2)
-	require.Len(t, two, 2)
-	assert.Equal(t, s, two[0]+" "+two[1])
-	cut := wrapText(s, one*0.3, 12, true, 2)
-	require.Len(t, cut, 2)
-	assert.True(t, strings.HasSuffix(cut[1], "…"))
-	for _, l := range cut {
-		assert.LessOrEqual(t, textWidth(l, 12, true), one*0.3+0.5)
-	}
+// The keyspace draws lease countdowns that move with every instant;
+// handed the same snapshot again, it draws nothing.
+func TestKeysDrawTheSameSnapshotOnce(t *testing.T) {
+	widgettest.AssertDrawsEachSnapshotOnce(t, "etcd-happy-path", NewKeys(),
+		func(r fyne.WidgetRenderer) int { return r.(*etcdRenderer).refreshes })
 }

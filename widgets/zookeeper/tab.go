@@ -1,12 +1,11 @@
-package app
+package zookeeper
 
 import (
 	"math"
 	"strconv"
 
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/zookeeper"
-	"github.com/lockscope/lockscope/widgets"
+	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -14,7 +13,7 @@ import (
 // grants when it clamps it to [2, 20] × tickTime: "60→40 s".
 func zkSessionFormat(v float64) string {
 	asked := designtab.FromSeconds(v).D()
-	got := zookeeper.ZKSessionTimeout(asked)
+	got := zookeepersim.ZKSessionTimeout(asked)
 	if got == asked {
 		return designtab.FormatSeconds(v)
 	}
@@ -29,7 +28,7 @@ var zookeeperModeTab = designtab.ModeTab{
 	Title:      "ZooKeeper",
 	StateTitle: "state.zookeeper",
 	Preset:     "zk-happy-path",
-	NewState:   func() designtab.StateView { return widgets.NewZNodeTree() },
+	NewState:   func() designtab.StateView { return NewZNodeTree() },
 	Sliders:    []string{"zkSession", "zkNodes", "work", "pause", "zkLatency", "clients", "clockDrift"},
 	Toggles:    []string{"zkHerd", "zkRespectSuspended", "zkFencing"},
 }

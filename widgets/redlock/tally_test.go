@@ -1,4 +1,4 @@
-package widgets
+package redlock
 
 import (
 	"strings"
@@ -13,13 +13,15 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/redlock"
+	redlocksim "github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 const tallyMs = time.Millisecond
 
 func TestValidityArithmetic(t *testing.T) {
-	drift := redlock.RedlockDrift(10*time.Second, 0.01)
+	drift := redlocksim.RedlockDrift(10*time.Second, 0.01)
 	require.Equal(t, 102*tallyMs, drift)
 	for _, tc := range []struct {
 		name     string
@@ -28,13 +30,13 @@ func TestValidityArithmetic(t *testing.T) {
 		validity time.Duration
 		want     string
 	}{
-		{"the issue's example", 300 * tallyMs, 0, redlock.RedlockValidity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
-		{"jittered votes", 5574 * time.Microsecond, 0, redlock.RedlockValidity(10*time.Second, 5574*time.Microsecond, 0.01),
+		{"the issue's example", 300 * tallyMs, 0, redlocksim.RedlockValidity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
+		{"jittered votes", 5574 * time.Microsecond, 0, redlocksim.RedlockValidity(10*time.Second, 5574*time.Microsecond, 0.01),
 			"10000 − 5.574 − 102 = 9892.426 ms"},
-		{"paused while voting", 12001 * tallyMs, 0, redlock.RedlockValidity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
-		{"after an extension", 300 * tallyMs, 2, redlock.RedlockValidity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
+		{"paused while voting", 12001 * tallyMs, 0, redlocksim.RedlockValidity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
+		{"after an extension", 300 * tallyMs, 2, redlocksim.RedlockValidity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
 	} {
-		a := redlock.RedlockAttempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
+		a := redlocksim.RedlockAttempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
 		assert.Equal(t, tc.want, ValidityArithmetic(a), tc.name)
 	}
 }
@@ -50,7 +52,7 @@ func TestDriftArithmetic(t *testing.T) {
 		{10 * time.Second, 0, "drift = 10000 × 0 + 2 = 2 ms"},
 		{1500 * tallyMs, 0.035, "drift = 1500 × 0.035 + 2 = 54.5 ms"},
 	} {
-		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, redlock.RedlockDrift(tc.ttl, tc.factor)))
+		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, redlocksim.RedlockDrift(tc.ttl, tc.factor)))
 	}
 }
 
@@ -86,7 +88,7 @@ func TestVoteGlyphsAreDrawable(t *testing.T) {
 }
 
 func TestValidityBar(t *testing.T) {
-	base := redlock.RedlockAttempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
+	base := redlocksim.RedlockAttempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
 	holding := base
 	holding.Done, holding.Success, holding.Phase = true, true, "holding"
 	holding.Elapsed, holding.Validity, holding.Left = 500*tallyMs, 9398*tallyMs, 7398*tallyMs
@@ -113,52 +115,42 @@ func TestValidityBar(t *testing.T) {
 
 	late := base
 	late.Done, late.Phase, late.Elapsed = true, "unlocking", 12001*tallyMs
-	late.Validity = redlock.RedlockValidity(late.TTL, late.Elapsed, 0.01)
+	late.Validity = redlocksim.RedlockValidity(late.TTL, late.Elapsed, 0.01)
 	b = NewValidityBar(late, 13*time.Second)
 	assert.InDelta(t, 1, b.Elapsed, 1e-6, "the votes took longer than the ttl")
 	assert.Zero(t, b.Drift+b.Used+b.Left)
 }
 
 func TestAttemptText(t *testing.T) {
-	a := redlock.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
-		Votes: []redlock.Vote{redlock.VoteYes, redlock.VotePending, redlock.VotePending}, Phase: "acquiring"}
+	a := redlocksim.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
+		Votes: []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VotePending, redlocksim.VotePending}, Phase: "acquiring"}
 	line, _ := AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms", line)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, true)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms per master", line)
-	a.Wait = redlock.RedlockWait(a.TTL, false)
+	a.Wait = redlocksim.RedlockWait(a.TTL, false)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 5000 ms", line, "go-redis's read timeout without contextTimeout")
 
 	a.Done, a.Phase, a.Elapsed = true, "retrying", 3*tallyMs
-	a.Votes = []redlock.Vote{redlock.VoteNo, redlock.VoteNo, redlock.VoteYes}
-	a.Validity = redlock.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Votes = []redlocksim.Vote{redlocksim.VoteNo, redlocksim.VoteNo, redlocksim.VoteYes}
+	a.Validity = redlocksim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	a.Note = "only 1 of 3 masters said yes, quorum is 2"
 	line, why := AttemptText(a, 3*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 3 − 102 = 9895 ms · no quorum: failed", line)
 	assert.Equal(t, "retrying: only 1 of 3 masters said yes, quorum is 2", why)
 
-	a.Votes = []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}
+	a.Votes = []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VoteYes, redlocksim.VoteYes}
 	a.Elapsed, a.Phase = 12001*tallyMs, "unlocking"
-	a.Validity = redlock.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlocksim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	line, _ = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 12001 − 102 = −2103 ms ≤ 0: failed", line)
 
 	a.Elapsed, a.Success, a.Phase, a.Note = 4*tallyMs, true, "lost", "validity ran out on its own clock, 9894 ms after the grant"
-	a.Validity = redlock.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlocksim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
 	line, why = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 4 − 102 = 9894 ms · lost", line)
 	assert.Equal(t, "lost: validity ran out on its own clock, 9894 ms after the grant", why)
-}
-
-// redlockAt is a bundled preset's snapshot at t.
-func redlockAt(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
-	t.Helper()
-	sc, err := assets.Preset(preset)
-	require.NoError(t, err)
-	rec, err := sim.Record(sc)
-	require.NoError(t, err)
-	return rec.At(at)
 }
 
 func newTestTally(t *testing.T, size fyne.Size) (*VoteTally, *tallyRenderer) {
@@ -173,9 +165,9 @@ func newTestTally(t *testing.T, size fyne.Size) (*VoteTally, *tallyRenderer) {
 
 func TestVoteTallyDrawsTheClockJump(t *testing.T) {
 	v, r := newTestTally(t, fyne.NewSize(600, 260))
-	v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 2500*tallyMs))
+	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs))
 
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	for _, s := range []string{"C · redis-3", "+10 s ahead", "quorum 3 of 5", "drift = 10000 × 0.01 + 2", "client-1", "client-2",
 		"validity = 10000 − 500 − 102 = 9398 ms · 7398 ms left",
 		"validity = 10000 − 500 − 102 = 9398 ms · 9398 ms left", "3/5 ≥ 3", "holding"} {
@@ -183,26 +175,26 @@ func TestVoteTallyDrawsTheClockJump(t *testing.T) {
 	}
 
 	// Both clients' votes, in the masters' columns: C said yes to both.
-	require.Equal(t, 10, r.votes.used)
+	require.Equal(t, 10, len(r.votes.Used()))
 	want := [][]string{{"✓", "✓", "✓", "∥", "∥"}, {"∥", "∥", "✓", "✓", "✓"}}
 	for c := range want {
 		for m, g := range want[c] {
-			vo := r.votes.items[c*5+m]
+			vo := r.votes.Used()[c*5+m]
 			assert.Equal(t, g, vo.glyph.Text, "client-%d, master %s", c+1, MasterLetter(m))
-			assert.Equal(t, r.votes.items[m].box.Position().X, vo.box.Position().X, "one column per master")
+			assert.Equal(t, r.votes.Used()[m].box.Position().X, vo.box.Position().X, "one column per master")
 		}
 	}
 	for m := 1; m < 5; m++ {
-		assert.Greater(t, r.votes.items[m].box.Position().X, r.votes.items[m-1].box.Position().X)
+		assert.Greater(t, r.votes.Used()[m].box.Position().X, r.votes.Used()[m-1].box.Position().X)
 	}
-	assert.Greater(t, r.votes.items[5].box.Position().Y, r.votes.items[0].box.Position().Y, "client-2 below client-1")
+	assert.Greater(t, r.votes.Used()[5].box.Position().Y, r.votes.Used()[0].box.Position().Y, "client-2 below client-1")
 
 	// C's jumped clock expired client-1's key early: C holds client-2's.
-	c := r.masters.items[2]
+	c := r.masters.Used()[2]
 	assert.Equal(t, "client-2", c.owner.Text)
 	assert.Equal(t, "+10 s ahead", c.skew.Text)
 	assert.True(t, c.skew.TextStyle.Bold, "a clock beyond the drift allowance stands out")
-	assert.Equal(t, "0", r.masters.items[0].skew.Text)
+	assert.Equal(t, "0", r.masters.Used()[0].skew.Text)
 
 	// Everything stays inside the widget.
 	for _, o := range r.Objects() {
@@ -218,8 +210,8 @@ func TestVoteTallyDrawsTheClockJump(t *testing.T) {
 
 func TestVoteTallyKeepsTheHoldersArithmeticWhenShort(t *testing.T) {
 	v, r := newTestTally(t, fyne.NewSize(560, 180))
-	v.SetSnapshot(redlockAt(t, "redlock-happy-path", time.Second))
-	shown := texts(r.Objects())
+	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-happy-path", time.Second))
+	shown := widgettest.Texts(r.Objects())
 	arith := 0
 	for _, s := range shown {
 		if len(s) > 11 && s[:11] == "validity = " {
@@ -233,17 +225,17 @@ func TestVoteTallyKeepsTheHoldersArithmeticWhenShort(t *testing.T) {
 
 func TestVoteTallyMovesItsObjects(t *testing.T) {
 	v, r := newTestTally(t, fyne.NewSize(560, 260))
-	v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 2500*tallyMs))
+	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs))
 	before := r.Objects()
-	bar := r.blocks.items[0].left
+	bar := r.blocks.Used()[0].left
 	w1 := bar.Size().Width
-	v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 4*time.Second))
+	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", 4*time.Second))
 	assert.Equal(t, len(before), len(r.Objects()), "no new objects for a later instant")
-	assert.Same(t, bar, r.blocks.items[0].left)
+	assert.Same(t, bar, r.blocks.Used()[0].left)
 	assert.Less(t, bar.Size().Width, w1, "the validity left shrinks")
 
 	v.SetSnapshot(&sim.Snapshot{Mode: "redis"})
-	assert.Empty(t, texts(r.Objects()), "a snapshot without a Redlock view draws nothing")
+	assert.Empty(t, widgettest.Texts(r.Objects()), "a snapshot without a Redlock view draws nothing")
 }
 
 func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
@@ -256,20 +248,20 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 	var snap *sim.Snapshot
 	for at := time.Second; at < 3*time.Second && snap == nil; at += 10 * tallyMs {
 		s := rec.At(at)
-		if a := redlock.ViewOf(s).Attempts[0]; a.Done && a.Votes[2] == redlock.VoteTimeout {
+		if a := redlocksim.ViewOf(s).Attempts[0]; a.Done && a.Votes[2] == redlocksim.VoteTimeout {
 			snap = s
 		}
 	}
 	require.NotNil(t, snap, "client-1 decides a try in its first two seconds")
 	v.SetSnapshot(snap)
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.Contains(t, shown, "down")
 	assert.Contains(t, shown, "keys lost")
 	assert.Contains(t, shown, "⊘", "a crashed master times out")
 	assert.Contains(t, shown, "2/5 < 3")
 
-	v.SetSnapshot(redlockAt(t, "redlock-pause-after-acquire", 12*time.Second))
-	shown = texts(r.Objects())
+	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-pause-after-acquire", 12*time.Second))
+	shown = widgettest.Texts(r.Objects())
 	assert.Contains(t, shown, "try 1 · paused")
 	assert.Contains(t, shown, "holding", "paused right after its grant, it has not written")
 	found := false
@@ -282,7 +274,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 }
 
 func TestFullBlocksPreferHolders(t *testing.T) {
-	atts := []redlock.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
+	atts := []redlocksim.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
 	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap))
 	assert.Equal(t, []bool{false, true, false, false}, full)
 	assert.False(t, detail)
@@ -314,7 +306,7 @@ func BenchmarkVoteTallyFrame(b *testing.B) {
 func TestVoteTallyMoreClientsLineAndLegendNeverMeet(t *testing.T) {
 	for h := float32(100); h <= 200; h += 2 {
 		v, r := newTestTally(t, fyne.NewSize(500, h))
-		v.SetSnapshot(redlockAt(t, "redlock-clock-jump", 20*time.Second))
+		v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", 20*time.Second))
 		var more *canvas.Text
 		var others []*canvas.Text
 		for _, o := range r.Objects() {
@@ -335,4 +327,28 @@ func TestVoteTallyMoreClientsLineAndLegendNeverMeet(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The tally draws clocks and countdowns that move with every instant;
+// handed the same snapshot again, it draws nothing.
+func TestTallyDrawsTheSameSnapshotOnce(t *testing.T) {
+	widgettest.AssertDrawsEachSnapshotOnce(t, "redlock-happy-path", NewVoteTally(),
+		func(r fyne.WidgetRenderer) int { return r.(*tallyRenderer).refreshes })
+}
+
+// A Chinese window shows the Redlock runs' node details and vote notes in
+// Chinese: the translated sentence is drawn, the English one is not.
+func TestTallyDetailsAreChinese(t *testing.T) {
+	widgettest.AssertShownInChinese(t, []widgettest.ChineseCase{
+		{Preset: "redlock-pause-after-acquire", At: 10 * time.Second, Want: []string{"第 11 次尝试：重试中", "5 个主节点中只有 0 个同意，法定数是 3"}},
+		{Preset: "redlock-clock-jump", At: 2333 * time.Millisecond, Want: []string{"第 1 次尝试：3/5 同意"}},
+		{Preset: "redlock-clock-jump", At: 7 * time.Second, Want: []string{"：有效期剩余 "}},
+	}, func() []widgettest.Picture { return []widgettest.Picture{widgets.NewClusterView(), NewVoteTally()} },
+		func(snap *sim.Snapshot) []string {
+			var notes []string
+			for _, a := range redlocksim.ViewOf(snap).Attempts {
+				notes = append(notes, a.Note)
+			}
+			return notes
+		})
 }

@@ -1,12 +1,11 @@
-package app
+package redis
 
 import (
 	"strconv"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/redis"
-	"github.com/lockscope/lockscope/widgets"
+	redissim "github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -18,7 +17,7 @@ var redisModeTab = designtab.ModeTab{
 	Title:      "Redis",
 	StateTitle: "state.redis",
 	Preset:     "redis-gc-pause",
-	NewState:   func() designtab.StateView { return widgets.NewRedisKeys() },
+	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift", "failoverAfter"},
 	Toggles:    []string{"watchdog", "fencing", "replica"},
 	Protocol:   redisProtocol,
@@ -100,5 +99,5 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Replica {
 		out = append(out, i18n.T("redis.proto.replica"))
 	}
-	return append(out, i18n.F("redis.proto.timeout", "t", designtab.ShortTime(redis.RequestTimeout)))
+	return append(out, i18n.F("redis.proto.timeout", "t", designtab.ShortTime(redissim.RequestTimeout)))
 }

@@ -1,4 +1,4 @@
-package app
+package redlock
 
 import (
 	"math"
@@ -8,8 +8,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/redlock"
-	"github.com/lockscope/lockscope/widgets"
+	redlocksim "github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -18,8 +17,8 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := designtab.ShortTime(redlock.RedlockTimeout(ttl))
-	if wait := redlock.RedlockWait(ttl, sc.ContextTimeout); wait != redlock.RedlockTimeout(ttl) {
+	timeout := designtab.ShortTime(redlocksim.RedlockTimeout(ttl))
+	if wait := redlocksim.RedlockWait(ttl, sc.ContextTimeout); wait != redlocksim.RedlockTimeout(ttl) {
 		timeout += i18n.F("redlock.proto.silent", "wait", designtab.ShortTime(wait))
 	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
@@ -50,7 +49,7 @@ var redlockModeTab = designtab.ModeTab{
 	Title:      "Redlock",
 	StateTitle: "state.redlock",
 	Preset:     "redlock-clock-jump",
-	NewState:   func() designtab.StateView { return widgets.NewVoteTally() },
+	NewState:   func() designtab.StateView { return NewVoteTally() },
 	Sliders: []string{"redlockTTL", "work", "pause", "redlockLatency", "clients",
 		"redlockNodes", "redlockDriftFactor", "redlockClockDrift"},
 	Toggles:  []string{"redlockWatchdog", "redlockFencing", "redlockSequential", "redlockContextTimeout"},
@@ -74,7 +73,7 @@ var redlockSliders = map[string]designtab.SliderSpec{
 		Format: designtab.FormatMs,
 	},
 	"redlockNodes": {
-		Key: "redlockNodes", Label: "Masters", Min: 1, Max: redlock.RedlockMaxNodes, Step: 1,
+		Key: "redlockNodes", Label: "Masters", Min: 1, Max: redlocksim.RedlockMaxNodes, Step: 1,
 		Tip:    "slider.redlockNodes.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },

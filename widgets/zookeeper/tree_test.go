@@ -1,4 +1,4 @@
-package widgets
+package zookeeper
 
 import (
 	"strings"
@@ -12,7 +12,9 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/zookeeper"
+	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
+	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // zkSnapshot records a bundled ZooKeeper preset and rebuilds instant at.
@@ -23,7 +25,7 @@ func zkSnapshot(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
 	s := rec.At(at)
-	require.NotNil(t, zookeeper.ViewOf(s), "%s at %v has a ZooKeeper view", preset, at)
+	require.NotNil(t, zookeepersim.ViewOf(s), "%s at %v has a ZooKeeper view", preset, at)
 	return s
 }
 
@@ -50,7 +52,7 @@ func containsPrefix(xs []string, p string) bool {
 }
 
 func TestWatchTargetAndSource(t *testing.T) {
-	v := &zookeeper.ZKView{Parent: "/locks/mylock", Children: []zookeeper.ZNode{
+	v := &zookeepersim.ZKView{Parent: "/locks/mylock", Children: []zookeepersim.ZNode{
 		{Name: "_c_a-lock-0000000000", Seq: 0, Owner: "client-1"},
 		{Name: "_c_b-lock-0000000001", Seq: 1, Owner: "client-2"},
 		{Name: "_c_c-lock-0000000002", Seq: 2, Owner: "client-1"},
@@ -103,33 +105,33 @@ func TestZKShortNameAndOrdinal(t *testing.T) {
 }
 
 func TestZKSessionNote(t *testing.T) {
-	z := &zookeeper.ZKView{Leader: "zk-1"}
-	sess := zookeeper.ZSession{ID: 1, Timeout: 10 * time.Second, Left: 5200 * time.Millisecond}
-	connected := sim.NodeView{Name: "client-1", Client: true, Session: zookeeper.ZKConnected, Detail: "zk-1 · session 0x1"}
-	suspended := sim.NodeView{Name: "client-1", Client: true, Session: zookeeper.ZKSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
+	z := &zookeepersim.ZKView{Leader: "zk-1"}
+	sess := zookeepersim.ZSession{ID: 1, Timeout: 10 * time.Second, Left: 5200 * time.Millisecond}
+	connected := sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.ZKConnected, Detail: "zk-1 · session 0x1"}
+	suspended := sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.ZKSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
 	for _, tc := range []struct {
 		name string
-		z    *zookeeper.ZKView
+		z    *zookeepersim.ZKView
 		c    sim.NodeView
-		s    zookeeper.ZSession
+		s    zookeepersim.ZSession
 		ok   bool
 		want string
 	}{
 		{"connected", z, connected, sess, true, "expires in 5.200 s if silent · timeout 10 s"},
 		{"suspended: the client's own timer first", z, suspended, sess, true,
 			"109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s"},
-		{"closing", z, connected, zookeeper.ZSession{Closing: true, Timeout: 10 * time.Second}, true, "expired: closeSession not yet committed"},
-		{"election", &zookeeper.ZKView{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
-		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: zookeeper.ZKLost, Detail: "connecting to zk-2"}, zookeeper.ZSession{}, false,
+		{"closing", z, connected, zookeepersim.ZSession{Closing: true, Timeout: 10 * time.Second}, true, "expired: closeSession not yet committed"},
+		{"election", &zookeepersim.ZKView{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
+		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: zookeepersim.ZKLost, Detail: "connecting to zk-2"}, zookeepersim.ZSession{}, false,
 			"connecting to zk-2"},
-		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: zookeeper.ZKConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
+		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.ZKConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
 			"paused until 21.000 s · expires in 5.200 s if silent · timeout 10 s"},
 	} {
 		assert.Equal(t, tc.want, zkSessionNote(tc.z, tc.c, tc.s, tc.ok), tc.name)
 	}
 	assert.InDelta(t, 0.52, zkSessionFraction(sess), 1e-6)
-	assert.Zero(t, zkSessionFraction(zookeeper.ZSession{Timeout: time.Second, Left: time.Second, Closing: true}))
-	assert.Equal(t, float32(1), zkSessionFraction(zookeeper.ZSession{Timeout: 10 * time.Second, Left: 11550 * time.Millisecond}),
+	assert.Zero(t, zkSessionFraction(zookeepersim.ZSession{Timeout: time.Second, Left: time.Second, Closing: true}))
+	assert.Equal(t, float32(1), zkSessionFraction(zookeepersim.ZSession{Timeout: 10 * time.Second, Left: 11550 * time.Millisecond}),
 		"a session touched to the next tick boundary has more than its timeout left: the bar is full")
 }
 
@@ -138,10 +140,10 @@ func TestZKSessionNote(t *testing.T) {
 // the znode just before its own.
 func TestZNodeTreeQueue(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 600*time.Millisecond)
-	require.Len(t, zookeeper.ViewOf(snap).Children, 5)
-	require.Len(t, zookeeper.ViewOf(snap).Watches, 4)
+	require.Len(t, zookeepersim.ViewOf(snap).Children, 5)
+	require.Len(t, zookeepersim.ViewOf(snap).Watches, 4)
 	z, r := newZKTree(t, snap, fyne.NewSize(560, 280))
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 
 	for _, s := range []string{"/locks/mylock", "HOLDER · seq 0", "1st in line", "4th in line", "EPHEMERAL",
 		"client-1", "client-5", "CONNECTED", "lock-0000000000", "lock-0000000004", "_c_27b9…-"} {
@@ -160,9 +162,9 @@ func TestZNodeTreeQueue(t *testing.T) {
 			assert.Greater(t, b.pos.Y, r.rowBoxes[i-1].pos.Y+r.rowBoxes[i-1].size.Height, "children in sequence order, apart")
 		}
 	}
-	holder := r.rows.items[0]
+	holder := r.rows.Used()[0]
 	assert.Equal(t, float32(2.5), holder.frame.StrokeWidth, "the holder is highlighted")
-	assert.Equal(t, ColorHolding, holder.badgeBg.FillColor)
+	assert.Equal(t, widgets.ColorHolding, holder.badgeBg.FillColor)
 
 	// Each arrow leaves a waiter's row and enters the row just above it.
 	require.Len(t, r.watches, 4)
@@ -183,17 +185,17 @@ func TestZNodeTreeHerd(t *testing.T) {
 	require.Len(t, r.watches, 4)
 	pb := r.parentBox
 	for i, w := range r.watches {
-		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, zookeeper.ViewOf(snap).Parent)
+		assert.True(t, w[1].Y > pb.pos.Y && w[1].Y < pb.pos.Y+pb.size.Height, "herd watch %d ends on %s", i, zookeepersim.ViewOf(snap).Parent)
 		assert.Equal(t, pb.pos.X+pb.size.Width, w[1].X)
 	}
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.True(t, containsPrefix(shown, "persistent · 5 children · every waiter watches its children (herd)"), "%q", shown)
 	assert.Contains(t, shown, "not working", "the released holder's znode is still there while its delete commits")
 
 	snap = zkSnapshot(t, "zk-herd", 1040*time.Millisecond)
 	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
 	assert.Empty(t, r.watches, "the watches fired: ZooKeeper's watches are one-shot")
-	assert.Contains(t, texts(r.Objects()), "3 watch events on the wire, to client-2, client-3, client-5",
+	assert.Contains(t, widgettest.Texts(r.Objects()), "3 watch events on the wire, to client-2, client-3, client-5",
 		"client-4 already has its own: it is on the leader")
 	assert.Len(t, r.rowBoxes, 4, "client-1's znode is gone")
 }
@@ -203,17 +205,17 @@ func TestZNodeTreeHerd(t *testing.T) {
 func TestZNodeTreeSessionExpiry(t *testing.T) {
 	snap := zkSnapshot(t, "zk-session-expiry", 6800*time.Millisecond)
 	_, r := newZKTree(t, snap, fyne.NewSize(560, 280))
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.Contains(t, shown, "SUSPENDED")
 	assert.True(t, containsPrefix(shown, "109ms of 10s, then LOST · expires in 5."), "%q", shown)
 	_, wide := newZKTree(t, snap, fyne.NewSize(760, 280))
-	assert.Contains(t, texts(wide.Objects()), "109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s",
+	assert.Contains(t, widgettest.Texts(wide.Objects()), "109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s",
 		"the client's own countdown to LOST, then the leader's to expiry")
 	assert.NotContains(t, shown, "not working", "respectSuspended: the worker reads the flag only before its write")
 
 	snap = zkSnapshot(t, "zk-session-expiry", 12100*time.Millisecond)
 	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
-	shown = texts(r.Objects())
+	shown = widgettest.Texts(r.Objects())
 	require.Len(t, r.rowBoxes, 1)
 	assert.Contains(t, shown, "HOLDER · seq 1")
 	assert.Contains(t, shown, "client-2")
@@ -224,30 +226,30 @@ func TestZNodeTreeSessionExpiry(t *testing.T) {
 func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
 	snap := zkSnapshot(t, "zk-leader-crash", 3100*time.Millisecond)
 	_, r := newZKTree(t, snap, fyne.NewSize(560, 280))
-	shown := texts(r.Objects())
+	shown := widgettest.Texts(r.Objects())
 	assert.True(t, containsPrefix(shown, "ELECTION: no established leader — writes stall · last zxid 0x100000008"), "%q", shown)
 	assert.True(t, containsPrefix(shown, "95ms of 10s, then LOST · no leader: expiry"), "%q", shown)
 	_, wide := newZKTree(t, snap, fyne.NewSize(760, 280))
-	assert.Contains(t, texts(wide.Objects()), "95ms of 10s, then LOST · no leader: expiry on hold")
-	assert.Contains(t, texts(wide.Objects()), "CLOSED", "client-1 closed its handle after its round (its closeSession was zxid 0x100000008)")
-	assert.Equal(t, ColorFault, r.band.StrokeColor)
+	assert.Contains(t, widgettest.Texts(wide.Objects()), "95ms of 10s, then LOST · no leader: expiry on hold")
+	assert.Contains(t, widgettest.Texts(wide.Objects()), "CLOSED", "client-1 closed its handle after its round (its closeSession was zxid 0x100000008)")
+	assert.Equal(t, widgets.ColorFault, r.band.StrokeColor)
 
 	// client-1 still believes it holds after its session expired.
 	snap = zkSnapshot(t, "zk-gc-pause", 22*time.Second)
 	snap.Nodes[0].State = sim.StateHolding
 	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
-	assert.Contains(t, texts(r.Objects()), "! client-1 believes it holds the lock, but its znode is gone (its session expired)")
+	assert.Contains(t, widgettest.Texts(r.Objects()), "! client-1 believes it holds the lock, but its znode is gone (its session expired)")
 }
 
 // Twelve clients do not fit at full height: rows go slim, then the rest is
 // summed up in a line, and nothing is drawn outside the widget.
 func TestZNodeTreeCrowded(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 0)
-	v := zookeeper.ViewOf(snap)
+	v := zookeepersim.ViewOf(snap)
 	v.Children, v.Watches = nil, nil
 	for i := 0; i < 12; i++ {
 		c := sim.ClientName(i)
-		v.Children = append(v.Children, zookeeper.ZNode{Name: "_c_0123abcd-lock-000000000" + string(rune('a'+i)), Seq: int64(i), Owner: c, Ephemeral: true, Holder: i == 0})
+		v.Children = append(v.Children, zookeepersim.ZNode{Name: "_c_0123abcd-lock-000000000" + string(rune('a'+i)), Seq: int64(i), Owner: c, Ephemeral: true, Holder: i == 0})
 		if i > 0 {
 			v.Watches = append(v.Watches, sim.Watch{Client: c, Path: v.Parent + "/" + v.Children[i-1].Name})
 		}
@@ -256,7 +258,7 @@ func TestZNodeTreeCrowded(t *testing.T) {
 	require.NotEmpty(t, r.rowBoxes)
 	assert.Less(t, len(r.rowBoxes), 12)
 	assert.Equal(t, float32(zkRowSlimH), r.rowBoxes[0].size.Height)
-	assert.True(t, containsPrefix(texts(r.Objects()), "… and "), "the children not drawn are counted")
+	assert.True(t, containsPrefix(widgettest.Texts(r.Objects()), "… and "), "the children not drawn are counted")
 	for _, o := range r.Objects() {
 		if o.Visible() {
 			assert.LessOrEqual(t, o.Position().Y, z.Size().Height, "%T at %v", o, o.Position())
@@ -277,7 +279,7 @@ func TestZNodeTreeReusesItsObjects(t *testing.T) {
 	}
 
 	z.SetSnapshot(&sim.Snapshot{Mode: "redis"})
-	assert.Empty(t, texts(r.Objects()), "a snapshot without a ZooKeeper view draws nothing")
+	assert.Empty(t, widgettest.Texts(r.Objects()), "a snapshot without a ZooKeeper view draws nothing")
 }
 
 // The band over the tree is read whole where the panel is narrow but has
@@ -301,4 +303,21 @@ func TestZNodeTreeBandWrapsWhereThereIsRoom(t *testing.T) {
 	_, low := newZKTree(t, zkSnapshot(t, "zk-herd", 3*time.Second), fyne.NewSize(380, 130))
 	assert.False(t, low.bandText2.Visible(), "no room for a second line under a crowded tree")
 	assert.True(t, strings.HasSuffix(low.bandText.Text, "…"), low.bandText.Text)
+}
+
+// The tree draws session countdowns that move with every instant; handed
+// the same snapshot again, it draws nothing.
+func TestTreeDrawsTheSameSnapshotOnce(t *testing.T) {
+	widgettest.AssertDrawsEachSnapshotOnce(t, "zk-happy-path", NewZNodeTree(),
+		func(r fyne.WidgetRenderer) int { return r.(*zkRenderer).refreshes })
+}
+
+// A Chinese window shows the ZooKeeper runs' node details in Chinese: the
+// translated sentence is drawn, the English one is not.
+func TestTreeDetailsAreChinese(t *testing.T) {
+	widgettest.AssertShownInChinese(t, []widgettest.ChineseCase{
+		{Preset: "zk-session-expiry", At: 16500 * time.Millisecond, Want: []string{"已 9.809s（共 10s），之后 LOST"}},
+		{Preset: "zk-leader-crash", At: 10 * time.Second, Want: []string{"选举中 · 第 2 轮 · zxid 0x100000008"}},
+	}, func() []widgettest.Picture { return []widgettest.Picture{widgets.NewClusterView(), NewZNodeTree()} },
+		func(*sim.Snapshot) []string { return nil })
 }

@@ -1,4 +1,9 @@
-package widgets
+// Package redlock is Redlock's side of the window, one folder as its
+// simulation is (sim/redlock): its state picture (VoteTally: each master's
+// vote and clock, each attempt's validity arithmetic), its tab (tab.go:
+// the sliders and toggles only it shows, its protocol lines), registered
+// with designtab from init and imported once by widgets/designs.
+package redlock
 
 import (
 	"fmt"
@@ -14,7 +19,9 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/redlock"
+	redlocksim "github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/redis"
 )
 
 // VoteTally is the Redlock picture. Across the top, one column per master
@@ -29,10 +36,10 @@ import (
 type VoteTally struct {
 	widget.BaseWidget
 
-	view  *redlock.RedlockView
+	view  *redlocksim.RedlockView
 	nodes []sim.NodeView
 	at    time.Duration
-	onShow
+	widgets.OnShow
 }
 
 // NewVoteTally returns an empty tally; SetSnapshot fills it.
@@ -46,10 +53,10 @@ func NewVoteTally() *VoteTally {
 // other snapshot empties the picture.
 func (v *VoteTally) SetSnapshot(s *sim.Snapshot) {
 	// A new instant has something new: the validity bars run down.
-	if !v.take(s) {
+	if !v.Take(s) {
 		return
 	}
-	if view := redlock.ViewOf(s); view != nil {
+	if view := redlocksim.ViewOf(s); view != nil {
 		v.view, v.nodes, v.at = view, s.Nodes, s.At
 	} else {
 		v.view, v.nodes, v.at = nil, nil, 0
@@ -67,10 +74,10 @@ func MasterLetter(i int) string {
 }
 
 // Yes counts the masters that voted yes.
-func Yes(votes []redlock.Vote) int {
+func Yes(votes []redlocksim.Vote) int {
 	n := 0
 	for _, v := range votes {
-		if v == redlock.VoteYes {
+		if v == redlocksim.VoteYes {
 			n++
 		}
 	}
@@ -89,7 +96,7 @@ func MsFigure(d time.Duration) string {
 // the vote's own, or after a watchdog extension the extension's, which
 // Redlock measures the same way (validity = ttl − elapsed − drift, so the
 // extension's elapsed is ttl − drift − validity).
-func AttemptElapsed(a redlock.RedlockAttempt) time.Duration {
+func AttemptElapsed(a redlocksim.RedlockAttempt) time.Duration {
 	if a.Renewals > 0 {
 		return a.TTL - a.Drift - a.Validity
 	}
@@ -98,7 +105,7 @@ func AttemptElapsed(a redlock.RedlockAttempt) time.Duration {
 
 // ValidityArithmetic is a decided attempt's validity written out:
 // "ttl − elapsed − drift = validity ms", e.g. "10000 − 300 − 102 = 9598 ms".
-func ValidityArithmetic(a redlock.RedlockAttempt) string {
+func ValidityArithmetic(a redlocksim.RedlockAttempt) string {
 	return MsFigure(a.TTL) + " − " + MsFigure(AttemptElapsed(a)) + " − " + MsFigure(a.Drift) +
 		" = " + MsFigure(a.Validity) + " ms"
 }
@@ -110,9 +117,9 @@ func DriftArithmetic(ttl, drift time.Duration) string {
 	if ttl <= 0 {
 		return i18n.F("redlock.drift", "drift", MsFigure(drift))
 	}
-	f := float64(drift-redlock.RedlockDriftFloor) / float64(ttl)
+	f := float64(drift-redlocksim.RedlockDriftFloor) / float64(ttl)
 	return i18n.F("redlock.driftArithmetic", "ttl", MsFigure(ttl), "factor", strconv.FormatFloat(roundTo(f, 6), 'f', -1, 64),
-		"floor", MsFigure(redlock.RedlockDriftFloor), "drift", MsFigure(drift))
+		"floor", MsFigure(redlocksim.RedlockDriftFloor), "drift", MsFigure(drift))
 }
 
 func roundTo(x float64, digits int) float64 {
@@ -137,7 +144,7 @@ type ValidityBar struct {
 }
 
 // NewValidityBar lays out attempt a at true time at.
-func NewValidityBar(a redlock.RedlockAttempt, at time.Duration) ValidityBar {
+func NewValidityBar(a redlocksim.RedlockAttempt, at time.Duration) ValidityBar {
 	if a.TTL <= 0 {
 		return ValidityBar{}
 	}
@@ -178,63 +185,63 @@ func holdingPhase(p string) bool {
 func phaseColor(p string) color.NRGBA {
 	switch {
 	case holdingPhase(p):
-		return ColorHolding
+		return widgets.ColorHolding
 	case p == "acquiring" || p == "unlocking" || p == "retrying":
-		return ColorWaiting
+		return widgets.ColorWaiting
 	case p == "lost":
-		return ColorViolation
+		return widgets.ColorViolation
 	}
-	return ColorIdle
+	return widgets.ColorIdle
 }
 
 // VoteGlyph is the glyph a vote box shows. The snapshot's ✗, ⏱ and ⚡ are
 // not in the bundled fonts (or only as colour emoji, ⚡ drawing nothing),
 // so the box draws ×, ⊘ (no answer) and ∥ (cut off), which they have.
-func VoteGlyph(v redlock.Vote) string {
+func VoteGlyph(v redlocksim.Vote) string {
 	switch v {
-	case redlock.VoteNo:
+	case redlocksim.VoteNo:
 		return "×"
-	case redlock.VoteTimeout:
+	case redlocksim.VoteTimeout:
 		return "⊘"
-	case redlock.VotePartitioned:
+	case redlocksim.VotePartitioned:
 		return "∥"
 	}
 	return string(v)
 }
 
 // voteColor is the fill of a vote box; the glyph in it says the same.
-func voteColor(v redlock.Vote) color.NRGBA {
+func voteColor(v redlocksim.Vote) color.NRGBA {
 	switch v {
-	case redlock.VoteYes:
-		return ColorHolding
-	case redlock.VoteNo:
-		return ColorViolation
-	case redlock.VoteTimeout:
-		return ColorIdle
-	case redlock.VotePartitioned:
-		return ColorFault
+	case redlocksim.VoteYes:
+		return widgets.ColorHolding
+	case redlocksim.VoteNo:
+		return widgets.ColorViolation
+	case redlocksim.VoteTimeout:
+		return widgets.ColorIdle
+	case redlocksim.VotePartitioned:
+		return widgets.ColorFault
 	}
 	return color.NRGBA{}
 }
 
 // VoteLegend says what each vote glyph means.
 var VoteLegend = []struct {
-	Vote redlock.Vote
+	Vote redlocksim.Vote
 	Text string
 }{
-	{redlock.VoteYes, "yes (SET NX answered OK)"},
-	{redlock.VoteNo, "no (held by another)"},
-	{redlock.VoteTimeout, "timed out"},
-	{redlock.VotePartitioned, "partitioned"},
-	{redlock.VotePending, "waiting"},
+	{redlocksim.VoteYes, "yes (SET NX answered OK)"},
+	{redlocksim.VoteNo, "no (held by another)"},
+	{redlocksim.VoteTimeout, "timed out"},
+	{redlocksim.VotePartitioned, "partitioned"},
+	{redlocksim.VotePending, "waiting"},
 }
 
 // voteText is a legend line in the current language; text is the
 // English of VoteLegend.
-func voteText(v redlock.Vote, text string) string {
-	key := map[redlock.Vote]string{redlock.VoteYes: "redlock.vote.yes", redlock.VoteNo: "redlock.vote.no",
-		redlock.VoteTimeout: "redlock.vote.timeout", redlock.VotePartitioned: "redlock.vote.partitioned",
-		redlock.VotePending: "redlock.vote.pending"}[v]
+func voteText(v redlocksim.Vote, text string) string {
+	key := map[redlocksim.Vote]string{redlocksim.VoteYes: "redlock.vote.yes", redlocksim.VoteNo: "redlock.vote.no",
+		redlocksim.VoteTimeout: "redlock.vote.timeout", redlocksim.VotePartitioned: "redlock.vote.partitioned",
+		redlocksim.VotePending: "redlock.vote.pending"}[v]
 	if key == "" {
 		return text
 	}
@@ -244,17 +251,17 @@ func voteText(v redlock.Vote, text string) string {
 // CreateRenderer implements fyne.Widget.
 func (v *VoteTally) CreateRenderer() fyne.WidgetRenderer {
 	r := &tallyRenderer{v: v,
-		masters: newPool(newTallyMaster, (*tallyMaster).all),
-		blocks:  newPool(newTallyBlock, (*tallyBlock).all),
-		votes: newPool(func() *tallyVote {
-			return &tallyVote{box: &canvas.Rectangle{CornerRadius: 4}, glyph: newText(14, true)}
+		masters: widgets.NewPool(newTallyMaster, (*tallyMaster).all),
+		blocks:  widgets.NewPool(newTallyBlock, (*tallyBlock).all),
+		votes: widgets.NewPool(func() *tallyVote {
+			return &tallyVote{box: &canvas.Rectangle{CornerRadius: 4}, glyph: widgets.NewText(14, true)}
 		}, func(o *tallyVote) []fyne.CanvasObject { return []fyne.CanvasObject{o.box, o.glyph} }),
-		cells:  newRectPool(),
-		lines:  newLinePool(),
-		labels: newTextPool(11, false),
-		heads:  newTextPool(11.5, true),
+		cells:  widgets.NewRectPool(),
+		lines:  widgets.NewLinePool(),
+		labels: widgets.NewTextPool(11, false),
+		heads:  widgets.NewTextPool(11.5, true),
 	}
-	r.pools = pools{r.masters, r.blocks, r.cells, r.lines, r.votes, r.labels, r.heads}
+	r.pools = widgets.Pools{r.masters, r.blocks, r.cells, r.lines, r.votes, r.labels, r.heads}
 	r.Refresh()
 	return r
 }
@@ -266,8 +273,8 @@ type tallyMaster struct {
 }
 
 func newTallyMaster() *tallyMaster {
-	return &tallyMaster{name: newText(11.5, true), skew: newText(11, false), owner: newText(11, false),
-		left: newText(10.5, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
+	return &tallyMaster{name: widgets.NewText(11.5, true), skew: widgets.NewText(11, false), owner: widgets.NewText(11, false),
+		left: widgets.NewText(10.5, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
 }
 
 func (o *tallyMaster) all() []fyne.CanvasObject {
@@ -285,9 +292,9 @@ type tallyBlock struct {
 }
 
 func newTallyBlock() *tallyBlock {
-	return &tallyBlock{name: newText(12.5, true), try: newText(10.5, false), tally: newText(11.5, true),
-		arith: newText(12, false), note: newText(11, false),
-		pill: &canvas.Rectangle{CornerRadius: 4}, pillText: newText(10.5, true),
+	return &tallyBlock{name: widgets.NewText(12.5, true), try: widgets.NewText(10.5, false), tally: widgets.NewText(11.5, true),
+		arith: widgets.NewText(12, false), note: widgets.NewText(11, false),
+		pill: &canvas.Rectangle{CornerRadius: 4}, pillText: widgets.NewText(10.5, true),
 		barBg: &canvas.Rectangle{}, elapsed: &canvas.Rectangle{}, used: &canvas.Rectangle{},
 		left: &canvas.Rectangle{}, drift: &canvas.Rectangle{}, now: &canvas.Line{}}
 }
@@ -307,14 +314,14 @@ type tallyRenderer struct {
 	v *VoteTally
 	// refreshes counts redraws, so a test can tell one that was not needed.
 	refreshes int
-	masters   *pool[*tallyMaster]
-	blocks    *pool[*tallyBlock]
-	votes     *pool[*tallyVote]
-	cells     *pool[*canvas.Rectangle]
-	lines     *pool[*canvas.Line]
-	labels    *pool[*canvas.Text]
-	heads     *pool[*canvas.Text]
-	pools     pools
+	masters   *widgets.Pool[*tallyMaster]
+	blocks    *widgets.Pool[*tallyBlock]
+	votes     *widgets.Pool[*tallyVote]
+	cells     *widgets.Pool[*canvas.Rectangle]
+	lines     *widgets.Pool[*canvas.Line]
+	labels    *widgets.Pool[*canvas.Text]
+	heads     *widgets.Pool[*canvas.Text]
+	pools     widgets.Pools
 	objects   []fyne.CanvasObject
 }
 
@@ -328,13 +335,13 @@ func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *tallyRenderer) Refresh() {
 	r.refreshes++
-	r.pools.reset()
+	r.pools.Reset()
 	if r.v.view != nil {
 		r.draw()
 	}
-	if objs := r.pools.finish(); objs != nil || r.objects == nil {
-		r.objects = r.pools.all()
-		repaint(r.v)
+	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
+		r.objects = r.pools.All()
+		widgets.Repaint(r.v)
 	}
 }
 
@@ -361,8 +368,8 @@ func (r *tallyRenderer) draw() {
 	v := r.v
 	view := v.view
 	th := v.Theme()
-	c := tallyColors{fg: themeColor(th, theme.ColorNameForeground), muted: themeColor(th, theme.ColorNamePlaceHolder),
-		track: fade(ColorIdle, 0.22), th: th}
+	c := tallyColors{fg: widgets.ThemeColor(th, theme.ColorNameForeground), muted: widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
+		track: widgets.Fade(widgets.ColorIdle, 0.22), th: th}
 	size := v.Size()
 	n := len(view.Masters)
 	if n == 0 || size.Width < 100 {
@@ -399,7 +406,7 @@ func (r *tallyRenderer) draw() {
 		}
 		if y+tallyVoteH > bottom {
 			rest := len(view.Attempts) - i
-			placeText(r.labels.next(), i18n.F("redlock.moreClients", "n", rest), fyne.NewPos(0, y), c.muted)
+			widgets.PlaceText(r.labels.Next(), i18n.F("redlock.moreClients", "n", rest), fyne.NewPos(0, y), c.muted)
 			// That clients are left out matters more than the legend,
 			// which gives way rather than be written over.
 			if y+tallyMoreH > bottom {
@@ -417,7 +424,7 @@ func (r *tallyRenderer) draw() {
 
 // urgentFull counts the attempts given a full block whose client holds,
 // lost, or is voting: the ones whose arithmetic matters now.
-func urgentFull(atts []redlock.RedlockAttempt, full []bool) int {
+func urgentFull(atts []redlocksim.RedlockAttempt, full []bool) int {
 	n := 0
 	for i, a := range atts {
 		if full[i] && blockRank(a) <= 1 {
@@ -430,7 +437,7 @@ func urgentFull(atts []redlock.RedlockAttempt, full []bool) int {
 // blockRank orders attempts by how much the reader needs their full block:
 // holders and lost holders first, then clients voting or unlocking, then
 // those waiting to retry or given up, then the rest.
-func blockRank(a redlock.RedlockAttempt) int {
+func blockRank(a redlocksim.RedlockAttempt) int {
 	switch {
 	case holdingPhase(a.Phase), a.Phase == "lost":
 		return 0
@@ -445,7 +452,7 @@ func blockRank(a redlock.RedlockAttempt) int {
 // fullBlocks chooses which attempts get a full block (bar and arithmetic)
 // in avail height, the others getting one row of votes, and whether the
 // full blocks have room for their line of detail.
-func fullBlocks(atts []redlock.RedlockAttempt, avail float32) (full []bool, detail bool) {
+func fullBlocks(atts []redlocksim.RedlockAttempt, avail float32) (full []bool, detail bool) {
 	full = make([]bool, len(atts))
 	need := float32(len(atts)) * (tallyVoteH + tallyGap)
 	extra := float32(tallyFullH - tallyVoteH - tallyGap)
@@ -464,11 +471,11 @@ func fullBlocks(atts []redlock.RedlockAttempt, avail float32) (full []bool, deta
 
 // drawMasters draws the column heads: name, clock offset, the key's owner
 // and its TTL bar by the master's own clock.
-func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
+func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
 	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
 	ys := []float32{0, 15, 30, 45}
 	for i, s := range rows {
-		placeText(r.labels.next(), s, fyne.NewPos(0, ys[i]+1), c.muted)
+		widgets.PlaceText(r.labels.Next(), s, fyne.NewPos(0, ys[i]+1), c.muted)
 	}
 	var drift, ttl time.Duration
 	for _, a := range view.Attempts {
@@ -480,7 +487,7 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 	names := true
 	for i, m := range view.Masters {
 		if m.Node >= 0 && m.Node < len(r.v.nodes) &&
-			textWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, 11.5, true) > colW-4 {
+			widgets.TextWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, 11.5, true) > colW-4 {
 			names = false
 		}
 	}
@@ -489,12 +496,12 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 		if m.Node >= 0 && m.Node < len(r.v.nodes) {
 			node = r.v.nodes[m.Node]
 		}
-		o := r.masters.next()
+		o := r.masters.Next()
 		x := colX(i)
 		center := func(t *canvas.Text, s string, y float32, col color.Color) {
-			s = fitText(s, t.TextSize, t.TextStyle.Bold, colW-4)
-			w := textWidth(s, t.TextSize, t.TextStyle.Bold)
-			placeText(t, s, fyne.NewPos(x+(colW-w)/2, y), col)
+			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-4)
+			w := widgets.TextWidth(s, t.TextSize, t.TextStyle.Bold)
+			widgets.PlaceText(t, s, fyne.NewPos(x+(colW-w)/2, y), col)
 		}
 		name := MasterLetter(i)
 		if names {
@@ -510,12 +517,12 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 		}
 		switch {
 		case beyond:
-			skewCol = readable(ColorViolation, c.th)
+			skewCol = widgets.Readable(widgets.ColorViolation, c.th)
 			word := i18n.T("redlock.ahead")
 			if node.Skew < 0 {
 				word = i18n.T("redlock.behind")
 			}
-			if textWidth(skew+word, o.skew.TextSize, true) <= colW-4 {
+			if widgets.TextWidth(skew+word, o.skew.TextSize, true) <= colW-4 {
 				skew += word
 			}
 		case skew != "0":
@@ -527,11 +534,11 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 		bw := max(colW-8, 8)
 		bx := x + (colW-bw)/2
 		by, bh := ys[3]+1, float32(14)
-		track := func() { placeRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw, bh), c.track) }
+		track := func() { widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw, bh), c.track) }
 		onBar := func(s string, col color.Color) {
-			s = fitText(s, o.left.TextSize, false, bw-2)
-			w := textWidth(s, o.left.TextSize, false)
-			placeText(o.left, s, fyne.NewPos(bx+(bw-w)/2, by), col)
+			s = widgets.FitText(s, o.left.TextSize, false, bw-2)
+			w := widgets.TextWidth(s, o.left.TextSize, false)
+			widgets.PlaceText(o.left, s, fyne.NewPos(bx+(bw-w)/2, by), col)
 		}
 		switch {
 		case node.Crashed:
@@ -546,14 +553,14 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 			onBar(i18n.T("redlock.noKey"), c.muted)
 		default:
 			k := m.Keys[0]
-			center(o.owner, k.Owner, ys[2], readable(ownerColor(r.v.nodes, k.Owner), c.th))
+			center(o.owner, k.Owner, ys[2], widgets.Readable(ownerColor(r.v.nodes, k.Owner), c.th))
 			track()
-			if f := TTLFraction(k); f > 0 {
-				col := ColorOwned
+			if f := redis.TTLFraction(k); f > 0 {
+				col := widgets.ColorOwned
 				if f < 0.2 {
-					col = ColorWaiting
+					col = widgets.ColorWaiting
 				}
-				placeRect(o.bar, fyne.NewPos(bx, by), fyne.NewSize(bw*f, bh), col)
+				widgets.PlaceRect(o.bar, fyne.NewPos(bx, by), fyne.NewSize(bw*f, bh), col)
 			} else {
 				o.bar.Hide()
 			}
@@ -582,11 +589,11 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 		if i > 0 {
 			t, col = r.labels, c.muted
 		}
-		o := t.next()
-		placeText(o, fitText(s, o.TextSize, i == 0, tallyRightW-12), fyne.NewPos(x, ys[i]+1), col)
+		o := t.Next()
+		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, tallyRightW-12), fyne.NewPos(x, ys[i]+1), col)
 	}
 	w := r.v.Size().Width
-	placeLine(r.lines.next(), fyne.NewPos(0, tallyMastersH-4), fyne.NewPos(w, tallyMastersH-4), c.track, 1)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH-4), fyne.NewPos(w, tallyMastersH-4), c.track, 1)
 }
 
 // ownerColor is the colour of the client a key belongs to: the holding
@@ -594,10 +601,10 @@ func (r *tallyRenderer) drawMasters(view *redlock.RedlockView, colW float32, col
 func ownerColor(nodes []sim.NodeView, owner string) color.NRGBA {
 	for _, n := range nodes {
 		if n.Name == owner && n.Client {
-			return StateColor(n.State)
+			return widgets.StateColor(n.State)
 		}
 	}
-	return ColorIdle
+	return widgets.ColorIdle
 }
 
 // SkewLabel writes a master's clock offset from true time in few
@@ -631,24 +638,9 @@ func compactTime(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Round(100*time.Millisecond))/float64(time.Second), 'f', 1, 64) + " s"
 }
 
-// fitText shortens s with an ellipsis until it is no wider than w.
-func fitText(s string, size float32, bold bool, w float32) string {
-	if w <= 0 || textWidth(s, size, bold) <= w {
-		return s
-	}
-	rs := []rune(s)
-	for len(rs) > 1 {
-		rs = rs[:len(rs)-1]
-		if t := string(rs) + "…"; textWidth(t, size, bold) <= w {
-			return t
-		}
-	}
-	return "…"
-}
-
 // drawAttempt draws one client's block at y.
-func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
-	o := r.blocks.next()
+func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
+	o := r.blocks.Next()
 	var node sim.NodeView
 	for _, n := range r.v.nodes {
 		if n.Name == a.Client {
@@ -656,23 +648,23 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 		}
 	}
 	width := r.v.Size().Width
-	placeText(o.name, fitText(a.Client, o.name.TextSize, true, tallyNameW-6), fyne.NewPos(0, y+2), c.fg)
+	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, tallyNameW-6), fyne.NewPos(0, y+2), c.fg)
 
 	// Vote boxes in the masters' columns.
 	bw := min(colW-8, 40)
 	for i := range len(r.v.view.Masters) {
-		vote := redlock.Vote("")
+		vote := redlocksim.Vote("")
 		if i < len(a.Votes) {
 			vote = a.Votes[i]
 		}
-		vo := r.votes.next()
+		vo := r.votes.Next()
 		pos := fyne.NewPos(colX(i)+(colW-bw)/2, y)
 		size := fyne.NewSize(bw, tallyVoteH-2)
 		if fill := voteColor(vote); fill.A > 0 {
-			placeBox(vo.box, pos, size, fill, fill, 0)
+			widgets.PlaceBox(vo.box, pos, size, fill, fill, 0)
 			centerIn(vo.glyph, VoteGlyph(vote), pos, size, color.White)
 		} else {
-			placeBox(vo.box, pos, size, color.Transparent, c.muted, 1)
+			widgets.PlaceBox(vo.box, pos, size, color.Transparent, c.muted, 1)
 			if vote == "" {
 				vo.glyph.Hide()
 			} else {
@@ -687,17 +679,17 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 	x := colX(n) + 10
 	const cellW, cellGap = 7, 2
 	for i := range n {
-		cell := r.cells.next()
+		cell := r.cells.Next()
 		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+2)
 		if i < yes {
-			placeRect(cell, pos, fyne.NewSize(cellW, 16), ColorHolding)
+			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16), widgets.ColorHolding)
 		} else {
-			placeRect(cell, pos, fyne.NewSize(cellW, 16), c.track)
+			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16), c.track)
 		}
 	}
 	if q > 0 && q <= n {
 		qx := x + float32(q)*(cellW+cellGap) - cellGap/2
-		placeLine(r.lines.next(), fyne.NewPos(qx, y-1), fyne.NewPos(qx, y+21), c.fg, 2)
+		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y-1), fyne.NewPos(qx, y+21), c.fg, 2)
 	}
 	mx := x + float32(n)*(cellW+cellGap) + 6
 	tally := fmt.Sprintf("%d/%d", yes, n)
@@ -712,7 +704,7 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 	if a.Number == 0 {
 		tallyCol = c.muted
 	}
-	placeText(o.tally, fitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3), tallyCol)
+	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3), tallyCol)
 
 	phase := i18n.Term(a.Phase)
 	if phase == "" {
@@ -737,19 +729,19 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 		if node.Paused {
 			label += " · " + i18n.T("redlock.paused")
 		}
-		tx := mx + textWidth(tally, o.tally.TextSize, true) + 8
+		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + 8
 		if width-tx > 24 {
-			placeText(o.try, fitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+4), readable(phaseColor(a.Phase), c.th))
+			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+4), widgets.Readable(phaseColor(a.Phase), c.th))
 		}
 		return
 	}
 
 	// Phase pill and try number under the name.
-	pw := textWidth(phase, o.pillText.TextSize, true) + 10
-	placeRect(o.pill, fyne.NewPos(0, y+tallyVoteH+1), fyne.NewSize(pw, 16), phaseColor(a.Phase))
-	placeText(o.pillText, phase, fyne.NewPos(5, y+tallyVoteH+2), color.White)
+	pw := widgets.TextWidth(phase, o.pillText.TextSize, true) + 10
+	widgets.PlaceRect(o.pill, fyne.NewPos(0, y+tallyVoteH+1), fyne.NewSize(pw, 16), phaseColor(a.Phase))
+	widgets.PlaceText(o.pillText, phase, fyne.NewPos(5, y+tallyVoteH+2), color.White)
 	if try != "" {
-		placeText(o.try, try, fyne.NewPos(0, y+tallyVoteH+18), c.muted)
+		widgets.PlaceText(o.try, try, fyne.NewPos(0, y+tallyVoteH+18), c.muted)
 	} else {
 		o.try.Hide()
 	}
@@ -759,26 +751,26 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 	bw2 := width - bx
 	bh := float32(12)
 	bar := NewValidityBar(a, r.v.at)
-	placeRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw2, bh), c.track)
+	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw2, bh), c.track)
 	seg := func(rect *canvas.Rectangle, from, share float32, fill color.Color) {
 		if share <= 0 {
 			rect.Hide()
 			return
 		}
-		placeRect(rect, fyne.NewPos(bx+from*bw2, by), fyne.NewSize(max(share*bw2, 1), bh), fill)
+		widgets.PlaceRect(rect, fyne.NewPos(bx+from*bw2, by), fyne.NewSize(max(share*bw2, 1), bh), fill)
 	}
 	granted := a.Done && a.Success
-	usedCol, leftCol := fade(ColorHolding, 0.35), ColorHolding
+	usedCol, leftCol := widgets.Fade(widgets.ColorHolding, 0.35), widgets.ColorHolding
 	if !granted {
-		usedCol = fade(ColorIdle, 0.45)
+		usedCol = widgets.Fade(widgets.ColorIdle, 0.45)
 	}
-	seg(o.elapsed, 0, bar.Elapsed, ColorWaiting)
+	seg(o.elapsed, 0, bar.Elapsed, widgets.ColorWaiting)
 	seg(o.used, bar.Elapsed, bar.Used, usedCol)
 	seg(o.left, bar.Elapsed+bar.Used, bar.Left, leftCol)
-	seg(o.drift, 1-bar.Drift, bar.Drift, fade(ColorIdle, 0.8))
+	seg(o.drift, 1-bar.Drift, bar.Drift, widgets.Fade(widgets.ColorIdle, 0.8))
 	if holdingPhase(a.Phase) && a.Done {
 		nx := bx + (bar.Elapsed+bar.Used)*bw2
-		placeLine(o.now, fyne.NewPos(nx, by-3), fyne.NewPos(nx, by+bh+3), c.fg, 2)
+		widgets.PlaceLine(o.now, fyne.NewPos(nx, by-3), fyne.NewPos(nx, by+bh+3), c.fg, 2)
 	} else {
 		o.now.Hide()
 	}
@@ -786,13 +778,13 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 	// The arithmetic and its outcome, and why when there is room.
 	line, why := AttemptText(a, r.v.at, r.v.view.Sequential)
 	ay := by + bh + 3
-	placeText(o.arith, fitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
+	widgets.PlaceText(o.arith, widgets.FitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
 	if detail && why != "" {
 		col := c.muted
 		if bar.Overdue > 0 || a.Phase == "lost" {
-			col = readable(ColorViolation, c.th)
+			col = widgets.Readable(widgets.ColorViolation, c.th)
 		}
-		placeText(o.note, fitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+15), col)
+		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+15), col)
 	} else {
 		o.note.Hide()
 	}
@@ -801,7 +793,7 @@ func (r *tallyRenderer) drawAttempt(a redlock.RedlockAttempt, y float32, full, d
 // AttemptText is what a client's block says under its bar: the validity
 // arithmetic with its outcome (or the votes still coming in), and a longer
 // line on why.
-func AttemptText(a redlock.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
+func AttemptText(a redlocksim.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
 	switch {
 	case a.Number == 0:
 		return i18n.T("redlock.notAsked"), ""
@@ -818,7 +810,7 @@ func AttemptText(a redlock.RedlockAttempt, at time.Duration, sequential bool) (l
 		line = i18n.F("redlock.extension", "n", a.Renewals, "line", line)
 	}
 	yes := Yes(a.Votes)
-	note := Say(a.NoteWords, a.Note)
+	note := widgets.Say(a.NoteWords, a.Note)
 	switch {
 	case holdingPhase(a.Phase) && a.Left > 0:
 		line += " · " + i18n.F("redlock.left", "ms", MsFigure(a.Left.Round(time.Millisecond)))
@@ -848,9 +840,9 @@ func AttemptText(a redlock.RedlockAttempt, at time.Duration, sequential bool) (l
 
 // centerIn centres a text in a box.
 func centerIn(t *canvas.Text, s string, pos fyne.Position, size fyne.Size, c color.Color) {
-	tw := textWidth(s, t.TextSize, t.TextStyle.Bold)
+	tw := widgets.TextWidth(s, t.TextSize, t.TextStyle.Bold)
 	th := fyne.MeasureText(s, t.TextSize, t.TextStyle).Height
-	placeText(t, s, fyne.NewPos(pos.X+(size.Width-tw)/2, pos.Y+(size.Height-th)/2), c)
+	widgets.PlaceText(t, s, fyne.NewPos(pos.X+(size.Width-tw)/2, pos.Y+(size.Height-th)/2), c)
 }
 
 // drawLegend explains the vote glyphs and the bar's colours along the
@@ -860,32 +852,32 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 	x := float32(0)
 	for _, it := range VoteLegend {
 		s := VoteGlyph(it.Vote) + " " + voteText(it.Vote, it.Text)
-		t := r.labels.next()
-		w := textWidth(s, t.TextSize, false)
+		t := r.labels.Next()
+		w := widgets.TextWidth(s, t.TextSize, false)
 		if x+w > size.Width {
 			t.Hide()
 			return
 		}
-		placeText(t, s, fyne.NewPos(x, y), c.muted)
+		widgets.PlaceText(t, s, fyne.NewPos(x, y), c.muted)
 		x += w + 14
 	}
 	bar := []struct {
 		label string
 		col   color.NRGBA
-	}{{i18n.T("redlock.legend.elapsed"), ColorWaiting}, {i18n.T("redlock.legend.validity"), ColorHolding},
-		{i18n.T("redlock.legend.drift"), fade(ColorIdle, 0.8)}}
+	}{{i18n.T("redlock.legend.elapsed"), widgets.ColorWaiting}, {i18n.T("redlock.legend.validity"), widgets.ColorHolding},
+		{i18n.T("redlock.legend.drift"), widgets.Fade(widgets.ColorIdle, 0.8)}}
 	need := float32(0)
 	for _, it := range bar {
-		need += textWidth(it.label, 11, false) + 28
+		need += widgets.TextWidth(it.label, 11, false) + 28
 	}
 	if x+need > size.Width {
 		return // all three or none
 	}
 	for _, it := range bar {
-		t := r.labels.next()
-		w := textWidth(it.label, t.TextSize, false) + 16
-		placeRect(r.cells.next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.col)
-		placeText(t, it.label, fyne.NewPos(x+16, y), c.muted)
+		t := r.labels.Next()
+		w := widgets.TextWidth(it.label, t.TextSize, false) + 16
+		widgets.PlaceRect(r.cells.Next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.col)
+		widgets.PlaceText(t, it.label, fyne.NewPos(x+16, y), c.muted)
 		x += w + 12
 	}
 }

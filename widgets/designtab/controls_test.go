@@ -1,4 +1,4 @@
-package app
+package designtab_test
 
 import (
 	"testing"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	_ "github.com/lockscope/lockscope/widgets/designs" // every design's tab and controls
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -84,22 +85,6 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 	assert.Contains(t, spec.Help(), "adds none")
 }
 
-// TestFailoverAfterSliderNeedsAReplica: Sentinel's delay is off without a
-// replica and reads the scenario's own value with one.
-func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
-	spec := designtab.Sliders["failoverAfter"]
-	plain, err := assets.Preset("redis-gc-pause")
-	require.NoError(t, err)
-	_, ok := spec.Value(plain)
-	assert.False(t, ok, "no replica: nothing for Sentinel to promote")
-	failover, err := assets.Preset("redis-failover")
-	require.NoError(t, err)
-	v, ok := spec.Value(failover)
-	require.True(t, ok)
-	assert.Equal(t, failover.FailoverAfter.D().Seconds(), v)
-	assert.Contains(t, spec.Help(), "30 s")
-}
-
 func TestTogglesRoundTrip(t *testing.T) {
 	sc, err := assets.Preset("redis-happy-path")
 	require.NoError(t, err)
@@ -130,22 +115,4 @@ func TestModeTabsAreComplete(t *testing.T) {
 			assert.Contains(t, designtab.Toggles, k, tab.Mode)
 		}
 	}
-}
-
-func TestRedisProtocolFollowsTheScenario(t *testing.T) {
-	sc, err := assets.Preset("redis-gc-pause")
-	require.NoError(t, err)
-	lines := redisProtocol(sc)
-	assert.Equal(t, "acquire: Redisson's lock script on the hash lock (HINCRBY our hold count, PEXPIRE 10000); held by another: retry after about 100 ms (jittered)", lines[0])
-	assert.Contains(t, lines, "no watchdog: the key expires 10 s after the SET, whatever the holder is doing")
-	assert.Contains(t, lines, "a request with no reply in 3 s is resent at once, up to 3 times (Redisson's timeout and retryAttempts)")
-
-	sc = sc.Clone()
-	sc.Watchdog, sc.Fencing, sc.PlainDel, sc.Replica = true, true, true, true
-	lines = redisProtocol(sc)
-	assert.Contains(t, lines[0], "INCR the fencing counter")
-	assert.Contains(t, lines, "watchdog: every 3.333 s (TTL/3) PEXPIRE lock 10000 if the value is still ours; stop when it returns 0")
-	assert.Contains(t, lines, "release: a bare DEL lock — it deletes the key whoever owns it")
-	assert.Contains(t, lines, "storage: refuses a write whose token is below the highest it has seen")
-	assert.Contains(t, lines, "replication: redis-2 gets each write after redis-1 applied it (asynchronous)")
 }

@@ -1,4 +1,9 @@
-package widgets
+// Package zookeeper is the ZooKeeper lock's side of the window, one folder
+// as its simulation is (sim/zookeeper): its state picture (ZNodeTree: the
+// lock znode's children, sessions and watches), its tab (tab.go: the
+// sliders and toggles only it shows), registered with designtab from init
+// and imported once by widgets/designs.
+package zookeeper
 
 import (
 	"fmt"
@@ -14,7 +19,8 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/zookeeper"
+	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // ZNodeTree is the ZooKeeper picture: the ensemble's state (its leader,
@@ -31,7 +37,7 @@ import (
 type ZNodeTree struct {
 	widget.BaseWidget
 
-	onShow
+	widgets.OnShow
 }
 
 // NewZNodeTree returns an empty znode picture; SetSnapshot fills it.
@@ -45,7 +51,7 @@ func NewZNodeTree() *ZNodeTree {
 // any other snapshot draws nothing.
 func (t *ZNodeTree) SetSnapshot(s *sim.Snapshot) {
 	// A new instant has something new: the sessions' expiry counts down.
-	if t.take(s) {
+	if t.Take(s) {
 		t.Refresh()
 	}
 }
@@ -60,7 +66,7 @@ const WatchNone = -2
 
 // WatchTarget is the index in v.Children of the znode a watch is set on,
 // WatchParent for the lock znode itself, WatchNone for anything else.
-func WatchTarget(v *zookeeper.ZKView, w sim.Watch) int {
+func WatchTarget(v *zookeepersim.ZKView, w sim.Watch) int {
 	if w.Path == v.Parent {
 		return WatchParent
 	}
@@ -79,7 +85,7 @@ func WatchTarget(v *zookeeper.ZKView, w sim.Watch) int {
 // WatchSource is the index in v.Children of the znode a waiting client
 // queues with: its own child with the highest sequence (an older one
 // belongs to a session on its way out), −1 when it has none.
-func WatchSource(v *zookeeper.ZKView, client string) int {
+func WatchSource(v *zookeepersim.ZKView, client string) int {
 	src := -1
 	for i, c := range v.Children {
 		if c.Owner == client && (src < 0 || c.Seq > v.Children[src].Seq) {
@@ -151,12 +157,12 @@ func zkOrdinal(n int) string {
 }
 
 // zkShortTime writes a whole number of seconds as "10 s", any other
-// length as FormatTime does.
+// length as widgets.FormatTime does.
 func zkShortTime(d time.Duration) string {
 	if d > 0 && d%time.Second == 0 {
 		return fmt.Sprintf("%d s", d/time.Second)
 	}
-	return FormatTime(d)
+	return widgets.FormatTime(d)
 }
 
 // zkClip shortens s with an ellipsis until it fits width.
@@ -164,14 +170,14 @@ func zkClip(s string, width, size float32, bold bool) string {
 	if width <= 0 {
 		return ""
 	}
-	if textWidth(s, size, bold) <= width {
+	if widgets.TextWidth(s, size, bold) <= width {
 		return s
 	}
 	rs := []rune(s)
 	lo, hi := 0, len(rs)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if textWidth(string(rs[:mid])+"…", size, bold) <= width {
+		if widgets.TextWidth(string(rs[:mid])+"…", size, bold) <= width {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -187,27 +193,27 @@ func zkClip(s string, width, size float32, bold bool) string {
 // the state's name is always written in it.
 func SessionStateColor(state string) color.NRGBA {
 	switch state {
-	case zookeeper.ZKConnected:
-		return ColorReply
-	case zookeeper.ZKSuspended:
-		return ColorWaiting
-	case zookeeper.ZKLost:
-		return ColorViolation
+	case zookeepersim.ZKConnected:
+		return widgets.ColorReply
+	case zookeepersim.ZKSuspended:
+		return widgets.ColorWaiting
+	case zookeepersim.ZKLost:
+		return widgets.ColorViolation
 	}
-	return ColorIdle
+	return widgets.ColorIdle
 }
 
 // zkSessionOf is the session a client is on: its only one, or when an old
 // one is still on its way out, the one its connection names.
-func zkSessionOf(v *zookeeper.ZKView, client sim.NodeView) (zookeeper.ZSession, bool) {
-	var found []zookeeper.ZSession
+func zkSessionOf(v *zookeepersim.ZKView, client sim.NodeView) (zookeepersim.ZSession, bool) {
+	var found []zookeepersim.ZSession
 	for _, s := range v.Sessions {
 		if s.Owner == client.Name {
 			found = append(found, s)
 		}
 	}
 	if len(found) == 0 {
-		return zookeeper.ZSession{}, false
+		return zookeepersim.ZSession{}, false
 	}
 	for _, s := range found {
 		if strings.Contains(client.Detail, fmt.Sprintf("%#x", s.ID)) {
@@ -220,7 +226,7 @@ func zkSessionOf(v *zookeeper.ZKView, client sim.NodeView) (zookeeper.ZSession, 
 // zkOwnerNote says how the owner of the holder's znode stands when the
 // znode alone would mislead: it has not been told yet, or it has stopped
 // working (SUSPENDED with respectSuspended, or between rounds).
-func zkOwnerNote(c zookeeper.ZNode, owner sim.NodeView) string {
+func zkOwnerNote(c zookeepersim.ZNode, owner sim.NodeView) string {
 	if !c.Holder || !owner.Client || owner.Crashed {
 		return ""
 	}
@@ -235,17 +241,17 @@ func zkOwnerNote(c zookeeper.ZNode, owner sim.NodeView) string {
 
 // zkSessionNote is the session's timer in words: when the leader expires
 // it, and what the client's own side says when its connection is down.
-func zkSessionNote(z *zookeeper.ZKView, c sim.NodeView, sess zookeeper.ZSession, ok bool) string {
+func zkSessionNote(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool) string {
 	var parts []string
 	switch {
 	case c.Crashed:
 		parts = append(parts, i18n.T("cluster.crashed"))
 	case c.Paused:
-		parts = append(parts, i18n.F("cluster.pausedUntil", "t", FormatTime(c.Resume)))
+		parts = append(parts, i18n.F("cluster.pausedUntil", "t", widgets.FormatTime(c.Resume)))
 	}
-	if !c.Crashed && c.Detail != "" && (c.Session == zookeeper.ZKSuspended || c.Session == zookeeper.ZKLost || !ok) {
+	if !c.Crashed && c.Detail != "" && (c.Session == zookeepersim.ZKSuspended || c.Session == zookeepersim.ZKLost || !ok) {
 		// The pill beside it already names the state.
-		parts = append(parts, strings.TrimPrefix(Say(c.DetailWords, c.Detail), c.Session+" "))
+		parts = append(parts, strings.TrimPrefix(widgets.Say(c.DetailWords, c.Detail), c.Session+" "))
 	}
 	switch {
 	case !ok:
@@ -254,14 +260,14 @@ func zkSessionNote(z *zookeeper.ZKView, c sim.NodeView, sess zookeeper.ZSession,
 	case z.Electing || z.Leader == "":
 		parts = append(parts, i18n.T("zk.session.onHold"))
 	default:
-		parts = append(parts, i18n.F("zk.session.expiresIn", "left", FormatTime(sess.Left), "timeout", zkShortTime(sess.Timeout)))
+		parts = append(parts, i18n.F("zk.session.expiresIn", "left", widgets.FormatTime(sess.Left), "timeout", zkShortTime(sess.Timeout)))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // zkSessionFraction is the share of a session's timeout left before the
 // leader expires it, 0 to 1: the length of its bar.
-func zkSessionFraction(s zookeeper.ZSession) float32 {
+func zkSessionFraction(s zookeepersim.ZSession) float32 {
 	if s.Timeout <= 0 || s.Left <= 0 || s.Closing {
 		return 0
 	}
@@ -272,19 +278,19 @@ func zkSessionFraction(s zookeeper.ZSession) float32 {
 func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 	r := &zkRenderer{t: t,
 		band:       &canvas.Rectangle{CornerRadius: 4},
-		bandText:   newText(12, true),
-		bandText2:  newText(12, true),
+		bandText:   widgets.NewText(12, true),
+		bandText2:  widgets.NewText(12, true),
 		parent:     &canvas.Rectangle{CornerRadius: 5},
-		parentName: newText(13, true),
-		parentNote: newText(11.5, false),
-		trunk:      newLinePool(),
-		rows:       newPool(newZNodeObjects, (*znodeObjects).all),
-		arrows:     newLinePool(),
-		others:     newPool(newZSessionObjects, (*zsessionObjects).all),
-		notes:      newTextPool(11.5, false),
-		warnings:   newTextPool(11.5, true),
+		parentName: widgets.NewText(13, true),
+		parentNote: widgets.NewText(11.5, false),
+		trunk:      widgets.NewLinePool(),
+		rows:       widgets.NewPool(newZNodeObjects, (*znodeObjects).all),
+		arrows:     widgets.NewLinePool(),
+		others:     widgets.NewPool(newZSessionObjects, (*zsessionObjects).all),
+		notes:      widgets.NewTextPool(11.5, false),
+		warnings:   widgets.NewTextPool(11.5, true),
 	}
-	r.pools = pools{r.trunk, r.rows, r.arrows, r.others, r.notes, r.warnings}
+	r.pools = widgets.Pools{r.trunk, r.rows, r.arrows, r.others, r.notes, r.warnings}
 	r.Refresh()
 	return r
 }
@@ -297,8 +303,8 @@ type zsessionObjects struct {
 }
 
 func newZSessionObjects() *zsessionObjects {
-	return &zsessionObjects{name: newText(12, true), state: newText(9.5, true), id: newText(11, false),
-		note: newText(11, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
+	return &zsessionObjects{name: widgets.NewText(12, true), state: widgets.NewText(9.5, true), id: widgets.NewText(11, false),
+		note: widgets.NewText(11, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
 		barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
 }
 
@@ -319,13 +325,13 @@ func newZNodeObjects() *znodeObjects {
 	o := &znodeObjects{
 		zsessionObjects: *newZSessionObjects(),
 		frame:           &canvas.Rectangle{CornerRadius: 5},
-		prefix:          newText(11, false),
-		seq:             newText(12.5, true),
+		prefix:          widgets.NewText(11, false),
+		seq:             widgets.NewText(12.5, true),
 		ephBg:           &canvas.Rectangle{CornerRadius: 3},
-		eph:             newText(9.5, true),
+		eph:             widgets.NewText(9.5, true),
 		badgeBg:         &canvas.Rectangle{CornerRadius: 4},
-		badge:           newText(11, true),
-		remark:          newText(11, true),
+		badge:           widgets.NewText(11, true),
+		remark:          widgets.NewText(11, true),
 	}
 	return o
 }
@@ -335,6 +341,12 @@ func (o *znodeObjects) all() []fyne.CanvasObject {
 		o.zsessionObjects.all()...)
 }
 
+// rowBox is a znode's rectangle in the picture.
+type rowBox struct {
+	pos  fyne.Position
+	size fyne.Size
+}
+
 type zkRenderer struct {
 	t *ZNodeTree
 	// refreshes counts redraws, so a test can tell one that was not needed.
@@ -342,17 +354,17 @@ type zkRenderer struct {
 	band, parent           *canvas.Rectangle
 	bandText, bandText2    *canvas.Text // the band's line, and its second where it wraps
 	parentName, parentNote *canvas.Text
-	trunk, arrows          *pool[*canvas.Line]
-	rows                   *pool[*znodeObjects]
-	others                 *pool[*zsessionObjects]
-	notes, warnings        *pool[*canvas.Text]
-	pools                  pools
+	trunk, arrows          *widgets.Pool[*canvas.Line]
+	rows                   *widgets.Pool[*znodeObjects]
+	others                 *widgets.Pool[*zsessionObjects]
+	notes, warnings        *widgets.Pool[*canvas.Text]
+	pools                  widgets.Pools
 	objects                []fyne.CanvasObject
 
 	// Geometry of the last frame, for tests: the lock znode's box, each
 	// drawn child's in sequence order, and the watch arrows' end points.
-	parentBox box
-	rowBoxes  []box
+	parentBox rowBox
+	rowBoxes  []rowBox
 	watches   [][2]fyne.Position
 }
 
@@ -387,32 +399,32 @@ func (r *zkRenderer) fixed() []fyne.CanvasObject {
 // are made only when a pool has to grow.
 func (r *zkRenderer) Refresh() {
 	r.refreshes++
-	r.pools.reset()
+	r.pools.Reset()
 	r.rowBoxes, r.watches = r.rowBoxes[:0], r.watches[:0]
-	if zk := zookeeper.ViewOf(r.t.snap); zk != nil {
-		r.draw(r.t.snap, zk)
+	if zk := zookeepersim.ViewOf(r.t.Shown()); zk != nil {
+		r.draw(r.t.Shown(), zk)
 	} else {
 		for _, o := range r.fixed() {
 			o.Hide()
 		}
 	}
-	if objs := r.pools.finish(); objs != nil || r.objects == nil {
-		r.objects = append(r.fixed(), r.pools.all()...)
-		repaint(r.t)
+	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.fixed(), r.pools.All()...)
+		widgets.Repaint(r.t)
 	}
 }
 
 // zkArrow is a watch from the znode of row from to row to (or WatchParent).
 type zkArrow struct{ from, to, lane int }
 
-func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
+func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 	th := r.t.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
+	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
 	size := r.t.Size()
 
 	z := *zk
-	z.Children = append([]zookeeper.ZNode(nil), zk.Children...)
+	z.Children = append([]zookeepersim.ZNode(nil), zk.Children...)
 	sort.SliceStable(z.Children, func(i, j int) bool { return z.Children[i].Seq < z.Children[j].Seq })
 	byName := map[string]sim.NodeView{}
 	var clients, others []sim.NodeView
@@ -486,9 +498,9 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
 	y := bandH + zkGap
 
 	// The lock znode.
-	r.parentBox = box{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
-	placeBox(r.parent, r.parentBox.pos, r.parentBox.size, fade(ColorServerLink, 0.10), fade(ColorServerLink, 0.7), 1.5)
-	placeText(r.parentName, z.Parent, fyne.NewPos(zkPad, y+4), fg)
+	r.parentBox = rowBox{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
+	widgets.PlaceBox(r.parent, r.parentBox.pos, r.parentBox.size, widgets.Fade(widgets.ColorServerLink, 0.10), widgets.Fade(widgets.ColorServerLink, 0.7), 1.5)
+	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(zkPad, y+4), fg)
 	note := i18n.F("zk.parent.children", "n", n)
 	switch n {
 	case 0:
@@ -503,27 +515,27 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
 		note += " · " + i18n.T("zk.parent.predecessor")
 	}
 	nx := zkPad + r.parentName.MinSize().Width + 10
-	placeText(r.parentNote, zkClip(note, right-nx-zkPad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
+	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-zkPad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
 	y += zkParentH + zkGap
 
 	// The children, in sequence order, hanging from a trunk.
 	trunkX := float32(zkIndent / 2)
 	lastCenter := float32(-1)
 	for i, c := range z.Children[:shown] {
-		b := box{fyne.NewPos(zkIndent, y), fyne.NewSize(right-zkIndent, rowH)}
+		b := rowBox{fyne.NewPos(zkIndent, y), fyne.NewSize(right-zkIndent, rowH)}
 		r.rowBoxes = append(r.rowBoxes, b)
 		owner := byName[c.Owner]
 		sess, ok := zkSessionOf(&z, owner)
-		r.drawZNode(r.rows.next(), &z, c, i, b, owner, sess, ok, fg, muted, th)
+		r.drawZNode(r.rows.Next(), &z, c, i, b, owner, sess, ok, fg, muted, th)
 		lastCenter = y + rowH/2
-		placeLine(r.trunk.next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent, lastCenter), muted, 1)
+		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent, lastCenter), muted, 1)
 		y += rowH + zkRowGap
 	}
 	if lastCenter >= 0 {
-		placeLine(r.trunk.next(), fyne.NewPos(trunkX, r.parentBox.pos.Y+zkParentH), fyne.NewPos(trunkX, lastCenter), muted, 1)
+		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, r.parentBox.pos.Y+zkParentH), fyne.NewPos(trunkX, lastCenter), muted, 1)
 	}
 	if shown < n {
-		placeText(r.notes.next(), i18n.F("zk.moreChildren", "n", n-shown),
+		widgets.PlaceText(r.notes.Next(), i18n.F("zk.moreChildren", "n", n-shown),
 			fyne.NewPos(zkIndent, y), muted)
 		y += zkLineH
 	}
@@ -535,20 +547,20 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeeper.ZKView) {
 		if len(fired) == 1 {
 			text = i18n.F("zk.watchEvent", "client", fired[0])
 		}
-		placeText(r.notes.next(), zkClip(text, size.Width-zkIndent, 11.5, false), fyne.NewPos(zkIndent, y),
-			readable(ColorWaiting, th))
+		widgets.PlaceText(r.notes.Next(), zkClip(text, size.Width-zkIndent, 11.5, false), fyne.NewPos(zkIndent, y),
+			widgets.Readable(widgets.ColorWaiting, th))
 		y += zkLineH
 	}
 	for _, w := range warnings {
-		placeText(r.warnings.next(), zkClip(w, size.Width, 11.5, true), fyne.NewPos(0, y), readable(ColorViolation, th))
+		widgets.PlaceText(r.warnings.Next(), zkClip(w, size.Width, 11.5, true), fyne.NewPos(0, y), widgets.Readable(widgets.ColorViolation, th))
 		y += zkLineH
 	}
 	for i, c := range others[:shownOthers] {
 		if i == shownOthers-1 && shownOthers < len(others) {
-			placeText(r.notes.next(), i18n.F("zk.moreClients", "n", len(others)-i), fyne.NewPos(0, y), muted)
+			widgets.PlaceText(r.notes.Next(), i18n.F("zk.moreClients", "n", len(others)-i), fyne.NewPos(0, y), muted)
 			break
 		}
-		r.drawOther(r.others.next(), &z, c, y, size.Width, fg, muted)
+		r.drawOther(r.others.Next(), &z, c, y, size.Width, fg, muted)
 		y += zkLineH
 	}
 }
@@ -583,26 +595,26 @@ func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right,
 			end = fyne.NewPos(right, dst.pos.Y+dst.size.Height*0.3)
 		}
 		x := right + 5 + float32(lanes[i])*laneW + laneW/2
-		c := ColorWaiting
-		placeLine(r.arrows.next(), start, fyne.NewPos(x, start.Y), c, 1.5)
-		placeLine(r.arrows.next(), fyne.NewPos(x, start.Y), fyne.NewPos(x, end.Y), c, 1.5)
-		placeLine(r.arrows.next(), fyne.NewPos(x, end.Y), end, c, 1.5)
-		placeLine(r.arrows.next(), end, end.AddXY(6, -4), c, 1.5)
-		placeLine(r.arrows.next(), end, end.AddXY(6, 4), c, 1.5)
+		c := widgets.ColorWaiting
+		widgets.PlaceLine(r.arrows.Next(), start, fyne.NewPos(x, start.Y), c, 1.5)
+		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, start.Y), fyne.NewPos(x, end.Y), c, 1.5)
+		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, end.Y), end, c, 1.5)
+		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6, -4), c, 1.5)
+		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6, 4), c, 1.5)
 		r.watches = append(r.watches, [2]fyne.Position{start, end})
 	}
 }
 
 // drawBand is the ensemble's state, on one line or two (lines).
-func (r *zkRenderer) drawBand(z *zookeeper.ZKView, lines []string, h, width float32, fg color.Color) {
-	fill, stroke := fade(ColorServerLink, 0.14), fade(ColorServerLink, 0.5)
+func (r *zkRenderer) drawBand(z *zookeepersim.ZKView, lines []string, h, width float32, fg color.Color) {
+	fill, stroke := widgets.Fade(widgets.ColorServerLink, 0.14), widgets.Fade(widgets.ColorServerLink, 0.5)
 	if z.Electing {
-		fill, stroke = fade(ColorFault, 0.30), ColorFault
+		fill, stroke = widgets.Fade(widgets.ColorFault, 0.30), widgets.ColorFault
 	}
-	placeBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, 1)
-	placeText(r.bandText, lines[0], fyne.NewPos(zkPad, 2), fg)
+	widgets.PlaceBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, 1)
+	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(zkPad, 2), fg)
 	if len(lines) > 1 {
-		placeText(r.bandText2, zkClip(lines[1], width-2*zkPad, 12, true), fyne.NewPos(zkPad, 2+zkBandLineH), fg)
+		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*zkPad, 12, true), fyne.NewPos(zkPad, 2+zkBandLineH), fg)
 	} else {
 		r.bandText2.Hide()
 	}
@@ -610,7 +622,7 @@ func (r *zkRenderer) drawBand(z *zookeeper.ZKView, lines []string, h, width floa
 
 // zkBandText is the band's words: the leader, its epoch and zxid and the
 // quorum a write needs, or the election; and the servers not serving.
-func zkBandText(z *zookeeper.ZKView, s *sim.Snapshot) string {
+func zkBandText(z *zookeepersim.ZKView, s *sim.Snapshot) string {
 	var text string
 	if z.Electing {
 		text = i18n.F("zk.band.election", "zxid", fmt.Sprintf("%#x", z.Zxid))
@@ -633,7 +645,7 @@ func zkBandText(z *zookeeper.ZKView, s *sim.Snapshot) string {
 // zkBandLines breaks the band's words into its first line and the rest,
 // at a space or between Chinese characters (one line when they fit).
 func zkBandLines(text string, width float32) []string {
-	lines := wrapWords(text, 12, width, true)
+	lines := widgets.WrapWordsStyled(text, 12, width, true)
 	if len(lines) < 2 || !strings.HasPrefix(text, lines[0]) {
 		return []string{text}
 	}
@@ -655,7 +667,7 @@ func zkFiredWatches(s *sim.Snapshot) []string {
 
 // zkBrokenBeliefs spells out every client that believes it holds the lock
 // while the tree says otherwise: the moment the lock is broken.
-func zkBrokenBeliefs(z *zookeeper.ZKView, clients []sim.NodeView) []string {
+func zkBrokenBeliefs(z *zookeepersim.ZKView, clients []sim.NodeView) []string {
 	var out []string
 	for _, c := range clients {
 		if c.State != sim.StateHolding {
@@ -689,34 +701,34 @@ func zkPillLabel(state string) string {
 // placePill draws a session state's pill at pos and returns its width.
 func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Position) float32 {
 	label := zkPillLabel(state)
-	w := textWidth(label, t.TextSize, true) + 8
-	placeRect(bg, pos, fyne.NewSize(w, 14), SessionStateColor(state))
+	w := widgets.TextWidth(label, t.TextSize, true) + 8
+	widgets.PlaceRect(bg, pos, fyne.NewSize(w, 14), SessionStateColor(state))
 	ink := color.Color(color.White)
-	if state == zookeeper.ZKSuspended {
+	if state == zookeepersim.ZKSuspended {
 		ink = color.Black
 	}
-	placeText(t, label, pos.AddXY(4, 0.5), ink)
+	widgets.PlaceText(t, label, pos.AddXY(4, 0.5), ink)
 	return w
 }
 
 // placeTimer draws a session's id, its bar and its timer in words from x
 // to limit on the line at y.
-func (o *zsessionObjects) placeTimer(z *zookeeper.ZKView, c sim.NodeView, sess zookeeper.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
+func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
 	id := i18n.T("zk.noSession")
 	if ok {
 		id = fmt.Sprintf("%s%#x", label, sess.ID)
 	}
-	placeText(o.id, id, fyne.NewPos(x, y), muted)
-	x += max(textWidth(label+"0x000000000000000", o.id.TextSize, false), textWidth(id, o.id.TextSize, false)) + 8
+	widgets.PlaceText(o.id, id, fyne.NewPos(x, y), muted)
+	x += max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(id, o.id.TextSize, false)) + 8
 	if ok {
 		const barW = 56
-		placeRect(o.barBg, fyne.NewPos(x, y+3), fyne.NewSize(barW, 9), fade(ColorIdle, 0.3))
+		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+3), fyne.NewSize(barW, 9), widgets.Fade(widgets.ColorIdle, 0.3))
 		if f := zkSessionFraction(sess); f > 0 {
-			bc := ColorOwned
+			bc := widgets.ColorOwned
 			if f < 0.2 {
-				bc = ColorWaiting
+				bc = widgets.ColorWaiting
 			}
-			placeRect(o.bar, fyne.NewPos(x, y+3), fyne.NewSize(barW*f, 9), bc)
+			widgets.PlaceRect(o.bar, fyne.NewPos(x, y+3), fyne.NewSize(barW*f, 9), bc)
 		} else {
 			o.bar.Hide()
 		}
@@ -726,7 +738,7 @@ func (o *zsessionObjects) placeTimer(z *zookeeper.ZKView, c sim.NodeView, sess z
 		o.bar.Hide()
 	}
 	nc := muted
-	if c.Session == zookeeper.ZKSuspended || c.Session == zookeeper.ZKLost || c.Paused || c.Crashed {
+	if c.Session == zookeepersim.ZKSuspended || c.Session == zookeepersim.ZKLost || c.Paused || c.Crashed {
 		nc = fg
 	}
 	text := lead
@@ -735,16 +747,16 @@ func (o *zsessionObjects) placeTimer(z *zookeeper.ZKView, c sim.NodeView, sess z
 	} else if note != "" {
 		text = note
 	}
-	placeText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
+	widgets.PlaceText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
 }
 
-func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeeper.ZKView, c zookeeper.ZNode, i int, b box, owner sim.NodeView,
-	sess zookeeper.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
-	fill, stroke, width := fade(ColorWaiting, 0.07), fade(ColorWaiting, 0.6), float32(1)
+func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookeepersim.ZNode, i int, b rowBox, owner sim.NodeView,
+	sess zookeepersim.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
+	fill, stroke, width := widgets.Fade(widgets.ColorWaiting, 0.07), widgets.Fade(widgets.ColorWaiting, 0.6), float32(1)
 	if c.Holder {
-		fill, stroke, width = fade(ColorHolding, 0.18), ColorHolding, 2.5
+		fill, stroke, width = widgets.Fade(widgets.ColorHolding, 0.18), widgets.ColorHolding, 2.5
 	}
-	placeBox(o.frame, b.pos, b.size, fill, stroke, width)
+	widgets.PlaceBox(o.frame, b.pos, b.size, fill, stroke, width)
 
 	slim := b.size.Height < zkRowH
 	ty := b.pos.Y + 3
@@ -759,45 +771,45 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeeper.ZKView, c zookeeper
 	if c.Holder {
 		badge = i18n.F("zk.holder", "seq", c.Seq)
 	}
-	bw := textWidth(badge, o.badge.TextSize, true) + 10
+	bw := widgets.TextWidth(badge, o.badge.TextSize, true) + 10
 	bpos := fyne.NewPos(end-bw, ty)
 	if c.Holder {
-		placeRect(o.badgeBg, bpos, fyne.NewSize(bw, 17), ColorHolding)
-		placeText(o.badge, badge, bpos.AddXY(5, 1), color.White)
+		widgets.PlaceRect(o.badgeBg, bpos, fyne.NewSize(bw, 17), widgets.ColorHolding)
+		widgets.PlaceText(o.badge, badge, bpos.AddXY(5, 1), color.White)
 	} else {
-		placeBox(o.badgeBg, bpos, fyne.NewSize(bw, 17), color.Transparent, fade(ColorWaiting, 0.8), 1)
-		placeText(o.badge, badge, bpos.AddXY(5, 1), readable(ColorWaiting, th))
+		widgets.PlaceBox(o.badgeBg, bpos, fyne.NewSize(bw, 17), color.Transparent, widgets.Fade(widgets.ColorWaiting, 0.8), 1)
+		widgets.PlaceText(o.badge, badge, bpos.AddXY(5, 1), widgets.Readable(widgets.ColorWaiting, th))
 	}
 	end = bpos.X - 8
 
 	prefix, seq := zkShortName(c.Name)
-	pw := textWidth(prefix, o.prefix.TextSize, false)
-	nw := textWidth(seq, o.seq.TextSize, true)
+	pw := widgets.TextWidth(prefix, o.prefix.TextSize, false)
+	nw := widgets.TextWidth(seq, o.seq.TextSize, true)
 	ephText := i18n.T("zk.ephemeral")
 	if !c.Ephemeral {
 		ephText = i18n.T("zk.persistent")
 	}
-	ew := textWidth(ephText, o.eph.TextSize, true) + 8
-	ow := textWidth(c.Owner, o.name.TextSize, true)
-	sw := textWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8
+	ew := widgets.TextWidth(ephText, o.eph.TextSize, true) + 8
+	ow := widgets.TextWidth(c.Owner, o.name.TextSize, true)
+	sw := widgets.TextWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8
 	// When narrow, drop the guid prefix first (so that a remark on the
 	// owner fits), then the ephemeral pill.
 	remark := zkOwnerNote(c, owner)
-	rw := textWidth(remark, o.remark.TextSize, true)
+	rw := widgets.TextWidth(remark, o.remark.TextSize, true)
 	rest := nw + 10 + ow + 8 + sw
 	showPrefix := prefix != "" && x+pw+ew+10+rest+rw+10 <= end
 	showEph := x+ew+10+rest <= end
 	if showPrefix {
-		placeText(o.prefix, prefix, fyne.NewPos(x, ty+2), muted)
+		widgets.PlaceText(o.prefix, prefix, fyne.NewPos(x, ty+2), muted)
 		x += pw
 	} else {
 		o.prefix.Hide()
 	}
-	placeText(o.seq, seq, fyne.NewPos(x, ty), fg)
+	widgets.PlaceText(o.seq, seq, fyne.NewPos(x, ty), fg)
 	x += nw + 10
 	if showEph {
-		placeRect(o.ephBg, fyne.NewPos(x, ty+1.5), fyne.NewSize(ew, 14), fade(ColorServerLink, 0.85))
-		placeText(o.eph, ephText, fyne.NewPos(x+4, ty+2), color.White)
+		widgets.PlaceRect(o.ephBg, fyne.NewPos(x, ty+1.5), fyne.NewSize(ew, 14), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(o.eph, ephText, fyne.NewPos(x+4, ty+2), color.White)
 		x += ew + 10
 	} else {
 		o.ephBg.Hide()
@@ -805,9 +817,9 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeeper.ZKView, c zookeeper
 	}
 	ownerColor := color.Color(fg)
 	if owner.Client {
-		ownerColor = readable(StateColor(owner.State), th)
+		ownerColor = widgets.Readable(widgets.StateColor(owner.State), th)
 	}
-	placeText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+0.5), ownerColor)
+	widgets.PlaceText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+0.5), ownerColor)
 	x += ow + 8
 	if x+sw <= end {
 		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+1.5))
@@ -825,9 +837,9 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeeper.ZKView, c zookeeper
 	case remark == "":
 		o.remark.Hide()
 	case x+rw <= end:
-		placeText(o.remark, remark, fyne.NewPos(end-rw, ty+1), fg)
+		widgets.PlaceText(o.remark, remark, fyne.NewPos(end-rw, ty+1), fg)
 	case !slim:
-		placeText(o.remark, remark, fyne.NewPos(limit-rw, dy), fg)
+		widgets.PlaceText(o.remark, remark, fyne.NewPos(limit-rw, dy), fg)
 		limit -= rw + 10
 	default:
 		o.remark.Hide()
@@ -843,12 +855,12 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeeper.ZKView, c zookeeper
 
 // drawOther is one line for a client with no znode under the lock: its
 // name, what it is doing and its session.
-func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeeper.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
-	placeText(o.name, c.Name, fyne.NewPos(0, y), fg)
-	x := float32(zkIndent + textWidth("client-00", o.name.TextSize, true))
+func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
+	widgets.PlaceText(o.name, c.Name, fyne.NewPos(0, y), fg)
+	x := float32(zkIndent + widgets.TextWidth("client-00", o.name.TextSize, true))
 	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+1.5)) + 8
 	sess, ok := zkSessionOf(z, c)
-	lead := clientStateText(c)
+	lead := widgets.ClientStateText(c)
 	if c.State == sim.StateWaiting {
 		lead = i18n.T("zk.creating")
 		if !ok {

@@ -1,4 +1,9 @@
-package widgets
+// Package etcd is the etcd lock's side of the window, one folder as its
+// simulation is (sim/etcd): its state picture (Keys: the keys under the
+// mutex prefix with their leases and watches), its tab (tab.go: the
+// sliders and toggles only it shows, its protocol lines), registered with
+// designtab from init and imported once by widgets/designs.
+package etcd
 
 import (
 	"image/color"
@@ -6,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -15,40 +19,41 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/etcd"
+	etcdsim "github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/widgets"
 )
 
-// EtcdKeys is the keyspace picture of the etcd lock: the keys under the
+// Keys is the keyspace picture of the etcd lock: the keys under the
 // mutex prefix in create-revision order, each with its create revision
 // (the fencing token), its lease and that lease's TTL bar, which counts
 // down by the leader's clock and jumps back on each keepalive; the owner
 // (lowest create revision) marked in words; watch arrows from each waiter
 // to the key it waits on (the prefix itself when the herd watches it);
 // and the store's current revision, raft term and leader.
-type EtcdKeys struct {
+type Keys struct {
 	widget.BaseWidget
 
-	view    *etcd.EtcdView
+	view    *etcdsim.EtcdView
 	nodes   []sim.NodeView
 	refused int // guarded writes etcd refused so far
-	onShow
+	widgets.OnShow
 }
 
-// NewEtcdKeys returns an empty keyspace picture; SetSnapshot fills it.
-func NewEtcdKeys() *EtcdKeys {
-	k := &EtcdKeys{}
+// NewKeys returns an empty keyspace picture; SetSnapshot fills it.
+func NewKeys() *Keys {
+	k := &Keys{}
 	k.ExtendBaseWidget(k)
 	return k
 }
 
 // SetSnapshot shows the etcd view of a snapshot (mode "etcd"); any other
 // snapshot empties the picture.
-func (k *EtcdKeys) SetSnapshot(s *sim.Snapshot) {
+func (k *Keys) SetSnapshot(s *sim.Snapshot) {
 	// A new instant has something new: the leases' TTL bars count down.
-	if !k.take(s) {
+	if !k.Take(s) {
 		return
 	}
-	if v := etcd.ViewOf(s); v != nil {
+	if v := etcdsim.ViewOf(s); v != nil {
 		k.view, k.nodes, k.refused = v, s.Nodes, s.Metrics.StaleWritesRejected
 	} else {
 		k.view, k.nodes, k.refused = nil, nil, 0
@@ -71,8 +76,8 @@ const (
 // etcdRow is one row of the keyspace picture.
 type etcdRow struct {
 	kind   etcdRowKind
-	key    etcd.EtcdKey    // etcdRowKey
-	lease  *etcd.EtcdLease // the row's lease, nil when it has none
+	key    etcdsim.EtcdKey    // etcdRowKey
+	lease  *etcdsim.EtcdLease // the row's lease, nil when it has none
 	client string
 	tag    string // what the row's client is doing, in words
 	owner  bool   // the key with the lowest create revision
@@ -102,18 +107,18 @@ type etcdModel struct {
 // leases that hold no key, then waiters whose key is gone; arrows for the
 // watches; and a note for every client that believes it holds the lock
 // while etcd says another key owns it (or its own key is gone).
-func buildEtcdModel(v *etcd.EtcdView, nodes []sim.NodeView) etcdModel {
+func buildEtcdModel(v *etcdsim.EtcdView, nodes []sim.NodeView) etcdModel {
 	var m etcdModel
-	leases := map[int64]*etcd.EtcdLease{}
+	leases := map[int64]*etcdsim.EtcdLease{}
 	for i := range v.Leases {
 		leases[v.Leases[i].ID] = &v.Leases[i]
 	}
 	keyRow := map[string]int{}    // key → row
 	clientRow := map[string]int{} // client → the row of its newest key
 	withKey := map[int64]bool{}
-	keys := append([]etcd.EtcdKey(nil), v.Keys...)
+	keys := append([]etcdsim.EtcdKey(nil), v.Keys...)
 	sort.SliceStable(keys, func(a, b int) bool { return keys[a].CreateRev < keys[b].CreateRev })
-	var owner *etcd.EtcdKey
+	var owner *etcdsim.EtcdKey
 	for i, k := range keys {
 		r := etcdRow{kind: etcdRowKey, key: k, lease: leases[k.Lease], client: k.Owner, owner: k.Holder, tag: "queued"}
 		if k.Holder {
@@ -230,7 +235,7 @@ func assignLanes(arrows []etcdArrow) int {
 // LeaseFraction is the share of a lease's TTL still left, 0 to 1, by the
 // leader's clock: the length of its TTL bar. A frozen lease (no leader)
 // shows full, as the next leader will restart it.
-func LeaseFraction(l etcd.EtcdLease) float32 {
+func LeaseFraction(l etcdsim.EtcdLease) float32 {
 	if l.Frozen {
 		return 1
 	}
@@ -264,18 +269,18 @@ func etcdTagText(tag string) string {
 }
 
 // leaseLeftText says what a lease's bar shows, in words.
-func leaseLeftText(l etcd.EtcdLease) string {
+func leaseLeftText(l etcdsim.EtcdLease) string {
 	switch {
 	case l.Frozen:
 		return i18n.T("etcd.lease.frozen")
 	case l.Expired || l.Left <= 0:
 		return i18n.T("etcd.lease.expired")
 	}
-	return i18n.F("etcd.lease.left", "left", FormatTime(l.Left), "ttl", shortDuration(l.TTL))
+	return i18n.F("etcd.lease.left", "left", widgets.FormatTime(l.Left), "ttl", shortDuration(l.TTL))
 }
 
 // shortDuration writes a whole number of seconds or milliseconds without
-// decimals ("2 s", "500 ms"), anything else as FormatTime does.
+// decimals ("2 s", "500 ms"), anything else as widgets.FormatTime does.
 func shortDuration(d time.Duration) string {
 	switch {
 	case d >= time.Second && d%time.Second == 0:
@@ -283,7 +288,7 @@ func shortDuration(d time.Duration) string {
 	case d > 0 && d < time.Second && d%time.Millisecond == 0:
 		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
 	}
-	return FormatTime(d)
+	return widgets.FormatTime(d)
 }
 
 // Layout constants of the keyspace picture.
@@ -365,23 +370,23 @@ func (g etcdGeometry) arrowY(i int, source bool) float32 {
 func (g etcdGeometry) laneX(lane int) float32 { return g.gutter - 14 - float32(lane*etcdLaneW) }
 
 // CreateRenderer implements fyne.Widget.
-func (k *EtcdKeys) CreateRenderer() fyne.WidgetRenderer {
+func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 	r := &etcdRenderer{k: k,
-		head: newText(12.5, true), term: newText(12, false), watches: newText(11.5, false),
-		members: newText(11, false), prefix: newText(12, false), free: newText(11.5, false),
-		storage: newText(11.5, false),
-		more:    newText(11, false),
-		rows:    newPool(newEtcdRowObjects, (*etcdRowObjects).all),
-		lines:   newLinePool(),
-		notes: newPool(func() *etcdNoteObjects {
-			return &etcdNoteObjects{badge: &canvas.Rectangle{CornerRadius: 3}, mark: newText(11, true),
-				lines: [2]*canvas.Text{newText(etcdNoteSize, true), newText(etcdNoteSize, true)}}
+		head: widgets.NewText(12.5, true), term: widgets.NewText(12, false), watches: widgets.NewText(11.5, false),
+		members: widgets.NewText(11, false), prefix: widgets.NewText(12, false), free: widgets.NewText(11.5, false),
+		storage: widgets.NewText(11.5, false),
+		more:    widgets.NewText(11, false),
+		rows:    widgets.NewPool(newEtcdRowObjects, (*etcdRowObjects).all),
+		lines:   widgets.NewLinePool(),
+		notes: widgets.NewPool(func() *etcdNoteObjects {
+			return &etcdNoteObjects{badge: &canvas.Rectangle{CornerRadius: 3}, mark: widgets.NewText(11, true),
+				lines: [2]*canvas.Text{widgets.NewText(etcdNoteSize, true), widgets.NewText(etcdNoteSize, true)}}
 		}, func(o *etcdNoteObjects) []fyne.CanvasObject {
 			return []fyne.CanvasObject{o.badge, o.mark, o.lines[0], o.lines[1]}
 		}),
 	}
 	r.prefix.TextStyle = fyne.TextStyle{Monospace: true}
-	r.pools = pools{r.rows, r.lines, r.notes}
+	r.pools = widgets.Pools{r.rows, r.lines, r.notes}
 	r.Refresh()
 	return r
 }
@@ -397,8 +402,8 @@ func newEtcdRowObjects() *etcdRowObjects {
 		frame: &canvas.Rectangle{CornerRadius: 5}, revBg: &canvas.Rectangle{CornerRadius: 3},
 		tagBg: &canvas.Rectangle{CornerRadius: 3}, barBg: &canvas.Rectangle{CornerRadius: 2},
 		bar: &canvas.Rectangle{CornerRadius: 2},
-		rev: newText(11.5, true), key: newText(12, false), owner: newText(12, true),
-		tag: newText(11, true), lease: newText(11, false), left: newText(11, false),
+		rev: widgets.NewText(11.5, true), key: widgets.NewText(12, false), owner: widgets.NewText(12, true),
+		tag: widgets.NewText(11, true), lease: widgets.NewText(11, false), left: widgets.NewText(11, false),
 	}
 	o.key.TextStyle = fyne.TextStyle{Monospace: true}
 	return o
@@ -416,15 +421,15 @@ type etcdNoteObjects struct {
 }
 
 type etcdRenderer struct {
-	k *EtcdKeys
+	k *Keys
 	// refreshes counts redraws, so a test can tell one that was not needed.
 	refreshes                    int
 	head, term, watches, members *canvas.Text
 	prefix, free, more, storage  *canvas.Text
-	rows                         *pool[*etcdRowObjects]
-	lines                        *pool[*canvas.Line]
-	notes                        *pool[*etcdNoteObjects]
-	pools                        pools
+	rows                         *widgets.Pool[*etcdRowObjects]
+	lines                        *widgets.Pool[*canvas.Line]
+	notes                        *widgets.Pool[*etcdNoteObjects]
+	pools                        widgets.Pools
 	objects                      []fyne.CanvasObject
 	model                        etcdModel    // the model last drawn, for tests
 	geom                         etcdGeometry // and its geometry
@@ -444,11 +449,11 @@ func (r *etcdRenderer) fixed() []fyne.CanvasObject {
 
 func (r *etcdRenderer) Refresh() {
 	r.refreshes++
-	r.pools.reset()
+	r.pools.Reset()
 	r.draw()
-	if objs := r.pools.finish(); objs != nil || r.objects == nil {
-		r.objects = append(r.fixed(), r.pools.all()...)
-		repaint(r.k)
+	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.fixed(), r.pools.All()...)
+		widgets.Repaint(r.k)
 	}
 }
 
@@ -462,14 +467,14 @@ func (r *etcdRenderer) draw() {
 		return
 	}
 	th := r.k.Theme()
-	fg := themeColor(th, theme.ColorNameForeground)
-	muted := themeColor(th, theme.ColorNamePlaceHolder)
+	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
+	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
 	size := r.k.Size()
 	m := buildEtcdModel(v, r.k.nodes)
 	var notes [][]string
 	lines := 0
 	for _, n := range m.notes {
-		ls := wrapText(n, size.Width-etcdNoteIndent, etcdNoteSize, true, 2)
+		ls := widgets.WrapText(n, size.Width-etcdNoteIndent, etcdNoteSize, true, 2)
 		notes = append(notes, ls)
 		lines += len(ls)
 	}
@@ -482,27 +487,27 @@ func (r *etcdRenderer) draw() {
 
 	r.drawHeader(v, g, size, fg, muted, th)
 	if g.members {
-		placeText(r.members, r.membersText(v), fyne.NewPos(g.gutter, etcdHeadH), muted)
+		widgets.PlaceText(r.members, r.membersText(v), fyne.NewPos(g.gutter, etcdHeadH), muted)
 	} else {
 		r.members.Hide()
 	}
 	if len(m.rows) == 0 {
-		placeText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+6, g.rowsY+3), muted)
+		widgets.PlaceText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+6, g.rowsY+3), muted)
 	} else {
 		r.free.Hide()
 	}
 
 	for i, row := range m.rows[:g.shown] {
-		r.drawRow(r.rows.next(), row, g.rowY(i), g, size.Width, th, fg, muted)
+		r.drawRow(r.rows.Next(), row, g.rowY(i), g, size.Width, th, fg, muted)
 	}
 	if left := len(m.rows) - g.shown; left > 0 {
-		placeText(r.more, i18n.F("etcd.moreRows", "n", left),
+		widgets.PlaceText(r.more, i18n.F("etcd.moreRows", "n", left),
 			fyne.NewPos(g.gutter, g.rowY(g.shown)+2), muted)
 	} else {
 		r.more.Hide()
 	}
 
-	arrow := readable(ColorWaiting, th)
+	arrow := widgets.Readable(widgets.ColorWaiting, th)
 	for _, a := range m.arrows {
 		if a.from >= g.shown || a.to >= g.shown {
 			continue
@@ -518,18 +523,18 @@ func (r *etcdRenderer) draw() {
 		y = g.rowY(g.shown + 1)
 	}
 	if v.Fencing {
-		placeText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+2), fg)
+		widgets.PlaceText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+2), fg)
 		y += etcdStorageH
 	} else {
 		r.storage.Hide()
 	}
 	for _, ls := range notes {
-		o := r.notes.next()
-		placeRect(o.badge, fyne.NewPos(0, y+2), fyne.NewSize(14, 15), ColorViolation)
-		placeText(o.mark, "!", fyne.NewPos(5, y+2), color.White)
+		o := r.notes.Next()
+		widgets.PlaceRect(o.badge, fyne.NewPos(0, y+2), fyne.NewSize(14, 15), widgets.ColorViolation)
+		widgets.PlaceText(o.mark, "!", fyne.NewPos(5, y+2), color.White)
 		for i, t := range o.lines {
 			if i < len(ls) {
-				placeText(t, ls[i], fyne.NewPos(etcdNoteIndent, y+1+float32(i)*etcdNoteLineH), readable(ColorViolation, th))
+				widgets.PlaceText(t, ls[i], fyne.NewPos(etcdNoteIndent, y+1+float32(i)*etcdNoteLineH), widgets.Readable(widgets.ColorViolation, th))
 			} else {
 				t.Hide()
 			}
@@ -540,7 +545,7 @@ func (r *etcdRenderer) draw() {
 
 // storageText says what the guarded writes did: the last one etcd
 // applied, and how many it refused.
-func (r *etcdRenderer) storageText(v *etcd.EtcdView) string {
+func (r *etcdRenderer) storageText(v *etcdsim.EtcdView) string {
 	t := i18n.T("etcd.storage.none")
 	if st := v.Storage; st != nil {
 		t = i18n.F("etcd.storage.last", "key", st.Key, "writer", st.Writer, "rev", st.ModRev)
@@ -562,76 +567,33 @@ const (
 	etcdNoteIndent = 20
 )
 
-// wrapText breaks s at spaces into at most maxLines lines no wider than
-// width; the last line ends in "…" when s does not fit.
-func wrapText(s string, width, size float32, bold bool, maxLines int) []string {
-	var out []string
-	line := ""
-	words := strings.Fields(s)
-	for i, w := range words {
-		try := w
-		if line != "" {
-			try = line + " " + w
-		}
-		if line == "" || textWidth(try, size, bold) <= width {
-			line = try
-			continue
-		}
-		if len(out) == maxLines-1 {
-			rest := line + " " + strings.Join(words[i:], " ")
-			for len(rest) > 1 && textWidth(rest+"…", size, bold) > width {
-				_, n := lastRune(rest)
-				rest = rest[:len(rest)-n]
-			}
-			return append(out, rest+"…")
-		}
-		out = append(out, line)
-		line = w
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
-}
-
-// lastRune is the last rune of s and its length in bytes.
-func lastRune(s string) (rune, int) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if utf8.RuneStart(s[i]) {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			return r, n
-		}
-	}
-	return utf8.RuneError, 1
-}
-
 // drawHeader writes the prefix (which herd watchers point at), the
 // store's revision, the raft term and the leader, or that there is none
 // and what that means.
-func (r *etcdRenderer) drawHeader(v *etcd.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
-	placeText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2), fg)
+func (r *etcdRenderer) drawHeader(v *etcdsim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
+	widgets.PlaceText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2), fg)
 	x := g.gutter + r.prefix.MinSize().Width + 12
 	head := i18n.F("etcd.revision", "rev", v.Revision)
-	placeText(r.head, head, fyne.NewPos(x, 1), fg)
+	widgets.PlaceText(r.head, head, fyne.NewPos(x, 1), fg)
 	term := i18n.F("etcd.term", "term", v.Term, "leader", v.Leader)
 	c := muted
 	if v.Leader == "" {
 		term = i18n.F("etcd.term.noLeader", "term", v.Term)
-		c = readable(ColorFault, th)
+		c = widgets.Readable(widgets.ColorFault, th)
 	}
 	x += r.head.MinSize().Width + 10
-	if x+textWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
+	if x+widgets.TextWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
 		term = i18n.F("etcd.term.noLeaderShort", "term", v.Term)
 	}
-	placeText(r.term, term, fyne.NewPos(x, 2), c)
+	widgets.PlaceText(r.term, term, fyne.NewPos(x, 2), c)
 	n := len(v.Watches)
 	w := i18n.F("etcd.watches", "n", n)
 	if n == 1 {
 		w = i18n.T("etcd.watches.one")
 	}
-	ww := textWidth(w, r.watches.TextSize, false)
+	ww := widgets.TextWidth(w, r.watches.TextSize, false)
 	if x+r.term.MinSize().Width+16+ww <= size.Width {
-		placeText(r.watches, w, fyne.NewPos(size.Width-ww, 2), muted)
+		widgets.PlaceText(r.watches, w, fyne.NewPos(size.Width-ww, 2), muted)
 	} else {
 		r.watches.Hide()
 	}
@@ -639,7 +601,7 @@ func (r *etcdRenderer) drawHeader(v *etcd.EtcdView, g etcdGeometry, size fyne.Si
 
 // membersText is every member's role and revision, marking those that lag
 // the store's revision and those that are down.
-func (r *etcdRenderer) membersText(v *etcd.EtcdView) string {
+func (r *etcdRenderer) membersText(v *etcdsim.EtcdView) string {
 	var parts []string
 	for _, m := range v.Members {
 		down := m.Node >= 0 && m.Node < len(r.k.nodes) && r.k.nodes[m.Node].Crashed
@@ -660,14 +622,14 @@ func (r *etcdRenderer) membersText(v *etcd.EtcdView) string {
 func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcdGeometry, width float32, th fyne.Theme, fg, muted color.Color) {
 	x0 := g.gutter
 	w := max(width-x0, 40)
-	fill, stroke, sw := fade(ColorServerLink, 0.07), fade(ColorServerLink, 0.45), float32(1)
+	fill, stroke, sw := widgets.Fade(widgets.ColorServerLink, 0.07), widgets.Fade(widgets.ColorServerLink, 0.45), float32(1)
 	switch {
 	case row.owner:
-		fill, stroke, sw = fade(ColorHolding, 0.22), ColorHolding, 2.5
+		fill, stroke, sw = widgets.Fade(widgets.ColorHolding, 0.22), widgets.ColorHolding, 2.5
 	case row.kind == etcdRowGone:
-		fill, stroke = fade(ColorIdle, 0.12), fade(ColorIdle, 0.7)
+		fill, stroke = widgets.Fade(widgets.ColorIdle, 0.12), widgets.Fade(widgets.ColorIdle, 0.7)
 	}
-	placeBox(o.frame, fyne.NewPos(x0, y), fyne.NewSize(w, g.rowH), fill, stroke, sw)
+	widgets.PlaceBox(o.frame, fyne.NewPos(x0, y), fyne.NewSize(w, g.rowH), fill, stroke, sw)
 
 	// Line one: create revision, key, client, and what it is doing.
 	ty := y + 3
@@ -677,13 +639,13 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	x := x0 + 6
 	if row.kind == etcdRowKey {
 		rev := i18n.F("etcd.rev", "rev", row.key.CreateRev)
-		rw := textWidth(rev, o.rev.TextSize, true) + 8
-		revFill := fade(ColorServerLink, 0.8)
+		rw := widgets.TextWidth(rev, o.rev.TextSize, true) + 8
+		revFill := widgets.Fade(widgets.ColorServerLink, 0.8)
 		if row.owner {
-			revFill = ColorHolding
+			revFill = widgets.ColorHolding
 		}
-		placeRect(o.revBg, fyne.NewPos(x, ty+1), fyne.NewSize(rw, 15), revFill)
-		placeText(o.rev, rev, fyne.NewPos(x+4, ty+1), color.White)
+		widgets.PlaceRect(o.revBg, fyne.NewPos(x, ty+1), fyne.NewSize(rw, 15), revFill)
+		widgets.PlaceText(o.rev, rev, fyne.NewPos(x+4, ty+1), color.White)
 		x += rw + 7
 	} else {
 		o.revBg.Hide()
@@ -691,28 +653,28 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	}
 
 	tag := etcdTagText(row.tag)
-	tagFill, tagText := fade(ColorWaiting, 0.28), color.Color(readable(ColorWaiting, th))
+	tagFill, tagText := widgets.Fade(widgets.ColorWaiting, 0.28), color.Color(widgets.Readable(widgets.ColorWaiting, th))
 	switch {
 	case row.owner:
-		tagFill, tagText = ColorHolding, color.White
+		tagFill, tagText = widgets.ColorHolding, color.White
 	case row.kind == etcdRowLease || row.tag == "queued":
-		tagFill, tagText = fade(ColorIdle, 0.25), fg
+		tagFill, tagText = widgets.Fade(widgets.ColorIdle, 0.25), fg
 	case row.kind == etcdRowGone && !strings.HasPrefix(row.tag, "waits") && !strings.HasPrefix(row.tag, "watches"):
-		tagFill, tagText = fade(ColorIdle, 0.25), fg
+		tagFill, tagText = widgets.Fade(widgets.ColorIdle, 0.25), fg
 	}
-	tw := textWidth(tag, o.tag.TextSize, true) + 10
+	tw := widgets.TextWidth(tag, o.tag.TextSize, true) + 10
 	tagX := x0 + w - tw - 6
-	placeRect(o.tagBg, fyne.NewPos(tagX, ty+1), fyne.NewSize(tw, 15), tagFill)
-	placeText(o.tag, tag, fyne.NewPos(tagX+5, ty+1), tagText)
+	widgets.PlaceRect(o.tagBg, fyne.NewPos(tagX, ty+1), fyne.NewSize(tw, 15), tagFill)
+	widgets.PlaceText(o.tag, tag, fyne.NewPos(tagX+5, ty+1), tagText)
 
 	client := row.client
-	ow := textWidth(client, o.owner.TextSize, true)
+	ow := widgets.TextWidth(client, o.owner.TextSize, true)
 	room := tagX - 10 - ow - x
 	var key string
 	switch row.kind {
 	case etcdRowKey:
 		key = row.key.Key
-		if textWidth(key, o.key.TextSize, false)*1.08 > room {
+		if widgets.TextWidth(key, o.key.TextSize, false)*1.08 > room {
 			key = "…/" + leaseHex(row.key.Lease)
 		}
 	case etcdRowLease:
@@ -725,12 +687,12 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	if row.kind != etcdRowKey {
 		kc = muted
 	}
-	if row.kind != etcdRowKey && textWidth(key, o.key.TextSize, false) > room {
+	if row.kind != etcdRowKey && widgets.TextWidth(key, o.key.TextSize, false) > room {
 		key = ""
 	}
-	placeText(o.owner, client, fyne.NewPos(x, ty), fg)
+	widgets.PlaceText(o.owner, client, fyne.NewPos(x, ty), fg)
 	if key != "" {
-		placeText(o.key, key, fyne.NewPos(x+ow+10, ty), kc)
+		widgets.PlaceText(o.key, key, fyne.NewPos(x+ow+10, ty), kc)
 	} else {
 		o.key.Hide()
 	}
@@ -742,46 +704,46 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		o.barBg.Hide()
 		o.bar.Hide()
 		if row.kind == etcdRowKey && g.rowH == etcdRowH {
-			placeText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+6, y+20), muted)
+			widgets.PlaceText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+6, y+20), muted)
 		} else {
 			o.left.Hide()
 		}
 		return
 	}
-	barColor := ColorOwned
+	barColor := widgets.ColorOwned
 	f := LeaseFraction(*l)
 	switch {
 	case l.Frozen:
-		barColor = ColorIdle
+		barColor = widgets.ColorIdle
 	case f < 0.2:
-		barColor = ColorWaiting
+		barColor = widgets.ColorWaiting
 	}
 	if g.rowH == etcdRowSmallH {
 		o.lease.Hide()
 		o.left.Hide()
 		bw := w - 12
-		placeRect(o.barBg, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw, 3), fade(ColorIdle, 0.25))
+		widgets.PlaceRect(o.barBg, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw, 3), widgets.Fade(widgets.ColorIdle, 0.25))
 		r.placeBar(o.bar, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw*f, 3), barColor)
 		return
 	}
 	ly := y + 20
 	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", shortDuration(l.TTL), "every", shortDuration(l.TTL/3))
 	left := leaseLeftText(*l)
-	lw := textWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
-	lw = max(lw, textWidth(left, o.left.TextSize, false))
-	if x0+6+textWidth(lease, o.lease.TextSize, false)+80+lw+16 > x0+w {
+	lw := widgets.TextWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
+	lw = max(lw, widgets.TextWidth(left, o.left.TextSize, false))
+	if x0+6+widgets.TextWidth(lease, o.lease.TextSize, false)+80+lw+16 > x0+w {
 		lease = i18n.F("etcd.lease.short", "lease", leaseHex(l.ID))
 	}
-	placeText(o.lease, lease, fyne.NewPos(x0+6, ly), muted)
+	widgets.PlaceText(o.lease, lease, fyne.NewPos(x0+6, ly), muted)
 	bx := x0 + 6 + o.lease.MinSize().Width + 8
 	bw := max(x0+w-6-lw-8-bx, 20)
-	placeRect(o.barBg, fyne.NewPos(bx, ly+3), fyne.NewSize(bw, etcdBarH), fade(ColorIdle, 0.25))
+	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, ly+3), fyne.NewSize(bw, etcdBarH), widgets.Fade(widgets.ColorIdle, 0.25))
 	r.placeBar(o.bar, fyne.NewPos(bx, ly+3), fyne.NewSize(bw*f, etcdBarH), barColor)
 	lc := muted
 	if l.Expired {
-		lc = readable(ColorViolation, th)
+		lc = widgets.Readable(widgets.ColorViolation, th)
 	}
-	placeText(o.left, left, fyne.NewPos(bx+bw+8, ly), lc)
+	widgets.PlaceText(o.left, left, fyne.NewPos(bx+bw+8, ly), lc)
 }
 
 // placeBar shows a TTL bar, or hides it when nothing is left.
@@ -790,7 +752,7 @@ func (r *etcdRenderer) placeBar(b *canvas.Rectangle, pos fyne.Position, size fyn
 		b.Hide()
 		return
 	}
-	placeRect(b, pos, size, c)
+	widgets.PlaceRect(b, pos, size, c)
 }
 
 // drawArrow draws a watch: out of the waiter's row into its lane, along
@@ -799,11 +761,11 @@ func (r *etcdRenderer) drawArrow(a etcdArrow, g etcdGeometry, c color.Color) {
 	x := g.laneX(a.lane)
 	edge := g.gutter - 3
 	ys, yt := g.arrowY(a.from, true), g.arrowY(a.to, false)
-	placeLine(r.lines.next(), fyne.NewPos(g.gutter, ys), fyne.NewPos(x, ys), c, 1.5)
-	placeLine(r.lines.next(), fyne.NewPos(x, ys), fyne.NewPos(x, yt), c, 1.5)
-	placeLine(r.lines.next(), fyne.NewPos(x, yt), fyne.NewPos(edge, yt), c, 1.5)
-	placeLine(r.lines.next(), fyne.NewPos(edge-6, yt-4), fyne.NewPos(edge, yt), c, 2)
-	placeLine(r.lines.next(), fyne.NewPos(edge-6, yt+4), fyne.NewPos(edge, yt), c, 2)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(g.gutter, ys), fyne.NewPos(x, ys), c, 1.5)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, ys), fyne.NewPos(x, yt), c, 1.5)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, yt), fyne.NewPos(edge, yt), c, 1.5)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6, yt-4), fyne.NewPos(edge, yt), c, 2)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6, yt+4), fyne.NewPos(edge, yt), c, 2)
 }
 
 // leaseHex writes a lease id as etcd does (etcdctl lease list, the mutex

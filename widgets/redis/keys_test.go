@@ -1,0 +1,110 @@
+package redis
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+	redissim "github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/widgettest"
+)
+
+// keysSnapshot is the GC-pause story's two Redis servers at 12 s, written
+// by hand: redis-1, the master, its clock 10 s ahead, holding client-2's
+// key with 8 s of 10 s left and its fencing counter at 4; redis-2, the
+// replica, crashed.
+func keysSnapshot() *sim.Snapshot {
+	return &sim.Snapshot{
+		Mode: "redis", At: 12 * time.Second, End: 30 * time.Second,
+		Nodes: []sim.NodeView{
+			{Name: "redis-1", Role: "master", Wall: 22 * time.Second, Skew: 10 * time.Second},
+			{Name: "redis-2", Role: "replica", Crashed: true, Wall: 12 * time.Second},
+		},
+		Design: &redissim.RedisView{Master: 0, Servers: []redissim.RedisServerView{
+			{Node: 0, Role: "master", Counter: 4, Keys: []redissim.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
+			{Node: 1, Role: "replica"},
+		}},
+	}
+}
+
+func TestTTLFraction(t *testing.T) {
+	for _, tc := range []struct {
+		left, ttl time.Duration
+		want      float32
+	}{
+		{10 * time.Second, 10 * time.Second, 1},
+		{5 * time.Second, 10 * time.Second, 0.5},
+		{0, 10 * time.Second, 0},
+		{-time.Second, 10 * time.Second, 0},
+		{20 * time.Second, 10 * time.Second, 1}, // a clock jumped back
+		{time.Second, 0, 0},
+	} {
+		assert.InDelta(t, tc.want, TTLFraction(redissim.KeyView{Left: tc.left, TTL: tc.ttl}), 1e-6, "%v of %v", tc.left, tc.ttl)
+	}
+}
+
+func TestRedisKeysBarJumpsBackOnRenewal(t *testing.T) {
+	test.NewTempApp(t)
+	k := NewKeys()
+	w := test.NewTempWindow(t, k)
+	w.Resize(fyne.NewSize(560, 300))
+	snap := keysSnapshot()
+	key := &redissim.ViewOf(snap).Servers[0].Keys[0]
+	key.Left = 1500 * time.Millisecond
+	k.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
+	require.Equal(t, 1, len(r.keys.Used()))
+	bar := r.keys.Used()[0].bar
+	bg := r.keys.Used()[0].barBg
+	low := bar.Size().Width
+	assert.InDelta(t, bg.Size().Width*0.15, low, 0.5, "1.5 s of 10 s left fills 15 % of the bar")
+	assert.Equal(t, widgets.ColorWaiting, bar.FillColor, "a nearly expired key turns amber")
+
+	// A watchdog PEXPIRE: the next instant's snapshot (a snapshot on show
+	// is never changed in place; the same one again draws nothing new).
+	snap = keysSnapshot()
+	redissim.ViewOf(snap).Servers[0].Keys[0].Left = 10 * time.Second
+	k.SetSnapshot(snap)
+	assert.Same(t, bar, r.keys.Used()[0].bar, "the bar is moved, not rebuilt")
+	assert.InDelta(t, bg.Size().Width, bar.Size().Width, 0.5, "renewal jumps the bar back to full")
+	assert.Equal(t, widgets.ColorOwned, bar.FillColor)
+
+	shown := widgettest.Texts(r.Objects())
+	for _, s := range []string{"redis-1", "master · clients use it", "fencing counter 4",
+		`lock = "ab12cd34:1"   owner client-2`, "10.000 s of 10.000 s left",
+		"set with PX 10000 · expires when redis-1's clock reads 32.000 s",
+		"redis-2", "down: the keys it held in memory are gone"} {
+		assert.Contains(t, shown, s)
+	}
+}
+
+func TestRedisKeysFreeLock(t *testing.T) {
+	test.NewTempApp(t)
+	k := NewKeys()
+	w := test.NewTempWindow(t, k)
+	w.Resize(fyne.NewSize(560, 200))
+	snap := keysSnapshot()
+	redissim.ViewOf(snap).Servers = redissim.ViewOf(snap).Servers[:1]
+	redissim.ViewOf(snap).Servers[0].Keys = nil
+	k.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
+	assert.Contains(t, widgettest.Texts(r.Objects()), "lock — no key: the lock is free")
+	assert.Zero(t, len(r.keys.Used()))
+	assert.NotContains(t, widgettest.Texts(r.Objects()), "master · clients use it", "one server needs no pointer to the master")
+
+	k.SetSnapshot(&sim.Snapshot{Mode: "redlock"})
+	assert.Empty(t, widgettest.Texts(r.Objects()), "a snapshot without a Redis view draws nothing")
+}
+
+// The keys picture draws TTL countdowns that move with every instant;
+// handed the same snapshot again, it draws nothing.
+func TestKeysDrawTheSameSnapshotOnce(t *testing.T) {
+	widgettest.AssertDrawsEachSnapshotOnce(t, "redis-gc-pause", NewKeys(),
+		func(r fyne.WidgetRenderer) int { return r.(*keysRenderer).refreshes })
+}

@@ -1,0 +1,64 @@
+package widgets
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// WrapText breaks s at spaces into at most maxLines lines no wider than
+// width; the last line ends in "…" when s does not fit.
+func WrapText(s string, width, size float32, bold bool, maxLines int) []string {
+	var out []string
+	line := ""
+	words := strings.Fields(s)
+	for i, w := range words {
+		try := w
+		if line != "" {
+			try = line + " " + w
+		}
+		if line == "" || TextWidth(try, size, bold) <= width {
+			line = try
+			continue
+		}
+		if len(out) == maxLines-1 {
+			rest := line + " " + strings.Join(words[i:], " ")
+			for len(rest) > 1 && TextWidth(rest+"…", size, bold) > width {
+				_, n := lastRune(rest)
+				rest = rest[:len(rest)-n]
+			}
+			return append(out, rest+"…")
+		}
+		out = append(out, line)
+		line = w
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// LastRune is the last rune of s and its length in bytes.
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			return r, n
+		}
+	}
+	return utf8.RuneError, 1
+}
+
+// FitText shortens s with an ellipsis until it is no wider than w.
+func FitText(s string, size float32, bold bool, w float32) string {
+	if w <= 0 || TextWidth(s, size, bold) <= w {
+		return s
+	}
+	rs := []rune(s)
+	for len(rs) > 1 {
+		rs = rs[:len(rs)-1]
+		if t := string(rs) + "…"; TextWidth(t, size, bold) <= w {
+			return t
+		}
+	}
+	return "…"
+}

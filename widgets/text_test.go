@@ -1,0 +1,24 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWrapText(t *testing.T) {
+	s := "client-1 believes it holds the lock (token 2), but its key is gone"
+	one := TextWidth(s, 12, true)
+	assert.Equal(t, []string{s}, WrapText(s, one+1, 12, true, 2))
+	two := WrapText(s, one*0.6, 12, true, 2)
+	require.Len(t, two, 2)
+	assert.Equal(t, s, two[0]+" "+two[1])
+	cut := WrapText(s, one*0.3, 12, true, 2)
+	require.Len(t, cut, 2)
+	assert.True(t, strings.HasSuffix(cut[1], "…"))
+	for _, l := range cut {
+		assert.LessOrEqual(t, TextWidth(l, 12, true), one*0.3+0.5)
+	}
+}

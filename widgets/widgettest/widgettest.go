@@ -1,0 +1,133 @@
+// Package widgettest holds what the widgets' tests share across packages
+// (package widgets and each design's window folder, widgets/<design>/): a
+// bundled preset recorded, its snapshot at an instant, the texts a
+// renderer shows, the lookup switched to Chinese for a test, and the
+// checks every picture of a snapshot passes (it draws the same snapshot
+// once; in Chinese it draws no English sentence). Imported by
+// tests only; it imports no widget package, so package widgets' own
+// tests can use it too.
+package widgettest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// RecordPreset records a bundled preset, closed when the test ends.
+func RecordPreset(t testing.TB, name string) *sim.Recording {
+	t.Helper()
+	sc, err := assets.Preset(name)
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	t.Cleanup(func() { rec.Close() })
+	return rec
+}
+
+// SnapshotAt is a bundled preset's snapshot at instant at.
+func SnapshotAt(t testing.TB, preset string, at time.Duration) *sim.Snapshot {
+	t.Helper()
+	return RecordPreset(t, preset).At(at)
+}
+
+// Texts lists the visible texts among a renderer's objects.
+func Texts(objs []fyne.CanvasObject) []string {
+	var out []string
+	for _, o := range objs {
+		if t, ok := o.(*canvas.Text); ok && t.Visible() {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+// InChinese switches the lookup to Chinese for the rest of the test.
+func InChinese(t testing.TB) {
+	t.Helper()
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+}
+
+// Picture is a widget drawn from a snapshot (the cluster view, a design's
+// state picture).
+type Picture interface {
+	fyne.Widget
+	SetSnapshot(s *sim.Snapshot)
+}
+
+// AssertDrawsEachSnapshotOnce checks that pic, showing a preset's instant,
+// draws nothing when handed the same snapshot again and draws the next
+// frame's instant once; refreshes counts the renderer's redraws.
+func AssertDrawsEachSnapshotOnce(t *testing.T, preset string, pic Picture, refreshes func(fyne.WidgetRenderer) int) {
+	t.Helper()
+	test.NewTempApp(t)
+	rec := RecordPreset(t, preset)
+	w := test.NewTempWindow(t, pic)
+	w.Resize(fyne.NewSize(560, 360))
+	snap := rec.At(time.Second)
+	pic.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, pic)
+	before := refreshes(r)
+	require.Positive(t, before)
+	pic.SetSnapshot(snap)
+	pic.SetSnapshot(snap)
+	assert.Equal(t, before, refreshes(r), "the same snapshot again redraws nothing")
+	pic.SetSnapshot(rec.At(time.Second + 33*time.Millisecond))
+	assert.Equal(t, before+1, refreshes(r), "the next frame's instant is drawn")
+}
+
+// ChineseCase is a preset's instant and the translated sentences that must
+// show at it.
+type ChineseCase struct {
+	Preset string
+	At     time.Duration
+	Want   []string
+}
+
+// AssertShownInChinese checks, for each case, that the pictures made by
+// pics show the case's sentences in a Chinese window and none of the
+// English ones: the nodes' details and what english adds (a design's own
+// notes).
+func AssertShownInChinese(t *testing.T, cases []ChineseCase, pics func() []Picture, english func(*sim.Snapshot) []string) {
+	for _, tc := range cases {
+		t.Run(tc.Preset, func(t *testing.T) {
+			test.NewTempApp(t)
+			InChinese(t)
+			snap := SnapshotAt(t, tc.Preset, tc.At)
+			var shown []string
+			for _, p := range pics() {
+				w := test.NewTempWindow(t, p)
+				w.Resize(fyne.NewSize(1400, 600))
+				p.SetSnapshot(snap)
+				shown = append(shown, Texts(test.TempWidgetRenderer(t, p).Objects())...)
+			}
+			joined := strings.Join(shown, "\n")
+			for _, s := range tc.Want {
+				assert.Contains(t, joined, s)
+			}
+			var sentences []string
+			for _, n := range snap.Nodes {
+				sentences = append(sentences, n.Detail)
+			}
+			for _, e := range append(sentences, english(snap)...) {
+				if e == "" || strings.HasPrefix(e, "epoch ") { // "epoch N · zxid" reads the same in both
+					continue
+				}
+				for _, s := range shown {
+					assert.NotContains(t, s, strings.TrimPrefix(e, "SUSPENDED "), "the English sentence is drawn")
+				}
+			}
+		})
+	}
+}
