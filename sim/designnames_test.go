@@ -15,9 +15,10 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-// designNameAllowed lists the string literals outside a design's own files
-// that name a design, as `file "literal"`, each with its reason. The list
-// only shrinks: a new design adds its registration line in sim/designs.
+// designNameAllowed lists the places outside a design's own folders that
+// name a design, as `file "literal"` or `file identifier`, each with its
+// reason. The list only shrinks: a new design adds its registration lines,
+// one in sim/designs and one in widgets/designs.
 var designNameAllowed = map[string]string{
 	// Registration: a design in a folder of its own is one import here.
 	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/zookeeper"`: "registration (the design's package)",
@@ -35,38 +36,24 @@ var designNameAllowed = map[string]string{
 }
 
 // ownDesignFile says which design's own file rel is, "" for none: a file
-// in the design's folder (sim/zookeeper/, and widgets/zookeeper/ or
-// app/zookeeper/ when they exist), or one of its files in the shared
-// folders: its part of the simulator (sim/etcd.go and its parts
-// sim/etcd_*.go), its tab (app/etcd.go) and its picture (widgets/etcd.go).
+// in one of the design's folders, sim/<design>/ (its simulation) or
+// widgets/<design>/ (its state picture and its tab).
 func ownDesignFile(rel string, designs map[string]bool) string {
 	parts := strings.Split(rel, "/")
-	if len(parts) >= 3 && (parts[0] == "sim" || parts[0] == "app" || parts[0] == "widgets") && designs[parts[1]] {
+	if len(parts) >= 3 && (parts[0] == "sim" || parts[0] == "widgets") && designs[parts[1]] {
 		return parts[1]
-	}
-	if len(parts) != 2 {
-		return ""
-	}
-	base := strings.TrimSuffix(parts[1], ".go")
-	switch parts[0] {
-	case "sim":
-		base, _, _ = strings.Cut(base, "_")
-	case "app", "widgets":
-	default:
-		return ""
-	}
-	if designs[base] {
-		return base
 	}
 	return ""
 }
 
-// designNamesInLiterals lists, as `file "literal"`, every string literal
-// of the repository's non-test Go files outside a design's own files that
-// names a design: holds one of names anywhere, in any case ("redis",
-// "report.redlockNoToken", "Redisson"). It also says how many files it
-// read.
-func designNamesInLiterals(t *testing.T, root string, names []string) ([]string, int) {
+// designNamesOutside lists every place a non-test Go file of the
+// repository outside a design's own folders names a design: a string
+// literal (an import path among them) as `file "literal"`, an identifier
+// (a package's name or alias, a type, a variable, a field) as `file name`,
+// each holding one of names anywhere, in any case ("redis",
+// "report.redlockNoToken", "Redisson", etcdsim, redlockModeTab). Comments
+// do not count. It also says how many files it read.
+func designNamesOutside(t *testing.T, root string, names []string) ([]string, int) {
 	designs := map[string]bool{}
 	for _, n := range names {
 		designs[n] = true
@@ -74,31 +61,38 @@ func designNamesInLiterals(t *testing.T, root string, names []string) ([]string,
 	var found []string
 	scanned := eachProductionGoFile(t, root, func(rel string, _ *token.FileSet, f *ast.File) {
 		if ownDesignFile(rel, designs) == "" {
-			found = append(found, literalsNaming(rel, f, names)...)
+			found = append(found, namesIn(rel, f, names)...)
 		}
 	})
 	sort.Strings(found)
 	return found, scanned
 }
 
-// literalsNaming lists the string literals of f that hold one of names in
-// any case, as `rel "literal"`.
-func literalsNaming(rel string, f *ast.File, names []string) []string {
+// namesIn lists the string literals and identifiers of f that hold one of
+// names in any case, as `rel "literal"` (each one) and `rel identifier`
+// (each name once).
+func namesIn(rel string, f *ast.File, names []string) []string {
 	var out []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		lit, ok := n.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
-			return true
-		}
-		v, err := strconv.Unquote(lit.Value)
-		if err != nil {
-			return true
-		}
-		low := strings.ToLower(v)
+	naming := func(s string) bool {
+		low := strings.ToLower(s)
 		for _, name := range names {
 			if strings.Contains(low, name) {
+				return true
+			}
+		}
+		return false
+	}
+	idents := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if v, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING && naming(v) {
 				out = append(out, rel+" "+strconv.Quote(v))
-				break
+			}
+		case *ast.Ident:
+			if naming(n.Name) && !idents[n.Name] {
+				idents[n.Name] = true
+				out = append(out, rel+" "+n.Name)
 			}
 		}
 		return true
@@ -107,13 +101,14 @@ func literalsNaming(rel string, f *ast.File, names []string) []string {
 }
 
 // TestNoDesignNamesOutsideTheDesigns fails when a non-test Go file outside
-// a design's own files has a string literal naming a design (issue 15's
-// "done when"): the rest of the program asks the design (sim.Traits, the
-// mode's own words) or lists the registered ones, so adding a design
-// edits no other file. The allow-list holds the registration and what
-// names a design without being its knowledge; it only shrinks.
+// a design's own folders (sim/<design>/, widgets/<design>/) names a design
+// in a string literal, an import or an identifier (issue 15's "done
+// when"): the rest of the program asks the design (sim.Traits, the mode's
+// own words, its registered tab) or lists the registered ones, so adding a
+// design edits no other file. The allow-list holds the registration lines
+// and what names a design without being its knowledge; it only shrinks.
 func TestNoDesignNamesOutsideTheDesigns(t *testing.T) {
-	found, scanned := designNamesInLiterals(t, "..", sim.ModeNames())
+	found, scanned := designNamesOutside(t, "..", sim.ModeNames())
 	require.Greater(t, scanned, 50, "the walk reaches the repository's Go files")
 	var leaks []string
 	seen := map[string]bool{}
@@ -133,26 +128,40 @@ func TestNoDesignNamesOutsideTheDesigns(t *testing.T) {
 }
 
 // The scan finds a design named in any case, inside a key or a sentence,
-// and leaves out a design's own files.
-func TestDesignNamesInLiterals(t *testing.T) {
+// in an import path, a package's alias or any identifier; it skips
+// comments, and leaves out the designs' own folders.
+func TestDesignNamesIn(t *testing.T) {
 	src := `package x
 
+import (
+	"fmt"
+
+	etcdsim "github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/widgets/redlock"
+)
+
+// A comment may say redis, etcd and ZooKeeper.
 var order = []string{"redis", "other"}
 var key = "report.redlockNoToken"
 
-func f() string { return "a ZooKeeper session" + ` + "`etcd`" + ` }
+type zkTab struct{ holder string }
+
+func f() string { return "a ZooKeeper session" + ` + "`etcd`" + ` + fmt.Sprint(etcdsim.EtcdPrefix, redlock.NewVoteTally()) }
 `
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	f, err := parser.ParseFile(fset, "x.go", src, parser.ParseComments)
 	require.NoError(t, err)
-	assert.Equal(t, []string{`app/x.go "redis"`, `app/x.go "report.redlockNoToken"`, `app/x.go "a ZooKeeper session"`, `app/x.go "etcd"`},
-		literalsNaming("app/x.go", f, []string{"redis", "redlock", "zookeeper", "etcd"}))
+	assert.ElementsMatch(t, []string{
+		`app/x.go "github.com/lockscope/lockscope/sim/etcd"`, `app/x.go "github.com/lockscope/lockscope/widgets/redlock"`,
+		`app/x.go etcdsim`, `app/x.go "redis"`, `app/x.go "report.redlockNoToken"`, `app/x.go "a ZooKeeper session"`,
+		`app/x.go "etcd"`, `app/x.go EtcdPrefix`, `app/x.go redlock`,
+	}, namesIn("app/x.go", f, []string{"redis", "redlock", "zookeeper", "etcd"}))
 	designs := map[string]bool{"redis": true, "etcd": true}
 	for rel, own := range map[string]string{
-		"sim/etcd.go": "etcd", "sim/etcd_raft.go": "etcd", "app/redis.go": "redis", "widgets/etcd.go": "etcd",
-		"sim/etcd/raft.go": "etcd", "widgets/redis/keys.go": "redis",
+		"sim/etcd/raft.go": "etcd", "widgets/redis/keys.go": "redis", "widgets/etcd/tab.go": "etcd", "sim/etcd/x/y.go": "etcd",
+		"sim/etcd.go": "", "sim/etcd_raft.go": "", "app/redis.go": "", "widgets/etcd.go": "", "app/etcd/tab.go": "",
 		"app/etcd_lease.go": "", "sim/storage.go": "", "sim/breaker/etcd.go": "", "cmd/lockscope/redis.go": "",
-		"sim/designs/designs.go": "", "sim/etcd/x/y.go": "etcd",
+		"sim/designs/designs.go": "", "widgets/designs/designs.go": "",
 	} {
 		assert.Equal(t, own, ownDesignFile(rel, designs), rel)
 	}

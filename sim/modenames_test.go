@@ -18,7 +18,7 @@ import (
 
 // TestNoModeNameSwitches fails when a non-test Go file compares a value to
 // a design's name (`== "redlock"`, `case "etcd":`) outside the design's own
-// files (sim/etcd/, app/etcd.go and widgets/etcd.go for "etcd"): the rest of the program asks the design
+// folders (sim/etcd/ and widgets/etcd/ for "etcd"): the rest of the program asks the design
 // (sim.Traits) instead, so a new design is not an edit in every switch.
 func TestNoModeNameSwitches(t *testing.T) {
 	names := map[string]bool{}
@@ -28,7 +28,7 @@ func TestNoModeNameSwitches(t *testing.T) {
 	root := ".."
 	var found []string
 	scanned := eachProductionGoFile(t, root, func(rel string, fset *token.FileSet, f *ast.File) {
-		// A design's own files (its folder, or etcd.go and its parts) may name it.
+		// A design's own folders may name it.
 		for _, c := range modeNameComparisons(fset, f, names, ownDesignFile(rel, names)) {
 			found = append(found, rel+":"+c)
 		}
