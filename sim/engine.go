@@ -17,30 +17,6 @@ type NodeID int
 // None is the NodeID of no node.
 const None NodeID = -1
 
-// Msg is one request or reply on the wire. Modes use the fields they need;
-// a Msg is a value and never shared, so runs can be cloned.
-type Msg struct {
-	Op       string        // SET, OK, NIL, PEXPIRE, DEL, REPL, CREATE, ...
-	Key      string        // the lock key or znode path
-	Value    string        // the holder's random value / owner
-	TTL      time.Duration // PX, session timeout, lease TTL
-	Token    int64         // fencing token, sequence, revision
-	Seq      int64         // request id, to match replies
-	N        int64         // a count or a second number (reply of a script)
-	Deadline time.Duration // an absolute expiry on the sender's clock
-	Names    []string      // children, keys: treat as read-only
-}
-
-// Label is the short text drawn on a message in flight.
-func (m Msg) Label() string { return m.Op }
-
-// Timer is what a process asked to be woken for; the engine hands it back.
-type Timer struct {
-	Kind string
-	Seq  int64
-	Key  string
-}
-
 // TimerID identifies a pending timer so it can be cancelled.
 type TimerID uint64
 
@@ -406,7 +382,7 @@ func (s *Sim) handle(e *event) bool {
 			if e.kind == evDeliver {
 				s.now = e.at
 				if s.tracing {
-					s.traceSaid(e.node, "drop", e.msg.Op, e.from, "node is down", say("note.drop.down"))
+					s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "node is down", say("note.drop.down"))
 				}
 				return true
 			}
@@ -435,11 +411,11 @@ func (s *Sim) handle(e *event) bool {
 	case evDeliver:
 		if s.cutSince(e.from, e.node, e.sentAt) {
 			if s.tracing {
-				s.traceSaid(e.node, "drop", e.msg.Op, e.from, "partitioned", say("note.drop.partitioned"))
+				s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "partitioned", say("note.drop.partitioned"))
 			}
 			return true
 		}
-		s.trace(e.node, "recv", e.msg.Op, e.from, "")
+		s.trace(e.node, "recv", string(e.msg.Op), e.from, "")
 		s.Nodes[e.node].Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
 		s.Nodes[e.node].Proc.Fire(s.Ctx(e.node), e.timer)
@@ -688,7 +664,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 		at = s.lastSend[link]
 	}
 	s.lastSend[link] = at
-	s.trace(c.id, "send", m.Op, to, "")
+	s.trace(c.id, "send", string(m.Op), to, "")
 	s.recordFlight(c.id, to, at)
 	ix := s.queue.reserve()
 	// Field by field: a message is the commonest event, and writing the

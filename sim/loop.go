@@ -6,14 +6,6 @@ import (
 	"time"
 )
 
-// Timer kinds the shared client loop uses; modes use their own for the rest.
-const (
-	timerWork  = "work"
-	timerThink = "think"
-	TimerRetry = "retry"
-	timerWrite = "sendwrite" // the write leaves after the last check
-)
-
 // Loop is the part of every client that is the same in all modes: rounds
 // of ask, work (execution time), write to the storage, release, think.
 // A mode's client embeds it and calls Begin, Grant, Finish and Fire.
@@ -128,7 +120,7 @@ func (l *Loop) Finished() bool { return l.State == StateDone && !l.writing }
 // Stopped reports whether the holder has stopped working.
 func (l *Loop) Stopped() bool { return l.stopped }
 
-// Rest ends the round: think, then Fire returns "begin" for the next one.
+// Rest ends the round: think, then Fire returns LoopBegin for the next one.
 func (l *Loop) Rest(ctx Ctx) {
 	l.State = StateIdle
 	if sc := ctx.Scenario(); sc.Rounds > 0 && l.Round >= sc.Rounds {
@@ -148,30 +140,39 @@ func (l *Loop) Release(ctx Ctx) {
 	ctx.Unheld(WhyRelease, words)
 }
 
-// Fire handles the loop's own timers. It returns "work" when the work is
-// done (the mode checks what it checks and calls Write), "begin" when the
-// next round should begin, "write" when a mode that keeps the value itself
-// should send its write now, or "" otherwise.
-func (l *Loop) Fire(ctx Ctx, t Timer) string {
+// LoopStep is what a timer of the Loop's own asks of the mode's client.
+type LoopStep uint8
+
+// What Loop.Fire asks of the mode's client.
+const (
+	LoopNothing  LoopStep = iota // the timer was the loop's and is handled, or not the loop's
+	LoopWorkDone                 // the work is done: the mode checks what it checks and calls Write
+	LoopBegin                    // the next round should begin
+	LoopWrite                    // a mode that keeps the value itself sends its guarded write now
+)
+
+// Fire handles the loop's own timers and says what the mode's client
+// should do next.
+func (l *Loop) Fire(ctx Ctx, t Timer) LoopStep {
 	switch t.Kind {
 	case timerWork:
 		l.work = 0
 		if l.State != StateHolding || l.stopped {
-			return ""
+			return LoopNothing
 		}
-		return "work"
+		return LoopWorkDone
 	case timerThink:
 		l.think = 0
-		return "begin"
+		return LoopBegin
 	case timerWrite:
 		if valueInLockService(ctx.Scenario()) {
-			return "write" // the mode sends its own guarded write
+			return LoopWrite // the mode sends its own guarded write
 		}
 		l.storageSend(ctx, OpWrite, l.writeToken)
 	case storageRT:
 		l.storageResend(ctx, t)
 	}
-	return ""
+	return LoopNothing
 }
 
 // Reset forgets everything, as a crash does.

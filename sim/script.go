@@ -30,9 +30,6 @@ type ScriptReply struct {
 	Msg  Msg
 }
 
-// timerScript is the timer kind of a scripted client; Seq is the step index.
-const timerScript = "script"
-
 // ScriptClient is a client Process that plays a fixed list of requests at
 // fixed virtual times and records every reply. It exists so a conformance
 // test can drive a simulated server with exactly the operations and
@@ -95,7 +92,7 @@ func (c *ScriptClient) Fire(ctx Ctx, t Timer) {
 	}
 	m.Seq = c.seqOf(c.sent)
 	c.sent++
-	ctx.Trace("script", m.Op, "step "+fmt.Sprint(c.sent))
+	ctx.Trace("script", string(m.Op), "step "+fmt.Sprint(c.sent))
 	ctx.Send(to, m)
 }
 

@@ -44,7 +44,7 @@ func TestScriptClientPlaysAndRecords(t *testing.T) {
 		c    *sim.ScriptClient
 		step int
 		at   time.Duration
-		op   string
+		op   sim.Op
 		n    int64
 	}{
 		{a, 0, 4 * ms, redis.OpOK, 0},

@@ -11,16 +11,9 @@ import (
 // over the network like any server and can be paused, crashed or cut off.
 const StorageName = "storage"
 
-// Storage wire operations: a holder reads the protected value at the
-// start of its work and writes it at the end; the storage answers both.
-const (
-	OpRead    = "READ"
-	OpWrite   = "WRITE"
-	OpReadOK  = "VALUE"   // the read's answer (N=1) or refusal (N=0)
-	OpWriteOK = "STORED"  // the write's answer (N=1) or refusal (N=0)
-	opFenced  = int64(1)  // Msg.N of a request that carries a fencing token
-	storageRT = "storage" // the client's retransmission timer
-)
+// opFenced is Msg.N of a storage request that carries a fencing token
+// (the storage's ops are in messages.go).
+const opFenced = int64(1)
 
 // storageRTO is how long a client waits for the storage's answer before it
 // sends the same request again, as TCP retransmits an unacknowledged
@@ -169,7 +162,7 @@ const (
 
 // storageSend sends a request to the storage and keeps it for
 // retransmission.
-func (l *Loop) storageSend(ctx Ctx, op string, token int64) {
+func (l *Loop) storageSend(ctx Ctx, op Op, token int64) {
 	sc := ctx.Scenario()
 	l.storeSeq++
 	m := Msg{Op: op, Seq: l.storeSeq, Token: token}

@@ -38,28 +38,35 @@ func (timerMode) Traits() sim.Traits {
 // timerCancelAt is when the client cancels its work timer.
 var timerCancelAt time.Duration
 
+// The test process's timer kinds.
+const (
+	timerTestWork   sim.TimerKind = "work"
+	timerTestOther  sim.TimerKind = "other"
+	timerTestCancel sim.TimerKind = "cancel"
+)
+
 type timerProc struct {
 	client bool
 	work   sim.TimerID
-	fired  []string
+	fired  []sim.TimerKind
 }
 
 func (p *timerProc) Start(ctx sim.Ctx) {
 	if !p.client {
 		return
 	}
-	p.work = ctx.Exec(2*time.Second, sim.Timer{Kind: "work"})
+	p.work = ctx.Exec(2*time.Second, sim.Timer{Kind: timerTestWork})
 	// A second frozen timer, so that the two come back from a pause in
 	// other places of the queue than they were set in.
-	ctx.Exec(4*time.Second, sim.Timer{Kind: "other"})
-	ctx.After(timerCancelAt, sim.Timer{Kind: "cancel"})
+	ctx.Exec(4*time.Second, sim.Timer{Kind: timerTestOther})
+	ctx.After(timerCancelAt, sim.Timer{Kind: timerTestCancel})
 }
 
 func (p *timerProc) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {}
 
 func (p *timerProc) Fire(ctx sim.Ctx, t sim.Timer) {
 	p.fired = append(p.fired, t.Kind)
-	if t.Kind == "cancel" {
+	if t.Kind == timerTestCancel {
 		ctx.Cancel(p.work)
 	}
 }
@@ -76,14 +83,14 @@ func TestCancelFindsTimerWherever(t *testing.T) {
 		name     string
 		cancelAt time.Duration
 		pause    bool
-		want     []string
+		want     []sim.TimerKind
 	}{
-		{"queued", time.Second, false, []string{"cancel", "other"}},
-		{"never cancelled", 4500 * time.Millisecond, false, []string{"work", "other", "cancel"}},
+		{"queued", time.Second, false, []sim.TimerKind{"cancel", "other"}},
+		{"never cancelled", 4500 * time.Millisecond, false, []sim.TimerKind{"work", "other", "cancel"}},
 		// Paused from 1 s to 2 s: the work is frozen with 1 s left.
-		{"cancelled when the pause ends", 1500 * time.Millisecond, true, []string{"cancel", "other"}},
-		{"queued again after the pause", 2500 * time.Millisecond, true, []string{"cancel", "other"}},
-		{"fired before the cancel", 3500 * time.Millisecond, true, []string{"work", "cancel", "other"}},
+		{"cancelled when the pause ends", 1500 * time.Millisecond, true, []sim.TimerKind{"cancel", "other"}},
+		{"queued again after the pause", 2500 * time.Millisecond, true, []sim.TimerKind{"cancel", "other"}},
+		{"fired before the cancel", 3500 * time.Millisecond, true, []sim.TimerKind{"work", "cancel", "other"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			timerCancelAt = tc.cancelAt

@@ -23,22 +23,22 @@ import (
 
 // The simulated etcd's wire operations (unexported in package sim).
 const (
-	etcdGrant       = "Grant"
-	etcdGrantResp   = "GrantResp"
-	etcdKeepAlive   = "KeepAlive"
-	etcdKeepAliveOK = "KeepAliveResp"
-	etcdTxn         = "Txn"
-	etcdTxnResp     = "TxnResp"
-	etcdRange       = "Range"
-	etcdRangeResp   = "RangeResp"
-	etcdDelete      = "Delete"
-	etcdDeleteResp  = "DeleteResp"
-	etcdRevoke      = "Revoke"
-	etcdRevokeResp  = "RevokeResp"
-	etcdWatch       = "Watch"
-	etcdPut         = "PUT"
-	etcdDel         = "DELETE"
-	etcdError       = "Error"
+	etcdGrant       sim.Op = "Grant"
+	etcdGrantResp   sim.Op = "GrantResp"
+	etcdKeepAlive   sim.Op = "KeepAlive"
+	etcdKeepAliveOK sim.Op = "KeepAliveResp"
+	etcdTxn         sim.Op = "Txn"
+	etcdTxnResp     sim.Op = "TxnResp"
+	etcdRange       sim.Op = "Range"
+	etcdRangeResp   sim.Op = "RangeResp"
+	etcdDelete      sim.Op = "Delete"
+	etcdDeleteResp  sim.Op = "DeleteResp"
+	etcdRevoke      sim.Op = "Revoke"
+	etcdRevokeResp  sim.Op = "RevokeResp"
+	etcdWatch       sim.Op = "Watch"
+	etcdPut         sim.Op = "PUT"
+	etcdDel         sim.Op = "DELETE"
+	etcdError       sim.Op = "Error"
 )
 
 // etcdStep is one request of an etcd plan. Revisions in answers are
@@ -432,7 +432,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 }
 
 // firstAfter is the first reply of kind op that arrived at or after at.
-func firstAfter(replies []sim.ScriptReply, op string, at time.Duration) (sim.ScriptReply, bool) {
+func firstAfter(replies []sim.ScriptReply, op sim.Op, at time.Duration) (sim.ScriptReply, bool) {
 	for _, r := range replies {
 		if r.Msg.Op == op && r.At >= at {
 			return r, true

@@ -49,7 +49,7 @@ end`)
 type redisStep struct {
 	at     time.Duration
 	client int    // 0 or 1: whose random value the step carries
-	op     string // a sim.Op*; OpSet with fenced is the SET+INCR script
+	op     sim.Op // OpSet with fenced is the SET+INCR script
 	fenced bool
 	px     time.Duration
 	to     int // 0: the master / first server; 1: the replica
@@ -74,7 +74,7 @@ func simAnswer(step redisStep, r sim.ScriptReply, ok bool) string {
 	case simredis.OpReadOnly:
 		return "READONLY"
 	}
-	return "? " + r.Msg.Op
+	return "? " + string(r.Msg.Op)
 }
 
 // realRedis runs redis steps against real servers.

@@ -22,17 +22,17 @@ import (
 // The simulated ZooKeeper's wire operations (unexported in package sim;
 // a scripted client speaks them as plain Msg values).
 const (
-	zkConnect     = "CONNECT"
-	zkConnected   = "CONNECTED"
-	zkPing        = "PING"
-	zkCreate      = "CREATE"
-	zkDelete      = "DELETE"
-	zkGetChildren = "GETCHILDREN"
-	zkGetData     = "GETDATA"
-	zkCloseSess   = "CLOSESESSION" // ZooKeeper.close()'s closeSession request
-	zkWatchEvent  = "WATCH"
-	zkOK          = "OK"
-	zkErr         = "ERR"
+	zkConnect     sim.Op = "CONNECT"
+	zkConnected   sim.Op = "CONNECTED"
+	zkPing        sim.Op = "PING"
+	zkCreate      sim.Op = "CREATE"
+	zkDelete      sim.Op = "DELETE"
+	zkGetChildren sim.Op = "GETCHILDREN"
+	zkGetData     sim.Op = "GETDATA"
+	zkCloseSess   sim.Op = "CLOSESESSION" // ZooKeeper.close()'s closeSession request
+	zkWatchEvent         = "WATCH"
+	zkOK                 = "OK"
+	zkErr                = "ERR"
 )
 
 // zkEnsemble is one real ZooKeeper deployment and its simulated twin.
@@ -142,7 +142,7 @@ func (c *zkClient) seen() []zkSeen {
 type zkStep struct {
 	at     time.Duration
 	client int
-	op     string // zkCreate, zkGetChildren, zkGetData, zkDelete, zkPing
+	op     sim.Op // zkCreate, zkGetChildren, zkGetData, zkDelete, zkPing
 	name   string // the child: the prefix to create, or the node to read or delete
 	watch  bool
 }
@@ -292,7 +292,7 @@ func (r *simZK) answer(steps []zkStep, k int) string {
 	case rep.Msg.Op == zkErr:
 		return rep.Msg.Value
 	case rep.Msg.Op != zkOK:
-		return "? " + rep.Msg.Op
+		return "? " + string(rep.Msg.Op)
 	case st.op == zkCreate:
 		return "OK " + baseName(rep.Msg.Key)
 	case st.op == zkGetChildren:

@@ -125,7 +125,7 @@ func (c *etcdClient) send(ctx sim.Ctx) {
 	m.Seq = c.seq
 	c.pendSeq = c.seq
 	ctx.Send(c.server(), m)
-	ctx.After(max(c.reqEnd-ctx.Mono(), 0), sim.Timer{Kind: "rpc", Seq: c.seq})
+	ctx.After(max(c.reqEnd-ctx.Mono(), 0), sim.Timer{Kind: timerRPC, Seq: c.seq})
 }
 
 // busy reports whether a unary call is outstanding or about to be resent.
@@ -202,7 +202,7 @@ func (c *etcdClient) sendKeepAlive(ctx sim.Ctx) {
 		m.N, c.kaOpening = 1, false
 	}
 	ctx.Send(c.servers[c.kaEp], m)
-	ctx.After(keepAliveTick, sim.Timer{Kind: "ka", Seq: c.kaGen})
+	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAlive, Seq: c.kaGen})
 }
 
 // scheduleKA wakes the send loop at its first tick after the next
@@ -212,7 +212,7 @@ func (c *etcdClient) scheduleKA(ctx sim.Ctx, now time.Duration) {
 	if c.nextKA >= at {
 		at += ((c.nextKA-at)/keepAliveTick + 1) * keepAliveTick
 	}
-	ctx.After(at-now, sim.Timer{Kind: "ka", Seq: c.kaGen})
+	ctx.After(at-now, sim.Timer{Kind: timerKeepAlive, Seq: c.kaGen})
 }
 
 func (c *etcdClient) scheduleDeadline(ctx sim.Ctx, now time.Duration) {
@@ -220,7 +220,7 @@ func (c *etcdClient) scheduleDeadline(ctx sim.Ctx, now time.Duration) {
 	if c.deadline >= at {
 		at += ((c.deadline-at)/deadlineTick + 1) * deadlineTick
 	}
-	ctx.After(at-now, sim.Timer{Kind: "deadline", Seq: c.dlGen})
+	ctx.After(at-now, sim.Timer{Kind: timerLeaseDeadline, Seq: c.dlGen})
 }
 
 func (c *etcdClient) kaTick(ctx sim.Ctx) {
@@ -264,9 +264,9 @@ func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why string) {
 	}
 	c.kaStream = false
 	c.kaGen++
-	ctx.TraceSaid("session", etcdKeepAlive, "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String(),
+	ctx.TraceSaid("session", string(etcdKeepAlive), "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String(),
 		sim.Say("note.etcd.streamBroken", "err", why, "in", keepAliveTick.String()))
-	ctx.After(keepAliveTick, sim.Timer{Kind: "kareopen", Seq: c.kaGen})
+	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAliveReopen, Seq: c.kaGen})
 }
 
 func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
@@ -332,7 +332,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case phGrant:
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, m.Token, m.TTL, 0
 		c.myKey = EtcdPrefix + strconv.FormatInt(m.Token, 16)
-		ctx.TraceSaid("session", etcdGrant, fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL),
+		ctx.TraceSaid("session", string(etcdGrant), fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL),
 			sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", m.Token), "ttl", m.TTL.String()))
 		c.startKeepAlive(ctx)
 		if c.State == sim.StateWaiting {
@@ -344,7 +344,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.acquired(ctx)
 			return
 		}
-		ctx.TraceSaid("lock", etcdTxn, fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N),
+		ctx.TraceSaid("lock", string(etcdTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N),
 			sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", m.Key, "ownerRev", fmt.Sprint(m.N)))
 		c.query(ctx)
 	case phQuery:
@@ -371,7 +371,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.watch(ctx, m.Key, false, m.N)
 	case phCheck:
 		if m.Token == 0 {
-			ctx.TraceSaid("lock", etcdRange, errSessionExpired+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
+			ctx.TraceSaid("lock", string(etcdRange), errSessionExpired+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -386,7 +386,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// etcd recorded the write when it applied the Txn (applyEntry).
 		c.WriteAnswered()
 		if m.N != 1 {
-			ctx.TraceSaid("write", etcdTxn, fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
+			ctx.TraceSaid("write", string(etcdTxn), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				sim.Say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
 		c.unlock(ctx)
@@ -409,7 +409,7 @@ func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 	if prefix {
 		what, words = "any change under "+key, sim.Say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
 	}
-	ctx.TraceSaid("lock", etcdWatch, fmt.Sprintf("waiting for %s from revision %d", what, from), words)
+	ctx.TraceSaid("lock", string(etcdWatch), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
 }
 
 func (c *etcdClient) openWatch(ctx sim.Ctx) {
@@ -420,7 +420,7 @@ func (c *etcdClient) openWatch(ctx sim.Ctx) {
 		n = 1
 	}
 	ctx.Send(c.server(), sim.Msg{Op: etcdWatch, Seq: c.watchID, Key: c.watchKey, N: n, Token: c.watchFrom})
-	ctx.After(etcdClientTimeout, sim.Timer{Kind: "wtimeout", Seq: c.watchID})
+	ctx.After(etcdClientTimeout, sim.Timer{Kind: timerWatchTimeout, Seq: c.watchID})
 }
 
 func (c *etcdClient) cancelWatch(ctx sim.Ctx) {
@@ -469,7 +469,7 @@ func (c *etcdClient) failed(ctx sim.Ctx, why string) {
 		c.retries++
 		c.resending = true
 		jitter := 1 + 0.1*(2*ctx.Rand().Float64()-1)
-		ctx.After(time.Duration(float64(retryBackoff)*jitter), sim.Timer{Kind: "resend", Seq: c.seq})
+		ctx.After(time.Duration(float64(retryBackoff)*jitter), sim.Timer{Kind: timerResend, Seq: c.seq})
 		return
 	}
 	switch c.phase {
@@ -490,9 +490,9 @@ func (c *etcdClient) failed(ctx sim.Ctx, why string) {
 	case phAbandon:
 		c.retry(ctx, c.why)
 	case phWrite:
-		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: "rewrite"})
+		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: timerRewrite})
 	case phUnlock:
-		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: "reunlock"})
+		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: timerReunlock})
 	case phClose:
 		c.phase = phIdle
 	}
@@ -509,13 +509,13 @@ func (c *etcdClient) retry(ctx sim.Ctx, why string) {
 
 func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch c.Loop.Fire(ctx, t) {
-	case "work":
+	case sim.LoopWorkDone:
 		c.finish(ctx)
 		return
-	case "write":
+	case sim.LoopWrite:
 		c.write(ctx)
 		return
-	case "begin":
+	case sim.LoopBegin:
 		c.begin(ctx)
 		return
 	}
@@ -524,12 +524,12 @@ func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		if c.State == sim.StateWaiting && !c.busy() {
 			c.acquire(ctx)
 		}
-	case "rpc":
+	case timerRPC:
 		if c.pendSeq != 0 && t.Seq == c.pendSeq {
 			c.pendSeq = 0
 			c.failed(ctx, errDeadline)
 		}
-	case "resend":
+	case timerResend:
 		if !c.resending || t.Seq != c.seq {
 			return
 		}
@@ -539,20 +539,20 @@ func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		c.send(ctx)
-	case "wtimeout":
+	case timerWatchTimeout:
 		if c.watching && !c.watchAcked && t.Seq == c.watchID {
 			c.switchEndpoint()
 			c.openWatch(ctx)
 		}
-	case "ka":
+	case timerKeepAlive:
 		if t.Seq == c.kaGen {
 			c.kaTick(ctx)
 		}
-	case "deadline":
+	case timerLeaseDeadline:
 		if t.Seq == c.dlGen {
 			c.deadlineTickFired(ctx)
 		}
-	case "kareopen":
+	case timerKeepAliveReopen:
 		if t.Seq == c.kaGen && !c.kaStream {
 			c.kaStream, c.kaOpening = true, true
 			c.kaGen++
@@ -564,11 +564,11 @@ func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 				c.scheduleKA(ctx, now)
 			}
 		}
-	case "rewrite":
+	case timerRewrite:
 		if c.State == sim.StateHolding && !c.busy() {
 			c.write(ctx)
 		}
-	case "reunlock":
+	case timerReunlock:
 		if !c.busy() && c.phase == phUnlock {
 			c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
 		}

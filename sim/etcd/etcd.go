@@ -74,45 +74,6 @@ const (
 	errReset          = "connection reset"
 )
 
-// Wire operations of etcd mode. Client calls and their answers carry the
-// client's request id in Seq; raft messages carry the sender's term in Seq.
-const (
-	etcdGrant        = "Grant"
-	etcdGrantResp    = "GrantResp"
-	etcdKeepAlive    = "KeepAlive"
-	etcdKeepAliveOK  = "KeepAliveResp"
-	etcdKeepAliveErr = "KeepAliveErr"
-	etcdTxn          = "Txn"
-	etcdTxnResp      = "TxnResp"
-	etcdRange        = "Range"
-	etcdRangeResp    = "RangeResp"
-	etcdDelete       = "Delete"
-	etcdDeleteResp   = "DeleteResp"
-	etcdRevoke       = "Revoke"
-	etcdRevokeResp   = "RevokeResp"
-	etcdWatch        = "Watch"
-	etcdWatchCreated = "WatchCreated"
-	etcdWatchCancel  = "WatchCancel"
-	etcdEventPut     = "PUT"
-	etcdEventDelete  = "DELETE"
-	etcdError        = "Error"
-	etcdRST          = "RST" // the kernel resets the connections of a dead process
-
-	raftApp           = "MsgApp"
-	raftAppResp       = "MsgAppResp"
-	raftHeartbeat     = "MsgHeartbeat"
-	raftHeartbeatResp = "MsgHeartbeatResp"
-	raftPreVote       = "MsgPreVote"
-	raftPreVoteResp   = "MsgPreVoteResp"
-	raftVote          = "MsgVote"
-	raftVoteResp      = "MsgVoteResp"
-	raftProp          = "MsgProp"
-	raftReadIndex     = "MsgReadIndex"
-	raftReadIndexResp = "MsgReadIndexResp"
-	leaseRenew        = "LeaseRenew" // a follower forwards a keepalive to the leader
-	leaseRenewResp    = "LeaseRenewResp"
-)
-
 // Server roles as the cluster view shows them.
 const (
 	roleLeader    = "leader"

@@ -44,13 +44,13 @@ func (s *EtcdServer) campaign(ctx sim.Ctx, pre bool) {
 	if pre {
 		s.role, s.pre, s.lead = roleCandidate, true, sim.None
 		s.votes = make([]int8, len(s.members))
-		s.trace(ctx, "raft", raftPreVote, fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1),
+		s.trace(ctx, "raft", string(raftPreVote), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1),
 			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*EtcdHeartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
 		s.role, s.pre = roleCandidate, false
-		s.trace(ctx, "raft", raftVote, fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
+		s.trace(ctx, "raft", string(raftVote), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
 	}
 	if s.poll(ctx, s.self, true) {
 		return
@@ -180,7 +180,7 @@ func (s *EtcdServer) tick(ctx sim.Ctx) {
 	if s.ticks%electionTicks == 0 {
 		s.monitorLeader(ctx)
 	}
-	ctx.Tick(EtcdHeartbeat, sim.Timer{Kind: "tick"})
+	ctx.Tick(EtcdHeartbeat, sim.Timer{Kind: timerTick})
 }
 
 // idleTick is tick when it would only count: a follower (or candidate)
@@ -353,7 +353,7 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		for _, enc := range m.Names {
 			e, err := decodeEntry(enc)
 			if err != nil {
-				s.trace(ctx, "raft", m.Op, err.Error(), sim.AsIs(err.Error()))
+				s.trace(ctx, "raft", string(m.Op), err.Error(), sim.AsIs(err.Error()))
 				return
 			}
 			s.propose(ctx, e)
@@ -479,7 +479,7 @@ func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	for i, enc := range m.Names {
 		e, err := decodeEntry(enc)
 		if err != nil {
-			s.trace(ctx, "raft", m.Op, err.Error(), sim.AsIs(err.Error()))
+			s.trace(ctx, "raft", string(m.Op), err.Error(), sim.AsIs(err.Error()))
 			return
 		}
 		idx := prev + 1 + int64(i)

@@ -47,7 +47,7 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case etcdRange:
 		req := s.nextID()
 		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last",
-			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: "req", Seq: req})}
+			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			// A linearizable read waits for its ReadIndex, sent again every
 			// 500 ms, until a leader change ends it with "leader changed"
@@ -75,12 +75,12 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		s.addKeepAliveStream(from)
 		req := s.nextID()
 		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token,
-			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: "req", Seq: req})}
+			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			p := s.pending[req]
 			p.WaitLeader = true
 			s.pending[req] = p
-			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: "waitlead", Seq: req})
+			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: req})
 			return
 		}
 		s.forwardRenew(ctx, req, m.Token)
@@ -119,8 +119,8 @@ func (s *EtcdServer) forget(ctx sim.Ctx, req int64) {
 func (s *EtcdServer) submit(ctx sim.Ctx, client sim.NodeID, seq int64, e etcdEntry) {
 	req := s.nextID()
 	e.Origin, e.Req = s.self, req
-	p := etcdPending{Client: client, Seq: seq, Op: e.Type,
-		Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: "req", Seq: req})}
+	p := etcdPending{Client: client, Seq: seq,
+		Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 	if s.lead == sim.None {
 		p.Held, p.Proposal = true, e
 		s.pending[req] = p
@@ -170,24 +170,24 @@ func (s *EtcdServer) dropClient(ctx sim.Ctx, client sim.NodeID) {
 // Fire implements Process.
 func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch t.Kind {
-	case "tick":
+	case timerTick:
 		s.tick(ctx)
-	case "lessor":
+	case timerLessor:
 		s.revokeExpired(ctx)
-		ctx.Tick(lessorTick, sim.Timer{Kind: "lessor"})
-	case "waitlead":
+		ctx.Tick(lessorTick, sim.Timer{Kind: timerLessor})
+	case timerWaitLeader:
 		p, ok := s.pending[t.Seq]
 		if !ok || !p.WaitLeader {
 			return
 		}
 		if s.lead == sim.None {
-			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: "waitlead", Seq: t.Seq})
+			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: t.Seq})
 			return
 		}
 		p.WaitLeader = false
 		s.pending[t.Seq] = p
 		s.forwardRenew(ctx, t.Seq, p.Lease)
-	case "req":
+	case timerRequest:
 		p, ok := s.pending[t.Seq]
 		if !ok {
 			return
@@ -210,9 +210,9 @@ func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 // no lease due for a revoke (revokeExpired would propose nothing).
 func (s *EtcdServer) FireIdle(ctx sim.Ctx, t sim.Timer) bool {
 	switch t.Kind {
-	case "tick":
+	case timerTick:
 		return s.idleTick()
-	case "lessor":
+	case timerLessor:
 		return !s.revokeDue(ctx)
 	}
 	return false
@@ -223,7 +223,7 @@ func (s *EtcdServer) FireIdle(ctx sim.Ctx, t sim.Timer) bool {
 // are not skipped: a follower has one every 500 ms, and telling whether it
 // may act after every event would cost more than its FireIdle.
 func (s *EtcdServer) IdleAhead(t *sim.Timer) int {
-	if t.Kind == "tick" {
+	if t.Kind == timerTick {
 		return s.ticksIdleAhead()
 	}
 	return 0
@@ -231,7 +231,7 @@ func (s *EtcdServer) IdleAhead(t *sim.Timer) int {
 
 // SkipIdle implements LazyIdler.
 func (s *EtcdServer) SkipIdle(t *sim.Timer, n int) {
-	if t.Kind == "tick" {
+	if t.Kind == timerTick {
 		s.skipIdleTicks(n)
 	}
 }

@@ -117,7 +117,7 @@ type etcdLease struct {
 // etcdEvent is one watch event in the MVCC history.
 type etcdEvent struct {
 	Rev  int64
-	Type string // PUT or DELETE
+	Type sim.Op // PUT or DELETE
 	Key  string
 }
 
@@ -142,7 +142,7 @@ func (w etcdWatcher) matches(key string) bool {
 type etcdPending struct {
 	Client sim.NodeID
 	Seq    int64  // the client's request id
-	Op     string // entry type, Range or KeepAlive
+	Op     sim.Op // Range or KeepAlive; none for a write proposed to raft
 	Key    string
 	Max    int64 // Range "last": the highest create revision wanted
 	Last   bool  // Range with WithLastCreate + WithMaxCreateRev
@@ -343,8 +343,8 @@ func (s *EtcdServer) Start(ctx sim.Ctx) {
 	}
 	s.resetProgress(ctx)
 	// Members boot at different instants: their tickers are out of phase.
-	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(EtcdHeartbeat))), sim.Timer{Kind: "tick"})
-	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(lessorTick))), sim.Timer{Kind: "lessor"})
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(EtcdHeartbeat))), sim.Timer{Kind: timerTick})
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(lessorTick))), sim.Timer{Kind: timerLessor})
 }
 
 func (s *EtcdServer) resetProgress(ctx sim.Ctx) {

@@ -181,7 +181,7 @@ func (s *EtcdServer) deleteKey(ctx sim.Ctx, key string) {
 }
 
 // event records a change in the history and notifies the watchers.
-func (s *EtcdServer) event(ctx sim.Ctx, typ, key string) {
+func (s *EtcdServer) event(ctx sim.Ctx, typ sim.Op, key string) {
 	ev := etcdEvent{Rev: s.rev, Type: typ, Key: key}
 	s.history.Append(ev)
 	for i := range s.watchers {

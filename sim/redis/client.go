@@ -76,7 +76,7 @@ func (c *redisClient) send(ctx sim.Ctx) {
 	c.deadline = ctx.Mono() + RequestTimeout
 	if !c.armed {
 		c.armed = true
-		ctx.After(RequestTimeout, sim.Timer{Kind: "timeout"})
+		ctx.After(RequestTimeout, sim.Timer{Kind: timerTimeout})
 	}
 }
 
@@ -98,7 +98,7 @@ func (c *redisClient) trySet(ctx sim.Ctx) {
 // unlock cancels it.
 func (c *redisClient) renewAfter(ctx sim.Ctx) {
 	if c.State == sim.StateHolding && c.renewing {
-		ctx.After(ctx.Scenario().TTL.D()/3, sim.Timer{Kind: "watchdog"})
+		ctx.After(ctx.Scenario().TTL.D()/3, sim.Timer{Kind: timerWatchdog})
 	}
 }
 
@@ -138,17 +138,17 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.renewAfter(ctx)
 		} else {
 			c.renewing = false
-			ctx.TraceSaid("watchdog", OpPExpire, "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
+			ctx.TraceSaid("watchdog", string(OpPExpire), "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
 		}
 	case OpUnlock, OpDel:
 		switch {
 		case m.N == 0 && req.Op == OpUnlock:
-			ctx.TraceSaid("release", req.Op, "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
+			ctx.TraceSaid("release", string(req.Op), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
 				sim.Say("note.redis.stillHeld"))
 		case m.N < 0:
-			ctx.TraceSaid("release", req.Op, "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
+			ctx.TraceSaid("release", string(req.Op), "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
 		case m.N == 0:
-			ctx.TraceSaid("release", req.Op, "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
+			ctx.TraceSaid("release", string(req.Op), "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
 		}
 	}
 }
@@ -167,10 +167,10 @@ func (c *redisClient) retry(ctx sim.Ctx, why, key string) {
 
 func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch c.Loop.Fire(ctx, t) {
-	case "work":
+	case sim.LoopWorkDone:
 		c.finish(ctx)
 		return
-	case "begin":
+	case sim.LoopBegin:
 		c.begin(ctx)
 		return
 	}
@@ -179,23 +179,23 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		if c.State == sim.StateWaiting {
 			c.trySet(ctx)
 		}
-	case "watchdog":
+	case timerWatchdog:
 		if c.State == sim.StateHolding && c.renewing && c.pending.Op == "" {
 			c.request(ctx, sim.Msg{Op: OpPExpire, Value: c.value, TTL: ctx.Scenario().TTL.D()})
 		}
-	case "timeout":
+	case timerTimeout:
 		c.armed = false
 		if c.pending.Op == "" {
 			return
 		}
 		if left := c.deadline - ctx.Mono(); left > time.Microsecond {
 			c.armed = true
-			ctx.After(left, sim.Timer{Kind: "timeout"})
+			ctx.After(left, sim.Timer{Kind: timerTimeout})
 			return
 		}
 		if c.attempt < RedissonRetryAttempts {
 			c.attempt++
-			ctx.TraceSaid("resend", c.pending.Op, fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
+			ctx.TraceSaid("resend", string(c.pending.Op), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
 				sim.Say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
 			c.send(ctx)
 			return
@@ -203,7 +203,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		req := c.pending
 		c.pending = sim.Msg{}
 		if ctx.Tracing() {
-			ctx.TraceSaid("timeout", req.Op, fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
+			ctx.TraceSaid("timeout", string(req.Op), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
 				sim.Say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
 		}
 		switch req.Op {

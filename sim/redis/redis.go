@@ -26,21 +26,6 @@ const RequestTimeout = 3 * time.Second
 // idempotent.
 const RedissonRetryAttempts = 3
 
-// Redis wire operations: requests and the replies a server gives.
-const (
-	OpSet      = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
-	OpCAD      = "CAD"     // compare-and-delete script
-	OpDel      = "DEL"     // bare DEL
-	OpPExpire  = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
-	OpLock     = "LOCK"    // Redisson's lock script: a hash whose hold count a re-entry increments
-	OpUnlock   = "UNLOCK"  // Redisson's unlock script: decrements the hold count, deletes at 0
-	OpOK       = "OK"
-	OpNil      = "nil"
-	OpInt      = "INT"      // integer reply in N
-	OpRepl     = "REPL"     // replication stream entry to a replica
-	OpReadOnly = "READONLY" // error reply of a replica to a write
-)
-
 func init() { sim.RegisterMode(redisMode{}) }
 
 type redisMode struct{}
@@ -130,9 +115,6 @@ func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
 	}
 	sentinelPromote(s.Ctx(rid), node)
 }
-
-// timerSentinel is Sentinel's promotion order reaching the replica.
-const timerSentinel = "sentinel"
 
 // sentinelPromote promotes the replica of ctx and points every client at
 // it, unless the failed master came back first (then Sentinel's SDOWN

@@ -98,7 +98,7 @@ func (r *RedisServer) Start(ctx sim.Ctx) {
 	for _, k := range r.keys {
 		if r.Role == "master" {
 			ctx.Own(k.name, k.owner)
-			ctx.AtWall(k.deadline, sim.Timer{Kind: "expire", Key: k.name})
+			ctx.AtWall(k.deadline, sim.Timer{Kind: timerExpire, Key: k.name})
 		}
 	}
 }
@@ -156,14 +156,15 @@ func (r *RedisServer) expire(ctx sim.Ctx, key string) {
 	r.keys.del(key)
 	ctx.Disown(key, true)
 	ctx.Trace("expire", key, "")
-	r.ship(ctx, sim.Msg{Op: OpRepl, Key: key})
+	r.ship(ctx, replGone(key))
 }
 
 // ship sends a write to the replica, right after applying it (async).
-func (r *RedisServer) ship(ctx sim.Ctx, m sim.Msg) {
+func (r *RedisServer) ship(ctx sim.Ctx, e replEntry) {
 	if r.Replica != sim.None && r.Role == "master" {
-		m.Token = r.counter
-		ctx.Send(r.Replica, m)
+		body := e
+		body.Counter = r.counter
+		ctx.Send(r.Replica, sim.Msg{Op: OpRepl, Body: &body})
 	}
 }
 
@@ -171,7 +172,7 @@ func (r *RedisServer) fullSync(ctx sim.Ctx) {
 	for _, k := range r.keys {
 		r.ship(ctx, replOf(k.name, k.redisKey))
 	}
-	r.ship(ctx, sim.Msg{Op: OpRepl})
+	r.ship(ctx, replGone(""))
 }
 
 func (r *RedisServer) promote(ctx sim.Ctx) {
@@ -181,7 +182,7 @@ func (r *RedisServer) promote(ctx sim.Ctx) {
 	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
 			ctx.Own(k, kv.owner)
-			ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: k})
+			ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: k})
 		}
 	}
 }
@@ -189,7 +190,7 @@ func (r *RedisServer) promote(ctx sim.Ctx) {
 // Receive implements Process: one command, one reply.
 func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if m.Op == OpRepl {
-		r.applyRepl(ctx, m)
+		r.applyRepl(ctx, m.Body.(*replEntry))
 		return
 	}
 	if r.Role != "master" {
@@ -214,7 +215,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		reply.Op, reply.Token = OpOK, r.counter
 		ctx.Own(m.Key, from)
-		ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+		ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 		r.ship(ctx, replOf(m.Key, kv))
 	case OpLock:
 		r.lockScript(ctx, from, m, &reply)
@@ -227,7 +228,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			r.keys.del(m.Key)
 			ctx.Disown(m.Key, false)
 			reply.N = 1
-			r.ship(ctx, sim.Msg{Op: OpRepl, Key: m.Key})
+			r.ship(ctx, replGone(m.Key))
 		}
 	case OpPExpire:
 		kv, held := r.live(ctx, m.Key)
@@ -236,7 +237,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			kv.deadline = ctx.Wall() + m.TTL
 			kv.ttl = m.TTL
 			r.keys.set(m.Key, kv)
-			ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+			ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 			reply.N = 1
 			r.ship(ctx, replOf(m.Key, kv))
 		}
@@ -246,24 +247,18 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	ctx.Send(from, reply)
 }
 
-// replOf is the replication stream's entry for a key: its value, owner,
-// TTL and deadline, and the hold count carried in Seq.
-func replOf(key string, kv redisKey) sim.Msg {
-	return sim.Msg{Op: OpRepl, Key: key, Value: kv.value, N: int64(kv.owner), TTL: kv.ttl, Deadline: kv.deadline, Seq: int64(kv.holds)}
-}
-
-func (r *RedisServer) applyRepl(ctx sim.Ctx, m *sim.Msg) {
+func (r *RedisServer) applyRepl(ctx sim.Ctx, e *replEntry) {
 	if r.Role != "replica" {
 		return
 	}
-	r.counter = m.Token
-	if m.Key == "" {
+	r.counter = e.Counter
+	if e.Key == "" {
 		return
 	}
-	if m.Value == "" {
-		r.keys.del(m.Key)
+	if e.State.value == "" {
+		r.keys.del(e.Key)
 	} else {
-		r.keys.set(m.Key, redisKey{value: m.Value, owner: sim.NodeID(m.N), ttl: m.TTL, deadline: m.Deadline, holds: int(m.Seq)})
+		r.keys.set(e.Key, e.State)
 	}
 }
 
@@ -283,7 +278,7 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 	}
 	if held {
 		kv.holds++
-		ctx.TraceSaid("reenter", OpLock, fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
+		ctx.TraceSaid("reenter", string(OpLock), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
 			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
 	} else {
 		kv = redisKey{value: m.Value, owner: from, holds: 1}
@@ -295,7 +290,7 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 	kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
 	r.keys.set(m.Key, kv)
 	reply.Op, reply.Token, reply.N = OpOK, r.counter, int64(kv.holds)
-	ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+	ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 	r.ship(ctx, replOf(m.Key, kv))
 }
 
@@ -314,14 +309,14 @@ func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *sim.Msg) {
 	if kv.holds > 0 {
 		kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
 		r.keys.set(m.Key, kv)
-		ctx.AtWall(kv.deadline, sim.Timer{Kind: "expire", Key: m.Key})
+		ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 		r.ship(ctx, replOf(m.Key, kv))
 		return
 	}
 	r.keys.del(m.Key)
 	ctx.Disown(m.Key, false)
 	reply.N = 1
-	r.ship(ctx, sim.Msg{Op: OpRepl, Key: m.Key})
+	r.ship(ctx, replGone(m.Key))
 }
 
 // Fire implements Process: active expiry when a key's deadline comes, and
@@ -331,7 +326,7 @@ func (r *RedisServer) Fire(ctx sim.Ctx, t sim.Timer) {
 		sentinelPromote(ctx, sim.NodeID(t.Seq))
 		return
 	}
-	if t.Kind != "expire" || r.Role != "master" {
+	if t.Kind != timerExpire || r.Role != "master" {
 		return
 	}
 	if kv, ok := r.keys.get(t.Key); ok && ctx.Wall() >= kv.deadline {

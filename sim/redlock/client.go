@@ -22,18 +22,6 @@ const (
 	redlockGaveUp    = "gave up"
 )
 
-// Timer kinds of the Redlock client.
-const (
-	timerRedlockDeadline    = "deadline"    // a batch's answers are due (all at once)
-	timerRedlockCtxDone     = "ctxdone"     // redsync's deadline passed; go-redis still reads (contextTimeout off)
-	timerRedlockNodeTimeout = "nodetimeout" // sequential: one master's answer is due
-	timerRedlockValidity    = "validity"    // the validity ran out on the client's clock
-	timerRedlockWatchdog    = "watchdog"    // time to extend
-)
-
-// redlockSeqStride packs a batch number and a master index into one Msg.Seq.
-const redlockSeqStride = 16
-
 // redlockClient is a redsync Mutex in a loop of Lock, work, write, Unlock.
 //
 // What the holder checks, and when: go-redsync's Mutex (mutex.go in
@@ -316,7 +304,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	if c.att.Success {
 		if ctx.Tracing() {
 			sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.granted")
-			ctx.TraceSaid("redlock", redis.OpSet, "granted: "+sum, words)
+			ctx.TraceSaid("redlock", string(redis.OpSet), "granted: "+sum, words)
 		}
 		c.hold(ctx, validity)
 		return
@@ -335,7 +323,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	}
 	if ctx.Tracing() {
 		sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.failed")
-		ctx.TraceSaid("redlock", redis.OpSet, "failed: "+sum, words)
+		ctx.TraceSaid("redlock", string(redis.OpSet), "failed: "+sum, words)
 	}
 	c.newBatch(ctx, redlockUnlocking)
 	c.sendAll(ctx, sim.Msg{Op: redis.OpCAD, Value: c.value})
@@ -391,7 +379,7 @@ func (c *redlockClient) extended(ctx sim.Ctx) {
 		c.att.Validity = validity
 		c.setValidity(ctx, validity)
 		c.watchdog = ctx.After(ttl/3, sim.Timer{Kind: timerRedlockWatchdog})
-		ctx.TraceSaid("watchdog", redis.OpPExpire, fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
+		ctx.TraceSaid("watchdog", string(redis.OpPExpire), fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
 			sim.Say("note.redlock.extended", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "validity", redlockMs(validity)))
 		return
 	}
@@ -417,10 +405,10 @@ func (c *redlockClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 
 func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch c.Loop.Fire(ctx, t) {
-	case "work":
+	case sim.LoopWorkDone:
 		c.workDone(ctx)
 		return
-	case "begin":
+	case sim.LoopBegin:
 		c.begin(ctx)
 		return
 	}

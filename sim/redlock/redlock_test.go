@@ -39,10 +39,10 @@ func record(t *testing.T, sc *sim.Scenario) *sim.Recording {
 }
 
 // events lists the trace events of one node and kind (op "" for any op).
-func events(r *sim.Recording, node, kind, op string) []sim.TraceEvent {
+func events(r *sim.Recording, node, kind string, op sim.Op) []sim.TraceEvent {
 	var out []sim.TraceEvent
 	for _, e := range r.Trace() {
-		if e.Node == node && e.Kind == kind && (op == "" || e.Op == op) {
+		if e.Node == node && e.Kind == kind && (op == "" || e.Op == string(op)) {
 			out = append(out, e)
 		}
 	}

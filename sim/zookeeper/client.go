@@ -26,7 +26,7 @@ const (
 // zkCall is a request awaiting its reply.
 type zkCall struct {
 	xid  int64
-	op   string
+	op   sim.Op
 	path string
 	find bool // a protected-mode search for our own znode
 }
@@ -117,7 +117,7 @@ func (c *zkClient) connect(ctx sim.Ctx) {
 	c.cnx++
 	if c.connected {
 		d := time.Duration(ctx.Rand().Int64N(int64(zkReconnectJitter)))
-		ctx.After(d, sim.Timer{Kind: "dial", Seq: c.cnx})
+		ctx.After(d, sim.Timer{Kind: timerDial, Seq: c.cnx})
 		return
 	}
 	c.dial(ctx)
@@ -129,12 +129,12 @@ func (c *zkClient) dial(ctx sim.Ctx) {
 	if to := c.serverNode(); ctx.Sim().Nodes[to].Crashed && !ctx.Sim().Cut(ctx.ID(), to) {
 		// A crashed server process on a reachable host: its kernel refuses
 		// the TCP connection, so the client learns it within a round trip.
-		ctx.After(2*ctx.Scenario().Latency.D(), sim.Timer{Kind: "refused", Seq: c.cnx})
+		ctx.After(2*ctx.Scenario().Latency.D(), sim.Timer{Kind: timerRefused, Seq: c.cnx})
 		return
 	}
 	ctx.Send(c.serverNode(), sim.Msg{Op: zkOpConnect, N: c.cnx, Token: c.session, TTL: ctx.Scenario().TTL.D(), Seq: c.lastZxid, Deadline: 1})
 	c.readGen++
-	ctx.After(c.negotiated(ctx)/time.Duration(c.n), sim.Timer{Kind: "read", Seq: c.readGen})
+	ctx.After(c.negotiated(ctx)/time.Duration(c.n), sim.Timer{Kind: timerRead, Seq: c.readGen})
 }
 
 func (c *zkClient) send(ctx sim.Ctx, m sim.Msg) {
@@ -145,7 +145,7 @@ func (c *zkClient) send(ctx sim.Ctx, m sim.Msg) {
 	ctx.Send(c.serverNode(), m)
 }
 
-func (c *zkClient) call(ctx sim.Ctx, op, path string, watch, find bool) {
+func (c *zkClient) call(ctx sim.Ctx, op sim.Op, path string, watch, find bool) {
 	c.xid++
 	c.calls = append(c.calls, zkCall{xid: c.xid, op: op, path: path, find: find})
 	m := sim.Msg{Op: op, Key: path, Seq: c.xid}
@@ -179,7 +179,7 @@ func (c *zkClient) suspend(ctx sim.Ctx) {
 	c.cstate = ZKSuspended
 	c.suspendedAt = ctx.Wall()
 	c.suspendGen++
-	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), sim.Timer{Kind: "lost", Seq: c.suspendGen})
+	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), sim.Timer{Kind: timerLost, Seq: c.suspendGen})
 	ctx.Trace("state", ZKSuspended, "")
 	if c.State == sim.StateHolding {
 		c.flagSuspended = true
@@ -275,8 +275,8 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 	c.connected = true
 	c.session, c.timeout = m.Token, m.TTL
 	c.readGen++
-	ctx.After(zkReadTimeout(c.timeout), sim.Timer{Kind: "read", Seq: c.readGen})
-	ctx.After(ZKPingInterval(c.timeout), sim.Timer{Kind: "ping", Seq: c.cnx})
+	ctx.After(zkReadTimeout(c.timeout), sim.Timer{Kind: timerRead, Seq: c.readGen})
+	ctx.After(ZKPingInterval(c.timeout), sim.Timer{Kind: timerPing, Seq: c.cnx})
 	prev := c.cstate
 	c.cstate = ZKConnected
 	if prev == "" {
@@ -372,7 +372,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 	switch cl.op {
 	case zkOpCreate:
 		if m.Op != zkOpOK {
-			ctx.TraceSaid("lock", zkOpCreate, m.Value, sim.AsIs(m.Value))
+			ctx.TraceSaid("lock", string(zkOpCreate), m.Value, sim.AsIs(m.Value))
 			return // the session is ending; LOST will follow
 		}
 		c.ourPath = strings.TrimPrefix(m.Key, ZKLockPath+"/")
@@ -458,24 +458,24 @@ outer:
 // Fire implements Process.
 func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch c.Loop.Fire(ctx, t) {
-	case "work":
+	case sim.LoopWorkDone:
 		c.finish(ctx)
 		return
-	case "begin":
+	case sim.LoopBegin:
 		c.begin(ctx)
 		return
 	}
 	mono := ctx.Mono()
 	switch t.Kind {
-	case "dial":
+	case timerDial:
 		if t.Seq == c.cnx && c.conn == zkConnConnecting {
 			c.dial(ctx)
 		}
-	case "refused":
+	case timerRefused:
 		if t.Seq == c.cnx && c.conn == zkConnConnecting {
 			c.disconnect(ctx, fmt.Sprintf("connection to %s refused", ctx.Sim().Nodes[c.serverNode()].Name), sim.Say("note.zk.refused", "server", ctx.Sim().Nodes[c.serverNode()].Name))
 		}
-	case "read":
+	case timerRead:
 		if t.Seq != c.readGen {
 			return
 		}
@@ -492,8 +492,8 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)), sim.Say("note.zk.notHeard", "idle", idle.Round(time.Millisecond).String()))
 			return
 		}
-		ctx.After(c.lastRecv+limit-mono, sim.Timer{Kind: "read", Seq: c.readGen})
-	case "ping":
+		ctx.After(c.lastRecv+limit-mono, sim.Timer{Kind: timerRead, Seq: c.readGen})
+	case timerPing:
 		if t.Seq != c.cnx || c.conn != zkConnConnected {
 			return
 		}
@@ -501,8 +501,8 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		if due(mono-c.lastSend, iv) {
 			c.send(ctx, sim.Msg{Op: zkOpPing})
 		}
-		ctx.After(c.lastSend+iv-mono, sim.Timer{Kind: "ping", Seq: c.cnx})
-	case "lost":
+		ctx.After(c.lastSend+iv-mono, sim.Timer{Kind: timerPing, Seq: c.cnx})
+	case timerLost:
 		if t.Seq != c.suspendGen || c.cstate != ZKSuspended {
 			return
 		}

@@ -22,7 +22,7 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// A sender that numbers its messages (every zkClient does; a
 		// scripted conformance client does not) must not skip one.
 		if int64(m.Deadline) != s.conns[i].rcvd+1 {
-			ctx.TraceSaid("drop", m.Op, "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
+			ctx.TraceSaid("drop", string(m.Op), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
 			ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N})
 			s.dropConn(from)
 			return
@@ -146,7 +146,7 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 	}
 	mono := ctx.Mono()
 	switch t.Kind {
-	case "fle":
+	case timerElection:
 		if s.state != zkLooking {
 			return
 		}
@@ -155,22 +155,22 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 			s.notTimeout = min(2*s.notTimeout, ZKMaxNotificationInterval)
 			s.lastNotif = mono
 		}
-		ctx.After(s.lastNotif+s.notTimeout-mono, sim.Timer{Kind: "fle", Seq: s.era})
-	case "finalize":
+		ctx.After(s.lastNotif+s.notTimeout-mono, sim.Timer{Kind: timerElection, Seq: s.era})
+	case timerFinalize:
 		if s.state != zkLooking || !s.finalizing {
 			return
 		}
 		if !due(mono, s.finalizeAt) {
-			ctx.After(s.finalizeAt-mono, sim.Timer{Kind: "finalize", Seq: s.era})
+			ctx.After(s.finalizeAt-mono, sim.Timer{Kind: timerFinalize, Seq: s.era})
 			return
 		}
 		s.decide(ctx, s.vote.leader)
-	case "finfo":
+	case timerFollowerInfo:
 		if s.state == zkFollowing && !s.synced {
 			s.sendFollowerInfo(ctx)
-			ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: "finfo", Seq: s.era})
+			ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: timerFollowerInfo, Seq: s.era})
 		}
-	case "tick":
+	case timerTick:
 		switch s.state {
 		case zkLeading:
 			s.leaderTick(ctx)
@@ -184,9 +184,9 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 					sim.Say("note.zk.leaderSilent", "leader", fmt.Sprintf("zk-%d", s.leader), "for", (mono-s.heard).Round(time.Millisecond).String()))
 				return
 			}
-			ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
+			ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 		}
-	case "expire":
+	case timerExpire:
 		if s.state != zkLeading || !s.established {
 			return
 		}
@@ -235,5 +235,5 @@ func (s *zkServer) leaderTick(ctx sim.Ctx) {
 			s.toPeer(ctx, i+1, sim.Msg{Op: zkOpPing})
 		}
 	}
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 }

@@ -257,7 +257,7 @@ func (s *zkServer) Start(ctx sim.Ctx) {
 	}
 	s.enter(ctx, zkFollowing, 1)
 	s.synced, s.serving = true, true
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 }
 
 // enter switches role: every timer of the previous role goes stale.

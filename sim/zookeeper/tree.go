@@ -17,7 +17,7 @@ type zkTxn struct {
 	Owner   string // createSession: the client, for display
 }
 
-func (x zkTxn) msg(op string) sim.Msg {
+func (x zkTxn) msg(op sim.Op) sim.Msg {
 	m := sim.Msg{Op: op, Token: x.Zxid, Value: x.Kind, Key: x.Path, N: x.Session, Seq: x.Cxid, TTL: x.Timeout}
 	if x.Owner != "" {
 		m.Names = []string{x.Owner}

@@ -32,7 +32,7 @@ func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 	s.notTimeout = ZKFinalizeWait
 	s.lastNotif = ctx.Mono()
 	s.broadcastVote(ctx)
-	ctx.After(s.notTimeout, sim.Timer{Kind: "fle", Seq: s.era})
+	ctx.After(s.notTimeout, sim.Timer{Kind: timerElection, Seq: s.era})
 	s.checkVotes(ctx)
 }
 
@@ -117,7 +117,7 @@ func (s *zkServer) checkVotes(ctx sim.Ctx) {
 	if count >= s.quorum() && !s.finalizing {
 		s.finalizing = true
 		s.finalizeAt = ctx.Mono() + ZKFinalizeWait
-		ctx.After(ZKFinalizeWait, sim.Timer{Kind: "finalize", Seq: s.era})
+		ctx.After(ZKFinalizeWait, sim.Timer{Kind: timerFinalize, Seq: s.era})
 	}
 }
 
@@ -149,8 +149,8 @@ func (s *zkServer) becomeFollower(ctx sim.Ctx, leader int) {
 	s.enter(ctx, zkFollowing, leader)
 	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), sim.Say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
 	s.sendFollowerInfo(ctx)
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
-	ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: "finfo", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
+	ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: timerFollowerInfo, Seq: s.era})
 }
 
 // sendFollowerInfo opens (or retries opening) the connection to the
@@ -161,12 +161,12 @@ func (s *zkServer) sendFollowerInfo(ctx sim.Ctx) {
 }
 
 func (s *zkServer) armLeader(ctx sim.Ctx) {
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: "tick", Seq: s.era})
+	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 }
 
 func (s *zkServer) armExpirer(ctx sim.Ctx) {
 	mono := ctx.Mono()
-	ctx.After(zkRoundUp(mono)-mono, sim.Timer{Kind: "expire", Seq: s.era})
+	ctx.After(zkRoundUp(mono)-mono, sim.Timer{Kind: timerExpire, Seq: s.era})
 }
 
 // maybeDecideEpoch is Leader.getEpochToPropose: once a quorum has reported
@@ -310,7 +310,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		return
 	}
 	if int64(m.Deadline) != peer.rcvd+1 {
-		ctx.TraceSaid("drop", m.Op, fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
+		ctx.TraceSaid("drop", string(m.Op), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
 		ctx.Send(s.node(p), sim.Msg{Op: zkOpClose})
 		*peer = zkPeer{}
 		return

@@ -118,60 +118,6 @@ const (
 	ZKClosed = "CLOSED"
 )
 
-// Wire operations. Between a client and its server: N is the connection
-// number, Seq the request xid, Token the zxid the server has reached (the
-// session id in CONNECTED). Between servers a transaction travels as Token
-// zxid, Value kind, Key znode name, N session, Seq client xid, TTL session
-// timeout and Names[0] the session's owner.
-//
-// Deadline carries a message's position on its connection (a client's
-// connection to its server, a follower's to its leader). TCP delivers in
-// order or breaks the connection; the simulator drops what a partition
-// cuts, so a receiver that sees a gap treats the connection as reset. A
-// server trusts a client message without a number (Deadline 0), so the
-// conformance tests' scripted clients can speak to it.
-const (
-	zkOpConnect     = "CONNECT"
-	zkOpConnected   = "CONNECTED"
-	zkOpExpired     = "EXPIRED"
-	zkOpClose       = "CLOSE" // the connection was closed or reset
-	zkOpPing        = "PING"
-	zkOpPong        = "PONG"
-	zkOpCreate      = "CREATE"
-	zkOpDelete      = "DELETE"
-	zkOpChildren    = "GETCHILDREN"
-	zkOpGetData     = "GETDATA"
-	zkOpOK          = "OK"
-	zkOpErr         = "ERR"
-	zkOpWatch       = "WATCH"
-	zkOpVote        = "VOTE"
-	zkOpFollowInfo  = "FOLLOWERINFO"
-	zkOpTrunc       = "TRUNC"
-	zkOpDiff        = "DIFF"
-	zkOpNewLeader   = "NEWLEADER"
-	zkOpAckNewLdr   = "ACKNEWLEADER"
-	zkOpUpToDate    = "UPTODATE"
-	zkOpRequest     = "REQUEST"
-	zkOpProposal    = "PROPOSAL"
-	zkOpAck         = "ACK"
-	zkOpCommit      = "COMMIT"
-	zkOpRevalidate  = "REVALIDATE"
-	zkOpCloseSess   = "CLOSESESSION" // a client's closeSession request (ZooKeeper.close())
-	zkErrNoNode     = "NoNode"
-	zkErrExpired    = "SessionExpired"
-	zkEventDeleted  = "NodeDeleted"
-	zkEventChildren = "NodeChildrenChanged"
-)
-
-// Transaction kinds.
-const (
-	zkTxnCreate       = "create"
-	zkTxnDelete       = "delete"
-	zkTxnCreateSess   = "createSession"
-	zkTxnCloseSession = "closeSession"
-	zkRevalidate      = "revalidate" // a wait, not a transaction
-)
-
 func init() { sim.RegisterMode(zkMode{}) }
 
 type zkMode struct{}
