@@ -254,10 +254,10 @@ func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, hi
 	if m.Op == OpWrite {
 		kind = "write"
 	}
-	note := fmt.Sprintf("%s from %s", m.Op, c.s.Nodes[id].Name)
+	note := fmt.Sprintf("%s from %s", string(m.Op), c.s.Nodes[id].Name)
 	words := say("note.storage."+kind, "client", c.s.Nodes[id].Name)
 	if m.N == opFenced {
-		note = fmt.Sprintf("%s from %s with token %d, highest %d", m.Op, c.s.Nodes[id].Name, m.Token, highest)
+		note = fmt.Sprintf("%s from %s with token %d, highest %d", string(m.Op), c.s.Nodes[id].Name, m.Token, highest)
 		words = say("note.storage."+kind+"Token", "client", c.s.Nodes[id].Name,
 			"token", strconv.FormatInt(m.Token, 10), "highest", strconv.FormatInt(highest, 10))
 	}

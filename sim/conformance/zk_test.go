@@ -296,7 +296,7 @@ func (r *simZK) answer(steps []zkStep, k int) string {
 	case st.op == zkCreate:
 		return "OK " + baseName(rep.Msg.Key)
 	case st.op == zkGetChildren:
-		return "OK " + fmt.Sprint(bySequence(rep.Msg.Names))
+		return "OK " + fmt.Sprint(bySequence(rep.Msg.Body.(*zookeeper.Children).Names))
 	}
 	return "OK"
 }

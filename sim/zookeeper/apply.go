@@ -79,9 +79,13 @@ func (s *zkServer) submit(ctx sim.Ctx, x zkTxn) {
 	s.log.Append(x)
 	s.acks.Append(1 << (s.sid - 1))
 	s.prep.apply(x)
+	var proposal sim.Msg // one body for every follower
 	for i, p := range s.peers {
 		if p.forwarding {
-			s.toPeer(ctx, i+1, x.msg(zkOpProposal))
+			if proposal.Body == nil {
+				proposal = x.msg(zkOpProposal)
+			}
+			s.toPeer(ctx, i+1, proposal)
 		}
 	}
 	s.tryCommit(ctx)

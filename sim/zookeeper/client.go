@@ -380,7 +380,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 		c.step = zkStepList
 	case zkOpChildren:
 		if cl.find {
-			for _, name := range m.Names {
+			for _, name := range childrenOf(m) {
 				if strings.HasPrefix(name, c.prefix()) {
 					c.ourPath, c.ourSeq = name, zkSeqOf(name)
 					c.step = zkStepList
@@ -391,7 +391,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 			c.call(ctx, zkOpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
 			return
 		}
-		c.onChildren(ctx, m.Names)
+		c.onChildren(ctx, childrenOf(m))
 		return
 	case zkOpGetData:
 		if m.Op == zkOpOK {

@@ -4,9 +4,15 @@ import "github.com/lockscope/lockscope/sim"
 
 // Wire operations. Between a client and its server: N is the connection
 // number, Seq the request xid, Token the zxid the server has reached (the
-// session id in CONNECTED). Between servers a transaction travels as Token
-// zxid, Value kind, Key znode name, N session, Seq client xid, TTL session
-// timeout and Names[0] the session's owner.
+// session id in CONNECTED). Between servers a transaction (PROPOSAL, DIFF,
+// a follower's REQUEST) travels as its body, a *zkTxn; a VOTE's body is
+// the notification (a *zkVote), a FOLLOWERINFO's a *zkFollowerInfo, a
+// follower's PING the sessions its clients touched (a *zkTouched), and the
+// OK to a GETCHILDREN the children (a *Children). The few numbers the
+// other messages between servers carry are in the envelope: Token the zxid
+// of an ACK, COMMIT, TRUNC or UPTODATE, N the epoch of a NEWLEADER and its
+// ACKNEWLEADER, N the session (TTL its timeout, Token 1 when live) of a
+// REVALIDATE, N and Seq the session and xid an ERR answers.
 //
 // Deadline carries a message's position on its connection (a client's
 // connection to its server, a follower's to its leader). TCP delivers in
@@ -74,3 +80,39 @@ const (
 	timerTick         sim.TimerKind = "tick"     // half a tickTime: the leader pings, a follower checks the sync limit; Seq is the era
 	timerExpire       sim.TimerKind = "expire"   // the leader's session tracker: the next expiry interval; Seq is the era
 )
+
+// Every body is a pointer to a value built for its message and never
+// changed once sent: a transaction (zkTxn.msg copies it out of the log), a
+// notification (voteMsg: the sender's vote, its round and state), and the
+// types below.
+
+// zkFollowerInfo is the body of a FOLLOWERINFO, a follower's first message
+// to the leader it connects to: its accepted epoch and last logged zxid,
+// and which connection this is (a retry of an accepted one is ignored).
+type zkFollowerInfo struct {
+	AcceptedEpoch int64
+	LastZxid      int64
+	Conn          int64 // the follower's era: one per connection to a leader
+}
+
+// zkTouched is the body of a follower's PING to its leader: the sessions
+// its clients were heard from since the last one (LearnerSessionTracker's
+// touchTable), which the leader touches in its own tracker.
+type zkTouched struct {
+	Sessions []int64
+}
+
+// Children is the body of the OK to a GETCHILDREN: the lock znode's
+// children as the server's tree lists them (exported for the conformance
+// tests' scripted clients).
+type Children struct {
+	Names []string
+}
+
+// childrenOf is the children a reply carries; none for an error.
+func childrenOf(m *sim.Msg) []string {
+	if c, ok := m.Body.(*Children); ok {
+		return c.Names
+	}
+	return nil
+}

@@ -70,7 +70,7 @@ func (s *zkServer) serveRead(ctx sim.Ctx, from sim.NodeID, cnx int64, m *sim.Msg
 		if m.Token == 1 {
 			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: ZKLockPath, child: true})
 		}
-		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpOK, Seq: m.Seq, Names: names})
+		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpOK, Seq: m.Seq, Body: &Children{Names: names}})
 	case zkOpGetData:
 		name := strings.TrimPrefix(m.Key, ZKLockPath+"/")
 		if s.tree.find(name) < 0 {

@@ -17,21 +17,15 @@ type zkTxn struct {
 	Owner   string // createSession: the client, for display
 }
 
+// msg is the message op carrying the transaction as its body (a copy, so
+// the log it came from may change).
 func (x zkTxn) msg(op sim.Op) sim.Msg {
-	m := sim.Msg{Op: op, Token: x.Zxid, Value: x.Kind, Key: x.Path, N: x.Session, Seq: x.Cxid, TTL: x.Timeout}
-	if x.Owner != "" {
-		m.Names = []string{x.Owner}
-	}
-	return m
+	body := x
+	return sim.Msg{Op: op, Body: &body}
 }
 
-func zkTxnOf(m sim.Msg) zkTxn {
-	x := zkTxn{Zxid: m.Token, Kind: m.Value, Path: m.Key, Session: m.N, Cxid: m.Seq, Timeout: m.TTL}
-	if len(m.Names) > 0 {
-		x.Owner = m.Names[0]
-	}
-	return x
-}
+// zkTxnOf is the transaction a PROPOSAL, DIFF or REQUEST carries.
+func zkTxnOf(m *sim.Msg) *zkTxn { return m.Body.(*zkTxn) }
 
 // zkZnode is an ephemeral sequential child of the lock znode.
 type zkZnode struct {

@@ -2,7 +2,6 @@ package zookeeper
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/lockscope/lockscope/sim"
 )
@@ -36,22 +35,25 @@ func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 	s.checkVotes(ctx)
 }
 
+// voteMsg is this server's notification: its vote for a leader and that
+// leader's zxid, with its own round and state.
 func (s *zkServer) voteMsg() sim.Msg {
-	v := s.vote
-	return sim.Msg{Op: zkOpVote, N: int64(v.leader), Token: v.zxid, Seq: s.round, Value: s.state}
+	n := zkVote{leader: s.vote.leader, zxid: s.vote.zxid, round: s.round, state: s.state, valid: true}
+	return sim.Msg{Op: zkOpVote, Body: &n}
 }
 
 func (s *zkServer) broadcastVote(ctx sim.Ctx) {
+	m := s.voteMsg() // one body for every peer
 	for sid := 1; sid <= s.n; sid++ {
 		if sid != s.sid {
-			ctx.Send(s.node(sid), s.voteMsg())
+			ctx.Send(s.node(sid), m)
 		}
 	}
 }
 
 // onVote is FastLeaderElection's handling of one notification.
 func (s *zkServer) onVote(ctx sim.Ctx, p int, m *sim.Msg) {
-	n := zkVote{leader: int(m.N), zxid: m.Token, round: m.Seq, state: m.Value, valid: true}
+	n := *m.Body.(*zkVote)
 	if s.state != zkLooking {
 		if n.state == zkLooking {
 			ctx.Send(s.node(p), s.voteMsg()) // tell the looker who leads
@@ -157,7 +159,8 @@ func (s *zkServer) becomeFollower(ctx sim.Ctx, leader int) {
 // leader: always message 1, with this role's era as connection id.
 func (s *zkServer) sendFollowerInfo(ctx sim.Ctx) {
 	s.lsent, s.lrcvd = 1, 0
-	ctx.Send(s.node(s.leader), sim.Msg{Op: zkOpFollowInfo, N: s.acceptedEpoch, Token: s.lastLogged(), Seq: s.era, Deadline: 1})
+	info := zkFollowerInfo{AcceptedEpoch: s.acceptedEpoch, LastZxid: s.lastLogged(), Conn: s.era}
+	ctx.Send(s.node(s.leader), sim.Msg{Op: zkOpFollowInfo, Body: &info, Deadline: 1})
 }
 
 func (s *zkServer) armLeader(ctx sim.Ctx) {
@@ -295,10 +298,11 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		*peer = zkPeer{}
 		return
 	case zkOpFollowInfo:
-		if peer.info && peer.conn == m.Seq {
+		info := m.Body.(*zkFollowerInfo)
+		if peer.info && peer.conn == info.Conn {
 			return // a retry of a connection already accepted
 		}
-		*peer = zkPeer{info: true, conn: m.Seq, rcvd: 1, epoch: m.N, lastZxid: m.Token, heard: ctx.Mono()}
+		*peer = zkPeer{info: true, conn: info.Conn, rcvd: 1, epoch: info.AcceptedEpoch, lastZxid: info.LastZxid, heard: ctx.Mono()}
 		if s.decided {
 			s.syncPeer(ctx, p-1)
 		} else {
@@ -342,18 +346,17 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 			s.tryCommit(ctx)
 		}
 	case zkOpPing:
-		for _, h := range m.Names {
-			if id, err := strconv.ParseInt(h, 16, 64); err == nil {
-				s.touch(ctx, id)
-			}
+		for _, id := range m.Body.(*zkTouched).Sessions {
+			s.touch(ctx, id)
 		}
 	case zkOpRequest:
 		if !s.established || !peer.forwarding {
 			return
 		}
-		x, code := s.prepare(m.Value, m.Key, m.N, m.Seq, m.TTL, zkTxnOf(*m).Owner)
+		req := zkTxnOf(m)
+		x, code := s.prepare(req.Kind, req.Path, req.Session, req.Cxid, req.Timeout, req.Owner)
 		if code != "" {
-			s.toPeer(ctx, p, sim.Msg{Op: zkOpErr, N: m.N, Seq: m.Seq, Value: code})
+			s.toPeer(ctx, p, sim.Msg{Op: zkOpErr, N: req.Session, Seq: req.Cxid, Value: code})
 			return
 		}
 		s.submit(ctx, x)
@@ -401,8 +404,8 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 			}
 		}
 	case zkOpDiff:
-		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
-			s.log.Append(x)
+		if x := zkTxnOf(m); x.Zxid > s.lastLogged() {
+			s.log.Append(*x)
 		}
 	case zkOpNewLeader:
 		s.acceptedEpoch, s.currentEpoch = m.N, m.N
@@ -414,19 +417,17 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), sim.Say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		}
 	case zkOpProposal:
-		if x := zkTxnOf(*m); x.Zxid > s.lastLogged() {
-			s.log.Append(x)
+		x := zkTxnOf(m)
+		if x.Zxid > s.lastLogged() {
+			s.log.Append(*x)
 		}
-		s.toLeader(ctx, sim.Msg{Op: zkOpAck, Token: m.Token})
+		s.toLeader(ctx, sim.Msg{Op: zkOpAck, Token: x.Zxid})
 	case zkOpCommit:
 		s.applyUpTo(ctx, s.indexAfter(m.Token))
 	case zkOpPing:
-		names := make([]string, len(s.touched))
-		for i, id := range s.touched {
-			names[i] = strconv.FormatInt(id, 16)
-		}
+		touched := &zkTouched{Sessions: s.touched} // handed over: s.touched starts again
 		s.touched = nil
-		s.toLeader(ctx, sim.Msg{Op: zkOpPing, Names: names})
+		s.toLeader(ctx, sim.Msg{Op: zkOpPing, Body: touched})
 	case zkOpErr:
 		if w, ok := s.takeWait(m.N, m.Seq, ""); ok {
 			s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpErr, Seq: w.cxid, Value: m.Value})
