@@ -95,9 +95,10 @@ type zkFollowerInfo struct {
 	Conn          int64 // the follower's era: one per connection to a leader
 }
 
-// zkTouched is the body of a follower's PING to its leader: the sessions
-// its clients were heard from since the last one (LearnerSessionTracker's
-// touchTable), which the leader touches in its own tracker.
+// zkTouched is the body of a follower's PING to its leader when its
+// clients were heard from since the last one: their sessions
+// (LearnerSessionTracker's touchTable), which the leader touches in its own
+// tracker. A PING that touches nothing has no body.
 type zkTouched struct {
 	Sessions []int64
 }

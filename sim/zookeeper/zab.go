@@ -346,8 +346,10 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 			s.tryCommit(ctx)
 		}
 	case zkOpPing:
-		for _, id := range m.Body.(*zkTouched).Sessions {
-			s.touch(ctx, id)
+		if touched, ok := m.Body.(*zkTouched); ok {
+			for _, id := range touched.Sessions {
+				s.touch(ctx, id)
+			}
 		}
 	case zkOpRequest:
 		if !s.established || !peer.forwarding {
@@ -425,9 +427,12 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 	case zkOpCommit:
 		s.applyUpTo(ctx, s.indexAfter(m.Token))
 	case zkOpPing:
-		touched := &zkTouched{Sessions: s.touched} // handed over: s.touched starts again
-		s.touched = nil
-		s.toLeader(ctx, sim.Msg{Op: zkOpPing, Body: touched})
+		ping := sim.Msg{Op: zkOpPing}
+		if len(s.touched) > 0 { // most pings touch nothing: no body
+			ping.Body = &zkTouched{Sessions: s.touched} // handed over: s.touched starts again
+			s.touched = nil
+		}
+		s.toLeader(ctx, ping)
 	case zkOpErr:
 		if w, ok := s.takeWait(m.N, m.Seq, ""); ok {
 			s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpErr, Seq: w.cxid, Value: m.Value})
