@@ -27,7 +27,6 @@ type Msg struct {
 	Seq      int64         // request id, to match replies
 	N        int64         // a count or a second number (reply of a script)
 	Deadline time.Duration // an absolute expiry on the sender's clock
-	Names    []string      // children, keys: treat as read-only
 	Body     any           // the design's own immutable body, or nil
 }
 

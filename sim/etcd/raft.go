@@ -304,7 +304,7 @@ func (s *EtcdServer) propose(ctx sim.Ctx, e etcdEntry) bool {
 	case s.isLeader():
 		s.appendEntry(ctx, e)
 	case s.lead != sim.None && s.lead != s.self:
-		ctx.Send(s.lead, sim.Msg{Op: raftProp, Names: []string{e.encode()}})
+		ctx.Send(s.lead, sim.Msg{Op: raftProp, Body: &e})
 	default:
 		return false
 	}
@@ -322,12 +322,7 @@ func (s *EtcdServer) bcastAppend(ctx sim.Ctx) {
 func (s *EtcdServer) sendAppend(ctx sim.Ctx, i int) {
 	next := max(s.next[i], 1)
 	prev := next - 1
-	var ents []string
-	if prev < s.lastIndex() {
-		ents = encodeEntries(&s.log, int(prev))
-	}
-	ctx.Send(s.members[i], sim.Msg{Op: raftApp, Seq: s.term, Token: prev, N: s.termAt(prev),
-		Value: strconv.FormatInt(s.commit, 10), Names: ents})
+	ctx.Send(s.members[i], sim.Msg{Op: raftApp, Body: newAppend(&s.log, s.term, prev, s.termAt(prev), s.commit)})
 	s.next[i] = s.lastIndex() + 1
 }
 
@@ -350,14 +345,7 @@ func (s *EtcdServer) maybeCommit(ctx sim.Ctx) {
 func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	switch m.Op {
 	case raftProp:
-		for _, enc := range m.Names {
-			e, err := decodeEntry(enc)
-			if err != nil {
-				s.trace(ctx, "raft", string(m.Op), err.Error(), sim.AsIs(err.Error()))
-				return
-			}
-			s.propose(ctx, e)
-		}
+		s.propose(ctx, *m.Body.(*etcdEntry))
 		return
 	case raftReadIndex:
 		if s.isLeader() {
@@ -379,6 +367,9 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return
 	}
 	term := m.Seq
+	if m.Op == raftApp {
+		term = m.Body.(*appendEntries).Term
+	}
 	switch {
 	case term > s.term:
 		if (m.Op == raftVote || m.Op == raftPreVote) && s.inLease() {
@@ -438,7 +429,7 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			s.newLeader(ctx)
 		}
 		if m.Op == raftApp {
-			s.handleAppend(ctx, from, m)
+			s.handleAppend(ctx, from, m.Body.(*appendEntries))
 			return
 		}
 		if c := min(m.N, s.lastIndex()); c > s.commit {
@@ -465,23 +456,17 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	}
 }
 
-func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
-	prev := m.Token
-	commit, _ := strconv.ParseInt(m.Value, 10, 64)
+func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *appendEntries) {
+	prev := m.PrevIndex
 	if prev < s.commit {
 		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: s.commit})
 		return
 	}
-	if prev > s.lastIndex() || s.termAt(prev) != m.N {
-		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: prev, N: min(prev, s.lastIndex()), Value: "reject"})
+	if prev > s.lastIndex() || s.termAt(prev) != m.PrevTerm {
+		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: prev, N: min(prev, s.lastIndex()), Value: appendReject})
 		return
 	}
-	for i, enc := range m.Names {
-		e, err := decodeEntry(enc)
-		if err != nil {
-			s.trace(ctx, "raft", string(m.Op), err.Error(), sim.AsIs(err.Error()))
-			return
-		}
+	for i, e := range m.Entries {
 		idx := prev + 1 + int64(i)
 		if idx <= s.lastIndex() {
 			if s.termAt(idx) == e.Term {
@@ -491,8 +476,8 @@ func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		s.log.Append(e)
 	}
-	lastNew := prev + int64(len(m.Names))
-	if c := min(commit, lastNew); c > s.commit {
+	lastNew := prev + int64(len(m.Entries))
+	if c := min(m.Commit, lastNew); c > s.commit {
 		s.commit = c
 		s.apply(ctx)
 	}
@@ -502,7 +487,7 @@ func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 func (s *EtcdServer) handleAppResp(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	i := s.memberIndex(from)
 	s.active[i] = true
-	if m.Value == "reject" {
+	if m.Value == appendReject {
 		switch {
 		case m.N < s.match[i]:
 			// The follower lost entries it had acknowledged: its data

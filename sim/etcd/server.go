@@ -3,7 +3,6 @@ package etcd
 import (
 	"fmt"
 	"hash/fnv"
-	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -34,65 +33,6 @@ type etcdEntry struct {
 	Client sim.NodeID
 	Origin sim.NodeID // the member that received the request and answers it
 	Req    int64      // the origin's request id
-}
-
-// encode writes the entry for a MsgApp or MsgProp; Msg.Names carries them.
-func (e etcdEntry) encode() string {
-	key := e.Key
-	if key == "" {
-		key = "-"
-	}
-	// "%d %s %s %d %d %d %d %d", written without fmt: a raft group
-	// encodes every entry it sends.
-	var buf [96]byte
-	b := strconv.AppendInt(buf[:0], e.Term, 10)
-	b = append(append(append(b, ' '), e.Type...), ' ')
-	b = append(append(b, key...), ' ')
-	for _, v := range [...]int64{e.Lease, e.N, int64(e.Client), int64(e.Origin)} {
-		b = append(strconv.AppendInt(b, v, 10), ' ')
-	}
-	return string(strconv.AppendInt(b, e.Req, 10))
-}
-
-func decodeEntry(s string) (etcdEntry, error) {
-	// Split at single spaces, as encode writes them: strings.FieldsSeq,
-	// which looks for any Unicode space, was half of a follower's cost of
-	// reading an append.
-	var f [8]string
-	rest := s
-	for i := range len(f) - 1 {
-		j := strings.IndexByte(rest, ' ')
-		if j <= 0 {
-			return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q", s)
-		}
-		f[i], rest = rest[:j], rest[j+1:]
-	}
-	if rest == "" || strings.IndexByte(rest, ' ') >= 0 {
-		return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q", s)
-	}
-	f[len(f)-1] = rest
-	var n [8]int64
-	for _, i := range []int{0, 3, 4, 5, 6, 7} {
-		v, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			return etcdEntry{}, fmt.Errorf("etcd: malformed entry %q: %w", s, err)
-		}
-		n[i] = v
-	}
-	e := etcdEntry{Term: n[0], Type: f[1], Key: f[2], Lease: n[3], N: n[4], Client: sim.NodeID(n[5]), Origin: sim.NodeID(n[6]), Req: n[7]}
-	if e.Key == "-" {
-		e.Key = ""
-	}
-	return e, nil
-}
-
-func encodeEntries(log *sim.Chunked[etcdEntry], from int) []string {
-	out := make([]string, 0, log.Len()-from)
-	log.Range(from, func(_ int, e etcdEntry) bool {
-		out = append(out, e.encode())
-		return true
-	})
-	return out
 }
 
 // etcdKV is one key in the MVCC store.
