@@ -67,13 +67,13 @@ func (k *Keys) SetServers(servers []redissim.RedisServerView, nodes []sim.NodeVi
 func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 	r := &keysRenderer{k: k,
 		cards: widgets.NewPool(func() *cardObjects {
-			return &cardObjects{frame: &canvas.Rectangle{CornerRadius: 6}, title: widgets.NewText(13, true),
-				role: widgets.NewText(11.5, true), roleBg: &canvas.Rectangle{CornerRadius: 4}, counter: widgets.NewText(11.5, false),
-				clock: widgets.NewText(11, false), note: widgets.NewText(12, false)}
+			return &cardObjects{frame: &canvas.Rectangle{CornerRadius: 6}, title: widgets.NewText(keysTitleSize, true),
+				role: widgets.NewText(keysRoleSize, true), roleBg: &canvas.Rectangle{CornerRadius: 4}, counter: widgets.NewText(keysCounterSize, false),
+				clock: widgets.NewText(keysClockSize, false), note: widgets.NewText(12, false)}
 		}, (*cardObjects).all),
 		keys: widgets.NewPool(func() *keyObjects {
 			return &keyObjects{line: widgets.NewText(12.5, false), barBg: &canvas.Rectangle{CornerRadius: 3},
-				bar: &canvas.Rectangle{CornerRadius: 3}, left: widgets.NewText(11.5, false), deadline: widgets.NewText(11, false)}
+				bar: &canvas.Rectangle{CornerRadius: 3}, left: widgets.NewText(keysLeftSize, false), deadline: widgets.NewText(11, false)}
 		}, (*keyObjects).all),
 	}
 	r.pools = widgets.Pools{r.cards, r.keys}
@@ -139,6 +139,122 @@ func (r *keysRenderer) Refresh() {
 	}
 }
 
+// keysModel is what the picture shows, worked out from the servers before
+// any size is known: a card per server.
+type keysModel struct{ cards []keysCard }
+
+// keysCard is one server's card.
+type keysCard struct {
+	node    sim.NodeView
+	inUse   bool   // the server clients talk to, among several: a thicker frame
+	role    string // its role as shown
+	counter string // its fencing counter
+	clock   string // its clock's reading
+	note    string // it is down, or the lock is free; "" when it lists keys
+	keys    []keysRow
+}
+
+// keysRow is one key on a card: its line, its TTL bar and what is left.
+type keysRow struct {
+	line, left, deadline string
+	fraction             float32 // of its TTL left: the bar's length
+}
+
+// buildKeysModel works out the cards of servers; nodes resolves their
+// names and clocks, and master (an index into nodes) is the server clients
+// talk to.
+func buildKeysModel(servers []redissim.RedisServerView, nodes []sim.NodeView, master int) keysModel {
+	var m keysModel
+	for _, sv := range servers {
+		var node sim.NodeView
+		if sv.Node >= 0 && sv.Node < len(nodes) {
+			node = nodes[sv.Node]
+		}
+		c := keysCard{node: node, inUse: sv.Node == master && len(servers) > 1, role: i18n.Term(sv.Role),
+			counter: i18n.F("keys.counter", "n", sv.Counter), clock: i18n.F("cluster.clock", "t", widgets.FormatTime(node.Wall))}
+		if c.inUse {
+			c.role = i18n.F("keys.roleInUse", "role", c.role)
+		}
+		switch {
+		case node.Crashed:
+			c.note = i18n.T("keys.down")
+		case len(sv.Keys) == 0:
+			c.note = i18n.F("keys.free", "key", redissim.LockKey)
+		}
+		if c.note == "" {
+			for _, kv := range sv.Keys {
+				c.keys = append(c.keys, keysRowOf(kv, node))
+			}
+		}
+		m.cards = append(m.cards, c)
+	}
+	return m
+}
+
+// keysRowOf is a key's row on the card of node.
+func keysRowOf(kv redissim.KeyView, node sim.NodeView) keysRow {
+	row := keysRow{
+		line:     i18n.F("keys.line", "key", kv.Key, "value", strconv.Quote(kv.Value), "owner", kv.Owner),
+		left:     i18n.F("keys.left", "left", widgets.FormatTime(kv.Left), "ttl", widgets.FormatTime(kv.TTL)),
+		deadline: i18n.F("keys.deadline", "px", kv.TTL.Milliseconds(), "node", node.Name, "t", widgets.FormatTime(node.Wall+kv.Left)),
+		fraction: TTLFraction(kv),
+	}
+	if kv.Expired {
+		row.left = i18n.T("keys.expired")
+	}
+	return row
+}
+
+// Text sizes of a card.
+const (
+	keysTitleSize   = 13
+	keysRoleSize    = 11.5
+	keysCounterSize = 11.5
+	keysClockSize   = 11
+	keysLeftSize    = 11.5
+)
+
+// keysGeometry is where the cards of a model go in a picture of a size.
+type keysGeometry struct {
+	width, cardH float32 // every card's size
+	barW         float32 // a TTL bar's length
+	cards        []keysCardGeometry
+}
+
+// keysCardGeometry is where one card and what is on it go.
+type keysCardGeometry struct {
+	y         float32 // the card's top
+	roleX     float32 // the role pill's left edge
+	roleW     float32 // and its width
+	counterX  float32
+	showClock bool // the clock fits between the role and the counter
+	rows      int  // how many of its keys fit
+}
+
+// keysLayout places the cards of m in size: they share the height, none
+// taller than a header and two keys; a card lists the keys that fit.
+func keysLayout(m keysModel, size fyne.Size) keysGeometry {
+	n := float32(len(m.cards))
+	g := keysGeometry{width: size.Width, cardH: min((size.Height-(n-1)*cardGap)/n, cardHeadH+cardMaxBody+cardPad)}
+	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize, false)
+	g.barW = max(size.Width-2*cardPad-lw-10, 40)
+	y := float32(0)
+	for _, c := range m.cards {
+		cg := keysCardGeometry{y: y, roleX: cardPad + widgets.TextWidth(c.node.Name, keysTitleSize, true) + 8,
+			roleW: widgets.TextWidth(c.role, keysRoleSize, true) + 10}
+		cw := widgets.TextWidth(c.counter, keysCounterSize, false)
+		cg.counterX = size.Width - cardPad - cw
+		cg.showClock = cg.roleX+cg.roleW+16+widgets.TextWidth(c.clock, keysClockSize, false) < size.Width-cardPad-cw-12
+		for body := y + cardHeadH + 4; cg.rows < len(c.keys) && body+keyRowH <= y+g.cardH+4; body += keyRowH {
+			cg.rows++
+		}
+		g.cards = append(g.cards, cg)
+		y += g.cardH + cardGap
+	}
+	return g
+}
+
+// draw places the objects of the model's cards where the geometry says.
 func (r *keysRenderer) draw() {
 	k := r.k
 	if len(k.servers) == 0 {
@@ -147,65 +263,45 @@ func (r *keysRenderer) draw() {
 	th := k.Theme()
 	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
 	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
-	size := k.Size()
-	n := float32(len(k.servers))
-	cardH := min((size.Height-(n-1)*cardGap)/n, cardHeadH+cardMaxBody+cardPad)
-	y := float32(0)
-	for _, sv := range k.servers {
-		var node sim.NodeView
-		if sv.Node >= 0 && sv.Node < len(k.nodes) {
-			node = k.nodes[sv.Node]
-		}
+	m := buildKeysModel(k.servers, k.nodes, k.master)
+	g := keysLayout(m, k.Size())
+	for i, card := range m.cards {
+		cg := g.cards[i]
+		y := cg.y
 		c := r.cards.Next()
 		fill := widgets.Fade(widgets.ColorServerLink, 0.08)
 		stroke := widgets.Fade(widgets.ColorServerLink, 0.6)
-		if node.Crashed {
+		if card.node.Crashed {
 			fill, stroke = widgets.Fade(widgets.ColorIdle, 0.18), widgets.ColorIdle
 		}
 		width := float32(1)
-		if sv.Node == k.master && len(k.servers) > 1 {
+		if card.inUse {
 			width = 2.5
 		}
-		widgets.PlaceBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(size.Width, cardH), fill, stroke, width)
-
-		x := float32(cardPad)
-		widgets.PlaceText(c.title, node.Name, fyne.NewPos(x, y+6), fg)
-		x += c.title.MinSize().Width + 8
-		role := i18n.Term(sv.Role)
-		if sv.Node == k.master && len(k.servers) > 1 {
-			role = i18n.F("keys.roleInUse", "role", role)
-		}
-		rw := widgets.TextWidth(role, c.role.TextSize, true) + 10
-		widgets.PlaceRect(c.roleBg, fyne.NewPos(x, y+7), fyne.NewSize(rw, 17), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(c.role, role, fyne.NewPos(x+5, y+8), color.White)
-
-		counter := i18n.F("keys.counter", "n", sv.Counter)
-		cw := widgets.TextWidth(counter, c.counter.TextSize, false)
-		widgets.PlaceText(c.counter, counter, fyne.NewPos(size.Width-cardPad-cw, y+8), fg)
-		clock := i18n.F("cluster.clock", "t", widgets.FormatTime(node.Wall))
-		if x+rw+16+widgets.TextWidth(clock, c.clock.TextSize, false) < size.Width-cardPad-cw-12 {
-			widgets.PlaceText(c.clock, clock, fyne.NewPos(x+rw+12, y+9), muted)
+		widgets.PlaceBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(g.width, g.cardH), fill, stroke, width)
+		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad, y+6), fg)
+		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7), fyne.NewSize(cg.roleW, 17), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+5, y+8), color.White)
+		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+8), fg)
+		if cg.showClock {
+			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+12, y+9), muted)
 		} else {
 			c.clock.Hide()
 		}
 
 		body := y + cardHeadH + 4
 		switch {
-		case node.Crashed:
-			widgets.PlaceText(c.note, i18n.T("keys.down"), fyne.NewPos(cardPad, body+4), fg)
-		case len(sv.Keys) == 0:
-			widgets.PlaceText(c.note, i18n.F("keys.free", "key", redissim.LockKey), fyne.NewPos(cardPad, body+4), muted)
+		case card.node.Crashed:
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad, body+4), fg)
+		case card.note != "":
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad, body+4), muted)
 		default:
 			c.note.Hide()
-			for _, kv := range sv.Keys {
-				if body+keyRowH > y+cardH+4 {
-					break
-				}
-				r.drawKey(r.keys.Next(), kv, node, body, size.Width, fg, muted)
+			for _, row := range card.keys[:cg.rows] {
+				r.drawKey(r.keys.Next(), row, body, g.barW, fg, muted)
 				body += keyRowH
 			}
 		}
-		y += cardH + cardGap
 	}
 }
 
@@ -218,20 +314,13 @@ func TTLFraction(kv redissim.KeyView) float32 {
 	return float32(min(1, float64(kv.Left)/float64(kv.TTL)))
 }
 
-func (r *keysRenderer) drawKey(o *keyObjects, kv redissim.KeyView, node sim.NodeView, y, width float32, fg, muted color.Color) {
-	line := i18n.F("keys.line", "key", kv.Key, "value", strconv.Quote(kv.Value), "owner", kv.Owner)
-	widgets.PlaceText(o.line, line, fyne.NewPos(cardPad, y), fg)
-
-	left := i18n.F("keys.left", "left", widgets.FormatTime(kv.Left), "ttl", widgets.FormatTime(kv.TTL))
-	if kv.Expired {
-		left = i18n.T("keys.expired")
-	}
-	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), o.left.TextSize, false)
-	barW := max(width-2*cardPad-lw-10, 40)
+// drawKey places a key's row at y: its line, its TTL bar (amber in its
+// last fifth) with what is left beside it, and its deadline.
+func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW float32, fg, muted color.Color) {
+	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad, y), fg)
 	by := y + 20
 	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad, by), fyne.NewSize(barW, barH), widgets.Fade(widgets.ColorIdle, 0.25))
-	f := TTLFraction(kv)
-	if f > 0 {
+	if f := row.fraction; f > 0 {
 		c := widgets.ColorOwned
 		if f < 0.2 {
 			c = widgets.ColorWaiting
@@ -240,7 +329,6 @@ func (r *keysRenderer) drawKey(o *keyObjects, kv redissim.KeyView, node sim.Node
 	} else {
 		o.bar.Hide()
 	}
-	widgets.PlaceText(o.left, left, fyne.NewPos(cardPad+barW+10, by-2), muted)
-	deadline := i18n.F("keys.deadline", "px", kv.TTL.Milliseconds(), "node", node.Name, "t", widgets.FormatTime(node.Wall+kv.Left))
-	widgets.PlaceText(o.deadline, deadline, fyne.NewPos(cardPad, by+barH+4), muted)
+	widgets.PlaceText(o.left, row.left, fyne.NewPos(cardPad+barW+10, by-2), muted)
+	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad, by+barH+4), muted)
 }

@@ -108,3 +108,62 @@ func TestKeysDrawTheSameSnapshotOnce(t *testing.T) {
 	widgettest.AssertDrawsEachSnapshotOnce(t, "redis-gc-pause", NewKeys(),
 		func(r fyne.WidgetRenderer) int { return r.(*keysRenderer).refreshes })
 }
+
+// The model says what each card shows before any size is known: the
+// master in use marked among several servers, a crashed server's and a
+// free lock's note instead of keys, each key's line, time left and bar.
+func TestKeysModel(t *testing.T) {
+	snap := keysSnapshot()
+	v := redissim.ViewOf(snap)
+	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
+	require.Len(t, m.cards, 2)
+	master, replica := m.cards[0], m.cards[1]
+	assert.Equal(t, "redis-1", master.node.Name)
+	assert.True(t, master.inUse, "clients use the master, one of two servers")
+	assert.Equal(t, "master · clients use it", master.role)
+	assert.Equal(t, "fencing counter 4", master.counter)
+	assert.Empty(t, master.note)
+	require.Len(t, master.keys, 1)
+	assert.Equal(t, `lock = "ab12cd34:1"   owner client-2`, master.keys[0].line)
+	assert.Equal(t, "8.000 s of 10.000 s left", master.keys[0].left)
+	assert.InDelta(t, 0.8, master.keys[0].fraction, 1e-6)
+	assert.Contains(t, master.keys[0].deadline, "expires when redis-1's clock reads 30.000 s")
+	assert.False(t, replica.inUse)
+	assert.Equal(t, "down: the keys it held in memory are gone", replica.note)
+	assert.Empty(t, replica.keys)
+
+	alone := buildKeysModel(v.Servers[:1], snap.Nodes, v.Master)
+	assert.False(t, alone.cards[0].inUse, "one server needs no pointer to the master")
+	assert.Equal(t, "master", alone.cards[0].role)
+	free := []redissim.RedisServerView{{Node: 0, Role: "master"}}
+	assert.Equal(t, "lock — no key: the lock is free", buildKeysModel(free, snap.Nodes, 0).cards[0].note)
+	assert.Empty(t, buildKeysModel(nil, snap.Nodes, -1).cards)
+}
+
+// The geometry shares the height among the cards, none taller than a
+// header and two keys, lists on a card only the keys that fit, and drops
+// a card's clock when the role and the counter leave it no room.
+func TestKeysLayout(t *testing.T) {
+	test.NewTempApp(t)
+	snap := keysSnapshot()
+	v := redissim.ViewOf(snap)
+	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
+
+	g := keysLayout(m, fyne.NewSize(560, 1000))
+	assert.Equal(t, float32(cardHeadH+cardMaxBody+cardPad), g.cardH, "a tall picture: cards at their most")
+	require.Len(t, g.cards, 2)
+	assert.Equal(t, float32(0), g.cards[0].y)
+	assert.Equal(t, g.cardH+cardGap, g.cards[1].y)
+	assert.Equal(t, 1, g.cards[0].rows)
+	assert.Equal(t, 0, g.cards[1].rows, "a server that is down lists no keys")
+	assert.True(t, g.cards[0].showClock)
+	assert.Less(t, g.cards[0].roleX+g.cards[0].roleW, g.cards[0].counterX)
+
+	short := keysLayout(m, fyne.NewSize(560, 120))
+	assert.Equal(t, (120-cardGap)/float32(2), short.cardH, "two cards share a short picture")
+	assert.Equal(t, 0, short.cards[0].rows, "no room for a key under the header")
+
+	narrow := keysLayout(m, fyne.NewSize(200, 300))
+	assert.False(t, narrow.cards[0].showClock, "no room for the clock")
+	assert.Equal(t, float32(40), narrow.barW, "the bar keeps a length to read")
+}
