@@ -38,19 +38,23 @@ type EventLog struct {
 	content fyne.CanvasObject
 
 	rowHeight float32 // a row's height, measured once
+	// columns lays out every row (they share it): its widths fit the run
+	// on show (fitColumns).
+	columns *eventColumns
 }
 
 // NewEventLog returns an empty event log.
 func NewEventLog() *EventLog {
-	l := &EventLog{current: -1}
+	l := &EventLog{current: -1, columns: &eventColumns{}}
+	l.fitColumns(10*time.Minute-time.Millisecond, []string{sim.ClientName(9)})
 	l.count = widget.NewLabel("")
 	l.count.SizeName = theme.SizeNameCaptionText
-	l.count.Truncation = fyne.TextTruncateEllipsis // a narrow window shortens it, never widens the log
+	l.count.Wrapping = fyne.TextWrapWord // a narrow log sets it on two lines: it never widens the log, nor is cut
 	l.Messages = widget.NewCheck(i18n.T("eventlog.messages"), func(bool) { l.filter() })
 	l.Messages.Checked = true
 	l.List = widget.NewList(
 		func() int { return l.Len() },
-		newEventRow,
+		l.newEventRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) { l.fillRow(id, o.(*fyne.Container)) },
 	)
 	l.List.HideSeparators = true
@@ -194,7 +198,7 @@ func (l *EventLog) Follow(t time.Duration) {
 // before and just after the cursor are both in view.
 func (l *EventLog) center(row int) {
 	if l.rowHeight == 0 {
-		l.rowHeight = container.NewThemeOverride(newEventRow(), logTheme{}).MinSize().Height
+		l.rowHeight = container.NewThemeOverride(l.newEventRow(), logTheme{}).MinSize().Height
 	}
 	step := l.rowHeight + logTheme{}.Size(theme.SizeNamePadding)
 	l.List.ScrollToOffset(float32(row)*step - (l.List.Size().Height-step)/2)
@@ -239,6 +243,27 @@ func (l *EventLog) selected(row widget.ListItemID) {
 	}
 }
 
+// fitColumns sizes the time and node columns for a run: as wide as the
+// run's longest time (its end) and its longest node name, so what
+// happened has the rest (at 1024 points the log is about 280 wide, and
+// "MsgHeartbeatResp from etcd-2" needs 162 of them).
+func (l *EventLog) fitColumns(end time.Duration, nodes []string) {
+	caption := theme.CaptionTextSize()
+	timeW := fyne.MeasureText(widgets.FormatTime(end), caption, fyne.TextStyle{Monospace: true}).Width
+	nodeW := fyne.MeasureText(i18n.T("eventlog.scenario"), caption, fyne.TextStyle{}).Width
+	for _, n := range nodes {
+		nodeW = max(nodeW, fyne.MeasureText(n, caption, fyne.TextStyle{Bold: true}).Width)
+	}
+	l.columns.widths = []float32{max(timeW, eventTimeMin) + 2, nodeW, eventWhatMin}
+}
+
+// The least widths of the time column (that of "999 ms") and of what
+// happened.
+const (
+	eventTimeMin = 40
+	eventWhatMin = 132
+)
+
 // eventColumns lays a row out: time, node and what happened at fixed
 // widths, the details in the rest. In a wide log the last fixed column
 // (what happened) takes eventWhatShare of what is left after the others,
@@ -246,6 +271,17 @@ func (l *EventLog) selected(row widget.ListItemID) {
 // "MsgHeartbeatResp from etcd-2" was cut at 132 beside an empty details
 // column. Every row is laid out alike, so the columns stay aligned.
 type eventColumns struct{ widths []float32 }
+
+// noDetails reports a row whose details column is empty: its what
+// happened then takes the rest of the row, so "MsgHeartbeatResp from
+// etcd-2" is not cut beside an empty column in a narrow log.
+func (c eventColumns) noDetails(objs []fyne.CanvasObject) bool {
+	if len(objs) <= len(c.widths) {
+		return true
+	}
+	l, ok := objs[len(c.widths)].(*widget.Label)
+	return ok && l.Text == ""
+}
 
 // eventWhatShare is the share of a wide row the last fixed column takes.
 const eventWhatShare = 0.6
@@ -256,8 +292,10 @@ func (c eventColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		w := size.Width - x
 		if i < len(c.widths) {
 			want := c.widths[i]
-			if i == len(c.widths)-1 {
+			if i == len(c.widths)-1 && !c.noDetails(objs) {
 				want = max(want, w*eventWhatShare)
+			} else if i == len(c.widths)-1 {
+				want = w // no details: what happened takes the row's rest
 			}
 			w = min(want, w)
 		}
@@ -268,7 +306,7 @@ func (c eventColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 // eventColumnGap is the room between two columns of the log.
-const eventColumnGap = 6
+const eventColumnGap = 4
 
 // MinSize is a row's height and a width that leaves the time and node
 // readable: the log may be narrowed until the other columns truncate.
@@ -280,7 +318,7 @@ func (c eventColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(c.widths[0]+c.widths[1]+2*eventColumnGap+40, h)
 }
 
-func newEventRow() fyne.CanvasObject {
+func (l *EventLog) newEventRow() fyne.CanvasObject {
 	cell := func() *widget.Label {
 		l := widget.NewLabel("")
 		l.SizeName = theme.SizeNameCaptionText
@@ -290,7 +328,7 @@ func newEventRow() fyne.CanvasObject {
 	at := cell()
 	at.Alignment = fyne.TextAlignTrailing
 	at.TextStyle.Monospace = true
-	return container.New(eventColumns{widths: []float32{78, 70, 132}}, at, cell(), cell(), cell())
+	return container.New(l.columns, at, cell(), cell(), cell())
 }
 
 // fillRow writes an event into a row: the cursor's instant in bold, the
@@ -317,6 +355,7 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 	case l.current >= 0 && e.At == l.curAt:
 		bold = true
 	}
+	hadDetails := c.Objects[len(c.Objects)-1].(*widget.Label).Text != ""
 	for i, o := range c.Objects {
 		lb := o.(*widget.Label)
 		if lb.Text == texts[i] && lb.Importance == imp && lb.TextStyle.Bold == bold {
@@ -324,6 +363,9 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 		}
 		lb.Text, lb.Importance, lb.TextStyle.Bold = texts[i], imp, bold
 		lb.Refresh()
+	}
+	if hadDetails != (note != "") { // the columns move (eventColumns)
+		c.Layout.Layout(c.Objects, c.Size())
 	}
 }
 
@@ -416,7 +458,9 @@ func (p *Pictures) ShowSide(on bool) {
 // showRunLog hands a new recording's trace to the log.
 func (v *tabView) showRunLog() {
 	if rec := v.ctl.Recording(); rec != nil {
-		v.log.mode = v.ctl.Scenario().Mode
+		sc := v.ctl.Scenario()
+		v.log.mode = sc.Mode
+		v.log.fitColumns(rec.End(), append(append(sc.ClientNames(), sc.ServerNames()...), sim.StorageName))
 		v.log.SetTrace(rec.Events(), v.ctl.Cursor())
 	}
 	v.controlsAt = v.ctl.Effective()

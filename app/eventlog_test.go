@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -139,7 +140,7 @@ func TestEventLogNotesInChinese(t *testing.T) {
 			l.SetTrace(rec.Events(), rec.End())
 			var notes []string
 			for row := range l.Len() {
-				c := newEventRow().(*fyne.Container)
+				c := l.newEventRow().(*fyne.Container)
 				l.fillRow(row, c)
 				shown := c.Objects[3].(*widget.Label).Text
 				notes = append(notes, shown)
@@ -230,7 +231,7 @@ func TestChangeMarksInWords(t *testing.T) {
 	noteOfChange := func() string {
 		for row := range l.Len() {
 			if l.Event(row).Kind == "change" {
-				c := newEventRow().(*fyne.Container)
+				c := l.newEventRow().(*fyne.Container)
 				l.fillRow(row, c)
 				return c.Objects[3].(*widget.Label).Text
 			}
@@ -259,23 +260,78 @@ func TestChangeMarksInWords(t *testing.T) {
 	}
 }
 
-// A row's columns: time and node at fixed widths; what happened at its
-// fixed width in a narrow log and at a share of the rest in a wide one
-// (a 2560-point window's log cut "MsgHeartbeatResp from etcd-2" at 132
-// points beside an empty details column); the details in what is left.
+// A row's columns: time and node as wide as the run needs; what happened
+// at its least width in a narrow log and at a share of the rest in a wide
+// one (a 2560-point window's log cut "MsgHeartbeatResp from etcd-2" at
+// 132 points beside an empty details column); the details in what is
+// left.
 func TestEventColumnsWidenWhatHappenedInAWideLog(t *testing.T) {
 	test.NewTempApp(t)
-	row := newEventRow().(*fyne.Container)
+	l := NewEventLog()
+	l.fitColumns(15*time.Second, []string{"client-1", "etcd-1", "storage"})
+	timeW, nodeW := l.columns.widths[0], l.columns.widths[1]
+	row := l.newEventRow().(*fyne.Container)
+	row.Objects[3].(*widget.Label).Text = "token 2"
 	for _, tc := range []struct{ width, what float32 }{
-		{300, 132},
-		{460, (460 - 78 - 70 - 2*eventColumnGap) * eventWhatShare},
+		{300, eventWhatMin},
+		{460, (460 - timeW - nodeW - 2*eventColumnGap) * eventWhatShare},
 	} {
 		row.Resize(fyne.NewSize(tc.width, 20))
 		objs := row.Objects
-		assert.Equal(t, float32(78), objs[0].Size().Width)
-		assert.Equal(t, float32(70), objs[1].Size().Width)
+		assert.Equal(t, timeW, objs[0].Size().Width)
+		assert.Equal(t, nodeW, objs[1].Size().Width)
 		assert.InDelta(t, tc.what, objs[2].Size().Width, 0.01, "width %v", tc.width)
 		assert.InDelta(t, tc.width, objs[3].Position().X+objs[3].Size().Width, 0.01, "the details end at the row's end")
 		assert.Greater(t, objs[3].Size().Width, float32(0))
 	}
+}
+
+// In the log of a 1024-point window (a row about 280 wide) an etcd run's
+// "MsgHeartbeatResp from etcd-2" shows whole: the time and node columns
+// are as wide as the run needs, and a row without details gives what
+// happened the rest of the row. Filled with details, the columns move
+// back.
+func TestEventRowShowsWhatHappenedWholeAt1024(t *testing.T) {
+	test.NewTempApp(t).Settings().SetTheme(&Theme{Choice: ThemeDark})
+	sc, err := assets.Preset("etcd-lease-expiry")
+	require.NoError(t, err)
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	l := NewEventLog()
+	l.fitColumns(rec.End(), append(append(sc.ClientNames(), sc.ServerNames()...), sim.StorageName))
+	l.SetTrace(rec.Events(), rec.End())
+	row := container.NewThemeOverride(l.newEventRow(), logTheme{})
+	test.NewTempWindow(t, row)
+	cells := row.Content.(*fyne.Container)
+	row.Resize(fyne.NewSize(280, 20))
+	what := cells.Objects[2].(*widget.Label)
+	details := false
+	for i := range l.Len() {
+		e := l.Event(i)
+		l.fillRow(i, cells)
+		text := fyne.MeasureText(what.Text, theme.CaptionTextSize(), what.TextStyle).Width
+		if e.Note == "" && strings.HasPrefix(what.Text, "MsgHeartbeatResp") {
+			assert.GreaterOrEqual(t, what.Size().Width, text, "%q is whole", what.Text)
+		}
+		if e.Note != "" && e.Kind != "change" {
+			details = true
+			assert.InDelta(t, eventWhatMin, what.Size().Width, 0.01, "with details, what happened keeps its column")
+		}
+	}
+	assert.True(t, details, "some rows have details")
+}
+
+// The log's header (how many events, tap one) wraps in a narrow log
+// rather than being cut with "…".
+func TestEventLogHeaderWrapsInANarrowLog(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewEventLog()
+	test.NewTempWindow(t, l.Content()).Resize(fyne.NewSize(290, 400))
+	l.count.SetText(i18n.F("eventlog.count", "shown", 1531, "n", 1531))
+	assert.Equal(t, fyne.TextTruncateOff, l.count.Truncation)
+	assert.Equal(t, fyne.TextWrapWord, l.count.Wrapping)
+	one := widget.NewLabel("x")
+	one.SizeName = l.count.SizeName
+	assert.Greater(t, l.count.MinSize().Height, one.MinSize().Height, "set on more than one line")
+	assert.LessOrEqual(t, l.count.Size().Width, float32(290), "and no wider than the log")
 }
