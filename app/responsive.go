@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -270,6 +271,38 @@ func (m minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		}
 	}
 	return s
+}
+
+// wholeText gives a label that truncates the width of its whole text as
+// its minimum, up to limit: in a flow it then takes a row of its own
+// where the rest of a row is too short for it, rather than being cut
+// with "…" (the trade-off map's status beside its choices), and only a
+// text longer than limit is shortened.
+func wholeText(l *widget.Label, limit float32) fyne.CanvasObject {
+	return container.New(&wholeTextLayout{label: l, limit: limit}, l)
+}
+
+// wholeTextLayout is the layout of wholeText's box.
+type wholeTextLayout struct {
+	label *widget.Label
+	limit float32
+}
+
+func (w *wholeTextLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (w *wholeTextLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	m := w.label.MinSize()
+	size := w.label.SizeName
+	if size == "" {
+		size = theme.SizeNameText
+	}
+	text := fyne.MeasureText(w.label.Text, theme.SizeForWidget(size, w.label), w.label.TextStyle).Width
+	return fyne.NewSize(max(m.Width, min(text+2*theme.InnerPadding(), w.limit)), m.Height)
 }
 
 // yieldingFooter lays out a picture with a footer of text beneath it: the

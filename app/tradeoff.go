@@ -315,7 +315,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 		container.NewHBox(bold(i18n.T("tradeoff.up")), fixed(170, t.ySel)),
 		container.NewHBox(bold(i18n.T("tradeoff.pauseAt")), fixed(170, t.pauseSel)),
 		container.NewHBox(bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
-		fixed(220, t.progress), stretch(atLeast(160, t.state), 0))
+		fixed(220, t.progress), stretch(wholeText(t.state, 600), 0))
 	heatTitle := i18n.T("tradeoff.heat.title")
 	chartTitle := i18n.T("tradeoff.chart.title")
 	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -234,5 +235,35 @@ func TestTradeoffPauseAtIsSaidInChinese(t *testing.T) {
 	require.NoError(t, err)
 	for at, want := range map[string]string{sim.PauseBeforeWrite: "暂停时机：写入前", sim.PauseMidWork: "暂停时机：工作进行到一半时"} {
 		assert.Contains(t, describeBase(designtab.Tabs()[0], base, smallAxes("ttl"), smallAxes("pause"), 6, at), want)
+	}
+}
+
+// The map's status ("30×21×50 seeds done in 2.6 s · coarse map in 26 ms")
+// is never cut with "…" where the window has the room for it: at 1024 and
+// 1366 points, in both languages, it is as wide as its text, on a row of
+// its own when the choices leave too little beside them.
+func TestTradeoffStatusIsWhole(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	t.Cleanup(w.Close)
+	for _, l := range i18n.Langs {
+		w.SetLanguage(l)
+		for i, v := range w.tabs {
+			to := v.tradeoff
+			to.runner.deliver = func(func()) {} // the layout only
+			to.axis = smallAxes
+			w.appTabs.SelectIndex(i)
+			to.setShown(true)
+			grid := i18n.F("tradeoff.grid", "x", 30, "y", 21, "seeds", 50) // the default map's
+			to.state.SetText(i18n.F("tradeoff.done", "grid", grid, "t", "2.6 s", "coarse", i18n.F("tradeoff.coarseIn", "t", "26 ms")))
+			for _, width := range []float32{1024, 1366, 1920} {
+				layOut(w, fyne.NewSize(width, 768))
+				text := fyne.MeasureText(to.state.Text, theme.TextSize(), to.state.TextStyle).Width
+				assert.GreaterOrEqual(t, to.state.Size().Width, text+2*theme.InnerPadding()-0.5,
+					"%s %s at %v: %q is whole", l, v.spec.Mode, width, to.state.Text)
+			}
+			to.setShown(false)
+		}
 	}
 }
