@@ -1,6 +1,8 @@
 package app
 
 import (
+	"math"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -21,6 +23,10 @@ import (
 type flowLayout struct {
 	hgap, vgap float32
 	width      float32 // the width of the last Layout; 0 before the first
+	// border is the flowBorder box the flow tops, nil for none: a flow
+	// laid out again in a box of the wrong height (its rows changed) lays
+	// it out again too (see Layout).
+	border *fyne.Container
 }
 
 // stretch marks o as taking a share of its row's spare width, up to max
@@ -135,10 +141,13 @@ type flowBorder struct{}
 // newFlowBorder is a box with flow on top, footer (may be nil) at the
 // bottom and body between them.
 func newFlowBorder(flow *fyne.Container, body, footer fyne.CanvasObject) *fyne.Container {
-	if footer == nil {
-		return container.New(flowBorder{}, flow, body)
+	objs := []fyne.CanvasObject{flow, body}
+	if footer != nil {
+		objs = append(objs, footer)
 	}
-	return container.New(flowBorder{}, flow, body, footer)
+	box := container.New(flowBorder{}, objs...)
+	flow.Layout.(*flowLayout).border = box
+	return box
 }
 
 func (flowBorder) Layout(objs []fyne.CanvasObject, size fyne.Size) {
@@ -181,9 +190,21 @@ func (flowBorder) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return m
 }
 
-// Layout places the rows for the container's width.
+// Layout places the rows for the container's width. When they no longer
+// take the box's height (a control grew or shrank: a long preset name, a
+// button's new words) it lays out the flowBorder the flow tops too, so
+// the body moves to make room: Fyne lays out again only the parent of an
+// object whose minimum size changed, and its grandparent only if it hears
+// of the change, which it does not when something in the body changed in
+// the same frame (a run opened from the trade-off map left a fourth row of
+// the toolbar over the cluster).
 func (f *flowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	f.width = size.Width
+	defer func() {
+		if b := f.border; b != nil && math.Abs(float64(f.heightAt(objs, size.Width)-size.Height)) > 0.5 {
+			b.Layout.Layout(b.Objects, b.Size())
+		}
+	}()
 	y := float32(0)
 	for _, row := range f.rows(objs, size.Width) {
 		h := rowHeight(row)

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -125,6 +126,31 @@ func TestFlowLayout(t *testing.T) {
 	f = newFlow(hidden, a)
 	f.Resize(fyne.NewSize(300, 100))
 	assert.Equal(t, fyne.NewPos(0, 0), a.Position(), "hidden objects take no room")
+}
+
+// A control of the toolbar that grows (a run opened from the trade-off
+// map puts its long name in the preset picker) gives the flow another
+// row: laid out again as Fyne does it, the flow alone, it moves the body
+// below the new row instead of leaving the row over it.
+func TestFlowBorderMakesRoomForANewRow(t *testing.T) {
+	box := func(w float32) *canvas.Rectangle {
+		r := canvas.NewRectangle(nil)
+		r.SetMinSize(fyne.NewSize(w, 20))
+		return r
+	}
+	a, b, grows := box(100), box(100), box(100)
+	flow := newFlow(a, b, grows)
+	body := box(10)
+	fb := newFlowBorder(flow, body, nil)
+	fb.Resize(fyne.NewSize(320, 200))
+	require.Equal(t, float32(20), flow.Size().Height, "one row")
+	require.Equal(t, 20+theme.Padding(), body.Position().Y)
+
+	grows.SetMinSize(fyne.NewSize(150, 20))
+	flow.Layout.Layout(flow.Objects, flow.Size()) // what Fyne does for the parent of a grown object
+	assert.Equal(t, float32(40), flow.Size().Height, "two rows")
+	assert.Equal(t, 40+theme.Padding(), body.Position().Y, "the body is below them")
+	assert.Equal(t, float32(200-40)-theme.Padding(), body.Size().Height)
 }
 
 func TestYieldingFooter(t *testing.T) {
