@@ -25,22 +25,33 @@ func layOut(w *Window, size fyne.Size) {
 	w.Resize(size)
 }
 
+// layoutWindow is a window for tests of the layout, in English again
+// when the test ends.
+func layoutWindow(t *testing.T) *Window {
+	t.Helper()
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	w := NewWindow(test.NewTempApp(t))
+	t.Cleanup(w.Close)
+	return w
+}
+
+// quietMaps makes every tab's trade-off map compute a small grid and
+// report to nobody: a test of the layout, on its own goroutine.
+func quietMaps(w *Window) {
+	for _, v := range w.tabs {
+		v.tradeoff.runner.deliver = func(func()) {}
+		v.tradeoff.axis = smallAxes
+	}
+}
+
 // The window fits a 1024×768 laptop in both languages, on every tab, with
 // the event log open and with the Trade-off map on show: its content asks
 // for no more than MinUsableSize once laid out at that width.
 func TestWindowFitsASmallScreen(t *testing.T) {
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-	a := test.NewTempApp(t)
-	w := NewWindow(a)
-	t.Cleanup(w.Close)
+	w := layoutWindow(t)
 	for _, l := range i18n.Langs {
 		w.SetLanguage(l)
-		for _, v := range w.tabs {
-			// The map's computation reports to nobody: this test looks at
-			// the layout only, on its own goroutine.
-			v.tradeoff.runner.deliver = func(func()) {}
-			v.tradeoff.axis = smallAxes
-		}
+		quietMaps(w)
 		for _, log := range []bool{false, true} {
 			w.ShowEventLog(log)
 			for i, v := range w.tabs {

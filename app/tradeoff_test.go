@@ -243,16 +243,12 @@ func TestTradeoffPauseAtIsSaidInChinese(t *testing.T) {
 // 1366 points, in both languages, it is as wide as its text, on a row of
 // its own when the choices leave too little beside them.
 func TestTradeoffStatusIsWhole(t *testing.T) {
-	t.Cleanup(func() { i18n.Set(i18n.English) })
-	a := test.NewTempApp(t)
-	w := NewWindow(a)
-	t.Cleanup(w.Close)
+	w := layoutWindow(t)
 	for _, l := range i18n.Langs {
 		w.SetLanguage(l)
+		quietMaps(w)
 		for i, v := range w.tabs {
 			to := v.tradeoff
-			to.runner.deliver = func(func()) {} // the layout only
-			to.axis = smallAxes
 			w.appTabs.SelectIndex(i)
 			to.setShown(true)
 			grid := i18n.F("tradeoff.grid", "x", 30, "y", 21, "seeds", 50) // the default map's
