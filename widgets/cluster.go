@@ -115,6 +115,22 @@ const (
 	nodeMinH       = 16
 )
 
+// The cluster's size at which its boxes and their words are drawn at
+// their own sizes (nodeMaxW, the 13-point name): the panel of a 1400×900
+// window. A larger panel scales them up, to clusterMaxScale, so a
+// 2560×1440 screen is not left with small boxes in a wide empty panel.
+const (
+	clusterRefW     = 900
+	clusterRefH     = 360
+	clusterMaxScale = 1.8
+)
+
+// clusterScale is how much a cluster view of this size scales its boxes
+// and words: 1 up to the reference size, more in a larger one.
+func clusterScale(size fyne.Size) float32 {
+	return min(max(min(size.Width/clusterRefW, size.Height/clusterRefH), 1), clusterMaxScale)
+}
+
 // clusterLayout places the nodes: clients in a column on the left, servers
 // in a column on the right, each column centred vertically.
 func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
@@ -127,7 +143,8 @@ func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
 			servers = append(servers, i)
 		}
 	}
-	w := float32(math.Min(nodeMaxW, float64(size.Width-3*clusterMargin)*0.36))
+	scale := clusterScale(size)
+	w := min(nodeMaxW*scale, (size.Width-3*clusterMargin)*0.36)
 	w = max(w, 60)
 	h := size.Height - 2*clusterMargin - clusterLegendH - clusterBannerH
 	// column stacks nodes from the top; when they do not fit one above the
@@ -151,7 +168,7 @@ func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
 				}
 			}
 		}
-		bh = max(min(bh, nodeMaxH), 1)
+		bh = max(min(bh, nodeMaxH*scale), 1)
 		cw := (w - float32(cols-1)*gap) / float32(cols)
 		total := float32(rows)*bh + float32(rows-1)*gap
 		y0 := clusterMargin + clusterBannerH + (h-total)/2
@@ -242,7 +259,7 @@ type msgObjects struct {
 }
 
 func newMsgObjects() *msgObjects {
-	return &msgObjects{pill: &canvas.Rectangle{CornerRadius: 7}, text: NewText(10.5, true)}
+	return &msgObjects{pill: &canvas.Rectangle{CornerRadius: 7}, text: NewText(msgTextSize, true)}
 }
 
 type clusterRenderer struct {
@@ -367,6 +384,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		from, to := linkEnds(boxes[m.From], boxes[m.To])
 		p := MessagePosition(m, from, to, now)
 		o := r.msgs.Next()
+		resizeText(o.text, msgTextSize*clusterScale(r.v.Size()))
 		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
 		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
@@ -510,22 +528,25 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	}
 	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	slim := b.size.Height < nodeTwoLinesH
+	k := clusterScale(r.v.Size()) // a large panel's boxes and words grow together
 	if slim {
 		r.drawSlimNode(o, n, lines, b, fg, th)
 	} else {
-		resizeText(o.lines[0], 13)
-		resizeText(o.lines[1], 11.5)
+		resizeText(o.lines[0], 13*k)
+		for _, t := range o.lines[1:] {
+			resizeText(t, 11.5*k)
+		}
 	}
-	y := b.pos.Y + 5
+	y := b.pos.Y + 5*k
 	for i, t := range o.lines {
 		if slim {
 			break
 		}
-		h := t.TextSize + 4
+		h := t.TextSize + 4*k
 		// Only a line wholly inside the box, clear of its bottom edge, is
 		// drawn; a line too long for the box's width is shortened.
 		bold := i == 0
-		text := FitText(lines[i], t.TextSize, bold, b.size.Width-18)
+		text := FitText(lines[i], t.TextSize, bold, b.size.Width-18*k)
 		if lines[i] == "" || y+fyne.MeasureText(text, t.TextSize, fyne.TextStyle{Bold: bold}).Height > b.pos.Y+b.size.Height-2 {
 			t.Hide()
 			continue
@@ -540,20 +561,21 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 		if i == 3 && (n.Paused || n.Crashed) {
 			c = fg
 		}
-		PlaceText(t, text, fyne.NewPos(b.pos.X+9, y), c)
+		PlaceText(t, text, fyne.NewPos(b.pos.X+9*k, y), c)
 		y += h
 	}
 
 	// The holder's badge: its token when the mode hands one out.
-	if n.Client && n.State == sim.StateHolding && !slim && b.size.Width >= 150 {
+	if n.Client && n.State == sim.StateHolding && !slim && b.size.Width >= 150*k {
 		label := i18n.T("cluster.holder")
 		if n.Token > 0 {
 			label = i18n.F("cluster.holderToken", "token", n.Token)
 		}
-		w := TextWidth(label, o.badgeText.TextSize, true) + 10
-		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6, b.pos.Y+5)
-		PlaceRect(o.badge, pos, fyne.NewSize(w, 17), ColorHolding)
-		PlaceText(o.badgeText, label, pos.AddXY(5, 1), color.White)
+		resizeText(o.badgeText, 11*k)
+		w := TextWidth(label, o.badgeText.TextSize, true) + 10*k
+		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6*k, b.pos.Y+5*k)
+		PlaceRect(o.badge, pos, fyne.NewSize(w, 17*k), ColorHolding)
+		PlaceText(o.badgeText, label, pos.AddXY(5*k, k), color.White)
 	} else {
 		o.badge.Hide()
 		o.badgeText.Hide()
@@ -598,9 +620,14 @@ func ClientStateText(n sim.NodeView) string {
 	return i18n.T("client.idle")
 }
 
-// messageSize is the size of a message's label (its pill).
+// msgTextSize is the size of a message's label in a cluster of the
+// reference size (clusterScale).
+const msgTextSize = 10.5
+
+// messageSize is the size of a message's label (its pill): 16 points
+// high for the 10.5-point label, more for a larger one.
 func messageSize(o *msgObjects, label string) fyne.Size {
-	return fyne.NewSize(TextWidth(label, o.text.TextSize, true)+12, 16)
+	return fyne.NewSize(TextWidth(label, o.text.TextSize, true)+12, 16*o.text.TextSize/msgTextSize)
 }
 
 // clearOfBoxes moves a message's label, of size sz centred at p on the link

@@ -265,3 +265,44 @@ func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
 		assert.True(t, apart, "the label %v %v covers node %d %v", p, s, i, b)
 	}
 }
+
+// On a large screen the cluster's boxes and their words grow with the
+// panel (its 1480×560 at 2560×1440 left 240-point boxes in 13-point type
+// in a wide empty panel); up to the reference size they keep their own.
+func TestClusterGrowsOnALargeScreen(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	snap := gcPauseSnapshot()
+	type look struct{ boxW, boxH, name, badge, msgH float32 }
+	lookAt := func(size fyne.Size) look {
+		w.Resize(size)
+		v.Resize(size)
+		v.SetSnapshot(snap)
+		r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+		boxes := clusterLayout(snap.Nodes, v.Size())
+		var l look
+		for _, b := range boxes {
+			l.boxW, l.boxH = max(l.boxW, b.size.Width), max(l.boxH, b.size.Height)
+		}
+		l.name = r.nodes.items[0].lines[0].TextSize
+		l.badge = r.nodes.items[0].badgeText.TextSize
+		for _, m := range r.msgs.items {
+			if m.pill.Visible() {
+				l.msgH = m.pill.Size().Height
+			}
+		}
+		return l
+	}
+	small := lookAt(fyne.NewSize(800, 340))
+	assert.Equal(t, look{nodeMaxW, small.boxH, 13, 11, 16}, small, "the reference sizes")
+	large := lookAt(fyne.NewSize(1480, 560))
+	k := clusterScale(fyne.NewSize(1480, 560))
+	assert.InDelta(t, 1.55, k, 0.01)
+	assert.InDelta(t, nodeMaxW*k, large.boxW, 0.01, "the boxes grow")
+	assert.Greater(t, large.boxH, small.boxH)
+	assert.InDelta(t, 13*k, large.name, 0.01, "and their words")
+	assert.InDelta(t, 11*k, large.badge, 0.01)
+	assert.InDelta(t, 16*k, large.msgH, 0.01, "and the messages' labels")
+	assert.Equal(t, float32(clusterMaxScale), clusterScale(fyne.NewSize(4000, 2000)), "up to a limit")
+}
