@@ -242,6 +242,12 @@ func zkOwnerNote(c zookeepersim.ZNode, owner sim.NodeView) string {
 // zkSessionNote is the session's timer in words: when the leader expires
 // it, and what the client's own side says when its connection is down.
 func zkSessionNote(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool) string {
+	return zkSessionNoteIn(z, c, sess, ok, false)
+}
+
+// zkSessionNoteIn is zkSessionNote, in short (without the timeout beside
+// the time left) when short is set: the session line of a narrow panel.
+func zkSessionNoteIn(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok, short bool) string {
 	var parts []string
 	switch {
 	case c.Crashed:
@@ -259,6 +265,8 @@ func zkSessionNote(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSe
 		parts = append(parts, i18n.T("zk.session.closing"))
 	case z.Electing || z.Leader == "":
 		parts = append(parts, i18n.T("zk.session.onHold"))
+	case short:
+		parts = append(parts, i18n.F("zk.session.expiresInShort", "left", widgets.FormatTime(sess.Left)))
 	default:
 		parts = append(parts, i18n.F("zk.session.expiresIn", "left", widgets.FormatTime(sess.Left), "timeout", zkShortTime(sess.Timeout)))
 	}
@@ -712,16 +720,50 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 }
 
 // placeTimer draws a session's id, its bar and its timer in words from x
-// to limit on the line at y.
+// to limit on the line at y. Where the line is too short for all of it
+// (a 1024-point window cut "expires in 6.000 s if silent · timeout 10 s"
+// after "if silen…"), the timer leaves out the timeout, then the id its
+// label ("session "), then the bar, before the words are shortened with
+// "…".
 func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
-	id := i18n.T("zk.noSession")
-	if ok {
-		id = fmt.Sprintf("%s%#x", label, sess.ID)
+	const barW = 56
+	idOf := func(label string) string {
+		if !ok {
+			return i18n.T("zk.noSession")
+		}
+		return fmt.Sprintf("%s%#x", label, sess.ID)
 	}
-	widgets.PlaceText(o.id, id, fyne.NewPos(x, y), muted)
-	x += max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(id, o.id.TextSize, false)) + 8
-	if ok {
-		const barW = 56
+	noteOf := func(short bool) string {
+		text := lead
+		if note := zkSessionNoteIn(z, c, sess, ok, short); note != "" && text != "" {
+			text += " · " + note
+		} else if note != "" {
+			text = note
+		}
+		return text
+	}
+	// barAt is where the bar starts after the id.
+	barAt := func(label string) float32 {
+		return x + max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(idOf(label), o.id.TextSize, false)) + 8
+	}
+	var text string
+	bar := ok
+	for _, try := range []struct {
+		label      string
+		short, bar bool
+	}{{label, false, ok}, {label, true, ok}, {"", true, ok}, {"", true, false}} {
+		text, label, bar = noteOf(try.short), try.label, try.bar
+		at := barAt(label)
+		if bar {
+			at += barW + 8
+		}
+		if widgets.TextWidth(text, o.note.TextSize, false) <= limit-at {
+			break
+		}
+	}
+	widgets.PlaceText(o.id, idOf(label), fyne.NewPos(x, y), muted)
+	x = barAt(label)
+	if bar {
 		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+3), fyne.NewSize(barW, 9), widgets.Fade(widgets.ColorIdle, 0.3))
 		if f := zkSessionFraction(sess); f > 0 {
 			bc := widgets.ColorOwned
@@ -740,12 +782,6 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 	nc := muted
 	if c.Session == zookeepersim.ZKSuspended || c.Session == zookeepersim.ZKLost || c.Paused || c.Crashed {
 		nc = fg
-	}
-	text := lead
-	if note := zkSessionNote(z, c, sess, ok); note != "" && text != "" {
-		text += " · " + note
-	} else if note != "" {
-		text = note
 	}
 	widgets.PlaceText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
 }

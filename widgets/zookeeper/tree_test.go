@@ -321,3 +321,28 @@ func TestTreeDetailsAreChinese(t *testing.T) {
 	}, func() []widgettest.Picture { return []widgettest.Picture{widgets.NewClusterView(), NewZNodeTree()} },
 		func(*sim.Snapshot) []string { return nil })
 }
+
+// In the state panel of a 1024-point window (about 430 points wide) the
+// session line under a child says when the session expires whole: it
+// leaves out the timeout, then the id's label, then the bar, before it
+// shortens the words with "…" ("expires in 6.000 s if silen…" before).
+func TestZNodeTreeSessionLineFitsANarrowPanel(t *testing.T) {
+	snap := zkSnapshot(t, "zk-session-expiry", 6*time.Second)
+	for _, c := range []struct {
+		width float32
+		want  string
+	}{
+		{760, "expires in 6.000 s if silent · timeout 10 s"},
+		{430, "expires in 6.000 s if silent"},
+		{330, "expires in 6.000 s if silent"}, // the event log open beside it
+	} {
+		_, r := newZKTree(t, snap, fyne.NewSize(c.width, 280))
+		shown := widgettest.Texts(r.Objects())
+		assert.Contains(t, shown, c.want, "%v: %q", c.width, shown)
+		for _, s := range shown {
+			if strings.HasPrefix(s, "expires in") {
+				assert.NotContains(t, s, "…", "%v", c.width)
+			}
+		}
+	}
+}
