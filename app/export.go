@@ -158,7 +158,7 @@ func ScenarioParameters(sc *sim.Scenario) string {
 		parts = append(parts, i18n.F("param.faults", "faults", strings.Join(faults, "; ")))
 	}
 	for _, ch := range sc.Changes {
-		parts = append(parts, i18n.F("param.change", "t", designtab.ShortTime(ch.At.D()), "change", ChangeText(sc, ch)))
+		parts = append(parts, i18n.F("param.change", "t", widgets.ShortTime(ch.At.D()), "change", ChangeText(sc, ch)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -231,7 +231,7 @@ func changeValue(v string) string {
 		return i18n.T("change.off")
 	}
 	if d, err := time.ParseDuration(v); err == nil {
-		return designtab.ShortTime(d)
+		return widgets.ShortTime(d)
 	}
 	return v
 }
@@ -244,7 +244,7 @@ var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true,
 // parameterParts are the pieces of a scenario's parameter line before its
 // faults and changes.
 func parameterParts(sc *sim.Scenario) []string {
-	d := func(x sim.Duration) string { return designtab.ShortTime(x.D()) }
+	d := func(x sim.Duration) string { return widgets.ShortTime(x.D()) }
 	onOff := func(key string, b bool) string {
 		if b {
 			return i18n.F("param.on", "name", i18n.T(key))
@@ -310,13 +310,13 @@ func parameterParts(sc *sim.Scenario) []string {
 
 // FaultText says what one fault does, in a few words.
 func FaultText(f sim.Fault) string {
-	at := designtab.ShortTime(f.At.D())
+	at := widgets.ShortTime(f.At.D())
 	if f.When != "" { // tied to its client's step, not to an instant
 		at = i18n.F("faulttext.when", "step", f.When, "round", f.WhenRound())
 	}
 	switch f.Kind() {
 	case "pause":
-		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", designtab.ShortTime(f.For.D()))
+		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", widgets.ShortTime(f.For.D()))
 	case "clockJump":
 		return i18n.F("faulttext.clockJump", "node", f.ClockJump, "by", widgets.FormatSkew(f.By.D()), "at", at)
 	case "partition":
@@ -324,7 +324,7 @@ func FaultText(f sim.Fault) string {
 		for _, g := range f.Partition {
 			groups = append(groups, strings.Join(g, ","))
 		}
-		return i18n.F("faulttext.partition", "groups", "{"+strings.Join(groups, "} {")+"}", "at", at, "for", designtab.ShortTime(f.For.D()))
+		return i18n.F("faulttext.partition", "groups", "{"+strings.Join(groups, "} {")+"}", "at", at, "for", widgets.ShortTime(f.For.D()))
 	case "crash":
 		return i18n.F("faulttext.crash", "node", f.Crash, "at", at)
 	case "restart":

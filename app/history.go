@@ -9,7 +9,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/widgets/designtab"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // NoDivergence is Divergence of a run that has not changed from the one
@@ -404,7 +404,7 @@ func scenarioEdits(was, now *sim.Scenario) []string {
 	}
 	for _, ch := range now.Changes {
 		if !oldChanges[ch.At.D().String()+ch.String()] {
-			out = append(out, i18n.F("param.change", "t", designtab.ShortTime(ch.At.D()), "change", ChangeText(now, ch)))
+			out = append(out, i18n.F("param.change", "t", widgets.ShortTime(ch.At.D()), "change", ChangeText(now, ch)))
 		}
 	}
 	return out

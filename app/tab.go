@@ -118,7 +118,7 @@ func (p *Pictures) showProtocol(c *Controller) {
 			if ch.Set.Has("ttl") {
 				key = "proto.changedTTL" // and what it leaves as it was
 			}
-			lines = append(lines, i18n.F(key, "t", designtab.ShortTime(ch.At.D()), "change", ChangeText(c.Scenario(), ch)))
+			lines = append(lines, i18n.F(key, "t", widgets.ShortTime(ch.At.D()), "change", ChangeText(c.Scenario(), ch)))
 		}
 	}
 	lines = append(lines, p.spec.Protocol(eff)...)

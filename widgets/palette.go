@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +79,20 @@ func ThemeColor(th fyne.Theme, n fyne.ThemeColorName) color.Color {
 		v = app.Settings().ThemeVariant()
 	}
 	return th.Color(n, v)
+}
+
+// ShortTime writes a round duration without trailing zeros ("10 s",
+// "100 ms") and any other as FormatTime does: a setting's length (a
+// TTL, a session timeout, a retry delay), where FormatTime's digits would
+// read as a measurement.
+func ShortTime(d time.Duration) string {
+	switch {
+	case d >= time.Second && d%time.Second == 0:
+		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+	case d < time.Second && d%time.Millisecond == 0:
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return FormatTime(d)
 }
 
 // FormatTime writes a true-time instant or a length the way every widget

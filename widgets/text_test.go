@@ -3,6 +3,7 @@ package widgets
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,5 +21,16 @@ func TestWrapText(t *testing.T) {
 	assert.True(t, strings.HasSuffix(cut[1], "…"))
 	for _, l := range cut {
 		assert.LessOrEqual(t, TextWidth(l, 12, true), one*0.3+0.5)
+	}
+}
+
+func TestShortTime(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		10 * time.Second:        "10 s",
+		100 * time.Millisecond:  "100 ms",
+		2500 * time.Millisecond: FormatTime(2500 * time.Millisecond),
+		667 * time.Millisecond:  "667 ms",
+	} {
+		assert.Equal(t, want, ShortTime(d), "%v", d)
 	}
 }

@@ -10,13 +10,9 @@
 package designtab
 
 import (
-	"strconv"
-	"time"
-
 	"fyne.io/fyne/v2"
 
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/widgets"
 )
 
 // StateView is a mode's own picture of the lock (the Redis key with its
@@ -76,16 +72,4 @@ func Tabs() []ModeTab {
 		}
 	}
 	return out
-}
-
-// ShortTime writes a round duration without trailing zeros ("10 s",
-// "100 ms") and any other to the millisecond.
-func ShortTime(d time.Duration) string {
-	switch {
-	case d >= time.Second && d%time.Second == 0:
-		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
-	case d < time.Second && d%time.Millisecond == 0:
-		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
-	}
-	return widgets.FormatTime(d)
 }

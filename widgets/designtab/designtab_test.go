@@ -2,13 +2,11 @@ package designtab
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/lockscope/lockscope/sim"
 	_ "github.com/lockscope/lockscope/sim/designs"
-	"github.com/lockscope/lockscope/widgets"
 )
 
 // withRegistry runs the test on empty lists of tabs and controls, and puts
@@ -49,15 +47,4 @@ func TestRegisterRefusesTwiceTheSame(t *testing.T) {
 	assert.Panics(t, func() { Register(ModeTab{Mode: "b"}, map[string]SliderSpec{"s": {Key: "s"}}, nil) }, "a slider's key again")
 	assert.Panics(t, func() { Register(ModeTab{Mode: "c"}, nil, map[string]ToggleSpec{"t": {Key: "t"}}) }, "a toggle's key again")
 	assert.Panics(t, func() { Register(ModeTab{}, nil, nil) }, "a tab without a mode")
-}
-
-func TestShortTime(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		10 * time.Second:        "10 s",
-		100 * time.Millisecond:  "100 ms",
-		2500 * time.Millisecond: widgets.FormatTime(2500 * time.Millisecond),
-		667 * time.Millisecond:  "667 ms",
-	} {
-		assert.Equal(t, want, ShortTime(d), "%v", d)
-	}
 }

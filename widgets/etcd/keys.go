@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -206,30 +205,15 @@ func assignLanes(arrows []etcdArrow) int {
 		ly, hy := span(arrows[order[y]])
 		return hx-lx < hy-ly
 	})
-	var lanes [][]int
-	for _, i := range order {
+	lanes, n := widgets.AssignLanes(order, func(i, j int) bool {
 		lo, hi := span(arrows[i])
-		lane := 0
-		for ; lane < len(lanes); lane++ {
-			free := true
-			for _, j := range lanes[lane] {
-				l2, h2 := span(arrows[j])
-				if arrows[j].to != arrows[i].to && !(hi < l2 || h2 < lo) {
-					free = false
-					break
-				}
-			}
-			if free {
-				break
-			}
-		}
-		if lane == len(lanes) {
-			lanes = append(lanes, nil)
-		}
-		lanes[lane] = append(lanes[lane], i)
+		l2, h2 := span(arrows[j])
+		return arrows[j].to != arrows[i].to && !(hi < l2 || h2 < lo)
+	})
+	for i, lane := range lanes {
 		arrows[i].lane = lane
 	}
-	return len(lanes)
+	return n
 }
 
 // LeaseFraction is the share of a lease's TTL still left, 0 to 1, by the
@@ -276,19 +260,7 @@ func leaseLeftText(l etcdsim.EtcdLease) string {
 	case l.Expired || l.Left <= 0:
 		return i18n.T("etcd.lease.expired")
 	}
-	return i18n.F("etcd.lease.left", "left", widgets.FormatTime(l.Left), "ttl", shortDuration(l.TTL))
-}
-
-// shortDuration writes a whole number of seconds or milliseconds without
-// decimals ("2 s", "500 ms"), anything else as widgets.FormatTime does.
-func shortDuration(d time.Duration) string {
-	switch {
-	case d >= time.Second && d%time.Second == 0:
-		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
-	case d > 0 && d < time.Second && d%time.Millisecond == 0:
-		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
-	}
-	return widgets.FormatTime(d)
+	return i18n.F("etcd.lease.left", "left", widgets.FormatTime(l.Left), "ttl", widgets.ShortTime(l.TTL))
 }
 
 // Layout constants of the keyspace picture.
@@ -727,7 +699,7 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		return
 	}
 	ly := y + 20
-	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", shortDuration(l.TTL), "every", shortDuration(l.TTL/3))
+	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", widgets.ShortTime(l.TTL), "every", widgets.ShortTime(l.TTL/3))
 	left := leaseLeftText(*l)
 	lw := widgets.TextWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
 	lw = max(lw, widgets.TextWidth(left, o.left.TextSize, false))

@@ -6,6 +6,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	etcdsim "github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -14,7 +15,7 @@ import (
 func etcdLeaseFormat(v float64) string {
 	asked := designtab.FromSeconds(v).D()
 	if got := etcdsim.EtcdGrantedTTL(asked); got != asked {
-		return designtab.FormatSeconds(v) + " → " + designtab.ShortTime(got)
+		return designtab.FormatSeconds(v) + " → " + widgets.ShortTime(got)
 	}
 	return designtab.FormatSeconds(v)
 }
@@ -24,11 +25,11 @@ func etcdLeaseFormat(v float64) string {
 // one short line per step.
 func etcdProtocol(sc *sim.Scenario) []string {
 	asked, ttl := etcdsim.EtcdAskedTTL(sc.TTL.D()), etcdsim.EtcdGrantedTTL(sc.TTL.D())
-	session := i18n.F("etcd.proto.session", "ttl", designtab.ShortTime(ttl))
+	session := i18n.F("etcd.proto.session", "ttl", widgets.ShortTime(ttl))
 	if ttl != asked {
-		session = i18n.F("etcd.proto.sessionRaised", "asked", designtab.ShortTime(asked), "ttl", designtab.ShortTime(ttl))
+		session = i18n.F("etcd.proto.sessionRaised", "asked", widgets.ShortTime(asked), "ttl", widgets.ShortTime(ttl))
 	}
-	session += i18n.F("etcd.proto.keepalive", "every", designtab.ShortTime(ttl/3))
+	session += i18n.F("etcd.proto.keepalive", "every", widgets.ShortTime(ttl/3))
 	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcdsim.EtcdPrefix)}
 	if sc.Herd {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
@@ -40,7 +41,7 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	} else {
 		out = append(out, i18n.T("etcd.proto.write"))
 	}
-	return append(out, i18n.F("etcd.proto.unlock", "ttl", designtab.ShortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
+	return append(out, i18n.F("etcd.proto.unlock", "ttl", widgets.ShortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
 }
 
 // etcdModeTab is the etcd tab: its state picture, the preset it opens with,

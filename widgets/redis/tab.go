@@ -6,6 +6,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	redissim "github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -80,11 +81,11 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Fencing {
 		fencing = i18n.T("redis.proto.incr")
 	}
-	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", designtab.ShortTime(sc.RetryDelay.D()))}
+	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", widgets.ShortTime(sc.RetryDelay.D()))}
 	if sc.Watchdog {
-		out = append(out, i18n.F("redis.proto.watchdog", "every", designtab.ShortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
+		out = append(out, i18n.F("redis.proto.watchdog", "every", widgets.ShortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
 	} else {
-		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", designtab.ShortTime(sc.TTL.D())))
+		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", widgets.ShortTime(sc.TTL.D())))
 	}
 	if sc.PlainDel {
 		out = append(out, i18n.T("redis.proto.plainDel"))
@@ -99,5 +100,5 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Replica {
 		out = append(out, i18n.T("redis.proto.replica"))
 	}
-	return append(out, i18n.F("redis.proto.timeout", "t", designtab.ShortTime(redissim.RequestTimeout)))
+	return append(out, i18n.F("redis.proto.timeout", "t", widgets.ShortTime(redissim.RequestTimeout)))
 }

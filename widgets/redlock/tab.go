@@ -9,6 +9,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -17,16 +18,16 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := designtab.ShortTime(redlocksim.RedlockTimeout(ttl))
+	timeout := widgets.ShortTime(redlocksim.RedlockTimeout(ttl))
 	if wait := redlocksim.RedlockWait(ttl, sc.ContextTimeout); wait != redlocksim.RedlockTimeout(ttl) {
-		timeout += i18n.F("redlock.proto.silent", "wait", designtab.ShortTime(wait))
+		timeout += i18n.F("redlock.proto.silent", "wait", widgets.ShortTime(wait))
 	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
 	if sc.Sequential {
 		how = i18n.F("redlock.proto.sequential", "n", n, "timeout", timeout)
 	}
 	d := sc.RetryDelay.D()
-	lo, hi := designtab.ShortTime(d/3), designtab.ShortTime(d*5/3)
+	lo, hi := widgets.ShortTime(d/3), widgets.ShortTime(d*5/3)
 	if d*5/3 < time.Second {
 		lo = strings.TrimSuffix(lo, " ms")
 	}
@@ -36,7 +37,7 @@ func redlockProtocol(sc *sim.Scenario) []string {
 	}
 	out := []string{i18n.F("redlock.proto.acquire", "px", ttl.Milliseconds(), "how", how, "lo", lo, "hi", hi, "tries", tries)}
 	if sc.Watchdog {
-		out = append(out, i18n.F("redlock.proto.extend", "every", designtab.ShortTime(ttl/3), "n", n))
+		out = append(out, i18n.F("redlock.proto.extend", "every", widgets.ShortTime(ttl/3), "n", n))
 	}
 	return append(out, i18n.T("redlock.proto.noToken"))
 }

@@ -10,7 +10,6 @@ import (
 	"image/color"
 	"sort"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -100,29 +99,13 @@ func WatchSource(v *zookeepersim.ZKView, client string) int {
 // arrows that meet at a row never share a vertical stroke. It returns the
 // lanes and how many there are.
 func zkLanes(spans [][2]int) ([]int, int) {
-	lanes := make([]int, len(spans))
-	var taken [][][2]int
-	for i, s := range spans {
-		l := 0
-		for ; l < len(taken); l++ {
-			free := true
-			for _, o := range taken[l] {
-				if s[0] <= o[1] && o[0] <= s[1] {
-					free = false
-					break
-				}
-			}
-			if free {
-				break
-			}
-		}
-		if l == len(taken) {
-			taken = append(taken, nil)
-		}
-		taken[l] = append(taken[l], s)
-		lanes[i] = l
+	order := make([]int, len(spans))
+	for i := range order {
+		order[i] = i
 	}
-	return lanes, len(taken)
+	return widgets.AssignLanes(order, func(i, j int) bool {
+		return spans[i][0] <= spans[j][1] && spans[j][0] <= spans[i][1]
+	})
 }
 
 // zkShortName shortens a protected znode name for display: the 36-character
@@ -154,15 +137,6 @@ func zkOrdinal(n int) string {
 		}
 	}
 	return i18n.F(key, "n", n)
-}
-
-// zkShortTime writes a whole number of seconds as "10 s", any other
-// length as widgets.FormatTime does.
-func zkShortTime(d time.Duration) string {
-	if d > 0 && d%time.Second == 0 {
-		return fmt.Sprintf("%d s", d/time.Second)
-	}
-	return widgets.FormatTime(d)
 }
 
 // zkClip shortens s with an ellipsis until it fits width.
@@ -268,7 +242,7 @@ func zkSessionNoteIn(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.Z
 	case short:
 		parts = append(parts, i18n.F("zk.session.expiresInShort", "left", widgets.FormatTime(sess.Left)))
 	default:
-		parts = append(parts, i18n.F("zk.session.expiresIn", "left", widgets.FormatTime(sess.Left), "timeout", zkShortTime(sess.Timeout)))
+		parts = append(parts, i18n.F("zk.session.expiresIn", "left", widgets.FormatTime(sess.Left), "timeout", widgets.ShortTime(sess.Timeout)))
 	}
 	return strings.Join(parts, " · ")
 }
