@@ -128,7 +128,16 @@ const (
 // clusterScale is how much a cluster view of this size scales its boxes
 // and words: 1 up to the reference size, more in a larger one.
 func clusterScale(size fyne.Size) float32 {
-	return min(max(min(size.Width/clusterRefW, size.Height/clusterRefH), 1), clusterMaxScale)
+	return GrowScale(size, fyne.NewSize(clusterRefW, clusterRefH), clusterMaxScale)
+}
+
+// GrowScale is how much a picture of size draws its shapes and words
+// larger than at ref, the size it is drawn at its own sizes (its panel in
+// a 1400×900 window): 1 up to ref, the smaller of the two ratios above
+// it, at most most. A picture scales by it so a large screen's panel is
+// filled, not left with small shapes in a corner.
+func GrowScale(size, ref fyne.Size, most float32) float32 {
+	return min(max(min(size.Width/ref.Width, size.Height/ref.Height), 1), most)
 }
 
 // clusterLayout places the nodes: clients in a column on the left, servers
@@ -384,7 +393,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		from, to := linkEnds(boxes[m.From], boxes[m.To])
 		p := MessagePosition(m, from, to, now)
 		o := r.msgs.Next()
-		resizeText(o.text, msgTextSize*clusterScale(r.v.Size()))
+		ResizeText(o.text, msgTextSize*clusterScale(r.v.Size()))
 		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
 		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
@@ -532,9 +541,9 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	if slim {
 		r.drawSlimNode(o, n, lines, b, fg, th)
 	} else {
-		resizeText(o.lines[0], 13*k)
+		ResizeText(o.lines[0], 13*k)
 		for _, t := range o.lines[1:] {
-			resizeText(t, 11.5*k)
+			ResizeText(t, 11.5*k)
 		}
 	}
 	y := b.pos.Y + 5*k
@@ -571,7 +580,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 		if n.Token > 0 {
 			label = i18n.F("cluster.holderToken", "token", n.Token)
 		}
-		resizeText(o.badgeText, 11*k)
+		ResizeText(o.badgeText, 11*k)
 		w := TextWidth(label, o.badgeText.TextSize, true) + 10*k
 		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6*k, b.pos.Y+5*k)
 		PlaceRect(o.badge, pos, fyne.NewSize(w, 17*k), ColorHolding)
@@ -722,8 +731,8 @@ const nodeTwoLinesH = 40
 // what it is doing.
 func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]string, b box, fg color.Color, th fyne.Theme) {
 	size := min(13, max(8, b.size.Height-5))
-	resizeText(o.lines[0], size)
-	resizeText(o.lines[1], size*0.9)
+	ResizeText(o.lines[0], size)
+	ResizeText(o.lines[1], size*0.9)
 	y := b.pos.Y + (b.size.Height-size*1.35)/2
 	name := FitText(lines[0], size, true, b.size.Width-14)
 	PlaceText(o.lines[0], name, fyne.NewPos(b.pos.X+7, y), fg)
@@ -741,8 +750,8 @@ func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]
 	o.lines[3].Hide()
 }
 
-// resizeText gives a text a new size, refreshing it only when it changed.
-func resizeText(t *canvas.Text, size float32) {
+// ResizeText gives a text a new size, refreshing it only when it changed.
+func ResizeText(t *canvas.Text, size float32) {
 	if t.TextSize != size {
 		t.TextSize = size
 		t.Resize(t.MinSize())

@@ -415,7 +415,7 @@ func (r *timelineRenderer) draw() {
 		if g.height >= 8 {
 			size := min(12.5, g.height-1)
 			txt := r.laneText.Next()
-			resizeText(txt, size)
+			ResizeText(txt, size)
 			y := g.top + (g.height-size*1.4)/2
 			if g.height >= 36 { // beside its belief row, above "key on server"
 				y = g.beliefY + g.beliefH/2 - 9

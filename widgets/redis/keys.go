@@ -69,11 +69,11 @@ func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 		cards: widgets.NewPool(func() *cardObjects {
 			return &cardObjects{frame: &canvas.Rectangle{CornerRadius: 6}, title: widgets.NewText(keysTitleSize, true),
 				role: widgets.NewText(keysRoleSize, true), roleBg: &canvas.Rectangle{CornerRadius: 4}, counter: widgets.NewText(keysCounterSize, false),
-				clock: widgets.NewText(keysClockSize, false), note: widgets.NewText(12, false)}
+				clock: widgets.NewText(keysClockSize, false), note: widgets.NewText(keysNoteSize, false)}
 		}, (*cardObjects).all),
 		keys: widgets.NewPool(func() *keyObjects {
-			return &keyObjects{line: widgets.NewText(12.5, false), barBg: &canvas.Rectangle{CornerRadius: 3},
-				bar: &canvas.Rectangle{CornerRadius: 3}, left: widgets.NewText(keysLeftSize, false), deadline: widgets.NewText(11, false)}
+			return &keyObjects{line: widgets.NewText(keysLineSize, false), barBg: &canvas.Rectangle{CornerRadius: 3},
+				bar: &canvas.Rectangle{CornerRadius: 3}, left: widgets.NewText(keysLeftSize, false), deadline: widgets.NewText(keysDateSize, false)}
 		}, (*keyObjects).all),
 	}
 	r.pools = widgets.Pools{r.cards, r.keys}
@@ -92,6 +92,15 @@ func (o *cardObjects) all() []fyne.CanvasObject {
 	return []fyne.CanvasObject{o.frame, o.roleBg, o.title, o.role, o.counter, o.clock, o.note}
 }
 
+// resize gives the card's words their sizes at scale k.
+func (o *cardObjects) resize(k float32) {
+	widgets.ResizeText(o.title, keysTitleSize*k)
+	widgets.ResizeText(o.role, keysRoleSize*k)
+	widgets.ResizeText(o.counter, keysCounterSize*k)
+	widgets.ResizeText(o.clock, keysClockSize*k)
+	widgets.ResizeText(o.note, keysNoteSize*k)
+}
+
 type keyObjects struct {
 	line, left, deadline *canvas.Text
 	barBg, bar           *canvas.Rectangle
@@ -99,6 +108,13 @@ type keyObjects struct {
 
 func (o *keyObjects) all() []fyne.CanvasObject {
 	return []fyne.CanvasObject{o.line, o.barBg, o.bar, o.left, o.deadline}
+}
+
+// resize gives the key's words their sizes at scale k.
+func (o *keyObjects) resize(k float32) {
+	widgets.ResizeText(o.line, keysLineSize*k)
+	widgets.ResizeText(o.left, keysLeftSize*k)
+	widgets.ResizeText(o.deadline, keysDateSize*k)
 }
 
 type keysRenderer struct {
@@ -212,10 +228,24 @@ const (
 	keysCounterSize = 11.5
 	keysClockSize   = 11
 	keysLeftSize    = 11.5
+	keysNoteSize    = 12
+	keysLineSize    = 12.5
+	keysDateSize    = 11
+)
+
+// The picture's size at which its cards are drawn at the sizes above (its
+// panel in a 1400×900 window); a larger one scales them up to
+// keysMaxScale (widgets.GrowScale), so a 2560×1440 screen's panel is not
+// left with one small card at its top.
+const (
+	keysRefW     = 600
+	keysRefH     = 300
+	keysMaxScale = 1.8
 )
 
 // keysGeometry is where the cards of a model go in a picture of a size.
 type keysGeometry struct {
+	k            float32 // the scale of every length and text size (widgets.GrowScale)
 	width, cardH float32 // every card's size
 	barW         float32 // a TTL bar's length
 	cards        []keysCardGeometry
@@ -235,21 +265,22 @@ type keysCardGeometry struct {
 // taller than a header and two keys; a card lists the keys that fit.
 func keysLayout(m keysModel, size fyne.Size) keysGeometry {
 	n := float32(len(m.cards))
-	g := keysGeometry{width: size.Width, cardH: min((size.Height-(n-1)*cardGap)/n, cardHeadH+cardMaxBody+cardPad)}
-	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize, false)
-	g.barW = max(size.Width-2*cardPad-lw-10, 40)
+	k := widgets.GrowScale(size, fyne.NewSize(keysRefW, keysRefH), keysMaxScale)
+	g := keysGeometry{k: k, width: size.Width, cardH: min((size.Height-(n-1)*cardGap*k)/n, (cardHeadH+cardMaxBody+cardPad)*k)}
+	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize*k, false)
+	g.barW = max(size.Width-2*cardPad*k-lw-10*k, 40)
 	y := float32(0)
 	for _, c := range m.cards {
-		cg := keysCardGeometry{y: y, roleX: cardPad + widgets.TextWidth(c.node.Name, keysTitleSize, true) + 8,
-			roleW: widgets.TextWidth(c.role, keysRoleSize, true) + 10}
-		cw := widgets.TextWidth(c.counter, keysCounterSize, false)
-		cg.counterX = size.Width - cardPad - cw
-		cg.showClock = cg.roleX+cg.roleW+16+widgets.TextWidth(c.clock, keysClockSize, false) < size.Width-cardPad-cw-12
-		for body := y + cardHeadH + 4; cg.rows < len(c.keys) && body+keyRowH <= y+g.cardH+4; body += keyRowH {
+		cg := keysCardGeometry{y: y, roleX: (cardPad+8)*k + widgets.TextWidth(c.node.Name, keysTitleSize*k, true),
+			roleW: widgets.TextWidth(c.role, keysRoleSize*k, true) + 10*k}
+		cw := widgets.TextWidth(c.counter, keysCounterSize*k, false)
+		cg.counterX = size.Width - cardPad*k - cw
+		cg.showClock = cg.roleX+cg.roleW+16*k+widgets.TextWidth(c.clock, keysClockSize*k, false) < size.Width-cardPad*k-cw-12*k
+		for body := y + (cardHeadH+4)*k; cg.rows < len(c.keys) && body+keyRowH*k <= y+g.cardH+4*k; body += keyRowH * k {
 			cg.rows++
 		}
 		g.cards = append(g.cards, cg)
-		y += g.cardH + cardGap
+		y += g.cardH + cardGap*k
 	}
 	return g
 }
@@ -278,28 +309,30 @@ func (r *keysRenderer) draw() {
 		if card.inUse {
 			width = 2.5
 		}
+		k := g.k
+		c.resize(k)
 		widgets.PlaceBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(g.width, g.cardH), fill, stroke, width)
-		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad, y+6), fg)
-		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7), fyne.NewSize(cg.roleW, 17), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+5, y+8), color.White)
-		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+8), fg)
+		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad*k, y+6*k), fg)
+		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7*k), fyne.NewSize(cg.roleW, 17*k), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+5*k, y+8*k), color.White)
+		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+8*k), fg)
 		if cg.showClock {
-			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+12, y+9), muted)
+			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+12*k, y+9*k), muted)
 		} else {
 			c.clock.Hide()
 		}
 
-		body := y + cardHeadH + 4
+		body := y + (cardHeadH+4)*k
 		switch {
 		case card.node.Crashed:
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad, body+4), fg)
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*k, body+4*k), fg)
 		case card.note != "":
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad, body+4), muted)
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*k, body+4*k), muted)
 		default:
 			c.note.Hide()
 			for _, row := range card.keys[:cg.rows] {
-				r.drawKey(r.keys.Next(), row, body, g.barW, fg, muted)
-				body += keyRowH
+				r.drawKey(r.keys.Next(), row, body, g.barW, k, fg, muted)
+				body += keyRowH * k
 			}
 		}
 	}
@@ -315,20 +348,22 @@ func TTLFraction(kv redissim.KeyView) float32 {
 }
 
 // drawKey places a key's row at y: its line, its TTL bar (amber in its
-// last fifth) with what is left beside it, and its deadline.
-func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW float32, fg, muted color.Color) {
-	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad, y), fg)
-	by := y + 20
-	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad, by), fyne.NewSize(barW, barH), widgets.Fade(widgets.ColorIdle, 0.25))
+// last fifth) with what is left beside it, and its deadline; k is the
+// picture's scale.
+func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, k float32, fg, muted color.Color) {
+	o.resize(k)
+	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad*k, y), fg)
+	by := y + 20*k
+	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad*k, by), fyne.NewSize(barW, barH*k), widgets.Fade(widgets.ColorIdle, 0.25))
 	if f := row.fraction; f > 0 {
 		c := widgets.ColorOwned
 		if f < 0.2 {
 			c = widgets.ColorWaiting
 		}
-		widgets.PlaceRect(o.bar, fyne.NewPos(cardPad, by), fyne.NewSize(barW*f, barH), c)
+		widgets.PlaceRect(o.bar, fyne.NewPos(cardPad*k, by), fyne.NewSize(barW*f, barH*k), c)
 	} else {
 		o.bar.Hide()
 	}
-	widgets.PlaceText(o.left, row.left, fyne.NewPos(cardPad+barW+10, by-2), muted)
-	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad, by+barH+4), muted)
+	widgets.PlaceText(o.left, row.left, fyne.NewPos((cardPad+10)*k+barW, by-2*k), muted)
+	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad*k, by+(barH+4)*k), muted)
 }

@@ -167,3 +167,29 @@ func TestKeysLayout(t *testing.T) {
 	assert.False(t, narrow.cards[0].showClock, "no room for the clock")
 	assert.Equal(t, float32(40), narrow.barW, "the bar keeps a length to read")
 }
+
+// On a large screen the cards and their words grow with the panel (its
+// 1060×560 at 2560×1440 left a 158-point card in 13-point type at the top
+// of the panel); at the panel of a 1400×900 window they keep their sizes.
+func TestKeysGrowOnALargeScreen(t *testing.T) {
+	snap := keysSnapshot()
+	v := redissim.ViewOf(snap)
+	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
+	small := keysLayout(m, fyne.NewSize(560, 280))
+	assert.Equal(t, float32(1), small.k)
+	large := keysLayout(m, fyne.NewSize(1060, 560))
+	assert.InDelta(t, 1060.0/keysRefW, large.k, 0.01)
+	assert.Greater(t, large.cardH, 1.5*small.cardH, "the cards grow")
+	assert.LessOrEqual(t, large.cardH, (cardHeadH+cardMaxBody+cardPad)*large.k)
+	assert.Equal(t, 1, large.cards[0].rows, "and still list their key")
+
+	test.NewTempApp(t)
+	k := NewKeys()
+	w := test.NewTempWindow(t, k)
+	w.Resize(fyne.NewSize(1080, 580))
+	k.Resize(fyne.NewSize(1060, 560))
+	k.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
+	assert.InDelta(t, keysTitleSize*large.k, r.cards.Used()[0].title.TextSize, 0.01, "the words grow with them")
+	assert.InDelta(t, keysLineSize*large.k, r.keys.Used()[0].line.TextSize, 0.01)
+}
