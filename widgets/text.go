@@ -48,17 +48,23 @@ func lastRune(s string) (rune, int) {
 	return utf8.RuneError, 1
 }
 
-// FitText shortens s with an ellipsis until it is no wider than w.
+// FitText shortens s with an ellipsis until it is no wider than w: the
+// longest start of s that fits with "…" after it, or "…" alone when none
+// does; s itself when it fits or w is not positive. It measures about
+// log2(len(s)) prefixes, not every one.
 func FitText(s string, size float32, bold bool, w float32) string {
 	if w <= 0 || TextWidth(s, size, bold) <= w {
 		return s
 	}
 	rs := []rune(s)
-	for len(rs) > 1 {
-		rs = rs[:len(rs)-1]
-		if t := string(rs) + "…"; TextWidth(t, size, bold) <= w {
-			return t
+	lo, hi := 0, len(rs)-1 // the longest prefix that fits with "…" is in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if TextWidth(string(rs[:mid])+"…", size, bold) <= w {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
-	return "…"
+	return string(rs[:lo]) + "…"
 }

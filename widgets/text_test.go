@@ -34,3 +34,22 @@ func TestShortTime(t *testing.T) {
 		assert.Equal(t, want, ShortTime(d), "%v", d)
 	}
 }
+
+// FitText keeps what fits, else the longest start of the text that fits
+// with "…", else "…" alone.
+func TestFitText(t *testing.T) {
+	s := "client-1 believes it holds the lock"
+	full := TextWidth(s, 12, true)
+	assert.Equal(t, s, FitText(s, 12, true, full))
+	assert.Equal(t, s, FitText(s, 12, true, 0), "no width to fit: left alone")
+	for _, w := range []float32{full - 1, full / 2, full / 5} {
+		got := FitText(s, 12, true, w)
+		require.True(t, strings.HasSuffix(got, "…"), "%v: %q", w, got)
+		start := strings.TrimSuffix(got, "…")
+		assert.True(t, strings.HasPrefix(s, start))
+		assert.LessOrEqual(t, TextWidth(got, 12, true), w)
+		next := []rune(s)[:len([]rune(start))+1]
+		assert.Greater(t, TextWidth(string(next)+"…", 12, true), w, "%v: the longest start that fits", w)
+	}
+	assert.Equal(t, "…", FitText(s, 12, true, 1))
+}

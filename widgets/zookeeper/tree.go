@@ -139,28 +139,16 @@ func zkOrdinal(n int) string {
 	return i18n.F(key, "n", n)
 }
 
-// zkClip shortens s with an ellipsis until it fits width.
+// zkClip shortens s with an ellipsis until it fits width, as FitText
+// does, but leaves nothing rather than a lone "…" (or a width of none).
 func zkClip(s string, width, size float32, bold bool) string {
 	if width <= 0 {
 		return ""
 	}
-	if widgets.TextWidth(s, size, bold) <= width {
-		return s
+	if t := widgets.FitText(s, size, bold, width); t != "…" || s == "…" {
+		return t
 	}
-	rs := []rune(s)
-	lo, hi := 0, len(rs)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if widgets.TextWidth(string(rs[:mid])+"…", size, bold) <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == 0 {
-		return ""
-	}
-	return string(rs[:lo]) + "…"
+	return ""
 }
 
 // SessionStateColor is the colour of a Curator connection state's pill;

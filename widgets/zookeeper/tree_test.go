@@ -346,3 +346,14 @@ func TestZNodeTreeSessionLineFitsANarrowPanel(t *testing.T) {
 		}
 	}
 }
+
+// The tree clips a line as FitText does, but draws nothing rather than a
+// lone "…".
+func TestZKClip(t *testing.T) {
+	s := "client-1's session expires in 6.000 s if silent"
+	full := widgets.TextWidth(s, 11.5, false)
+	assert.Equal(t, s, zkClip(s, full, 11.5, false))
+	assert.Equal(t, widgets.FitText(s, 11.5, false, full/2), zkClip(s, full/2, 11.5, false))
+	assert.Empty(t, zkClip(s, 1, 11.5, false), "not even a letter fits")
+	assert.Empty(t, zkClip(s, 0, 11.5, false))
+}
