@@ -387,85 +387,119 @@ func (r *zkRenderer) Refresh() {
 // zkArrow is a watch from the znode of row from to row to (or WatchParent).
 type zkArrow struct{ from, to, lane int }
 
+// zkModel is what the tree shows of a snapshot, worked out before any
+// size is known: the view with its children in sequence order, the
+// clients (those without a znode apart), the broken beliefs, the watch
+// events in flight, the watch arrows with their lanes, and the band.
+type zkModel struct {
+	z        zookeepersim.ZKView
+	byName   map[string]sim.NodeView
+	others   []sim.NodeView // clients without a znode
+	warnings []string       // clients that believe they hold a lock they lost
+	fired    []string       // clients a watch event is travelling to
+	arrows   []zkArrow
+	lanes    []int
+	nLanes   int
+	herd     bool // a watch on the lock znode itself
+	bandText string
+}
+
+// buildZKModel works out the model of the snapshot s and its view zk.
+func buildZKModel(s *sim.Snapshot, zk *zookeepersim.ZKView) zkModel {
+	m := zkModel{z: *zk, byName: map[string]sim.NodeView{}}
+	z := &m.z
+	z.Children = append([]zookeepersim.ZNode(nil), zk.Children...)
+	sort.SliceStable(z.Children, func(i, j int) bool { return z.Children[i].Seq < z.Children[j].Seq })
+	var clients []sim.NodeView
+	for _, n := range s.Nodes {
+		m.byName[n.Name] = n
+		if n.Client {
+			clients = append(clients, n)
+			if WatchSource(z, n.Name) < 0 {
+				m.others = append(m.others, n)
+			}
+		}
+	}
+	m.warnings = zkBrokenBeliefs(z, clients)
+	m.fired = zkFiredWatches(s)
+
+	var spans [][2]int
+	for _, w := range z.Watches {
+		to, from := WatchTarget(z, w), WatchSource(z, w.Client)
+		if to == WatchNone || from < 0 || from == to {
+			continue
+		}
+		m.herd = m.herd || to == WatchParent
+		m.arrows = append(m.arrows, zkArrow{from: from, to: to})
+		spans = append(spans, [2]int{min(from, to), max(from, to)})
+	}
+	m.lanes, m.nLanes = zkLanes(spans)
+	m.bandText = zkBandText(z, s)
+	return m
+}
+
+// zkGeometry is the tree's vertical budget in a picture of a size: the
+// band (one line or two) and the lock znode, then the children at full
+// height, slim, or as many as fit; the watch events, warnings and the
+// clients without a znode below them, at most a third of the height; and
+// the gutter the watch arrows take on the right.
+type zkGeometry struct {
+	band        []string // the band's lines
+	bandH       float32
+	rowH        float32 // a child's row
+	shown       int     // children drawn
+	shownOthers int     // clients without a znode given a line
+	laneW       float32 // an arrow's lane
+	right       float32 // where the boxes end, left of the lanes
+}
+
+// zkLayout lays the model out in size.
+func zkLayout(m zkModel, size fyne.Size) zkGeometry {
+	n := len(m.z.Children)
+	g := zkGeometry{bandH: zkBandH, rowH: zkRowH, shown: n, laneW: zkLaneW, right: size.Width - 2}
+	// The band wraps onto a second line where it is too long for one and
+	// the children keep their full rows below it.
+	g.band = zkBandLines(m.bandText, size.Width-2*zkPad)
+	if len(g.band) > 1 && size.Height-zkBandH-zkBandLineH-zkGap-zkParentH-zkGap >= float32(n)*(zkRowH+zkRowGap)+float32(len(m.warnings)+min(len(m.others), 1))*zkLineH {
+		g.bandH += zkBandLineH
+	} else {
+		g.band = []string{zkClip(m.bandText, size.Width-2*zkPad, 12, true)}
+	}
+	top := g.bandH + zkGap + zkParentH + zkGap
+	maxOthers := max(1, int(size.Height/3/zkLineH))
+	g.shownOthers = min(len(m.others), maxOthers)
+	below := float32(len(m.warnings)+g.shownOthers) * zkLineH
+	if len(m.fired) > 0 {
+		below += zkLineH
+	}
+	avail := size.Height - top - below
+	if float32(n)*(g.rowH+zkRowGap) > avail {
+		g.rowH = zkRowSlimH
+	}
+	if float32(n)*(g.rowH+zkRowGap) > avail {
+		g.shown = max(0, int((avail-zkLineH)/(g.rowH+zkRowGap)))
+	}
+	if m.nLanes > 0 {
+		g.laneW = min(g.laneW, size.Width*0.2/float32(m.nLanes))
+		g.right -= float32(m.nLanes)*g.laneW + 8
+	}
+	return g
+}
+
+// draw places the tree's objects from its model and geometry.
 func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 	th := r.t.Theme()
 	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
 	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
 	size := r.t.Size()
-
-	z := *zk
-	z.Children = append([]zookeepersim.ZNode(nil), zk.Children...)
-	sort.SliceStable(z.Children, func(i, j int) bool { return z.Children[i].Seq < z.Children[j].Seq })
-	byName := map[string]sim.NodeView{}
-	var clients, others []sim.NodeView
-	for _, n := range s.Nodes {
-		byName[n.Name] = n
-		if n.Client {
-			clients = append(clients, n)
-			if WatchSource(&z, n.Name) < 0 {
-				others = append(others, n)
-			}
-		}
-	}
-	warnings := zkBrokenBeliefs(&z, clients)
-	fired := zkFiredWatches(s)
-
-	var arrows []zkArrow
-	var spans [][2]int
-	herd := false
-	for _, w := range z.Watches {
-		to, from := WatchTarget(&z, w), WatchSource(&z, w.Client)
-		if to == WatchNone || from < 0 || from == to {
-			continue
-		}
-		herd = herd || to == WatchParent
-		arrows = append(arrows, zkArrow{from: from, to: to})
-		spans = append(spans, [2]int{min(from, to), max(from, to)})
-	}
-	lanes, nLanes := zkLanes(spans)
-
-	// Vertical budget: the band and the lock znode, then the children at
-	// full height, slim, or as many as fit; warnings and the clients
-	// without a znode below them, at most a third of the height.
+	m := buildZKModel(s, zk)
+	g := zkLayout(m, size)
+	z := &m.z
 	n := len(z.Children)
-	// The band wraps onto a second line where it is too long for one and
-	// the children keep their full rows below it.
-	bandText := zkBandText(&z, s)
-	band := zkBandLines(bandText, size.Width-2*zkPad)
-	bandH := float32(zkBandH)
-	if len(band) > 1 && size.Height-zkBandH-zkBandLineH-zkGap-zkParentH-zkGap >= float32(n)*(zkRowH+zkRowGap)+float32(len(warnings)+min(len(others), 1))*zkLineH {
-		bandH += zkBandLineH
-	} else {
-		band = []string{zkClip(bandText, size.Width-2*zkPad, 12, true)}
-	}
-	top := bandH + zkGap + zkParentH + zkGap
-	maxOthers := max(1, int(size.Height/3/zkLineH))
-	shownOthers := min(len(others), maxOthers)
-	below := float32(len(warnings)+shownOthers) * zkLineH
-	if len(fired) > 0 {
-		below += zkLineH
-	}
-	avail := size.Height - top - below
-	rowH := float32(zkRowH)
-	if float32(n)*(rowH+zkRowGap) > avail {
-		rowH = zkRowSlimH
-	}
-	shown := n
-	if float32(n)*(rowH+zkRowGap) > avail {
-		shown = max(0, int((avail-zkLineH)/(rowH+zkRowGap)))
-	}
+	right, rowH, shown := g.right, g.rowH, g.shown
 
-	laneW := float32(zkLaneW)
-	if nLanes > 0 {
-		laneW = min(laneW, size.Width*0.2/float32(nLanes))
-	}
-	right := size.Width - 2
-	if nLanes > 0 {
-		right -= float32(nLanes)*laneW + 8
-	}
-
-	r.drawBand(&z, band, bandH, size.Width, fg)
-	y := bandH + zkGap
+	r.drawBand(z, g.band, g.bandH, size.Width, fg)
+	y := g.bandH + zkGap
 
 	// The lock znode.
 	r.parentBox = rowBox{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
@@ -479,9 +513,9 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 		note = i18n.T("zk.parent.one")
 	}
 	switch {
-	case herd:
+	case m.herd:
 		note += " · " + i18n.T("zk.parent.herd")
-	case len(arrows) > 0:
+	case len(m.arrows) > 0:
 		note += " · " + i18n.T("zk.parent.predecessor")
 	}
 	nx := zkPad + r.parentName.MinSize().Width + 10
@@ -494,9 +528,9 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 	for i, c := range z.Children[:shown] {
 		b := rowBox{fyne.NewPos(zkIndent, y), fyne.NewSize(right-zkIndent, rowH)}
 		r.rowBoxes = append(r.rowBoxes, b)
-		owner := byName[c.Owner]
-		sess, ok := zkSessionOf(&z, owner)
-		r.drawZNode(r.rows.Next(), &z, c, i, b, owner, sess, ok, fg, muted, th)
+		owner := m.byName[c.Owner]
+		sess, ok := zkSessionOf(z, owner)
+		r.drawZNode(r.rows.Next(), z, c, i, b, owner, sess, ok, fg, muted, th)
 		lastCenter = y + rowH/2
 		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent, lastCenter), muted, 1)
 		y += rowH + zkRowGap
@@ -510,9 +544,9 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 		y += zkLineH
 	}
 
-	r.drawArrows(arrows, lanes, shown, right, laneW)
+	r.drawArrows(m.arrows, m.lanes, shown, right, g.laneW)
 
-	if len(fired) > 0 {
+	if fired := m.fired; len(fired) > 0 {
 		text := i18n.F("zk.watchEvents", "n", len(fired), "clients", strings.Join(fired, ", "))
 		if len(fired) == 1 {
 			text = i18n.F("zk.watchEvent", "client", fired[0])
@@ -521,16 +555,17 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 			widgets.Readable(widgets.ColorWaiting, th))
 		y += zkLineH
 	}
-	for _, w := range warnings {
+	for _, w := range m.warnings {
 		widgets.PlaceText(r.warnings.Next(), zkClip(w, size.Width, 11.5, true), fyne.NewPos(0, y), widgets.Readable(widgets.ColorViolation, th))
 		y += zkLineH
 	}
+	others, shownOthers := m.others, g.shownOthers
 	for i, c := range others[:shownOthers] {
 		if i == shownOthers-1 && shownOthers < len(others) {
 			widgets.PlaceText(r.notes.Next(), i18n.F("zk.moreClients", "n", len(others)-i), fyne.NewPos(0, y), muted)
 			break
 		}
-		r.drawOther(r.others.Next(), &z, c, y, size.Width, fg, muted)
+		r.drawOther(r.others.Next(), z, c, y, size.Width, fg, muted)
 		y += zkLineH
 	}
 }

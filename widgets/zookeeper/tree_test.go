@@ -357,3 +357,39 @@ func TestZKClip(t *testing.T) {
 	assert.Empty(t, zkClip(s, 1, 11.5, false), "not even a letter fits")
 	assert.Empty(t, zkClip(s, 0, 11.5, false))
 }
+
+// The model holds the queue in sequence order with one arrow per waiter
+// (each to the znode before its own, in two lanes), before any size
+// is known; the layout gives the children full rows where there is room,
+// slim ones, then as many as fit, and the arrows their gutter.
+func TestZKModelAndLayout(t *testing.T) {
+	snap := widgettest.SnapshotAt(t, "zk-happy-path", 600*time.Millisecond)
+	m := buildZKModel(snap, zookeepersim.ViewOf(snap))
+	require.Len(t, m.z.Children, 5)
+	for i := 1; i < len(m.z.Children); i++ {
+		assert.Less(t, m.z.Children[i-1].Seq, m.z.Children[i].Seq, "children in sequence order")
+	}
+	assert.Len(t, m.arrows, 4, "each waiter watches the znode before its own")
+	assert.False(t, m.herd)
+	assert.Equal(t, 2, m.nLanes, "arrows meeting at a row never share a lane: a queue takes two")
+	assert.Empty(t, m.others, "every client has a znode")
+	assert.NotEmpty(t, m.bandText)
+
+	tall := zkLayout(m, fyne.NewSize(560, 600))
+	assert.Equal(t, float32(zkRowH), tall.rowH)
+	assert.Equal(t, 5, tall.shown)
+	assert.Equal(t, float32(zkLaneW), tall.laneW)
+	assert.Equal(t, float32(560-2-2*zkLaneW-8), tall.right, "the boxes end left of the lanes")
+	assert.Len(t, tall.band, 1)
+
+	slim := zkLayout(m, fyne.NewSize(560, zkBandH+zkGap+zkParentH+zkGap+5*(zkRowSlimH+zkRowGap)))
+	assert.Equal(t, float32(zkRowSlimH), slim.rowH, "slim rows where full ones do not fit")
+	assert.Equal(t, 5, slim.shown)
+
+	short := zkLayout(m, fyne.NewSize(560, 120))
+	assert.Equal(t, float32(zkRowSlimH), short.rowH)
+	assert.Less(t, short.shown, 5, "as many as fit, the rest counted")
+
+	narrow := zkLayout(m, fyne.NewSize(60, 600))
+	assert.Equal(t, float32(60*0.2/2), narrow.laneW, "the lanes take at most a fifth of the width")
+}
