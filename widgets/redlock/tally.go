@@ -364,6 +364,70 @@ type tallyColors struct {
 	th               fyne.Theme
 }
 
+// tallyGeometry is where the tally's parts go in a picture of a size: the
+// masters' columns, each client's block (full with its arithmetic, with a
+// line of detail under it, or a compact row), the line that counts the
+// clients left out, and whether the legend keeps its place.
+type tallyGeometry struct {
+	colW   float32 // a master's column
+	full   []bool  // which attempts get a full block
+	detail bool    // full blocks get a line of detail
+	ys     []float32
+	more   int     // clients left out, counted on a line at moreY
+	moreY  float32 // where that line goes
+	legend bool
+}
+
+// colX is the left edge of master i's column.
+func (g tallyGeometry) colX(i int) float32 { return tallyNameW + float32(i)*g.colW }
+
+// tallyLayout lays out the attempts over n masters in size; ok is false
+// when there is nothing to draw or no room for it. The clients' blocks are
+// full while there is room, in the order the reader most needs them
+// (holders, then those voting), compact rows for the rest; a line of
+// detail under each full block if room is left.
+func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tallyGeometry, ok bool) {
+	if n == 0 || size.Width < 100 {
+		return g, false
+	}
+	g.colW = (size.Width - tallyNameW - tallyRightW) / float32(n)
+	top := float32(tallyMastersH)
+	avail := size.Height - top
+	g.legend = true
+	g.full, g.detail = fullBlocks(atts, avail-tallyLegendH)
+	if f, d := fullBlocks(atts, avail); urgentFull(atts, f) > urgentFull(atts, g.full) {
+		// The legend gives way to a holder's or a voter's arithmetic.
+		g.full, g.detail, g.legend = f, d, false
+	}
+	bottom := size.Height
+	if g.legend {
+		bottom -= tallyLegendH
+	}
+	y := top
+	for i := range atts {
+		h := float32(tallyVoteH + tallyGap)
+		if g.full[i] {
+			h = tallyFullH
+			if g.detail {
+				h += tallyDetailH
+			}
+		}
+		if y+tallyVoteH > bottom {
+			g.more, g.moreY = len(atts)-i, y
+			// That clients are left out matters more than the legend,
+			// which gives way rather than be written over.
+			if y+tallyMoreH > bottom {
+				g.legend = false
+			}
+			break
+		}
+		g.ys = append(g.ys, y)
+		y += h
+	}
+	return g, true
+}
+
+// draw places the tally's objects where its geometry says.
 func (r *tallyRenderer) draw() {
 	v := r.v
 	view := v.view
@@ -371,53 +435,18 @@ func (r *tallyRenderer) draw() {
 	c := tallyColors{fg: widgets.ThemeColor(th, theme.ColorNameForeground), muted: widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
 		track: widgets.Fade(widgets.ColorIdle, 0.22), th: th}
 	size := v.Size()
-	n := len(view.Masters)
-	if n == 0 || size.Width < 100 {
+	g, ok := tallyLayout(view.Attempts, len(view.Masters), size)
+	if !ok {
 		return
 	}
-	colW := (size.Width - tallyNameW - tallyRightW) / float32(n)
-	colX := func(i int) float32 { return tallyNameW + float32(i)*colW }
-
-	r.drawMasters(view, colW, colX, c)
-
-	// The clients' blocks: full ones while there is room, in the order the
-	// reader most needs them (holders, then those voting), compact rows for
-	// the rest; a line of detail under each full block if room is left.
-	top := float32(tallyMastersH)
-	avail := size.Height - top
-	legend := true
-	full, detail := fullBlocks(view.Attempts, avail-tallyLegendH)
-	if f, d := fullBlocks(view.Attempts, avail); urgentFull(view.Attempts, f) > urgentFull(view.Attempts, full) {
-		// The legend gives way to a holder's or a voter's arithmetic.
-		full, detail, legend = f, d, false
+	r.drawMasters(view, g.colW, g.colX, c)
+	for i, y := range g.ys {
+		r.drawAttempt(view.Attempts[i], y, g.full[i], g.detail, g.colW, g.colX, c)
 	}
-	bottom := size.Height
-	if legend {
-		bottom -= tallyLegendH
+	if g.more > 0 {
+		widgets.PlaceText(r.labels.Next(), i18n.F("redlock.moreClients", "n", g.more), fyne.NewPos(0, g.moreY), c.muted)
 	}
-	y := top
-	for i, a := range view.Attempts {
-		h := float32(tallyVoteH + tallyGap)
-		if full[i] {
-			h = tallyFullH
-			if detail {
-				h += tallyDetailH
-			}
-		}
-		if y+tallyVoteH > bottom {
-			rest := len(view.Attempts) - i
-			widgets.PlaceText(r.labels.Next(), i18n.F("redlock.moreClients", "n", rest), fyne.NewPos(0, y), c.muted)
-			// That clients are left out matters more than the legend,
-			// which gives way rather than be written over.
-			if y+tallyMoreH > bottom {
-				legend = false
-			}
-			break
-		}
-		r.drawAttempt(a, y, full[i], detail, colW, colX, c)
-		y += h
-	}
-	if legend {
+	if g.legend {
 		r.drawLegend(size, c)
 	}
 }

@@ -352,3 +352,46 @@ func TestTallyDetailsAreChinese(t *testing.T) {
 			return notes
 		})
 }
+
+// The layout gives every client a full block with its arithmetic where
+// there is room, compact rows and a count of those left out where there
+// is not, and gives up the legend before the count; a picture too narrow
+// for the masters' columns draws nothing.
+func TestTallyLayout(t *testing.T) {
+	snap := widgettest.SnapshotAt(t, "redlock-pause-after-acquire", 10*time.Second)
+	view := redlocksim.ViewOf(snap)
+	require.NotEmpty(t, view.Attempts)
+	n := len(view.Masters)
+	atts := view.Attempts
+
+	tall, ok := tallyLayout(atts, n, fyne.NewSize(700, 2000))
+	require.True(t, ok)
+	assert.Equal(t, float32(700-tallyNameW-tallyRightW)/float32(n), tall.colW)
+	assert.Equal(t, float32(tallyNameW)+2*tall.colW, tall.colX(2))
+	assert.Len(t, tall.ys, len(atts), "every client drawn")
+	assert.Zero(t, tall.more)
+	assert.True(t, tall.legend)
+	assert.True(t, tall.detail)
+	for i := range atts {
+		assert.True(t, tall.full[i], "room for every full block")
+	}
+	assert.Equal(t, float32(tallyMastersH), tall.ys[0], "the blocks start under the masters")
+
+	short, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyVoteH+tallyMoreH))
+	require.True(t, ok)
+	if len(atts) > 1 {
+		assert.Less(t, len(short.ys), len(atts))
+		assert.Equal(t, len(atts)-len(short.ys), short.more, "the rest counted")
+	}
+	none, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+1))
+	require.True(t, ok)
+	assert.Empty(t, none.ys)
+	assert.Equal(t, len(atts), none.more)
+	assert.Equal(t, float32(tallyMastersH), none.moreY)
+	assert.False(t, none.legend, "the count keeps its line, the legend gives way")
+
+	_, ok = tallyLayout(atts, n, fyne.NewSize(99, 500))
+	assert.False(t, ok, "too narrow")
+	_, ok = tallyLayout(atts, 0, fyne.NewSize(700, 500))
+	assert.False(t, ok, "no masters")
+}
