@@ -25,6 +25,14 @@ const CoarseBudget = 100 * time.Millisecond
 // coarseSeeds is the seeds per cell of the coarse pass.
 const coarseSeeds = 3
 
+// publishEvery is the least time between two updates the computation hands
+// the view, but for those that change its stage (the coarse map, the last
+// part), which go at once. Each update repaints the window: under a
+// software renderer a repaint costs the CPU the sweep's workers need
+// (a quarter of the process's CPU while a Redlock map computed with
+// updates every 80 ms, the map's parts and its progress each repainting).
+const publishEvery = 250 * time.Millisecond
+
 // tradeoffJob is one computation of a trade-off map: the refined sweep,
 // the quick coarse pass drawn first, and the sweep along ttl that feeds
 // the recovery chart when the map's own grid cannot.
@@ -238,6 +246,7 @@ func (r *tradeoffRunner) start(job *tradeoffJob, apply func(tradeoffUpdate)) con
 // a time, publishing after each and between them as runs finish.
 func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func(tradeoffUpdate)) {
 	start := time.Now()
+	defer sim.KeepGCRaised()() // the passes run one after another
 	fine := job.fine
 	nx, rows := len(fine.X.Values), max(1, len(fine.Y.Values))
 	pairs := func(sw *sim.Sweep) int {
@@ -254,11 +263,16 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 	}
 
 	var offset int
-	var lastPublish atomic.Int64
-	progress := func(done, _ int) {
+	var lastPublish atomic.Int64 // since start
+	// due claims the next update if publishEvery has passed since the last.
+	due := func() (time.Duration, bool) {
 		now := time.Since(start)
 		last := lastPublish.Load()
-		if now-time.Duration(last) < 80*time.Millisecond || !lastPublish.CompareAndSwap(last, int64(now)) {
+		return now, now-time.Duration(last) >= publishEvery && lastPublish.CompareAndSwap(last, int64(now))
+	}
+	progress := func(done, _ int) {
+		now, ok := due()
+		if !ok {
 			return
 		}
 		p := u
@@ -281,7 +295,15 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		u.done = 2 * offset
 		return cells, true
 	}
-	snapshot := func() {
+	// snapshot hands over the map as it is: at once when force (a new
+	// stage), else only when an update is due (the next part's snapshot
+	// carries this one's cells).
+	snapshot := func(force bool) {
+		if force {
+			lastPublish.Store(int64(time.Since(start)))
+		} else if _, ok := due(); !ok {
+			return
+		}
 		u.elapsed = time.Since(start)
 		p := u
 		p.cells = append([]widgets.HeatCell(nil), u.cells...)
@@ -311,7 +333,7 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		}
 		u.coarseIn = time.Since(start)
 		u.stage = stageRefining
-		snapshot()
+		snapshot(true)
 	}
 	if job.rec != nil {
 		rc, ok := pass(job.rec)
@@ -319,7 +341,7 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 			return
 		}
 		u.recovery, u.recCoarse = rc, false
-		snapshot()
+		snapshot(true)
 	}
 	for k, ch := range chunks {
 		cells, ok := pass(ch.sweep)
@@ -334,7 +356,7 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		if u.partsDone == len(chunks) {
 			u.stage = stageDone
 		}
-		snapshot()
+		snapshot(u.stage == stageDone)
 	}
 }
 

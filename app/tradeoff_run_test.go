@@ -340,3 +340,40 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTradeoffDefaultMap times each tab's default map as the window
+// computes it (the coarse pass, then the refined map a column at a time,
+// every update handed over and dropped) against the same refined grid in
+// one sim.Sweep.Run, as `lockscope sweep` runs it: what the window's
+// computation adds, apart from its drawing.
+func BenchmarkTradeoffDefaultMap(b *testing.B) {
+	x, y := tradeoffAxis("ttl"), tradeoffAxis("pause")
+	at := sim.PauseAts[0]
+	for _, tab := range designtab.Tabs() {
+		sc, err := assets.Preset(tab.Preset)
+		require.NoError(b, err)
+		base, err := tradeoffBase(sc, x, y, at)
+		require.NoError(b, err)
+		b.Run(tab.Mode+"/window", func(b *testing.B) {
+			for b.Loop() {
+				r := newTradeoffRunner(func(f func()) { f() })
+				job, err := newTradeoffJob(base, x, y, TradeoffSeeds, at, x, r.pairCost(), r.workers)
+				require.NoError(b, err)
+				done := make(chan struct{})
+				r.start(job, func(u tradeoffUpdate) {
+					if u.stage == stageDone || u.stage == stageFailed {
+						close(done)
+					}
+				})
+				<-done
+			}
+		})
+		b.Run(tab.Mode+"/sweep", func(b *testing.B) {
+			for b.Loop() {
+				sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: TradeoffSeeds, PauseAt: at}
+				_, err := sw.Run(context.Background(), 0, nil)
+				require.NoError(b, err)
+			}
+		})
+	}
+}

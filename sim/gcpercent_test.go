@@ -21,6 +21,12 @@ func TestRaiseGCPercent(t *testing.T) {
 	restoreB()
 	assert.Equal(t, 100, debug.SetGCPercent(100))
 
+	keep := KeepGCRaised() // sweeps one after another, the target held between them
+	raiseGCPercent()()
+	assert.Equal(t, sweepGCPercent, debug.SetGCPercent(sweepGCPercent), "held between two sweeps")
+	keep()
+	assert.Equal(t, 100, debug.SetGCPercent(100))
+
 	for _, was := range []int{-1, 2 * sweepGCPercent} {
 		debug.SetGCPercent(was)
 		restore := raiseGCPercent()
