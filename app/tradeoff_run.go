@@ -66,7 +66,10 @@ func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string
 	j := &tradeoffJob{key: string(doc), fine: fine}
 	budget := CoarseBudget.Seconds() * float64(workers) / pairCost
 	if kx, ky, s, ok := coarsePlan(len(x.Values), len(y.Values), seeds, budget); ok {
-		j.coarse = &sim.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s, PauseAt: pauseAt}
+		// The coarse cells and seeds are among the refined map's: its
+		// runs are not run again (sim.RunCache).
+		fine.Runs = sim.NewRunCache()
+		j.coarse = &sim.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s, PauseAt: pauseAt, Runs: fine.Runs}
 	}
 	if !gridHasRecovery(x, y) {
 		recBase := base.Clone()
@@ -76,7 +79,8 @@ func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string
 			return nil, err
 		}
 		if j.coarse != nil {
-			j.recCoarse = &sim.Sweep{Base: recBase, X: subsample(ttl, max(5, len(j.coarse.X.Values))), Seeds: j.coarse.Seeds}
+			j.rec.Runs = sim.NewRunCache()
+			j.recCoarse = &sim.Sweep{Base: recBase, X: subsample(ttl, max(5, len(j.coarse.X.Values))), Seeds: j.coarse.Seeds, Runs: j.rec.Runs}
 		}
 	}
 	return j, nil
@@ -310,6 +314,15 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		p.recovery = append([]sim.Cell(nil), u.recovery...)
 		publish(p)
 	}
+	// seal keeps the refined passes from adding their runs to the caches
+	// the coarse ones filled: each of those runs is met once.
+	seal := func(sweeps ...*sim.Sweep) {
+		for _, sw := range sweeps {
+			if sw != nil && sw.Runs != nil {
+				sw.Runs.Seal()
+			}
+		}
+	}
 	recovery := func() {
 		if job.rec == nil {
 			u.recovery, u.recCoarse = recoveryFromGrid(fine.X, fine.Y, u.cells)
@@ -333,6 +346,7 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		}
 		u.coarseIn = time.Since(start)
 		u.stage = stageRefining
+		seal(fine, job.rec)
 		snapshot(true)
 	}
 	if job.rec != nil {
@@ -380,13 +394,13 @@ func refineChunks(fine *sim.Sweep) []refineChunk {
 	var out []refineChunk
 	if fine.Y.Field == "pause" {
 		for col := range fine.X.Values {
-			sw := &sim.Sweep{Base: fine.Base, X: sim.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds, PauseAt: fine.PauseAt}
+			sw := &sim.Sweep{Base: fine.Base, X: sim.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds, PauseAt: fine.PauseAt, Runs: fine.Runs}
 			out = append(out, refineChunk{sweep: sw, index: func(i int) int { return i*nx + col }})
 		}
 		return out
 	}
 	for row := range fine.Y.Values {
-		sw := &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds, PauseAt: fine.PauseAt}
+		sw := &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds, PauseAt: fine.PauseAt, Runs: fine.Runs}
 		out = append(out, refineChunk{sweep: sw, index: func(i int) int { return row*nx + i }})
 	}
 	return out

@@ -116,6 +116,9 @@ type Sweep struct {
 	// PauseAt is where the pause strikes the first holder: PauseBeforeWrite
 	// ("" too) or PauseMidWork.
 	PauseAt string
+	// Runs, when set, is shared with other sweeps of the same Base and
+	// PauseAt: a run one of them made is taken from it, not run again.
+	Runs *RunCache
 
 	events atomic.Int64 // simulated events of the last Run
 }
@@ -298,8 +301,8 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 				ci, si := j/sw.Seeds, j%sw.Seeds
 				c := cells[ci]
 				seed := sw.Base.Seed + int64(si)
-				r := sw.runOne(c.X, c.Y, seed)
-				r.recoveryMs = share.recovery(ci, si, func() float64 { return sw.recoveryMs(c.X, c.Y, seed) })
+				r := sw.pausedRun(c.X, c.Y, seed)
+				r.recoveryMs = share.recovery(ci, si, func() float64 { return sw.crashRun(c.X, c.Y, seed) })
 				results[ci][si] = r
 				n := done.Add(1)
 				if progress != nil {

@@ -281,3 +281,38 @@ func TestSettleWaitsForRequestsInFlight(t *testing.T) {
 	assert.Equal(t, want.Safe, got.Safe)
 	assert.Less(t, early.Steps(), full.Steps(), "it still stops once the write has landed")
 }
+
+// TestRunCacheReusesRunsWithoutChangingCells: a sweep that shares a
+// RunCache with a smaller sweep over some of its cells and seeds takes
+// those runs from the cache (it simulates fewer events) and its cells are
+// what it computes alone, on a pause axis (crash runs shared) and off one.
+func TestRunCacheReusesRunsWithoutChangingCells(t *testing.T) {
+	for _, tc := range []struct{ mode, x, y, xs, ys string }{
+		{"redlock", "ttl=2s:20s:4", "pause=0s:12s:3", "ttl=2s:20s:2", "pause=0s:12s:2"},
+		{"zookeeper", "ttl=2s:20s:4", "latency=1ms:100ms:3", "ttl=2s:20s:2", "latency=1ms:100ms:2"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			base, err := sim.SweepBase(tc.mode)
+			require.NoError(t, err)
+			axis := func(spec string) sim.Axis {
+				a, err := sim.ParseAxis(spec)
+				require.NoError(t, err)
+				return a
+			}
+			alone := &sim.Sweep{Base: base, X: axis(tc.x), Y: axis(tc.y), Seeds: 4}
+			want, err := alone.Run(context.Background(), 2, nil)
+			require.NoError(t, err)
+
+			runs := sim.NewRunCache()
+			small := &sim.Sweep{Base: base, X: axis(tc.xs), Y: axis(tc.ys), Seeds: 2, Runs: runs}
+			_, err = small.Run(context.Background(), 2, nil)
+			require.NoError(t, err)
+			runs.Seal()
+			shared := &sim.Sweep{Base: base, X: axis(tc.x), Y: axis(tc.y), Seeds: 4, Runs: runs}
+			got, err := shared.Run(context.Background(), 2, nil)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			assert.Less(t, shared.Events(), alone.Events(), "the small sweep's runs are not run again")
+		})
+	}
+}
