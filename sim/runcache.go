@@ -57,45 +57,37 @@ func (sw *Sweep) crashKey(x, y float64, seed int64) runKey {
 // pausedRun is the cell's paused run for seed, from the cache when a sweep
 // sharing it made it.
 func (sw *Sweep) pausedRun(x, y float64, seed int64) runResult {
-	c := sw.Runs
-	if c == nil {
-		return sw.runOne(x, y, seed)
+	run := func() runResult { return sw.runOne(x, y, seed) }
+	if sw.Runs == nil {
+		return run()
 	}
-	k := sw.runKey(x, y, seed)
-	c.mu.Lock()
-	r, ok := c.paused[k]
-	c.mu.Unlock()
-	if ok {
-		return r
-	}
-	r = sw.runOne(x, y, seed)
-	c.mu.Lock()
-	if !c.sealed {
-		c.paused[k] = r
-	}
-	c.mu.Unlock()
-	return r
+	return cached(sw.Runs, sw.Runs.paused, sw.runKey(x, y, seed), run)
 }
 
 // crashRun is the cell's crash run's recovery for seed, from the cache
 // when a sweep sharing it made it.
 func (sw *Sweep) crashRun(x, y float64, seed int64) float64 {
-	c := sw.Runs
-	if c == nil {
-		return sw.recoveryMs(x, y, seed)
+	run := func() float64 { return sw.recoveryMs(x, y, seed) }
+	if sw.Runs == nil {
+		return run()
 	}
-	k := sw.crashKey(x, y, seed)
+	return cached(sw.Runs, sw.Runs.crash, sw.crashKey(x, y, seed), run)
+}
+
+// cached is k's value in m, one of c's maps, or else what run gives, kept
+// in m unless c is sealed.
+func cached[V any](c *RunCache, m map[runKey]V, k runKey, run func() V) V {
 	c.mu.Lock()
-	ms, ok := c.crash[k]
+	v, ok := m[k]
 	c.mu.Unlock()
 	if ok {
-		return ms
+		return v
 	}
-	ms = sw.recoveryMs(x, y, seed)
+	v = run()
 	c.mu.Lock()
 	if !c.sealed {
-		c.crash[k] = ms
+		m[k] = v
 	}
 	c.mu.Unlock()
-	return ms
+	return v
 }
