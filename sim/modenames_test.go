@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -131,4 +132,22 @@ func f(mode string) bool {
 	}, modeNameComparisons(fset, f, names, "x"))
 	assert.Equal(t, []string{`5: compares with "redis"`, `8: compares with "zookeeper"`, `12: compares with "redlock"`},
 		modeNameComparisons(fset, f, names, "etcd"), "etcd.go may name etcd")
+}
+
+// maxFileLines is issue 15's bound on a non-test Go file: past it a file
+// holds more than one concern and is split by concern, as the designs'
+// folders are.
+const maxFileLines = 1000
+
+// TestNoProductionFileOverAThousandLines fails when a non-test Go file of
+// the repository runs past maxFileLines lines.
+func TestNoProductionFileOverAThousandLines(t *testing.T) {
+	var long []string
+	scanned := eachProductionGoFile(t, "..", func(rel string, fset *token.FileSet, f *ast.File) {
+		if n := fset.File(f.Pos()).LineCount(); n > maxFileLines {
+			long = append(long, fmt.Sprintf("%s: %d lines", rel, n))
+		}
+	})
+	require.Greater(t, scanned, 50, "the walk reaches the repository's Go files")
+	assert.Empty(t, long, "split the file by concern")
 }
