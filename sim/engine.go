@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -320,7 +321,7 @@ func (s *Sim) enqueue(ix int32) {
 	if e.node >= 0 {
 		e.inc = s.Nodes[e.node].inc
 	}
-	s.queue.insert(ix)
+	s.queue.insert(ix, e)
 }
 
 // Step handles the next event; it returns false when the run is over.
@@ -653,7 +654,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	sc := s.Scenario
 	d := sc.Latency.D()
 	if j := sc.Jitter.D(); j > 0 {
-		d += time.Duration(s.rng.Int64N(int64(j)))
+		d += time.Duration(s.jitter(uint64(j)))
 	}
 	at := s.now + d
 	link := int(c.id)*len(s.Nodes) + int(to)
@@ -674,6 +675,28 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	e.msg = m
 	e.id, e.wall, e.local, e.fault = 0, false, 0, 0
 	s.enqueue(ix)
+}
+
+// jitter is s.rng.Int64N(n) for n > 0, the same value from the same
+// draws, without going through rand.Rand's Source interface: it is
+// math/rand/v2's (*Rand).uint64n (Go 1.22 to 1.26) on the run's PCG, one
+// draw per message. A 32-bit platform, where uint64n takes another path
+// for small n, goes through Int64N.
+func (s *Sim) jitter(n uint64) uint64 {
+	if ^uint(0)>>32 == 0 {
+		return uint64(s.rng.Int64N(int64(n)))
+	}
+	if n&(n-1) == 0 {
+		return s.pcg.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(s.pcg.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.pcg.Uint64(), n)
+		}
+	}
+	return hi
 }
 
 // After wakes the process when d has passed on its monotonic clock.

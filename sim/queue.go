@@ -33,30 +33,43 @@ func (l *lane) len() int { return len(l.s) - l.head }
 // first is the earliest slot; the lane must not be empty.
 func (l *lane) first() *slot { return &l.s[l.head] }
 
-// insert puts x in its place. latest says that x was queued after every
-// slot in the lane (its seq is the greatest), so that only the times need
-// comparing.
-func (l *lane) insert(x slot, latest bool) {
-	// A full lane moves its slots to the front only when the taken ones
-	// are at least half of it, else append doubles it: a short lane (the
-	// ticks) that moved its few slots on every other insert now moves
-	// them once per as many takes.
+// makeRoom moves a full lane's slots to the front when the taken ones
+// are at least half of it, else append doubles it: a short lane (the
+// ticks) that moved its few slots on every other insert now moves them
+// once per as many takes.
+func (l *lane) makeRoom() {
 	if len(l.s) == cap(l.s) && l.head > 0 && l.head >= len(l.s)/2 {
 		n := copy(l.s, l.s[l.head:])
 		l.s, l.head = l.s[:n], 0
 	}
+}
+
+// push puts x, queued after every slot in the lane (its seq is the
+// greatest), in its place, so that only the times need comparing. It is
+// the path of every new event: the walk runs on local copies of the
+// lane's slice and head, so each step compares and moves without
+// reloading the lane.
+func (l *lane) push(x slot) {
+	l.makeRoom()
+	w, head := append(l.s, x), l.head
+	l.s = w
+	i := len(w) - 1
+	for i > head && x.at < w[i-1].at {
+		w[i] = w[i-1]
+		i--
+	}
+	w[i] = x
+}
+
+// insert puts x in its place by time, then seq: a slot moved to a new
+// time (retime) may be older than others at that time.
+func (l *lane) insert(x slot) {
+	l.makeRoom()
 	l.s = append(l.s, x)
 	i := len(l.s) - 1
-	if latest {
-		for i > l.head && x.at < l.s[i-1].at {
-			l.s[i] = l.s[i-1]
-			i--
-		}
-	} else {
-		for i > l.head && before(x, l.s[i-1]) {
-			l.s[i] = l.s[i-1]
-			i--
-		}
+	for i > l.head && before(x, l.s[i-1]) {
+		l.s[i] = l.s[i-1]
+		i--
 	}
 	l.s[i] = x
 }
@@ -123,15 +136,16 @@ func (q *eventQueue) lane(k eventKind) *lane { return &q.lanes[laneOf[k]] }
 
 // next is the lane whose front is the earliest event; nil when empty.
 func (q *eventQueue) next() *lane {
+	// A lane is empty when its head is at its end (pop starts an emptied
+	// lane again at 0), which saves computing both lengths.
 	m, t := &q.lanes[laneMsgs], &q.lanes[laneTimers]
-	switch {
-	case m.len() == 0 && t.len() == 0:
-		return nil
-	case t.len() == 0:
-		return m
-	case m.len() == 0:
+	if m.head == len(m.s) {
+		if t.head == len(t.s) {
+			return nil
+		}
 		return t
-	case before(*t.first(), *m.first()):
+	}
+	if t.head < len(t.s) && before(t.s[t.head], m.s[m.head]) {
 		return t
 	}
 	return m
@@ -160,11 +174,10 @@ func (q *eventQueue) reserve() int32 {
 	return int32(len(q.slab) - 1)
 }
 
-// insert queues the event written at slab entry ix, stamped with a seq
+// insert queues the event e written at slab entry ix, stamped with a seq
 // greater than any queued event's.
-func (q *eventQueue) insert(ix int32) {
-	e := &q.slab[ix]
-	q.lane(e.kind).insert(slot{at: e.at, seq: e.seq, ix: ix}, true)
+func (q *eventQueue) insert(ix int32, e *event) {
+	q.lanes[laneOf[e.kind]].push(slot{at: e.at, seq: e.seq, ix: ix})
 	q.queued[ix] = true
 }
 
@@ -220,7 +233,7 @@ func (q *eventQueue) retime(ix int32, at time.Duration) {
 	q.unlink(ix)
 	e := &q.slab[ix]
 	e.at = at
-	q.lane(e.kind).insert(slot{at: at, seq: e.seq, ix: ix}, false)
+	q.lane(e.kind).insert(slot{at: at, seq: e.seq, ix: ix})
 	q.queued[ix] = true
 }
 
