@@ -235,3 +235,29 @@ func TestSplitGivesTheLanesRoom(t *testing.T) {
 	layOut(w, fyne.NewSize(1366, 740))
 	assert.Equal(t, 0.3, split.Offset, "a dragged split is the user's")
 }
+
+// On a 1024×768 screen (a window of 1008×704, less Fyne's menu bar) every
+// preset's lanes are at least 16 points high, in both languages, with the
+// time axis and the verdict on screen: zk-happy-path's five lanes were 12
+// points high under a toolbar of four rows and an empty row for badges.
+func TestEveryPresetsLanesAreReadableAt1024(t *testing.T) {
+	w := layoutWindow(t)
+	size := fyne.NewSize(1008, 676)
+	for _, l := range i18n.Langs {
+		w.SetLanguage(l)
+		for _, slug := range assets.PresetNames() {
+			sc, err := assets.Preset(slug)
+			require.NoError(t, err)
+			require.NoError(t, w.Load(sc, slug))
+			v := w.tab(sc.Mode)
+			layOut(w, size)
+			tl := v.pics.Timeline
+			name := fmt.Sprintf("%s %s", l, slug)
+			assert.GreaterOrEqual(t, tl.LaneHeight(), float32(16), "%s: lanes of a timeline %v high", name, tl.Size().Height)
+			d := fyne.CurrentApp().Driver()
+			assert.LessOrEqual(t, d.AbsolutePositionForObject(tl).Y+tl.Size().Height, size.Height, "%s: the time axis is on screen", name)
+			m := v.pics.Metrics
+			assert.LessOrEqual(t, d.AbsolutePositionForObject(m).Y+m.Size().Height, size.Height, "%s: the verdict is on screen", name)
+		}
+	}
+}

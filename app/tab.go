@@ -262,6 +262,13 @@ func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips
 	return v
 }
 
+// sliderMinWidth is the shortest a slider's track gets in a crowded row:
+// still a track to drag along (its knob is about 20 points), and short
+// enough that ZooKeeper's and etcd's five slider cells share one row at
+// 1024 points, so their toolbars take three rows there, not four, and the
+// timeline has that row's room for its lanes (at 80 the last cell wrapped).
+const sliderMinWidth = 64
+
 func (v *tabView) build() fyne.CanvasObject {
 	v.tradeoff = newTradeoffView(v, v.pics.Content())
 	v.play = widgets.NewTipButton(i18n.T("toolbar.play"), theme.MediaPlayIcon(), v.togglePlay, v.tips, "toolbar.play.tip")
@@ -327,7 +334,7 @@ func (v *tabView) build() fyne.CanvasObject {
 		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
 		v.sliders = append(v.sliders, sc)
 		name := widget.NewLabelWithStyle(spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(80, sc.slider))
+		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(sliderMinWidth, sc.slider))
 		v.bar.Add(stretch(cell, 360))
 	}
 

@@ -56,6 +56,7 @@ func NewTimeline() *Timeline {
 // SetTimeline shows a recorded run.
 func (t *Timeline) SetTimeline(tl sim.Timeline) {
 	t.tl = tl
+	t.top = 0 // counted again at the next layout
 	t.version++
 	t.Refresh()
 }
@@ -94,7 +95,7 @@ const tlEasyLane = 40
 // the timeline when the panels above it can spare the room.
 func (t *Timeline) EasyHeight() float32 {
 	_, rows := t.faultBadges(faultRowsMax)
-	return badgeBandH(rows) + float32(len(t.tl.Clients))*tlEasyLane + tlAxisH + tlLegendH
+	return t.bandH(rows) + float32(len(t.tl.Clients))*tlEasyLane + tlAxisH + tlLegendH
 }
 
 // tlReadableLane is the least height a lane is given room for by folding
@@ -107,13 +108,29 @@ const tlReadableLane = 22
 // when they take rows rows.
 func badgeBandH(rows int) float32 { return max(faultRowY(rows)+tlTopRow-faultRowY(1), tlTopRow) }
 
+// tlBareBand is the band above the lanes of a run with no fault, no
+// change and no overlap: nothing is labelled there, so the lanes take its
+// room (zk-happy-path's five lanes at 1024×768 were 12 points high under
+// an empty row).
+const tlBareBand = 6
+
+// bandH is the height of the band above the lanes when the fault badges
+// take rows rows: badgeBandH, or tlBareBand when nothing can go in it
+// (an overlap's badge may go in the band even in a run without faults).
+func (t *Timeline) bandH(rows int) float32 {
+	if len(t.tl.Faults) == 0 && len(t.tl.Overlaps) == 0 {
+		return tlBareBand
+	}
+	return badgeBandH(rows)
+}
+
 // badgeRows is how many rows the fault badges may take at the timeline's
 // height: as many as faultRowsMax while each lane keeps tlReadableLane
 // beneath them, at least one.
 func (t *Timeline) badgeRows() int {
 	n := float32(max(len(t.tl.Clients), 1))
 	for rows := faultRowsMax; rows > 1; rows-- {
-		if (t.Size().Height-badgeBandH(rows)-tlAxisH-tlLegendH)/n >= tlReadableLane {
+		if (t.Size().Height-t.bandH(rows)-tlAxisH-tlLegendH)/n >= tlReadableLane {
 			return rows
 		}
 	}
@@ -184,10 +201,22 @@ func (t *Timeline) lanes() []laneGeometry {
 	return out
 }
 
+// LaneHeight is the height each client's lane is drawn at (0 with no
+// clients).
+func (t *Timeline) LaneHeight() float32 {
+	if ls := t.lanes(); len(ls) > 0 {
+		return ls[0].height
+	}
+	return 0
+}
+
 // lanesTop is the y where the first lane starts, below the fault badges'
 // rows (one row until a layout has counted them).
 func (t *Timeline) lanesTop() float32 {
-	return max(t.top, tlTopRow)
+	if t.top > 0 {
+		return t.top
+	}
+	return t.bandH(1)
 }
 
 // lanesBottom is the y where the last lane ends.
@@ -393,7 +422,7 @@ func (r *timelineRenderer) draw() {
 	size := t.Size()
 	x0, x1 := t.plotSpan()
 	badges, rows := t.faultBadges(t.badgeRows())
-	t.top = badgeBandH(rows)
+	t.top = t.bandH(rows)
 	lanes := t.lanes()
 	bottom := t.lanesBottom()
 	laneOf := map[string]int{}

@@ -585,3 +585,29 @@ func TestTimelineCursorRunsUnderTheBadges(t *testing.T) {
 	got := color.NRGBAModel.Convert(img.At(int(p.X*scale), int(p.Y*scale))).(color.NRGBA)
 	assert.Equal(t, toNRGBA(badge.FillColor), got, "the badge, not the cursor, at the cursor's x")
 }
+
+// A run with no fault, no change and no overlap has nothing to label
+// above its lanes, so they start under a thin margin instead of an empty
+// row: zk-happy-path's five clients in the timeline of a 1024×768 window
+// (129 points) get lanes 16 points high, not 12. A run with a fault or an
+// overlap keeps its row of badges.
+func TestTimelineQuietRunGivesTheBandToTheLanes(t *testing.T) {
+	test.NewTempApp(t)
+	tl := NewTimeline()
+	w := test.NewTempWindow(t, tl)
+	size := fyne.NewSize(1008, 129)
+	w.Resize(size)
+	tl.Resize(size)
+	quiet := widgettest.RecordPreset(t, "zk-happy-path").Timeline()
+	require.Empty(t, quiet.Faults)
+	require.Empty(t, quiet.Overlaps)
+	tl.SetTimeline(quiet)
+	test.TempWidgetRenderer(t, tl).Refresh()
+	assert.Equal(t, float32(tlBareBand), tl.lanesTop())
+	for _, g := range tl.lanes() {
+		assert.GreaterOrEqual(t, g.height, float32(15.5), "a quiet run's five lanes stay readable")
+	}
+	tl.SetTimeline(gcPauseTimeline())
+	test.TempWidgetRenderer(t, tl).Refresh()
+	assert.Equal(t, badgeBandH(1), tl.lanesTop(), "a run with a fault keeps its badges' row")
+}
