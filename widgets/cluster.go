@@ -386,6 +386,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 	}
 
 	now := float64(s.At)
+	aisleL, aisleR := aisle(s.Nodes, boxes)
 	for _, m := range s.InFlight {
 		if m.From < 0 || m.To < 0 || m.From >= len(boxes) || m.To >= len(boxes) {
 			continue
@@ -394,7 +395,11 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		p := MessagePosition(m, from, to, now)
 		o := r.msgs.Next()
 		ResizeText(o.text, msgTextSize*clusterScale(r.v.Size()))
-		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To])
+		lo, hi := min(from.X, to.X), max(from.X, to.X)
+		if s.Nodes[m.From].Client != s.Nodes[m.To].Client {
+			lo, hi = aisleL, aisleR
+		}
+		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To], lo, hi)
 		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
 	r.drawLegend(fg)
@@ -639,14 +644,32 @@ func messageSize(o *msgObjects, label string) fyne.Size {
 	return fyne.NewSize(TextWidth(label, o.text.TextSize, true)+12, 16*o.text.TextSize/msgTextSize)
 }
 
+// aisle is the x range between the clients' boxes and the servers': no
+// box lies in it, whatever the columns of tiles either side wraps into.
+func aisle(nodes []sim.NodeView, boxes []box) (left, right float32) {
+	left, right = float32(math.Inf(1)), float32(math.Inf(-1))
+	for i, n := range nodes {
+		b := boxes[i]
+		if n.Client {
+			right = max(right, b.pos.X+b.size.Width)
+		} else {
+			left = min(left, b.pos.X)
+		}
+	}
+	return right, left
+}
+
 // clearOfBoxes moves a message's label, of size sz centred at p on the link
-// from → to between boxes a and b, where it covers no node's text: between
-// the two columns it slides along the link until it clears both (every box
-// of a column lies in the column's width); on a link between two nodes
-// stacked in one column, or in two columns closer than the label is wide
-// (ZooKeeper's servers side by side in a 1024-point window), it stands
-// beside the pair, at the same height.
-func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box) fyne.Position {
+// from → to between boxes a and b, where it covers no node's text: within
+// lo..hi, the stretch of the link no box lies over (between a client and
+// a server, the aisle between their columns: a link from a client in the
+// first of two columns of tiles crosses the second, where ZooKeeper's
+// CONNECT covered client-2 at 1024×768), it slides along the link until
+// it clears them; on a link between two nodes stacked in one column, or
+// in two columns closer than the label is wide (ZooKeeper's servers side
+// by side in a 1024-point window), it stands beside the pair, at the same
+// height.
+func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box, lo, hi float32) fyne.Position {
 	const gap = 3
 	beside := func() fyne.Position {
 		x := min(a.pos.X, b.pos.X) - sz.Width/2 - gap
@@ -658,7 +681,7 @@ func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box) fyne.Positi
 	if from.X == to.X { // stacked in one column
 		return beside()
 	}
-	lo, hi := min(from.X, to.X)+sz.Width/2+gap, max(from.X, to.X)-sz.Width/2-gap
+	lo, hi = lo+sz.Width/2+gap, hi-sz.Width/2-gap
 	if lo > hi { // the columns are closer than the label is wide
 		return beside()
 	}

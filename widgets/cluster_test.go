@@ -306,3 +306,33 @@ func TestClusterGrowsOnALargeScreen(t *testing.T) {
 	assert.InDelta(t, 16*k, large.msgH, 0.01, "and the messages' labels")
 	assert.Equal(t, float32(clusterMaxScale), clusterScale(fyne.NewSize(4000, 2000)), "up to a limit")
 }
+
+// Five clients tiled in two columns (zk-happy-path in a 1024×768 window):
+// a CONNECT just sent by client-1, in the first column, has its label in
+// the aisle between the clients and the servers, not over client-2's box
+// in the second column, which its link crosses.
+func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(560, 130))
+	snap := &sim.Snapshot{Mode: "zookeeper", At: 6 * time.Millisecond, End: 10 * time.Second,
+		Nodes: []sim.NodeView{
+			{Name: "client-1", Client: true}, {Name: "client-2", Client: true}, {Name: "client-3", Client: true},
+			{Name: "client-4", Client: true}, {Name: "client-5", Client: true},
+			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"},
+		},
+		InFlight: []sim.MessageView{{From: 0, To: 5, Label: "CONNECT", SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
+	}
+	v.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+	boxes := clusterLayout(snap.Nodes, v.Size())
+	require.Less(t, boxes[0].pos.X+boxes[0].size.Width, boxes[1].pos.X+1, "client-1 and client-2 side by side")
+	require.Equal(t, 1, r.msgs.used)
+	o := r.msgs.items[0]
+	p, s := o.pill.Position(), o.pill.Size()
+	for i, b := range boxes {
+		apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
+		assert.True(t, apart, "the label %v %v covers node %d %v", p, s, i, b)
+	}
+}
