@@ -764,7 +764,14 @@ func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]
 	if n.Client {
 		c = Readable(StateColor(n.State), th)
 	}
-	if room := b.pos.X + b.size.Width - 6 - x; lines[1] != "" && room > 2*size {
+	// A client's state is worth its first words; a server's role is shown
+	// whole or not at all ("redis-1 ma…" in Redlock's tiles at 1024×768
+	// said less than "redis-1": every one of them is a master).
+	room := b.pos.X + b.size.Width - 6 - x
+	if !n.Client && TextWidth(lines[1], size*0.9, false) > room {
+		room = 0
+	}
+	if lines[1] != "" && room > 2*size {
 		PlaceText(o.lines[1], FitText(lines[1], size*0.9, false, room), fyne.NewPos(x, y+size*0.05), c)
 	} else {
 		o.lines[1].Hide()

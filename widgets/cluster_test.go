@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/widgets/widgettest"
@@ -335,4 +337,34 @@ func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
 		apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
 		assert.True(t, apart, "the label %v %v covers node %d %v", p, s, i, b)
 	}
+}
+
+// Redlock's five masters and the storage tiled in a 1024×768 window: a
+// server's role is shown whole or left out, never cut ("redis-1 ma…");
+// a ZooKeeper server's role that fits stays.
+func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(560, 130))
+	snap := &sim.Snapshot{Mode: "redlock", End: 10 * time.Second,
+		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
+			{Name: "redis-1", Role: "master"}, {Name: "redis-2", Role: "master"}, {Name: "redis-3", Role: "master"},
+			{Name: "redis-4", Role: "master"}, {Name: "redis-5", Role: "master"}, {Name: "storage", Role: "storage"}},
+	}
+	v.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
+	require.Less(t, clusterLayout(snap.Nodes, v.Size())[2].size.Height, float32(nodeTwoLinesH), "slim tiles")
+	for i, o := range r.nodes.items[2:len(snap.Nodes)] {
+		for _, tx := range o.lines {
+			assert.False(t, tx.Visible() && strings.HasSuffix(tx.Text, "…"), "server %d shows %q", i+2, tx.Text)
+		}
+	}
+
+	snap = &sim.Snapshot{Mode: "zookeeper", End: 10 * time.Second,
+		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
+			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"}},
+	}
+	v.SetSnapshot(snap)
+	assert.Contains(t, widgettest.Texts(r.Objects()), i18n.Term("leader"))
 }
