@@ -64,7 +64,10 @@ func (r *panelRenderer) Destroy() {}
 // titleLines is the title set in the panel's width: on one line where it
 // fits; on two where the body keeps its minimum height under them (the
 // second shortened with an ellipsis if the words run on); else on one
-// line shortened with an ellipsis. A long title is read whole in a
+// line, in its short form where the title's key has one ("<key>.short":
+// Redlock's "Vote tally — each try's votes, quorum and validity; each
+// master's…" at 1024×768 said less than its short form whole), shortened
+// with an ellipsis if even that runs on. A long title is read whole in a
 // normal window and never pushes the body below its minimum.
 func (r *panelRenderer) titleLines(size fyne.Size) []string {
 	full := i18n.T(r.p.Title)
@@ -78,6 +81,9 @@ func (r *panelRenderer) titleLines(size fyne.Size) []string {
 			rest := strings.TrimSpace(full[len(lines[0]):])
 			return []string{FitText(lines[0], 12, true, w), FitText(rest, 12, true, w)}
 		}
+	}
+	if short := r.p.Title + ".short"; i18n.Has(i18n.Current(), short) {
+		full = i18n.T(short)
 	}
 	return []string{FitText(full, 12, true, w)}
 }

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/lockscope/lockscope/assets/i18n"
 )
 
 // A title too long for the panel's width is set on two lines, read whole
@@ -43,4 +45,41 @@ func TestPanelTitleWrapsWhereTheBodyHasRoom(t *testing.T) {
 	assert.Equal(t, title, r.title[0].Text, "wide enough: one line")
 	assert.Empty(t, r.title[1].Text)
 	assert.Equal(t, float32(panelTitleH+2), body.Position().Y)
+}
+
+// A title whose key has a short form shows it, whole, where the full one
+// would end in "…" (the state panels at 1024×768, in both languages); a
+// full title that fits stays, and with room for two lines the full title
+// wraps.
+func TestPanelShortTitleWhereTheFullOneWouldBeCut(t *testing.T) {
+	test.NewTempApp(t)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	const width = 405
+	shorts := 0
+	for _, l := range i18n.Langs {
+		i18n.Set(l)
+		for _, key := range []string{"state.redis", "state.redlock", "state.zookeeper", "state.etcd"} {
+			body := canvas.NewRectangle(nil)
+			body.SetMinSize(fyne.NewSize(100, 100))
+			p := NewPanel(key, body)
+			w := test.NewTempWindow(t, p)
+			w.SetPadded(false)
+			r := test.TempWidgetRenderer(t, p).(*panelRenderer)
+
+			want, cut := i18n.T(key), TextWidth(i18n.T(key), 12, true) > width-2*panelPad-4
+			if cut {
+				want = i18n.T(key + ".short")
+				shorts++
+			}
+			p.Resize(fyne.NewSize(width, p.MinSize().Height))
+			assert.Equal(t, want, r.title[0].Text, "%s %s: whole", l, key)
+			assert.Empty(t, r.title[1].Text)
+			if cut {
+				p.Resize(fyne.NewSize(width, 300))
+				nospace := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+				assert.Equal(t, nospace(i18n.T(key)), nospace(r.title[0].Text+r.title[1].Text), "%s %s: room for the full title on two lines", l, key)
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, shorts, 4, "the test has titles that need their short form")
 }
