@@ -240,6 +240,8 @@ func TestSplitGivesTheLanesRoom(t *testing.T) {
 // preset's lanes are at least 16 points high, in both languages, with the
 // time axis and the verdict on screen: zk-happy-path's five lanes were 12
 // points high under a toolbar of four rows and an empty row for badges.
+// The state picture has half the width (Redlock's five masters' columns
+// were 30 points wide).
 func TestEveryPresetsLanesAreReadableAt1024(t *testing.T) {
 	w := layoutWindow(t)
 	size := fyne.NewSize(1008, 676)
@@ -256,6 +258,7 @@ func TestEveryPresetsLanesAreReadableAt1024(t *testing.T) {
 			assert.GreaterOrEqual(t, tl.LaneHeight(), float32(16), "%s: lanes of a timeline %v high", name, tl.Size().Height)
 			d := fyne.CurrentApp().Driver()
 			assert.LessOrEqual(t, d.AbsolutePositionForObject(tl).Y+tl.Size().Height, size.Height, "%s: the time axis is on screen", name)
+			assert.GreaterOrEqual(t, v.pics.State.Size().Width, float32(480), "%s: the state picture has room for five masters' columns", name)
 			m := v.pics.Metrics
 			assert.LessOrEqual(t, d.AbsolutePositionForObject(m).Y+m.Size().Height, size.Height, "%s: the verdict is on screen", name)
 		}

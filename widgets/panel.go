@@ -82,10 +82,7 @@ func (r *panelRenderer) titleLines(size fyne.Size) []string {
 			return []string{FitText(lines[0], 12, true, w), FitText(rest, 12, true, w)}
 		}
 	}
-	if short := r.p.Title + ".short"; i18n.Has(i18n.Current(), short) {
-		full = i18n.T(short)
-	}
-	return []string{FitText(full, 12, true, w)}
+	return []string{FitWords(r.p.Title, 12, true, w)}
 }
 
 // top is the y of the body under a title of n lines.

@@ -3,6 +3,8 @@ package widgets
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lockscope/lockscope/assets/i18n"
 )
 
 // WrapText breaks s at spaces into at most maxLines lines no wider than
@@ -46,6 +48,19 @@ func lastRune(s string) (rune, int) {
 		}
 	}
 	return utf8.RuneError, 1
+}
+
+// FitWords is the translation of key no wider than w: in full where it
+// fits, else in its short form ("<key>.short") where the key has one, then
+// shortened by FitText if even that is too wide. A panel title or a cell
+// of a narrow column so reads whole in a narrow window rather than cut to
+// "n…".
+func FitWords(key string, size float32, bold bool, w float32) string {
+	s := i18n.T(key)
+	if w > 0 && TextWidth(s, size, bold) > w && i18n.Has(i18n.Current(), key+".short") {
+		s = i18n.T(key + ".short")
+	}
+	return FitText(s, size, bold, w)
 }
 
 // FitText shortens s with an ellipsis until it is no wider than w: the

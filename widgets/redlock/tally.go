@@ -574,15 +574,15 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			center(o.owner, i18n.T("redlock.down"), ys[2], c.fg)
 			o.barBg.Hide()
 			o.bar.Hide()
-			onBar(i18n.T("redlock.keysLost"), c.muted)
+			onBar(widgets.FitWords("redlock.keysLost", o.left.TextSize, false, bw-2), c.muted)
 		case len(m.Keys) == 0:
 			center(o.owner, i18n.T("redlock.free"), ys[2], c.muted)
 			track()
 			o.bar.Hide()
-			onBar(i18n.T("redlock.noKey"), c.muted)
+			onBar(widgets.FitWords("redlock.noKey", o.left.TextSize, false, bw-2), c.muted)
 		default:
 			k := m.Keys[0]
-			center(o.owner, k.Owner, ys[2], widgets.Readable(ownerColor(r.v.nodes, k.Owner), c.th))
+			center(o.owner, ownerLabel(k.Owner, o.owner.TextSize, colW-4), ys[2], widgets.Readable(ownerColor(r.v.nodes, k.Owner), c.th))
 			track()
 			if f := redis.TTLFraction(k); f > 0 {
 				col := widgets.ColorOwned
@@ -595,7 +595,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			}
 			left := compactTime(k.Left)
 			if k.Expired {
-				left = i18n.T("redlock.expired")
+				left = widgets.FitWords("redlock.expired", o.left.TextSize, false, bw-2)
 			}
 			onBar(left, c.fg)
 		}
@@ -623,6 +623,16 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 	}
 	w := r.v.Size().Width
 	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH-4), fyne.NewPos(w, tallyMastersH-4), c.track, 1)
+}
+
+// ownerLabel is the name of the client a key is held for, or where the
+// column is too narrow for it (five masters at 1024×768) its number alone,
+// "1" for client-1, in the client's colour: "cl…" named nobody.
+func ownerLabel(owner string, size, w float32) string {
+	if i := strings.LastIndex(owner, "-"); i >= 0 && widgets.TextWidth(owner, size, false) > w {
+		return owner[i+1:]
+	}
+	return owner
 }
 
 // ownerColor is the colour of the client a key belongs to: the holding

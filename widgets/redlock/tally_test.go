@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
@@ -394,4 +395,38 @@ func TestTallyLayout(t *testing.T) {
 	assert.False(t, ok, "too narrow")
 	_, ok = tallyLayout(atts, 0, fyne.NewSize(700, 500))
 	assert.False(t, ok, "no masters")
+}
+
+// Five masters in the tally of a 1024×768 window (the split gave it 394
+// points, columns of 30, and cut cells to "7.…", "do…", "n…"; it gives it
+// 484 now): no master's cell is cut with "…"; a word too wide for its
+// column says its short form ("—" for no key, "lost"), an owner its
+// number, in both languages.
+func TestVoteTallyMastersCellsReadAt1024(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	const easyColW = 48 // holds "999 ms" on a master's TTL bar
+	majority, err := assets.Preset("redlock-majority-down")
+	require.NoError(t, err)
+	rec, err := sim.Record(majority)
+	require.NoError(t, err)
+	for _, l := range i18n.Langs {
+		i18n.Set(l)
+		v, r := newTestTally(t, fyne.NewSize(tallyNameW+tallyRightW+5*easyColW, 98))
+		for _, snap := range []*sim.Snapshot{
+			widgettest.SnapshotAt(t, "redlock-clock-jump", 0),            // no key anywhere
+			widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs), // keys held
+			rec.At(3 * time.Second),                                      // three masters down
+		} {
+			v.SetSnapshot(snap)
+			for i, m := range r.masters.Used() {
+				for _, tx := range []*canvas.Text{m.owner, m.left} {
+					assert.False(t, tx.Visible() && strings.HasSuffix(tx.Text, "…"), "%s at %v: master %s shows %q", l, snap.At, MasterLetter(i), tx.Text)
+				}
+			}
+		}
+		shown := widgettest.Texts(r.Objects())
+		if l == i18n.English {
+			assert.Contains(t, shown, "lost")
+		}
+	}
 }
