@@ -444,11 +444,50 @@ func (r *tallyRenderer) draw() {
 		r.drawAttempt(view.Attempts[i], y, g.full[i], g.detail, g.colW, g.colX, c)
 	}
 	if g.more > 0 {
-		widgets.PlaceText(r.labels.Next(), i18n.F("redlock.moreClients", "n", g.more), fyne.NewPos(0, g.moreY), c.muted)
+		widgets.PlaceText(r.labels.Next(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width), fyne.NewPos(0, g.moreY), c.muted)
 	}
 	if g.legend {
 		r.drawLegend(size, c)
 	}
+}
+
+// leftOutLine is the line under the blocks for the clients left out of
+// them: each one's name, tally and phase ("client-1 3/5 ≥ 3 holding ·
+// client-2 …") where that fits the width, else how many they are. The
+// tally of a 1024×768 window has room for no block under the masters, and
+// "… and 2 more clients" told nothing of either.
+func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width float32) string {
+	parts := make([]string, len(atts))
+	for i, a := range atts {
+		parts[i] = a.Client + " " + tallyText(a, n, q) + " " + phaseText(a)
+	}
+	if line := strings.Join(parts, " · "); widgets.TextWidth(line, 11, false) <= width {
+		return line
+	}
+	return i18n.F("redlock.moreClients", "n", len(atts))
+}
+
+// tallyText is an attempt's yes votes out of n masters, against the
+// quorum q once it has them or was decided without: "3/5 ≥ 3", "2/5 < 3".
+func tallyText(a redlocksim.RedlockAttempt, n, q int) string {
+	yes := Yes(a.Votes)
+	tally := fmt.Sprintf("%d/%d", yes, n)
+	switch {
+	case a.Number == 0:
+	case yes >= q:
+		tally += " ≥ " + strconv.Itoa(q)
+	case a.Done:
+		tally += " < " + strconv.Itoa(q)
+	}
+	return tally
+}
+
+// phaseText is where an attempt is, in words.
+func phaseText(a redlocksim.RedlockAttempt) string {
+	if phase := i18n.Term(a.Phase); phase != "" {
+		return phase
+	}
+	return i18n.T("redlock.notStarted")
 }
 
 // urgentFull counts the attempts given a full block whose client holds,
@@ -731,24 +770,14 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y-1), fyne.NewPos(qx, y+21), c.fg, 2)
 	}
 	mx := x + float32(n)*(cellW+cellGap) + 6
-	tally := fmt.Sprintf("%d/%d", yes, n)
-	switch {
-	case a.Number == 0:
-	case yes >= q:
-		tally += " ≥ " + strconv.Itoa(q)
-	case a.Done:
-		tally += " < " + strconv.Itoa(q)
-	}
+	tally := tallyText(a, n, q)
 	tallyCol := c.fg
 	if a.Number == 0 {
 		tallyCol = c.muted
 	}
 	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3), tallyCol)
 
-	phase := i18n.Term(a.Phase)
-	if phase == "" {
-		phase = i18n.T("redlock.notStarted")
-	}
+	phase := phaseText(a)
 	try := ""
 	if a.Number > 0 {
 		try = i18n.F("redlock.try", "n", a.Number)

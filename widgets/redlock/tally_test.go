@@ -430,3 +430,21 @@ func TestVoteTallyMastersCellsReadAt1024(t *testing.T) {
 		}
 	}
 }
+
+// In the tally of a 1024×768 window no client's block fits under the
+// masters: the line under them names each client with its tally and
+// phase instead of "… and 2 more clients", inside the picture; where the
+// names do not fit the width it counts them as before.
+func TestVoteTallyNamesTheClientsItLeavesOut(t *testing.T) {
+	size := fyne.NewSize(484, 98)
+	v, r := newTestTally(t, size)
+	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs))
+	shown := widgettest.Texts(r.Objects())
+	assert.Contains(t, shown, "client-1 3/5 ≥ 3 holding · client-2 3/5 ≥ 3 holding")
+	for _, o := range r.labels.Used() {
+		assert.LessOrEqual(t, o.Position().Y+o.MinSize().Height, size.Height+1, "%q inside the picture", o.Text)
+	}
+
+	atts := redlocksim.ViewOf(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs)).Attempts
+	assert.Equal(t, "… and 2 more clients", leftOutLine(atts, 5, 3, 150))
+}
