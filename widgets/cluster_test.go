@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -186,6 +187,26 @@ func TestClusterViewTapOffersTheNode(t *testing.T) {
 	assert.Empty(t, got, "a tap between nodes offers nothing")
 }
 
+// showSnapshot draws snap and gives the renderer and the nodes' boxes.
+func showSnapshot(t *testing.T, v *ClusterView, snap *sim.Snapshot) (*clusterRenderer, []box) {
+	t.Helper()
+	v.SetSnapshot(snap)
+	return test.TempWidgetRenderer(t, v).(*clusterRenderer), clusterLayout(snap.Nodes, v.Size())
+}
+
+// assertLabelsClearTheBoxes checks that no message's label the renderer
+// shows covers a node's box.
+func assertLabelsClearTheBoxes(t *testing.T, r *clusterRenderer, boxes []box, name string) {
+	t.Helper()
+	for _, o := range r.msgs.items[:r.msgs.used] {
+		p, s := o.pill.Position(), o.pill.Size()
+		for i, b := range boxes {
+			apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
+			assert.True(t, apart, "%s: %s's label %v %v covers node %d %v", name, o.text.Text, p, s, i, b)
+		}
+	}
+}
+
 // A message's label never covers a node: just sent, just arriving, between
 // servers stacked in one column, in a wide and a narrow view.
 func TestClusterMessageLabelsClearTheBoxes(t *testing.T) {
@@ -200,17 +221,9 @@ func TestClusterMessageLabelsClearTheBoxes(t *testing.T) {
 			{From: 3, To: 0, Label: "VALUE", SentAt: 11 * time.Second, DeliverAt: 12 * time.Second},     // arriving
 			{From: 3, To: 4, Label: "REPLICATE", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}, // server to server
 		}
-		v.SetSnapshot(snap)
-		r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-		boxes := clusterLayout(snap.Nodes, v.Size())
+		r, boxes := showSnapshot(t, v, snap)
 		require.Equal(t, 3, r.msgs.used)
-		for _, o := range r.msgs.items[:r.msgs.used] {
-			p, s := o.pill.Position(), o.pill.Size()
-			for i, b := range boxes {
-				apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
-				assert.True(t, apart, "%v: %s's label %v %v covers node %d %v", size, o.text.Text, p, s, i, b)
-			}
-		}
+		assertLabelsClearTheBoxes(t, r, boxes, fmt.Sprint(size))
 	}
 }
 
@@ -222,9 +235,7 @@ func TestClusterNodeTextStaysInItsBox(t *testing.T) {
 		w := test.NewTempWindow(t, v)
 		w.Resize(size)
 		snap := gcPauseSnapshot()
-		v.SetSnapshot(snap)
-		r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-		boxes := clusterLayout(snap.Nodes, v.Size())
+		r, boxes := showSnapshot(t, v, snap)
 		for i, o := range r.nodes.items[:len(snap.Nodes)] {
 			b := boxes[i]
 			for _, tx := range o.lines {
@@ -254,18 +265,11 @@ func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
 		},
 		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "PING", SentAt: 0, DeliverAt: 2 * time.Second}},
 	}
-	v.SetSnapshot(snap)
-	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-	boxes := clusterLayout(snap.Nodes, v.Size())
+	r, boxes := showSnapshot(t, v, snap)
 	require.Less(t, boxes[2].pos.X+boxes[2].size.Width, boxes[3].pos.X+1, "zk-1 and zk-2 side by side")
 	require.InDelta(t, boxes[2].pos.Y, boxes[3].pos.Y, 1)
 	require.Equal(t, 1, r.msgs.used)
-	o := r.msgs.items[0]
-	p, s := o.pill.Position(), o.pill.Size()
-	for i, b := range boxes {
-		apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
-		assert.True(t, apart, "the label %v %v covers node %d %v", p, s, i, b)
-	}
+	assertLabelsClearTheBoxes(t, r, boxes, "")
 }
 
 // On a large screen the cluster's boxes and their words grow with the
@@ -280,9 +284,7 @@ func TestClusterGrowsOnALargeScreen(t *testing.T) {
 	lookAt := func(size fyne.Size) look {
 		w.Resize(size)
 		v.Resize(size)
-		v.SetSnapshot(snap)
-		r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-		boxes := clusterLayout(snap.Nodes, v.Size())
+		r, boxes := showSnapshot(t, v, snap)
 		var l look
 		for _, b := range boxes {
 			l.boxW, l.boxH = max(l.boxW, b.size.Width), max(l.boxH, b.size.Height)
@@ -326,17 +328,10 @@ func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
 		},
 		InFlight: []sim.MessageView{{From: 0, To: 5, Label: "CONNECT", SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
 	}
-	v.SetSnapshot(snap)
-	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-	boxes := clusterLayout(snap.Nodes, v.Size())
+	r, boxes := showSnapshot(t, v, snap)
 	require.Less(t, boxes[0].pos.X+boxes[0].size.Width, boxes[1].pos.X+1, "client-1 and client-2 side by side")
 	require.Equal(t, 1, r.msgs.used)
-	o := r.msgs.items[0]
-	p, s := o.pill.Position(), o.pill.Size()
-	for i, b := range boxes {
-		apart := p.X >= b.pos.X+b.size.Width || p.X+s.Width <= b.pos.X || p.Y >= b.pos.Y+b.size.Height || p.Y+s.Height <= b.pos.Y
-		assert.True(t, apart, "the label %v %v covers node %d %v", p, s, i, b)
-	}
+	assertLabelsClearTheBoxes(t, r, boxes, "")
 }
 
 // Redlock's five masters and the storage tiled in a 1024×768 window: a

@@ -12,6 +12,18 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 )
 
+// newTestPanel is a panel titled title around a body at least minH high,
+// in a window of its own.
+func newTestPanel(t *testing.T, title string, minH float32) (*Panel, *canvas.Rectangle, *panelRenderer) {
+	t.Helper()
+	body := canvas.NewRectangle(nil)
+	body.SetMinSize(fyne.NewSize(100, minH))
+	p := NewPanel(title, body)
+	w := test.NewTempWindow(t, p)
+	w.SetPadded(false)
+	return p, body, test.TempWidgetRenderer(t, p).(*panelRenderer)
+}
+
 // A title too long for the panel's width is set on two lines, read whole
 // (the Redlock tally's title in a 1280-point window), while the body keeps
 // its minimum height; where two lines would take the body's room it is
@@ -19,12 +31,7 @@ import (
 func TestPanelTitleWrapsWhereTheBodyHasRoom(t *testing.T) {
 	test.NewTempApp(t)
 	const title = "Vote tally — each try's votes, quorum and validity; each master's key by its own clock"
-	body := canvas.NewRectangle(nil)
-	body.SetMinSize(fyne.NewSize(100, 80))
-	p := NewPanel(title, body)
-	w := test.NewTempWindow(t, p)
-	w.SetPadded(false)
-	r := test.TempWidgetRenderer(t, p).(*panelRenderer)
+	p, body, r := newTestPanel(t, title, 80)
 
 	p.Resize(fyne.NewSize(400, 300))
 	assert.NotEmpty(t, r.title[1].Text, "two lines")
@@ -59,12 +66,7 @@ func TestPanelShortTitleWhereTheFullOneWouldBeCut(t *testing.T) {
 	for _, l := range i18n.Langs {
 		i18n.Set(l)
 		for _, key := range []string{"state.redis", "state.redlock", "state.zookeeper", "state.etcd"} {
-			body := canvas.NewRectangle(nil)
-			body.SetMinSize(fyne.NewSize(100, 100))
-			p := NewPanel(key, body)
-			w := test.NewTempWindow(t, p)
-			w.SetPadded(false)
-			r := test.TempWidgetRenderer(t, p).(*panelRenderer)
+			p, _, r := newTestPanel(t, key, 100)
 
 			want, cut := i18n.T(key), TextWidth(i18n.T(key), 12, true) > width-2*panelPad-4
 			if cut {
