@@ -108,15 +108,12 @@ const tlReadableLane = 22
 // when they take rows rows.
 func badgeBandH(rows int) float32 { return max(faultRowY(rows)+tlTopRow-faultRowY(1), tlTopRow) }
 
-// tlBareBand is the band above the lanes of a run with no fault, no
-// change and no overlap: nothing is labelled there, so the lanes take its
-// room (zk-happy-path's five lanes at 1024×768 were 12 points high under
-// an empty row).
+// tlBareBand is the band above the lanes of a run with no fault, change or
+// overlap: nothing goes there (zk-happy-path's lanes gave 20 points to it).
 const tlBareBand = 6
 
-// bandH is the height of the band above the lanes when the fault badges
-// take rows rows: badgeBandH, or tlBareBand when nothing can go in it
-// (an overlap's badge may go in the band even in a run without faults).
+// bandH is the band above the lanes when the fault badges take rows rows:
+// tlBareBand when nothing can go in it (an overlap's badge may), else badgeBandH.
 func (t *Timeline) bandH(rows int) float32 {
 	if len(t.tl.Faults) == 0 && len(t.tl.Overlaps) == 0 {
 		return tlBareBand
@@ -201,22 +198,15 @@ func (t *Timeline) lanes() []laneGeometry {
 	return out
 }
 
-// LaneHeight is the height each client's lane is drawn at (0 with no
-// clients).
+// LaneHeight is the height each client's lane is drawn at.
 func (t *Timeline) LaneHeight() float32 {
-	if ls := t.lanes(); len(ls) > 0 {
-		return ls[0].height
-	}
-	return 0
+	return (t.lanesBottom() - t.lanesTop()) / float32(max(len(t.tl.Clients), 1))
 }
 
 // lanesTop is the y where the first lane starts, below the fault badges'
 // rows (one row until a layout has counted them).
 func (t *Timeline) lanesTop() float32 {
-	if t.top > 0 {
-		return t.top
-	}
-	return t.bandH(1)
+	return cmp.Or(t.top, t.bandH(1))
 }
 
 // lanesBottom is the y where the last lane ends.
