@@ -69,11 +69,11 @@ func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 		cards: widgets.NewPool(func() *cardObjects {
 			return &cardObjects{frame: &canvas.Rectangle{CornerRadius: 6}, title: widgets.NewText(keysTitleSize, true),
 				role: widgets.NewText(keysRoleSize, true), roleBg: &canvas.Rectangle{CornerRadius: 4}, counter: widgets.NewText(keysCounterSize, false),
-				clock: widgets.NewText(keysClockSize, false), note: widgets.NewText(keysNoteSize, false)}
+				clock: widgets.NewText(theme.CaptionTextSize(), false), note: widgets.NewText(keysNoteSize, false)}
 		}, (*cardObjects).all),
 		keys: widgets.NewPool(func() *keyObjects {
 			return &keyObjects{line: widgets.NewText(keysLineSize, false), barBg: &canvas.Rectangle{CornerRadius: 3},
-				bar: &canvas.Rectangle{CornerRadius: 3}, left: widgets.NewText(keysLeftSize, false), deadline: widgets.NewText(keysDateSize, false)}
+				bar: &canvas.Rectangle{CornerRadius: 3}, left: widgets.NewText(keysLeftSize, false), deadline: widgets.NewText(theme.CaptionTextSize(), false)}
 		}, (*keyObjects).all),
 	}
 	r.pools = widgets.Pools{r.cards, r.keys}
@@ -92,12 +92,13 @@ func (o *cardObjects) all() []fyne.CanvasObject {
 	return []fyne.CanvasObject{o.frame, o.roleBg, o.title, o.role, o.counter, o.clock, o.note}
 }
 
-// resize gives the card's words their sizes at scale k.
-func (o *cardObjects) resize(k float32) {
+// resize gives the card's words their sizes at scale k, its small print
+// caption's.
+func (o *cardObjects) resize(k, caption float32) {
 	widgets.ResizeText(o.title, keysTitleSize*k)
 	widgets.ResizeText(o.role, keysRoleSize*k)
 	widgets.ResizeText(o.counter, keysCounterSize*k)
-	widgets.ResizeText(o.clock, keysClockSize*k)
+	widgets.ResizeText(o.clock, caption*k)
 	widgets.ResizeText(o.note, keysNoteSize*k)
 }
 
@@ -110,26 +111,38 @@ func (o *keyObjects) all() []fyne.CanvasObject {
 	return []fyne.CanvasObject{o.line, o.barBg, o.bar, o.left, o.deadline}
 }
 
-// resize gives the key's words their sizes at scale k.
-func (o *keyObjects) resize(k float32) {
+// resize gives the key's words their sizes at scale k, its small print
+// caption's.
+func (o *keyObjects) resize(k, caption float32) {
 	widgets.ResizeText(o.line, keysLineSize*k)
 	widgets.ResizeText(o.left, keysLeftSize*k)
-	widgets.ResizeText(o.deadline, keysDateSize*k)
+	widgets.ResizeText(o.deadline, caption*k)
 }
 
 type keysRenderer struct {
 	k *Keys
-	// refreshes counts redraws, so a test can tell one that was not needed.
-	refreshes int
-	cards     *widgets.Pool[*cardObjects]
-	keys      *widgets.Pool[*keyObjects]
-	pools     widgets.Pools
-	objects   []fyne.CanvasObject
+	// refreshes counts redraws, so a test can tell one that was not needed;
+	// builds counts the model's, so one can tell a resize did none.
+	refreshes, builds int
+	model             keysModel
+	fg, muted         color.Color // the theme's, as of the last Refresh
+	cards             *widgets.Pool[*cardObjects]
+	keys              *widgets.Pool[*keyObjects]
+	pools             widgets.Pools
+	objects           []fyne.CanvasObject
 }
 
 func (r *keysRenderer) Destroy() {}
 
-func (r *keysRenderer) Layout(fyne.Size) { r.Refresh() }
+// Layout places the pooled objects of the stored model in size.
+func (r *keysRenderer) Layout(size fyne.Size) {
+	r.pools.Reset()
+	r.draw(size)
+	if objs := r.pools.Finish(); objs != nil {
+		r.objects = objs
+		widgets.Repaint(r.k)
+	}
+}
 
 func (r *keysRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 100) }
 
@@ -138,21 +151,23 @@ func (r *keysRenderer) Objects() []fyne.CanvasObject { return r.objects }
 // Layout constants of a server card.
 const (
 	cardPad     = 10
-	cardGap     = 8
 	cardHeadH   = 24
 	keyRowH     = 62
 	barH        = 12
 	cardMaxBody = 2 * keyRowH
 )
 
+// Refresh works out the model of the servers shown (SetSnapshot calls it
+// only for a new instant) and the theme's colours, then lays them out.
 func (r *keysRenderer) Refresh() {
 	r.refreshes++
-	r.pools.Reset()
-	r.draw()
-	if objs := r.pools.Finish(); objs != nil {
-		r.objects = objs
-		widgets.Repaint(r.k)
-	}
+	r.builds++
+	k := r.k
+	r.model = buildKeysModel(k.servers, k.nodes, k.master)
+	th := k.Theme()
+	r.fg = widgets.ThemeColor(th, theme.ColorNameForeground)
+	r.muted = widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.Layout(k.Size())
 }
 
 // keysModel is what the picture shows, worked out from the servers before
@@ -226,12 +241,20 @@ const (
 	keysTitleSize   = 13
 	keysRoleSize    = 11.5
 	keysCounterSize = 11.5
-	keysClockSize   = 11
 	keysLeftSize    = 11.5
 	keysNoteSize    = 12
 	keysLineSize    = 12.5
-	keysDateSize    = 11
 )
+
+// keysSizes is what the picture takes from its theme, before scaling: the
+// gap between cards (the theme's inner padding) and the size of its small
+// print, a card's clock and a key's deadline (the caption text's).
+type keysSizes struct{ gap, caption float32 }
+
+// keysSizesOf reads th's sizes.
+func keysSizesOf(th fyne.Theme) keysSizes {
+	return keysSizes{gap: th.Size(theme.SizeNameInnerPadding), caption: th.Size(theme.SizeNameCaptionText)}
+}
 
 // The picture's size at which its cards are drawn at the sizes above (its
 // panel in a 1400×900 window); a larger one scales them up to
@@ -246,6 +269,7 @@ const (
 // keysGeometry is where the cards of a model go in a picture of a size.
 type keysGeometry struct {
 	k            float32 // the scale of every length and text size (widgets.GrowScale)
+	sizes        keysSizes
 	width, cardH float32 // every card's size
 	barW         float32 // a TTL bar's length
 	cards        []keysCardGeometry
@@ -261,12 +285,14 @@ type keysCardGeometry struct {
 	rows      int  // how many of its keys fit
 }
 
-// keysLayout places the cards of m in size: they share the height, none
-// taller than a header and two keys; a card lists the keys that fit.
-func keysLayout(m keysModel, size fyne.Size) keysGeometry {
+// keysLayout places the cards of m in size with th's sizes: they share
+// the height, none taller than a header and two keys; a card lists the
+// keys that fit.
+func keysLayout(m keysModel, size fyne.Size, th fyne.Theme) keysGeometry {
 	n := float32(len(m.cards))
 	k := widgets.GrowScale(size, fyne.NewSize(keysRefW, keysRefH), keysMaxScale)
-	g := keysGeometry{k: k, width: size.Width, cardH: min((size.Height-(n-1)*cardGap*k)/n, (cardHeadH+cardMaxBody+cardPad)*k)}
+	sz := keysSizesOf(th)
+	g := keysGeometry{k: k, sizes: sz, width: size.Width, cardH: min((size.Height-(n-1)*sz.gap*k)/n, (cardHeadH+cardMaxBody+cardPad)*k)}
 	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize*k, false)
 	g.barW = max(size.Width-2*cardPad*k-lw-10*k, 40)
 	y := float32(0)
@@ -275,27 +301,24 @@ func keysLayout(m keysModel, size fyne.Size) keysGeometry {
 			roleW: widgets.TextWidth(c.role, keysRoleSize*k, true) + 10*k}
 		cw := widgets.TextWidth(c.counter, keysCounterSize*k, false)
 		cg.counterX = size.Width - cardPad*k - cw
-		cg.showClock = cg.roleX+cg.roleW+16*k+widgets.TextWidth(c.clock, keysClockSize*k, false) < size.Width-cardPad*k-cw-12*k
+		cg.showClock = cg.roleX+cg.roleW+16*k+widgets.TextWidth(c.clock, sz.caption*k, false) < size.Width-cardPad*k-cw-12*k
 		for body := y + (cardHeadH+4)*k; cg.rows < len(c.keys) && body+keyRowH*k <= y+g.cardH+4*k; body += keyRowH * k {
 			cg.rows++
 		}
 		g.cards = append(g.cards, cg)
-		y += g.cardH + cardGap*k
+		y += g.cardH + sz.gap*k
 	}
 	return g
 }
 
-// draw places the objects of the model's cards where the geometry says.
-func (r *keysRenderer) draw() {
-	k := r.k
-	if len(k.servers) == 0 {
+// draw places the objects of the stored model's cards where its geometry
+// in size says.
+func (r *keysRenderer) draw(size fyne.Size) {
+	m, fg, muted := r.model, r.fg, r.muted
+	if len(m.cards) == 0 {
 		return
 	}
-	th := k.Theme()
-	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
-	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
-	m := buildKeysModel(k.servers, k.nodes, k.master)
-	g := keysLayout(m, k.Size())
+	g := keysLayout(m, size, r.k.Theme())
 	for i, card := range m.cards {
 		cg := g.cards[i]
 		y := cg.y
@@ -310,7 +333,7 @@ func (r *keysRenderer) draw() {
 			width = 2.5
 		}
 		k := g.k
-		c.resize(k)
+		c.resize(k, g.sizes.caption)
 		widgets.PlaceBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(g.width, g.cardH), fill, stroke, width)
 		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad*k, y+6*k), fg)
 		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7*k), fyne.NewSize(cg.roleW, 17*k), widgets.Fade(widgets.ColorServerLink, 0.85))
@@ -331,7 +354,7 @@ func (r *keysRenderer) draw() {
 		default:
 			c.note.Hide()
 			for _, row := range card.keys[:cg.rows] {
-				r.drawKey(r.keys.Next(), row, body, g.barW, k, fg, muted)
+				r.drawKey(r.keys.Next(), row, body, g.barW, k, g.sizes.caption, fg, muted)
 				body += keyRowH * k
 			}
 		}
@@ -349,9 +372,9 @@ func TTLFraction(kv redissim.KeyView) float32 {
 
 // drawKey places a key's row at y: its line, its TTL bar (amber in its
 // last fifth) with what is left beside it, and its deadline; k is the
-// picture's scale.
-func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, k float32, fg, muted color.Color) {
-	o.resize(k)
+// picture's scale, caption its small print's size.
+func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, k, caption float32, fg, muted color.Color) {
+	o.resize(k, caption)
 	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad*k, y), fg)
 	by := y + 20*k
 	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad*k, by), fyne.NewSize(barW, barH*k), widgets.Fade(widgets.ColorIdle, 0.25))

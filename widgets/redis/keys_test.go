@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -109,6 +110,12 @@ func TestKeysDrawTheSameSnapshotOnce(t *testing.T) {
 		func(r fyne.WidgetRenderer) int { return r.(*keysRenderer).refreshes })
 }
 
+// A resize places the cards again from the model the last instant built.
+func TestKeysResizeLaysOutWithoutRebuilding(t *testing.T) {
+	widgettest.AssertResizeLaysOutWithoutRebuilding(t, "redis-gc-pause", 12*time.Second, NewKeys(),
+		func(r fyne.WidgetRenderer) int { return r.(*keysRenderer).builds })
+}
+
 // The model says what each card shows before any size is known: the
 // master in use marked among several servers, a crashed server's and a
 // free lock's note instead of keys, each key's line, time left and bar.
@@ -149,21 +156,21 @@ func TestKeysLayout(t *testing.T) {
 	v := redissim.ViewOf(snap)
 	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
 
-	g := keysLayout(m, fyne.NewSize(560, 1000))
+	g := keysLayout(m, fyne.NewSize(560, 1000), theme.DefaultTheme())
 	assert.Equal(t, float32(cardHeadH+cardMaxBody+cardPad), g.cardH, "a tall picture: cards at their most")
 	require.Len(t, g.cards, 2)
 	assert.Equal(t, float32(0), g.cards[0].y)
-	assert.Equal(t, g.cardH+cardGap, g.cards[1].y)
+	assert.Equal(t, g.cardH+theme.InnerPadding(), g.cards[1].y)
 	assert.Equal(t, 1, g.cards[0].rows)
 	assert.Equal(t, 0, g.cards[1].rows, "a server that is down lists no keys")
 	assert.True(t, g.cards[0].showClock)
 	assert.Less(t, g.cards[0].roleX+g.cards[0].roleW, g.cards[0].counterX)
 
-	short := keysLayout(m, fyne.NewSize(560, 120))
-	assert.Equal(t, (120-cardGap)/float32(2), short.cardH, "two cards share a short picture")
+	short := keysLayout(m, fyne.NewSize(560, 120), theme.DefaultTheme())
+	assert.Equal(t, (120-theme.InnerPadding())/float32(2), short.cardH, "two cards share a short picture")
 	assert.Equal(t, 0, short.cards[0].rows, "no room for a key under the header")
 
-	narrow := keysLayout(m, fyne.NewSize(200, 300))
+	narrow := keysLayout(m, fyne.NewSize(200, 300), theme.DefaultTheme())
 	assert.False(t, narrow.cards[0].showClock, "no room for the clock")
 	assert.Equal(t, float32(40), narrow.barW, "the bar keeps a length to read")
 }
@@ -175,9 +182,9 @@ func TestKeysGrowOnALargeScreen(t *testing.T) {
 	snap := keysSnapshot()
 	v := redissim.ViewOf(snap)
 	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
-	small := keysLayout(m, fyne.NewSize(560, 280))
+	small := keysLayout(m, fyne.NewSize(560, 280), theme.DefaultTheme())
 	assert.Equal(t, float32(1), small.k)
-	large := keysLayout(m, fyne.NewSize(1060, 560))
+	large := keysLayout(m, fyne.NewSize(1060, 560), theme.DefaultTheme())
 	assert.InDelta(t, 1060.0/keysRefW, large.k, 0.01)
 	assert.Greater(t, large.cardH, 1.5*small.cardH, "the cards grow")
 	assert.LessOrEqual(t, large.cardH, (cardHeadH+cardMaxBody+cardPad)*large.k)

@@ -131,3 +131,30 @@ func AssertShownInChinese(t *testing.T, cases []ChineseCase, pics func() []Pictu
 		})
 	}
 }
+
+// AssertResizeLaysOutWithoutRebuilding checks that pic, showing a preset's
+// instant, moves its objects when resized without working out its model
+// again (Fyne's idiom: Refresh rebuilds and recolours, Layout only
+// places); builds counts the renderer's model builds.
+func AssertResizeLaysOutWithoutRebuilding(t *testing.T, preset string, at time.Duration, pic Picture, builds func(fyne.WidgetRenderer) int) {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, pic)
+	w.Resize(fyne.NewSize(560, 360))
+	pic.SetSnapshot(SnapshotAt(t, preset, at))
+	r := test.TempWidgetRenderer(t, pic)
+	before := builds(r)
+	require.Positive(t, before)
+	placed := func() (out []fyne.Position) {
+		for _, o := range r.Objects() {
+			if o.Visible() {
+				out = append(out, o.Position().Add(fyne.NewPos(o.Size().Width, o.Size().Height)))
+			}
+		}
+		return out
+	}
+	small := placed()
+	pic.Resize(fyne.NewSize(900, 520))
+	assert.Equal(t, before, builds(r), "a resize builds no model")
+	assert.NotEqual(t, small, placed(), "a resize lays the objects out again")
+}
