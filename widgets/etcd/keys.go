@@ -271,7 +271,6 @@ const (
 	etcdRowSmallH = 21 // a row with a thin bar under it
 	etcdRowGap    = 3
 	etcdNoteLineH = 16
-	etcdNoteGap   = 4
 	etcdLaneW     = 10
 	etcdBarH      = 9
 )
@@ -343,15 +342,18 @@ func (g etcdGeometry) laneX(lane int) float32 { return g.gutter - 14 - float32(l
 
 // CreateRenderer implements fyne.Widget.
 func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
+	// The small print (the members' line, a row's tag and lease, a note's
+	// mark) is the theme's caption text.
+	caption := k.Theme().Size(theme.SizeNameCaptionText)
 	r := &etcdRenderer{k: k,
 		head: widgets.NewText(12.5, true), term: widgets.NewText(12, false), watches: widgets.NewText(11.5, false),
-		members: widgets.NewText(11, false), prefix: widgets.NewText(12, false), free: widgets.NewText(11.5, false),
+		members: widgets.NewText(caption, false), prefix: widgets.NewText(12, false), free: widgets.NewText(11.5, false),
 		storage: widgets.NewText(11.5, false),
-		more:    widgets.NewText(11, false),
-		rows:    widgets.NewPool(newEtcdRowObjects, (*etcdRowObjects).all),
+		more:    widgets.NewText(caption, false),
+		rows:    widgets.NewPool(func() *etcdRowObjects { return newEtcdRowObjects(caption) }, (*etcdRowObjects).all),
 		lines:   widgets.NewLinePool(),
 		notes: widgets.NewPool(func() *etcdNoteObjects {
-			return &etcdNoteObjects{badge: &canvas.Rectangle{CornerRadius: 3}, mark: widgets.NewText(11, true),
+			return &etcdNoteObjects{badge: &canvas.Rectangle{CornerRadius: 3}, mark: widgets.NewText(caption, true),
 				lines: [2]*canvas.Text{widgets.NewText(etcdNoteSize, true), widgets.NewText(etcdNoteSize, true)}}
 		}, func(o *etcdNoteObjects) []fyne.CanvasObject {
 			return []fyne.CanvasObject{o.badge, o.mark, o.lines[0], o.lines[1]}
@@ -369,13 +371,14 @@ type etcdRowObjects struct {
 	rev, key, owner, tag, lease, left *canvas.Text
 }
 
-func newEtcdRowObjects() *etcdRowObjects {
+// newEtcdRowObjects makes a row's objects, its small print at size caption.
+func newEtcdRowObjects(caption float32) *etcdRowObjects {
 	o := &etcdRowObjects{
 		frame: &canvas.Rectangle{CornerRadius: 5}, revBg: &canvas.Rectangle{CornerRadius: 3},
 		tagBg: &canvas.Rectangle{CornerRadius: 3}, barBg: &canvas.Rectangle{CornerRadius: 2},
 		bar: &canvas.Rectangle{CornerRadius: 2},
 		rev: widgets.NewText(11.5, true), key: widgets.NewText(12, false), owner: widgets.NewText(12, true),
-		tag: widgets.NewText(11, true), lease: widgets.NewText(11, false), left: widgets.NewText(11, false),
+		tag: widgets.NewText(caption, true), lease: widgets.NewText(caption, false), left: widgets.NewText(caption, false),
 	}
 	o.key.TextStyle = fyne.TextStyle{Monospace: true}
 	return o
@@ -394,8 +397,10 @@ type etcdNoteObjects struct {
 
 type etcdRenderer struct {
 	k *Keys
-	// refreshes counts redraws, so a test can tell one that was not needed.
-	refreshes                    int
+	// refreshes counts redraws, so a test can tell one that was not needed;
+	// builds counts the model's, so one can tell a resize did none.
+	refreshes, builds            int
+	fg, muted                    color.Color // the theme's, as of the last Refresh
 	head, term, watches, members *canvas.Text
 	prefix, free, more, storage  *canvas.Text
 	rows                         *widgets.Pool[*etcdRowObjects]
@@ -403,13 +408,21 @@ type etcdRenderer struct {
 	notes                        *widgets.Pool[*etcdNoteObjects]
 	pools                        widgets.Pools
 	objects                      []fyne.CanvasObject
-	model                        etcdModel    // the model last drawn, for tests
-	geom                         etcdGeometry // and its geometry
+	model                        etcdModel    // the model of the view shown
+	geom                         etcdGeometry // its geometry last laid out
 }
 
 func (r *etcdRenderer) Destroy() {}
 
-func (r *etcdRenderer) Layout(fyne.Size) { r.Refresh() }
+// Layout places the pooled objects of the stored model in size.
+func (r *etcdRenderer) Layout(size fyne.Size) {
+	r.pools.Reset()
+	r.draw(size)
+	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
+		r.objects = append(r.fixed(), r.pools.All()...)
+		widgets.Repaint(r.k)
+	}
+}
 
 func (r *etcdRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 100) }
 
@@ -419,30 +432,34 @@ func (r *etcdRenderer) fixed() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.head, r.term, r.watches, r.members, r.prefix, r.free, r.more, r.storage}
 }
 
+// Refresh works out the model of the view shown (SetSnapshot calls it
+// only for a new instant) and the theme's colours, then lays them out.
 func (r *etcdRenderer) Refresh() {
 	r.refreshes++
-	r.pools.Reset()
-	r.draw()
-	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
-		r.objects = append(r.fixed(), r.pools.All()...)
-		widgets.Repaint(r.k)
+	r.model = etcdModel{}
+	if v := r.k.view; v != nil {
+		r.builds++
+		r.model = buildEtcdModel(v, r.k.nodes)
 	}
+	th := r.k.Theme()
+	r.fg = widgets.ThemeColor(th, theme.ColorNameForeground)
+	r.muted = widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.Layout(r.k.Size())
 }
 
-func (r *etcdRenderer) draw() {
+// draw places the objects of the stored model where its geometry in size
+// says.
+func (r *etcdRenderer) draw(size fyne.Size) {
 	v := r.k.view
 	if v == nil {
 		for _, t := range r.fixed() {
 			t.Hide()
 		}
-		r.model, r.geom = etcdModel{}, etcdGeometry{}
+		r.geom = etcdGeometry{}
 		return
 	}
 	th := r.k.Theme()
-	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
-	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
-	size := r.k.Size()
-	m := buildEtcdModel(v, r.k.nodes)
+	fg, muted, m := r.fg, r.muted, r.model
 	var notes [][]string
 	lines := 0
 	for _, n := range m.notes {
@@ -450,12 +467,13 @@ func (r *etcdRenderer) draw() {
 		notes = append(notes, ls)
 		lines += len(ls)
 	}
-	below := float32(lines)*etcdNoteLineH + float32(len(notes))*etcdNoteGap
+	noteGap := th.Size(theme.SizeNamePadding) // between two notes
+	below := float32(lines)*etcdNoteLineH + float32(len(notes))*noteGap
 	if v.Fencing {
 		below += etcdStorageH
 	}
 	g := etcdLayout(m, size, below)
-	r.model, r.geom = m, g
+	r.geom = g
 
 	r.drawHeader(v, g, size, fg, muted, th)
 	if g.members {
@@ -511,7 +529,7 @@ func (r *etcdRenderer) draw() {
 				t.Hide()
 			}
 		}
-		y += float32(len(ls))*etcdNoteLineH + etcdNoteGap
+		y += float32(len(ls))*etcdNoteLineH + noteGap
 	}
 }
 

@@ -283,3 +283,9 @@ func TestKeysDrawTheSameSnapshotOnce(t *testing.T) {
 	widgettest.AssertDrawsEachSnapshotOnce(t, "etcd-happy-path", NewKeys(),
 		func(r fyne.WidgetRenderer) int { return r.(*etcdRenderer).refreshes })
 }
+
+// A resize places the rows again from the model the last instant built.
+func TestKeysResizeLaysOutWithoutRebuilding(t *testing.T) {
+	widgettest.AssertResizeLaysOutWithoutRebuilding(t, "etcd-lease-expiry", 8*time.Second, NewKeys(),
+		func(r fyne.WidgetRenderer) int { return r.(*etcdRenderer).builds })
+}
