@@ -246,6 +246,9 @@ func zkSessionFraction(s zookeepersim.ZSession) float32 {
 
 // CreateRenderer implements fyne.Widget.
 func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
+	// The small print (a session's id and timer, a znode's path prefix,
+	// badge and remark) is the theme's caption text.
+	caption := t.Theme().Size(theme.SizeNameCaptionText)
 	r := &zkRenderer{t: t,
 		band:       &canvas.Rectangle{CornerRadius: 4},
 		bandText:   widgets.NewText(12, true),
@@ -254,9 +257,9 @@ func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 		parentName: widgets.NewText(13, true),
 		parentNote: widgets.NewText(11.5, false),
 		trunk:      widgets.NewLinePool(),
-		rows:       widgets.NewPool(newZNodeObjects, (*znodeObjects).all),
+		rows:       widgets.NewPool(func() *znodeObjects { return newZNodeObjects(caption) }, (*znodeObjects).all),
 		arrows:     widgets.NewLinePool(),
-		others:     widgets.NewPool(newZSessionObjects, (*zsessionObjects).all),
+		others:     widgets.NewPool(func() *zsessionObjects { return newZSessionObjects(caption) }, (*zsessionObjects).all),
 		notes:      widgets.NewTextPool(11.5, false),
 		warnings:   widgets.NewTextPool(11.5, true),
 	}
@@ -272,9 +275,11 @@ type zsessionObjects struct {
 	stateBg, barBg, bar   *canvas.Rectangle
 }
 
-func newZSessionObjects() *zsessionObjects {
-	return &zsessionObjects{name: widgets.NewText(12, true), state: widgets.NewText(9.5, true), id: widgets.NewText(11, false),
-		note: widgets.NewText(11, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
+// newZSessionObjects makes a session's objects, its small print at size
+// caption.
+func newZSessionObjects(caption float32) *zsessionObjects {
+	return &zsessionObjects{name: widgets.NewText(12, true), state: widgets.NewText(9.5, true), id: widgets.NewText(caption, false),
+		note: widgets.NewText(caption, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
 		barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
 }
 
@@ -291,17 +296,18 @@ type znodeObjects struct {
 	ephBg, badgeBg                  *canvas.Rectangle
 }
 
-func newZNodeObjects() *znodeObjects {
+// newZNodeObjects makes a child's objects, its small print at size caption.
+func newZNodeObjects(caption float32) *znodeObjects {
 	o := &znodeObjects{
-		zsessionObjects: *newZSessionObjects(),
+		zsessionObjects: *newZSessionObjects(caption),
 		frame:           &canvas.Rectangle{CornerRadius: 5},
-		prefix:          widgets.NewText(11, false),
+		prefix:          widgets.NewText(caption, false),
 		seq:             widgets.NewText(12.5, true),
 		ephBg:           &canvas.Rectangle{CornerRadius: 3},
 		eph:             widgets.NewText(9.5, true),
 		badgeBg:         &canvas.Rectangle{CornerRadius: 4},
-		badge:           widgets.NewText(11, true),
-		remark:          widgets.NewText(11, true),
+		badge:           widgets.NewText(caption, true),
+		remark:          widgets.NewText(caption, true),
 	}
 	return o
 }
@@ -319,8 +325,12 @@ type rowBox struct {
 
 type zkRenderer struct {
 	t *ZNodeTree
-	// refreshes counts redraws, so a test can tell one that was not needed.
-	refreshes              int
+	// refreshes counts redraws, so a test can tell one that was not needed;
+	// builds counts the model's, so one can tell a resize did none.
+	refreshes, builds      int
+	model                  *zkModel    // of the snapshot shown; nil without a ZooKeeper view
+	fg, muted              color.Color // the theme's, as of the last Refresh
+	pad                    float32     // the theme's inner padding: the text's inset in a box
 	band, parent           *canvas.Rectangle
 	bandText, bandText2    *canvas.Text // the band's line, and its second where it wraps
 	parentName, parentNote *canvas.Text
@@ -350,29 +360,17 @@ const (
 	zkGap       = 5
 	zkLaneW     = 9
 	zkLineH     = 18
-	zkPad       = 8
 )
 
 func (r *zkRenderer) Destroy() {}
 
-func (r *zkRenderer) Layout(fyne.Size) { r.Refresh() }
-
-func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 130) }
-
-func (r *zkRenderer) Objects() []fyne.CanvasObject { return r.objects }
-
-func (r *zkRenderer) fixed() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.band, r.bandText, r.bandText2, r.parent, r.parentName, r.parentNote}
-}
-
-// Refresh places every object for the current snapshot and size; objects
+// Layout places the pooled objects of the stored model in size; objects
 // are made only when a pool has to grow.
-func (r *zkRenderer) Refresh() {
-	r.refreshes++
+func (r *zkRenderer) Layout(size fyne.Size) {
 	r.pools.Reset()
 	r.rowBoxes, r.watches = r.rowBoxes[:0], r.watches[:0]
-	if zk := zookeepersim.ViewOf(r.t.Shown()); zk != nil {
-		r.draw(r.t.Shown(), zk)
+	if r.model != nil {
+		r.draw(size)
 	} else {
 		for _, o := range r.fixed() {
 			o.Hide()
@@ -382,6 +380,30 @@ func (r *zkRenderer) Refresh() {
 		r.objects = append(r.fixed(), r.pools.All()...)
 		widgets.Repaint(r.t)
 	}
+}
+
+func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 130) }
+
+func (r *zkRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *zkRenderer) fixed() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.band, r.bandText, r.bandText2, r.parent, r.parentName, r.parentNote}
+}
+
+// Refresh works out the model of the snapshot shown (SetSnapshot calls it
+// only for a new instant) and the theme's colours, then lays them out.
+func (r *zkRenderer) Refresh() {
+	r.refreshes++
+	r.model = nil
+	if zk := zookeepersim.ViewOf(r.t.Shown()); zk != nil {
+		r.builds++
+		m := buildZKModel(r.t.Shown(), zk)
+		r.model = &m
+	}
+	th := r.t.Theme()
+	r.fg = widgets.ThemeColor(th, theme.ColorNameForeground)
+	r.muted = widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.Layout(r.t.Size())
 }
 
 // zkArrow is a watch from the znode of row from to row to (or WatchParent).
@@ -451,19 +473,21 @@ type zkGeometry struct {
 	shownOthers int     // clients without a znode given a line
 	laneW       float32 // an arrow's lane
 	right       float32 // where the boxes end, left of the lanes
+	pad         float32 // the text's inset in a box: the theme's inner padding
 }
 
-// zkLayout lays the model out in size.
-func zkLayout(m zkModel, size fyne.Size) zkGeometry {
+// zkLayout lays the model out in size with th's sizes.
+func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	n := len(m.z.Children)
-	g := zkGeometry{bandH: zkBandH, rowH: zkRowH, shown: n, laneW: zkLaneW, right: size.Width - 2}
+	g := zkGeometry{bandH: zkBandH, rowH: zkRowH, shown: n, laneW: zkLaneW, right: size.Width - 2,
+		pad: th.Size(theme.SizeNameInnerPadding)}
 	// The band wraps onto a second line where it is too long for one and
 	// the children keep their full rows below it.
-	g.band = zkBandLines(m.bandText, size.Width-2*zkPad)
+	g.band = zkBandLines(m.bandText, size.Width-2*g.pad)
 	if len(g.band) > 1 && size.Height-zkBandH-zkBandLineH-zkGap-zkParentH-zkGap >= float32(n)*(zkRowH+zkRowGap)+float32(len(m.warnings)+min(len(m.others), 1))*zkLineH {
 		g.bandH += zkBandLineH
 	} else {
-		g.band = []string{zkClip(m.bandText, size.Width-2*zkPad, 12, true)}
+		g.band = []string{zkClip(m.bandText, size.Width-2*g.pad, 12, true)}
 	}
 	top := g.bandH + zkGap + zkParentH + zkGap
 	maxOthers := max(1, int(size.Height/3/zkLineH))
@@ -486,14 +510,13 @@ func zkLayout(m zkModel, size fyne.Size) zkGeometry {
 	return g
 }
 
-// draw places the tree's objects from its model and geometry.
-func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
+// draw places the tree's objects from the stored model and its geometry
+// in size.
+func (r *zkRenderer) draw(size fyne.Size) {
 	th := r.t.Theme()
-	fg := widgets.ThemeColor(th, theme.ColorNameForeground)
-	muted := widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
-	size := r.t.Size()
-	m := buildZKModel(s, zk)
-	g := zkLayout(m, size)
+	fg, muted, m := r.fg, r.muted, r.model
+	g := zkLayout(*m, size, th)
+	r.pad = g.pad
 	z := &m.z
 	n := len(z.Children)
 	right, rowH, shown := g.right, g.rowH, g.shown
@@ -504,7 +527,7 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 	// The lock znode.
 	r.parentBox = rowBox{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
 	widgets.PlaceBox(r.parent, r.parentBox.pos, r.parentBox.size, widgets.Fade(widgets.ColorServerLink, 0.10), widgets.Fade(widgets.ColorServerLink, 0.7), 1.5)
-	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(zkPad, y+4), fg)
+	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(r.pad, y+4), fg)
 	note := i18n.F("zk.parent.children", "n", n)
 	switch n {
 	case 0:
@@ -518,8 +541,8 @@ func (r *zkRenderer) draw(s *sim.Snapshot, zk *zookeepersim.ZKView) {
 	case len(m.arrows) > 0:
 		note += " · " + i18n.T("zk.parent.predecessor")
 	}
-	nx := zkPad + r.parentName.MinSize().Width + 10
-	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-zkPad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
+	nx := r.pad + r.parentName.MinSize().Width + 10
+	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-r.pad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
 	y += zkParentH + zkGap
 
 	// The children, in sequence order, hanging from a trunk.
@@ -617,9 +640,9 @@ func (r *zkRenderer) drawBand(z *zookeepersim.ZKView, lines []string, h, width f
 		fill, stroke = widgets.Fade(widgets.ColorFault, 0.30), widgets.ColorFault
 	}
 	widgets.PlaceBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, 1)
-	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(zkPad, 2), fg)
+	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(r.pad, 2), fg)
 	if len(lines) > 1 {
-		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*zkPad, 12, true), fyne.NewPos(zkPad, 2+zkBandLineH), fg)
+		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*r.pad, 12, true), fyne.NewPos(r.pad, 2+zkBandLineH), fg)
 	} else {
 		r.bandText2.Hide()
 	}
@@ -796,8 +819,8 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if slim {
 		ty = b.pos.Y + (b.size.Height-17)/2
 	}
-	x := b.pos.X + zkPad
-	end := b.pos.X + b.size.Width - zkPad
+	x := b.pos.X + r.pad
+	end := b.pos.X + b.size.Width - r.pad
 
 	// The badge on the right: HOLDER, or the place in the queue.
 	badge := i18n.F("zk.inLine", "ordinal", zkOrdinal(i))
@@ -865,7 +888,7 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	// The remark on the owner goes on the first line when it fits there,
 	// else at the end of the second.
 	dy := b.pos.Y + 19
-	limit := b.pos.X + b.size.Width - zkPad
+	limit := b.pos.X + b.size.Width - r.pad
 	switch {
 	case remark == "":
 		o.remark.Hide()
@@ -883,7 +906,7 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 		}
 		return
 	}
-	o.placeTimer(z, owner, sess, ok, "", i18n.T("zk.sessionLabel")+" ", b.pos.X+zkPad, dy, limit, fg, muted)
+	o.placeTimer(z, owner, sess, ok, "", i18n.T("zk.sessionLabel")+" ", b.pos.X+r.pad, dy, limit, fg, muted)
 }
 
 // drawOther is one line for a client with no znode under the lock: its

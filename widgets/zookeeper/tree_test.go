@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -292,7 +293,7 @@ func TestZNodeTreeBandWrapsWhereThereIsRoom(t *testing.T) {
 	_, r := newZKTree(t, snap, fyne.NewSize(380, 150))
 	assert.True(t, r.bandText2.Visible(), "two lines")
 	assert.Equal(t, whole, r.bandText.Text+" "+r.bandText2.Text)
-	assert.LessOrEqual(t, r.bandText.MinSize().Width, float32(380-2*zkPad))
+	assert.LessOrEqual(t, r.bandText.MinSize().Width, 380-2*theme.InnerPadding())
 	assert.GreaterOrEqual(t, r.band.Size().Height, r.bandText2.Position().Y+r.bandText2.MinSize().Height-2, "inside the band")
 	assert.GreaterOrEqual(t, r.parentBox.pos.Y, r.band.Size().Height, "the lock znode below the band")
 
@@ -310,6 +311,12 @@ func TestZNodeTreeBandWrapsWhereThereIsRoom(t *testing.T) {
 func TestTreeDrawsTheSameSnapshotOnce(t *testing.T) {
 	widgettest.AssertDrawsEachSnapshotOnce(t, "zk-happy-path", NewZNodeTree(),
 		func(r fyne.WidgetRenderer) int { return r.(*zkRenderer).refreshes })
+}
+
+// A resize places the tree again from the model the last instant built.
+func TestZNodeTreeResizeLaysOutWithoutRebuilding(t *testing.T) {
+	widgettest.AssertResizeLaysOutWithoutRebuilding(t, "zk-herd", 8*time.Second, NewZNodeTree(),
+		func(r fyne.WidgetRenderer) int { return r.(*zkRenderer).builds })
 }
 
 // A Chinese window shows the ZooKeeper runs' node details in Chinese: the
@@ -375,21 +382,21 @@ func TestZKModelAndLayout(t *testing.T) {
 	assert.Empty(t, m.others, "every client has a znode")
 	assert.NotEmpty(t, m.bandText)
 
-	tall := zkLayout(m, fyne.NewSize(560, 600))
+	tall := zkLayout(m, fyne.NewSize(560, 600), theme.DefaultTheme())
 	assert.Equal(t, float32(zkRowH), tall.rowH)
 	assert.Equal(t, 5, tall.shown)
 	assert.Equal(t, float32(zkLaneW), tall.laneW)
 	assert.Equal(t, float32(560-2-2*zkLaneW-8), tall.right, "the boxes end left of the lanes")
 	assert.Len(t, tall.band, 1)
 
-	slim := zkLayout(m, fyne.NewSize(560, zkBandH+zkGap+zkParentH+zkGap+5*(zkRowSlimH+zkRowGap)))
+	slim := zkLayout(m, fyne.NewSize(560, zkBandH+zkGap+zkParentH+zkGap+5*(zkRowSlimH+zkRowGap)), theme.DefaultTheme())
 	assert.Equal(t, float32(zkRowSlimH), slim.rowH, "slim rows where full ones do not fit")
 	assert.Equal(t, 5, slim.shown)
 
-	short := zkLayout(m, fyne.NewSize(560, 120))
+	short := zkLayout(m, fyne.NewSize(560, 120), theme.DefaultTheme())
 	assert.Equal(t, float32(zkRowSlimH), short.rowH)
 	assert.Less(t, short.shown, 5, "as many as fit, the rest counted")
 
-	narrow := zkLayout(m, fyne.NewSize(60, 600))
+	narrow := zkLayout(m, fyne.NewSize(60, 600), theme.DefaultTheme())
 	assert.Equal(t, float32(60*0.2/2), narrow.laneW, "the lanes take at most a fifth of the width")
 }
