@@ -250,15 +250,19 @@ func voteText(v redlocksim.Vote, text string) string {
 
 // CreateRenderer implements fyne.Widget.
 func (v *VoteTally) CreateRenderer() fyne.WidgetRenderer {
+	// A vote's glyph is the theme's text size; the small print (a
+	// master's skew and owner, a block's note, the labels) its caption's.
+	th := v.Theme()
+	text, caption := th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)
 	r := &tallyRenderer{v: v,
-		masters: widgets.NewPool(newTallyMaster, (*tallyMaster).all),
-		blocks:  widgets.NewPool(newTallyBlock, (*tallyBlock).all),
+		masters: widgets.NewPool(func() *tallyMaster { return newTallyMaster(caption) }, (*tallyMaster).all),
+		blocks:  widgets.NewPool(func() *tallyBlock { return newTallyBlock(caption) }, (*tallyBlock).all),
 		votes: widgets.NewPool(func() *tallyVote {
-			return &tallyVote{box: &canvas.Rectangle{CornerRadius: 4}, glyph: widgets.NewText(14, true)}
+			return &tallyVote{box: &canvas.Rectangle{CornerRadius: 4}, glyph: widgets.NewText(text, true)}
 		}, func(o *tallyVote) []fyne.CanvasObject { return []fyne.CanvasObject{o.box, o.glyph} }),
 		cells:  widgets.NewRectPool(),
 		lines:  widgets.NewLinePool(),
-		labels: widgets.NewTextPool(11, false),
+		labels: widgets.NewTextPool(caption, false),
 		heads:  widgets.NewTextPool(11.5, true),
 	}
 	r.pools = widgets.Pools{r.masters, r.blocks, r.cells, r.lines, r.votes, r.labels, r.heads}
@@ -272,8 +276,10 @@ type tallyMaster struct {
 	barBg, bar              *canvas.Rectangle
 }
 
-func newTallyMaster() *tallyMaster {
-	return &tallyMaster{name: widgets.NewText(11.5, true), skew: widgets.NewText(11, false), owner: widgets.NewText(11, false),
+// newTallyMaster makes a master's column head, its small print at size
+// caption.
+func newTallyMaster(caption float32) *tallyMaster {
+	return &tallyMaster{name: widgets.NewText(11.5, true), skew: widgets.NewText(caption, false), owner: widgets.NewText(caption, false),
 		left: widgets.NewText(10.5, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
 }
 
@@ -291,9 +297,10 @@ type tallyBlock struct {
 	now                           *canvas.Line
 }
 
-func newTallyBlock() *tallyBlock {
+// newTallyBlock makes a client's block, its note at size caption.
+func newTallyBlock(caption float32) *tallyBlock {
 	return &tallyBlock{name: widgets.NewText(12.5, true), try: widgets.NewText(10.5, false), tally: widgets.NewText(11.5, true),
-		arith: widgets.NewText(12, false), note: widgets.NewText(11, false),
+		arith: widgets.NewText(12, false), note: widgets.NewText(caption, false),
 		pill: &canvas.Rectangle{CornerRadius: 4}, pillText: widgets.NewText(10.5, true),
 		barBg: &canvas.Rectangle{}, elapsed: &canvas.Rectangle{}, used: &canvas.Rectangle{},
 		left: &canvas.Rectangle{}, drift: &canvas.Rectangle{}, now: &canvas.Line{}}
@@ -312,8 +319,10 @@ type tallyVote struct {
 
 type tallyRenderer struct {
 	v *VoteTally
-	// refreshes counts redraws, so a test can tell one that was not needed.
+	// refreshes counts redraws from the view shown, so a test can tell one
+	// that was not needed, or that a resize did none.
 	refreshes int
+	colors    tallyColors // the theme's, as of the last Refresh
 	masters   *widgets.Pool[*tallyMaster]
 	blocks    *widgets.Pool[*tallyBlock]
 	votes     *widgets.Pool[*tallyVote]
@@ -327,22 +336,31 @@ type tallyRenderer struct {
 
 func (r *tallyRenderer) Destroy() {}
 
-func (r *tallyRenderer) Layout(fyne.Size) { r.Refresh() }
-
-func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 100) }
-
-func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
-
-func (r *tallyRenderer) Refresh() {
-	r.refreshes++
+// Layout places the pooled objects of the view shown in size.
+func (r *tallyRenderer) Layout(size fyne.Size) {
 	r.pools.Reset()
 	if r.v.view != nil {
-		r.draw()
+		r.draw(size)
 	}
 	if objs := r.pools.Finish(); objs != nil || r.objects == nil {
 		r.objects = r.pools.All()
 		widgets.Repaint(r.v)
 	}
+}
+
+func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 100) }
+
+func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// Refresh takes the theme's colours for the view shown (SetSnapshot calls
+// it only for a new instant; the view is the tally's model), then lays
+// out.
+func (r *tallyRenderer) Refresh() {
+	r.refreshes++
+	th := r.v.Theme()
+	r.colors = tallyColors{fg: widgets.ThemeColor(th, theme.ColorNameForeground), muted: widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
+		track: widgets.Fade(widgets.ColorIdle, 0.22), th: th}
+	r.Layout(r.v.Size())
 }
 
 // Layout constants of the tally.
@@ -427,14 +445,9 @@ func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tal
 	return g, true
 }
 
-// draw places the tally's objects where its geometry says.
-func (r *tallyRenderer) draw() {
-	v := r.v
-	view := v.view
-	th := v.Theme()
-	c := tallyColors{fg: widgets.ThemeColor(th, theme.ColorNameForeground), muted: widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
-		track: widgets.Fade(widgets.ColorIdle, 0.22), th: th}
-	size := v.Size()
+// draw places the tally's objects where its geometry in size says.
+func (r *tallyRenderer) draw(size fyne.Size) {
+	view, c := r.v.view, r.colors
 	g, ok := tallyLayout(view.Attempts, len(view.Masters), size)
 	if !ok {
 		return

@@ -337,6 +337,13 @@ func TestTallyDrawsTheSameSnapshotOnce(t *testing.T) {
 		func(r fyne.WidgetRenderer) int { return r.(*tallyRenderer).refreshes })
 }
 
+// A resize places the masters and blocks again from the view shown, which
+// is the tally's model, without redrawing from it (Refresh).
+func TestTallyResizeLaysOutWithoutRefreshing(t *testing.T) {
+	widgettest.AssertResizeLaysOutWithoutRebuilding(t, "redlock-happy-path", 3*time.Second, NewVoteTally(),
+		func(r fyne.WidgetRenderer) int { return r.(*tallyRenderer).refreshes })
+}
+
 // A Chinese window shows the Redlock runs' node details and vote notes in
 // Chinese: the translated sentence is drawn, the English one is not.
 func TestTallyDetailsAreChinese(t *testing.T) {
