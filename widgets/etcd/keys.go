@@ -275,10 +275,27 @@ const (
 	etcdBarH      = 9
 )
 
+// The picture's size at which it is drawn at the sizes above (its panel in
+// a 1400×900 window); a larger one scales every length and word up to
+// etcdMaxScale (widgets.GrowScale), so a 2560×1440 screen's panel is not
+// left with small rows at its top.
+const (
+	etcdRefW     = 680
+	etcdRefH     = 220
+	etcdMaxScale = 1.8
+)
+
+// etcdScale is the scale of the picture's lengths and words in size.
+func etcdScale(size fyne.Size) float32 {
+	return widgets.GrowScale(size, fyne.NewSize(etcdRefW, etcdRefH), etcdMaxScale)
+}
+
 // etcdGeometry is where the rows go in a picture of a given size.
 type etcdGeometry struct {
+	k       float32 // the scale of every length and word (etcdScale)
 	members bool    // room for the members' line
-	rowH    float32 // etcdRowH, or etcdRowSmallH when space is short
+	small   bool    // thin rows: space is short
+	rowH    float32 // etcdRowH, or etcdRowSmallH when space is short, times k
 	rowsY   float32
 	shown   int // rows drawn; the rest are summed up in one line
 	gutter  float32
@@ -289,45 +306,46 @@ type etcdGeometry struct {
 // rows:
 // below is the height the lines under the rows take.
 func etcdLayout(m etcdModel, size fyne.Size, below float32) etcdGeometry {
-	g := etcdGeometry{gutter: 6}
+	k := etcdScale(size)
+	g := etcdGeometry{k: k, gutter: 6 * k}
 	if m.lanes > 0 {
-		g.gutter = float32(12 + m.lanes*etcdLaneW)
+		g.gutter = float32(12+m.lanes*etcdLaneW) * k
 	}
 	n := float32(len(m.rows))
 	notes := below
 	need := func(members bool, rowH float32) float32 {
-		h := etcdHeadH + max(n, 1)*(rowH+etcdRowGap) + notes
+		h := (etcdHeadH+max(n, 1)*(rowH+etcdRowGap))*k + notes
 		if members {
-			h += etcdMembersH
+			h += etcdMembersH * k
 		}
 		return h
 	}
 	switch {
 	case need(true, etcdRowH) <= size.Height:
-		g.members, g.rowH = true, etcdRowH
+		g.members, g.rowH = true, etcdRowH*k
 	case need(false, etcdRowH) <= size.Height:
-		g.rowH = etcdRowH
+		g.rowH = etcdRowH * k
 	default:
-		g.rowH = etcdRowSmallH
+		g.small, g.rowH = true, etcdRowSmallH*k
 	}
-	g.rowsY = etcdHeadH
+	g.rowsY = etcdHeadH * k
 	if g.members {
-		g.rowsY += etcdMembersH
+		g.rowsY += etcdMembersH * k
 	}
 	g.shown = len(m.rows)
-	if fit := int((size.Height - g.rowsY - notes) / (g.rowH + etcdRowGap)); fit < g.shown {
+	if fit := int((size.Height - g.rowsY - notes) / (g.rowH + etcdRowGap*k)); fit < g.shown {
 		g.shown = max(fit-1, 0) // one row's room says how many are left out
 	}
 	return g
 }
 
 // rowY is the top of row i.
-func (g etcdGeometry) rowY(i int) float32 { return g.rowsY + float32(i)*(g.rowH+etcdRowGap) }
+func (g etcdGeometry) rowY(i int) float32 { return g.rowsY + float32(i)*(g.rowH+etcdRowGap*g.k) }
 
 // arrowY is where an arrow leaves (from) or reaches (to) row i: the upper
 // third for a source, the lower third for a target.
 func (g etcdGeometry) arrowY(i int, source bool) float32 {
-	top, h := float32(0), float32(etcdHeadH-4)
+	top, h := float32(0), (etcdHeadH-4)*g.k
 	if i != etcdPrefixRow {
 		top, h = g.rowY(i), g.rowH
 	}
@@ -338,17 +356,19 @@ func (g etcdGeometry) arrowY(i int, source bool) float32 {
 }
 
 // laneX is the x of an arrow lane in the gutter; lane 0 is nearest the rows.
-func (g etcdGeometry) laneX(lane int) float32 { return g.gutter - 14 - float32(lane*etcdLaneW) }
+func (g etcdGeometry) laneX(lane int) float32 {
+	return g.gutter - (14+float32(lane*etcdLaneW))*g.k
+}
 
 // CreateRenderer implements fyne.Widget.
 func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 	// The small print (the members' line, a row's tag and lease, a note's
 	// mark) is the theme's caption text.
 	caption := k.Theme().Size(theme.SizeNameCaptionText)
-	r := &etcdRenderer{k: k,
-		head: widgets.NewText(12.5, true), term: widgets.NewText(12, false), watches: widgets.NewText(11.5, false),
-		members: widgets.NewText(caption, false), prefix: widgets.NewText(12, false), free: widgets.NewText(11.5, false),
-		storage: widgets.NewText(11.5, false),
+	r := &etcdRenderer{k: k, caption: caption,
+		head: widgets.NewText(etcdHeadSize, true), term: widgets.NewText(etcdLineSize, false), watches: widgets.NewText(etcdSmallSize, false),
+		members: widgets.NewText(caption, false), prefix: widgets.NewText(etcdLineSize, false), free: widgets.NewText(etcdSmallSize, false),
+		storage: widgets.NewText(etcdSmallSize, false),
 		more:    widgets.NewText(caption, false),
 		rows:    widgets.NewPool(func() *etcdRowObjects { return newEtcdRowObjects(caption) }, (*etcdRowObjects).all),
 		lines:   widgets.NewLinePool(),
@@ -377,11 +397,22 @@ func newEtcdRowObjects(caption float32) *etcdRowObjects {
 		frame: &canvas.Rectangle{CornerRadius: 5}, revBg: &canvas.Rectangle{CornerRadius: 3},
 		tagBg: &canvas.Rectangle{CornerRadius: 3}, barBg: &canvas.Rectangle{CornerRadius: 2},
 		bar: &canvas.Rectangle{CornerRadius: 2},
-		rev: widgets.NewText(11.5, true), key: widgets.NewText(12, false), owner: widgets.NewText(12, true),
+		rev: widgets.NewText(etcdSmallSize, true), key: widgets.NewText(etcdLineSize, false), owner: widgets.NewText(etcdLineSize, true),
 		tag: widgets.NewText(caption, true), lease: widgets.NewText(caption, false), left: widgets.NewText(caption, false),
 	}
 	o.key.TextStyle = fyne.TextStyle{Monospace: true}
 	return o
+}
+
+// resize gives the row's words their sizes at scale k, the small print
+// caption times k.
+func (o *etcdRowObjects) resize(k, caption float32) {
+	widgets.ResizeText(o.rev, etcdSmallSize*k)
+	widgets.ResizeText(o.key, etcdLineSize*k)
+	widgets.ResizeText(o.owner, etcdLineSize*k)
+	for _, t := range []*canvas.Text{o.tag, o.lease, o.left} {
+		widgets.ResizeText(t, caption*k)
+	}
 }
 
 func (o *etcdRowObjects) all() []fyne.CanvasObject {
@@ -400,6 +431,7 @@ type etcdRenderer struct {
 	// refreshes counts redraws, so a test can tell one that was not needed;
 	// builds counts the model's, so one can tell a resize did none.
 	refreshes, builds            int
+	caption                      float32     // the small print's size at scale 1
 	fg, muted                    color.Color // the theme's, as of the last Refresh
 	head, term, watches, members *canvas.Text
 	prefix, free, more, storage  *canvas.Text
@@ -460,39 +492,43 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	}
 	th := r.k.Theme()
 	fg, muted, m := r.fg, r.muted, r.model
+	k := etcdScale(size)
+	r.resize(k)
 	var notes [][]string
 	lines := 0
 	for _, n := range m.notes {
-		ls := widgets.WrapText(n, size.Width-etcdNoteIndent, etcdNoteSize, true, 2)
+		ls := widgets.WrapText(n, size.Width-etcdNoteIndent*k, etcdNoteSize*k, true, 2)
 		notes = append(notes, ls)
 		lines += len(ls)
 	}
-	noteGap := th.Size(theme.SizeNamePadding) // between two notes
-	below := float32(lines)*etcdNoteLineH + float32(len(notes))*noteGap
+	noteGap := th.Size(theme.SizeNamePadding) * k // between two notes
+	below := float32(lines)*etcdNoteLineH*k + float32(len(notes))*noteGap
 	if v.Fencing {
-		below += etcdStorageH
+		below += etcdStorageH * k
 	}
 	g := etcdLayout(m, size, below)
 	r.geom = g
 
 	r.drawHeader(v, g, size, fg, muted, th)
 	if g.members {
-		widgets.PlaceText(r.members, r.membersText(v), fyne.NewPos(g.gutter, etcdHeadH), muted)
+		widgets.PlaceText(r.members, r.membersText(v), fyne.NewPos(g.gutter, etcdHeadH*g.k), muted)
 	} else {
 		r.members.Hide()
 	}
 	if len(m.rows) == 0 {
-		widgets.PlaceText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+6, g.rowsY+3), muted)
+		widgets.PlaceText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+6*k, g.rowsY+3*k), muted)
 	} else {
 		r.free.Hide()
 	}
 
 	for i, row := range m.rows[:g.shown] {
-		r.drawRow(r.rows.Next(), row, g.rowY(i), g, size.Width, th, fg, muted)
+		o := r.rows.Next()
+		o.resize(k, r.caption)
+		r.drawRow(o, row, g.rowY(i), g, size.Width, th, fg, muted)
 	}
 	if left := len(m.rows) - g.shown; left > 0 {
 		widgets.PlaceText(r.more, i18n.F("etcd.moreRows", "n", left),
-			fyne.NewPos(g.gutter, g.rowY(g.shown)+2), muted)
+			fyne.NewPos(g.gutter, g.rowY(g.shown)+2*k), muted)
 	} else {
 		r.more.Hide()
 	}
@@ -508,29 +544,44 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	y := g.rowY(len(m.rows))
 	switch {
 	case len(m.rows) == 0:
-		y = g.rowsY + 22
+		y = g.rowsY + 22*k
 	case g.shown < len(m.rows):
 		y = g.rowY(g.shown + 1)
 	}
 	if v.Fencing {
-		widgets.PlaceText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+2), fg)
-		y += etcdStorageH
+		widgets.PlaceText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+2*k), fg)
+		y += etcdStorageH * k
 	} else {
 		r.storage.Hide()
 	}
 	for _, ls := range notes {
 		o := r.notes.Next()
-		widgets.PlaceRect(o.badge, fyne.NewPos(0, y+2), fyne.NewSize(14, 15), widgets.ColorViolation)
-		widgets.PlaceText(o.mark, "!", fyne.NewPos(5, y+2), color.White)
+		widgets.ResizeText(o.mark, r.caption*k)
+		widgets.PlaceRect(o.badge, fyne.NewPos(0, y+2*k), fyne.NewSize(14*k, 15*k), widgets.ColorViolation)
+		widgets.PlaceText(o.mark, "!", fyne.NewPos(5*k, y+2*k), color.White)
 		for i, t := range o.lines {
+			widgets.ResizeText(t, etcdNoteSize*k)
 			if i < len(ls) {
-				widgets.PlaceText(t, ls[i], fyne.NewPos(etcdNoteIndent, y+1+float32(i)*etcdNoteLineH), widgets.Readable(widgets.ColorViolation, th))
+				widgets.PlaceText(t, ls[i], fyne.NewPos(etcdNoteIndent*k, y+k+float32(i)*etcdNoteLineH*k), widgets.Readable(widgets.ColorViolation, th))
 			} else {
 				t.Hide()
 			}
 		}
-		y += float32(len(ls))*etcdNoteLineH + noteGap
+		y += float32(len(ls))*etcdNoteLineH*k + noteGap
 	}
+}
+
+// resize gives the header's, the members' and the lines under the rows'
+// words their sizes at scale k.
+func (r *etcdRenderer) resize(k float32) {
+	widgets.ResizeText(r.head, etcdHeadSize*k)
+	widgets.ResizeText(r.term, etcdLineSize*k)
+	widgets.ResizeText(r.prefix, etcdLineSize*k)
+	for _, t := range []*canvas.Text{r.watches, r.free, r.storage} {
+		widgets.ResizeText(t, etcdSmallSize*k)
+	}
+	widgets.ResizeText(r.members, r.caption*k)
+	widgets.ResizeText(r.more, r.caption*k)
 }
 
 // storageText says what the guarded writes did: the last one etcd
@@ -550,8 +601,12 @@ func (r *etcdRenderer) storageText(v *etcdsim.EtcdView) string {
 	return t
 }
 
-// Size and indent of the warning notes, and the height of the storage line.
+// Size and indent of the warning notes, and the height of the storage line;
+// the sizes of the header's and a row's words.
 const (
+	etcdHeadSize   = 12.5
+	etcdLineSize   = 12
+	etcdSmallSize  = 11.5
 	etcdStorageH   = 18
 	etcdNoteSize   = 11.5
 	etcdNoteIndent = 20
@@ -561,29 +616,30 @@ const (
 // store's revision, the raft term and the leader, or that there is none
 // and what that means.
 func (r *etcdRenderer) drawHeader(v *etcdsim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
-	widgets.PlaceText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2), fg)
-	x := g.gutter + r.prefix.MinSize().Width + 12
+	k := g.k
+	widgets.PlaceText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2*k), fg)
+	x := g.gutter + r.prefix.MinSize().Width + 12*k
 	head := i18n.F("etcd.revision", "rev", v.Revision)
-	widgets.PlaceText(r.head, head, fyne.NewPos(x, 1), fg)
+	widgets.PlaceText(r.head, head, fyne.NewPos(x, k), fg)
 	term := i18n.F("etcd.term", "term", v.Term, "leader", v.Leader)
 	c := muted
 	if v.Leader == "" {
 		term = i18n.F("etcd.term.noLeader", "term", v.Term)
 		c = widgets.Readable(widgets.ColorFault, th)
 	}
-	x += r.head.MinSize().Width + 10
+	x += r.head.MinSize().Width + 10*k
 	if x+widgets.TextWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
 		term = i18n.F("etcd.term.noLeaderShort", "term", v.Term)
 	}
-	widgets.PlaceText(r.term, term, fyne.NewPos(x, 2), c)
+	widgets.PlaceText(r.term, term, fyne.NewPos(x, 2*k), c)
 	n := len(v.Watches)
 	w := i18n.F("etcd.watches", "n", n)
 	if n == 1 {
 		w = i18n.T("etcd.watches.one")
 	}
 	ww := widgets.TextWidth(w, r.watches.TextSize, false)
-	if x+r.term.MinSize().Width+16+ww <= size.Width {
-		widgets.PlaceText(r.watches, w, fyne.NewPos(size.Width-ww, 2), muted)
+	if x+r.term.MinSize().Width+16*k+ww <= size.Width {
+		widgets.PlaceText(r.watches, w, fyne.NewPos(size.Width-ww, 2*k), muted)
 	} else {
 		r.watches.Hide()
 	}
@@ -610,33 +666,34 @@ func (r *etcdRenderer) membersText(v *etcdsim.EtcdView) string {
 }
 
 func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcdGeometry, width float32, th fyne.Theme, fg, muted color.Color) {
+	k := g.k
 	x0 := g.gutter
 	w := max(width-x0, 40)
-	fill, stroke, sw := widgets.Fade(widgets.ColorServerLink, 0.07), widgets.Fade(widgets.ColorServerLink, 0.45), float32(1)
+	fill, stroke, sw := widgets.Fade(widgets.ColorServerLink, 0.07), widgets.Fade(widgets.ColorServerLink, 0.45), k
 	switch {
 	case row.owner:
-		fill, stroke, sw = widgets.Fade(widgets.ColorHolding, 0.22), widgets.ColorHolding, 2.5
+		fill, stroke, sw = widgets.Fade(widgets.ColorHolding, 0.22), widgets.ColorHolding, 2.5*k
 	case row.kind == etcdRowGone:
 		fill, stroke = widgets.Fade(widgets.ColorIdle, 0.12), widgets.Fade(widgets.ColorIdle, 0.7)
 	}
 	widgets.PlaceBox(o.frame, fyne.NewPos(x0, y), fyne.NewSize(w, g.rowH), fill, stroke, sw)
 
 	// Line one: create revision, key, client, and what it is doing.
-	ty := y + 3
-	if g.rowH == etcdRowSmallH {
-		ty = y + 1
+	ty := y + 3*k
+	if g.small {
+		ty = y + k
 	}
-	x := x0 + 6
+	x := x0 + 6*k
 	if row.kind == etcdRowKey {
 		rev := i18n.F("etcd.rev", "rev", row.key.CreateRev)
-		rw := widgets.TextWidth(rev, o.rev.TextSize, true) + 8
+		rw := widgets.TextWidth(rev, o.rev.TextSize, true) + 8*k
 		revFill := widgets.Fade(widgets.ColorServerLink, 0.8)
 		if row.owner {
 			revFill = widgets.ColorHolding
 		}
-		widgets.PlaceRect(o.revBg, fyne.NewPos(x, ty+1), fyne.NewSize(rw, 15), revFill)
-		widgets.PlaceText(o.rev, rev, fyne.NewPos(x+4, ty+1), color.White)
-		x += rw + 7
+		widgets.PlaceRect(o.revBg, fyne.NewPos(x, ty+k), fyne.NewSize(rw, 15*k), revFill)
+		widgets.PlaceText(o.rev, rev, fyne.NewPos(x+4*k, ty+k), color.White)
+		x += rw + 7*k
 	} else {
 		o.revBg.Hide()
 		o.rev.Hide()
@@ -652,14 +709,14 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	case row.kind == etcdRowGone && !strings.HasPrefix(row.tag, "waits") && !strings.HasPrefix(row.tag, "watches"):
 		tagFill, tagText = widgets.Fade(widgets.ColorIdle, 0.25), fg
 	}
-	tw := widgets.TextWidth(tag, o.tag.TextSize, true) + 10
-	tagX := x0 + w - tw - 6
-	widgets.PlaceRect(o.tagBg, fyne.NewPos(tagX, ty+1), fyne.NewSize(tw, 15), tagFill)
-	widgets.PlaceText(o.tag, tag, fyne.NewPos(tagX+5, ty+1), tagText)
+	tw := widgets.TextWidth(tag, o.tag.TextSize, true) + 10*k
+	tagX := x0 + w - tw - 6*k
+	widgets.PlaceRect(o.tagBg, fyne.NewPos(tagX, ty+k), fyne.NewSize(tw, 15*k), tagFill)
+	widgets.PlaceText(o.tag, tag, fyne.NewPos(tagX+5*k, ty+k), tagText)
 
 	client := row.client
 	ow := widgets.TextWidth(client, o.owner.TextSize, true)
-	room := tagX - 10 - ow - x
+	room := tagX - 10*k - ow - x
 	var key string
 	switch row.kind {
 	case etcdRowKey:
@@ -682,7 +739,7 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	}
 	widgets.PlaceText(o.owner, client, fyne.NewPos(x, ty), fg)
 	if key != "" {
-		widgets.PlaceText(o.key, key, fyne.NewPos(x+ow+10, ty), kc)
+		widgets.PlaceText(o.key, key, fyne.NewPos(x+ow+10*k, ty), kc)
 	} else {
 		o.key.Hide()
 	}
@@ -693,8 +750,8 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		o.lease.Hide()
 		o.barBg.Hide()
 		o.bar.Hide()
-		if row.kind == etcdRowKey && g.rowH == etcdRowH {
-			widgets.PlaceText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+6, y+20), muted)
+		if row.kind == etcdRowKey && !g.small {
+			widgets.PlaceText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+6*k, y+20*k), muted)
 		} else {
 			o.left.Hide()
 		}
@@ -708,32 +765,32 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	case f < 0.2:
 		barColor = widgets.ColorWaiting
 	}
-	if g.rowH == etcdRowSmallH {
+	if g.small {
 		o.lease.Hide()
 		o.left.Hide()
-		bw := w - 12
-		widgets.PlaceRect(o.barBg, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw, 3), widgets.Fade(widgets.ColorIdle, 0.25))
-		r.placeBar(o.bar, fyne.NewPos(x0+6, y+g.rowH-4), fyne.NewSize(bw*f, 3), barColor)
+		bw := w - 12*k
+		widgets.PlaceRect(o.barBg, fyne.NewPos(x0+6*k, y+g.rowH-4*k), fyne.NewSize(bw, 3*k), widgets.Fade(widgets.ColorIdle, 0.25))
+		r.placeBar(o.bar, fyne.NewPos(x0+6*k, y+g.rowH-4*k), fyne.NewSize(bw*f, 3*k), barColor)
 		return
 	}
-	ly := y + 20
+	ly := y + 20*k
 	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", widgets.ShortTime(l.TTL), "every", widgets.ShortTime(l.TTL/3))
 	left := leaseLeftText(*l)
 	lw := widgets.TextWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
 	lw = max(lw, widgets.TextWidth(left, o.left.TextSize, false))
-	if x0+6+widgets.TextWidth(lease, o.lease.TextSize, false)+80+lw+16 > x0+w {
+	if x0+6*k+widgets.TextWidth(lease, o.lease.TextSize, false)+80*k+lw+16*k > x0+w {
 		lease = i18n.F("etcd.lease.short", "lease", leaseHex(l.ID))
 	}
-	widgets.PlaceText(o.lease, lease, fyne.NewPos(x0+6, ly), muted)
-	bx := x0 + 6 + o.lease.MinSize().Width + 8
-	bw := max(x0+w-6-lw-8-bx, 20)
-	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, ly+3), fyne.NewSize(bw, etcdBarH), widgets.Fade(widgets.ColorIdle, 0.25))
-	r.placeBar(o.bar, fyne.NewPos(bx, ly+3), fyne.NewSize(bw*f, etcdBarH), barColor)
+	widgets.PlaceText(o.lease, lease, fyne.NewPos(x0+6*k, ly), muted)
+	bx := x0 + 6*k + o.lease.MinSize().Width + 8*k
+	bw := max(x0+w-6*k-lw-8*k-bx, 20*k)
+	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, ly+3*k), fyne.NewSize(bw, etcdBarH*k), widgets.Fade(widgets.ColorIdle, 0.25))
+	r.placeBar(o.bar, fyne.NewPos(bx, ly+3*k), fyne.NewSize(bw*f, etcdBarH*k), barColor)
 	lc := muted
 	if l.Expired {
 		lc = widgets.Readable(widgets.ColorViolation, th)
 	}
-	widgets.PlaceText(o.left, left, fyne.NewPos(bx+bw+8, ly), lc)
+	widgets.PlaceText(o.left, left, fyne.NewPos(bx+bw+8*k, ly), lc)
 }
 
 // placeBar shows a TTL bar, or hides it when nothing is left.
@@ -748,14 +805,15 @@ func (r *etcdRenderer) placeBar(b *canvas.Rectangle, pos fyne.Position, size fyn
 // drawArrow draws a watch: out of the waiter's row into its lane, along
 // the lane, and into the watched row with an arrowhead.
 func (r *etcdRenderer) drawArrow(a etcdArrow, g etcdGeometry, c color.Color) {
+	k := g.k
 	x := g.laneX(a.lane)
-	edge := g.gutter - 3
+	edge := g.gutter - 3*k
 	ys, yt := g.arrowY(a.from, true), g.arrowY(a.to, false)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(g.gutter, ys), fyne.NewPos(x, ys), c, 1.5)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, ys), fyne.NewPos(x, yt), c, 1.5)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, yt), fyne.NewPos(edge, yt), c, 1.5)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6, yt-4), fyne.NewPos(edge, yt), c, 2)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6, yt+4), fyne.NewPos(edge, yt), c, 2)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(g.gutter, ys), fyne.NewPos(x, ys), c, 1.5*k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, ys), fyne.NewPos(x, yt), c, 1.5*k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, yt), fyne.NewPos(edge, yt), c, 1.5*k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6*k, yt-4*k), fyne.NewPos(edge, yt), c, 2*k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6*k, yt+4*k), fyne.NewPos(edge, yt), c, 2*k)
 }
 
 // leaseHex writes a lease id as etcd does (etcdctl lease list, the mutex

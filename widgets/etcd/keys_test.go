@@ -289,3 +289,28 @@ func TestKeysResizeLaysOutWithoutRebuilding(t *testing.T) {
 	widgettest.AssertResizeLaysOutWithoutRebuilding(t, "etcd-lease-expiry", 8*time.Second, NewKeys(),
 		func(r fyne.WidgetRenderer) int { return r.(*etcdRenderer).builds })
 }
+
+// On a large screen the rows and their words grow with the panel (its
+// 1258×487 at 2560×1440 left four 36-point rows in 12-point type at the
+// top); at the panel of a 1400×900 window they keep their sizes.
+func TestKeysGrowOnALargeScreen(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, nil)
+	_, small := showEtcd(t, snap, fyne.NewSize(etcdRefW, etcdRefH))
+	assert.Equal(t, float32(1), small.geom.k)
+	assert.Equal(t, float32(etcdRowH), small.geom.rowH, "the reference size keeps the rows' height")
+	assert.Equal(t, float32(12), small.rows.Used()[0].owner.TextSize)
+
+	_, large := showEtcd(t, snap, fyne.NewSize(1258, 487))
+	g := large.geom
+	assert.InDelta(t, 1.8, g.k, 0.01)
+	assert.InDelta(t, etcdRowH*g.k, g.rowH, 0.01, "the rows grow")
+	require.Equal(t, 4, g.shown, "and still all fit")
+	assert.InDelta(t, etcdHeadH*g.k+etcdMembersH*g.k, g.rowsY, 0.01)
+	assert.Greater(t, g.gutter, small.geom.gutter, "so do the watch arrows' lanes")
+	o := large.rows.Used()[0]
+	assert.InDelta(t, etcdLineSize*g.k, o.owner.TextSize, 0.01, "the words grow with them")
+	assert.InDelta(t, large.caption*g.k, o.tag.TextSize, 0.01)
+	assert.InDelta(t, etcdHeadSize*g.k, large.head.TextSize, 0.01)
+	last := large.rows.Used()[3].frame
+	assert.LessOrEqual(t, last.Position().Y+last.Size().Height, float32(487), "inside the panel")
+}
