@@ -249,19 +249,19 @@ func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 	// The small print (a session's id and timer, a znode's path prefix,
 	// badge and remark) is the theme's caption text.
 	caption := t.Theme().Size(theme.SizeNameCaptionText)
-	r := &zkRenderer{t: t,
+	r := &zkRenderer{t: t, caption: caption,
 		band:       &canvas.Rectangle{CornerRadius: 4},
-		bandText:   widgets.NewText(12, true),
-		bandText2:  widgets.NewText(12, true),
+		bandText:   widgets.NewText(zkBandSize, true),
+		bandText2:  widgets.NewText(zkBandSize, true),
 		parent:     &canvas.Rectangle{CornerRadius: 5},
-		parentName: widgets.NewText(13, true),
-		parentNote: widgets.NewText(11.5, false),
+		parentName: widgets.NewText(zkParentSize, true),
+		parentNote: widgets.NewText(zkNoteSize, false),
 		trunk:      widgets.NewLinePool(),
 		rows:       widgets.NewPool(func() *znodeObjects { return newZNodeObjects(caption) }, (*znodeObjects).all),
 		arrows:     widgets.NewLinePool(),
 		others:     widgets.NewPool(func() *zsessionObjects { return newZSessionObjects(caption) }, (*zsessionObjects).all),
-		notes:      widgets.NewTextPool(11.5, false),
-		warnings:   widgets.NewTextPool(11.5, true),
+		notes:      widgets.NewTextPool(zkNoteSize, false),
+		warnings:   widgets.NewTextPool(zkNoteSize, true),
 	}
 	r.pools = widgets.Pools{r.trunk, r.rows, r.arrows, r.others, r.notes, r.warnings}
 	r.Refresh()
@@ -273,12 +273,23 @@ func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 type zsessionObjects struct {
 	name, state, id, note *canvas.Text
 	stateBg, barBg, bar   *canvas.Rectangle
+	k                     float32 // the picture's scale (zkGeometry.k)
+}
+
+// resize gives the session's words their sizes at scale k, the small
+// print caption times k.
+func (o *zsessionObjects) resize(k, caption float32) {
+	o.k = k
+	widgets.ResizeText(o.name, zkNameSize*k)
+	widgets.ResizeText(o.state, zkPillSize*k)
+	widgets.ResizeText(o.id, caption*k)
+	widgets.ResizeText(o.note, caption*k)
 }
 
 // newZSessionObjects makes a session's objects, its small print at size
 // caption.
 func newZSessionObjects(caption float32) *zsessionObjects {
-	return &zsessionObjects{name: widgets.NewText(12, true), state: widgets.NewText(9.5, true), id: widgets.NewText(caption, false),
+	return &zsessionObjects{k: 1, name: widgets.NewText(zkNameSize, true), state: widgets.NewText(zkPillSize, true), id: widgets.NewText(caption, false),
 		note: widgets.NewText(caption, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
 		barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
 }
@@ -302,14 +313,24 @@ func newZNodeObjects(caption float32) *znodeObjects {
 		zsessionObjects: *newZSessionObjects(caption),
 		frame:           &canvas.Rectangle{CornerRadius: 5},
 		prefix:          widgets.NewText(caption, false),
-		seq:             widgets.NewText(12.5, true),
+		seq:             widgets.NewText(zkSeqSize, true),
 		ephBg:           &canvas.Rectangle{CornerRadius: 3},
-		eph:             widgets.NewText(9.5, true),
+		eph:             widgets.NewText(zkPillSize, true),
 		badgeBg:         &canvas.Rectangle{CornerRadius: 4},
 		badge:           widgets.NewText(caption, true),
 		remark:          widgets.NewText(caption, true),
 	}
 	return o
+}
+
+// resize gives the child's words their sizes at scale k.
+func (o *znodeObjects) resize(k, caption float32) {
+	o.zsessionObjects.resize(k, caption)
+	widgets.ResizeText(o.seq, zkSeqSize*k)
+	widgets.ResizeText(o.eph, zkPillSize*k)
+	for _, t := range []*canvas.Text{o.prefix, o.badge, o.remark} {
+		widgets.ResizeText(t, caption*k)
+	}
 }
 
 func (o *znodeObjects) all() []fyne.CanvasObject {
@@ -330,7 +351,9 @@ type zkRenderer struct {
 	refreshes, builds      int
 	model                  *zkModel    // of the snapshot shown; nil without a ZooKeeper view
 	fg, muted              color.Color // the theme's, as of the last Refresh
-	pad                    float32     // the theme's inner padding: the text's inset in a box
+	pad                    float32     // the theme's inner padding: the text's inset in a box, times k
+	k                      float32     // the picture's scale (zkGeometry.k)
+	caption                float32     // the small print's size at scale 1
 	band, parent           *canvas.Rectangle
 	bandText, bandText2    *canvas.Text // the band's line, and its second where it wraps
 	parentName, parentNote *canvas.Text
@@ -347,20 +370,6 @@ type zkRenderer struct {
 	rowBoxes  []rowBox
 	watches   [][2]fyne.Position
 }
-
-// Layout constants of the znode picture.
-const (
-	zkBandH     = 20
-	zkBandLineH = 16 // the band's second line
-	zkParentH   = 24
-	zkIndent    = 20
-	zkRowH      = 35 // a child with its session line
-	zkRowSlimH  = 22 // a child on one line, when space is short
-	zkRowGap    = 3
-	zkGap       = 5
-	zkLaneW     = 9
-	zkLineH     = 18
-)
 
 func (r *zkRenderer) Destroy() {}
 
@@ -460,74 +469,29 @@ func buildZKModel(s *sim.Snapshot, zk *zookeepersim.ZKView) zkModel {
 	return m
 }
 
-// zkGeometry is the tree's vertical budget in a picture of a size: the
-// band (one line or two) and the lock znode, then the children at full
-// height, slim, or as many as fit; the watch events, warnings and the
-// clients without a znode below them, at most a third of the height; and
-// the gutter the watch arrows take on the right.
-type zkGeometry struct {
-	band        []string // the band's lines
-	bandH       float32
-	rowH        float32 // a child's row
-	shown       int     // children drawn
-	shownOthers int     // clients without a znode given a line
-	laneW       float32 // an arrow's lane
-	right       float32 // where the boxes end, left of the lanes
-	pad         float32 // the text's inset in a box: the theme's inner padding
-}
-
-// zkLayout lays the model out in size with th's sizes.
-func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
-	n := len(m.z.Children)
-	g := zkGeometry{bandH: zkBandH, rowH: zkRowH, shown: n, laneW: zkLaneW, right: size.Width - 2,
-		pad: th.Size(theme.SizeNameInnerPadding)}
-	// The band wraps onto a second line where it is too long for one and
-	// the children keep their full rows below it.
-	g.band = zkBandLines(m.bandText, size.Width-2*g.pad)
-	if len(g.band) > 1 && size.Height-zkBandH-zkBandLineH-zkGap-zkParentH-zkGap >= float32(n)*(zkRowH+zkRowGap)+float32(len(m.warnings)+min(len(m.others), 1))*zkLineH {
-		g.bandH += zkBandLineH
-	} else {
-		g.band = []string{zkClip(m.bandText, size.Width-2*g.pad, 12, true)}
-	}
-	top := g.bandH + zkGap + zkParentH + zkGap
-	maxOthers := max(1, int(size.Height/3/zkLineH))
-	g.shownOthers = min(len(m.others), maxOthers)
-	below := float32(len(m.warnings)+g.shownOthers) * zkLineH
-	if len(m.fired) > 0 {
-		below += zkLineH
-	}
-	avail := size.Height - top - below
-	if float32(n)*(g.rowH+zkRowGap) > avail {
-		g.rowH = zkRowSlimH
-	}
-	if float32(n)*(g.rowH+zkRowGap) > avail {
-		g.shown = max(0, int((avail-zkLineH)/(g.rowH+zkRowGap)))
-	}
-	if m.nLanes > 0 {
-		g.laneW = min(g.laneW, size.Width*0.2/float32(m.nLanes))
-		g.right -= float32(m.nLanes)*g.laneW + 8
-	}
-	return g
-}
-
 // draw places the tree's objects from the stored model and its geometry
 // in size.
 func (r *zkRenderer) draw(size fyne.Size) {
 	th := r.t.Theme()
 	fg, muted, m := r.fg, r.muted, r.model
 	g := zkLayout(*m, size, th)
-	r.pad = g.pad
+	r.pad, r.k = g.pad, g.k
+	k := g.k
+	widgets.ResizeText(r.bandText, zkBandSize*k)
+	widgets.ResizeText(r.bandText2, zkBandSize*k)
+	widgets.ResizeText(r.parentName, zkParentSize*k)
+	widgets.ResizeText(r.parentNote, zkNoteSize*k)
 	z := &m.z
 	n := len(z.Children)
 	right, rowH, shown := g.right, g.rowH, g.shown
 
 	r.drawBand(z, g.band, g.bandH, size.Width, fg)
-	y := g.bandH + zkGap
+	y := g.bandH + zkGap*k
 
 	// The lock znode.
-	r.parentBox = rowBox{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH)}
-	widgets.PlaceBox(r.parent, r.parentBox.pos, r.parentBox.size, widgets.Fade(widgets.ColorServerLink, 0.10), widgets.Fade(widgets.ColorServerLink, 0.7), 1.5)
-	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(r.pad, y+4), fg)
+	r.parentBox = rowBox{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH*k)}
+	widgets.PlaceBox(r.parent, r.parentBox.pos, r.parentBox.size, widgets.Fade(widgets.ColorServerLink, 0.10), widgets.Fade(widgets.ColorServerLink, 0.7), 1.5*k)
+	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(r.pad, y+4*k), fg)
 	note := i18n.F("zk.parent.children", "n", n)
 	switch n {
 	case 0:
@@ -541,30 +505,32 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	case len(m.arrows) > 0:
 		note += " · " + i18n.T("zk.parent.predecessor")
 	}
-	nx := r.pad + r.parentName.MinSize().Width + 10
-	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-r.pad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6), muted)
-	y += zkParentH + zkGap
+	nx := r.pad + r.parentName.MinSize().Width + 10*k
+	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-r.pad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6*k), muted)
+	y += (zkParentH + zkGap) * k
 
 	// The children, in sequence order, hanging from a trunk.
-	trunkX := float32(zkIndent / 2)
+	trunkX := float32(zkIndent/2) * k
 	lastCenter := float32(-1)
 	for i, c := range z.Children[:shown] {
-		b := rowBox{fyne.NewPos(zkIndent, y), fyne.NewSize(right-zkIndent, rowH)}
+		b := rowBox{fyne.NewPos(zkIndent*k, y), fyne.NewSize(right-zkIndent*k, rowH)}
 		r.rowBoxes = append(r.rowBoxes, b)
 		owner := m.byName[c.Owner]
 		sess, ok := zkSessionOf(z, owner)
-		r.drawZNode(r.rows.Next(), z, c, i, b, owner, sess, ok, fg, muted, th)
+		o := r.rows.Next()
+		o.resize(k, r.caption)
+		r.drawZNode(o, z, c, i, b, owner, sess, ok, fg, muted, th)
 		lastCenter = y + rowH/2
-		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent, lastCenter), muted, 1)
-		y += rowH + zkRowGap
+		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent*k, lastCenter), muted, k)
+		y += rowH + zkRowGap*k
 	}
 	if lastCenter >= 0 {
-		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, r.parentBox.pos.Y+zkParentH), fyne.NewPos(trunkX, lastCenter), muted, 1)
+		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, r.parentBox.pos.Y+zkParentH*k), fyne.NewPos(trunkX, lastCenter), muted, k)
 	}
 	if shown < n {
-		widgets.PlaceText(r.notes.Next(), i18n.F("zk.moreChildren", "n", n-shown),
-			fyne.NewPos(zkIndent, y), muted)
-		y += zkLineH
+		widgets.PlaceText(r.note(), i18n.F("zk.moreChildren", "n", n-shown),
+			fyne.NewPos(zkIndent*k, y), muted)
+		y += zkLineH * k
 	}
 
 	r.drawArrows(m.arrows, m.lanes, shown, right, g.laneW)
@@ -574,23 +540,35 @@ func (r *zkRenderer) draw(size fyne.Size) {
 		if len(fired) == 1 {
 			text = i18n.F("zk.watchEvent", "client", fired[0])
 		}
-		widgets.PlaceText(r.notes.Next(), zkClip(text, size.Width-zkIndent, 11.5, false), fyne.NewPos(zkIndent, y),
+		widgets.PlaceText(r.note(), zkClip(text, size.Width-zkIndent*k, zkNoteSize*k, false), fyne.NewPos(zkIndent*k, y),
 			widgets.Readable(widgets.ColorWaiting, th))
-		y += zkLineH
+		y += zkLineH * k
 	}
 	for _, w := range m.warnings {
-		widgets.PlaceText(r.warnings.Next(), zkClip(w, size.Width, 11.5, true), fyne.NewPos(0, y), widgets.Readable(widgets.ColorViolation, th))
-		y += zkLineH
+		t := r.warnings.Next()
+		widgets.ResizeText(t, zkNoteSize*k)
+		widgets.PlaceText(t, zkClip(w, size.Width, zkNoteSize*k, true), fyne.NewPos(0, y), widgets.Readable(widgets.ColorViolation, th))
+		y += zkLineH * k
 	}
 	others, shownOthers := m.others, g.shownOthers
 	for i, c := range others[:shownOthers] {
 		if i == shownOthers-1 && shownOthers < len(others) {
-			widgets.PlaceText(r.notes.Next(), i18n.F("zk.moreClients", "n", len(others)-i), fyne.NewPos(0, y), muted)
+			widgets.PlaceText(r.note(), i18n.F("zk.moreClients", "n", len(others)-i), fyne.NewPos(0, y), muted)
 			break
 		}
-		r.drawOther(r.others.Next(), z, c, y, size.Width, fg, muted)
-		y += zkLineH
+		o := r.others.Next()
+		o.resize(k, r.caption)
+		r.drawOther(o, z, c, y, size.Width, fg, muted)
+		y += zkLineH * k
 	}
+}
+
+// note is the next line of small print under the children, at the
+// picture's scale.
+func (r *zkRenderer) note() *canvas.Text {
+	t := r.notes.Next()
+	widgets.ResizeText(t, zkNoteSize*r.k)
+	return t
 }
 
 // drawArrows draws the watches in lanes right of the rows: out of the
@@ -622,13 +600,14 @@ func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right,
 			dst := r.rowBoxes[a.to]
 			end = fyne.NewPos(right, dst.pos.Y+dst.size.Height*0.3)
 		}
-		x := right + 5 + float32(lanes[i])*laneW + laneW/2
+		k := r.k
+		x := right + 5*k + float32(lanes[i])*laneW + laneW/2
 		c := widgets.ColorWaiting
-		widgets.PlaceLine(r.arrows.Next(), start, fyne.NewPos(x, start.Y), c, 1.5)
-		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, start.Y), fyne.NewPos(x, end.Y), c, 1.5)
-		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, end.Y), end, c, 1.5)
-		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6, -4), c, 1.5)
-		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6, 4), c, 1.5)
+		widgets.PlaceLine(r.arrows.Next(), start, fyne.NewPos(x, start.Y), c, 1.5*k)
+		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, start.Y), fyne.NewPos(x, end.Y), c, 1.5*k)
+		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, end.Y), end, c, 1.5*k)
+		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6*k, -4*k), c, 1.5*k)
+		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6*k, 4*k), c, 1.5*k)
 		r.watches = append(r.watches, [2]fyne.Position{start, end})
 	}
 }
@@ -639,10 +618,11 @@ func (r *zkRenderer) drawBand(z *zookeepersim.ZKView, lines []string, h, width f
 	if z.Electing {
 		fill, stroke = widgets.Fade(widgets.ColorFault, 0.30), widgets.ColorFault
 	}
-	widgets.PlaceBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, 1)
-	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(r.pad, 2), fg)
+	k := r.k
+	widgets.PlaceBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, k)
+	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(r.pad, 2*k), fg)
 	if len(lines) > 1 {
-		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*r.pad, 12, true), fyne.NewPos(r.pad, 2+zkBandLineH), fg)
+		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*r.pad, zkBandSize*k, true), fyne.NewPos(r.pad, (2+zkBandLineH)*k), fg)
 	} else {
 		r.bandText2.Hide()
 	}
@@ -668,16 +648,6 @@ func zkBandText(z *zookeepersim.ZKView, s *sim.Snapshot) string {
 		text += " · " + i18n.F("zk.band.notServing", "servers", strings.Join(down, ", "))
 	}
 	return text
-}
-
-// zkBandLines breaks the band's words into its first line and the rest,
-// at a space or between Chinese characters (one line when they fit).
-func zkBandLines(text string, width float32) []string {
-	lines := widgets.WrapWordsStyled(text, 12, width, true)
-	if len(lines) < 2 || !strings.HasPrefix(text, lines[0]) {
-		return []string{text}
-	}
-	return []string{lines[0], strings.TrimSpace(text[len(lines[0]):])}
 }
 
 // zkFiredWatches names the clients a watch event is travelling to: the
@@ -726,16 +696,17 @@ func zkPillLabel(state string) string {
 	return state
 }
 
-// placePill draws a session state's pill at pos and returns its width.
-func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Position) float32 {
+// placePill draws a session state's pill at pos, its lengths at scale k,
+// and returns its width.
+func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Position, k float32) float32 {
 	label := zkPillLabel(state)
-	w := widgets.TextWidth(label, t.TextSize, true) + 8
-	widgets.PlaceRect(bg, pos, fyne.NewSize(w, 14), SessionStateColor(state))
+	w := widgets.TextWidth(label, t.TextSize, true) + 8*k
+	widgets.PlaceRect(bg, pos, fyne.NewSize(w, 14*k), SessionStateColor(state))
 	ink := color.Color(color.White)
 	if state == zookeepersim.ZKSuspended {
 		ink = color.Black
 	}
-	widgets.PlaceText(t, label, pos.AddXY(4, 0.5), ink)
+	widgets.PlaceText(t, label, pos.AddXY(4*k, 0.5*k), ink)
 	return w
 }
 
@@ -746,7 +717,8 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 // label ("session "), then the bar, before the words are shortened with
 // "…".
 func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
-	const barW = 56
+	k := o.k
+	barW := 56 * k
 	idOf := func(label string) string {
 		if !ok {
 			return i18n.T("zk.noSession")
@@ -764,7 +736,7 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 	}
 	// barAt is where the bar starts after the id.
 	barAt := func(label string) float32 {
-		return x + max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(idOf(label), o.id.TextSize, false)) + 8
+		return x + max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(idOf(label), o.id.TextSize, false)) + 8*k
 	}
 	var text string
 	bar := ok
@@ -775,7 +747,7 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 		text, label, bar = noteOf(try.short), try.label, try.bar
 		at := barAt(label)
 		if bar {
-			at += barW + 8
+			at += barW + 8*k
 		}
 		if widgets.TextWidth(text, o.note.TextSize, false) <= limit-at {
 			break
@@ -784,17 +756,17 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 	widgets.PlaceText(o.id, idOf(label), fyne.NewPos(x, y), muted)
 	x = barAt(label)
 	if bar {
-		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+3), fyne.NewSize(barW, 9), widgets.Fade(widgets.ColorIdle, 0.3))
+		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+3*k), fyne.NewSize(barW, 9*k), widgets.Fade(widgets.ColorIdle, 0.3))
 		if f := zkSessionFraction(sess); f > 0 {
 			bc := widgets.ColorOwned
 			if f < 0.2 {
 				bc = widgets.ColorWaiting
 			}
-			widgets.PlaceRect(o.bar, fyne.NewPos(x, y+3), fyne.NewSize(barW*f, 9), bc)
+			widgets.PlaceRect(o.bar, fyne.NewPos(x, y+3*k), fyne.NewSize(barW*f, 9*k), bc)
 		} else {
 			o.bar.Hide()
 		}
-		x += barW + 8
+		x += barW + 8*k
 	} else {
 		o.barBg.Hide()
 		o.bar.Hide()
@@ -808,16 +780,17 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 
 func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookeepersim.ZNode, i int, b rowBox, owner sim.NodeView,
 	sess zookeepersim.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
-	fill, stroke, width := widgets.Fade(widgets.ColorWaiting, 0.07), widgets.Fade(widgets.ColorWaiting, 0.6), float32(1)
+	k := o.k
+	fill, stroke, width := widgets.Fade(widgets.ColorWaiting, 0.07), widgets.Fade(widgets.ColorWaiting, 0.6), k
 	if c.Holder {
-		fill, stroke, width = widgets.Fade(widgets.ColorHolding, 0.18), widgets.ColorHolding, 2.5
+		fill, stroke, width = widgets.Fade(widgets.ColorHolding, 0.18), widgets.ColorHolding, 2.5*k
 	}
 	widgets.PlaceBox(o.frame, b.pos, b.size, fill, stroke, width)
 
-	slim := b.size.Height < zkRowH
-	ty := b.pos.Y + 3
+	slim := b.size.Height < zkRowH*k
+	ty := b.pos.Y + 3*k
 	if slim {
-		ty = b.pos.Y + (b.size.Height-17)/2
+		ty = b.pos.Y + (b.size.Height-17*k)/2
 	}
 	x := b.pos.X + r.pad
 	end := b.pos.X + b.size.Width - r.pad
@@ -827,16 +800,16 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if c.Holder {
 		badge = i18n.F("zk.holder", "seq", c.Seq)
 	}
-	bw := widgets.TextWidth(badge, o.badge.TextSize, true) + 10
+	bw := widgets.TextWidth(badge, o.badge.TextSize, true) + 10*k
 	bpos := fyne.NewPos(end-bw, ty)
 	if c.Holder {
-		widgets.PlaceRect(o.badgeBg, bpos, fyne.NewSize(bw, 17), widgets.ColorHolding)
-		widgets.PlaceText(o.badge, badge, bpos.AddXY(5, 1), color.White)
+		widgets.PlaceRect(o.badgeBg, bpos, fyne.NewSize(bw, 17*k), widgets.ColorHolding)
+		widgets.PlaceText(o.badge, badge, bpos.AddXY(5*k, k), color.White)
 	} else {
-		widgets.PlaceBox(o.badgeBg, bpos, fyne.NewSize(bw, 17), color.Transparent, widgets.Fade(widgets.ColorWaiting, 0.8), 1)
-		widgets.PlaceText(o.badge, badge, bpos.AddXY(5, 1), widgets.Readable(widgets.ColorWaiting, th))
+		widgets.PlaceBox(o.badgeBg, bpos, fyne.NewSize(bw, 17*k), color.Transparent, widgets.Fade(widgets.ColorWaiting, 0.8), k)
+		widgets.PlaceText(o.badge, badge, bpos.AddXY(5*k, k), widgets.Readable(widgets.ColorWaiting, th))
 	}
-	end = bpos.X - 8
+	end = bpos.X - 8*k
 
 	prefix, seq := zkShortName(c.Name)
 	pw := widgets.TextWidth(prefix, o.prefix.TextSize, false)
@@ -845,28 +818,28 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if !c.Ephemeral {
 		ephText = i18n.T("zk.persistent")
 	}
-	ew := widgets.TextWidth(ephText, o.eph.TextSize, true) + 8
+	ew := widgets.TextWidth(ephText, o.eph.TextSize, true) + 8*k
 	ow := widgets.TextWidth(c.Owner, o.name.TextSize, true)
-	sw := widgets.TextWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8
+	sw := widgets.TextWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8*k
 	// When narrow, drop the guid prefix first (so that a remark on the
 	// owner fits), then the ephemeral pill.
 	remark := zkOwnerNote(c, owner)
 	rw := widgets.TextWidth(remark, o.remark.TextSize, true)
-	rest := nw + 10 + ow + 8 + sw
-	showPrefix := prefix != "" && x+pw+ew+10+rest+rw+10 <= end
-	showEph := x+ew+10+rest <= end
+	rest := nw + 10*k + ow + 8*k + sw
+	showPrefix := prefix != "" && x+pw+ew+10*k+rest+rw+10*k <= end
+	showEph := x+ew+10*k+rest <= end
 	if showPrefix {
-		widgets.PlaceText(o.prefix, prefix, fyne.NewPos(x, ty+2), muted)
+		widgets.PlaceText(o.prefix, prefix, fyne.NewPos(x, ty+2*k), muted)
 		x += pw
 	} else {
 		o.prefix.Hide()
 	}
 	widgets.PlaceText(o.seq, seq, fyne.NewPos(x, ty), fg)
-	x += nw + 10
+	x += nw + 10*k
 	if showEph {
-		widgets.PlaceRect(o.ephBg, fyne.NewPos(x, ty+1.5), fyne.NewSize(ew, 14), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(o.eph, ephText, fyne.NewPos(x+4, ty+2), color.White)
-		x += ew + 10
+		widgets.PlaceRect(o.ephBg, fyne.NewPos(x, ty+1.5*k), fyne.NewSize(ew, 14*k), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(o.eph, ephText, fyne.NewPos(x+4*k, ty+2*k), color.White)
+		x += ew + 10*k
 	} else {
 		o.ephBg.Hide()
 		o.eph.Hide()
@@ -875,11 +848,11 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if owner.Client {
 		ownerColor = widgets.Readable(widgets.StateColor(owner.State), th)
 	}
-	widgets.PlaceText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+0.5), ownerColor)
-	x += ow + 8
+	widgets.PlaceText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+0.5*k), ownerColor)
+	x += ow + 8*k
 	if x+sw <= end {
-		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+1.5))
-		x += sw + 10
+		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+1.5*k), k)
+		x += sw + 10*k
 	} else {
 		o.stateBg.Hide()
 		o.state.Hide()
@@ -887,16 +860,16 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 
 	// The remark on the owner goes on the first line when it fits there,
 	// else at the end of the second.
-	dy := b.pos.Y + 19
+	dy := b.pos.Y + 19*k
 	limit := b.pos.X + b.size.Width - r.pad
 	switch {
 	case remark == "":
 		o.remark.Hide()
 	case x+rw <= end:
-		widgets.PlaceText(o.remark, remark, fyne.NewPos(end-rw, ty+1), fg)
+		widgets.PlaceText(o.remark, remark, fyne.NewPos(end-rw, ty+k), fg)
 	case !slim:
 		widgets.PlaceText(o.remark, remark, fyne.NewPos(limit-rw, dy), fg)
-		limit -= rw + 10
+		limit -= rw + 10*k
 	default:
 		o.remark.Hide()
 	}
@@ -913,8 +886,8 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 // name, what it is doing and its session.
 func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
 	widgets.PlaceText(o.name, c.Name, fyne.NewPos(0, y), fg)
-	x := float32(zkIndent + widgets.TextWidth("client-00", o.name.TextSize, true))
-	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+1.5)) + 8
+	x := zkIndent*o.k + widgets.TextWidth("client-00", o.name.TextSize, true)
+	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+1.5*o.k), o.k) + 8*o.k
 	sess, ok := zkSessionOf(z, c)
 	lead := widgets.ClientStateText(c)
 	if c.State == sim.StateWaiting {

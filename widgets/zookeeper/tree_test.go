@@ -400,3 +400,29 @@ func TestZKModelAndLayout(t *testing.T) {
 	narrow := zkLayout(m, fyne.NewSize(60, 600), theme.DefaultTheme())
 	assert.Equal(t, float32(60*0.2/2), narrow.laneW, "the lanes take at most a fifth of the width")
 }
+
+// On a large screen the band, the lock znode, its children and their
+// words grow with the panel (its 1258×578 at 2560×1440 left 35-point rows
+// in 12-point type at the top); at the panel of a 1400×900 window they
+// keep their sizes.
+func TestZNodeTreeGrowsOnALargeScreen(t *testing.T) {
+	snap := zkSnapshot(t, "zk-happy-path", 3*time.Second)
+	_, small := newZKTree(t, snap, fyne.NewSize(zkRefW, zkRefH))
+	g := zkLayout(*small.model, fyne.NewSize(zkRefW, zkRefH), test.NewTheme())
+	assert.Equal(t, float32(1), g.k)
+	assert.Equal(t, float32(zkParentH), small.parentBox.size.Height, "the reference size keeps the lock znode's height")
+	require.NotEmpty(t, small.rowBoxes)
+	assert.Equal(t, float32(zkNameSize), small.rows.Used()[0].name.TextSize)
+
+	size := fyne.NewSize(1258, 578)
+	_, large := newZKTree(t, snap, size)
+	k := large.k
+	assert.InDelta(t, 1.8, k, 0.01)
+	assert.InDelta(t, zkParentH*k, large.parentBox.size.Height, 0.01, "the lock znode grows")
+	require.Len(t, large.rowBoxes, len(small.rowBoxes), "and shows the same children")
+	assert.Greater(t, large.rowBoxes[0].size.Height, 1.5*small.rowBoxes[0].size.Height, "so do its children")
+	assert.InDelta(t, zkNameSize*k, large.rows.Used()[0].name.TextSize, 0.01, "and their words")
+	assert.InDelta(t, zkBandSize*k, large.bandText.TextSize, 0.01)
+	last := large.rowBoxes[len(large.rowBoxes)-1]
+	assert.LessOrEqual(t, last.pos.Y+last.size.Height, size.Height, "inside the panel")
+}

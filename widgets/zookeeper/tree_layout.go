@@ -1,0 +1,107 @@
+package zookeeper
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// Layout constants of the znode picture.
+const (
+	zkBandH     = 20
+	zkBandLineH = 16 // the band's second line
+	zkParentH   = 24
+	zkIndent    = 20
+	zkRowH      = 35 // a child with its session line
+	zkRowSlimH  = 22 // a child on one line, when space is short
+	zkRowGap    = 3
+	zkGap       = 5
+	zkLaneW     = 9
+	zkLineH     = 18
+)
+
+// Text sizes of the znode picture (the small print is the theme's caption).
+const (
+	zkBandSize   = 12
+	zkParentSize = 13
+	zkNameSize   = 12
+	zkSeqSize    = 12.5
+	zkPillSize   = 9.5
+	zkNoteSize   = 11.5
+)
+
+// The picture's size at which it is drawn at the sizes above (its panel in
+// a 1400×900 window); a larger one scales every length and word up to
+// zkMaxScale (widgets.GrowScale), so a 2560×1440 screen's panel is not
+// left with small rows at its top.
+const (
+	zkRefW     = 680
+	zkRefH     = 310
+	zkMaxScale = 1.8
+)
+
+// zkGeometry is the tree's vertical budget in a picture of a size: the
+// band (one line or two) and the lock znode, then the children at full
+// height, slim, or as many as fit; the watch events, warnings and the
+// clients without a znode below them, at most a third of the height; and
+// the gutter the watch arrows take on the right.
+type zkGeometry struct {
+	k           float32  // the scale of every length and word (widgets.GrowScale)
+	band        []string // the band's lines
+	bandH       float32
+	rowH        float32 // a child's row
+	shown       int     // children drawn
+	shownOthers int     // clients without a znode given a line
+	laneW       float32 // an arrow's lane
+	right       float32 // where the boxes end, left of the lanes
+	pad         float32 // the text's inset in a box: the theme's inner padding, times k
+}
+
+// zkLayout lays the model out in size with th's sizes.
+func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
+	n := len(m.z.Children)
+	k := widgets.GrowScale(size, fyne.NewSize(zkRefW, zkRefH), zkMaxScale)
+	g := zkGeometry{k: k, bandH: zkBandH * k, rowH: zkRowH * k, shown: n, laneW: zkLaneW * k, right: size.Width - 2*k,
+		pad: th.Size(theme.SizeNameInnerPadding) * k}
+	// The band wraps onto a second line where it is too long for one and
+	// the children keep their full rows below it.
+	g.band = zkBandLines(m.bandText, size.Width-2*g.pad, zkBandSize*k)
+	if len(g.band) > 1 && size.Height-zkBandH*k-zkBandLineH*k-zkGap*k-zkParentH*k-zkGap*k >= float32(n)*(zkRowH+zkRowGap)*k+float32(len(m.warnings)+min(len(m.others), 1))*zkLineH*k {
+		g.bandH += zkBandLineH * k
+	} else {
+		g.band = []string{zkClip(m.bandText, size.Width-2*g.pad, zkBandSize*k, true)}
+	}
+	top := g.bandH + zkGap*k + zkParentH*k + zkGap*k
+	maxOthers := max(1, int(size.Height/3/(zkLineH*k)))
+	g.shownOthers = min(len(m.others), maxOthers)
+	below := float32(len(m.warnings)+g.shownOthers) * zkLineH * k
+	if len(m.fired) > 0 {
+		below += zkLineH * k
+	}
+	avail := size.Height - top - below
+	if float32(n)*(g.rowH+zkRowGap*k) > avail {
+		g.rowH = zkRowSlimH * k
+	}
+	if float32(n)*(g.rowH+zkRowGap*k) > avail {
+		g.shown = max(0, int((avail-zkLineH*k)/(g.rowH+zkRowGap*k)))
+	}
+	if m.nLanes > 0 {
+		g.laneW = min(g.laneW, size.Width*0.2/float32(m.nLanes))
+		g.right -= float32(m.nLanes)*g.laneW + 8*k
+	}
+	return g
+}
+
+// zkBandLines breaks the band's words into its first line and the rest,
+// at a space or between Chinese characters (one line when they fit), in
+// words of size.
+func zkBandLines(text string, width, size float32) []string {
+	lines := widgets.WrapWordsStyled(text, size, width, true)
+	if len(lines) < 2 || !strings.HasPrefix(text, lines[0]) {
+		return []string{text}
+	}
+	return []string{lines[0], strings.TrimSpace(text[len(lines[0]):])}
+}
