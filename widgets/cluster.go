@@ -140,6 +140,10 @@ func GrowScale(size, ref fyne.Size, most float32) float32 {
 	return min(max(min(size.Width/ref.Width, size.Height/ref.Height), 1), most)
 }
 
+// MostGrowth is how many times its size a design's state picture grows at
+// most (GrowScale), as the cluster does.
+const MostGrowth = clusterMaxScale
+
 // clusterLayout places the nodes: clients in a column on the left, servers
 // in a column on the right, each column centred vertically.
 func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
@@ -786,5 +790,12 @@ func ResizeText(t *canvas.Text, size float32) {
 		t.TextSize = size
 		t.Resize(t.MinSize())
 		t.Refresh()
+	}
+}
+
+// ResizeTexts gives each text its size at scale 1 (sizes) times k.
+func ResizeTexts(k float32, sizes map[*canvas.Text]float32) {
+	for t, size := range sizes {
+		ResizeText(t, size*k)
 	}
 }

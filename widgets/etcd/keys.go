@@ -275,19 +275,15 @@ const (
 	etcdBarH      = 9
 )
 
-// The picture's size at which it is drawn at the sizes above (its panel in
-// a 1400×900 window); a larger one scales every length and word up to
-// etcdMaxScale (widgets.GrowScale), so a 2560×1440 screen's panel is not
-// left with small rows at its top.
-const (
-	etcdRefW     = 680
-	etcdRefH     = 220
-	etcdMaxScale = 1.8
-)
+// etcdRefSize is the picture's size at which it is drawn at the sizes
+// above (its panel in a 1400×900 window); a larger one scales every length
+// and word (etcdScale), so a 2560×1440 screen's panel is not left with
+// small rows at its top.
+var etcdRefSize = fyne.NewSize(680, 220)
 
 // etcdScale is the scale of the picture's lengths and words in size.
 func etcdScale(size fyne.Size) float32 {
-	return widgets.GrowScale(size, fyne.NewSize(etcdRefW, etcdRefH), etcdMaxScale)
+	return widgets.GrowScale(size, etcdRefSize, widgets.MostGrowth)
 }
 
 // etcdGeometry is where the rows go in a picture of a given size.
@@ -407,12 +403,8 @@ func newEtcdRowObjects(caption float32) *etcdRowObjects {
 // resize gives the row's words their sizes at scale k, the small print
 // caption times k.
 func (o *etcdRowObjects) resize(k, caption float32) {
-	widgets.ResizeText(o.rev, etcdSmallSize*k)
-	widgets.ResizeText(o.key, etcdLineSize*k)
-	widgets.ResizeText(o.owner, etcdLineSize*k)
-	for _, t := range []*canvas.Text{o.tag, o.lease, o.left} {
-		widgets.ResizeText(t, caption*k)
-	}
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.rev: etcdSmallSize, o.key: etcdLineSize, o.owner: etcdLineSize,
+		o.tag: caption, o.lease: caption, o.left: caption})
 }
 
 func (o *etcdRowObjects) all() []fyne.CanvasObject {
@@ -574,14 +566,8 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 // resize gives the header's, the members' and the lines under the rows'
 // words their sizes at scale k.
 func (r *etcdRenderer) resize(k float32) {
-	widgets.ResizeText(r.head, etcdHeadSize*k)
-	widgets.ResizeText(r.term, etcdLineSize*k)
-	widgets.ResizeText(r.prefix, etcdLineSize*k)
-	for _, t := range []*canvas.Text{r.watches, r.free, r.storage} {
-		widgets.ResizeText(t, etcdSmallSize*k)
-	}
-	widgets.ResizeText(r.members, r.caption*k)
-	widgets.ResizeText(r.more, r.caption*k)
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{r.head: etcdHeadSize, r.term: etcdLineSize, r.prefix: etcdLineSize,
+		r.watches: etcdSmallSize, r.free: etcdSmallSize, r.storage: etcdSmallSize, r.members: r.caption, r.more: r.caption})
 }
 
 // storageText says what the guarded writes did: the last one etcd

@@ -295,7 +295,7 @@ func TestKeysResizeLaysOutWithoutRebuilding(t *testing.T) {
 // top); at the panel of a 1400×900 window they keep their sizes.
 func TestKeysGrowOnALargeScreen(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, nil)
-	_, small := showEtcd(t, snap, fyne.NewSize(etcdRefW, etcdRefH))
+	_, small := showEtcd(t, snap, etcdRefSize)
 	assert.Equal(t, float32(1), small.geom.k)
 	assert.Equal(t, float32(etcdRowH), small.geom.rowH, "the reference size keeps the rows' height")
 	assert.Equal(t, float32(12), small.rows.Used()[0].owner.TextSize)

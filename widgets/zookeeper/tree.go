@@ -280,10 +280,7 @@ type zsessionObjects struct {
 // print caption times k.
 func (o *zsessionObjects) resize(k, caption float32) {
 	o.k = k
-	widgets.ResizeText(o.name, zkNameSize*k)
-	widgets.ResizeText(o.state, zkPillSize*k)
-	widgets.ResizeText(o.id, caption*k)
-	widgets.ResizeText(o.note, caption*k)
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: zkNameSize, o.state: zkPillSize, o.id: caption, o.note: caption})
 }
 
 // newZSessionObjects makes a session's objects, its small print at size
@@ -326,11 +323,7 @@ func newZNodeObjects(caption float32) *znodeObjects {
 // resize gives the child's words their sizes at scale k.
 func (o *znodeObjects) resize(k, caption float32) {
 	o.zsessionObjects.resize(k, caption)
-	widgets.ResizeText(o.seq, zkSeqSize*k)
-	widgets.ResizeText(o.eph, zkPillSize*k)
-	for _, t := range []*canvas.Text{o.prefix, o.badge, o.remark} {
-		widgets.ResizeText(t, caption*k)
-	}
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.seq: zkSeqSize, o.eph: zkPillSize, o.prefix: caption, o.badge: caption, o.remark: caption})
 }
 
 func (o *znodeObjects) all() []fyne.CanvasObject {
@@ -477,10 +470,8 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	g := zkLayout(*m, size, th)
 	r.pad, r.k = g.pad, g.k
 	k := g.k
-	widgets.ResizeText(r.bandText, zkBandSize*k)
-	widgets.ResizeText(r.bandText2, zkBandSize*k)
-	widgets.ResizeText(r.parentName, zkParentSize*k)
-	widgets.ResizeText(r.parentNote, zkNoteSize*k)
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{r.bandText: zkBandSize, r.bandText2: zkBandSize,
+		r.parentName: zkParentSize, r.parentNote: zkNoteSize})
 	z := &m.z
 	n := len(z.Children)
 	right, rowH, shown := g.right, g.rowH, g.shown

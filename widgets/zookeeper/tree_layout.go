@@ -33,15 +33,11 @@ const (
 	zkNoteSize   = 11.5
 )
 
-// The picture's size at which it is drawn at the sizes above (its panel in
-// a 1400×900 window); a larger one scales every length and word up to
-// zkMaxScale (widgets.GrowScale), so a 2560×1440 screen's panel is not
-// left with small rows at its top.
-const (
-	zkRefW     = 680
-	zkRefH     = 310
-	zkMaxScale = 1.8
-)
+// zkRefSize is the picture's size at which it is drawn at the sizes above
+// (its panel in a 1400×900 window); a larger one scales every length and
+// word (widgets.GrowScale), so a 2560×1440 screen's panel is not left with
+// small rows at its top.
+var zkRefSize = fyne.NewSize(680, 310)
 
 // zkGeometry is the tree's vertical budget in a picture of a size: the
 // band (one line or two) and the lock znode, then the children at full
@@ -63,7 +59,7 @@ type zkGeometry struct {
 // zkLayout lays the model out in size with th's sizes.
 func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	n := len(m.z.Children)
-	k := widgets.GrowScale(size, fyne.NewSize(zkRefW, zkRefH), zkMaxScale)
+	k := widgets.GrowScale(size, zkRefSize, widgets.MostGrowth)
 	g := zkGeometry{k: k, bandH: zkBandH * k, rowH: zkRowH * k, shown: n, laneW: zkLaneW * k, right: size.Width - 2*k,
 		pad: th.Size(theme.SizeNameInnerPadding) * k}
 	// The band wraps onto a second line where it is too long for one and

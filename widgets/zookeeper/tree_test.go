@@ -407,8 +407,8 @@ func TestZKModelAndLayout(t *testing.T) {
 // keep their sizes.
 func TestZNodeTreeGrowsOnALargeScreen(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 3*time.Second)
-	_, small := newZKTree(t, snap, fyne.NewSize(zkRefW, zkRefH))
-	g := zkLayout(*small.model, fyne.NewSize(zkRefW, zkRefH), test.NewTheme())
+	_, small := newZKTree(t, snap, zkRefSize)
+	g := zkLayout(*small.model, zkRefSize, test.NewTheme())
 	assert.Equal(t, float32(1), g.k)
 	assert.Equal(t, float32(zkParentH), small.parentBox.size.Height, "the reference size keeps the lock znode's height")
 	require.NotEmpty(t, small.rowBoxes)
