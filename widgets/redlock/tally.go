@@ -254,7 +254,7 @@ func (v *VoteTally) CreateRenderer() fyne.WidgetRenderer {
 	// master's skew and owner, a block's note, the labels) its caption's.
 	th := v.Theme()
 	text, caption := th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)
-	r := &tallyRenderer{v: v,
+	r := &tallyRenderer{v: v, k: 1, text: text, caption: caption,
 		masters: widgets.NewPool(func() *tallyMaster { return newTallyMaster(caption) }, (*tallyMaster).all),
 		blocks:  widgets.NewPool(func() *tallyBlock { return newTallyBlock(caption) }, (*tallyBlock).all),
 		votes: widgets.NewPool(func() *tallyVote {
@@ -263,7 +263,7 @@ func (v *VoteTally) CreateRenderer() fyne.WidgetRenderer {
 		cells:  widgets.NewRectPool(),
 		lines:  widgets.NewLinePool(),
 		labels: widgets.NewTextPool(caption, false),
-		heads:  widgets.NewTextPool(11.5, true),
+		heads:  widgets.NewTextPool(tallyBoldSize, true),
 	}
 	r.pools = widgets.Pools{r.masters, r.blocks, r.cells, r.lines, r.votes, r.labels, r.heads}
 	r.Refresh()
@@ -279,8 +279,14 @@ type tallyMaster struct {
 // newTallyMaster makes a master's column head, its small print at size
 // caption.
 func newTallyMaster(caption float32) *tallyMaster {
-	return &tallyMaster{name: widgets.NewText(11.5, true), skew: widgets.NewText(caption, false), owner: widgets.NewText(caption, false),
-		left: widgets.NewText(10.5, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
+	return &tallyMaster{name: widgets.NewText(tallyBoldSize, true), skew: widgets.NewText(caption, false), owner: widgets.NewText(caption, false),
+		left: widgets.NewText(tallySmallSize, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
+}
+
+// resize gives the head's words their sizes at scale k, the small print
+// caption times k.
+func (o *tallyMaster) resize(k, caption float32) {
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: tallyBoldSize, o.skew: caption, o.owner: caption, o.left: tallySmallSize})
 }
 
 func (o *tallyMaster) all() []fyne.CanvasObject {
@@ -299,11 +305,17 @@ type tallyBlock struct {
 
 // newTallyBlock makes a client's block, its note at size caption.
 func newTallyBlock(caption float32) *tallyBlock {
-	return &tallyBlock{name: widgets.NewText(12.5, true), try: widgets.NewText(10.5, false), tally: widgets.NewText(11.5, true),
-		arith: widgets.NewText(12, false), note: widgets.NewText(caption, false),
-		pill: &canvas.Rectangle{CornerRadius: 4}, pillText: widgets.NewText(10.5, true),
+	return &tallyBlock{name: widgets.NewText(tallyNameSize, true), try: widgets.NewText(tallySmallSize, false), tally: widgets.NewText(tallyBoldSize, true),
+		arith: widgets.NewText(tallyArithSize, false), note: widgets.NewText(caption, false),
+		pill: &canvas.Rectangle{CornerRadius: 4}, pillText: widgets.NewText(tallySmallSize, true),
 		barBg: &canvas.Rectangle{}, elapsed: &canvas.Rectangle{}, used: &canvas.Rectangle{},
 		left: &canvas.Rectangle{}, drift: &canvas.Rectangle{}, now: &canvas.Line{}}
+}
+
+// resize gives the block's words their sizes at scale k.
+func (o *tallyBlock) resize(k, caption float32) {
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: tallyNameSize, o.try: tallySmallSize, o.tally: tallyBoldSize,
+		o.arith: tallyArithSize, o.note: caption, o.pillText: tallySmallSize})
 }
 
 func (o *tallyBlock) all() []fyne.CanvasObject {
@@ -323,15 +335,18 @@ type tallyRenderer struct {
 	// that was not needed, or that a resize did none.
 	refreshes int
 	colors    tallyColors // the theme's, as of the last Refresh
-	masters   *widgets.Pool[*tallyMaster]
-	blocks    *widgets.Pool[*tallyBlock]
-	votes     *widgets.Pool[*tallyVote]
-	cells     *widgets.Pool[*canvas.Rectangle]
-	lines     *widgets.Pool[*canvas.Line]
-	labels    *widgets.Pool[*canvas.Text]
-	heads     *widgets.Pool[*canvas.Text]
-	pools     widgets.Pools
-	objects   []fyne.CanvasObject
+	// k is the scale of the frame laid out last (tallyGeometry.k); text and
+	// caption the theme's sizes of a vote's glyph and the small print.
+	k, text, caption float32
+	masters          *widgets.Pool[*tallyMaster]
+	blocks           *widgets.Pool[*tallyBlock]
+	votes            *widgets.Pool[*tallyVote]
+	cells            *widgets.Pool[*canvas.Rectangle]
+	lines            *widgets.Pool[*canvas.Line]
+	labels           *widgets.Pool[*canvas.Text]
+	heads            *widgets.Pool[*canvas.Text]
+	pools            widgets.Pools
+	objects          []fyne.CanvasObject
 }
 
 func (r *tallyRenderer) Destroy() {}
@@ -363,86 +378,10 @@ func (r *tallyRenderer) Refresh() {
 	r.Layout(r.v.Size())
 }
 
-// Layout constants of the tally.
-const (
-	tallyNameW    = 84  // the column of row labels and client names
-	tallyRightW   = 160 // the column of quorum meters and notes
-	tallyMastersH = 66  // the masters' column heads
-	tallyLegendH  = 18
-	tallyMoreH    = 16 // the line saying how many clients are left out
-	tallyVoteH    = 22 // a row of vote boxes
-	tallyGap      = 5
-	tallyFullH    = 60 // a client's block with its bar and arithmetic
-	tallyDetailH  = 14 // the line that says why, under the arithmetic
-)
-
 // tallyColors are the theme colours a frame draws with.
 type tallyColors struct {
 	fg, muted, track color.Color
 	th               fyne.Theme
-}
-
-// tallyGeometry is where the tally's parts go in a picture of a size: the
-// masters' columns, each client's block (full with its arithmetic, with a
-// line of detail under it, or a compact row), the line that counts the
-// clients left out, and whether the legend keeps its place.
-type tallyGeometry struct {
-	colW   float32 // a master's column
-	full   []bool  // which attempts get a full block
-	detail bool    // full blocks get a line of detail
-	ys     []float32
-	more   int     // clients left out, counted on a line at moreY
-	moreY  float32 // where that line goes
-	legend bool
-}
-
-// colX is the left edge of master i's column.
-func (g tallyGeometry) colX(i int) float32 { return tallyNameW + float32(i)*g.colW }
-
-// tallyLayout lays out the attempts over n masters in size; ok is false
-// when there is nothing to draw or no room for it. The clients' blocks are
-// full while there is room, in the order the reader most needs them
-// (holders, then those voting), compact rows for the rest; a line of
-// detail under each full block if room is left.
-func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tallyGeometry, ok bool) {
-	if n == 0 || size.Width < 100 {
-		return g, false
-	}
-	g.colW = (size.Width - tallyNameW - tallyRightW) / float32(n)
-	top := float32(tallyMastersH)
-	avail := size.Height - top
-	g.legend = true
-	g.full, g.detail = fullBlocks(atts, avail-tallyLegendH)
-	if f, d := fullBlocks(atts, avail); urgentFull(atts, f) > urgentFull(atts, g.full) {
-		// The legend gives way to a holder's or a voter's arithmetic.
-		g.full, g.detail, g.legend = f, d, false
-	}
-	bottom := size.Height
-	if g.legend {
-		bottom -= tallyLegendH
-	}
-	y := top
-	for i := range atts {
-		h := float32(tallyVoteH + tallyGap)
-		if g.full[i] {
-			h = tallyFullH
-			if g.detail {
-				h += tallyDetailH
-			}
-		}
-		if y+tallyVoteH > bottom {
-			g.more, g.moreY = len(atts)-i, y
-			// That clients are left out matters more than the legend,
-			// which gives way rather than be written over.
-			if y+tallyMoreH > bottom {
-				g.legend = false
-			}
-			break
-		}
-		g.ys = append(g.ys, y)
-		y += h
-	}
-	return g, true
 }
 
 // draw places the tally's objects where its geometry in size says.
@@ -452,29 +391,37 @@ func (r *tallyRenderer) draw(size fyne.Size) {
 	if !ok {
 		return
 	}
+	r.k = g.k
 	r.drawMasters(view, g.colW, g.colX, c)
 	for i, y := range g.ys {
 		r.drawAttempt(view.Attempts[i], y, g.full[i], g.detail, g.colW, g.colX, c)
 	}
 	if g.more > 0 {
-		widgets.PlaceText(r.labels.Next(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width), fyne.NewPos(0, g.moreY), c.muted)
+		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, g.k), fyne.NewPos(0, g.moreY), c.muted)
 	}
 	if g.legend {
 		r.drawLegend(size, c)
 	}
 }
 
+// label is the next line of small print, at the frame's scale.
+func (r *tallyRenderer) label() *canvas.Text {
+	t := r.labels.Next()
+	widgets.ResizeText(t, r.caption*r.k)
+	return t
+}
+
 // leftOutLine is the line under the blocks for the clients left out of
 // them: each one's name, tally and phase ("client-1 3/5 ≥ 3 holding ·
 // client-2 …") where that fits the width, else how many they are. The
 // tally of a 1024×768 window has room for no block under the masters, and
-// "… and 2 more clients" told nothing of either.
-func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width float32) string {
+// "… and 2 more clients" told nothing of either. k is the picture's scale.
+func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width, k float32) string {
 	parts := make([]string, len(atts))
 	for i, a := range atts {
 		parts[i] = a.Client + " " + tallyText(a, n, q) + " " + phaseText(a)
 	}
-	if line := strings.Join(parts, " · "); widgets.TextWidth(line, 11, false) <= width {
+	if line := strings.Join(parts, " · "); widgets.TextWidth(line, 11*k, false) <= width {
 		return line
 	}
 	return i18n.F("redlock.moreClients", "n", len(atts))
@@ -503,60 +450,14 @@ func phaseText(a redlocksim.RedlockAttempt) string {
 	return i18n.T("redlock.notStarted")
 }
 
-// urgentFull counts the attempts given a full block whose client holds,
-// lost, or is voting: the ones whose arithmetic matters now.
-func urgentFull(atts []redlocksim.RedlockAttempt, full []bool) int {
-	n := 0
-	for i, a := range atts {
-		if full[i] && blockRank(a) <= 1 {
-			n++
-		}
-	}
-	return n
-}
-
-// blockRank orders attempts by how much the reader needs their full block:
-// holders and lost holders first, then clients voting or unlocking, then
-// those waiting to retry or given up, then the rest.
-func blockRank(a redlocksim.RedlockAttempt) int {
-	switch {
-	case holdingPhase(a.Phase), a.Phase == "lost":
-		return 0
-	case a.Phase == "acquiring" || a.Phase == "unlocking":
-		return 1
-	case a.Phase == "retrying" || a.Phase == "gave up":
-		return 2
-	}
-	return 3
-}
-
-// fullBlocks chooses which attempts get a full block (bar and arithmetic)
-// in avail height, the others getting one row of votes, and whether the
-// full blocks have room for their line of detail.
-func fullBlocks(atts []redlocksim.RedlockAttempt, avail float32) (full []bool, detail bool) {
-	full = make([]bool, len(atts))
-	need := float32(len(atts)) * (tallyVoteH + tallyGap)
-	extra := float32(tallyFullH - tallyVoteH - tallyGap)
-	nfull := 0
-	for want := 0; want <= 3; want++ {
-		for i, a := range atts {
-			if blockRank(a) == want && need+extra <= avail {
-				full[i] = true
-				need += extra
-				nfull++
-			}
-		}
-	}
-	return full, nfull > 0 && need+float32(nfull)*tallyDetailH <= avail
-}
-
 // drawMasters draws the column heads: name, clock offset, the key's owner
 // and its TTL bar by the master's own clock.
 func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
 	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
-	ys := []float32{0, 15, 30, 45}
+	k := r.k
+	ys := []float32{0, 15 * k, 30 * k, 45 * k}
 	for i, s := range rows {
-		widgets.PlaceText(r.labels.Next(), s, fyne.NewPos(0, ys[i]+1), c.muted)
+		widgets.PlaceText(r.label(), s, fyne.NewPos(0, ys[i]+k), c.muted)
 	}
 	var drift, ttl time.Duration
 	for _, a := range view.Attempts {
@@ -568,7 +469,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 	names := true
 	for i, m := range view.Masters {
 		if m.Node >= 0 && m.Node < len(r.v.nodes) &&
-			widgets.TextWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, 11.5, true) > colW-4 {
+			widgets.TextWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, tallyBoldSize*k, true) > colW-4*k {
 			names = false
 		}
 	}
@@ -578,9 +479,10 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			node = r.v.nodes[m.Node]
 		}
 		o := r.masters.Next()
+		o.resize(k, r.caption)
 		x := colX(i)
 		center := func(t *canvas.Text, s string, y float32, col color.Color) {
-			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-4)
+			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-4*k)
 			w := widgets.TextWidth(s, t.TextSize, t.TextStyle.Bold)
 			widgets.PlaceText(t, s, fyne.NewPos(x+(colW-w)/2, y), col)
 		}
@@ -603,7 +505,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			if node.Skew < 0 {
 				word = i18n.T("redlock.behind")
 			}
-			if widgets.TextWidth(skew+word, o.skew.TextSize, true) <= colW-4 {
+			if widgets.TextWidth(skew+word, o.skew.TextSize, true) <= colW-4*k {
 				skew += word
 			}
 		case skew != "0":
@@ -612,12 +514,12 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 		center(o.skew, skew, ys[1], skewCol)
 
 		// The TTL bar by the master's own clock, the time left written on it.
-		bw := max(colW-8, 8)
+		bw := max(colW-8*k, 8*k)
 		bx := x + (colW-bw)/2
-		by, bh := ys[3]+1, float32(14)
+		by, bh := ys[3]+k, 14*k
 		track := func() { widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw, bh), c.track) }
 		onBar := func(s string, col color.Color) {
-			s = widgets.FitText(s, o.left.TextSize, false, bw-2)
+			s = widgets.FitText(s, o.left.TextSize, false, bw-2*k)
 			w := widgets.TextWidth(s, o.left.TextSize, false)
 			widgets.PlaceText(o.left, s, fyne.NewPos(bx+(bw-w)/2, by), col)
 		}
@@ -626,17 +528,17 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			center(o.owner, i18n.T("redlock.down"), ys[2], c.fg)
 			o.barBg.Hide()
 			o.bar.Hide()
-			onBar(widgets.FitWords("redlock.keysLost", o.left.TextSize, false, bw-2), c.muted)
+			onBar(widgets.FitWords("redlock.keysLost", o.left.TextSize, false, bw-2*k), c.muted)
 		case len(m.Keys) == 0:
 			center(o.owner, i18n.T("redlock.free"), ys[2], c.muted)
 			track()
 			o.bar.Hide()
-			onBar(widgets.FitWords("redlock.noKey", o.left.TextSize, false, bw-2), c.muted)
+			onBar(widgets.FitWords("redlock.noKey", o.left.TextSize, false, bw-2*k), c.muted)
 		default:
-			k := m.Keys[0]
-			center(o.owner, ownerLabel(k.Owner, o.owner.TextSize, colW-4), ys[2], widgets.Readable(ownerColor(r.v.nodes, k.Owner), c.th))
+			key := m.Keys[0]
+			center(o.owner, ownerLabel(key.Owner, o.owner.TextSize, colW-4*k), ys[2], widgets.Readable(ownerColor(r.v.nodes, key.Owner), c.th))
 			track()
-			if f := redis.TTLFraction(k); f > 0 {
+			if f := redis.TTLFraction(key); f > 0 {
 				col := widgets.ColorOwned
 				if f < 0.2 {
 					col = widgets.ColorWaiting
@@ -645,16 +547,16 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			} else {
 				o.bar.Hide()
 			}
-			left := compactTime(k.Left)
-			if k.Expired {
-				left = widgets.FitWords("redlock.expired", o.left.TextSize, false, bw-2)
+			left := compactTime(key.Left)
+			if key.Expired {
+				left = widgets.FitWords("redlock.expired", o.left.TextSize, false, bw-2*k)
 			}
 			onBar(left, c.fg)
 		}
 	}
 
 	// The right column: what the heads mean and the quorum rule.
-	x := colX(len(view.Masters)) + 10
+	x := colX(len(view.Masters)) + 10*k
 	mode := i18n.T("redlock.parallel")
 	if view.Sequential {
 		mode = i18n.T("redlock.sequential")
@@ -666,15 +568,15 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 		notes = append(notes, d[:cut], "   "+d[cut+1:])
 	}
 	for i, s := range notes {
-		t, col := r.heads, c.fg
-		if i > 0 {
-			t, col = r.labels, c.muted
+		o, col := r.label(), c.muted
+		if i == 0 {
+			o, col = r.heads.Next(), c.fg
+			widgets.ResizeText(o, tallyBoldSize*k)
 		}
-		o := t.Next()
-		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, tallyRightW-12), fyne.NewPos(x, ys[i]+1), col)
+		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, tallyRightW*k-12*k), fyne.NewPos(x, ys[i]+k), col)
 	}
 	w := r.v.Size().Width
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH-4), fyne.NewPos(w, tallyMastersH-4), c.track, 1)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH*k-4*k), fyne.NewPos(w, tallyMastersH*k-4*k), c.track, k)
 }
 
 // ownerLabel is the name of the client a key is held for, or where the
@@ -731,7 +633,9 @@ func compactTime(d time.Duration) string {
 
 // drawAttempt draws one client's block at y.
 func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
+	k := r.k
 	o := r.blocks.Next()
+	o.resize(k, r.caption)
 	var node sim.NodeView
 	for _, n := range r.v.nodes {
 		if n.Name == a.Client {
@@ -739,23 +643,24 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 		}
 	}
 	width := r.v.Size().Width
-	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, tallyNameW-6), fyne.NewPos(0, y+2), c.fg)
+	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, tallyNameW*k-6*k), fyne.NewPos(0, y+2*k), c.fg)
 
 	// Vote boxes in the masters' columns.
-	bw := min(colW-8, 40)
+	bw := min(colW-8*k, 40*k)
 	for i := range len(r.v.view.Masters) {
 		vote := redlocksim.Vote("")
 		if i < len(a.Votes) {
 			vote = a.Votes[i]
 		}
 		vo := r.votes.Next()
+		widgets.ResizeText(vo.glyph, r.text*k)
 		pos := fyne.NewPos(colX(i)+(colW-bw)/2, y)
-		size := fyne.NewSize(bw, tallyVoteH-2)
+		size := fyne.NewSize(bw, tallyVoteH*k-2*k)
 		if fill := voteColor(vote); fill.A > 0 {
 			widgets.PlaceBox(vo.box, pos, size, fill, fill, 0)
 			centerIn(vo.glyph, VoteGlyph(vote), pos, size, color.White)
 		} else {
-			widgets.PlaceBox(vo.box, pos, size, color.Transparent, c.muted, 1)
+			widgets.PlaceBox(vo.box, pos, size, color.Transparent, c.muted, k)
 			if vote == "" {
 				vo.glyph.Hide()
 			} else {
@@ -767,28 +672,28 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 	// The quorum meter: a cell per master, the yes votes filled, a line
 	// after the quorum-th cell.
 	n, q, yes := len(r.v.view.Masters), r.v.view.Quorum, Yes(a.Votes)
-	x := colX(n) + 10
-	const cellW, cellGap = 7, 2
+	x := colX(n) + 10*k
+	cellW, cellGap := 7*k, 2*k
 	for i := range n {
 		cell := r.cells.Next()
-		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+2)
+		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+2*k)
 		if i < yes {
-			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16), widgets.ColorHolding)
+			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16*k), widgets.ColorHolding)
 		} else {
-			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16), c.track)
+			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16*k), c.track)
 		}
 	}
 	if q > 0 && q <= n {
 		qx := x + float32(q)*(cellW+cellGap) - cellGap/2
-		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y-1), fyne.NewPos(qx, y+21), c.fg, 2)
+		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y-k), fyne.NewPos(qx, y+21*k), c.fg, 2*k)
 	}
-	mx := x + float32(n)*(cellW+cellGap) + 6
+	mx := x + float32(n)*(cellW+cellGap) + 6*k
 	tally := tallyText(a, n, q)
 	tallyCol := c.fg
 	if a.Number == 0 {
 		tallyCol = c.muted
 	}
-	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3), tallyCol)
+	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3*k), tallyCol)
 
 	phase := phaseText(a)
 	try := ""
@@ -810,27 +715,27 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 		if node.Paused {
 			label += " · " + i18n.T("redlock.paused")
 		}
-		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + 8
-		if width-tx > 24 {
-			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+4), widgets.Readable(phaseColor(a.Phase), c.th))
+		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + 8*k
+		if width-tx > 24*k {
+			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+4*k), widgets.Readable(phaseColor(a.Phase), c.th))
 		}
 		return
 	}
 
 	// Phase pill and try number under the name.
-	pw := widgets.TextWidth(phase, o.pillText.TextSize, true) + 10
-	widgets.PlaceRect(o.pill, fyne.NewPos(0, y+tallyVoteH+1), fyne.NewSize(pw, 16), phaseColor(a.Phase))
-	widgets.PlaceText(o.pillText, phase, fyne.NewPos(5, y+tallyVoteH+2), color.White)
+	pw := widgets.TextWidth(phase, o.pillText.TextSize, true) + 10*k
+	widgets.PlaceRect(o.pill, fyne.NewPos(0, y+tallyVoteH*k+k), fyne.NewSize(pw, 16*k), phaseColor(a.Phase))
+	widgets.PlaceText(o.pillText, phase, fyne.NewPos(5*k, y+tallyVoteH*k+2*k), color.White)
 	if try != "" {
-		widgets.PlaceText(o.try, try, fyne.NewPos(0, y+tallyVoteH+18), c.muted)
+		widgets.PlaceText(o.try, try, fyne.NewPos(0, y+tallyVoteH*k+18*k), c.muted)
 	} else {
 		o.try.Hide()
 	}
 
 	// The ttl bar.
-	bx, by := float32(tallyNameW), y+tallyVoteH+3
+	bx, by := tallyNameW*k, y+tallyVoteH*k+3*k
 	bw2 := width - bx
-	bh := float32(12)
+	bh := 12 * k
 	bar := NewValidityBar(a, r.v.at)
 	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw2, bh), c.track)
 	seg := func(rect *canvas.Rectangle, from, share float32, fill color.Color) {
@@ -851,21 +756,21 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 	seg(o.drift, 1-bar.Drift, bar.Drift, widgets.Fade(widgets.ColorIdle, 0.8))
 	if holdingPhase(a.Phase) && a.Done {
 		nx := bx + (bar.Elapsed+bar.Used)*bw2
-		widgets.PlaceLine(o.now, fyne.NewPos(nx, by-3), fyne.NewPos(nx, by+bh+3), c.fg, 2)
+		widgets.PlaceLine(o.now, fyne.NewPos(nx, by-3*k), fyne.NewPos(nx, by+bh+3*k), c.fg, 2*k)
 	} else {
 		o.now.Hide()
 	}
 
 	// The arithmetic and its outcome, and why when there is room.
 	line, why := AttemptText(a, r.v.at, r.v.view.Sequential)
-	ay := by + bh + 3
+	ay := by + bh + 3*k
 	widgets.PlaceText(o.arith, widgets.FitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
 	if detail && why != "" {
 		col := c.muted
 		if bar.Overdue > 0 || a.Phase == "lost" {
 			col = widgets.Readable(widgets.ColorViolation, c.th)
 		}
-		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+15), col)
+		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+15*k), col)
 	} else {
 		o.note.Hide()
 	}
@@ -929,18 +834,19 @@ func centerIn(t *canvas.Text, s string, pos fyne.Position, size fyne.Size, c col
 // drawLegend explains the vote glyphs and the bar's colours along the
 // bottom.
 func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
-	y := size.Height - tallyLegendH + 3
+	k := r.k
+	y := size.Height - tallyLegendH*k + 3*k
 	x := float32(0)
 	for _, it := range VoteLegend {
 		s := VoteGlyph(it.Vote) + " " + voteText(it.Vote, it.Text)
-		t := r.labels.Next()
+		t := r.label()
 		w := widgets.TextWidth(s, t.TextSize, false)
 		if x+w > size.Width {
 			t.Hide()
 			return
 		}
 		widgets.PlaceText(t, s, fyne.NewPos(x, y), c.muted)
-		x += w + 14
+		x += w + 14*k
 	}
 	bar := []struct {
 		label string
@@ -949,16 +855,16 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 		{i18n.T("redlock.legend.drift"), widgets.Fade(widgets.ColorIdle, 0.8)}}
 	need := float32(0)
 	for _, it := range bar {
-		need += widgets.TextWidth(it.label, 11, false) + 28
+		need += widgets.TextWidth(it.label, 11*k, false) + 28*k
 	}
 	if x+need > size.Width {
 		return // all three or none
 	}
 	for _, it := range bar {
-		t := r.labels.Next()
-		w := widgets.TextWidth(it.label, t.TextSize, false) + 16
-		widgets.PlaceRect(r.cells.Next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.col)
-		widgets.PlaceText(t, it.label, fyne.NewPos(x+16, y), c.muted)
-		x += w + 12
+		t := r.label()
+		w := widgets.TextWidth(it.label, t.TextSize, false) + 16*k
+		widgets.PlaceRect(r.cells.Next(), fyne.NewPos(x, y+3*k), fyne.NewSize(12*k, 10*k), it.col)
+		widgets.PlaceText(t, it.label, fyne.NewPos(x+16*k, y), c.muted)
+		x += w + 12*k
 	}
 }

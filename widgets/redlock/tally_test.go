@@ -276,10 +276,10 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 
 func TestFullBlocksPreferHolders(t *testing.T) {
 	atts := []redlocksim.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
-	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap))
+	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap), 1)
 	assert.Equal(t, []bool{false, true, false, false}, full)
 	assert.False(t, detail)
-	full, detail = fullBlocks(atts, 1000)
+	full, detail = fullBlocks(atts, 1000, 1)
 	assert.Equal(t, []bool{true, true, true, true}, full)
 	assert.True(t, detail)
 }
@@ -372,9 +372,9 @@ func TestTallyLayout(t *testing.T) {
 	n := len(view.Masters)
 	atts := view.Attempts
 
-	tall, ok := tallyLayout(atts, n, fyne.NewSize(700, 2000))
+	tall, ok := tallyLayout(atts, n, fyne.NewSize(tallyRefSize.Width, 2000)) // no wider than the size it grows from
 	require.True(t, ok)
-	assert.Equal(t, float32(700-tallyNameW-tallyRightW)/float32(n), tall.colW)
+	assert.Equal(t, (tallyRefSize.Width-tallyNameW-tallyRightW)/float32(n), tall.colW)
 	assert.Equal(t, float32(tallyNameW)+2*tall.colW, tall.colX(2))
 	assert.Len(t, tall.ys, len(atts), "every client drawn")
 	assert.Zero(t, tall.more)
@@ -453,5 +453,35 @@ func TestVoteTallyNamesTheClientsItLeavesOut(t *testing.T) {
 	}
 
 	atts := redlocksim.ViewOf(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs)).Attempts
-	assert.Equal(t, "… and 2 more clients", leftOutLine(atts, 5, 3, 150))
+	assert.Equal(t, "… and 2 more clients", leftOutLine(atts, 5, 3, 150, 1))
+}
+
+// On a large screen the masters' columns, the clients' blocks and their
+// words grow with the panel (its 1258×532 at 2560×1440 left 66-point
+// heads and 60-point blocks in 12-point type at its top); at the panel of
+// a 1400×900 window they keep their sizes.
+func TestVoteTallyGrowsOnALargeScreen(t *testing.T) {
+	snap := widgettest.SnapshotAt(t, "redlock-pause-after-acquire", 10*time.Second)
+	atts, n := redlocksim.ViewOf(snap).Attempts, len(redlocksim.ViewOf(snap).Masters)
+	small, ok := tallyLayout(atts, n, tallyRefSize)
+	require.True(t, ok)
+	assert.Equal(t, float32(1), small.k)
+	assert.Equal(t, float32(tallyMastersH), small.ys[0], "the reference size keeps the heads' height")
+
+	size := fyne.NewSize(1258, 532)
+	large, ok := tallyLayout(atts, n, size)
+	require.True(t, ok)
+	assert.InDelta(t, 1.8, large.k, 0.01)
+	assert.InDelta(t, tallyMastersH*large.k, large.ys[0], 0.01, "the heads grow")
+	assert.InDelta(t, tallyNameW*large.k, large.colX(0), 0.01)
+	assert.GreaterOrEqual(t, len(large.ys), len(small.ys), "and no block is left out for it")
+
+	v, r := newTestTally(t, size)
+	v.SetSnapshot(snap)
+	assert.InDelta(t, tallyNameSize*large.k, r.blocks.Used()[0].name.TextSize, 0.01, "the words grow with them")
+	assert.InDelta(t, tallyBoldSize*large.k, r.masters.Used()[0].name.TextSize, 0.01)
+	assert.InDelta(t, r.text*large.k, r.votes.Used()[0].glyph.TextSize, 0.01)
+	for _, o := range r.labels.Used() {
+		assert.LessOrEqual(t, o.Position().Y+o.MinSize().Height, size.Height+1, "%q inside the picture", o.Text)
+	}
 }

@@ -1,0 +1,149 @@
+package redlock
+
+import (
+	"fyne.io/fyne/v2"
+
+	redlocksim "github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// Layout constants of the tally.
+const (
+	tallyNameW    = 84  // the column of row labels and client names
+	tallyRightW   = 160 // the column of quorum meters and notes
+	tallyMastersH = 66  // the masters' column heads
+	tallyLegendH  = 18
+	tallyMoreH    = 16 // the line saying how many clients are left out
+	tallyVoteH    = 22 // a row of vote boxes
+	tallyGap      = 5
+	tallyFullH    = 60 // a client's block with its bar and arithmetic
+	tallyDetailH  = 14 // the line that says why, under the arithmetic
+)
+
+// Text sizes of the tally (the small print is the theme's caption, a
+// vote's glyph its text).
+const (
+	tallyNameSize  = 12.5 // a client's name
+	tallyBoldSize  = 11.5 // a master's name, a block's tally, the quorum rule
+	tallyArithSize = 12   // the validity arithmetic
+	tallySmallSize = 10.5 // a TTL on its bar, a try, a phase's pill
+)
+
+// tallyRefSize is the tally's size at which it is drawn at the sizes above
+// (its panel in a 1400×900 window); a larger one scales every length and
+// word (widgets.GrowScale), so a 2560×1440 screen's panel is not left with
+// small columns and blocks at its top.
+var tallyRefSize = fyne.NewSize(680, 255)
+
+// tallyGeometry is where the tally's parts go in a picture of a size: the
+// masters' columns, each client's block (full with its arithmetic, with a
+// line of detail under it, or a compact row), the line that counts the
+// clients left out, and whether the legend keeps its place.
+type tallyGeometry struct {
+	k      float32 // the scale of every length and word (widgets.GrowScale)
+	colW   float32 // a master's column
+	full   []bool  // which attempts get a full block
+	detail bool    // full blocks get a line of detail
+	ys     []float32
+	more   int     // clients left out, counted on a line at moreY
+	moreY  float32 // where that line goes
+	legend bool
+}
+
+// colX is the left edge of master i's column.
+func (g tallyGeometry) colX(i int) float32 { return tallyNameW*g.k + float32(i)*g.colW }
+
+// tallyLayout lays out the attempts over n masters in size; ok is false
+// when there is nothing to draw or no room for it. The clients' blocks are
+// full while there is room, in the order the reader most needs them
+// (holders, then those voting), compact rows for the rest; a line of
+// detail under each full block if room is left.
+func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tallyGeometry, ok bool) {
+	if n == 0 || size.Width < 100 {
+		return g, false
+	}
+	k := widgets.GrowScale(size, tallyRefSize, widgets.MostGrowth)
+	g.k = k
+	g.colW = (size.Width - tallyNameW*k - tallyRightW*k) / float32(n)
+	top := tallyMastersH * k
+	avail := size.Height - top
+	g.legend = true
+	g.full, g.detail = fullBlocks(atts, avail-tallyLegendH*k, k)
+	if f, d := fullBlocks(atts, avail, k); urgentFull(atts, f) > urgentFull(atts, g.full) {
+		// The legend gives way to a holder's or a voter's arithmetic.
+		g.full, g.detail, g.legend = f, d, false
+	}
+	bottom := size.Height
+	if g.legend {
+		bottom -= tallyLegendH * k
+	}
+	y := top
+	for i := range atts {
+		h := (tallyVoteH + tallyGap) * k
+		if g.full[i] {
+			h = tallyFullH * k
+			if g.detail {
+				h += tallyDetailH * k
+			}
+		}
+		if y+tallyVoteH*k > bottom {
+			g.more, g.moreY = len(atts)-i, y
+			// That clients are left out matters more than the legend,
+			// which gives way rather than be written over.
+			if y+tallyMoreH*k > bottom {
+				g.legend = false
+			}
+			break
+		}
+		g.ys = append(g.ys, y)
+		y += h
+	}
+	return g, true
+}
+
+// urgentFull counts the attempts given a full block whose client holds,
+// lost, or is voting: the ones whose arithmetic matters now.
+func urgentFull(atts []redlocksim.RedlockAttempt, full []bool) int {
+	n := 0
+	for i, a := range atts {
+		if full[i] && blockRank(a) <= 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// blockRank orders attempts by how much the reader needs their full block:
+// holders and lost holders first, then clients voting or unlocking, then
+// those waiting to retry or given up, then the rest.
+func blockRank(a redlocksim.RedlockAttempt) int {
+	switch {
+	case holdingPhase(a.Phase), a.Phase == "lost":
+		return 0
+	case a.Phase == "acquiring" || a.Phase == "unlocking":
+		return 1
+	case a.Phase == "retrying" || a.Phase == "gave up":
+		return 2
+	}
+	return 3
+}
+
+// fullBlocks chooses which attempts get a full block (bar and arithmetic)
+// in avail height, the others getting one row of votes, and whether the
+// full blocks have room for their line of detail, at scale k.
+func fullBlocks(atts []redlocksim.RedlockAttempt, avail, k float32) (full []bool, detail bool) {
+	full = make([]bool, len(atts))
+	need := float32(len(atts)) * (tallyVoteH + tallyGap) * k
+	extra := (tallyFullH - tallyVoteH - tallyGap) * k
+	nfull := 0
+	for want := 0; want <= 3; want++ {
+		for i, a := range atts {
+			if blockRank(a) == want && need+extra <= avail {
+				full[i] = true
+				need += extra
+				nfull++
+			}
+		}
+	}
+	return full, nfull > 0 && need+float32(nfull)*tallyDetailH*k <= avail
+}
