@@ -95,7 +95,7 @@ const tlEasyLane = 40
 // the timeline when the panels above it can spare the room.
 func (t *Timeline) EasyHeight() float32 {
 	_, rows := t.faultBadges(faultRowsMax)
-	return t.bandH(rows) + float32(len(t.tl.Clients))*tlEasyLane + tlAxisH + tlLegendH
+	return t.bandH(rows) + float32(len(t.tl.Clients))*tlEasyLane + t.overlapStripH() + tlAxisH + tlLegendH
 }
 
 // tlReadableLane is the least height a lane is given room for by folding
@@ -186,7 +186,7 @@ func (t *Timeline) lanes() []laneGeometry {
 	if n == 0 {
 		return out
 	}
-	avail := t.Size().Height - t.lanesTop() - tlAxisH - tlLegendH
+	avail := t.Size().Height - t.lanesTop() - t.overlapStripH() - tlAxisH - tlLegendH
 	h := min(avail/float32(n), tlMaxLane)
 	for i := range out {
 		top := t.lanesTop() + float32(i)*h
@@ -200,7 +200,7 @@ func (t *Timeline) lanes() []laneGeometry {
 
 // LaneHeight is the height each client's lane is drawn at.
 func (t *Timeline) LaneHeight() float32 {
-	return (t.lanesBottom() - t.lanesTop()) / float32(max(len(t.tl.Clients), 1))
+	return (t.lanesBottom() - t.overlapStripH() - t.lanesTop()) / float32(max(len(t.tl.Clients), 1))
 }
 
 // lanesTop is the y where the first lane starts, below the fault badges'
@@ -209,14 +209,15 @@ func (t *Timeline) lanesTop() float32 {
 	return cmp.Or(t.top, t.bandH(1))
 }
 
-// lanesBottom is the y where the last lane ends.
+// lanesBottom is the y where the lanes end: under the last lane's bars
+// and the overlaps' strip (overlapStripH).
 func (t *Timeline) lanesBottom() float32 {
 	ls := t.lanes()
 	if len(ls) == 0 {
 		return t.lanesTop()
 	}
 	l := ls[len(ls)-1]
-	return l.top + l.height
+	return l.top + l.height + t.overlapStripH()
 }
 
 // CreateRenderer implements fyne.Widget.
@@ -537,7 +538,7 @@ func (r *timelineRenderer) draw() {
 		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: Fade(ColorViolation, 0.6)})
 		r.vline(a, t.top, bottom, ColorViolation, 2)
 		r.vline(a+w, t.top, bottom, ColorViolation, 2)
-		label, box := t.overlapBadge(ov, lanes, rows, taken)
+		label, box := t.overlapBadge(ov, rows, taken)
 		badge, txt := r.badges.Next(), r.labels.Next()
 		PlaceRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
 		PlaceText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)
@@ -597,26 +598,6 @@ func (t *Timeline) pixelSpans(ivs []sim.Interval) [][2]float32 {
 	return out
 }
 
-// labelBox is the rectangle a label takes in the lanes.
-type labelBox struct{ x, y, w, h float32 }
-
-// labelBoxes are the labels already placed in the lanes.
-type labelBoxes []labelBox
-
-// free reports whether b covers none of the placed labels: edges may
-// touch, by up to labelTouch, which hides nothing of either's text (a
-// 40-point lane's write badge and the overlap's badge at the lanes' foot
-// share a pixel row).
-func (ls labelBoxes) free(b labelBox) bool {
-	const labelTouch = 1.5
-	for _, o := range ls {
-		if b.x < o.x+o.w-labelTouch && o.x < b.x+b.w-labelTouch && b.y < o.y+o.h-labelTouch && o.y < b.y+b.h-labelTouch {
-			return false
-		}
-	}
-	return true
-}
-
 // writeBadge is the mark of one write: a badge (✓ accepted, × refused,
 // stale ones said so) centred on the write's instant, or, where writes
 // crowd, a tick for a stale write (text "") and nothing for a plain one.
@@ -670,79 +651,6 @@ func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
 		badgeEnd[li] = lx + lw + 2
 	}
 	return out
-}
-
-// tlOverlapInLane is the least lane height at which the overlap's badge
-// goes into the lanes before the band of fault badges: in a thinner lane
-// it would cover most of the bars it labels.
-const tlOverlapInLane = 28
-
-// overlapBadge places the label of a two-holder overlap where it covers
-// no label already placed (taken: the lanes' labels and the fault
-// badges): at the foot of the lanes, else at the top of a lane (from the
-// last up), else in a row of the fault badges' band (first of all where
-// the lanes are thinner than tlOverlapInLane); at the overlap's start,
-// else just after the label in its way; in full ("2 holders · 5.005 s")
-// where that fits in the overlap, else in short ("2 holders") before it
-// moves on. Where none of those places is free it goes in the band after
-// the badges in its way, and failing that at the lanes' foot: the badge
-// always shows.
-func (t *Timeline) overlapBadge(ov sim.Interval, lanes []laneGeometry, rows int, taken labelBoxes) (label string, box labelBox) {
-	a, b := t.XAt(ov.From), t.XAt(ov.To)
-	_, x1 := t.plotSpan()
-	right := x1 + tlRightPad
-	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
-	short := i18n.T("timeline.overlap")
-	texts := []string{short}
-	if TextWidth(long, 11, true)+8 <= b-a {
-		texts = []string{long, short}
-	}
-	foot := t.lanesBottom() - 19
-	inLanes := []float32{foot}
-	for i := len(lanes) - 1; i >= 0; i-- {
-		if y := lanes[i].top + 1; y+17 <= foot {
-			inLanes = append(inLanes, y)
-		}
-	}
-	var band []float32
-	for row := range rows {
-		band = append(band, faultRowY(row))
-	}
-	ys := slices.Concat(inLanes, band)
-	if len(lanes) > 0 && lanes[0].height < tlOverlapInLane {
-		ys = slices.Concat(band, inLanes)
-	}
-	// xs are the places in the row at y: the overlap's start, then after
-	// each label in the way; within the overlap unless anywhere is allowed.
-	xs := func(y float32, anywhere bool) []float32 {
-		out := []float32{a + 2}
-		for _, o := range taken {
-			if end := o.x + o.w + 2; o.y < y+17 && y < o.y+o.h && end > a && (anywhere || end < b) {
-				out = append(out, end)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	for _, y := range ys {
-		for _, text := range texts {
-			w := TextWidth(text, 11, true) + 8
-			for _, x := range xs(y, false) {
-				if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
-					return text, box
-				}
-			}
-		}
-	}
-	w := TextWidth(short, 11, true) + 8
-	for _, y := range band {
-		for _, x := range xs(y, true) {
-			if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
-				return short, box
-			}
-		}
-	}
-	return short, labelBox{min(a+2, right-w), foot, w, 17}
 }
 
 // roomAfter reports whether a label w pixels wide fits after instant at

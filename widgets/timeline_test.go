@@ -414,13 +414,13 @@ func TestTimelineLanesFillALargeTimeline(t *testing.T) {
 }
 
 // With 40-point lanes (etcd-lease-expiry at 1366×768) the overlap's badge
-// stays at the lanes' foot, where it always was: the write badge and the
-// token above it only touch its edge, which hides nothing.
+// is at the lanes' foot, in its own strip under the last lane, at the
+// overlap's start.
 func TestTimelineOverlapBadgeKeepsTheFootBesideTouchingLabels(t *testing.T) {
 	tl, r := newTestTimeline(t)
 	run := gcPauseTimeline()
 	tl.SetTimeline(run)
-	tl.Resize(fyne.NewSize(1300, tlTopRow+2*40+tlAxisH+tlLegendH))
+	tl.Resize(fyne.NewSize(1300, tlTopRow+2*40+tlOverlapStrip+tlAxisH+tlLegendH))
 	tl.SetCursor(run.End)
 	require.InDelta(t, 40, tl.lanes()[0].height, 0.01)
 	var found bool
@@ -434,14 +434,14 @@ func TestTimelineOverlapBadgeKeepsTheFootBesideTouchingLabels(t *testing.T) {
 	assert.True(t, found)
 }
 
-// Where the full label would cover a write at the lanes' foot (redis-gc-
-// pause-fenced at 1024×768, lanes 30 points high), the short one stays at
-// the foot rather than the full one moving onto another client's lane.
-func TestTimelineOverlapBadgePrefersTheFootInShort(t *testing.T) {
+// With 30-point lanes the full label, which fits in the overlap, shows at
+// the lanes' foot: in its strip no write is in its way (inside the last
+// lane a write's badge was, and the short label stood there).
+func TestTimelineOverlapBadgeShowsInFullInItsStrip(t *testing.T) {
 	tl, r := newTestTimeline(t)
 	run := gcPauseTimeline()
 	tl.SetTimeline(run)
-	tl.Resize(fyne.NewSize(800, tlTopRow+2*30+tlAxisH+tlLegendH))
+	tl.Resize(fyne.NewSize(800, tlTopRow+2*30+tlOverlapStrip+tlAxisH+tlLegendH))
 	tl.SetCursor(run.End)
 	var shown []string
 	for _, o := range r.labels.objects() {
@@ -450,7 +450,7 @@ func TestTimelineOverlapBadgePrefersTheFootInShort(t *testing.T) {
 			assert.InDelta(t, tl.lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
 		}
 	}
-	assert.Equal(t, []string{"2 holders"}, shown)
+	assert.Equal(t, []string{"2 holders · 5.000 s"}, shown)
 }
 
 // clockJumpTimeline is redlock-clock-jump's run: two partitions, a clock
@@ -516,13 +516,13 @@ func TestTimelineLanesStayReadableUnderManyFaults(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, badgeBandH(3)+2*tlEasyLane+tlAxisH+tlLegendH, tl.EasyHeight(),
+	assert.Equal(t, badgeBandH(3)+2*tlEasyLane+tlOverlapStrip+tlAxisH+tlLegendH, tl.EasyHeight(),
 		"the room the tab asks for counts the rows the badges take when they have it")
 }
 
 // The overlap's badge always shows, whole and on no other label: in lanes
-// too thin for it (five clients in a low timeline) it goes in the band of
-// the fault badges where that has room.
+// too thin to spare its strip (five clients in a low timeline) it goes in
+// the band of the fault badges where that has room.
 func TestTimelineOverlapBadgeAlwaysShows(t *testing.T) {
 	test.NewTempApp(t)
 	tl := NewTimeline()
@@ -553,7 +553,7 @@ func TestTimelineOverlapBadgeAlwaysShows(t *testing.T) {
 		}
 		require.NotNil(t, badge, "%s: the overlap's badge shows", c.name)
 		if c.name == "five thin lanes" {
-			assert.Less(t, tl.lanes()[0].height, float32(tlOverlapInLane))
+			assert.Zero(t, tl.overlapStripH(), "%s: lanes too thin to spare its strip", c.name)
 			assert.Less(t, badge.Position().Y, tl.lanesTop(), "%s: above lanes too thin for it", c.name)
 		}
 		boxes, names := shownLabels(r)

@@ -1,0 +1,106 @@
+package widgets
+
+import (
+	"slices"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+)
+
+// labelBox is the rectangle a label takes in the lanes.
+type labelBox struct{ x, y, w, h float32 }
+
+// labelBoxes are the labels already placed in the lanes.
+type labelBoxes []labelBox
+
+// free reports whether b covers none of the placed labels: edges may
+// touch, by up to labelTouch, which hides nothing of either's text (a
+// 40-point lane's write badge and the overlap's badge at the lanes' foot
+// share a pixel row).
+func (ls labelBoxes) free(b labelBox) bool {
+	const labelTouch = 1.5
+	for _, o := range ls {
+		if b.x < o.x+o.w-labelTouch && o.x < b.x+b.w-labelTouch && b.y < o.y+o.h-labelTouch && o.y < b.y+b.h-labelTouch {
+			return false
+		}
+	}
+	return true
+}
+
+// tlOverlapStrip is the height of the strip under the last lane that a
+// run with an overlap keeps for the "2 holders" badge: a badge at the
+// lanes' foot inside the last lane covered its "key on server" bar
+// (etcd-lease-expiry at 1366×768, issue 16). The badge is 17 high.
+const tlOverlapStrip = 19
+
+// overlapStripH is the height of the overlaps' strip under the lanes:
+// tlOverlapStrip in a run with an overlap where each lane keeps
+// tlReadableLane beside it (under the fault badges' rows, which come
+// first), else none and the badge goes in the fault badges' band.
+func (t *Timeline) overlapStripH() float32 {
+	n := float32(max(len(t.tl.Clients), 1))
+	if len(t.tl.Overlaps) == 0 || (t.Size().Height-t.lanesTop()-tlOverlapStrip-tlAxisH-tlLegendH)/n < tlReadableLane {
+		return 0
+	}
+	return tlOverlapStrip
+}
+
+// overlapBadge places the label of a two-holder overlap where it covers
+// no lane's bar and no label already placed (taken: the lanes' labels and
+// the fault badges): in the overlaps' strip under the lanes (where it has
+// room), else in a row
+// of the fault badges' band; at the overlap's start, else just after the
+// label in its way; in full ("2 holders · 5.005 s") where that fits in the
+// overlap, else in short ("2 holders") before it moves on. Where none of
+// those places is free it goes in the strip or the band after the labels
+// in its way, and failing that in the first of them at the overlap's
+// start: the badge always shows, and never on a bar.
+func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (label string, box labelBox) {
+	a, b := t.XAt(ov.From), t.XAt(ov.To)
+	_, x1 := t.plotSpan()
+	right := x1 + tlRightPad
+	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
+	short := i18n.T("timeline.overlap")
+	texts := []string{short}
+	if TextWidth(long, 11, true)+8 <= b-a {
+		texts = []string{long, short}
+	}
+	var ys []float32
+	if t.overlapStripH() > 0 {
+		ys = append(ys, t.lanesBottom()-tlOverlapStrip)
+	}
+	for row := range rows {
+		ys = append(ys, faultRowY(row))
+	}
+	// xs are the places in the row at y: the overlap's start, then after
+	// each label in the way; within the overlap unless anywhere is allowed.
+	xs := func(y float32, anywhere bool) []float32 {
+		out := []float32{a + 2}
+		for _, o := range taken {
+			if end := o.x + o.w + 2; o.y < y+17 && y < o.y+o.h && end > a && (anywhere || end < b) {
+				out = append(out, end)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, y := range ys {
+		for _, text := range texts {
+			w := TextWidth(text, 11, true) + 8
+			for _, x := range xs(y, false) {
+				if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
+					return text, box
+				}
+			}
+		}
+	}
+	w := TextWidth(short, 11, true) + 8
+	for _, y := range ys {
+		for _, x := range xs(y, true) {
+			if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
+				return short, box
+			}
+		}
+	}
+	return short, labelBox{min(a+2, right-w), ys[0], w, 17}
+}

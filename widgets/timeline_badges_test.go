@@ -1,0 +1,83 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/widgettest"
+)
+
+// laneBars are the rectangles of the bars drawn in the lanes: waiting,
+// holding and the key on the server, as draw paints them.
+func laneBars(tl *Timeline) []labelBox {
+	var out []labelBox
+	run := tl.tl
+	for i, g := range tl.lanes() {
+		add := func(ivs [][]sim.Interval, y, h float32) {
+			if i >= len(ivs) {
+				return
+			}
+			for _, s := range tl.pixelSpans(ivs[i]) {
+				out = append(out, labelBox{s[0], y, s[1] - s[0], h})
+			}
+		}
+		add(run.Waiting, g.beliefY+g.beliefH*0.3, g.beliefH*0.4)
+		add(run.Holding, g.beliefY, g.beliefH)
+		add(run.Owned, g.ownedY, g.ownedH)
+	}
+	return out
+}
+
+// The "2 holders" badge covers none of the lanes' bars (issue 16: at
+// 1366×768 etcd-lease-expiry's badge at the lanes' foot hid client-2's
+// "key on server" bar), in the timelines of 1024×768 and 1366×768
+// windows and a few clients more, and still always shows.
+func TestTimelineOverlapBadgeCoversNoBar(t *testing.T) {
+	test.NewTempApp(t)
+	tl := NewTimeline()
+	w := test.NewTempWindow(t, tl)
+	five := gcPauseTimeline()
+	five.Clients = []string{"client-1", "client-2", "client-3", "client-4", "client-5"}
+	runs := map[string]sim.Timeline{
+		"etcd-lease-expiry":      widgettest.RecordPreset(t, "etcd-lease-expiry").Timeline(),
+		"redis-gc-pause-fenced":  widgettest.RecordPreset(t, "redis-gc-pause-fenced").Timeline(),
+		"redlock-clock-jump":     clockJumpTimeline(),
+		"gc pause by hand":       gcPauseTimeline(),
+		"five clients, one pair": five,
+	}
+	for name, run := range runs {
+		require.NotEmpty(t, run.Overlaps, name)
+		for _, size := range []fyne.Size{
+			fyne.NewSize(1008, 130), fyne.NewSize(1008, 150), // a 1024×768 window
+			fyne.NewSize(1350, 150), fyne.NewSize(1350, 175), fyne.NewSize(1350, 210), // 1366×768
+		} {
+			w.Resize(size)
+			tl.Resize(size)
+			tl.SetTimeline(run)
+			tl.SetCursor(run.End)
+			r := test.TempWidgetRenderer(t, tl).(*timelineRenderer)
+			var badge *labelBox
+			for _, o := range r.labels.objects() {
+				if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, i18n.T("timeline.overlap")) {
+					for _, b := range r.badges.objects() {
+						if b.Visible() && b.Position() == txt.Position().SubtractXY(4, 1) {
+							badge = &labelBox{b.Position().X, b.Position().Y, b.Size().Width, b.Size().Height}
+						}
+					}
+				}
+			}
+			require.NotNil(t, badge, "%s at %v: the overlap's badge shows", name, size)
+			for _, bar := range laneBars(tl) {
+				covers := badge.x < bar.x+bar.w && bar.x < badge.x+badge.w && badge.y < bar.y+bar.h && bar.y < badge.y+badge.h
+				require.False(t, covers, "%s at %v: the badge %v covers a lane's bar %v", name, size, *badge, bar)
+			}
+		}
+	}
+}
