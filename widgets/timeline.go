@@ -414,6 +414,10 @@ func (r *timelineRenderer) draw() {
 	x0, x1 := t.plotSpan()
 	badges, rows := t.faultBadges(t.badgeRows())
 	t.top = t.bandH(rows)
+	if !t.overlapBadgesFit(badges, rows) {
+		rows++ // a row of their own rather than on a fault badge
+		t.top = t.bandH(rows)
+	}
 	lanes := t.lanes()
 	bottom := t.lanesBottom()
 	laneOf := map[string]int{}
@@ -529,16 +533,14 @@ func (r *timelineRenderer) draw() {
 
 	// Overlaps: hatched across every lane, labelled, bordered; their
 	// badges keep clear of the fault badges above the lanes too.
-	for _, b := range badges {
-		taken = append(taken, labelBox{b.x, faultRowY(b.row), b.w, faultRowH - 2})
-	}
+	taken = append(taken, faultBadgeBoxes(badges)...)
 	for _, ov := range tl.Overlaps {
 		a, w := span(ov)
 		r.rect(a, t.top, w, bottom-t.top, Fade(ColorViolation, 0.20))
 		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: Fade(ColorViolation, 0.6)})
 		r.vline(a, t.top, bottom, ColorViolation, 2)
 		r.vline(a+w, t.top, bottom, ColorViolation, 2)
-		label, box := t.overlapBadge(ov, rows, taken)
+		label, box, _ := t.overlapBadge(ov, rows, taken)
 		badge, txt := r.badges.Next(), r.labels.Next()
 		PlaceRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
 		PlaceText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)

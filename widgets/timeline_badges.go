@@ -45,6 +45,32 @@ func (t *Timeline) overlapStripH() float32 {
 	return tlOverlapStrip
 }
 
+// faultBadgeBoxes are the boxes the fault badges take in the band.
+func faultBadgeBoxes(badges []faultBadge) labelBoxes {
+	out := make(labelBoxes, 0, len(badges))
+	for _, b := range badges {
+		out = append(out, labelBox{b.x, faultRowY(b.row), b.w, faultRowH - 2})
+	}
+	return out
+}
+
+// overlapBadgesFit reports whether every overlap's badge finds a free place
+// in the overlaps' strip or in the rows rows of the band the fault badges
+// take: where one does not, the band takes a row more, of the overlaps'
+// badges alone (issue 16: the badge used to go on the first fault badge in
+// its way). The lanes' own labels go in the lanes, not in the band.
+func (t *Timeline) overlapBadgesFit(badges []faultBadge, rows int) bool {
+	taken := faultBadgeBoxes(badges)
+	for _, ov := range t.tl.Overlaps {
+		_, box, ok := t.overlapBadge(ov, rows, taken)
+		if !ok {
+			return false
+		}
+		taken = append(taken, box)
+	}
+	return true
+}
+
 // overlapBadge places the label of a two-holder overlap where it covers
 // no lane's bar and no label already placed (taken: the lanes' labels and
 // the fault badges): in the overlaps' strip under the lanes (where it has
@@ -53,9 +79,11 @@ func (t *Timeline) overlapStripH() float32 {
 // label in its way; in full ("2 holders · 5.005 s") where that fits in the
 // overlap, else in short ("2 holders") before it moves on. Where none of
 // those places is free it goes in the strip or the band after the labels
-// in its way, and failing that in the first of them at the overlap's
-// start: the badge always shows, and never on a bar.
-func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (label string, box labelBox) {
+// in its way, and failing that (ok false) in the band's last row at the
+// overlap's start, which draw makes a row of the overlaps' badges alone
+// (overlapBadgesFit): the badge always shows, never on a bar nor on a
+// fault badge.
+func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (label string, box labelBox, ok bool) {
 	a, b := t.XAt(ov.From), t.XAt(ov.To)
 	_, x1 := t.plotSpan()
 	right := x1 + tlRightPad
@@ -89,7 +117,7 @@ func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (la
 			w := TextWidth(text, 11, true) + 8
 			for _, x := range xs(y, false) {
 				if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
-					return text, box
+					return text, box, true
 				}
 			}
 		}
@@ -98,9 +126,9 @@ func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (la
 	for _, y := range ys {
 		for _, x := range xs(y, true) {
 			if box := (labelBox{x, y, w, 17}); x+w <= right && taken.free(box) {
-				return short, box
+				return short, box, true
 			}
 		}
 	}
-	return short, labelBox{min(a+2, right-w), ys[0], w, 17}
+	return short, labelBox{min(a+2, right-w), ys[len(ys)-1], w, 17}, false
 }

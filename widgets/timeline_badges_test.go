@@ -1,8 +1,10 @@
 package widgets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -35,6 +37,38 @@ func laneBars(tl *Timeline) []labelBox {
 	return out
 }
 
+// drawnAtEnd lays tl out in w at size with run's end under the cursor and
+// returns its renderer.
+func drawnAtEnd(t *testing.T, w fyne.Window, tl *Timeline, run sim.Timeline, size fyne.Size) *timelineRenderer {
+	w.Resize(size)
+	tl.Resize(size)
+	tl.SetTimeline(run)
+	tl.SetCursor(run.End)
+	return test.TempWidgetRenderer(t, tl).(*timelineRenderer)
+}
+
+// requireOnNoBar fails when box covers one of the bars in tl's lanes.
+func requireOnNoBar(t *testing.T, tl *Timeline, box labelBox, what string) {
+	for _, bar := range laneBars(tl) {
+		covers := box.x < bar.x+bar.w && bar.x < box.x+box.w && box.y < bar.y+bar.h && bar.y < box.y+box.h
+		require.False(t, covers, "%s: the badge %v covers a lane's bar %v", what, box, bar)
+	}
+}
+
+// overlapBadgeBox is the box of the "2 holders" badge drawn, nil if none.
+func overlapBadgeBox(r *timelineRenderer) *labelBox {
+	for _, o := range r.labels.objects() {
+		if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, i18n.T("timeline.overlap")) {
+			for _, b := range r.badges.objects() {
+				if b.Visible() && b.Position() == txt.Position().SubtractXY(4, 1) {
+					return &labelBox{b.Position().X, b.Position().Y, b.Size().Width, b.Size().Height}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // The "2 holders" badge covers none of the lanes' bars (issue 16: at
 // 1366×768 etcd-lease-expiry's badge at the lanes' foot hid client-2's
 // "key on server" bar), in the timelines of 1024×768 and 1366×768
@@ -58,26 +92,45 @@ func TestTimelineOverlapBadgeCoversNoBar(t *testing.T) {
 			fyne.NewSize(1008, 130), fyne.NewSize(1008, 150), // a 1024×768 window
 			fyne.NewSize(1350, 150), fyne.NewSize(1350, 175), fyne.NewSize(1350, 210), // 1366×768
 		} {
-			w.Resize(size)
-			tl.Resize(size)
-			tl.SetTimeline(run)
-			tl.SetCursor(run.End)
-			r := test.TempWidgetRenderer(t, tl).(*timelineRenderer)
-			var badge *labelBox
-			for _, o := range r.labels.objects() {
-				if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, i18n.T("timeline.overlap")) {
-					for _, b := range r.badges.objects() {
-						if b.Visible() && b.Position() == txt.Position().SubtractXY(4, 1) {
-							badge = &labelBox{b.Position().X, b.Position().Y, b.Size().Width, b.Size().Height}
-						}
-					}
-				}
-			}
+			badge := overlapBadgeBox(drawnAtEnd(t, w, tl, run, size))
 			require.NotNil(t, badge, "%s at %v: the overlap's badge shows", name, size)
-			for _, bar := range laneBars(tl) {
-				covers := badge.x < bar.x+bar.w && bar.x < badge.x+badge.w && badge.y < bar.y+bar.h && bar.y < badge.y+badge.h
-				require.False(t, covers, "%s at %v: the badge %v covers a lane's bar %v", name, size, *badge, bar)
+			requireOnNoBar(t, tl, *badge, fmt.Sprintf("%s at %v", name, size))
+		}
+	}
+}
+
+// crowdedTimeline is clockJumpTimeline with a partition every second: in a
+// low timeline their badges fill the band's row but for gaps narrower than
+// the "2 holders" badge.
+func crowdedTimeline() sim.Timeline {
+	run := clockJumpTimeline()
+	run.Faults = nil
+	for at := time.Duration(0); at < run.End; at += time.Second {
+		run.Faults = append(run.Faults, sim.FaultMark{At: at, Kind: "partition"})
+	}
+	return run
+}
+
+// Where the fault badges fill every row of the band and the lanes leave no
+// strip for it, the "2 holders" badge gets a row of its own above the lanes
+// rather than cover a fault badge (issue 16), and still covers no bar.
+func TestTimelineOverlapBadgeCoversNoFaultBadge(t *testing.T) {
+	test.NewTempApp(t)
+	tl := NewTimeline()
+	w := test.NewTempWindow(t, tl)
+	run := crowdedTimeline()
+	for _, size := range []fyne.Size{fyne.NewSize(1008, 130), fyne.NewSize(1008, 175), fyne.NewSize(700, 150), fyne.NewSize(1350, 210)} {
+		r := drawnAtEnd(t, w, tl, run, size)
+		overlap := overlapBadgeBox(r)
+		var faults labelBoxes
+		for _, o := range r.badges.objects() {
+			if b := o.(*canvas.Rectangle); b.Visible() && b.FillColor == ColorFault {
+				faults = append(faults, labelBox{b.Position().X, b.Position().Y, b.Size().Width, b.Size().Height})
 			}
 		}
+		require.NotNil(t, overlap, "at %v: the overlap's badge shows", size)
+		require.NotEmpty(t, faults)
+		require.True(t, faults.free(*overlap), "at %v: the badge %v covers a fault badge (%v)", size, *overlap, faults)
+		requireOnNoBar(t, tl, *overlap, fmt.Sprintf("at %v", size))
 	}
 }

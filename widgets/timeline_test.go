@@ -356,11 +356,7 @@ func TestTimelineLanesLabelsNeverCoverEachOther(t *testing.T) {
 		},
 	}
 	for _, size := range []fyne.Size{fyne.NewSize(700, 150), fyne.NewSize(900, 140), fyne.NewSize(1000, 300), fyne.NewSize(600, 130)} {
-		w.Resize(size)
-		tl.Resize(size)
-		tl.SetTimeline(run)
-		tl.SetCursor(run.End)
-		r := test.TempWidgetRenderer(t, tl).(*timelineRenderer)
+		r := drawnAtEnd(t, w, tl, run, size)
 		boxes, names := shownLabels(r)
 		for i := range boxes {
 			for j := i + 1; j < len(boxes); j++ {
@@ -496,11 +492,7 @@ func TestTimelineLanesStayReadableUnderManyFaults(t *testing.T) {
 		{fyne.NewSize(1008, 140), 2},
 		{fyne.NewSize(1350, 300), 3},
 	} {
-		w.Resize(c.size)
-		tl.Resize(c.size)
-		tl.SetTimeline(run)
-		tl.SetCursor(run.End)
-		r := test.TempWidgetRenderer(t, tl).(*timelineRenderer)
+		r := drawnAtEnd(t, w, tl, run, c.size)
 		for _, g := range tl.lanes() {
 			assert.GreaterOrEqual(t, g.height, float32(tlReadableLane), "%v: lanes stay readable", c.size)
 		}
