@@ -44,7 +44,7 @@ type etcdClient struct {
 	seq     int64
 	pendSeq int64 // the outstanding unary call; 0 for none
 	phase   string
-	why     string // the error that ended a wait
+	why     etcdErr // the error that ended a wait
 
 	req       sim.Msg       // the outstanding call, kept for retries
 	reqEnd    time.Duration // its context deadline, monotonic
@@ -146,13 +146,13 @@ const (
 	retryMaxRetries = 100
 )
 
-func (c *etcdClient) repeatable(why string) bool {
+func (c *etcdClient) repeatable(why etcdErr) bool {
 	return (c.req.Op == etcdRange || c.req.Op == etcdGrant || c.req.Op == etcdRevoke) && unavailable(why) && c.retries < retryMaxRetries
 }
 
 // unavailable reports whether an error has gRPC code Unavailable, the only
 // one the interceptor retries ("requested lease not found" is NotFound).
-func unavailable(why string) bool {
+func unavailable(why etcdErr) bool {
 	switch why {
 	case errNoLeader, errTimeout, errLeaderChanged, errNotPrimary, errReset:
 		return true
@@ -171,10 +171,10 @@ func (c *etcdClient) begin(ctx sim.Ctx) {
 func (c *etcdClient) acquire(ctx sim.Ctx) {
 	if c.sess != sessAlive {
 		c.sess = sessGranting
-		c.call(ctx, sim.Msg{Op: etcdGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}, phGrant)
+		c.call(ctx, LeaseCall{Op: etcdGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}.Msg(), phGrant)
 		return
 	}
-	c.call(ctx, sim.Msg{Op: etcdTxn, Value: "lock", Key: c.myKey, Token: c.lease}, phAcquire)
+	c.call(ctx, Txn{Kind: TxnLock, Key: c.myKey, Lease: c.lease}.Msg(), phAcquire)
 }
 
 // startKeepAlive is clientv3's KeepAlive: the first keepalive goes out at
@@ -197,11 +197,8 @@ func (c *etcdClient) startKeepAlive(ctx sim.Ctx) {
 }
 
 func (c *etcdClient) sendKeepAlive(ctx sim.Ctx) {
-	m := sim.Msg{Op: etcdKeepAlive, Token: c.lease}
-	if c.kaOpening {
-		m.N, c.kaOpening = 1, false
-	}
-	ctx.Send(c.servers[c.kaEp], m)
+	ctx.Send(c.servers[c.kaEp], LeaseCall{Op: etcdKeepAlive, Lease: c.lease, First: c.kaOpening}.Msg())
+	c.kaOpening = false
 	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAlive, Seq: c.kaGen})
 }
 
@@ -258,14 +255,14 @@ func (c *etcdClient) sessionDone(ctx sim.Ctx, why string, words sim.Words) {
 		sim.Say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).Part("why", words))
 }
 
-func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why string) {
+func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why etcdErr) {
 	if !c.kaStream {
 		return
 	}
 	c.kaStream = false
 	c.kaGen++
-	ctx.TraceSaid("session", string(etcdKeepAlive), "keepalive stream broken: "+why+"; reopening in "+keepAliveTick.String(),
-		sim.Say("note.etcd.streamBroken", "err", why, "in", keepAliveTick.String()))
+	ctx.TraceSaid("session", string(etcdKeepAlive), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
+		sim.Say("note.etcd.streamBroken", "err", string(why), "in", keepAliveTick.String()))
 	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAliveReopen, Seq: c.kaGen})
 }
 
@@ -293,26 +290,27 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		return
 	case etcdKeepAliveOK:
-		if c.sess != sessAlive || m.Token != c.lease {
+		ka := LeaseCallOf(m)
+		if c.sess != sessAlive || ka.Lease != c.lease {
 			return
 		}
-		if m.TTL <= 0 {
+		if ka.TTL <= 0 {
 			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found", sim.Say("note.etcd.ttlZero"))
 			return
 		}
 		now := ctx.Mono()
 		c.keepalives++
-		c.leaseTTL = m.TTL
-		c.nextKA, c.deadline = now+m.TTL/3, now+m.TTL
+		c.leaseTTL = ka.TTL
+		c.nextKA, c.deadline = now+ka.TTL/3, now+ka.TTL
 		return
 	case etcdKeepAliveErr:
 		if from == c.servers[c.kaEp] {
 			c.kaEp = (c.kaEp + 1) % len(c.servers)
-			c.keepAliveBroken(ctx, m.Value)
+			c.keepAliveBroken(ctx, LeaseCallOf(m).Err)
 		}
 		return
 	case etcdWatchCreated:
-		if m.Seq == c.watchID {
+		if watchIDOf(m) == c.watchID {
 			c.watchAcked = true
 		}
 		return
@@ -325,40 +323,43 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	}
 	c.pendSeq = 0
 	if m.Op == etcdError {
-		c.failed(ctx, m.Value)
+		c.failed(ctx, ErrorOf(m))
 		return
 	}
 	switch c.phase {
 	case phGrant:
-		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, m.Token, m.TTL, 0
-		c.myKey = EtcdPrefix + strconv.FormatInt(m.Token, 16)
-		ctx.TraceSaid("session", string(etcdGrant), fmt.Sprintf("lease %x granted, TTL %v", m.Token, m.TTL),
-			sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", m.Token), "ttl", m.TTL.String()))
+		g := LeaseCallOf(m)
+		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, g.Lease, g.TTL, 0
+		c.myKey = EtcdPrefix + strconv.FormatInt(g.Lease, 16)
+		ctx.TraceSaid("session", string(etcdGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
+			sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
 		c.startKeepAlive(ctx)
 		if c.State == sim.StateWaiting {
 			c.acquire(ctx)
 		}
 	case phAcquire:
-		c.myRev = m.Token
-		if m.N == c.myRev || m.Key == "" {
+		r := TxnRespOf(m)
+		c.myRev = r.Rev
+		if r.OwnerRev == c.myRev || r.OwnerKey == "" {
 			c.acquired(ctx)
 			return
 		}
-		ctx.TraceSaid("lock", string(etcdTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, m.Key, m.N),
-			sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", m.Key, "ownerRev", fmt.Sprint(m.N)))
+		ctx.TraceSaid("lock", string(etcdTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
+			sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", r.OwnerKey, "ownerRev", fmt.Sprint(r.OwnerRev)))
 		c.query(ctx)
 	case phQuery:
 		if c.State != sim.StateWaiting {
 			return
 		}
-		if m.Key == "" {
+		r := RangeRespOf(m)
+		if r.Key == "" {
 			c.cancelWatch(ctx)
-			c.call(ctx, sim.Msg{Op: etcdRange, Value: "key", Key: c.myKey}, phCheck)
+			c.call(ctx, Range{Kind: RangeKey, Key: c.myKey}.Msg(), phCheck)
 			return
 		}
 		if ctx.Scenario().Herd {
 			if !c.watching {
-				c.watch(ctx, EtcdPrefix, true, m.N)
+				c.watch(ctx, EtcdPrefix, true, r.Rev)
 			}
 			c.phase = phWatch
 			if c.requery {
@@ -368,10 +369,10 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		c.phase = phWatch
-		c.watch(ctx, m.Key, false, m.N)
+		c.watch(ctx, r.Key, false, r.Rev)
 	case phCheck:
-		if m.Token == 0 {
-			ctx.TraceSaid("lock", string(etcdRange), errSessionExpired+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", errSessionExpired, "key", c.myKey))
+		if RangeRespOf(m).Key == "" {
+			ctx.TraceSaid("lock", string(etcdRange), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -385,7 +386,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case phWrite:
 		// etcd recorded the write when it applied the Txn (applyEntry).
 		c.WriteAnswered()
-		if m.N != 1 {
+		if !TxnRespOf(m).Succeeded {
 			ctx.TraceSaid("write", string(etcdTxn), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				sim.Say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
@@ -399,7 +400,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 
 // query is one pass of waitDeletes: the latest key created before mine.
 func (c *etcdClient) query(ctx sim.Ctx) {
-	c.call(ctx, sim.Msg{Op: etcdRange, Value: "last", Key: EtcdPrefix, Token: c.myRev - 1}, phQuery)
+	c.call(ctx, Range{Kind: RangeLast, Key: EtcdPrefix, MaxRev: c.myRev - 1}.Msg(), phQuery)
 }
 
 func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
@@ -415,11 +416,7 @@ func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 func (c *etcdClient) openWatch(ctx sim.Ctx) {
 	c.watchID++
 	c.watching, c.watchAcked = true, false
-	n := int64(0)
-	if c.watchPrefix {
-		n = 1
-	}
-	ctx.Send(c.server(), sim.Msg{Op: etcdWatch, Seq: c.watchID, Key: c.watchKey, N: n, Token: c.watchFrom})
+	ctx.Send(c.server(), Watch{ID: c.watchID, Key: c.watchKey, Prefix: c.watchPrefix, Start: c.watchFrom}.Msg())
 	ctx.After(etcdClientTimeout, sim.Timer{Kind: timerWatchTimeout, Seq: c.watchID})
 }
 
@@ -428,16 +425,17 @@ func (c *etcdClient) cancelWatch(ctx sim.Ctx) {
 		return
 	}
 	c.watching = false
-	ctx.Send(c.server(), sim.Msg{Op: etcdWatchCancel, Seq: c.watchID})
+	ctx.Send(c.server(), watchNote(etcdWatchCancel, c.watchID))
 }
 
 func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
-	if !c.watching || m.Seq != c.watchID || c.State != sim.StateWaiting {
+	id, ev := WatchEventOf(m)
+	if !c.watching || id != c.watchID || c.State != sim.StateWaiting {
 		return
 	}
 	ctx.Notified()
-	c.watchFrom = m.Token + 1
-	if m.Op != etcdEventDelete {
+	c.watchFrom = ev.Rev + 1
+	if ev.Type != etcdEventDelete {
 		return
 	}
 	if ctx.Scenario().Herd {
@@ -462,8 +460,8 @@ func (c *etcdClient) acquired(ctx sim.Ctx) {
 
 // failed handles an error or a timeout of the outstanding call: the
 // client moves to the next endpoint and the Mutex call returns the error.
-func (c *etcdClient) failed(ctx sim.Ctx, why string) {
-	ctx.TraceSaid("rpc", c.phase, why, sim.AsIs(why))
+func (c *etcdClient) failed(ctx sim.Ctx, why etcdErr) {
+	ctx.TraceSaid("rpc", c.phase, string(why), sim.AsIs(string(why)))
 	c.switchEndpoint()
 	if c.repeatable(why) {
 		c.retries++
@@ -498,9 +496,9 @@ func (c *etcdClient) failed(ctx sim.Ctx, why string) {
 	}
 }
 
-func (c *etcdClient) retry(ctx sim.Ctx, why string) {
+func (c *etcdClient) retry(ctx sim.Ctx, why etcdErr) {
 	c.phase = phIdle
-	if c.Failed(ctx, why, sim.AsIs(why)) {
+	if c.Failed(ctx, string(why), sim.AsIs(string(why))) {
 		ctx.After(sim.RetryDelay(ctx), sim.Timer{Kind: sim.TimerRetry})
 	} else if c.State == sim.StateDone {
 		c.closeSession(ctx)
@@ -583,7 +581,7 @@ func (c *etcdClient) finish(ctx sim.Ctx) { c.Write(ctx, c.myRev) }
 
 // write is the fenced write: Txn(If(mutex.IsOwner()).Then(Put(storage))).
 func (c *etcdClient) write(ctx sim.Ctx) {
-	c.call(ctx, sim.Msg{Op: etcdTxn, Value: "write", Key: c.myKey, Token: c.myRev}, phWrite)
+	c.call(ctx, Txn{Kind: TxnWrite, Key: c.myKey, Rev: c.myRev}.Msg(), phWrite)
 }
 
 func (c *etcdClient) unlock(ctx sim.Ctx) {
@@ -606,7 +604,7 @@ func (c *etcdClient) closeSession(ctx sim.Ctx) {
 	}
 	c.sess = sessNone
 	c.dlGen++
-	c.call(ctx, sim.Msg{Op: etcdRevoke, Token: c.lease}, phClose)
+	c.call(ctx, LeaseCall{Op: etcdRevoke, Lease: c.lease}.Msg(), phClose)
 }
 
 func (c *etcdClient) session() string {

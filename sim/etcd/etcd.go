@@ -63,15 +63,15 @@ const (
 
 // Errors etcd answers with, as its clients print them.
 const (
-	errNoLeader       = "etcdserver: no leader"
-	errTimeout        = "etcdserver: request timed out"
-	errLeaseNotFound  = "etcdserver: requested lease not found"
-	errLeaseExists    = "etcdserver: lease already exists"
-	errNotPrimary     = "etcdserver: not primary"
-	errLeaderChanged  = "etcdserver: leader changed"
-	errSessionExpired = "mutex: session is expired"
-	errDeadline       = "context deadline exceeded"
-	errReset          = "connection reset"
+	errNoLeader       etcdErr = "etcdserver: no leader"
+	errTimeout        etcdErr = "etcdserver: request timed out"
+	errLeaseNotFound  etcdErr = "etcdserver: requested lease not found"
+	errLeaseExists    etcdErr = "etcdserver: lease already exists"
+	errNotPrimary     etcdErr = "etcdserver: not primary"
+	errLeaderChanged  etcdErr = "etcdserver: leader changed"
+	errSessionExpired etcdErr = "mutex: session is expired"
+	errDeadline       etcdErr = "context deadline exceeded"
+	errReset          etcdErr = "connection reset"
 )
 
 // Server roles as the cluster view shows them.

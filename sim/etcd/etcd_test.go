@@ -805,7 +805,7 @@ func TestEtcdRangeOnALeaderlessMemberWaits(t *testing.T) {
 	heal := 3500 * time.Millisecond
 	sc.Faults = []sim.Fault{{At: sim.Duration(500 * time.Millisecond), Partition: [][]string{{"etcd-3", "client-1"}}, For: sim.Duration(heal - 500*time.Millisecond)}}
 	script := sim.NewScriptClient(sim.ScriptStep{At: 2600 * time.Millisecond, To: "etcd-3",
-		Msg: sim.Msg{Op: "Range", Key: etcd.EtcdPrefix}})
+		Msg: etcd.Range{Kind: etcd.RangeKey, Key: etcd.EtcdPrefix}.Msg()})
 	s, err := sim.NewScripted(sc, script)
 	require.NoError(t, err)
 	s.EnableTrace()

@@ -117,7 +117,7 @@ func (s *EtcdServer) forwardRenew(ctx sim.Ctx, req, id int64) {
 		s.leaderRenew(ctx, s.self, req, id)
 		return
 	}
-	ctx.Send(s.lead, sim.Msg{Op: leaseRenew, Seq: req, Token: id})
+	ctx.Send(s.lead, renewal{Req: req, Lease: id}.msg(leaseRenew))
 }
 
 func (s *EtcdServer) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
@@ -145,23 +145,26 @@ func (s *EtcdServer) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
 	s.respondRenew(ctx, from, req, id, l.TTL, "")
 }
 
-func (s *EtcdServer) respondRenew(ctx sim.Ctx, from sim.NodeID, req, id int64, ttl time.Duration, err string) {
+func (s *EtcdServer) respondRenew(ctx sim.Ctx, from sim.NodeID, req, id int64, ttl time.Duration, err etcdErr) {
+	r := renewal{Req: req, Lease: id, TTL: ttl, Err: err}
 	if from == s.self {
-		s.answerKeepAlive(ctx, req, id, ttl, err)
+		s.answerKeepAlive(ctx, r)
 		return
 	}
-	ctx.Send(from, sim.Msg{Op: leaseRenewResp, Seq: req, Token: id, TTL: ttl, Value: err})
+	ctx.Send(from, r.msg(leaseRenewResp))
 }
 
-func (s *EtcdServer) answerKeepAlive(ctx sim.Ctx, req, id int64, ttl time.Duration, err string) {
-	p, ok := s.pending[req]
+// answerKeepAlive answers the keepalive of request r.Req with the
+// leader's renewal.
+func (s *EtcdServer) answerKeepAlive(ctx sim.Ctx, r renewal) {
+	p, ok := s.pending[r.Req]
 	if !ok {
 		return
 	}
-	s.forget(ctx, req)
-	if err != "" {
-		ctx.Send(p.Client, sim.Msg{Op: etcdKeepAliveErr, Token: id, Value: err})
+	s.forget(ctx, r.Req)
+	if r.Err != "" {
+		ctx.Send(p.Client, LeaseCall{Op: etcdKeepAliveErr, Lease: r.Lease, Err: r.Err}.Msg())
 		return
 	}
-	ctx.Send(p.Client, sim.Msg{Op: etcdKeepAliveOK, Token: id, TTL: ttl})
+	ctx.Send(p.Client, LeaseCall{Op: etcdKeepAliveOK, Lease: r.Lease, TTL: r.TTL}.Msg())
 }

@@ -1,11 +1,16 @@
 package etcd
 
-import "github.com/lockscope/lockscope/sim"
+import (
+	"time"
 
-// Wire operations of etcd mode. Client calls and their answers carry the
-// client's request id in Seq; raft messages carry the sender's term in Seq,
-// but for MsgApp and MsgProp, whose bodies say it all (an *appendEntries,
-// an *etcdEntry).
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Wire operations of etcd mode. What each one carries is its typed form
+// below (a struct with named fields and its codec); only this file reads
+// or writes the envelope's fields for them. Client calls and their
+// answers carry the client's request id in Seq (the client's send and the
+// member's reply set it).
 const (
 	etcdGrant        sim.Op = "Grant"
 	etcdGrantResp    sim.Op = "GrantResp"
@@ -59,11 +64,6 @@ const (
 	timerWaitLeader      sim.TimerKind = "waitlead" // a request waits for a leader; Seq is the request
 )
 
-// appendReject is a MsgAppResp's Value when the follower refuses the
-// append: its log does not hold the entry before the new ones (Token is
-// that index, N the follower's hint, its last index).
-const appendReject = "reject"
-
 // appendEntries is the body of a MsgApp: raft's Message{Term, Index,
 // LogTerm, Commit, Entries}. It is never changed once sent: its entries
 // are a copy of the leader's log, which may be truncated and overwritten
@@ -94,4 +94,321 @@ func newAppend(log *sim.Chunked[etcdEntry], term, prev, prevTerm, commit int64) 
 		})
 	}
 	return a
+}
+
+// An etcd message is a sim.Msg whose scalar fields only this file fills
+// and reads: each op below has a small struct with named fields, and a
+// codec between the two (msg() writes the envelope, xxxOf reads it), so
+// the rest of the design says "Lease", "Term" or "Reject" and a message
+// costs no allocation (heartbeats and their answers are half of an etcd
+// run's events). MsgApp and MsgProp carry their bodies in Msg.Body
+// (*appendEntries, *etcdEntry); the envelope's Key is the key named, TTL a
+// lease's TTL.
+
+// TxnKind says which of clientv3's two transactions a Txn is.
+type TxnKind string
+
+// The Txns the client sends.
+const (
+	// TxnLock is Mutex.tryAcquire: put my key with my lease if it has no
+	// create revision yet; in either branch, get the first-created key
+	// under the prefix (the owner).
+	TxnLock TxnKind = "lock"
+	// TxnWrite is the guarded write: put the storage key if my key's
+	// create revision is still mine (Mutex.IsOwner in the If).
+	TxnWrite TxnKind = "write"
+)
+
+// RangeKind says which of the client's two reads a Range is.
+type RangeKind string
+
+// The Ranges the client sends.
+const (
+	RangeKey  RangeKind = "key"  // Get(myKey): is my key still there?
+	RangeLast RangeKind = "last" // waitDeletes: Get(prefix, WithLastCreate, WithMaxCreateRev(rev))
+)
+
+// etcdErr is an error a call or a stream ends with, as clientv3 prints it.
+type etcdErr string
+
+// Txn is a Txn request (exported for the conformance tests' scripted
+// clients).
+type Txn struct {
+	Kind  TxnKind
+	Key   string // the client's key
+	Lease int64  // TxnLock: the lease the key is put with
+	Rev   int64  // TxnWrite: the create revision the key must still have
+}
+
+// Msg is the request on the wire.
+func (t Txn) Msg() sim.Msg {
+	m := sim.Msg{Op: etcdTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease}
+	if t.Kind == TxnWrite {
+		m.Token = t.Rev
+	}
+	return m
+}
+
+func txnOf(m *sim.Msg) Txn {
+	t := Txn{Kind: TxnKind(m.Value), Key: m.Key}
+	if t.Kind == TxnWrite {
+		t.Rev = m.Token
+	} else {
+		t.Lease = m.Token
+	}
+	return t
+}
+
+// TxnResp is the answer to a Txn.
+type TxnResp struct {
+	Kind      TxnKind
+	Succeeded bool   // TxnLock: my key was put now (false: it was there); TxnWrite: the guard held, the value is written
+	Rev       int64  // TxnLock: my key's create revision; TxnWrite: the store's revision after it
+	OwnerKey  string // TxnLock: the first-created key under the prefix ("" none)
+	OwnerRev  int64  // TxnLock: its create revision
+}
+
+// txnPut and txnGet are a TxnLock answer's Value: which branch ran.
+const (
+	txnPut = "put"
+	txnGet = "get"
+)
+
+func (r TxnResp) msg() sim.Msg {
+	if r.Kind == TxnWrite {
+		return sim.Msg{Op: etcdTxnResp, Value: string(TxnWrite), N: flag(r.Succeeded), Token: r.Rev}
+	}
+	how := txnGet
+	if r.Succeeded {
+		how = txnPut
+	}
+	return sim.Msg{Op: etcdTxnResp, Key: r.OwnerKey, Value: how, Token: r.Rev, N: r.OwnerRev}
+}
+
+// TxnRespOf reads a TxnResp.
+func TxnRespOf(m *sim.Msg) TxnResp {
+	if m.Value == string(TxnWrite) {
+		return TxnResp{Kind: TxnWrite, Succeeded: m.N == 1, Rev: m.Token}
+	}
+	return TxnResp{Kind: TxnLock, Succeeded: m.Value == txnPut, Rev: m.Token, OwnerKey: m.Key, OwnerRev: m.N}
+}
+
+// Range is a Range request.
+type Range struct {
+	Kind   RangeKind
+	Key    string // RangeKey: the key; RangeLast: the prefix
+	MaxRev int64  // RangeLast: the highest create revision considered
+}
+
+// Msg is the request on the wire.
+func (r Range) Msg() sim.Msg {
+	return sim.Msg{Op: etcdRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev}
+}
+
+func rangeOf(m *sim.Msg) Range { return Range{Kind: RangeKind(m.Value), Key: m.Key, MaxRev: m.Token} }
+
+// RangeResp is the answer to a Range: the key found ("" none) with its
+// create revision, and the store's revision (the header's).
+type RangeResp struct {
+	Key       string
+	CreateRev int64
+	Rev       int64
+}
+
+func (r RangeResp) msg() sim.Msg {
+	return sim.Msg{Op: etcdRangeResp, Key: r.Key, Token: r.CreateRev, N: r.Rev}
+}
+
+// RangeRespOf reads a RangeResp.
+func RangeRespOf(m *sim.Msg) RangeResp { return RangeResp{Key: m.Key, CreateRev: m.Token, Rev: m.N} }
+
+// DeleteResp is the answer to a Delete: how many keys it deleted and the
+// store's revision after it.
+type DeleteResp struct {
+	Deleted int64
+	Rev     int64
+}
+
+func (r DeleteResp) msg() sim.Msg { return sim.Msg{Op: etcdDeleteResp, N: r.Deleted, Token: r.Rev} }
+
+// DeleteRespOf reads a DeleteResp.
+func DeleteRespOf(m *sim.Msg) DeleteResp { return DeleteResp{Deleted: m.N, Rev: m.Token} }
+
+// LeaseCall is a Grant (TTL: the TTL asked), a Revoke or a KeepAlive
+// (Lease), and the answers to them: GrantResp, RevokeResp, KeepAliveResp
+// (TTL 0: the lease is not found), KeepAliveErr (Err). First marks a keepalive
+// stream's first request, which a member without a leader refuses.
+type LeaseCall struct {
+	Op    sim.Op
+	Lease int64
+	TTL   time.Duration
+	First bool
+	Err   etcdErr
+}
+
+// Msg is the call or answer on the wire.
+func (l LeaseCall) Msg() sim.Msg {
+	return sim.Msg{Op: l.Op, Token: l.Lease, TTL: l.TTL, N: flag(l.First), Value: string(l.Err)}
+}
+
+// LeaseCallOf reads a LeaseCall.
+func LeaseCallOf(m *sim.Msg) LeaseCall {
+	return LeaseCall{Op: m.Op, Lease: m.Token, TTL: m.TTL, First: m.N == 1, Err: etcdErr(m.Value)}
+}
+
+// failure is an Error answer to a call.
+func failure(err etcdErr) sim.Msg { return sim.Msg{Op: etcdError, Value: string(err)} }
+
+// ErrorOf is the error an Error answer carries.
+func ErrorOf(m *sim.Msg) etcdErr { return etcdErr(m.Value) }
+
+// Watch opens a watch (a Watch request) on a key or, Prefix, every key
+// under it, from revision Start; ID is the client's watch, which
+// WatchCreated, WatchCancel and the events name.
+type Watch struct {
+	ID     int64
+	Key    string
+	Prefix bool
+	Start  int64
+}
+
+// Msg is the request on the wire.
+func (w Watch) Msg() sim.Msg {
+	return sim.Msg{Op: etcdWatch, Seq: w.ID, Key: w.Key, N: flag(w.Prefix), Token: w.Start}
+}
+
+func watchOf(m *sim.Msg) Watch {
+	return Watch{ID: m.Seq, Key: m.Key, Prefix: m.N == 1, Start: m.Token}
+}
+
+// watchNote is a WatchCreated or a WatchCancel: the watch it is about.
+func watchNote(op sim.Op, id int64) sim.Msg { return sim.Msg{Op: op, Seq: id} }
+
+func watchIDOf(m *sim.Msg) int64 { return m.Seq }
+
+// msg is the event as the watch id's stream delivers it: its op is the
+// event's type (PUT, DELETE).
+func (ev etcdEvent) msg(watch int64) sim.Msg {
+	return sim.Msg{Op: ev.Type, Seq: watch, Key: ev.Key, Token: ev.Rev}
+}
+
+// WatchEventOf reads an event and the watch it is for.
+func WatchEventOf(m *sim.Msg) (watch int64, ev etcdEvent) {
+	return m.Seq, etcdEvent{Rev: m.Token, Type: m.Op, Key: m.Key}
+}
+
+// flag is a yes/no in a number field of the envelope (read back as == 1).
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// termOf is the term a message between members carries (raft's
+// Message.Term): MsgApp's in its body, the others' in Seq. MsgProp and
+// the ReadIndex and lease messages carry none (they are handled before
+// the term is looked at).
+func termOf(m *sim.Msg) int64 {
+	if m.Op == raftApp {
+		return m.Body.(*appendEntries).Term
+	}
+	return m.Seq
+}
+
+// voteReq is a MsgVote or MsgPreVote: the term campaigned for and the
+// candidate's last log entry.
+type voteReq struct {
+	Term      int64
+	LastIndex int64
+	LastTerm  int64
+}
+
+func (v voteReq) msg(op sim.Op) sim.Msg {
+	return sim.Msg{Op: op, Seq: v.Term, Token: v.LastIndex, N: v.LastTerm}
+}
+
+func voteReqOf(m *sim.Msg) voteReq { return voteReq{Term: m.Seq, LastIndex: m.Token, LastTerm: m.N} }
+
+// voteResp is a MsgVoteResp or MsgPreVoteResp (and a MsgPreVoteResp
+// refusing a stale term): the voter's term, or the term granted.
+type voteResp struct {
+	Term    int64
+	Granted bool
+}
+
+func (v voteResp) msg(op sim.Op) sim.Msg { return sim.Msg{Op: op, Seq: v.Term, N: flag(v.Granted)} }
+
+func voteRespOf(m *sim.Msg) voteResp { return voteResp{Term: m.Seq, Granted: m.N == 1} }
+
+// heartbeat is a MsgHeartbeat (Context: the ReadIndex round it confirms,
+// 0 none; Commit: the commit index the follower may apply) or a
+// MsgHeartbeatResp (Context echoed).
+type heartbeat struct {
+	Term    int64
+	Commit  int64
+	Context int64
+}
+
+func (h heartbeat) msg(op sim.Op) sim.Msg {
+	return sim.Msg{Op: op, Seq: h.Term, N: h.Commit, Token: h.Context}
+}
+
+func heartbeatOf(m *sim.Msg) heartbeat { return heartbeat{Term: m.Seq, Commit: m.N, Context: m.Token} }
+
+// appendResp is a MsgAppResp (and the answer to a MsgApp or heartbeat of
+// a stale term, with Index 0): raft's Message{Term, Index, Reject,
+// RejectHint}. Index is the follower's last entry from the append (or its
+// commit index when the append was older); a rejection's Index is the
+// previous index refused and Hint the follower's last index.
+type appendResp struct {
+	Term   int64
+	Index  int64
+	Reject bool
+	Hint   int64
+}
+
+// appendReject is a MsgAppResp's Value when the follower refuses the
+// append.
+const appendReject = "reject"
+
+func (a appendResp) msg() sim.Msg {
+	m := sim.Msg{Op: raftAppResp, Seq: a.Term, Token: a.Index, N: a.Hint}
+	if a.Reject {
+		m.Value = appendReject
+	}
+	return m
+}
+
+func appendRespOf(m *sim.Msg) appendResp {
+	return appendResp{Term: m.Seq, Index: m.Token, Reject: m.Value == appendReject, Hint: m.N}
+}
+
+// readIndex is a MsgReadIndex (a follower asks the leader for the read
+// index of its request Req) or a MsgReadIndexResp (Index the answer).
+type readIndex struct {
+	Req   int64
+	Index int64
+}
+
+func (r readIndex) msg(op sim.Op) sim.Msg { return sim.Msg{Op: op, Seq: r.Req, Token: r.Index} }
+
+func readIndexOf(m *sim.Msg) readIndex { return readIndex{Req: m.Seq, Index: m.Token} }
+
+// renewal is a LeaseRenew a follower forwards to the leader for its
+// request Req, or the leader's LeaseRenewResp: the lease, its TTL (0: not
+// found) and an error ("" none).
+type renewal struct {
+	Req   int64
+	Lease int64
+	TTL   time.Duration
+	Err   etcdErr
+}
+
+func (r renewal) msg(op sim.Op) sim.Msg {
+	return sim.Msg{Op: op, Seq: r.Req, Token: r.Lease, TTL: r.TTL, Value: string(r.Err)}
+}
+
+func renewalOf(m *sim.Msg) renewal {
+	return renewal{Req: m.Seq, Lease: m.Token, TTL: m.TTL, Err: etcdErr(m.Value)}
 }

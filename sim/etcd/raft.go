@@ -61,7 +61,7 @@ func (s *EtcdServer) campaign(ctx sim.Ctx, pre bool) {
 	}
 	for _, m := range s.members {
 		if m != s.self {
-			ctx.Send(m, sim.Msg{Op: op, Seq: term, Token: s.lastIndex(), N: s.lastTerm()})
+			ctx.Send(m, voteReq{Term: term, LastIndex: s.lastIndex(), LastTerm: s.lastTerm()}.msg(op))
 		}
 	}
 }
@@ -119,7 +119,9 @@ func (s *EtcdServer) newLeader(ctx sim.Ctx) {
 		switch {
 		case p.Op == etcdRange && p.ReadIndex == 0:
 			s.forget(ctx, id)
-			ctx.Send(p.Client, sim.Msg{Op: etcdError, Seq: p.Seq, Value: errLeaderChanged})
+			reply := failure(errLeaderChanged)
+			reply.Seq = p.Seq
+			ctx.Send(p.Client, reply)
 		case p.WaitLeader:
 			// waitLeader looks again only at its next election timeout
 			// ("waitlead"), not the moment a leader appears.
@@ -131,7 +133,7 @@ func (s *EtcdServer) newLeader(ctx sim.Ctx) {
 		case p.Op == etcdKeepAlive && s.isLeader():
 			s.leaderRenew(ctx, s.self, id, p.Lease)
 		case p.Op == etcdKeepAlive:
-			ctx.Send(s.lead, sim.Msg{Op: leaseRenew, Seq: id, Token: p.Lease})
+			ctx.Send(s.lead, renewal{Req: id, Lease: p.Lease}.msg(leaseRenew))
 		}
 	}
 }
@@ -253,7 +255,7 @@ func (s *EtcdServer) monitorLeader(ctx sim.Ctx) {
 		return
 	}
 	for _, c := range s.kaStreams {
-		ctx.Send(c, sim.Msg{Op: etcdKeepAliveErr, Value: errNoLeader})
+		ctx.Send(c, LeaseCall{Op: etcdKeepAliveErr, Err: errNoLeader}.Msg())
 		for _, id := range s.pendingIDs() {
 			if p := s.pending[id]; p.Client == c && p.Op == etcdKeepAlive {
 				s.forget(ctx, id)
@@ -283,7 +285,7 @@ func (s *EtcdServer) lastReadCtx() int64 {
 func (s *EtcdServer) bcastHeartbeat(ctx sim.Ctx, readCtx int64) {
 	for i, m := range s.members {
 		if m != s.self {
-			ctx.Send(m, sim.Msg{Op: raftHeartbeat, Seq: s.term, N: min(s.match[i], s.commit), Token: readCtx})
+			ctx.Send(m, heartbeat{Term: s.term, Commit: min(s.match[i], s.commit), Context: readCtx}.msg(raftHeartbeat))
 		}
 	}
 }
@@ -349,27 +351,26 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return
 	case raftReadIndex:
 		if s.isLeader() {
-			s.leaderRead(ctx, from, m.Seq)
+			s.leaderRead(ctx, from, readIndexOf(m).Req)
 		}
 		return
 	case raftReadIndexResp:
-		if p, ok := s.pending[m.Seq]; ok {
-			p.ReadIndex = m.Token
-			s.pending[m.Seq] = p
+		r := readIndexOf(m)
+		if p, ok := s.pending[r.Req]; ok {
+			p.ReadIndex = r.Index
+			s.pending[r.Req] = p
 			s.serveReads(ctx)
 		}
 		return
 	case leaseRenew:
-		s.leaderRenew(ctx, from, m.Seq, m.Token)
+		r := renewalOf(m)
+		s.leaderRenew(ctx, from, r.Req, r.Lease)
 		return
 	case leaseRenewResp:
-		s.answerKeepAlive(ctx, m.Seq, m.Token, m.TTL, m.Value)
+		s.answerKeepAlive(ctx, renewalOf(m))
 		return
 	}
-	term := m.Seq
-	if m.Op == raftApp {
-		term = m.Body.(*appendEntries).Term
-	}
+	term := termOf(m)
 	switch {
 	case term > s.term:
 		if (m.Op == raftVote || m.Op == raftPreVote) && s.inLease() {
@@ -377,7 +378,7 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		switch {
 		case m.Op == raftPreVote:
-		case m.Op == raftPreVoteResp && m.N == 1:
+		case m.Op == raftPreVoteResp && voteRespOf(m).Granted:
 		case m.Op == raftApp || m.Op == raftHeartbeat:
 			s.becomeFollower(ctx, term, from)
 		default:
@@ -386,35 +387,36 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case term < s.term:
 		switch m.Op {
 		case raftApp, raftHeartbeat:
-			ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term})
+			ctx.Send(from, appendResp{Term: s.term}.msg())
 		case raftPreVote:
-			ctx.Send(from, sim.Msg{Op: raftPreVoteResp, Seq: s.term})
+			ctx.Send(from, voteResp{Term: s.term}.msg(raftPreVoteResp))
 		}
 		return
 	}
 	switch m.Op {
 	case raftPreVote, raftVote:
-		canVote := s.vote == from || (s.vote == sim.None && s.lead == sim.None) || (m.Op == raftPreVote && m.Seq > s.term)
+		v := voteReqOf(m)
+		canVote := s.vote == from || (s.vote == sim.None && s.lead == sim.None) || (m.Op == raftPreVote && v.Term > s.term)
 		resp := raftVoteResp
 		if m.Op == raftPreVote {
 			resp = raftPreVoteResp
 		}
-		if canVote && s.upToDate(m.Token, m.N) {
-			ctx.Send(from, sim.Msg{Op: resp, Seq: m.Seq, N: 1})
+		if canVote && s.upToDate(v.LastIndex, v.LastTerm) {
+			ctx.Send(from, voteResp{Term: v.Term, Granted: true}.msg(resp))
 			if m.Op == raftVote {
 				s.electionElapsed = 0
 				s.vote = from
 			}
 		} else {
-			ctx.Send(from, sim.Msg{Op: resp, Seq: s.term})
+			ctx.Send(from, voteResp{Term: s.term}.msg(resp))
 		}
 	case raftPreVoteResp:
 		if s.role == roleCandidate && s.pre {
-			s.poll(ctx, from, m.N == 1)
+			s.poll(ctx, from, voteRespOf(m).Granted)
 		}
 	case raftVoteResp:
 		if s.role == roleCandidate && !s.pre {
-			s.poll(ctx, from, m.N == 1)
+			s.poll(ctx, from, voteRespOf(m).Granted)
 		}
 	case raftApp, raftHeartbeat:
 		if s.role == roleCandidate {
@@ -432,14 +434,15 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			s.handleAppend(ctx, from, m.Body.(*appendEntries))
 			return
 		}
-		if c := min(m.N, s.lastIndex()); c > s.commit {
+		h := heartbeatOf(m)
+		if c := min(h.Commit, s.lastIndex()); c > s.commit {
 			s.commit = c
 			s.apply(ctx)
 		}
-		ctx.Send(from, sim.Msg{Op: raftHeartbeatResp, Seq: s.term, Token: m.Token})
+		ctx.Send(from, heartbeat{Term: s.term, Context: h.Context}.msg(raftHeartbeatResp))
 	case raftAppResp:
 		if s.isLeader() {
-			s.handleAppResp(ctx, from, m)
+			s.handleAppResp(ctx, from, appendRespOf(m))
 		}
 	case raftHeartbeatResp:
 		if !s.isLeader() {
@@ -450,8 +453,8 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		if s.match[i] < s.lastIndex() {
 			s.sendAppend(ctx, i)
 		}
-		if m.Token > 0 {
-			s.ackRead(ctx, i, m.Token)
+		if h := heartbeatOf(m); h.Context > 0 {
+			s.ackRead(ctx, i, h.Context)
 		}
 	}
 }
@@ -459,11 +462,11 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *appendEntries) {
 	prev := m.PrevIndex
 	if prev < s.commit {
-		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: s.commit})
+		ctx.Send(from, appendResp{Term: s.term, Index: s.commit}.msg())
 		return
 	}
 	if prev > s.lastIndex() || s.termAt(prev) != m.PrevTerm {
-		ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: prev, N: min(prev, s.lastIndex()), Value: appendReject})
+		ctx.Send(from, appendResp{Term: s.term, Index: prev, Reject: true, Hint: min(prev, s.lastIndex())}.msg())
 		return
 	}
 	for i, e := range m.Entries {
@@ -481,29 +484,29 @@ func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *appendEntries
 		s.commit = c
 		s.apply(ctx)
 	}
-	ctx.Send(from, sim.Msg{Op: raftAppResp, Seq: s.term, Token: lastNew})
+	ctx.Send(from, appendResp{Term: s.term, Index: lastNew}.msg())
 }
 
-func (s *EtcdServer) handleAppResp(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+func (s *EtcdServer) handleAppResp(ctx sim.Ctx, from sim.NodeID, m appendResp) {
 	i := s.memberIndex(from)
 	s.active[i] = true
-	if m.Value == appendReject {
+	if m.Reject {
 		switch {
-		case m.N < s.match[i]:
+		case m.Hint < s.match[i]:
 			// The follower lost entries it had acknowledged: its data
 			// directory is gone. Raft would panic; as after a member
 			// remove and re-add, it gets the whole log again.
-			s.match[i] = m.N
-		case m.Token <= s.match[i]:
+			s.match[i] = m.Hint
+		case m.Index <= s.match[i]:
 			return // stale
 		}
-		s.next[i] = max(min(m.Token, m.N+1), s.match[i]+1)
+		s.next[i] = max(min(m.Index, m.Hint+1), s.match[i]+1)
 		s.sendAppend(ctx, i)
 		return
 	}
-	if m.Token > s.match[i] {
-		s.match[i] = m.Token
+	if m.Index > s.match[i] {
+		s.match[i] = m.Index
 	}
-	s.next[i] = max(s.next[i], m.Token+1)
+	s.next[i] = max(s.next[i], m.Index+1)
 	s.maybeCommit(ctx)
 }

@@ -53,7 +53,7 @@ func (s *EtcdServer) releaseReads(ctx sim.Ctx, upTo int64) {
 				s.pending[r.Req] = p
 			}
 		} else {
-			ctx.Send(r.From, sim.Msg{Op: raftReadIndexResp, Seq: r.Req, Token: r.Index})
+			ctx.Send(r.From, readIndex{Req: r.Req, Index: r.Index}.msg(raftReadIndexResp))
 		}
 	}
 	s.reads = keep
@@ -68,14 +68,16 @@ func (s *EtcdServer) serveReads(ctx sim.Ctx) {
 			continue
 		}
 		s.forget(ctx, req)
-		reply := sim.Msg{Op: etcdRangeResp, Seq: p.Seq, N: s.rev}
+		r := RangeResp{Rev: s.rev}
 		if p.Last {
 			if k, kv, ok := s.lastCreateUpTo(p.Max); ok {
-				reply.Key, reply.Token = k, kv.CreateRev
+				r.Key, r.CreateRev = k, kv.CreateRev
 			}
 		} else if kv, ok := s.kv[p.Key]; ok {
-			reply.Key, reply.Token = p.Key, kv.CreateRev
+			r.Key, r.CreateRev = p.Key, kv.CreateRev
 		}
+		reply := r.msg()
+		reply.Seq = p.Seq
 		ctx.Send(p.Client, reply)
 	}
 }

@@ -35,18 +35,19 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		id := s.nextID()
 		s.submit(ctx, from, m.Seq, etcdEntry{Type: entGrant, Lease: id, N: int64(m.TTL / time.Second), Client: from})
 	case etcdTxn:
-		if m.Value == "write" {
-			s.submit(ctx, from, m.Seq, etcdEntry{Type: entWrite, Key: m.Key, N: m.Token, Client: from})
+		if t := txnOf(m); t.Kind == TxnWrite {
+			s.submit(ctx, from, m.Seq, etcdEntry{Type: entWrite, Key: t.Key, N: t.Rev, Client: from})
 		} else {
-			s.submit(ctx, from, m.Seq, etcdEntry{Type: entLock, Key: m.Key, Lease: m.Token, Client: from})
+			s.submit(ctx, from, m.Seq, etcdEntry{Type: entLock, Key: t.Key, Lease: t.Lease, Client: from})
 		}
 	case etcdDelete:
 		s.submit(ctx, from, m.Seq, etcdEntry{Type: entDelete, Key: m.Key, Client: from})
 	case etcdRevoke:
-		s.submit(ctx, from, m.Seq, etcdEntry{Type: entRevoke, Lease: m.Token, Client: from})
+		s.submit(ctx, from, m.Seq, etcdEntry{Type: entRevoke, Lease: LeaseCallOf(m).Lease, Client: from})
 	case etcdRange:
 		req := s.nextID()
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: m.Key, Max: m.Token, Last: m.Value == "last",
+		r := rangeOf(m)
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: r.Key, Max: r.MaxRev, Last: r.Kind == RangeLast,
 			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			// A linearizable read waits for its ReadIndex, sent again every
@@ -59,22 +60,23 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		if s.isLeader() {
 			s.leaderRead(ctx, s.self, req)
 		} else {
-			ctx.Send(s.lead, sim.Msg{Op: raftReadIndex, Seq: req})
+			ctx.Send(s.lead, readIndex{Req: req}.msg(raftReadIndex))
 		}
 	case etcdKeepAlive:
 		// The lease stream requires a leader (clientv3 lease.go:
 		// WithRequireLeader): newStreamInterceptor refuses to open one on a
-		// member without a leader (m.N 1: the stream's first keepalive).
+		// member without a leader (First: the stream's first keepalive).
 		// On a stream already open, LeaseRenew (etcdserver/v3_server.go)
 		// waits for a leader (waitLeader: a look every election timeout)
 		// within the request timeout, then forwards the renewal.
-		if s.lead == sim.None && m.N == 1 {
-			ctx.Send(from, sim.Msg{Op: etcdKeepAliveErr, Token: m.Token, Value: errNoLeader})
+		ka := LeaseCallOf(m)
+		if s.lead == sim.None && ka.First {
+			ctx.Send(from, LeaseCall{Op: etcdKeepAliveErr, Lease: ka.Lease, Err: errNoLeader}.Msg())
 			return
 		}
 		s.addKeepAliveStream(from)
 		req := s.nextID()
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: m.Token,
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: ka.Lease,
 			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			p := s.pending[req]
@@ -83,10 +85,11 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: req})
 			return
 		}
-		s.forwardRenew(ctx, req, m.Token)
+		s.forwardRenew(ctx, req, ka.Lease)
 	case etcdWatch:
-		w := etcdWatcher{Client: from, ID: m.Seq, Key: m.Key, Prefix: m.N == 1, Start: m.Token}
-		ctx.Send(from, sim.Msg{Op: etcdWatchCreated, Seq: m.Seq})
+		req := watchOf(m)
+		w := etcdWatcher{Client: from, ID: req.ID, Key: req.Key, Prefix: req.Prefix, Start: req.Start}
+		ctx.Send(from, watchNote(etcdWatchCreated, w.ID))
 		// The history is in revision order: start at the watch's revision.
 		first := sort.Search(s.history.Len(), func(i int) bool { return s.history.At(i).Rev >= w.Start })
 		s.history.Range(first, func(_ int, ev etcdEvent) bool {
@@ -97,7 +100,7 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		})
 		s.watchers = append(s.watchers, w)
 	case etcdWatchCancel:
-		s.dropWatch(from, m.Seq)
+		s.dropWatch(from, watchIDOf(m))
 	}
 }
 
@@ -198,10 +201,12 @@ func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 			if p.WaitLeader {
 				why = errNoLeader // waitLeader gave up: ErrNoLeader
 			}
-			ctx.Send(p.Client, sim.Msg{Op: etcdKeepAliveErr, Value: why})
+			ctx.Send(p.Client, LeaseCall{Op: etcdKeepAliveErr, Err: why}.Msg())
 			return
 		}
-		ctx.Send(p.Client, sim.Msg{Op: etcdError, Seq: p.Seq, Value: errTimeout})
+		reply := failure(errTimeout)
+		reply.Seq = p.Seq
+		ctx.Send(p.Client, reply)
 	}
 }
 

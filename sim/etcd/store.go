@@ -46,7 +46,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		}
 	case entGrant:
 		if _, dup := s.leases[e.Lease]; dup {
-			s.reply(ctx, e, sim.Msg{Op: etcdError, Value: errLeaseExists})
+			s.reply(ctx, e, failure(errLeaseExists))
 			return
 		}
 		ttl := grantedLease(time.Duration(e.N) * time.Second)
@@ -55,14 +55,13 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			l.Expiry = ctx.Mono() + ttl
 		}
 		s.leases[e.Lease] = l
-		s.reply(ctx, e, sim.Msg{Op: etcdGrantResp, Token: e.Lease, TTL: ttl})
+		s.reply(ctx, e, LeaseCall{Op: etcdGrantResp, Lease: e.Lease, TTL: ttl}.Msg())
 	case entLock:
-		kv, ok := s.kv[e.Key]
-		how := "get"
-		if !ok {
+		kv, had := s.kv[e.Key]
+		if !had {
 			l, lok := s.leases[e.Lease]
 			if !lok {
-				s.reply(ctx, e, sim.Msg{Op: etcdError, Value: errLeaseNotFound})
+				s.reply(ctx, e, failure(errLeaseNotFound))
 				return
 			}
 			s.rev++
@@ -71,10 +70,9 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			l.Keys = insertSorted(l.Keys, e.Key)
 			s.leases[e.Lease] = l
 			s.event(ctx, etcdEventPut, e.Key)
-			how = "put"
 		}
 		ownerKey, owner, _ := s.firstCreate()
-		s.reply(ctx, e, sim.Msg{Op: etcdTxnResp, Key: ownerKey, Value: how, Token: kv.CreateRev, N: owner.CreateRev})
+		s.reply(ctx, e, TxnResp{Kind: TxnLock, Succeeded: !had, Rev: kv.CreateRev, OwnerKey: ownerKey, OwnerRev: owner.CreateRev}.msg())
 		s.recordOwner(ctx, false)
 	case entDelete:
 		n := int64(0)
@@ -83,14 +81,14 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			s.deleteKey(ctx, e.Key)
 			n = 1
 		}
-		s.reply(ctx, e, sim.Msg{Op: etcdDeleteResp, N: n, Token: s.rev})
+		s.reply(ctx, e, DeleteResp{Deleted: n, Rev: s.rev}.msg())
 		s.recordOwner(ctx, false)
 	case entWrite:
 		kv, ok := s.kv[e.Key]
 		ok = ok && kv.CreateRev == e.N
 		s.recordWrite(ctx, e, ok)
 		if !ok {
-			s.reply(ctx, e, sim.Msg{Op: etcdTxnResp, Value: "write", Token: s.rev})
+			s.reply(ctx, e, TxnResp{Kind: TxnWrite, Rev: s.rev}.msg())
 			return
 		}
 		s.rev++
@@ -101,11 +99,11 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		st.ModRev, st.Client = s.rev, e.Client
 		s.kv[EtcdStorageKey] = st
 		s.event(ctx, etcdEventPut, EtcdStorageKey)
-		s.reply(ctx, e, sim.Msg{Op: etcdTxnResp, Value: "write", N: 1, Token: s.rev})
+		s.reply(ctx, e, TxnResp{Kind: TxnWrite, Succeeded: true, Rev: s.rev}.msg())
 	case entRevoke:
 		l, ok := s.leases[e.Lease]
 		if !ok {
-			s.reply(ctx, e, sim.Msg{Op: etcdError, Value: errLeaseNotFound})
+			s.reply(ctx, e, failure(errLeaseNotFound))
 			return
 		}
 		if len(l.Keys) > 0 {
@@ -138,7 +136,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			keep = append(keep, w)
 		}
 		s.renewWait = keep
-		s.reply(ctx, e, sim.Msg{Op: etcdRevokeResp, Token: e.Lease})
+		s.reply(ctx, e, LeaseCall{Op: etcdRevokeResp, Lease: e.Lease}.Msg())
 		s.recordOwner(ctx, e.N == 1)
 	}
 }
@@ -200,7 +198,7 @@ func (s *EtcdServer) deliver(ctx sim.Ctx, w *etcdWatcher, ev etcdEvent) {
 		ctx.WakeTick() // the next tick flushes it
 		return
 	}
-	ctx.Send(w.Client, sim.Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
+	ctx.Send(w.Client, ev.msg(w.ID))
 }
 
 func (s *EtcdServer) flushWatchers(ctx sim.Ctx) {
@@ -210,7 +208,7 @@ func (s *EtcdServer) flushWatchers(ctx sim.Ctx) {
 			continue
 		}
 		for _, ev := range w.Queue {
-			ctx.Send(w.Client, sim.Msg{Op: ev.Type, Seq: w.ID, Key: ev.Key, Token: ev.Rev})
+			ctx.Send(w.Client, ev.msg(w.ID))
 		}
 		w.Queue = nil
 	}
