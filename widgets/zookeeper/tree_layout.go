@@ -42,8 +42,9 @@ var zkRefSize = fyne.NewSize(680, 310)
 // zkGeometry is the tree's vertical budget in a picture of a size: the
 // band (one line or two) and the lock znode, then the children at full
 // height, slim, or as many as fit; the watch events, warnings and the
-// clients without a znode below them, at most a third of the height; and
-// the gutter the watch arrows take on the right.
+// clients without a znode below them, these in a third of the height or
+// what the children leave; and the gutter the watch arrows take on the
+// right.
 type zkGeometry struct {
 	k           float32  // the scale of every length and word (widgets.GrowScale)
 	band        []string // the band's lines
@@ -81,9 +82,16 @@ func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	if float32(n)*(g.rowH+zkRowGap*k) > avail {
 		g.rowH = zkRowSlimH * k
 	}
-	if float32(n)*(g.rowH+zkRowGap*k) > avail {
+	childrenH := float32(n) * (g.rowH + zkRowGap*k)
+	if childrenH > avail {
 		g.shown = max(0, int((avail-zkLineH*k)/(g.rowH+zkRowGap*k)))
+		childrenH = float32(g.shown)*(g.rowH+zkRowGap*k) + zkLineH*k
 	}
+	// The clients without a znode also take what the children leave
+	// (zk-happy-path's end in a 1600×1000 window named two of five over
+	// 60 points left empty).
+	left := size.Height - top - childrenH - below + float32(g.shownOthers)*zkLineH*k
+	g.shownOthers = min(len(m.others), max(g.shownOthers, int(left/(zkLineH*k))))
 	if m.nLanes > 0 {
 		g.laneW = min(g.laneW, size.Width*0.2/float32(m.nLanes))
 		g.right -= float32(m.nLanes)*g.laneW + 8*k

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets"
@@ -425,4 +426,31 @@ func TestZNodeTreeGrowsOnALargeScreen(t *testing.T) {
 	assert.InDelta(t, zkBandSize*k, large.bandText.TextSize, 0.01)
 	last := large.rowBoxes[len(large.rowBoxes)-1]
 	assert.LessOrEqual(t, last.pos.Y+last.size.Height, size.Height, "inside the panel")
+}
+
+// The clients without a znode take the height the children leave, beyond
+// a third of the panel: at zk-happy-path's end, in the panel of a
+// 1600×1000 window (700×170), all five are named, where two and "… and 3
+// more clients" were, over 60 points left empty; a lower panel still
+// counts those it leaves out.
+func TestZNodeTreeNamesTheClientsWithoutAZnodeThatFit(t *testing.T) {
+	snap := zkSnapshot(t, "zk-happy-path", 10*time.Second)
+	require.Empty(t, zookeepersim.ViewOf(snap).Children, "every client closed its session")
+	more := i18n.F("zk.moreClients", "n", 3)
+	z, r := newZKTree(t, snap, fyne.NewSize(700, 170))
+	texts := widgettest.Texts(r.Objects())
+	for i := range 5 {
+		assert.Contains(t, texts, sim.ClientName(i))
+	}
+	assert.False(t, containsPrefix(texts, more[:len("… and")]), "no client left out: %q", texts)
+	for _, o := range r.Objects() {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y+o.MinSize().Height, z.Size().Height, "%T %v inside the panel", o, o.Position())
+		}
+	}
+
+	_, r = newZKTree(t, snap, fyne.NewSize(700, 120))
+	texts = widgettest.Texts(r.Objects())
+	assert.Contains(t, texts, more, "those that do not fit are counted")
+	assert.Contains(t, texts, sim.ClientName(1))
 }
