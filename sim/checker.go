@@ -240,10 +240,10 @@ func (c *Checker) sendingWrite(now time.Duration, id NodeID, seq int64) {
 	r.sent = append(r.sent, sentWrite{seq: seq, grantAt: r.grantAt, issued: r.issued, readAt: r.readAt})
 }
 
-// stored records a request as the storage received and judged it.
-func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, highest int64) {
-	r := c.client(id)
-	if r == nil {
+// traceStored notes in the trace the storage's verdict on a request; a
+// run without a trace builds no sentence.
+func (c *Checker) traceStored(id NodeID, m *Msg, accepted bool, highest int64) {
+	if !c.s.tracing || c.s.replay {
 		return
 	}
 	verdict := "accepted"
@@ -262,6 +262,15 @@ func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, hi
 			"token", strconv.FormatInt(m.Token, 10), "highest", strconv.FormatInt(highest, 10))
 	}
 	c.s.traceSaid(c.s.storage, kind, verdict, id, note, words)
+}
+
+// stored records a request as the storage received and judged it.
+func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, highest int64) {
+	r := c.client(id)
+	if r == nil {
+		return
+	}
+	c.traceStored(id, m, accepted, highest)
 	if c.s.replay {
 		return
 	}

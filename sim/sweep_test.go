@@ -168,6 +168,28 @@ func BenchmarkSweepSmallGrid(b *testing.B) {
 	benchmarkGrid(b, "ttl=1s:30s:10", "pause=0s:20s:7", 5, 1, nil)
 }
 
+// BenchmarkSweepTabGrid is BenchmarkSweepSmallGrid's grid with the values
+// the ZooKeeper and etcd tabs' maps sweep (their presets zk-happy-path and
+// etcd-lease-expiry: lockscope sweep --set clients=5 --set work=1s, and
+// --set work=1.5s --set preVote=true), the two maps the window took
+// longest over.
+func BenchmarkSweepTabGrid(b *testing.B) {
+	tabs := []struct {
+		name, mode string
+		set        func(sc *sim.Scenario)
+	}{
+		{"zookeeper", "zookeeper", func(sc *sim.Scenario) { sc.Clients, sc.Work = 5, sim.Duration(time.Second) }},
+		{"etcd", "etcd", func(sc *sim.Scenario) { sc.Work, sc.PreVote = sim.Duration(1500*time.Millisecond), true }},
+	}
+	for _, tab := range tabs {
+		b.Run(tab.name, func(b *testing.B) {
+			base, _ := sim.SweepBase(tab.mode)
+			tab.set(base)
+			runGrid(b, base, "ttl=1s:30s:10", "pause=0s:20s:7", 5, 1)
+		})
+	}
+}
+
 // benchmarkGrid runs the grid x × y with seeds a cell on workers (0: one a
 // core) in every mode, reports its events per grid, and hands the events
 // of all its runs to more for further figures.
@@ -175,22 +197,29 @@ func benchmarkGrid(b *testing.B, x, y string, seeds, workers int, more func(b *t
 	for _, mode := range sim.ModeNames() {
 		b.Run(mode, func(b *testing.B) {
 			base, _ := sim.SweepBase(mode)
-			xa, _ := sim.ParseAxis(x)
-			ya, _ := sim.ParseAxis(y)
-			sw := &sim.Sweep{Base: base, X: xa, Y: ya, Seeds: seeds}
-			var events int64
-			for b.Loop() {
-				if _, err := sw.Run(context.Background(), workers, nil); err != nil {
-					b.Fatal(err)
-				}
-				events += sw.Events()
-			}
-			b.ReportMetric(float64(events)/float64(b.N), "events/grid")
+			events := runGrid(b, base, x, y, seeds, workers)
 			if more != nil {
 				more(b, events)
 			}
 		})
 	}
+}
+
+// runGrid runs the grid x × y over base with seeds a cell on workers,
+// reports its events per grid and returns the events of all its runs.
+func runGrid(b *testing.B, base *sim.Scenario, x, y string, seeds, workers int) int64 {
+	xa, _ := sim.ParseAxis(x)
+	ya, _ := sim.ParseAxis(y)
+	sw := &sim.Sweep{Base: base, X: xa, Y: ya, Seeds: seeds}
+	var events int64
+	for b.Loop() {
+		if _, err := sw.Run(context.Background(), workers, nil); err != nil {
+			b.Fatal(err)
+		}
+		events += sw.Events()
+	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/grid")
+	return events
 }
 
 // TestSweepRecoveryIsZeroWhenTheLeaseRanOutFirst: a TTL shorter than the

@@ -251,8 +251,10 @@ func (c *etcdClient) deadlineTickFired(ctx sim.Ctx) {
 func (c *etcdClient) sessionDone(ctx sim.Ctx, why string, words sim.Words) {
 	c.sess = sessExpired
 	c.dlGen++
-	ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
-		sim.Say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).Part("why", words))
+	if ctx.Tracing() {
+		ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
+			sim.Say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).Part("why", words))
+	}
 }
 
 func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why etcdErr) {
@@ -331,8 +333,10 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		g := LeaseCallOf(m)
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, g.Lease, g.TTL, 0
 		c.myKey = EtcdPrefix + strconv.FormatInt(g.Lease, 16)
-		ctx.TraceSaid("session", string(etcdGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
-			sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
+		if ctx.Tracing() {
+			ctx.TraceSaid("session", string(etcdGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
+				sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
+		}
 		c.startKeepAlive(ctx)
 		if c.State == sim.StateWaiting {
 			c.acquire(ctx)
@@ -344,8 +348,10 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.acquired(ctx)
 			return
 		}
-		ctx.TraceSaid("lock", string(etcdTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
-			sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", r.OwnerKey, "ownerRev", fmt.Sprint(r.OwnerRev)))
+		if ctx.Tracing() {
+			ctx.TraceSaid("lock", string(etcdTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
+				sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", r.OwnerKey, "ownerRev", fmt.Sprint(r.OwnerRev)))
+		}
 		c.query(ctx)
 	case phQuery:
 		if c.State != sim.StateWaiting {
@@ -406,6 +412,9 @@ func (c *etcdClient) query(ctx sim.Ctx) {
 func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 	c.watchKey, c.watchPrefix, c.watchFrom = key, prefix, from
 	c.openWatch(ctx)
+	if !ctx.Tracing() {
+		return
+	}
 	what, words := "the delete of "+key, sim.Say("note.etcd.waitDelete", "key", key, "rev", fmt.Sprint(from))
 	if prefix {
 		what, words = "any change under "+key, sim.Say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
@@ -453,8 +462,10 @@ func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
 func (c *etcdClient) acquired(ctx sim.Ctx) {
 	c.cancelWatch(ctx)
 	c.phase = phWork
-	ctx.TraceSaid("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
-		sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
+	if ctx.Tracing() {
+		ctx.TraceSaid("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
+			sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
+	}
 	c.Grant(ctx, c.myRev, 0)
 }
 

@@ -81,8 +81,10 @@ func (s *EtcdServer) revokeExpired(ctx sim.Ctx) {
 		}
 		l.RetryAt = now + expiredLeaseRetry
 		s.leases[id] = l
-		s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
-			sim.Say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
+		if ctx.Tracing() {
+			s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
+				sim.Say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
+		}
 		s.appendEntry(ctx, etcdEntry{Type: entRevoke, Lease: id, N: 1, Client: l.Client, Origin: s.self})
 	}
 }

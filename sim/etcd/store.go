@@ -117,7 +117,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		if e.N == 1 {
 			why, how = "expired by the leader's clock", "expired"
 		}
-		if s.isLeader() {
+		if s.isLeader() && ctx.Tracing() {
 			lease := fmt.Sprintf("%x", e.Lease)
 			note := fmt.Sprintf("lease %x %s: no key attached", e.Lease, why)
 			words := sim.Say("note.etcd."+how+"NoKey", "lease", lease)

@@ -224,7 +224,9 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	c.lastRecv = ctx.Mono()
 	if c.closing && (m.Op == zkOpClose || m.Op == zkOpExpired) {
 		c.conn, c.calls = zkConnNone, nil
-		ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+		if ctx.Tracing() {
+			ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+		}
 		return
 	}
 	if m.Op != zkOpClose && m.Op != zkOpExpired {
@@ -279,9 +281,11 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 	ctx.After(ZKPingInterval(c.timeout), sim.Timer{Kind: timerPing, Seq: c.cnx})
 	prev := c.cstate
 	c.cstate = ZKConnected
-	if prev == "" {
+	switch {
+	case !ctx.Tracing():
+	case prev == "":
 		ctx.TraceSaid("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), sim.Say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
-	} else {
+	default:
 		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), sim.Say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
 	if prev == ZKSuspended && same {
@@ -372,7 +376,9 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 	switch cl.op {
 	case zkOpCreate:
 		if m.Op != zkOpOK {
-			ctx.TraceSaid("lock", string(zkOpCreate), m.Value, sim.AsIs(m.Value))
+			if ctx.Tracing() {
+				ctx.TraceSaid("lock", string(zkOpCreate), m.Value, sim.AsIs(m.Value))
+			}
 			return // the session is ending; LOST will follow
 		}
 		c.ourPath = strings.TrimPrefix(m.Key, ZKLockPath+"/")
@@ -414,7 +420,9 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 	}
 	switch {
 	case i < 0:
-		ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", sim.Say("note.zk.znodeGone"))
+		if ctx.Tracing() {
+			ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", sim.Say("note.zk.znodeGone"))
+		}
 		c.newAttempt(ctx)
 	case i == 0:
 		c.step = ""
@@ -572,6 +580,9 @@ func (c *zkClient) close(ctx sim.Ctx) {
 	}
 	c.xid++
 	c.send(ctx, sim.Msg{Op: zkOpCloseSess, Seq: c.xid})
+	if !ctx.Tracing() {
+		return
+	}
 	ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), sim.Say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
 }
 

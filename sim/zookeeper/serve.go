@@ -200,8 +200,10 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 		// Submitting can commit at once (a lone server) and shrink the
 		// tracker, so the expired sessions are collected first.
 		for _, tr := range expired {
-			ctx.TraceSaid("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
-				sim.Say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
+			if ctx.Tracing() {
+				ctx.TraceSaid("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
+					sim.Say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
+			}
 			x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")
 			s.submit(ctx, x)
 		}
