@@ -1,7 +1,6 @@
 package zookeeper
 
 import (
-	"fmt"
 	"math/bits"
 	"time"
 
@@ -56,7 +55,7 @@ func (s *zkServer) prepare(kind, path string, session, cxid int64, timeout time.
 		if !s.sessionLive(session) {
 			return x, zkErrExpired
 		}
-		x.Path = path + fmt.Sprintf("%010d", s.prep.cversion)
+		x.Path = zkSeqName(path, s.prep.cversion)
 	case zkTxnDelete:
 		if !s.sessionLive(session) {
 			return x, zkErrExpired

@@ -1,6 +1,7 @@
 package zookeeper
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -321,10 +322,25 @@ func (c *zkClient) newAttempt(ctx sim.Ctx) {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	c.guid = fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	c.guid = formatUUID(b)
 	c.tried, c.ourPath, c.watching = false, "", ""
 	c.step = zkStepCreate
 	c.advance(ctx)
+}
+
+// formatUUID writes 16 bytes as a UUID's text (java.util.UUID.toString:
+// lower-case hex, groups of 8, 4, 4, 4 and 12 digits).
+func formatUUID(b []byte) string {
+	out := make([]byte, 0, 36)
+	start := 0
+	for _, end := range [...]int{4, 6, 8, 10, 16} {
+		if start > 0 {
+			out = append(out, '-')
+		}
+		out = hex.AppendEncode(out, b[start:end])
+		start = end
+	}
+	return string(out)
 }
 
 func (c *zkClient) prefix() string { return ZKProtectedPrefix + c.guid + "-" }

@@ -1,8 +1,9 @@
 package zookeeper
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -210,8 +211,30 @@ func zkQuorum(n int) int { return n/2 + 1 }
 
 func due(now, at time.Duration) bool { return now+zkEps >= at }
 
+// zkSeqDigits is how many digits ZooKeeper gives a sequential znode's
+// number (PrepRequestProcessor: String.format("%010d", parentCVersion)).
+const zkSeqDigits = 10
+
 // zkSeqOf reads the sequence number a sequential znode name ends with.
+// A name ending with ZKLockName and ten digits, as every znode the servers
+// create does, is read directly; any other name as strconv reads what
+// follows its last ZKLockName.
 func zkSeqOf(name string) int64 {
+	if tail := len(name) - zkSeqDigits; tail >= len(ZKLockName) && name[tail-len(ZKLockName):tail] == ZKLockName {
+		var v int64
+		for i := tail; i < len(name); i++ {
+			d := name[i] - '0'
+			if d > 9 {
+				return zkSeqParsed(name)
+			}
+			v = v*10 + int64(d)
+		}
+		return v
+	}
+	return zkSeqParsed(name)
+}
+
+func zkSeqParsed(name string) int64 {
 	i := strings.LastIndex(name, ZKLockName)
 	if i < 0 {
 		return -1
@@ -223,14 +246,38 @@ func zkSeqOf(name string) int64 {
 	return v
 }
 
-// zkSortChildren sorts lock children by sequence, as LockInternals does.
+// zkSeqName is a sequential znode's name: prefix and its number in
+// zkSeqDigits digits, as fmt's %010d writes it.
+func zkSeqName(prefix string, seq int64) string {
+	if seq < 0 {
+		return prefix + fmt.Sprintf("%010d", seq)
+	}
+	b := make([]byte, 0, len(prefix)+zkSeqDigits+9)
+	b = append(b, prefix...)
+	digits := strconv.AppendInt(nil, seq, 10)
+	for range zkSeqDigits - len(digits) {
+		b = append(b, '0')
+	}
+	return string(append(b, digits...))
+}
+
+// zkSortChildren sorts lock children by sequence, as LockInternals does;
+// a name without a sequence number is left out.
 func zkSortChildren(names []string) []string {
-	out := make([]string, 0, len(names))
+	type child struct {
+		name string
+		seq  int64
+	}
+	children := make([]child, 0, len(names))
 	for _, n := range names {
-		if zkSeqOf(n) >= 0 {
-			out = append(out, n)
+		if seq := zkSeqOf(n); seq >= 0 {
+			children = append(children, child{n, seq})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return zkSeqOf(out[i]) < zkSeqOf(out[j]) })
+	slices.SortStableFunc(children, func(a, b child) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]string, len(children))
+	for i, c := range children {
+		out[i] = c.name
+	}
 	return out
 }
