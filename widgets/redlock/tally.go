@@ -394,7 +394,7 @@ func (r *tallyRenderer) draw(size fyne.Size) {
 	r.k = g.k
 	r.drawMasters(view, g.colW, g.colX, c)
 	for i, y := range g.ys {
-		r.drawAttempt(view.Attempts[i], y, g.full[i], g.detail, g.colW, g.colX, c)
+		r.drawAttempt(view.Attempts[i], y, g, g.full[i], c)
 	}
 	if g.more > 0 {
 		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, g.k), fyne.NewPos(0, g.moreY), c.muted)
@@ -562,10 +562,9 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 		mode = i18n.T("redlock.sequential")
 	}
 	notes := []string{i18n.F("redlock.quorum", "q", view.Quorum, "n", len(view.Masters)), mode}
+	noteW := r.v.Size().Width - x - 2*k
 	if drift > 0 {
-		d := DriftArithmetic(ttl, drift)
-		cut := strings.LastIndex(d, " = ")
-		notes = append(notes, d[:cut], "   "+d[cut+1:])
+		notes = append(notes, driftLines(DriftArithmetic(ttl, drift), r.caption*k, noteW)...)
 	}
 	for i, s := range notes {
 		o, col := r.label(), c.muted
@@ -573,10 +572,25 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			o, col = r.heads.Next(), c.fg
 			widgets.ResizeText(o, tallyBoldSize*k)
 		}
-		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, tallyRightW*k-12*k), fyne.NewPos(x, ys[i]+k), col)
+		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, noteW), fyne.NewPos(x, ys[i]+k), col)
 	}
 	w := r.v.Size().Width
 	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH*k-4*k), fyne.NewPos(w, tallyMastersH*k-4*k), c.track, k)
+}
+
+// driftLines breaks the drift's arithmetic ("drift = 10000 × 0.01 + 2 =
+// 102 ms") onto two lines of the right column, before its result, or where
+// that leaves the first too wide for width in words of size (a narrow
+// tally's), before the floor added.
+func driftLines(d string, size, width float32) []string {
+	cut := strings.LastIndex(d, " = ")
+	if cut < 0 {
+		return []string{d}
+	}
+	if plus := strings.LastIndex(d[:cut], " + "); plus >= 0 && widgets.TextWidth(d[:cut], size, false) > width {
+		cut = plus
+	}
+	return []string{d[:cut], "   " + d[cut+1:]}
 }
 
 // ownerLabel is the name of the client a key is held for, or where the
@@ -631,11 +645,36 @@ func compactTime(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Round(100*time.Millisecond))/float64(time.Second), 'f', 1, 64) + " s"
 }
 
-// drawAttempt draws one client's block at y.
-func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full, detail bool, colW float32, colX func(int) float32, c tallyColors) {
-	k := r.k
+// tallyRow is where a row of votes puts its parts, down from its top: a
+// compact row's or (tight) one as low as the heads' lines.
+type tallyRow struct {
+	boxH, glyph      float32 // a vote box's height, its glyph's size
+	meterY, meterH   float32 // the quorum meter's cells
+	quorumY, quorumH float32 // the quorum line across them
+	nameY, tallyY    float32 // the client's name, its tally
+	phaseY           float32 // the phase after the tally
+}
+
+// row is the layout of a client's row of votes at scale k, the theme's
+// text and caption sizes text and caption.
+func (g tallyGeometry) row(text, caption float32) tallyRow {
+	k := g.k
+	if g.tight {
+		return tallyRow{boxH: tallyTightH*k - 2*k, glyph: caption * k, meterY: 3 * k, meterH: 10 * k,
+			quorumH: tallyTightH * k, phaseY: k}
+	}
+	return tallyRow{boxH: tallyVoteH*k - 2*k, glyph: text * k, meterY: 2 * k, meterH: 16 * k,
+		quorumY: -k, quorumH: tallyVoteH * k, nameY: 2 * k, tallyY: 3 * k, phaseY: 4 * k}
+}
+
+// drawAttempt draws one client's block at y: a full one or a row of votes.
+func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g tallyGeometry, full bool, c tallyColors) {
+	k, colW, colX, row := r.k, g.colW, g.colX, g.row(r.text, r.caption)
 	o := r.blocks.Next()
 	o.resize(k, r.caption)
+	if g.tight {
+		widgets.ResizeText(o.name, tallyBoldSize*k)
+	}
 	var node sim.NodeView
 	for _, n := range r.v.nodes {
 		if n.Name == a.Client {
@@ -643,7 +682,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 		}
 	}
 	width := r.v.Size().Width
-	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, tallyNameW*k-6*k), fyne.NewPos(0, y+2*k), c.fg)
+	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, g.nameW-6*k), fyne.NewPos(0, y+row.nameY), c.fg)
 
 	// Vote boxes in the masters' columns.
 	bw := min(colW-8*k, 40*k)
@@ -653,9 +692,9 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 			vote = a.Votes[i]
 		}
 		vo := r.votes.Next()
-		widgets.ResizeText(vo.glyph, r.text*k)
+		widgets.ResizeText(vo.glyph, row.glyph)
 		pos := fyne.NewPos(colX(i)+(colW-bw)/2, y)
-		size := fyne.NewSize(bw, tallyVoteH*k-2*k)
+		size := fyne.NewSize(bw, row.boxH)
 		if fill := voteColor(vote); fill.A > 0 {
 			widgets.PlaceBox(vo.box, pos, size, fill, fill, 0)
 			centerIn(vo.glyph, VoteGlyph(vote), pos, size, color.White)
@@ -676,16 +715,16 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 	cellW, cellGap := 7*k, 2*k
 	for i := range n {
 		cell := r.cells.Next()
-		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+2*k)
+		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+row.meterY)
 		if i < yes {
-			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16*k), widgets.ColorHolding)
+			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, row.meterH), widgets.ColorHolding)
 		} else {
-			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, 16*k), c.track)
+			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, row.meterH), c.track)
 		}
 	}
 	if q > 0 && q <= n {
 		qx := x + float32(q)*(cellW+cellGap) - cellGap/2
-		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y-k), fyne.NewPos(qx, y+21*k), c.fg, 2*k)
+		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y+row.quorumY), fyne.NewPos(qx, y+row.quorumY+row.quorumH), c.fg, 2*k)
 	}
 	mx := x + float32(n)*(cellW+cellGap) + 6*k
 	tally := tallyText(a, n, q)
@@ -693,7 +732,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 	if a.Number == 0 {
 		tallyCol = c.muted
 	}
-	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+3*k), tallyCol)
+	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+row.tallyY), tallyCol)
 
 	phase := phaseText(a)
 	try := ""
@@ -717,7 +756,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 		}
 		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + 8*k
 		if width-tx > 24*k {
-			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+4*k), widgets.Readable(phaseColor(a.Phase), c.th))
+			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+row.phaseY), widgets.Readable(phaseColor(a.Phase), c.th))
 		}
 		return
 	}
@@ -733,7 +772,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 	}
 
 	// The ttl bar.
-	bx, by := tallyNameW*k, y+tallyVoteH*k+3*k
+	bx, by := g.nameW, y+tallyVoteH*k+3*k
 	bw2 := width - bx
 	bh := 12 * k
 	bar := NewValidityBar(a, r.v.at)
@@ -765,7 +804,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, full
 	line, why := AttemptText(a, r.v.at, r.v.view.Sequential)
 	ay := by + bh + 3*k
 	widgets.PlaceText(o.arith, widgets.FitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
-	if detail && why != "" {
+	if g.detail && why != "" {
 		col := c.muted
 		if bar.Overdue > 0 || a.Phase == "lost" {
 			col = widgets.Readable(widgets.ColorViolation, c.th)

@@ -9,15 +9,23 @@ import (
 
 // Layout constants of the tally.
 const (
-	tallyNameW    = 84  // the column of row labels and client names
-	tallyRightW   = 160 // the column of quorum meters and notes
-	tallyMastersH = 66  // the masters' column heads
+	tallyNameW  = 84  // the column of row labels and client names
+	tallyRightW = 160 // the column of quorum meters and notes
+	// In a narrow tally (a 1024×768 window with the event log open: 372
+	// wide) the masters' columns keep tallyColMin, room for "+10 s" and
+	// "free", taken from the right column down to tallyRightMin (a quorum
+	// meter and its tally), then from the names' down to tallyNameMin.
+	tallyColMin   = 36
+	tallyRightMin = 112
+	tallyNameMin  = 68
+	tallyMastersH = 66 // the masters' column heads
 	tallyLegendH  = 18
 	tallyMoreH    = 16 // the line saying how many clients are left out
 	tallyVoteH    = 22 // a row of vote boxes
 	tallyGap      = 5
 	tallyFullH    = 60 // a client's block with its bar and arithmetic
 	tallyDetailH  = 14 // the line that says why, under the arithmetic
+	tallyTightH   = 16 // a tight row of vote boxes, a line of the heads' pitch
 )
 
 // Text sizes of the tally (the small print is the theme's caption, a
@@ -41,9 +49,11 @@ var tallyRefSize = fyne.NewSize(680, 255)
 // clients left out, and whether the legend keeps its place.
 type tallyGeometry struct {
 	k      float32 // the scale of every length and word (widgets.GrowScale)
+	nameW  float32 // the column of row labels and client names
 	colW   float32 // a master's column
 	full   []bool  // which attempts get a full block
 	detail bool    // full blocks get a line of detail
+	tight  bool    // the rows are tight ones (tallyTightH), with no full block
 	ys     []float32
 	more   int     // clients left out, counted on a line at moreY
 	moreY  float32 // where that line goes
@@ -51,7 +61,7 @@ type tallyGeometry struct {
 }
 
 // colX is the left edge of master i's column.
-func (g tallyGeometry) colX(i int) float32 { return tallyNameW*g.k + float32(i)*g.colW }
+func (g tallyGeometry) colX(i int) float32 { return g.nameW + float32(i)*g.colW }
 
 // tallyLayout lays out the attempts over n masters in size; ok is false
 // when there is nothing to draw or no room for it. The clients' blocks are
@@ -64,14 +74,23 @@ func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tal
 	}
 	k := widgets.GrowScale(size, tallyRefSize, widgets.MostGrowth)
 	g.k = k
-	g.colW = (size.Width - tallyNameW*k - tallyRightW*k) / float32(n)
+	g.nameW, g.colW = tallyColumns(size.Width, n, k)
 	top := tallyMastersH * k
 	avail := size.Height - top
 	g.legend = true
 	g.full, g.detail = fullBlocks(atts, avail-tallyLegendH*k, k)
-	if f, d := fullBlocks(atts, avail, k); urgentFull(atts, f) > urgentFull(atts, g.full) {
-		// The legend gives way to a holder's or a voter's arithmetic.
+	rowsH := float32(len(atts))*(tallyVoteH+tallyGap)*k - tallyGap*k // a row of votes each
+	if f, d := fullBlocks(atts, avail, k); urgentFull(atts, f) > urgentFull(atts, g.full) || rowsH > avail-tallyLegendH*k {
+		// The legend gives way to a holder's or a voter's arithmetic, and
+		// to a row of votes for every client.
 		g.full, g.detail, g.legend = f, d, false
+	}
+	if rowsH > avail {
+		// Not a row of votes for each client (a 1024×768 window's tally
+		// is 98 high: two rows of votes and the heads are 120): rows as
+		// tight as the heads' lines, since which master voted for whom is
+		// what the tally is for.
+		return g.tightRows(len(atts), top, size.Height), true
 	}
 	bottom := size.Height
 	if g.legend {
@@ -99,6 +118,39 @@ func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tal
 		y += h
 	}
 	return g, true
+}
+
+// tightRows lays n clients out in tight rows from top down to bottom: all
+// of them, with the legend where it still has room; else as many as fit
+// less one, whose line names the clients left out.
+func (g tallyGeometry) tightRows(n int, top, bottom float32) tallyGeometry {
+	k := g.k
+	rowH := tallyTightH * k
+	g.tight, g.detail, g.full = true, false, make([]bool, n)
+	fit := int((bottom - top) / rowH)
+	g.legend = fit >= n && top+float32(n)*rowH+tallyLegendH*k <= bottom
+	if fit < n {
+		g.more, g.moreY = n-max(fit-1, 0), top+float32(max(fit-1, 0))*rowH
+		n = max(fit-1, 0)
+	}
+	for i := range n {
+		g.ys = append(g.ys, top+float32(i)*rowH)
+	}
+	return g
+}
+
+// tallyColumns shares width out at scale k: the names' column and each of
+// n masters' columns; the right column takes the rest.
+func tallyColumns(width float32, n int, k float32) (nameW, colW float32) {
+	nameW = tallyNameW * k
+	right := tallyRightW * k
+	cols := width - nameW - right
+	if want := float32(n) * tallyColMin * k; cols < want {
+		right = max(tallyRightMin*k, width-nameW-want)
+		nameW = max(tallyNameMin*k, min(nameW, width-right-want))
+		cols = width - nameW - right
+	}
+	return nameW, cols / float32(n)
 }
 
 // urgentFull counts the attempts given a full block whose client holds,

@@ -1,6 +1,7 @@
 package redlock
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -362,9 +363,9 @@ func TestTallyDetailsAreChinese(t *testing.T) {
 }
 
 // The layout gives every client a full block with its arithmetic where
-// there is room, compact rows and a count of those left out where there
-// is not, and gives up the legend before the count; a picture too narrow
-// for the masters' columns draws nothing.
+// there is room, compact rows, then tight rows, and a count of those left
+// out where there is not, and gives up the legend before the count; a
+// picture too narrow for the masters' columns draws nothing.
 func TestTallyLayout(t *testing.T) {
 	snap := widgettest.SnapshotAt(t, "redlock-pause-after-acquire", 10*time.Second)
 	view := redlocksim.ViewOf(snap)
@@ -385,12 +386,24 @@ func TestTallyLayout(t *testing.T) {
 	}
 	assert.Equal(t, float32(tallyMastersH), tall.ys[0], "the blocks start under the masters")
 
-	short, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyVoteH+tallyMoreH))
+	require.Len(t, atts, 2)
+	compact, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+2*tallyVoteH+tallyGap))
 	require.True(t, ok)
-	if len(atts) > 1 {
-		assert.Less(t, len(short.ys), len(atts))
-		assert.Equal(t, len(atts)-len(short.ys), short.more, "the rest counted")
-	}
+	assert.Len(t, compact.ys, 2)
+	assert.False(t, compact.tight || compact.legend, "a row of votes each before the legend")
+	assert.Equal(t, []bool{false, false}, compact.full)
+
+	tight, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyVoteH+tallyMoreH))
+	require.True(t, ok)
+	assert.True(t, tight.tight)
+	assert.Equal(t, []float32{tallyMastersH, tallyMastersH + tallyTightH}, tight.ys, "tight rows for both")
+	assert.Zero(t, tight.more)
+
+	short, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyTightH+tallyTightH/2))
+	require.True(t, ok)
+	assert.Empty(t, short.ys, "a tight row would leave no line for the other")
+	assert.Equal(t, 2, short.more, "the rest counted")
+	assert.Equal(t, float32(tallyMastersH), short.moreY)
 	none, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+1))
 	require.True(t, ok)
 	assert.Empty(t, none.ys)
@@ -438,12 +451,12 @@ func TestVoteTallyMastersCellsReadAt1024(t *testing.T) {
 	}
 }
 
-// In the tally of a 1024×768 window no client's block fits under the
-// masters: the line under them names each client with its tally and
+// In a tally lower than a 1024×768 window's no client's row fits under
+// the masters: the line under them names each client with its tally and
 // phase instead of "… and 2 more clients", inside the picture; where the
 // names do not fit the width it counts them as before.
 func TestVoteTallyNamesTheClientsItLeavesOut(t *testing.T) {
-	size := fyne.NewSize(484, 98)
+	size := fyne.NewSize(484, 88)
 	v, r := newTestTally(t, size)
 	v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs))
 	shown := widgettest.Texts(r.Objects())
@@ -483,5 +496,42 @@ func TestVoteTallyGrowsOnALargeScreen(t *testing.T) {
 	assert.InDelta(t, r.text*large.k, r.votes.Used()[0].glyph.TextSize, 0.01)
 	for _, o := range r.labels.Used() {
 		assert.LessOrEqual(t, o.Position().Y+o.MinSize().Height, size.Height+1, "%q inside the picture", o.Text)
+	}
+}
+
+// In the tally of a 1024×768 window (484×98; 372×98 with the event log
+// open) each client has its row of vote boxes, tight, under the masters'
+// heads, where a line said "client-1 3/5 ≥ 3 holding · …" (issue 16):
+// which masters voted for whom is what the tally is for. The masters'
+// cells keep "+10 s" and "free" whole beside the event log (they were
+// "+…" and "fr…"), and the right column's notes are not cut.
+func TestVoteTallyRowsOfVotesFitA1024Window(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	for _, l := range i18n.Langs {
+		i18n.Set(l)
+		for _, size := range []fyne.Size{fyne.NewSize(484, 98), fyne.NewSize(372, 98)} {
+			for _, at := range []time.Duration{2500 * tallyMs, 20 * time.Second} {
+				v, r := newTestTally(t, size)
+				v.SetSnapshot(widgettest.SnapshotAt(t, "redlock-clock-jump", at))
+				what := fmt.Sprintf("%s at %v, %v", l, size, at)
+				require.Len(t, r.blocks.Used(), 2, what)
+				require.Len(t, r.votes.Used(), 10, "%s: a vote box per master and client", what)
+				for _, vo := range r.votes.Used() {
+					assert.LessOrEqual(t, vo.box.Position().Y+vo.box.Size().Height, size.Height, what)
+				}
+				for _, o := range append(r.labels.Used(), r.heads.Used()...) {
+					assert.False(t, strings.HasSuffix(o.Text, "…"), "%s: %q cut", what, o.Text)
+					assert.LessOrEqual(t, o.Position().X+o.MinSize().Width, size.Width+1, "%s: %q inside", what, o.Text)
+				}
+				for _, m := range r.masters.Used() {
+					for _, tx := range []*canvas.Text{m.skew, m.owner} {
+						assert.False(t, tx.Visible() && strings.HasSuffix(tx.Text, "…"), "%s: a master's %q", what, tx.Text)
+					}
+				}
+				for _, b := range r.blocks.Used() {
+					assert.False(t, strings.HasSuffix(b.tally.Text, "…"), "%s: %q", what, b.tally.Text)
+				}
+			}
+		}
 	}
 }
