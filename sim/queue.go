@@ -20,9 +20,10 @@ func before(a, b slot) bool {
 // lane is a sorted run of slots, earliest first from head on. A slot is
 // inserted by walking back from the latest, so a slot that belongs near
 // the end — a new event is usually among the latest of its kind — moves
-// few others, and the earliest is taken from the front without moving
-// any: no sift compares a key it cannot predict, which is where a binary
-// heap spent its time.
+// few others, or, when it belongs in the lane's first half, forward from
+// the earliest into the room taken slots left before head; the earliest
+// is taken from the front without moving any: no sift compares a key it
+// cannot predict, which is where a binary heap spent its time.
 type lane struct {
 	s    []slot
 	head int
@@ -42,23 +43,6 @@ func (l *lane) makeRoom() {
 		n := copy(l.s, l.s[l.head:])
 		l.s, l.head = l.s[:n], 0
 	}
-}
-
-// push puts x, queued after every slot in the lane (its seq is the
-// greatest), in its place, so that only the times need comparing. It is
-// the path of every new event: the walk runs on local copies of the
-// lane's slice and head, so each step compares and moves without
-// reloading the lane.
-func (l *lane) push(x slot) {
-	l.makeRoom()
-	w, head := append(l.s, x), l.head
-	l.s = w
-	i := len(w) - 1
-	for i > head && x.at < w[i-1].at {
-		w[i] = w[i-1]
-		i--
-	}
-	w[i] = x
 }
 
 // insert puts x in its place by time, then seq: a slot moved to a new
@@ -175,10 +159,39 @@ func (q *eventQueue) reserve() int32 {
 }
 
 // insert queues the event e written at slab entry ix, stamped with a seq
-// greater than any queued event's.
+// greater than any queued event's, in its place in its lane, so that only
+// the times need comparing. It is the path of every new event (written
+// here, not as a lane method, to save a call): the walks run on local copies of
+// the lane's slice and head, so each step compares and moves without
+// reloading the lane. A slot that belongs in the first half of a lane
+// with room before its head (left by the slots taken) walks forward from
+// the front and moves the earlier slots one place towards it: a timer
+// set a short while ahead (a raft tick, its period on) lies before most
+// of the longer timers of its lane, which the walk back would move.
 func (q *eventQueue) insert(ix int32, e *event) {
-	q.lanes[laneOf[e.kind]].push(slot{at: e.at, seq: e.seq, ix: ix})
 	q.queued[ix] = true
+	x := slot{at: e.at, seq: e.seq, ix: ix}
+	l := &q.lanes[laneOf[e.kind]]
+	l.makeRoom()
+	w, head := l.s, l.head
+	if n := len(w); head > 0 && n-head > 2 && x.at < w[head+(n-head)/2].at {
+		i := head
+		for w[i].at <= x.at {
+			w[i-1] = w[i]
+			i++
+		}
+		w[i-1] = x
+		l.head = head - 1
+		return
+	}
+	w = append(w, x)
+	l.s = w
+	i := len(w) - 1
+	for i > head && x.at < w[i-1].at {
+		w[i] = w[i-1]
+		i--
+	}
+	w[i] = x
 }
 
 // take removes the earliest event from the queue and returns its slab
