@@ -30,6 +30,15 @@ type Msg struct {
 	Body     any           // the design's own immutable body, or nil
 }
 
+// Flag is a yes or no carried in one of the envelope's number fields: 1
+// for yes, 0 for no (a design's codec reads it back as == 1).
+func Flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Label is the short text drawn on a message in flight.
 func (m Msg) Label() string { return string(m.Op) }
 

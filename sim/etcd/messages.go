@@ -176,7 +176,7 @@ const (
 
 func (r TxnResp) msg() sim.Msg {
 	if r.Kind == TxnWrite {
-		return sim.Msg{Op: etcdTxnResp, Value: string(TxnWrite), N: flag(r.Succeeded), Token: r.Rev}
+		return sim.Msg{Op: etcdTxnResp, Value: string(TxnWrite), N: sim.Flag(r.Succeeded), Token: r.Rev}
 	}
 	how := txnGet
 	if r.Succeeded {
@@ -248,7 +248,7 @@ type LeaseCall struct {
 
 // Msg is the call or answer on the wire.
 func (l LeaseCall) Msg() sim.Msg {
-	return sim.Msg{Op: l.Op, Token: l.Lease, TTL: l.TTL, N: flag(l.First), Value: string(l.Err)}
+	return sim.Msg{Op: l.Op, Token: l.Lease, TTL: l.TTL, N: sim.Flag(l.First), Value: string(l.Err)}
 }
 
 // LeaseCallOf reads a LeaseCall.
@@ -274,7 +274,7 @@ type Watch struct {
 
 // Msg is the request on the wire.
 func (w Watch) Msg() sim.Msg {
-	return sim.Msg{Op: etcdWatch, Seq: w.ID, Key: w.Key, N: flag(w.Prefix), Token: w.Start}
+	return sim.Msg{Op: etcdWatch, Seq: w.ID, Key: w.Key, N: sim.Flag(w.Prefix), Token: w.Start}
 }
 
 func watchOf(m *sim.Msg) Watch {
@@ -295,14 +295,6 @@ func (ev etcdEvent) msg(watch int64) sim.Msg {
 // WatchEventOf reads an event and the watch it is for.
 func WatchEventOf(m *sim.Msg) (watch int64, ev etcdEvent) {
 	return m.Seq, etcdEvent{Rev: m.Token, Type: m.Op, Key: m.Key}
-}
-
-// flag is a yes/no in a number field of the envelope (read back as == 1).
-func flag(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // termOf is the term a message between members carries (raft's
@@ -337,7 +329,7 @@ type voteResp struct {
 	Granted bool
 }
 
-func (v voteResp) msg(op sim.Op) sim.Msg { return sim.Msg{Op: op, Seq: v.Term, N: flag(v.Granted)} }
+func (v voteResp) msg(op sim.Op) sim.Msg { return sim.Msg{Op: op, Seq: v.Term, N: sim.Flag(v.Granted)} }
 
 func voteRespOf(m *sim.Msg) voteResp { return voteResp{Term: m.Seq, Granted: m.N == 1} }
 

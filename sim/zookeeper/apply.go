@@ -48,7 +48,7 @@ func (s *zkServer) noteTouch(id int64) {
 
 // prepare is the leader's PrepRequestProcessor: it checks a request against
 // every logged change and turns it into a transaction.
-func (s *zkServer) prepare(kind, path string, session, cxid int64, timeout time.Duration, owner string) (zkTxn, string) {
+func (s *zkServer) prepare(kind txnKind, path string, session, cxid int64, timeout time.Duration, owner string) (zkTxn, zkCode) {
 	x := zkTxn{Kind: kind, Session: session, Cxid: cxid, Timeout: timeout, Owner: owner}
 	switch kind {
 	case zkTxnCreate:
@@ -66,7 +66,7 @@ func (s *zkServer) prepare(kind, path string, session, cxid int64, timeout time.
 		x.Path = path
 	case zkTxnCreateSess, zkTxnCloseSession:
 	default:
-		return x, "BadArguments"
+		return x, zkErrBadArgs
 	}
 	return x, ""
 }
@@ -96,7 +96,7 @@ func (s *zkServer) tryCommit(ctx sim.Ctx) {
 		z := s.log.At(s.commit).Zxid
 		for i, p := range s.peers {
 			if p.forwarding {
-				s.toPeer(ctx, i+1, sim.Msg{Op: zkOpCommit, Token: z})
+				s.toPeer(ctx, i+1, zxidMsg(zkOpCommit, z))
 			}
 		}
 		s.applyUpTo(ctx, s.commit+1)
@@ -135,7 +135,7 @@ func (s *zkServer) applyUpTo(ctx sim.Ctx, upto int) {
 			s.closeSessionConns(ctx, x.Session)
 		default:
 			if w, ok := s.takeWait(x.Session, x.Cxid, x.Kind); ok {
-				s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpOK, Seq: w.cxid, Key: ZKLockPath + "/" + x.Path})
+				s.reply(ctx, w.client, w.cnx, Reply{Op: zkOpOK, Xid: w.cxid, Path: ZKLockPath + "/" + x.Path})
 				s.release(ctx, w.session)
 			}
 		}
@@ -150,7 +150,7 @@ func (s *zkServer) closeSessionConns(ctx sim.Ctx, session int64) {
 	var gone []sim.NodeID
 	for _, c := range s.conns {
 		if c.session == session {
-			ctx.Send(c.client, sim.Msg{Op: zkOpClose, N: c.cnx})
+			ctx.Send(c.client, connNotice(zkOpClose, c.cnx))
 			gone = append(gone, c.client)
 		}
 	}
@@ -188,7 +188,7 @@ func (s *zkServer) updateOwner(ctx sim.Ctx, expired bool) {
 }
 
 // fire delivers and removes every watch on path (one-shot watches).
-func (s *zkServer) fire(ctx sim.Ctx, path string, child bool, event string, zxid int64) {
+func (s *zkServer) fire(ctx sim.Ctx, path string, child bool, event zkEvent, zxid int64) {
 	var hit []zkWatch
 	keep := s.watches[:0]
 	for _, w := range s.watches {
@@ -201,7 +201,7 @@ func (s *zkServer) fire(ctx sim.Ctx, path string, child bool, event string, zxid
 	s.watches = keep
 	for _, w := range hit {
 		if i, ok := s.conn(w.client, w.cnx); ok {
-			s.toClient(ctx, i, sim.Msg{Op: zkOpWatch, Key: path, Value: event, Token: zxid})
+			s.toClient(ctx, i, WatchEvent{Path: path, Event: event, Zxid: zxid}.msg())
 		}
 	}
 }
@@ -218,7 +218,7 @@ func (s *zkServer) dropWatches(client sim.NodeID) {
 
 // takeWait removes and returns the wait for (session, cxid); kind "" matches
 // any request kind but createSession and revalidation.
-func (s *zkServer) takeWait(session, cxid int64, kind string) (zkWait, bool) {
+func (s *zkServer) takeWait(session, cxid int64, kind txnKind) (zkWait, bool) {
 	for i, w := range s.waits {
 		if w.session != session {
 			continue
@@ -247,13 +247,13 @@ func (s *zkServer) conn(client sim.NodeID, cnx int64) (int, bool) {
 }
 
 // reply answers a client on its connection, with the zxid reached.
-func (s *zkServer) reply(ctx sim.Ctx, client sim.NodeID, cnx int64, m sim.Msg) {
+func (s *zkServer) reply(ctx sim.Ctx, client sim.NodeID, cnx int64, r Reply) {
 	i, ok := s.conn(client, cnx)
 	if !ok {
 		return
 	}
-	m.Token = s.lastCommitted()
-	s.toClient(ctx, i, m)
+	r.Zxid = s.lastCommitted()
+	s.toClient(ctx, i, r.msg())
 }
 
 // hasWrite reports whether a session has a write not yet answered.

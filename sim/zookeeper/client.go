@@ -133,15 +133,14 @@ func (c *zkClient) dial(ctx sim.Ctx) {
 		ctx.After(2*ctx.Scenario().Latency.D(), sim.Timer{Kind: timerRefused, Seq: c.cnx})
 		return
 	}
-	ctx.Send(c.serverNode(), sim.Msg{Op: zkOpConnect, N: c.cnx, Token: c.session, TTL: ctx.Scenario().TTL.D(), Seq: c.lastZxid, Deadline: 1})
+	ctx.Send(c.serverNode(), Connect{Conn: c.cnx, Session: c.session, Timeout: ctx.Scenario().TTL.D(), LastZxid: c.lastZxid}.Msg())
 	c.readGen++
 	ctx.After(c.negotiated(ctx)/time.Duration(c.n), sim.Timer{Kind: timerRead, Seq: c.readGen})
 }
 
 func (c *zkClient) send(ctx sim.Ctx, m sim.Msg) {
 	c.sent++
-	m.N = c.cnx
-	m.Deadline = time.Duration(c.sent)
+	onClientConn(&m, c.cnx, c.sent)
 	c.lastSend = ctx.Mono()
 	ctx.Send(c.serverNode(), m)
 }
@@ -149,11 +148,7 @@ func (c *zkClient) send(ctx sim.Ctx, m sim.Msg) {
 func (c *zkClient) call(ctx sim.Ctx, op sim.Op, path string, watch, find bool) {
 	c.xid++
 	c.calls = append(c.calls, zkCall{xid: c.xid, op: op, path: path, find: find})
-	m := sim.Msg{Op: op, Key: path, Seq: c.xid}
-	if watch {
-		m.Token = 1
-	}
-	c.send(ctx, m)
+	c.send(ctx, Request{Op: op, Path: path, Xid: c.xid, Watch: watch}.Msg())
 }
 
 // disconnect is ClientCnxn losing its connection: pending requests fail
@@ -219,7 +214,7 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		return
 	}
-	if from != c.serverNode() || m.N != c.cnx || c.conn == zkConnNone {
+	if from != c.serverNode() || connOf(m) != c.cnx || c.conn == zkConnNone {
 		return // an earlier connection's traffic
 	}
 	c.lastRecv = ctx.Mono()
@@ -231,7 +226,7 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return
 	}
 	if m.Op != zkOpClose && m.Op != zkOpExpired {
-		if int64(m.Deadline) != c.rcvd+1 {
+		if positionOf(m) != c.rcvd+1 {
 			c.disconnect(ctx, "a message was lost: connection reset", sim.Say("note.zk.messageLost"))
 			return
 		}
@@ -257,11 +252,12 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if c.conn != zkConnConnected {
 		return
 	}
-	c.lastZxid = max(c.lastZxid, m.Token)
+	c.lastZxid = max(c.lastZxid, zxidOf(m))
 	switch m.Op {
 	case zkOpOK, zkOpErr:
+		xid := ReplyOf(m).Xid
 		for i, cl := range c.calls {
-			if cl.xid == m.Seq {
+			if cl.xid == xid {
 				c.calls = append(c.calls[:i], c.calls[i+1:]...)
 				c.onReply(ctx, cl, m)
 				return
@@ -273,10 +269,11 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 }
 
 func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
-	same := c.session == m.Token
+	cd := ConnectedOf(m)
+	same := c.session == cd.Session
 	c.conn = zkConnConnected
 	c.connected = true
-	c.session, c.timeout = m.Token, m.TTL
+	c.session, c.timeout = cd.Session, cd.Timeout
 	c.readGen++
 	ctx.After(zkReadTimeout(c.timeout), sim.Timer{Kind: timerRead, Seq: c.readGen})
 	ctx.After(ZKPingInterval(c.timeout), sim.Timer{Kind: timerPing, Seq: c.cnx})
@@ -393,11 +390,12 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 	case zkOpCreate:
 		if m.Op != zkOpOK {
 			if ctx.Tracing() {
-				ctx.TraceSaid("lock", string(zkOpCreate), m.Value, sim.AsIs(m.Value))
+				code := string(ReplyOf(m).Code)
+				ctx.TraceSaid("lock", string(zkOpCreate), code, sim.AsIs(code))
 			}
 			return // the session is ending; LOST will follow
 		}
-		c.ourPath = strings.TrimPrefix(m.Key, ZKLockPath+"/")
+		c.ourPath = strings.TrimPrefix(ReplyOf(m).Path, ZKLockPath+"/")
 		c.ourSeq = zkSeqOf(c.ourPath)
 		c.step = zkStepList
 	case zkOpChildren:
@@ -457,7 +455,8 @@ func (c *zkClient) onWatch(ctx sim.Ctx, m *sim.Msg) {
 		return
 	}
 	ctx.Notified()
-	ctx.Trace("watch", m.Value, m.Key)
+	ev := WatchEventOf(m)
+	ctx.Trace("watch", string(ev.Event), ev.Path)
 	if c.step == zkStepWait {
 		c.step = zkStepList
 		c.advance(ctx)
@@ -523,7 +522,7 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		iv := ZKPingInterval(c.timeout)
 		if due(mono-c.lastSend, iv) {
-			c.send(ctx, sim.Msg{Op: zkOpPing})
+			c.send(ctx, Request{Op: zkOpPing}.Msg())
 		}
 		ctx.After(c.lastSend+iv-mono, sim.Timer{Kind: timerPing, Seq: c.cnx})
 	case timerLost:
@@ -595,7 +594,7 @@ func (c *zkClient) close(ctx sim.Ctx) {
 		return
 	}
 	c.xid++
-	c.send(ctx, sim.Msg{Op: zkOpCloseSess, Seq: c.xid})
+	c.send(ctx, Request{Op: zkOpCloseSess, Xid: c.xid}.Msg())
 	if !ctx.Tracing() {
 		return
 	}

@@ -13,17 +13,17 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		s.onConnect(ctx, from, m)
 		return
 	}
-	i, ok := s.conn(from, m.N)
+	i, ok := s.conn(from, connOf(m))
 	if !ok || !s.serving {
-		ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N}) // no such connection
+		ctx.Send(from, connNotice(zkOpClose, connOf(m))) // no such connection
 		return
 	}
-	if m.Deadline != 0 {
+	if pos := positionOf(m); pos != 0 {
 		// A sender that numbers its messages (every zkClient does; a
 		// scripted conformance client does not) must not skip one.
-		if int64(m.Deadline) != s.conns[i].rcvd+1 {
+		if pos != s.conns[i].rcvd+1 {
 			ctx.TraceSaid("drop", string(m.Op), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
-			ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N})
+			ctx.Send(from, connNotice(zkOpClose, connOf(m)))
 			s.dropConn(from)
 			return
 		}
@@ -35,19 +35,20 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	} else {
 		s.noteTouch(c.session)
 	}
+	req := requestOf(m)
 	switch m.Op {
 	case zkOpCloseSess:
 		// PrepRequestProcessor turns it into a closeSession transaction
 		// that deletes the session's ephemerals; once committed, the
 		// connection is closed (FinalRequestProcessor: sendCloseSession).
-		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: m.Seq, kind: zkTxnCloseSession}, "", "")
+		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: req.Xid, kind: zkTxnCloseSession}, "", "")
 	case zkOpCreate, zkOpDelete:
 		kind := zkTxnCreate
 		if m.Op == zkOpDelete {
 			kind = zkTxnDelete
 		}
-		name := strings.TrimPrefix(m.Key, ZKLockPath+"/")
-		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: m.Seq, kind: kind}, name, "")
+		name := strings.TrimPrefix(req.Path, ZKLockPath+"/")
+		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: req.Xid, kind: kind}, name, "")
 	default:
 		if _, pending := s.hasWrite(c.session); pending {
 			s.queued = append(s.queued, zkQueued{client: from, cnx: c.cnx, session: c.session, order: s.nextOrder(), m: *m})
@@ -59,28 +60,29 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 
 // serveRead answers a ping or a read from this server's own data.
 func (s *zkServer) serveRead(ctx sim.Ctx, from sim.NodeID, cnx int64, m *sim.Msg) {
-	switch m.Op {
+	req := requestOf(m)
+	switch req.Op {
 	case zkOpPing:
-		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpPong})
+		s.reply(ctx, from, cnx, Reply{Op: zkOpPong})
 	case zkOpChildren:
 		names := make([]string, len(s.tree.nodes))
 		for k, n := range s.tree.nodes {
 			names[k] = n.Name
 		}
-		if m.Token == 1 {
+		if req.Watch {
 			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: ZKLockPath, child: true})
 		}
-		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpOK, Seq: m.Seq, Body: &Children{Names: names}})
+		s.reply(ctx, from, cnx, Reply{Op: zkOpOK, Xid: req.Xid, Children: &Children{Names: names}})
 	case zkOpGetData:
-		name := strings.TrimPrefix(m.Key, ZKLockPath+"/")
+		name := strings.TrimPrefix(req.Path, ZKLockPath+"/")
 		if s.tree.find(name) < 0 {
-			s.reply(ctx, from, cnx, sim.Msg{Op: zkOpErr, Seq: m.Seq, Value: zkErrNoNode})
+			s.reply(ctx, from, cnx, Reply{Op: zkOpErr, Xid: req.Xid, Code: zkErrNoNode})
 			return
 		}
-		if m.Token == 1 {
-			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: m.Key})
+		if req.Watch {
+			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: req.Path})
 		}
-		s.reply(ctx, from, cnx, sim.Msg{Op: zkOpOK, Seq: m.Seq, Key: m.Key})
+		s.reply(ctx, from, cnx, Reply{Op: zkOpOK, Xid: req.Xid, Path: req.Path})
 	}
 }
 
@@ -94,7 +96,7 @@ func (s *zkServer) write(ctx sim.Ctx, w zkWait, path, owner string) {
 			if w.kind == zkTxnCreateSess {
 				return
 			}
-			s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpErr, Seq: w.cxid, Value: code})
+			s.reply(ctx, w.client, w.cnx, Reply{Op: zkOpErr, Xid: w.cxid, Code: code})
 			return
 		}
 		s.waits = append(s.waits, w)
@@ -106,37 +108,37 @@ func (s *zkServer) write(ctx sim.Ctx, w zkWait, path, owner string) {
 	s.toLeader(ctx, req.msg(zkOpRequest))
 }
 
-// onConnect handles a ConnectRequest: N connection number, Token session
-// (0 for a new one), TTL requested timeout, Seq the last zxid the client saw.
+// onConnect handles a ConnectRequest.
 func (s *zkServer) onConnect(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
-	if !s.serving || m.Seq > s.lastCommitted() {
+	c := connectOf(m)
+	if !s.serving || c.LastZxid > s.lastCommitted() {
 		// Not serving, or behind what the client has seen: it must try
 		// another server.
-		ctx.Send(from, sim.Msg{Op: zkOpClose, N: m.N})
+		ctx.Send(from, connNotice(zkOpClose, c.Conn))
 		return
 	}
 	s.dropConn(from) // a client has one connection: an old one is dead
-	timeout := ZKSessionTimeout(m.TTL)
-	if m.Token == 0 {
+	timeout := ZKSessionTimeout(c.Timeout)
+	if c.Session == 0 {
 		id := s.nextSession
 		s.nextSession++
-		w := zkWait{client: from, cnx: m.N, session: id, kind: zkTxnCreateSess, timeout: timeout}
+		w := zkWait{client: from, cnx: c.Conn, session: id, kind: zkTxnCreateSess, timeout: timeout}
 		s.write(ctx, w, "", ctx.Sim().Nodes[from].Name)
 		return
 	}
-	w := zkWait{client: from, cnx: m.N, session: m.Token, kind: zkRevalidate, timeout: timeout}
+	w := zkWait{client: from, cnx: c.Conn, session: c.Session, kind: zkRevalidate, timeout: timeout}
 	if s.state == zkLeading {
-		if !s.sessionLive(m.Token) {
-			ctx.Send(from, sim.Msg{Op: zkOpExpired, N: m.N})
+		if !s.sessionLive(c.Session) {
+			ctx.Send(from, connNotice(zkOpExpired, c.Conn))
 			return
 		}
-		s.touch(ctx, m.Token)
+		s.touch(ctx, c.Session)
 		s.accept(ctx, w)
 		return
 	}
 	w.order = s.nextOrder()
 	s.waits = append(s.waits, w)
-	s.toLeader(ctx, sim.Msg{Op: zkOpRevalidate, N: m.Token, TTL: timeout})
+	s.toLeader(ctx, revalidation{Session: c.Session, Timeout: timeout}.msg())
 }
 
 // Fire implements Process.

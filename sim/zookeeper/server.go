@@ -65,7 +65,7 @@ type zkWait struct {
 	cnx     int64
 	session int64
 	cxid    int64
-	kind    string
+	kind    txnKind
 	timeout time.Duration
 	order   int64 // arrival order, for the session's later reads
 }
@@ -172,37 +172,13 @@ func (s *zkServer) lastCommitted() int64 {
 
 func (s *zkServer) quorum() int { return zkQuorum(s.n) }
 
-// toPeer sends on the leader's connection to follower sid.
-func (s *zkServer) toPeer(ctx sim.Ctx, sid int, m sim.Msg) {
-	p := &s.peers[sid-1]
-	p.sent++
-	m.Deadline = time.Duration(p.sent)
-	ctx.Send(s.node(sid), m)
-}
-
-// toLeader sends on this follower's connection to its leader.
-func (s *zkServer) toLeader(ctx sim.Ctx, m sim.Msg) {
-	s.lsent++
-	m.Deadline = time.Duration(s.lsent)
-	ctx.Send(s.node(s.leader), m)
-}
-
-// toClient sends on client connection i.
-func (s *zkServer) toClient(ctx sim.Ctx, i int, m sim.Msg) {
-	c := &s.conns[i]
-	c.sent++
-	m.N = c.cnx
-	m.Deadline = time.Duration(c.sent)
-	ctx.Send(c.client, m)
-}
-
 // accept opens a client connection for a session and answers CONNECTED.
 func (s *zkServer) accept(ctx sim.Ctx, w zkWait) {
 	s.conns = append(s.conns, zkConn{client: w.client, cnx: w.cnx, session: w.session, rcvd: 1})
 	if s.state != zkLeading {
 		s.noteTouch(w.session)
 	}
-	s.toClient(ctx, len(s.conns)-1, sim.Msg{Op: zkOpConnected, Token: w.session, TTL: w.timeout})
+	s.toClient(ctx, len(s.conns)-1, Connected{Session: w.session, Timeout: w.timeout}.msg())
 }
 
 // dropConn forgets a client's connection with its watches and queued reads.
@@ -281,11 +257,11 @@ func (s *zkServer) enter(ctx sim.Ctx, state string, leader int) {
 // and clients see it closed; memory is gone, the log stays on disk.
 func (s *zkServer) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c.client, sim.Msg{Op: zkOpClose, N: c.cnx})
+		ctx.Send(c.client, connNotice(zkOpClose, c.cnx))
 	}
 	for sid := 1; sid <= s.n; sid++ {
 		if sid != s.sid {
-			ctx.Send(s.node(sid), sim.Msg{Op: zkOpClose})
+			ctx.Send(s.node(sid), connNotice(zkOpClose, 0))
 		}
 	}
 	if s.state == zkLeading {
@@ -314,7 +290,7 @@ func (s *zkServer) Restart(ctx sim.Ctx, persist bool) {
 // serving does; the clients see a disconnect.
 func (s *zkServer) dropClients(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c.client, sim.Msg{Op: zkOpClose, N: c.cnx})
+		ctx.Send(c.client, connNotice(zkOpClose, c.cnx))
 	}
 	s.conns, s.watches, s.waits, s.touched, s.queued = nil, nil, nil, nil, nil
 }

@@ -9,7 +9,7 @@ import (
 // zkTxn is one transaction of the replicated log.
 type zkTxn struct {
 	Zxid    int64
-	Kind    string
+	Kind    txnKind
 	Path    string // child name under ZKLockPath
 	Session int64
 	Cxid    int64 // the client's xid, so the server it came through can answer

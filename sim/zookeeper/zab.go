@@ -14,11 +14,11 @@ func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 		s.disownLock(ctx)
 		for i, p := range s.peers {
 			if p.info {
-				ctx.Send(s.node(i+1), sim.Msg{Op: zkOpClose})
+				ctx.Send(s.node(i+1), connNotice(zkOpClose, 0))
 			}
 		}
 	case zkFollowing:
-		ctx.Send(s.node(s.leader), sim.Msg{Op: zkOpClose})
+		ctx.Send(s.node(s.leader), connNotice(zkOpClose, 0))
 	}
 	s.dropClients(ctx)
 	s.enter(ctx, zkLooking, 0)
@@ -160,7 +160,7 @@ func (s *zkServer) becomeFollower(ctx sim.Ctx, leader int) {
 func (s *zkServer) sendFollowerInfo(ctx sim.Ctx) {
 	s.lsent, s.lrcvd = 1, 0
 	info := zkFollowerInfo{AcceptedEpoch: s.acceptedEpoch, LastZxid: s.lastLogged(), Conn: s.era}
-	ctx.Send(s.node(s.leader), sim.Msg{Op: zkOpFollowInfo, Body: &info, Deadline: 1})
+	ctx.Send(s.node(s.leader), followerInfoMsg(&info))
 }
 
 func (s *zkServer) armLeader(ctx sim.Ctx) {
@@ -223,7 +223,7 @@ func (s *zkServer) syncPeer(ctx sim.Ctx, i int) {
 			}
 			return true
 		})
-		s.toPeer(ctx, i+1, sim.Msg{Op: zkOpTrunc, Token: z})
+		s.toPeer(ctx, i+1, zxidMsg(zkOpTrunc, z))
 	}
 	for k := from; k < s.log.Len(); k++ {
 		op := zkOpDiff
@@ -232,7 +232,7 @@ func (s *zkServer) syncPeer(ctx sim.Ctx, i int) {
 		}
 		s.toPeer(ctx, i+1, s.log.At(k).msg(op))
 	}
-	s.toPeer(ctx, i+1, sim.Msg{Op: zkOpNewLeader, N: s.currentEpoch, Token: s.currentEpoch << 32})
+	s.toPeer(ctx, i+1, epochMsg{Epoch: s.currentEpoch, Zxid: s.currentEpoch << 32}.msg(zkOpNewLeader))
 	p.forwarding = true
 }
 
@@ -259,7 +259,7 @@ func (s *zkServer) maybeEstablish(ctx sim.Ctx) {
 	}
 	for i, p := range s.peers {
 		if p.ackedNL {
-			s.toPeer(ctx, i+1, sim.Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
+			s.toPeer(ctx, i+1, zxidMsg(zkOpUpToDate, s.lastCommitted()))
 		}
 	}
 	s.updateOwner(ctx, false)
@@ -313,9 +313,9 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 	if !peer.info {
 		return
 	}
-	if int64(m.Deadline) != peer.rcvd+1 {
+	if positionOf(m) != peer.rcvd+1 {
 		ctx.TraceSaid("drop", string(m.Op), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
-		ctx.Send(s.node(p), sim.Msg{Op: zkOpClose})
+		ctx.Send(s.node(p), connNotice(zkOpClose, 0))
 		*peer = zkPeer{}
 		return
 	}
@@ -323,12 +323,12 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 	peer.heard = ctx.Mono()
 	switch m.Op {
 	case zkOpAckNewLdr:
-		if !peer.forwarding || m.N != s.currentEpoch {
+		if !peer.forwarding || epochOf(m).Epoch != s.currentEpoch {
 			return
 		}
 		peer.ackedNL = true
 		if s.established {
-			s.toPeer(ctx, p, sim.Msg{Op: zkOpUpToDate, Token: s.lastCommitted()})
+			s.toPeer(ctx, p, zxidMsg(zkOpUpToDate, s.lastCommitted()))
 			return
 		}
 		s.maybeEstablish(ctx)
@@ -337,7 +337,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 			return
 		}
 		for k := s.log.Len() - 1; k >= s.commit; k-- {
-			if s.log.At(k).Zxid == m.Token {
+			if s.log.At(k).Zxid == zxidOf(m) {
 				s.acks.Set(k, s.acks.At(k)|1<<(p-1))
 				break
 			}
@@ -358,7 +358,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		req := zkTxnOf(m)
 		x, code := s.prepare(req.Kind, req.Path, req.Session, req.Cxid, req.Timeout, req.Owner)
 		if code != "" {
-			s.toPeer(ctx, p, sim.Msg{Op: zkOpErr, N: req.Session, Seq: req.Cxid, Value: code})
+			s.toPeer(ctx, p, refusal{Session: req.Session, Xid: req.Cxid, Code: code}.msg())
 			return
 		}
 		s.submit(ctx, x)
@@ -366,15 +366,12 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		if !s.established {
 			return
 		}
-		ok := s.sessionLive(m.N)
-		if ok {
-			s.touch(ctx, m.N)
+		r := revalidationOf(m)
+		live := s.sessionLive(r.Session)
+		if live {
+			s.touch(ctx, r.Session)
 		}
-		reply := sim.Msg{Op: zkOpRevalidate, N: m.N}
-		if ok {
-			reply.Token = 1
-		}
-		s.toPeer(ctx, p, reply)
+		s.toPeer(ctx, p, revalidation{Session: r.Session, Live: live}.msg())
 	}
 }
 
@@ -384,7 +381,7 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), sim.Say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
-	if int64(m.Deadline) != s.lrcvd+1 {
+	if positionOf(m) != s.lrcvd+1 {
 		s.startElection(ctx, fmt.Sprintf("message lost on the connection to leader zk-%d: reset", s.leader), sim.Say("note.zk.leaderLost", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
@@ -393,7 +390,7 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 	switch m.Op {
 	case zkOpTrunc:
 		keep := 0
-		for keep < s.log.Len() && s.log.At(keep).Zxid <= m.Token {
+		for keep < s.log.Len() && s.log.At(keep).Zxid <= zxidOf(m) {
 			keep++
 		}
 		s.log.Truncate(keep)
@@ -410,10 +407,11 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 			s.log.Append(*x)
 		}
 	case zkOpNewLeader:
-		s.acceptedEpoch, s.currentEpoch = m.N, m.N
-		s.toLeader(ctx, sim.Msg{Op: zkOpAckNewLdr, N: m.N})
+		e := epochOf(m).Epoch
+		s.acceptedEpoch, s.currentEpoch = e, e
+		s.toLeader(ctx, epochMsg{Epoch: e}.msg(zkOpAckNewLdr))
 	case zkOpUpToDate:
-		s.applyUpTo(ctx, s.indexAfter(m.Token))
+		s.applyUpTo(ctx, s.indexAfter(zxidOf(m)))
 		if !s.serving {
 			s.serving = true
 			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), sim.Say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
@@ -423,9 +421,9 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 		if x.Zxid > s.lastLogged() {
 			s.log.Append(*x)
 		}
-		s.toLeader(ctx, sim.Msg{Op: zkOpAck, Token: x.Zxid})
+		s.toLeader(ctx, zxidMsg(zkOpAck, x.Zxid))
 	case zkOpCommit:
-		s.applyUpTo(ctx, s.indexAfter(m.Token))
+		s.applyUpTo(ctx, s.indexAfter(zxidOf(m)))
 	case zkOpPing:
 		ping := sim.Msg{Op: zkOpPing}
 		if len(s.touched) > 0 { // most pings touch nothing: no body
@@ -434,19 +432,21 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 		}
 		s.toLeader(ctx, ping)
 	case zkOpErr:
-		if w, ok := s.takeWait(m.N, m.Seq, ""); ok {
-			s.reply(ctx, w.client, w.cnx, sim.Msg{Op: zkOpErr, Seq: w.cxid, Value: m.Value})
+		r := refusalOf(m)
+		if w, ok := s.takeWait(r.Session, r.Xid, ""); ok {
+			s.reply(ctx, w.client, w.cnx, Reply{Op: zkOpErr, Xid: w.cxid, Code: r.Code})
 			s.release(ctx, w.session)
 		}
 	case zkOpRevalidate:
-		w, ok := s.takeWait(m.N, 0, zkRevalidate)
+		r := revalidationOf(m)
+		w, ok := s.takeWait(r.Session, 0, zkRevalidate)
 		if !ok {
 			return
 		}
-		if m.Token == 1 {
+		if r.Live {
 			s.accept(ctx, w)
 		} else {
-			ctx.Send(w.client, sim.Msg{Op: zkOpExpired, N: w.cnx})
+			ctx.Send(w.client, connNotice(zkOpExpired, w.cnx))
 		}
 	}
 }
