@@ -82,11 +82,7 @@ func (c *redisClient) send(ctx sim.Ctx) {
 
 func (c *redisClient) trySet(ctx sim.Ctx) {
 	sc := ctx.Scenario()
-	m := sim.Msg{Op: OpLock, Value: c.value, TTL: sc.TTL.D()}
-	if sc.Fencing {
-		m.N = 1
-	}
-	c.request(ctx, m)
+	c.request(ctx, Command{Op: OpLock, Value: c.value, PX: sc.TTL.D(), Fenced: sc.Fencing}.Msg())
 }
 
 // renewAfter schedules the watchdog's next renewal TTL/3 from now, as
@@ -114,26 +110,27 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	}
 	req := c.pending
 	c.pending = sim.Msg{}
+	r := ReplyOf(m)
 	switch req.Op {
 	case OpLock:
 		if c.State != sim.StateWaiting {
 			return
 		}
-		if m.Op == OpOK {
-			c.Grant(ctx, m.Token, 0)
+		if r.Op == OpOK {
+			c.Grant(ctx, r.Token, 0)
 			if ctx.Scenario().Watchdog {
 				c.renewing = true
 				c.renewAfter(ctx)
 			}
 			return
 		}
-		if m.Op == OpReadOnly {
+		if r.Op == OpReadOnly {
 			c.retry(ctx, "READONLY: the node is a replica", "note.redis.readOnly")
 			return
 		}
 		c.retry(ctx, "held by another client", "note.redis.held")
 	case OpPExpire:
-		if m.N == 1 {
+		if r.Int == 1 {
 			c.renewals++
 			c.renewAfter(ctx)
 		} else {
@@ -142,12 +139,12 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 	case OpUnlock, OpDel:
 		switch {
-		case m.N == 0 && req.Op == OpUnlock:
+		case r.Int == 0 && req.Op == OpUnlock:
 			ctx.TraceSaid("release", string(req.Op), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
 				sim.Say("note.redis.stillHeld"))
-		case m.N < 0:
+		case r.Int < 0:
 			ctx.TraceSaid("release", string(req.Op), "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
-		case m.N == 0:
+		case r.Int == 0:
 			ctx.TraceSaid("release", string(req.Op), "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
 		}
 	}
@@ -181,7 +178,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 	case timerWatchdog:
 		if c.State == sim.StateHolding && c.renewing && c.pending.Op == "" {
-			c.request(ctx, sim.Msg{Op: OpPExpire, Value: c.value, TTL: ctx.Scenario().TTL.D()})
+			c.request(ctx, Command{Op: OpPExpire, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg())
 		}
 	case timerTimeout:
 		c.armed = false
@@ -227,9 +224,9 @@ func (c *redisClient) finish(ctx sim.Ctx) { c.Write(ctx, c.Token) }
 func (c *redisClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
 	c.renewing = false
-	m := sim.Msg{Op: OpUnlock, Value: c.value, TTL: ctx.Scenario().TTL.D()}
+	m := Command{Op: OpUnlock, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg()
 	if ctx.Scenario().PlainDel {
-		m = sim.Msg{Op: OpDel}
+		m = Command{Op: OpDel}.Msg()
 	}
 	c.pending = sim.Msg{}
 	c.request(ctx, m)

@@ -1,8 +1,15 @@
 package redis
 
-import "github.com/lockscope/lockscope/sim"
+import (
+	"time"
 
-// Redis wire operations: requests and the replies a server gives.
+	"github.com/lockscope/lockscope/sim"
+)
+
+// Redis wire operations: requests and the replies a server gives. A
+// request's typed form is a Command and an answer's a Reply (below); only
+// this file reads or writes the envelope's fields for them. Both carry the
+// client's request id in Seq.
 const (
 	OpSet      sim.Op = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
 	OpCAD      sim.Op = "CAD"     // compare-and-delete script
@@ -40,3 +47,43 @@ func replOf(key string, kv redisKey) replEntry { return replEntry{Key: key, Stat
 // replGone is the replication stream's entry for a key deleted or expired,
 // or with key "" the end of a full sync.
 func replGone(key string) replEntry { return replEntry{Key: key} }
+
+// Command is a request to a Redis server (exported: Redlock's client and
+// the conformance tests' scripted clients send them too): the command or
+// script, the key, the caller's random value, the TTL in ms (PX), and
+// Fenced: the SET or lock script also INCRs the fencing-token counter.
+type Command struct {
+	Op     sim.Op
+	Key    string
+	Value  string
+	PX     time.Duration
+	Fenced bool
+}
+
+// Msg is the command on the wire (its Seq set by the sender).
+func (c Command) Msg() sim.Msg {
+	return sim.Msg{Op: c.Op, Key: c.Key, Value: c.Value, TTL: c.PX, N: sim.Flag(c.Fenced)}
+}
+
+// fencedOf reads a command's Fenced. The server reads the rest of a
+// command where the envelope has it under its own name: Key, Value, TTL
+// (PX).
+func fencedOf(m *sim.Msg) bool { return m.N == 1 }
+
+// Reply is a server's answer: OK, nil, INT or READONLY; Token the
+// fencing-token counter (on the OK to a SET or lock script); Int the
+// integer reply (INT: 1 done, 0 not, -1 for the unlock script's nil), or
+// the hold count on the OK to a lock script.
+type Reply struct {
+	Op    sim.Op
+	Token int64
+	Int   int64
+}
+
+// msg is the reply to request m on the wire.
+func (r Reply) msg(m *sim.Msg) sim.Msg {
+	return sim.Msg{Op: r.Op, Seq: m.Seq, Key: m.Key, Token: r.Token, N: r.Int}
+}
+
+// ReplyOf reads a reply.
+func ReplyOf(m *sim.Msg) Reply { return Reply{Op: m.Op, Token: m.Token, Int: m.N} }

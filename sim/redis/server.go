@@ -197,11 +197,11 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// A replica refuses writes at once: -READONLY You can't write
 		// against a read only replica.
 		if m.Op == OpSet || m.Op == OpCAD || m.Op == OpDel || m.Op == OpPExpire || m.Op == OpLock || m.Op == OpUnlock {
-			ctx.Send(from, sim.Msg{Op: OpReadOnly, Seq: m.Seq, Key: m.Key})
+			ctx.Send(from, Reply{Op: OpReadOnly}.msg(m))
 		}
 		return
 	}
-	reply := sim.Msg{Seq: m.Seq, Key: m.Key}
+	var reply Reply
 	switch m.Op {
 	case OpSet:
 		if _, held := r.live(ctx, m.Key); held {
@@ -210,7 +210,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		kv := redisKey{value: m.Value, owner: from, ttl: m.TTL, deadline: ctx.Wall() + m.TTL}
 		r.keys.set(m.Key, kv)
-		if m.N == 1 { // the fencing script also INCRs the token counter
+		if fencedOf(m) { // the fencing script also INCRs the token counter
 			r.counter++
 		}
 		reply.Op, reply.Token = OpOK, r.counter
@@ -227,7 +227,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		if held && (m.Op == OpDel || kv.value == m.Value) {
 			r.keys.del(m.Key)
 			ctx.Disown(m.Key, false)
-			reply.N = 1
+			reply.Int = 1
 			r.ship(ctx, replGone(m.Key))
 		}
 	case OpPExpire:
@@ -238,13 +238,13 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			kv.ttl = m.TTL
 			r.keys.set(m.Key, kv)
 			ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
-			reply.N = 1
+			reply.Int = 1
 			r.ship(ctx, replOf(m.Key, kv))
 		}
 	default:
 		return
 	}
-	ctx.Send(from, reply)
+	ctx.Send(from, reply.msg(m))
 }
 
 func (r *RedisServer) applyRepl(ctx sim.Ctx, e *replEntry) {
@@ -270,7 +270,7 @@ func (r *RedisServer) applyRepl(ctx sim.Ctx, e *replEntry) {
 // lock — or a resend of a lock the server already ran — is a re-entry
 // that raises the hold count to 2. With fencing the token counter is
 // INCRed on a fresh grant only.
-func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *sim.Msg) {
+func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Reply) {
 	kv, held := r.live(ctx, m.Key)
 	if held && kv.value != m.Value {
 		reply.Op = OpNil
@@ -282,14 +282,14 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
 	} else {
 		kv = redisKey{value: m.Value, owner: from, holds: 1}
-		if m.N == 1 {
+		if fencedOf(m) {
 			r.counter++
 		}
 		ctx.Own(m.Key, from)
 	}
 	kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
 	r.keys.set(m.Key, kv)
-	reply.Op, reply.Token, reply.N = OpOK, r.counter, int64(kv.holds)
+	reply.Op, reply.Token, reply.Int = OpOK, r.counter, int64(kv.holds)
 	ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 	r.ship(ctx, replOf(m.Key, kv))
 }
@@ -298,11 +298,11 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 // a key without the caller's field answers nil (−1 here: not locked by
 // this client); otherwise HINCRBY the field by −1, and while the count is
 // above 0 PEXPIRE the key again and answer 0, or DEL it and answer 1.
-func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *sim.Msg) {
+func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
 	reply.Op = OpInt
 	kv, held := r.live(ctx, m.Key)
 	if !held || kv.value != m.Value {
-		reply.N = -1
+		reply.Int = -1
 		return
 	}
 	kv.holds--
@@ -315,7 +315,7 @@ func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *sim.Msg) {
 	}
 	r.keys.del(m.Key)
 	ctx.Disown(m.Key, false)
-	reply.N = 1
+	reply.Int = 1
 	r.ship(ctx, replGone(m.Key))
 }
 

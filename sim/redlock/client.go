@@ -115,8 +115,7 @@ func (c *redlockClient) newBatch(ctx sim.Ctx, phase string) {
 }
 
 func (c *redlockClient) send(ctx sim.Ctx, i int, m sim.Msg) {
-	m.Key = redis.LockKey
-	m.Seq = c.batch*redlockSeqStride + int64(i)
+	m.Seq = requestID(c.batch, i)
 	ctx.Send(c.masters[i], m)
 }
 
@@ -171,13 +170,13 @@ func (c *redlockClient) acquire(ctx sim.Ctx) {
 		c.askNext(ctx)
 		return
 	}
-	c.sendAll(ctx, sim.Msg{Op: redis.OpSet, Value: c.value, TTL: sc.TTL.D()})
+	c.sendAll(ctx, redis.Command{Op: redis.OpSet, Key: redis.LockKey, Value: c.value, PX: sc.TTL.D()}.Msg())
 }
 
 // askNext sends the SET to the next master in turn (sequential).
 func (c *redlockClient) askNext(ctx sim.Ctx) {
-	c.send(ctx, c.next, sim.Msg{Op: redis.OpSet, Value: c.value, TTL: c.ttl(ctx)})
-	seq := c.batch*redlockSeqStride + int64(c.next)
+	c.send(ctx, c.next, redis.Command{Op: redis.OpSet, Key: redis.LockKey, Value: c.value, PX: c.ttl(ctx)}.Msg())
+	seq := requestID(c.batch, c.next)
 	c.deadline = ctx.After(c.wait(ctx), sim.Timer{Kind: timerRedlockNodeTimeout, Seq: seq})
 	c.armCtxDone(ctx, seq)
 }
@@ -199,7 +198,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		return
 	}
-	batch, i := m.Seq/redlockSeqStride, int(m.Seq%redlockSeqStride)
+	batch, i := attemptOf(m)
 	if batch != c.batch || i >= len(c.masters) || c.masters[i] != from || !c.pending[i] {
 		return // an answer to a batch already decided
 	}
@@ -220,7 +219,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 	case redlockUnlocking, redlockExtending:
-		if m.Op == redis.OpInt && m.N == 1 {
+		if r := redis.ReplyOf(m); r.Op == redis.OpInt && r.Int == 1 {
 			c.yes++
 		}
 	default:
@@ -243,7 +242,7 @@ func (c *redlockClient) answered(ctx sim.Ctx) {
 // redsync's deadline (refused); silent ones keep go-redis reading.
 func (c *redlockClient) giveUpOnRefused(ctx sim.Ctx, seq int64) {
 	if ctx.Scenario().Sequential {
-		if c.phase != redlockAcquiring || seq != c.batch*redlockSeqStride+int64(c.next) || !c.refused(ctx, c.next) {
+		if c.phase != redlockAcquiring || seq != requestID(c.batch, c.next) || !c.refused(ctx, c.next) {
 			return
 		}
 		c.pending[c.next] = false
@@ -326,7 +325,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 		ctx.TraceSaid("redlock", string(redis.OpSet), "failed: "+sum, words)
 	}
 	c.newBatch(ctx, redlockUnlocking)
-	c.sendAll(ctx, sim.Msg{Op: redis.OpCAD, Value: c.value})
+	c.sendAll(ctx, redis.Command{Op: redis.OpCAD, Key: redis.LockKey, Value: c.value}.Msg())
 }
 
 // tally is a try's vote count and validity arithmetic, as the trace says it.
@@ -430,7 +429,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		c.ctxDone = 0
 		c.giveUpOnRefused(ctx, t.Seq)
 	case timerRedlockNodeTimeout:
-		if c.phase != redlockAcquiring || t.Seq != c.batch*redlockSeqStride+int64(c.next) {
+		if c.phase != redlockAcquiring || t.Seq != requestID(c.batch, c.next) {
 			return
 		}
 		c.deadline = 0
@@ -457,7 +456,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		c.newBatch(ctx, redlockExtending)
-		c.sendAll(ctx, sim.Msg{Op: redis.OpPExpire, Value: c.value, TTL: c.ttl(ctx)})
+		c.sendAll(ctx, redis.Command{Op: redis.OpPExpire, Key: redis.LockKey, Value: c.value, PX: c.ttl(ctx)}.Msg())
 	}
 }
 
@@ -482,7 +481,7 @@ func (c *redlockClient) release(ctx sim.Ctx) {
 	c.validity, c.watchdog = 0, 0
 	c.newBatch(ctx, redlockReleased)
 	for i := range c.masters {
-		c.send(ctx, i, sim.Msg{Op: redis.OpCAD, Value: c.value})
+		c.send(ctx, i, redis.Command{Op: redis.OpCAD, Key: redis.LockKey, Value: c.value}.Msg())
 	}
 	c.Rest(ctx)
 }

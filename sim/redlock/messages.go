@@ -15,5 +15,16 @@ const (
 	timerRedlockWatchdog    sim.TimerKind = "watchdog"    // time to extend
 )
 
-// redlockSeqStride packs a batch number and a master index into one Msg.Seq.
+// A request's id (its Seq, and its timer's) names the batch it belongs
+// to and the master it went to, so an answer to a batch already decided
+// is told apart: batch*redlockSeqStride + master, which only requestID
+// and attemptOf work out.
 const redlockSeqStride = 16
+
+// requestID is the id of the request to master i in batch.
+func requestID(batch int64, i int) int64 { return batch*redlockSeqStride + int64(i) }
+
+// attemptOf is the batch and the master of an answer.
+func attemptOf(m *sim.Msg) (batch int64, i int) {
+	return m.Seq / redlockSeqStride, int(m.Seq % redlockSeqStride)
+}
