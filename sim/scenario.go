@@ -239,7 +239,7 @@ func cloneFaults(faults []Fault) []Fault {
 }
 
 // ClientName is the name of client i (0-based index).
-func ClientName(i int) string { return fmt.Sprintf("client-%d", i+1) }
+func ClientName(i int) string { return "client-" + strconv.Itoa(i+1) }
 
 // ClientNames lists the scenario's clients in order.
 func (sc *Scenario) ClientNames() []string {

@@ -85,7 +85,7 @@ func (c *etcdClient) Clone() sim.Process {
 func (c *etcdClient) Start(ctx sim.Ctx) {
 	if c.servers == nil {
 		for i := 0; i < ctx.Scenario().Nodes; i++ {
-			c.servers = append(c.servers, ctx.Lookup(fmt.Sprintf("etcd-%d", i+1)))
+			c.servers = append(c.servers, ctx.Lookup(memberName(i)))
 		}
 		c.ep = c.index % len(c.servers)
 		c.kaEp = c.ep

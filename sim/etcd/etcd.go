@@ -1,7 +1,6 @@
 package etcd
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -125,10 +124,13 @@ func (etcdMode) Validate(sc *sim.Scenario) error {
 func (etcdMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, sc.Nodes)
 	for i := range out {
-		out[i] = fmt.Sprintf("etcd-%d", i+1)
+		out[i] = memberName(i)
 	}
 	return out
 }
+
+// memberName is the name of member i (0-based): etcd-1, etcd-2...
+func memberName(i int) string { return "etcd-" + strconv.Itoa(i+1) }
 
 func (etcdMode) CanFailover(sc *sim.Scenario, node string) error {
 	return sim.FieldErr("", sim.Say("field.etcdFailover"), "etcd members elect a new leader by themselves: crash the leader instead")

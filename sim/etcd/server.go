@@ -1,8 +1,8 @@
 package etcd
 
 import (
-	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -171,7 +171,7 @@ type EtcdServer struct {
 
 func newEtcdServer(sc *sim.Scenario, i int) *EtcdServer {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "etcd-%d/%d", i+1, sc.Seed)
+	h.Write([]byte(memberName(i) + "/" + strconv.FormatInt(sc.Seed, 10))) // fmt's "etcd-%d/%d"
 	member := uint16(h.Sum64())
 	s := &EtcdServer{
 		vote:     sim.None,
@@ -274,7 +274,7 @@ func (s *EtcdServer) Start(ctx sim.Ctx) {
 	if s.members == nil {
 		n := ctx.Scenario().Nodes
 		for i := 0; i < n; i++ {
-			s.members = append(s.members, ctx.Lookup(fmt.Sprintf("etcd-%d", i+1)))
+			s.members = append(s.members, ctx.Lookup(memberName(i)))
 		}
 	}
 	if !s.booted {

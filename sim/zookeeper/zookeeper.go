@@ -156,7 +156,7 @@ func (zkMode) Validate(sc *sim.Scenario) error {
 func (zkMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, sc.Nodes)
 	for i := range out {
-		out[i] = fmt.Sprintf("zk-%d", i+1)
+		out[i] = "zk-" + strconv.Itoa(i+1)
 	}
 	return out
 }
