@@ -21,26 +21,6 @@ import (
 	"github.com/lockscope/lockscope/sim/etcd"
 )
 
-// The simulated etcd's wire operations (unexported in package sim).
-const (
-	etcdGrant       sim.Op = "Grant"
-	etcdGrantResp   sim.Op = "GrantResp"
-	etcdKeepAlive   sim.Op = "KeepAlive"
-	etcdKeepAliveOK sim.Op = "KeepAliveResp"
-	etcdTxn         sim.Op = "Txn"
-	etcdTxnResp     sim.Op = "TxnResp"
-	etcdRange       sim.Op = "Range"
-	etcdRangeResp   sim.Op = "RangeResp"
-	etcdDelete      sim.Op = "Delete"
-	etcdDeleteResp  sim.Op = "DeleteResp"
-	etcdRevoke      sim.Op = "Revoke"
-	etcdRevokeResp  sim.Op = "RevokeResp"
-	etcdWatch       sim.Op = "Watch"
-	etcdPut         sim.Op = "PUT"
-	etcdDel         sim.Op = "DELETE"
-	etcdError       sim.Op = "Error"
-)
-
 // etcdStep is one request of an etcd plan. Revisions in answers are
 // relative to the revision before the plan; keys are named by the client
 // whose lease they carry, since lease ids differ between the two servers.
@@ -300,8 +280,8 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 	// The scripts learn their lease and revisions from earlier answers.
 	leaseOf := func(r []sim.ScriptReply) int64 {
 		for _, m := range r {
-			if m.Msg.Op == etcdGrantResp {
-				return m.Msg.Token
+			if m.Msg.Op == etcd.OpGrantResp {
+				return etcd.LeaseCallOf(&m.Msg).Lease
 			}
 		}
 		return 0
@@ -309,8 +289,8 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 	keyOf := func(lease int64) string { return fmt.Sprintf("%s%x", etcd.EtcdPrefix, lease) }
 	myRevOf := func(r []sim.ScriptReply) int64 {
 		for _, m := range r {
-			if m.Msg.Op == etcdTxnResp && m.Msg.Value != "write" {
-				return m.Msg.Token
+			if r := etcd.TxnRespOf(&m.Msg); m.Msg.Op == etcd.OpTxnResp && r.Kind == etcd.TxnLock {
+				return r.Rev
 			}
 		}
 		return 0
@@ -318,8 +298,8 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 	lastRevOf := func(r []sim.ScriptReply) int64 {
 		var rev int64
 		for _, m := range r {
-			if m.Msg.Op == etcdRangeResp {
-				rev = m.Msg.N
+			if m.Msg.Op == etcd.OpRangeResp {
+				rev = etcd.RangeRespOf(&m.Msg).Rev
 			}
 		}
 		return rev
@@ -329,34 +309,36 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 		var build func(r []sim.ScriptReply) sim.Msg
 		switch st.op {
 		case "grant":
-			build = func([]sim.ScriptReply) sim.Msg { return sim.Msg{Op: etcdGrant, TTL: st.ttl} }
+			build = func([]sim.ScriptReply) sim.Msg { return etcd.LeaseCall{Op: etcd.OpGrant, TTL: st.ttl}.Msg() }
 		case "lock":
 			build = func(r []sim.ScriptReply) sim.Msg {
 				l := leaseOf(r)
-				return sim.Msg{Op: etcdTxn, Value: "lock", Key: keyOf(l), Token: l}
+				return etcd.Txn{Kind: etcd.TxnLock, Key: keyOf(l), Lease: l}.Msg()
 			}
 		case "last":
 			build = func(r []sim.ScriptReply) sim.Msg {
-				return sim.Msg{Op: etcdRange, Value: "last", Key: etcd.EtcdPrefix, Token: myRevOf(r) - 1}
+				return etcd.Range{Kind: etcd.RangeLast, Key: etcd.EtcdPrefix, MaxRev: myRevOf(r) - 1}.Msg()
 			}
 		case "watch":
 			build = func(r []sim.ScriptReply) sim.Msg {
-				return sim.Msg{Op: etcdWatch, Key: keyOf(leaseOf(scripts[st.target].Replies)), Token: lastRevOf(r) + 1}
+				return etcd.Watch{Key: keyOf(leaseOf(scripts[st.target].Replies)), Start: lastRevOf(r) + 1}.Msg()
 			}
 		case "herd":
 			build = func([]sim.ScriptReply) sim.Msg {
-				return sim.Msg{Op: etcdWatch, Key: etcd.EtcdPrefix, N: 1, Token: base + 4}
+				return etcd.Watch{Key: etcd.EtcdPrefix, Prefix: true, Start: base + 4}.Msg()
 			}
 		case "write":
 			build = func(r []sim.ScriptReply) sim.Msg {
-				return sim.Msg{Op: etcdTxn, Value: "write", Key: keyOf(leaseOf(r)), Token: myRevOf(r)}
+				return etcd.Txn{Kind: etcd.TxnWrite, Key: keyOf(leaseOf(r)), Rev: myRevOf(r)}.Msg()
 			}
 		case "keepalive":
-			build = func(r []sim.ScriptReply) sim.Msg { return sim.Msg{Op: etcdKeepAlive, Token: leaseOf(r)} }
+			build = func(r []sim.ScriptReply) sim.Msg {
+				return etcd.LeaseCall{Op: etcd.OpKeepAlive, Lease: leaseOf(r)}.Msg()
+			}
 		case "delete":
-			build = func(r []sim.ScriptReply) sim.Msg { return sim.Msg{Op: etcdDelete, Key: keyOf(leaseOf(r))} }
+			build = func(r []sim.ScriptReply) sim.Msg { return sim.Msg{Op: etcd.OpDelete, Key: keyOf(leaseOf(r))} }
 		case "revoke":
-			build = func(r []sim.ScriptReply) sim.Msg { return sim.Msg{Op: etcdRevoke, Token: leaseOf(r)} }
+			build = func(r []sim.ScriptReply) sim.Msg { return etcd.LeaseCall{Op: etcd.OpRevoke, Lease: leaseOf(r)}.Msg() }
 		}
 		index[k] = [2]int{c, len(scripts[c].Steps)}
 		scripts[c].Steps = append(scripts[c].Steps, sim.ScriptStep{At: st.at, To: "etcd-1", Make: build})
@@ -377,41 +359,49 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 		r, ok := sc.Reply(index[k][1])
 		if st.op == "keepalive" {
 			// A keepalive stream answer names the lease, not the request.
-			r, ok = firstAfter(sc.Replies, etcdKeepAliveOK, st.at)
+			r, ok = firstAfter(sc.Replies, etcd.OpKeepAliveResp, st.at)
 		}
 		m := r.Msg
 		var a string
 		switch {
 		case !ok:
 			a = "-"
-		case m.Op == etcdError:
-			a = "error " + m.Value
+		case m.Op == etcd.OpError:
+			a = "error " + string(etcd.ErrorOf(&m))
 		case st.op == "grant":
-			a = fmt.Sprintf("TTL %v", m.TTL)
+			a = fmt.Sprintf("TTL %v", etcd.LeaseCallOf(&m).TTL)
 			if st.client == 0 {
 				out.grantAt = r.At
 			}
 		case st.op == "lock":
-			a = fmt.Sprintf("%s own=%s owner=%s@%s", m.Value, n.rev(m.Token), n.key(m.Key), n.rev(m.N))
-		case st.op == "last":
-			name := "none"
-			if m.Key != "" {
-				name = n.key(m.Key) + "@" + n.rev(m.Token)
+			r := etcd.TxnRespOf(&m)
+			how := "get" // the key was there: the Txn's else branch
+			if r.Succeeded {
+				how = "put"
 			}
-			a = fmt.Sprintf("last %s rev=%s", name, n.rev(m.N))
+			a = fmt.Sprintf("%s own=%s owner=%s@%s", how, n.rev(r.Rev), n.key(r.OwnerKey), n.rev(r.OwnerRev))
+		case st.op == "last":
+			r := etcd.RangeRespOf(&m)
+			name := "none"
+			if r.Key != "" {
+				name = n.key(r.Key) + "@" + n.rev(r.CreateRev)
+			}
+			a = fmt.Sprintf("last %s rev=%s", name, n.rev(r.Rev))
 		case st.op == "watch" || st.op == "herd":
 			a = "watching"
 		case st.op == "write":
-			a = fmt.Sprintf("refused rev=%s", n.rev(m.Token))
-			if m.N == 1 {
-				a = fmt.Sprintf("written rev=%s", n.rev(m.Token))
+			r := etcd.TxnRespOf(&m)
+			a = fmt.Sprintf("refused rev=%s", n.rev(r.Rev))
+			if r.Succeeded {
+				a = fmt.Sprintf("written rev=%s", n.rev(r.Rev))
 			}
-		case st.op == "keepalive" && m.TTL <= 0:
+		case st.op == "keepalive" && etcd.LeaseCallOf(&m).TTL <= 0:
 			a = "TTL 0" // clientv3: ErrLeaseNotFound
 		case st.op == "keepalive":
-			a = fmt.Sprintf("TTL %v", m.TTL)
+			a = fmt.Sprintf("TTL %v", etcd.LeaseCallOf(&m).TTL)
 		case st.op == "delete":
-			a = fmt.Sprintf("deleted %d rev=%s", m.N, n.rev(m.Token))
+			r := etcd.DeleteRespOf(&m)
+			a = fmt.Sprintf("deleted %d rev=%s", r.Deleted, n.rev(r.Rev))
 		case st.op == "revoke":
 			a = "revoked"
 		}
@@ -419,9 +409,10 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 	}
 	for i, sc := range scripts {
 		for _, r := range sc.Replies {
-			if r.Msg.Op == etcdDel {
-				name := n.key(r.Msg.Key)
-				out.events[i] = append(out.events[i], fmt.Sprintf("DELETE %s @%s", name, n.rev(r.Msg.Token)))
+			if r.Msg.Op == etcd.OpEventDelete {
+				_, ev := etcd.WatchEventOf(&r.Msg)
+				name := n.key(ev.Key)
+				out.events[i] = append(out.events[i], fmt.Sprintf("DELETE %s @%s", name, n.rev(ev.Rev)))
 				if i == 1 && name == "A" {
 					out.wakeAt = r.At
 				}

@@ -61,20 +61,21 @@ func simAnswer(step redisStep, r sim.ScriptReply, ok bool) string {
 	if !ok {
 		return "-"
 	}
-	switch r.Msg.Op {
+	reply := simredis.ReplyOf(&r.Msg)
+	switch reply.Op {
 	case simredis.OpOK:
 		if step.fenced {
-			return fmt.Sprintf("OK %d", r.Msg.Token)
+			return fmt.Sprintf("OK %d", reply.Token)
 		}
 		return "OK"
 	case simredis.OpNil:
 		return "nil"
 	case simredis.OpInt:
-		return strconv.FormatInt(r.Msg.N, 10)
+		return strconv.FormatInt(reply.Int, 10)
 	case simredis.OpReadOnly:
 		return "READONLY"
 	}
-	return "? " + string(r.Msg.Op)
+	return "? " + string(reply.Op)
 }
 
 // realRedis runs redis steps against real servers.
@@ -159,10 +160,7 @@ func playSim(t *testing.T, sc *sim.Scenario, steps []redisStep, at func(i int) t
 	index := make([][2]int, len(steps)) // step -> client, index in its script
 	var last time.Duration
 	for i, st := range steps {
-		m := sim.Msg{Op: st.op, Key: simredis.LockKey, Value: fmt.Sprintf("value-%d", st.client), TTL: st.px}
-		if st.fenced {
-			m.N = 1
-		}
+		m := simredis.Command{Op: st.op, Key: simredis.LockKey, Value: fmt.Sprintf("value-%d", st.client), PX: st.px, Fenced: st.fenced}.Msg()
 		sc := scripts[st.client]
 		index[i] = [2]int{st.client, len(sc.Steps)}
 		sc.Steps = append(sc.Steps, sim.ScriptStep{At: at(i), To: servers[st.to], Msg: m})

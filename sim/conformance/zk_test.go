@@ -19,22 +19,6 @@ import (
 	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
-// The simulated ZooKeeper's wire operations (unexported in package sim;
-// a scripted client speaks them as plain Msg values).
-const (
-	zkConnect     sim.Op = "CONNECT"
-	zkConnected   sim.Op = "CONNECTED"
-	zkPing        sim.Op = "PING"
-	zkCreate      sim.Op = "CREATE"
-	zkDelete      sim.Op = "DELETE"
-	zkGetChildren sim.Op = "GETCHILDREN"
-	zkGetData     sim.Op = "GETDATA"
-	zkCloseSess   sim.Op = "CLOSESESSION" // ZooKeeper.close()'s closeSession request
-	zkWatchEvent         = "WATCH"
-	zkOK                 = "OK"
-	zkErr                = "ERR"
-)
-
 // zkEnsemble is one real ZooKeeper deployment and its simulated twin.
 type zkEnsemble struct {
 	name    string
@@ -142,7 +126,7 @@ func (c *zkClient) seen() []zkSeen {
 type zkStep struct {
 	at     time.Duration
 	client int
-	op     sim.Op // zkCreate, zkGetChildren, zkGetData, zkDelete, zkPing
+	op     sim.Op // zookeeper.OpCreate, zookeeper.OpGetChildren, zookeeper.OpGetData, zookeeper.OpDelete, zookeeper.OpPing
 	name   string // the child: the prefix to create, or the node to read or delete
 	watch  bool
 }
@@ -170,13 +154,13 @@ func (r *realZK) do(st zkStep) string {
 	path := r.parent + "/" + st.name
 	var err error
 	switch st.op {
-	case zkCreate:
+	case zookeeper.OpCreate:
 		var got string
 		got, err = c.Create(path, nil, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
 		if err == nil {
 			return "OK " + baseName(got)
 		}
-	case zkGetChildren:
+	case zookeeper.OpGetChildren:
 		var names []string
 		if st.watch {
 			names, _, _, err = c.ChildrenW(r.parent)
@@ -186,15 +170,15 @@ func (r *realZK) do(st zkStep) string {
 		if err == nil {
 			return "OK " + fmt.Sprint(bySequence(names))
 		}
-	case zkGetData:
+	case zookeeper.OpGetData:
 		if st.watch {
 			_, _, _, err = c.GetW(path)
 		} else {
 			_, _, err = c.Get(path)
 		}
-	case zkDelete:
+	case zookeeper.OpDelete:
 		err = c.Delete(path, -1)
-	case zkPing:
+	case zookeeper.OpPing:
 		_, _, err = c.Exists(r.parent)
 	}
 	switch {
@@ -249,20 +233,18 @@ func runZKSim(t *testing.T, e zkEnsemble, timeouts []time.Duration, steps []zkSt
 	for i, to := range timeouts {
 		_, name := e.server(i)
 		r.scripts[i] = sim.NewScriptClient(sim.ScriptStep{At: 0, To: name, KeepSeq: true,
-			Msg: sim.Msg{Op: zkConnect, N: 1, TTL: to}})
+			Msg: zookeeper.Connect{Conn: 1, Timeout: to}.Msg()})
 	}
 	for k, st := range steps {
 		_, name := e.server(st.client)
-		m := sim.Msg{Op: st.op, N: 1, Key: st.name}
+		req := zookeeper.Request{Op: st.op, Conn: 1, Path: st.name, Watch: st.watch}
 		switch st.op {
-		case zkGetChildren:
-			m.Key = zookeeper.ZKLockPath
-		case zkGetData, zkDelete:
-			m.Key = zookeeper.ZKLockPath + "/" + st.name
+		case zookeeper.OpGetChildren:
+			req.Path = zookeeper.ZKLockPath
+		case zookeeper.OpGetData, zookeeper.OpDelete:
+			req.Path = zookeeper.ZKLockPath + "/" + st.name
 		}
-		if st.watch {
-			m.Token = 1
-		}
+		m := req.Msg()
 		sc := r.scripts[st.client]
 		r.index[k] = [2]int{st.client, len(sc.Steps)}
 		sc.Steps = append(sc.Steps, sim.ScriptStep{At: st.at, To: name, Msg: m})
@@ -276,8 +258,8 @@ func runZKSim(t *testing.T, e zkEnsemble, timeouts []time.Duration, steps []zkSt
 
 func (r *simZK) negotiated(i int) time.Duration {
 	for _, rep := range r.scripts[i].Replies {
-		if rep.Msg.Op == zkConnected {
-			return rep.Msg.TTL
+		if rep.Msg.Op == zookeeper.OpConnected {
+			return zookeeper.ConnectedOf(&rep.Msg).Timeout
 		}
 	}
 	return 0
@@ -286,17 +268,18 @@ func (r *simZK) negotiated(i int) time.Duration {
 func (r *simZK) answer(steps []zkStep, k int) string {
 	st := steps[k]
 	rep, ok := r.scripts[r.index[k][0]].Reply(r.index[k][1])
+	reply := zookeeper.ReplyOf(&rep.Msg)
 	switch {
 	case !ok:
 		return "-"
-	case rep.Msg.Op == zkErr:
-		return rep.Msg.Value
-	case rep.Msg.Op != zkOK:
-		return "? " + string(rep.Msg.Op)
-	case st.op == zkCreate:
-		return "OK " + baseName(rep.Msg.Key)
-	case st.op == zkGetChildren:
-		return "OK " + fmt.Sprint(bySequence(rep.Msg.Body.(*zookeeper.Children).Names))
+	case reply.Op == zookeeper.OpErr:
+		return string(reply.Code)
+	case reply.Op != zookeeper.OpOK:
+		return "? " + string(reply.Op)
+	case st.op == zookeeper.OpCreate:
+		return "OK " + baseName(reply.Path)
+	case st.op == zookeeper.OpGetChildren:
+		return "OK " + fmt.Sprint(bySequence(reply.Children.Names))
 	}
 	return "OK"
 }
@@ -305,8 +288,9 @@ func (r *simZK) answer(steps []zkStep, k int) string {
 func (r *simZK) events(i int) []zkSeen {
 	var out []zkSeen
 	for _, rep := range r.scripts[i].Replies {
-		if rep.Msg.Op == zkWatchEvent {
-			out = append(out, zkSeen{Type: "Event" + rep.Msg.Value, Path: rep.Msg.Key, at: time.Time{}.Add(rep.At)})
+		if rep.Msg.Op == zookeeper.OpWatch {
+			ev := zookeeper.WatchEventOf(&rep.Msg)
+			out = append(out, zkSeen{Type: "Event" + string(ev.Event), Path: ev.Path, at: time.Time{}.Add(rep.At)})
 		}
 	}
 	return out
@@ -330,28 +314,28 @@ func TestZooKeeperLockRecipe(t *testing.T) {
 	node := func(i int) string { return fmt.Sprintf("_c_guid-%d-lock-%010d", i, i) }
 	prefix := func(i int) string { return fmt.Sprintf("_c_guid-%d-lock-", i) }
 	steps := []zkStep{
-		{at: 1000 * ms, client: 0, op: zkCreate, name: prefix(0)},
-		{at: 1100 * ms, client: 1, op: zkCreate, name: prefix(1)},
-		{at: 1200 * ms, client: 2, op: zkCreate, name: prefix(2)},
-		{at: 1300 * ms, client: 3, op: zkCreate, name: prefix(3)},
-		{at: 1600 * ms, client: 0, op: zkGetChildren},
+		{at: 1000 * ms, client: 0, op: zookeeper.OpCreate, name: prefix(0)},
+		{at: 1100 * ms, client: 1, op: zookeeper.OpCreate, name: prefix(1)},
+		{at: 1200 * ms, client: 2, op: zookeeper.OpCreate, name: prefix(2)},
+		{at: 1300 * ms, client: 3, op: zookeeper.OpCreate, name: prefix(3)},
+		{at: 1600 * ms, client: 0, op: zookeeper.OpGetChildren},
 		// Each waiter watches its predecessor (Curator's recipe).
-		{at: 1800 * ms, client: 1, op: zkGetData, name: node(0), watch: true},
-		{at: 1850 * ms, client: 2, op: zkGetData, name: node(1), watch: true},
-		{at: 1900 * ms, client: 3, op: zkGetData, name: node(2), watch: true},
+		{at: 1800 * ms, client: 1, op: zookeeper.OpGetData, name: node(0), watch: true},
+		{at: 1850 * ms, client: 2, op: zookeeper.OpGetData, name: node(1), watch: true},
+		{at: 1900 * ms, client: 3, op: zookeeper.OpGetData, name: node(2), watch: true},
 		// The holder releases: one waiter hears of it.
-		{at: 2000 * ms, client: 0, op: zkDelete, name: node(0)},
-		{at: 2100 * ms, client: 0, op: zkGetData, name: node(0)},
+		{at: 2000 * ms, client: 0, op: zookeeper.OpDelete, name: node(0)},
+		{at: 2100 * ms, client: 0, op: zookeeper.OpGetData, name: node(0)},
 		// Now every remaining client watches the children: the herd.
-		{at: 2400 * ms, client: 1, op: zkGetChildren, watch: true},
-		{at: 2450 * ms, client: 2, op: zkGetChildren, watch: true},
-		{at: 2500 * ms, client: 3, op: zkGetChildren, watch: true},
-		{at: 2800 * ms, client: 1, op: zkDelete, name: node(1)},
+		{at: 2400 * ms, client: 1, op: zookeeper.OpGetChildren, watch: true},
+		{at: 2450 * ms, client: 2, op: zookeeper.OpGetChildren, watch: true},
+		{at: 2500 * ms, client: 3, op: zookeeper.OpGetChildren, watch: true},
+		{at: 2800 * ms, client: 1, op: zookeeper.OpDelete, name: node(1)},
 		// The watches were one-shot: this delete reaches client 3 only,
 		// through its predecessor watch.
-		{at: 3200 * ms, client: 2, op: zkDelete, name: node(2)},
-		{at: 3300 * ms, client: 3, op: zkGetChildren},
-		{at: 3400 * ms, client: 3, op: zkDelete, name: node(2)},
+		{at: 3200 * ms, client: 2, op: zookeeper.OpDelete, name: node(2)},
+		{at: 3300 * ms, client: 3, op: zookeeper.OpGetChildren},
+		{at: 3400 * ms, client: 3, op: zookeeper.OpDelete, name: node(2)},
 	}
 	wantAnswers := []string{"OK " + node(0), "OK " + node(1), "OK " + node(2), "OK " + node(3),
 		"OK " + fmt.Sprint([]string{node(0), node(1), node(2), node(3)}),
@@ -456,12 +440,12 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			// The simulator: client 0 creates its node and is last heard
 			// at 1.2 s; client 1 watches the node and pings to stay alive.
 			steps := []zkStep{
-				{at: 500 * ms, client: 0, op: zkCreate, name: "victim-lock-"},
-				{at: 1000 * ms, client: 1, op: zkGetData, name: "victim-lock-0000000000", watch: true},
-				{at: 1200 * ms, client: 0, op: zkPing},
+				{at: 500 * ms, client: 0, op: zookeeper.OpCreate, name: "victim-lock-"},
+				{at: 1000 * ms, client: 1, op: zookeeper.OpGetData, name: "victim-lock-0000000000", watch: true},
+				{at: 1200 * ms, client: 0, op: zookeeper.OpPing},
 			}
 			for at := 3 * time.Second; at < 12*time.Second; at += 2 * time.Second {
-				steps = append(steps, zkStep{at: at, client: 1, op: zkPing})
+				steps = append(steps, zkStep{at: at, client: 1, op: zookeeper.OpPing})
 			}
 			simulated := runZKSim(t, e, []time.Duration{requested, 10 * time.Second}, steps, 12*time.Second)
 			require.Equal(t, "OK victim-lock-0000000000", simulated.answer(steps, 0))
@@ -515,9 +499,9 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			// The simulator: client 0 sends closeSession, as the simulated
 			// lock client's close() does after its last round.
 			closeSteps := []zkStep{
-				{at: 500 * ms, client: 0, op: zkCreate, name: "closed-lock-"},
-				{at: 1000 * ms, client: 1, op: zkGetData, name: "closed-lock-0000000000", watch: true},
-				{at: 1500 * ms, client: 0, op: zkCloseSess},
+				{at: 500 * ms, client: 0, op: zookeeper.OpCreate, name: "closed-lock-"},
+				{at: 1000 * ms, client: 1, op: zookeeper.OpGetData, name: "closed-lock-0000000000", watch: true},
+				{at: 1500 * ms, client: 0, op: zookeeper.OpCloseSession},
 			}
 			simClosed := runZKSim(t, e, []time.Duration{10 * time.Second, 10 * time.Second}, closeSteps, 4*time.Second)
 			require.Equal(t, "OK closed-lock-0000000000", simClosed.answer(closeSteps, 0))

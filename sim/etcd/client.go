@@ -99,9 +99,9 @@ func (c *etcdClient) Start(ctx sim.Ctx) {
 // Crash implements Process: the process and its sockets are gone.
 func (c *etcdClient) Crash(ctx sim.Ctx) {
 	if len(c.servers) > 0 {
-		ctx.Send(c.servers[c.ep], sim.Msg{Op: etcdRST})
+		ctx.Send(c.servers[c.ep], sim.Msg{Op: OpRST})
 		if c.kaStream && c.kaEp != c.ep {
-			ctx.Send(c.servers[c.kaEp], sim.Msg{Op: etcdRST})
+			ctx.Send(c.servers[c.kaEp], sim.Msg{Op: OpRST})
 		}
 	}
 	*c = etcdClient{index: c.index, servers: c.servers, ep: c.ep, kaEp: c.ep, sess: sessNone}
@@ -147,7 +147,7 @@ const (
 )
 
 func (c *etcdClient) repeatable(why etcdErr) bool {
-	return (c.req.Op == etcdRange || c.req.Op == etcdGrant || c.req.Op == etcdRevoke) && unavailable(why) && c.retries < retryMaxRetries
+	return (c.req.Op == OpRange || c.req.Op == OpGrant || c.req.Op == OpRevoke) && unavailable(why) && c.retries < retryMaxRetries
 }
 
 // unavailable reports whether an error has gRPC code Unavailable, the only
@@ -171,7 +171,7 @@ func (c *etcdClient) begin(ctx sim.Ctx) {
 func (c *etcdClient) acquire(ctx sim.Ctx) {
 	if c.sess != sessAlive {
 		c.sess = sessGranting
-		c.call(ctx, LeaseCall{Op: etcdGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}.Msg(), phGrant)
+		c.call(ctx, LeaseCall{Op: OpGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}.Msg(), phGrant)
 		return
 	}
 	c.call(ctx, Txn{Kind: TxnLock, Key: c.myKey, Lease: c.lease}.Msg(), phAcquire)
@@ -197,7 +197,7 @@ func (c *etcdClient) startKeepAlive(ctx sim.Ctx) {
 }
 
 func (c *etcdClient) sendKeepAlive(ctx sim.Ctx) {
-	ctx.Send(c.servers[c.kaEp], LeaseCall{Op: etcdKeepAlive, Lease: c.lease, First: c.kaOpening}.Msg())
+	ctx.Send(c.servers[c.kaEp], LeaseCall{Op: OpKeepAlive, Lease: c.lease, First: c.kaOpening}.Msg())
 	c.kaOpening = false
 	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAlive, Seq: c.kaGen})
 }
@@ -263,7 +263,7 @@ func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why etcdErr) {
 	}
 	c.kaStream = false
 	c.kaGen++
-	ctx.TraceSaid("session", string(etcdKeepAlive), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
+	ctx.TraceSaid("session", string(OpKeepAlive), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
 		sim.Say("note.etcd.streamBroken", "err", string(why), "in", keepAliveTick.String()))
 	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAliveReopen, Seq: c.kaGen})
 }
@@ -276,7 +276,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return
 	}
 	switch m.Op {
-	case etcdRST:
+	case OpRST:
 		if c.kaStream && from == c.servers[c.kaEp] {
 			c.kaEp = (c.kaEp + 1) % len(c.servers)
 			c.keepAliveBroken(ctx, errReset)
@@ -291,7 +291,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			}
 		}
 		return
-	case etcdKeepAliveOK:
+	case OpKeepAliveResp:
 		ka := LeaseCallOf(m)
 		if c.sess != sessAlive || ka.Lease != c.lease {
 			return
@@ -305,18 +305,18 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.leaseTTL = ka.TTL
 		c.nextKA, c.deadline = now+ka.TTL/3, now+ka.TTL
 		return
-	case etcdKeepAliveErr:
+	case OpKeepAliveErr:
 		if from == c.servers[c.kaEp] {
 			c.kaEp = (c.kaEp + 1) % len(c.servers)
 			c.keepAliveBroken(ctx, LeaseCallOf(m).Err)
 		}
 		return
-	case etcdWatchCreated:
+	case OpWatchCreated:
 		if watchIDOf(m) == c.watchID {
 			c.watchAcked = true
 		}
 		return
-	case etcdEventPut, etcdEventDelete:
+	case OpEventPut, OpEventDelete:
 		c.watchEvent(ctx, m)
 		return
 	}
@@ -324,7 +324,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return // a late answer to a call already given up
 	}
 	c.pendSeq = 0
-	if m.Op == etcdError {
+	if m.Op == OpError {
 		c.failed(ctx, ErrorOf(m))
 		return
 	}
@@ -334,7 +334,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, g.Lease, g.TTL, 0
 		c.myKey = EtcdPrefix + strconv.FormatInt(g.Lease, 16)
 		if ctx.Tracing() {
-			ctx.TraceSaid("session", string(etcdGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
+			ctx.TraceSaid("session", string(OpGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
 				sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
 		}
 		c.startKeepAlive(ctx)
@@ -349,7 +349,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		if ctx.Tracing() {
-			ctx.TraceSaid("lock", string(etcdTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
+			ctx.TraceSaid("lock", string(OpTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
 				sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", r.OwnerKey, "ownerRev", fmt.Sprint(r.OwnerRev)))
 		}
 		c.query(ctx)
@@ -378,7 +378,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.watch(ctx, r.Key, false, r.Rev)
 	case phCheck:
 		if RangeRespOf(m).Key == "" {
-			ctx.TraceSaid("lock", string(etcdRange), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
+			ctx.TraceSaid("lock", string(OpRange), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -393,7 +393,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// etcd recorded the write when it applied the Txn (applyEntry).
 		c.WriteAnswered()
 		if !TxnRespOf(m).Succeeded {
-			ctx.TraceSaid("write", string(etcdTxn), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
+			ctx.TraceSaid("write", string(OpTxn), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				sim.Say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
 		c.unlock(ctx)
@@ -419,7 +419,7 @@ func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 	if prefix {
 		what, words = "any change under "+key, sim.Say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
 	}
-	ctx.TraceSaid("lock", string(etcdWatch), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
+	ctx.TraceSaid("lock", string(OpWatch), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
 }
 
 func (c *etcdClient) openWatch(ctx sim.Ctx) {
@@ -434,7 +434,7 @@ func (c *etcdClient) cancelWatch(ctx sim.Ctx) {
 		return
 	}
 	c.watching = false
-	ctx.Send(c.server(), watchNote(etcdWatchCancel, c.watchID))
+	ctx.Send(c.server(), watchNote(OpWatchCancel, c.watchID))
 }
 
 func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
@@ -444,7 +444,7 @@ func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
 	}
 	ctx.Notified()
 	c.watchFrom = ev.Rev + 1
-	if ev.Type != etcdEventDelete {
+	if ev.Type != OpEventDelete {
 		return
 	}
 	if ctx.Scenario().Herd {
@@ -495,7 +495,7 @@ func (c *etcdClient) failed(ctx sim.Ctx, why etcdErr) {
 		c.cancelWatch(ctx)
 		c.requery = false
 		c.why = why
-		c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phAbandon)
+		c.call(ctx, sim.Msg{Op: OpDelete, Key: c.myKey}, phAbandon)
 	case phAbandon:
 		c.retry(ctx, c.why)
 	case phWrite:
@@ -579,7 +579,7 @@ func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 	case timerReunlock:
 		if !c.busy() && c.phase == phUnlock {
-			c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
+			c.call(ctx, sim.Msg{Op: OpDelete, Key: c.myKey}, phUnlock)
 		}
 	}
 }
@@ -597,7 +597,7 @@ func (c *etcdClient) write(ctx sim.Ctx) {
 
 func (c *etcdClient) unlock(ctx sim.Ctx) {
 	c.Release(ctx)
-	c.call(ctx, sim.Msg{Op: etcdDelete, Key: c.myKey}, phUnlock)
+	c.call(ctx, sim.Msg{Op: OpDelete, Key: c.myKey}, phUnlock)
 }
 
 func (c *etcdClient) afterUnlock(ctx sim.Ctx) {
@@ -615,7 +615,7 @@ func (c *etcdClient) closeSession(ctx sim.Ctx) {
 	}
 	c.sess = sessNone
 	c.dlGen++
-	c.call(ctx, LeaseCall{Op: etcdRevoke, Lease: c.lease}.Msg(), phClose)
+	c.call(ctx, LeaseCall{Op: OpRevoke, Lease: c.lease}.Msg(), phClose)
 }
 
 func (c *etcdClient) session() string {

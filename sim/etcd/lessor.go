@@ -165,8 +165,8 @@ func (s *EtcdServer) answerKeepAlive(ctx sim.Ctx, r renewal) {
 	}
 	s.forget(ctx, r.Req)
 	if r.Err != "" {
-		ctx.Send(p.Client, LeaseCall{Op: etcdKeepAliveErr, Lease: r.Lease, Err: r.Err}.Msg())
+		ctx.Send(p.Client, LeaseCall{Op: OpKeepAliveErr, Lease: r.Lease, Err: r.Err}.Msg())
 		return
 	}
-	ctx.Send(p.Client, LeaseCall{Op: etcdKeepAliveOK, Lease: r.Lease, TTL: r.TTL}.Msg())
+	ctx.Send(p.Client, LeaseCall{Op: OpKeepAliveResp, Lease: r.Lease, TTL: r.TTL}.Msg())
 }

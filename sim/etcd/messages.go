@@ -10,29 +10,34 @@ import (
 // below (a struct with named fields and its codec); only this file reads
 // or writes the envelope's fields for them. Client calls and their
 // answers carry the client's request id in Seq (the client's send and the
-// member's reply set it).
+// member's reply set it). The client's ops are exported, for the
+// conformance tests' scripted clients; the members' among themselves are
+// not.
 const (
-	etcdGrant        sim.Op = "Grant"
-	etcdGrantResp    sim.Op = "GrantResp"
-	etcdKeepAlive    sim.Op = "KeepAlive"
-	etcdKeepAliveOK  sim.Op = "KeepAliveResp"
-	etcdKeepAliveErr sim.Op = "KeepAliveErr"
-	etcdTxn          sim.Op = "Txn"
-	etcdTxnResp      sim.Op = "TxnResp"
-	etcdRange        sim.Op = "Range"
-	etcdRangeResp    sim.Op = "RangeResp"
-	etcdDelete       sim.Op = "Delete"
-	etcdDeleteResp   sim.Op = "DeleteResp"
-	etcdRevoke       sim.Op = "Revoke"
-	etcdRevokeResp   sim.Op = "RevokeResp"
-	etcdWatch        sim.Op = "Watch"
-	etcdWatchCreated sim.Op = "WatchCreated"
-	etcdWatchCancel  sim.Op = "WatchCancel"
-	etcdEventPut     sim.Op = "PUT"
-	etcdEventDelete  sim.Op = "DELETE"
-	etcdError        sim.Op = "Error"
-	etcdRST          sim.Op = "RST" // the kernel resets the connections of a dead process
+	OpGrant         sim.Op = "Grant"
+	OpGrantResp     sim.Op = "GrantResp"
+	OpKeepAlive     sim.Op = "KeepAlive"
+	OpKeepAliveResp sim.Op = "KeepAliveResp"
+	OpKeepAliveErr  sim.Op = "KeepAliveErr"
+	OpTxn           sim.Op = "Txn"
+	OpTxnResp       sim.Op = "TxnResp"
+	OpRange         sim.Op = "Range"
+	OpRangeResp     sim.Op = "RangeResp"
+	OpDelete        sim.Op = "Delete"
+	OpDeleteResp    sim.Op = "DeleteResp"
+	OpRevoke        sim.Op = "Revoke"
+	OpRevokeResp    sim.Op = "RevokeResp"
+	OpWatch         sim.Op = "Watch"
+	OpWatchCreated  sim.Op = "WatchCreated"
+	OpWatchCancel   sim.Op = "WatchCancel"
+	OpEventPut      sim.Op = "PUT"
+	OpEventDelete   sim.Op = "DELETE"
+	OpError         sim.Op = "Error"
+	OpRST           sim.Op = "RST" // the kernel resets the connections of a dead process
+)
 
+// The members' ops among themselves.
+const (
 	raftApp           sim.Op = "MsgApp"
 	raftAppResp       sim.Op = "MsgAppResp"
 	raftHeartbeat     sim.Op = "MsgHeartbeat"
@@ -142,7 +147,7 @@ type Txn struct {
 
 // Msg is the request on the wire.
 func (t Txn) Msg() sim.Msg {
-	m := sim.Msg{Op: etcdTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease}
+	m := sim.Msg{Op: OpTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease}
 	if t.Kind == TxnWrite {
 		m.Token = t.Rev
 	}
@@ -176,13 +181,13 @@ const (
 
 func (r TxnResp) msg() sim.Msg {
 	if r.Kind == TxnWrite {
-		return sim.Msg{Op: etcdTxnResp, Value: string(TxnWrite), N: sim.Flag(r.Succeeded), Token: r.Rev}
+		return sim.Msg{Op: OpTxnResp, Value: string(TxnWrite), N: sim.Flag(r.Succeeded), Token: r.Rev}
 	}
 	how := txnGet
 	if r.Succeeded {
 		how = txnPut
 	}
-	return sim.Msg{Op: etcdTxnResp, Key: r.OwnerKey, Value: how, Token: r.Rev, N: r.OwnerRev}
+	return sim.Msg{Op: OpTxnResp, Key: r.OwnerKey, Value: how, Token: r.Rev, N: r.OwnerRev}
 }
 
 // TxnRespOf reads a TxnResp.
@@ -202,7 +207,7 @@ type Range struct {
 
 // Msg is the request on the wire.
 func (r Range) Msg() sim.Msg {
-	return sim.Msg{Op: etcdRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev}
+	return sim.Msg{Op: OpRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev}
 }
 
 func rangeOf(m *sim.Msg) Range { return Range{Kind: RangeKind(m.Value), Key: m.Key, MaxRev: m.Token} }
@@ -216,7 +221,7 @@ type RangeResp struct {
 }
 
 func (r RangeResp) msg() sim.Msg {
-	return sim.Msg{Op: etcdRangeResp, Key: r.Key, Token: r.CreateRev, N: r.Rev}
+	return sim.Msg{Op: OpRangeResp, Key: r.Key, Token: r.CreateRev, N: r.Rev}
 }
 
 // RangeRespOf reads a RangeResp.
@@ -229,7 +234,7 @@ type DeleteResp struct {
 	Rev     int64
 }
 
-func (r DeleteResp) msg() sim.Msg { return sim.Msg{Op: etcdDeleteResp, N: r.Deleted, Token: r.Rev} }
+func (r DeleteResp) msg() sim.Msg { return sim.Msg{Op: OpDeleteResp, N: r.Deleted, Token: r.Rev} }
 
 // DeleteRespOf reads a DeleteResp.
 func DeleteRespOf(m *sim.Msg) DeleteResp { return DeleteResp{Deleted: m.N, Rev: m.Token} }
@@ -257,7 +262,7 @@ func LeaseCallOf(m *sim.Msg) LeaseCall {
 }
 
 // failure is an Error answer to a call.
-func failure(err etcdErr) sim.Msg { return sim.Msg{Op: etcdError, Value: string(err)} }
+func failure(err etcdErr) sim.Msg { return sim.Msg{Op: OpError, Value: string(err)} }
 
 // ErrorOf is the error an Error answer carries.
 func ErrorOf(m *sim.Msg) etcdErr { return etcdErr(m.Value) }
@@ -274,7 +279,7 @@ type Watch struct {
 
 // Msg is the request on the wire.
 func (w Watch) Msg() sim.Msg {
-	return sim.Msg{Op: etcdWatch, Seq: w.ID, Key: w.Key, N: sim.Flag(w.Prefix), Token: w.Start}
+	return sim.Msg{Op: OpWatch, Seq: w.ID, Key: w.Key, N: sim.Flag(w.Prefix), Token: w.Start}
 }
 
 func watchOf(m *sim.Msg) Watch {

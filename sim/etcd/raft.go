@@ -117,7 +117,7 @@ func (s *EtcdServer) newLeader(ctx sim.Ctx) {
 	for _, id := range s.pendingIDs() {
 		p := s.pending[id]
 		switch {
-		case p.Op == etcdRange && p.ReadIndex == 0:
+		case p.Op == OpRange && p.ReadIndex == 0:
 			s.forget(ctx, id)
 			reply := failure(errLeaderChanged)
 			reply.Seq = p.Seq
@@ -130,9 +130,9 @@ func (s *EtcdServer) newLeader(ctx sim.Ctx) {
 			p.Held = false
 			s.pending[id] = p
 			s.propose(ctx, p.Proposal)
-		case p.Op == etcdKeepAlive && s.isLeader():
+		case p.Op == OpKeepAlive && s.isLeader():
 			s.leaderRenew(ctx, s.self, id, p.Lease)
-		case p.Op == etcdKeepAlive:
+		case p.Op == OpKeepAlive:
 			ctx.Send(s.lead, renewal{Req: id, Lease: p.Lease}.msg(leaseRenew))
 		}
 	}
@@ -255,9 +255,9 @@ func (s *EtcdServer) monitorLeader(ctx sim.Ctx) {
 		return
 	}
 	for _, c := range s.kaStreams {
-		ctx.Send(c, LeaseCall{Op: etcdKeepAliveErr, Err: errNoLeader}.Msg())
+		ctx.Send(c, LeaseCall{Op: OpKeepAliveErr, Err: errNoLeader}.Msg())
 		for _, id := range s.pendingIDs() {
-			if p := s.pending[id]; p.Client == c && p.Op == etcdKeepAlive {
+			if p := s.pending[id]; p.Client == c && p.Op == OpKeepAlive {
 				s.forget(ctx, id)
 			}
 		}

@@ -64,7 +64,7 @@ func (s *EtcdServer) releaseReads(ctx sim.Ctx, upTo int64) {
 func (s *EtcdServer) serveReads(ctx sim.Ctx) {
 	for _, req := range s.pendingIDs() {
 		p := s.pending[req]
-		if p.Op != etcdRange || p.ReadIndex == 0 || p.ReadIndex > s.applied {
+		if p.Op != OpRange || p.ReadIndex == 0 || p.ReadIndex > s.applied {
 			continue
 		}
 		s.forget(ctx, req)

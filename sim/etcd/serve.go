@@ -21,7 +21,7 @@ func (s *EtcdServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 }
 
 func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
-	if m.Op == etcdRST {
+	if m.Op == OpRST {
 		s.dropClient(ctx, from)
 		return
 	}
@@ -31,23 +31,23 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		s.conns[i] = from
 	}
 	switch m.Op {
-	case etcdGrant:
+	case OpGrant:
 		id := s.nextID()
-		s.submit(ctx, from, m.Seq, etcdEntry{Type: entGrant, Lease: id, N: int64(m.TTL / time.Second), Client: from})
-	case etcdTxn:
+		s.submit(ctx, from, m.Seq, etcdEntry{Type: entGrant, Lease: id, N: int64(LeaseCallOf(m).TTL / time.Second), Client: from})
+	case OpTxn:
 		if t := txnOf(m); t.Kind == TxnWrite {
 			s.submit(ctx, from, m.Seq, etcdEntry{Type: entWrite, Key: t.Key, N: t.Rev, Client: from})
 		} else {
 			s.submit(ctx, from, m.Seq, etcdEntry{Type: entLock, Key: t.Key, Lease: t.Lease, Client: from})
 		}
-	case etcdDelete:
+	case OpDelete:
 		s.submit(ctx, from, m.Seq, etcdEntry{Type: entDelete, Key: m.Key, Client: from})
-	case etcdRevoke:
+	case OpRevoke:
 		s.submit(ctx, from, m.Seq, etcdEntry{Type: entRevoke, Lease: LeaseCallOf(m).Lease, Client: from})
-	case etcdRange:
+	case OpRange:
 		req := s.nextID()
 		r := rangeOf(m)
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdRange, Key: r.Key, Max: r.MaxRev, Last: r.Kind == RangeLast,
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: OpRange, Key: r.Key, Max: r.MaxRev, Last: r.Kind == RangeLast,
 			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			// A linearizable read waits for its ReadIndex, sent again every
@@ -62,7 +62,7 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		} else {
 			ctx.Send(s.lead, readIndex{Req: req}.msg(raftReadIndex))
 		}
-	case etcdKeepAlive:
+	case OpKeepAlive:
 		// The lease stream requires a leader (clientv3 lease.go:
 		// WithRequireLeader): newStreamInterceptor refuses to open one on a
 		// member without a leader (First: the stream's first keepalive).
@@ -71,12 +71,12 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// within the request timeout, then forwards the renewal.
 		ka := LeaseCallOf(m)
 		if s.lead == sim.None && ka.First {
-			ctx.Send(from, LeaseCall{Op: etcdKeepAliveErr, Lease: ka.Lease, Err: errNoLeader}.Msg())
+			ctx.Send(from, LeaseCall{Op: OpKeepAliveErr, Lease: ka.Lease, Err: errNoLeader}.Msg())
 			return
 		}
 		s.addKeepAliveStream(from)
 		req := s.nextID()
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: etcdKeepAlive, Lease: ka.Lease,
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: OpKeepAlive, Lease: ka.Lease,
 			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			p := s.pending[req]
@@ -86,10 +86,10 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		s.forwardRenew(ctx, req, ka.Lease)
-	case etcdWatch:
+	case OpWatch:
 		req := watchOf(m)
 		w := etcdWatcher{Client: from, ID: req.ID, Key: req.Key, Prefix: req.Prefix, Start: req.Start}
-		ctx.Send(from, watchNote(etcdWatchCreated, w.ID))
+		ctx.Send(from, watchNote(OpWatchCreated, w.ID))
 		// The history is in revision order: start at the watch's revision.
 		first := sort.Search(s.history.Len(), func(i int) bool { return s.history.At(i).Rev >= w.Start })
 		s.history.Range(first, func(_ int, ev etcdEvent) bool {
@@ -99,7 +99,7 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return true
 		})
 		s.watchers = append(s.watchers, w)
-	case etcdWatchCancel:
+	case OpWatchCancel:
 		s.dropWatch(from, watchIDOf(m))
 	}
 }
@@ -196,12 +196,12 @@ func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		delete(s.pending, t.Seq)
-		if p.Op == etcdKeepAlive {
+		if p.Op == OpKeepAlive {
 			why := errTimeout
 			if p.WaitLeader {
 				why = errNoLeader // waitLeader gave up: ErrNoLeader
 			}
-			ctx.Send(p.Client, LeaseCall{Op: etcdKeepAliveErr, Err: why}.Msg())
+			ctx.Send(p.Client, LeaseCall{Op: OpKeepAliveErr, Err: why}.Msg())
 			return
 		}
 		reply := failure(errTimeout)

@@ -307,7 +307,7 @@ func (s *EtcdServer) resetProgress(ctx sim.Ctx) {
 // the WAL (term, vote, log, commit) stays on disk for Restart.
 func (s *EtcdServer) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c, sim.Msg{Op: etcdRST})
+		ctx.Send(c, sim.Msg{Op: OpRST})
 	}
 	if s.ownedKey != "" {
 		ctx.Disown(EtcdPrefix, false)

@@ -55,7 +55,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			l.Expiry = ctx.Mono() + ttl
 		}
 		s.leases[e.Lease] = l
-		s.reply(ctx, e, LeaseCall{Op: etcdGrantResp, Lease: e.Lease, TTL: ttl}.Msg())
+		s.reply(ctx, e, LeaseCall{Op: OpGrantResp, Lease: e.Lease, TTL: ttl}.Msg())
 	case entLock:
 		kv, had := s.kv[e.Key]
 		if !had {
@@ -69,7 +69,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			s.kv[e.Key] = kv
 			l.Keys = insertSorted(l.Keys, e.Key)
 			s.leases[e.Lease] = l
-			s.event(ctx, etcdEventPut, e.Key)
+			s.event(ctx, OpEventPut, e.Key)
 		}
 		ownerKey, owner, _ := s.firstCreate()
 		s.reply(ctx, e, TxnResp{Kind: TxnLock, Succeeded: !had, Rev: kv.CreateRev, OwnerKey: ownerKey, OwnerRev: owner.CreateRev}.msg())
@@ -98,7 +98,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		}
 		st.ModRev, st.Client = s.rev, e.Client
 		s.kv[EtcdStorageKey] = st
-		s.event(ctx, etcdEventPut, EtcdStorageKey)
+		s.event(ctx, OpEventPut, EtcdStorageKey)
 		s.reply(ctx, e, TxnResp{Kind: TxnWrite, Succeeded: true, Rev: s.rev}.msg())
 	case entRevoke:
 		l, ok := s.leases[e.Lease]
@@ -136,7 +136,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			keep = append(keep, w)
 		}
 		s.renewWait = keep
-		s.reply(ctx, e, LeaseCall{Op: etcdRevokeResp, Lease: e.Lease}.Msg())
+		s.reply(ctx, e, LeaseCall{Op: OpRevokeResp, Lease: e.Lease}.Msg())
 		s.recordOwner(ctx, e.N == 1)
 	}
 }
@@ -175,7 +175,7 @@ func (s *EtcdServer) deleteKey(ctx sim.Ctx, key string) {
 			s.leases[kv.Lease] = l
 		}
 	}
-	s.event(ctx, etcdEventDelete, key)
+	s.event(ctx, OpEventDelete, key)
 }
 
 // event records a change in the history and notifies the watchers.

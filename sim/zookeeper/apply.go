@@ -135,7 +135,7 @@ func (s *zkServer) applyUpTo(ctx sim.Ctx, upto int) {
 			s.closeSessionConns(ctx, x.Session)
 		default:
 			if w, ok := s.takeWait(x.Session, x.Cxid, x.Kind); ok {
-				s.reply(ctx, w.client, w.cnx, Reply{Op: zkOpOK, Xid: w.cxid, Path: ZKLockPath + "/" + x.Path})
+				s.reply(ctx, w.client, w.cnx, Reply{Op: OpOK, Xid: w.cxid, Path: ZKLockPath + "/" + x.Path})
 				s.release(ctx, w.session)
 			}
 		}
@@ -150,7 +150,7 @@ func (s *zkServer) closeSessionConns(ctx sim.Ctx, session int64) {
 	var gone []sim.NodeID
 	for _, c := range s.conns {
 		if c.session == session {
-			ctx.Send(c.client, connNotice(zkOpClose, c.cnx))
+			ctx.Send(c.client, connNotice(OpClose, c.cnx))
 			gone = append(gone, c.client)
 		}
 	}

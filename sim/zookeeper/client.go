@@ -218,14 +218,14 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return // an earlier connection's traffic
 	}
 	c.lastRecv = ctx.Mono()
-	if c.closing && (m.Op == zkOpClose || m.Op == zkOpExpired) {
+	if c.closing && (m.Op == OpClose || m.Op == OpExpired) {
 		c.conn, c.calls = zkConnNone, nil
 		if ctx.Tracing() {
 			ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
 		}
 		return
 	}
-	if m.Op != zkOpClose && m.Op != zkOpExpired {
+	if m.Op != OpClose && m.Op != OpExpired {
 		if positionOf(m) != c.rcvd+1 {
 			c.disconnect(ctx, "a message was lost: connection reset", sim.Say("note.zk.messageLost"))
 			return
@@ -233,19 +233,19 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.rcvd++
 	}
 	switch m.Op {
-	case zkOpConnected:
+	case OpConnected:
 		if c.conn != zkConnConnecting {
 			return
 		}
 		c.onConnected(ctx, m)
 		return
-	case zkOpExpired:
+	case OpExpired:
 		c.conn = zkConnNone
 		c.calls = nil
 		c.lose(ctx, "session expired", sim.Say("note.zk.expired"))
 		c.connect(ctx)
 		return
-	case zkOpClose:
+	case OpClose:
 		c.disconnect(ctx, fmt.Sprintf("connection to %s closed", ctx.Sim().Nodes[from].Name), sim.Say("note.zk.closed", "server", ctx.Sim().Nodes[from].Name))
 		return
 	}
@@ -254,7 +254,7 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	}
 	c.lastZxid = max(c.lastZxid, zxidOf(m))
 	switch m.Op {
-	case zkOpOK, zkOpErr:
+	case OpOK, OpErr:
 		xid := ReplyOf(m).Xid
 		for i, cl := range c.calls {
 			if cl.xid == xid {
@@ -263,7 +263,7 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 				return
 			}
 		}
-	case zkOpWatch:
+	case OpWatch:
 		c.onWatch(ctx, m)
 	}
 }
@@ -344,7 +344,7 @@ func (c *zkClient) prefix() string { return ZKProtectedPrefix + c.guid + "-" }
 
 func (c *zkClient) busy() bool {
 	for _, cl := range c.calls {
-		if cl.op != zkOpDelete {
+		if cl.op != OpDelete {
 			return true
 		}
 	}
@@ -361,20 +361,20 @@ func (c *zkClient) advance(ctx sim.Ctx) {
 		if c.tried {
 			// Protected mode: an earlier create may have succeeded with
 			// its reply lost; look for our node first.
-			c.call(ctx, zkOpChildren, ZKLockPath, false, true)
+			c.call(ctx, OpGetChildren, ZKLockPath, false, true)
 			return
 		}
 		c.tried = true
-		c.call(ctx, zkOpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
+		c.call(ctx, OpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
 	case zkStepList:
-		c.call(ctx, zkOpChildren, ZKLockPath, ctx.Scenario().Herd, false)
+		c.call(ctx, OpGetChildren, ZKLockPath, ctx.Scenario().Herd, false)
 	case zkStepWatch:
-		c.call(ctx, zkOpGetData, ZKLockPath+"/"+c.watching, true, false)
+		c.call(ctx, OpGetData, ZKLockPath+"/"+c.watching, true, false)
 	}
 }
 
 func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
-	if cl.op == zkOpDelete {
+	if cl.op == OpDelete {
 		for i, p := range c.toDelete {
 			if p == cl.path {
 				c.toDelete = append(c.toDelete[:i], c.toDelete[i+1:]...)
@@ -387,18 +387,18 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 		return
 	}
 	switch cl.op {
-	case zkOpCreate:
-		if m.Op != zkOpOK {
+	case OpCreate:
+		if m.Op != OpOK {
 			if ctx.Tracing() {
 				code := string(ReplyOf(m).Code)
-				ctx.TraceSaid("lock", string(zkOpCreate), code, sim.AsIs(code))
+				ctx.TraceSaid("lock", string(OpCreate), code, sim.AsIs(code))
 			}
 			return // the session is ending; LOST will follow
 		}
 		c.ourPath = strings.TrimPrefix(ReplyOf(m).Path, ZKLockPath+"/")
 		c.ourSeq = zkSeqOf(c.ourPath)
 		c.step = zkStepList
-	case zkOpChildren:
+	case OpGetChildren:
 		if cl.find {
 			for _, name := range childrenOf(m) {
 				if strings.HasPrefix(name, c.prefix()) {
@@ -408,13 +408,13 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 					return
 				}
 			}
-			c.call(ctx, zkOpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
+			c.call(ctx, OpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
 			return
 		}
 		c.onChildren(ctx, childrenOf(m))
 		return
-	case zkOpGetData:
-		if m.Op == zkOpOK {
+	case OpGetData:
+		if m.Op == OpOK {
 			c.step = zkStepWait
 			return
 		}
@@ -470,11 +470,11 @@ func (c *zkClient) flushDeletes(ctx sim.Ctx) {
 outer:
 	for _, p := range c.toDelete {
 		for _, cl := range c.calls {
-			if cl.op == zkOpDelete && cl.path == p {
+			if cl.op == OpDelete && cl.path == p {
 				continue outer
 			}
 		}
-		c.call(ctx, zkOpDelete, p, false, false)
+		c.call(ctx, OpDelete, p, false, false)
 	}
 }
 
@@ -522,7 +522,7 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		iv := ZKPingInterval(c.timeout)
 		if due(mono-c.lastSend, iv) {
-			c.send(ctx, Request{Op: zkOpPing}.Msg())
+			c.send(ctx, Request{Op: OpPing}.Msg())
 		}
 		ctx.After(c.lastSend+iv-mono, sim.Timer{Kind: timerPing, Seq: c.cnx})
 	case timerLost:
@@ -594,7 +594,7 @@ func (c *zkClient) close(ctx sim.Ctx) {
 		return
 	}
 	c.xid++
-	c.send(ctx, Request{Op: zkOpCloseSess, Xid: c.xid}.Msg())
+	c.send(ctx, Request{Op: OpCloseSession, Xid: c.xid}.Msg())
 	if !ctx.Tracing() {
 		return
 	}

@@ -15,25 +15,32 @@ import (
 // OK to a GETCHILDREN the children (a *Children).
 //
 // A message on a connection (a client's to its server, a follower's to
-// its leader) carries its position on it (toPeer, toLeader, toClient). TCP delivers in
-// order or breaks the connection; the simulator drops what a partition
-// cuts, so a receiver that sees a gap treats the connection as reset. A
-// server trusts a client message without a number (position 0), so the
-// conformance tests' scripted clients can speak to it.
+// its leader) carries its position on it (toPeer, toLeader, toClient).
+// TCP delivers in order or breaks the connection; the simulator drops what
+// a partition cuts, so a receiver that sees a gap treats the connection as
+// reset. A server trusts a client message without a number (position 0),
+// so the conformance tests' scripted clients can speak to it; the
+// client's ops are exported for them, the servers' among themselves are
+// not.
 const (
-	zkOpConnect    sim.Op = "CONNECT"
-	zkOpConnected  sim.Op = "CONNECTED"
-	zkOpExpired    sim.Op = "EXPIRED"
-	zkOpClose      sim.Op = "CLOSE" // the connection was closed or reset
-	zkOpPing       sim.Op = "PING"
-	zkOpPong       sim.Op = "PONG"
-	zkOpCreate     sim.Op = "CREATE"
-	zkOpDelete     sim.Op = "DELETE"
-	zkOpChildren   sim.Op = "GETCHILDREN"
-	zkOpGetData    sim.Op = "GETDATA"
-	zkOpOK         sim.Op = "OK"
-	zkOpErr        sim.Op = "ERR"
-	zkOpWatch      sim.Op = "WATCH"
+	OpConnect      sim.Op = "CONNECT"
+	OpConnected    sim.Op = "CONNECTED"
+	OpExpired      sim.Op = "EXPIRED"
+	OpClose        sim.Op = "CLOSE" // the connection was closed or reset
+	OpPing         sim.Op = "PING"
+	OpPong         sim.Op = "PONG"
+	OpCreate       sim.Op = "CREATE"
+	OpDelete       sim.Op = "DELETE"
+	OpGetChildren  sim.Op = "GETCHILDREN"
+	OpGetData      sim.Op = "GETDATA"
+	OpOK           sim.Op = "OK"
+	OpErr          sim.Op = "ERR"
+	OpWatch        sim.Op = "WATCH"
+	OpCloseSession sim.Op = "CLOSESESSION" // a client's closeSession request (ZooKeeper.close())
+)
+
+// The servers' ops among themselves.
+const (
 	zkOpVote       sim.Op = "VOTE"
 	zkOpFollowInfo sim.Op = "FOLLOWERINFO"
 	zkOpTrunc      sim.Op = "TRUNC"
@@ -46,7 +53,6 @@ const (
 	zkOpAck        sim.Op = "ACK"
 	zkOpCommit     sim.Op = "COMMIT"
 	zkOpRevalidate sim.Op = "REVALIDATE"
-	zkOpCloseSess  sim.Op = "CLOSESESSION" // a client's closeSession request (ZooKeeper.close())
 )
 
 // zkCode is an error code an ERR carries, as ZooKeeper's
@@ -204,7 +210,7 @@ type Connect struct {
 
 // Msg is the request on the wire, the first on its connection.
 func (c Connect) Msg() sim.Msg {
-	return sim.Msg{Op: zkOpConnect, N: c.Conn, Token: c.Session, TTL: c.Timeout, Seq: c.LastZxid, Deadline: 1}
+	return sim.Msg{Op: OpConnect, N: c.Conn, Token: c.Session, TTL: c.Timeout, Seq: c.LastZxid, Deadline: 1}
 }
 
 func connectOf(m *sim.Msg) Connect {
@@ -218,7 +224,7 @@ type Connected struct {
 	Timeout time.Duration
 }
 
-func (c Connected) msg() sim.Msg { return sim.Msg{Op: zkOpConnected, Token: c.Session, TTL: c.Timeout} }
+func (c Connected) msg() sim.Msg { return sim.Msg{Op: OpConnected, Token: c.Session, TTL: c.Timeout} }
 
 // ConnectedOf reads a CONNECTED.
 func ConnectedOf(m *sim.Msg) Connected { return Connected{Session: m.Token, Timeout: m.TTL} }
@@ -281,7 +287,7 @@ type WatchEvent struct {
 }
 
 func (w WatchEvent) msg() sim.Msg {
-	return sim.Msg{Op: zkOpWatch, Key: w.Path, Value: string(w.Event), Token: w.Zxid}
+	return sim.Msg{Op: OpWatch, Key: w.Path, Value: string(w.Event), Token: w.Zxid}
 }
 
 // WatchEventOf reads a WATCH.
@@ -325,7 +331,7 @@ type refusal struct {
 }
 
 func (r refusal) msg() sim.Msg {
-	return sim.Msg{Op: zkOpErr, N: r.Session, Seq: r.Xid, Value: string(r.Code)}
+	return sim.Msg{Op: OpErr, N: r.Session, Seq: r.Xid, Value: string(r.Code)}
 }
 
 func refusalOf(m *sim.Msg) refusal { return refusal{Session: m.N, Xid: m.Seq, Code: zkCode(m.Value)} }

@@ -9,13 +9,13 @@ import (
 )
 
 func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
-	if m.Op == zkOpConnect {
+	if m.Op == OpConnect {
 		s.onConnect(ctx, from, m)
 		return
 	}
 	i, ok := s.conn(from, connOf(m))
 	if !ok || !s.serving {
-		ctx.Send(from, connNotice(zkOpClose, connOf(m))) // no such connection
+		ctx.Send(from, connNotice(OpClose, connOf(m))) // no such connection
 		return
 	}
 	if pos := positionOf(m); pos != 0 {
@@ -23,7 +23,7 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// scripted conformance client does not) must not skip one.
 		if pos != s.conns[i].rcvd+1 {
 			ctx.TraceSaid("drop", string(m.Op), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
-			ctx.Send(from, connNotice(zkOpClose, connOf(m)))
+			ctx.Send(from, connNotice(OpClose, connOf(m)))
 			s.dropConn(from)
 			return
 		}
@@ -37,14 +37,14 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	}
 	req := requestOf(m)
 	switch m.Op {
-	case zkOpCloseSess:
+	case OpCloseSession:
 		// PrepRequestProcessor turns it into a closeSession transaction
 		// that deletes the session's ephemerals; once committed, the
 		// connection is closed (FinalRequestProcessor: sendCloseSession).
 		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: req.Xid, kind: zkTxnCloseSession}, "", "")
-	case zkOpCreate, zkOpDelete:
+	case OpCreate, OpDelete:
 		kind := zkTxnCreate
-		if m.Op == zkOpDelete {
+		if m.Op == OpDelete {
 			kind = zkTxnDelete
 		}
 		name := strings.TrimPrefix(req.Path, ZKLockPath+"/")
@@ -62,9 +62,9 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 func (s *zkServer) serveRead(ctx sim.Ctx, from sim.NodeID, cnx int64, m *sim.Msg) {
 	req := requestOf(m)
 	switch req.Op {
-	case zkOpPing:
-		s.reply(ctx, from, cnx, Reply{Op: zkOpPong})
-	case zkOpChildren:
+	case OpPing:
+		s.reply(ctx, from, cnx, Reply{Op: OpPong})
+	case OpGetChildren:
 		names := make([]string, len(s.tree.nodes))
 		for k, n := range s.tree.nodes {
 			names[k] = n.Name
@@ -72,17 +72,17 @@ func (s *zkServer) serveRead(ctx sim.Ctx, from sim.NodeID, cnx int64, m *sim.Msg
 		if req.Watch {
 			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: ZKLockPath, child: true})
 		}
-		s.reply(ctx, from, cnx, Reply{Op: zkOpOK, Xid: req.Xid, Children: &Children{Names: names}})
-	case zkOpGetData:
+		s.reply(ctx, from, cnx, Reply{Op: OpOK, Xid: req.Xid, Children: &Children{Names: names}})
+	case OpGetData:
 		name := strings.TrimPrefix(req.Path, ZKLockPath+"/")
 		if s.tree.find(name) < 0 {
-			s.reply(ctx, from, cnx, Reply{Op: zkOpErr, Xid: req.Xid, Code: zkErrNoNode})
+			s.reply(ctx, from, cnx, Reply{Op: OpErr, Xid: req.Xid, Code: zkErrNoNode})
 			return
 		}
 		if req.Watch {
 			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: req.Path})
 		}
-		s.reply(ctx, from, cnx, Reply{Op: zkOpOK, Xid: req.Xid, Path: req.Path})
+		s.reply(ctx, from, cnx, Reply{Op: OpOK, Xid: req.Xid, Path: req.Path})
 	}
 }
 
@@ -96,7 +96,7 @@ func (s *zkServer) write(ctx sim.Ctx, w zkWait, path, owner string) {
 			if w.kind == zkTxnCreateSess {
 				return
 			}
-			s.reply(ctx, w.client, w.cnx, Reply{Op: zkOpErr, Xid: w.cxid, Code: code})
+			s.reply(ctx, w.client, w.cnx, Reply{Op: OpErr, Xid: w.cxid, Code: code})
 			return
 		}
 		s.waits = append(s.waits, w)
@@ -114,7 +114,7 @@ func (s *zkServer) onConnect(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if !s.serving || c.LastZxid > s.lastCommitted() {
 		// Not serving, or behind what the client has seen: it must try
 		// another server.
-		ctx.Send(from, connNotice(zkOpClose, c.Conn))
+		ctx.Send(from, connNotice(OpClose, c.Conn))
 		return
 	}
 	s.dropConn(from) // a client has one connection: an old one is dead
@@ -129,7 +129,7 @@ func (s *zkServer) onConnect(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	w := zkWait{client: from, cnx: c.Conn, session: c.Session, kind: zkRevalidate, timeout: timeout}
 	if s.state == zkLeading {
 		if !s.sessionLive(c.Session) {
-			ctx.Send(from, connNotice(zkOpExpired, c.Conn))
+			ctx.Send(from, connNotice(OpExpired, c.Conn))
 			return
 		}
 		s.touch(ctx, c.Session)
@@ -236,7 +236,7 @@ func (s *zkServer) leaderTick(ctx sim.Ctx) {
 	}
 	for i, p := range s.peers {
 		if p.forwarding {
-			s.toPeer(ctx, i+1, sim.Msg{Op: zkOpPing})
+			s.toPeer(ctx, i+1, sim.Msg{Op: OpPing})
 		}
 	}
 	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})

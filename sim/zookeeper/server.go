@@ -257,11 +257,11 @@ func (s *zkServer) enter(ctx sim.Ctx, state string, leader int) {
 // and clients see it closed; memory is gone, the log stays on disk.
 func (s *zkServer) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c.client, connNotice(zkOpClose, c.cnx))
+		ctx.Send(c.client, connNotice(OpClose, c.cnx))
 	}
 	for sid := 1; sid <= s.n; sid++ {
 		if sid != s.sid {
-			ctx.Send(s.node(sid), connNotice(zkOpClose, 0))
+			ctx.Send(s.node(sid), connNotice(OpClose, 0))
 		}
 	}
 	if s.state == zkLeading {
@@ -290,7 +290,7 @@ func (s *zkServer) Restart(ctx sim.Ctx, persist bool) {
 // serving does; the clients see a disconnect.
 func (s *zkServer) dropClients(ctx sim.Ctx) {
 	for _, c := range s.conns {
-		ctx.Send(c.client, connNotice(zkOpClose, c.cnx))
+		ctx.Send(c.client, connNotice(OpClose, c.cnx))
 	}
 	s.conns, s.watches, s.waits, s.touched, s.queued = nil, nil, nil, nil, nil
 }

@@ -14,11 +14,11 @@ func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 		s.disownLock(ctx)
 		for i, p := range s.peers {
 			if p.info {
-				ctx.Send(s.node(i+1), connNotice(zkOpClose, 0))
+				ctx.Send(s.node(i+1), connNotice(OpClose, 0))
 			}
 		}
 	case zkFollowing:
-		ctx.Send(s.node(s.leader), connNotice(zkOpClose, 0))
+		ctx.Send(s.node(s.leader), connNotice(OpClose, 0))
 	}
 	s.dropClients(ctx)
 	s.enter(ctx, zkLooking, 0)
@@ -294,7 +294,7 @@ func (s *zkServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 	peer := &s.peers[p-1]
 	switch m.Op {
-	case zkOpClose:
+	case OpClose:
 		*peer = zkPeer{}
 		return
 	case zkOpFollowInfo:
@@ -315,7 +315,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 	}
 	if positionOf(m) != peer.rcvd+1 {
 		ctx.TraceSaid("drop", string(m.Op), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
-		ctx.Send(s.node(p), connNotice(zkOpClose, 0))
+		ctx.Send(s.node(p), connNotice(OpClose, 0))
 		*peer = zkPeer{}
 		return
 	}
@@ -345,7 +345,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		if s.established {
 			s.tryCommit(ctx)
 		}
-	case zkOpPing:
+	case OpPing:
 		if touched, ok := m.Body.(*zkTouched); ok {
 			for _, id := range touched.Sessions {
 				s.touch(ctx, id)
@@ -377,7 +377,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 
 func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 	s.heard = ctx.Mono()
-	if m.Op == zkOpClose {
+	if m.Op == OpClose {
 		s.startElection(ctx, fmt.Sprintf("connection to leader zk-%d reset", s.leader), sim.Say("note.zk.leaderReset", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		return
 	}
@@ -424,17 +424,17 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 		s.toLeader(ctx, zxidMsg(zkOpAck, x.Zxid))
 	case zkOpCommit:
 		s.applyUpTo(ctx, s.indexAfter(zxidOf(m)))
-	case zkOpPing:
-		ping := sim.Msg{Op: zkOpPing}
+	case OpPing:
+		ping := sim.Msg{Op: OpPing}
 		if len(s.touched) > 0 { // most pings touch nothing: no body
 			ping.Body = &zkTouched{Sessions: s.touched} // handed over: s.touched starts again
 			s.touched = nil
 		}
 		s.toLeader(ctx, ping)
-	case zkOpErr:
+	case OpErr:
 		r := refusalOf(m)
 		if w, ok := s.takeWait(r.Session, r.Xid, ""); ok {
-			s.reply(ctx, w.client, w.cnx, Reply{Op: zkOpErr, Xid: w.cxid, Code: r.Code})
+			s.reply(ctx, w.client, w.cnx, Reply{Op: OpErr, Xid: w.cxid, Code: r.Code})
 			s.release(ctx, w.session)
 		}
 	case zkOpRevalidate:
@@ -446,7 +446,7 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 		if r.Live {
 			s.accept(ctx, w)
 		} else {
-			ctx.Send(w.client, connNotice(zkOpExpired, w.cnx))
+			ctx.Send(w.client, connNotice(OpExpired, w.cnx))
 		}
 	}
 }
