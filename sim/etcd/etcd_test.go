@@ -815,7 +815,7 @@ func TestEtcdRangeOnALeaderlessMemberWaits(t *testing.T) {
 	require.Less(t, lost, 2600*time.Millisecond, "etcd-3 has no leader when the Range comes")
 	r, ok := script.Reply(0)
 	require.True(t, ok, "the Range is answered")
-	assert.Equal(t, sim.Op("Error"), r.Msg.Op)
-	assert.Contains(t, r.Msg.Value, "leader changed")
+	assert.Equal(t, etcd.OpError, r.Msg.Op)
+	assert.Contains(t, string(etcd.ErrorOf(&r.Msg)), "leader changed")
 	assert.Greater(t, r.At, heal, "held until etcd-3 hears a leader again")
 }
