@@ -97,6 +97,8 @@ type Node struct {
 	Crashed  bool
 	Storage  bool // the protected resource, not one of the mode's servers
 	Proc     Process
+	idler    Idler     // Proc, when it is an Idler (set with setProc)
+	lazier   LazyIdler // Proc, when it is a LazyIdler
 	inc      int
 	backlog  []event
 	held     []event  // exec timers frozen while paused
@@ -239,7 +241,16 @@ func build(sc *Scenario) *Sim {
 
 func (s *Sim) addNode(name string, client bool, idx int, p Process) {
 	s.byName[name] = NodeID(len(s.Nodes))
-	s.Nodes = append(s.Nodes, Node{Name: name, Client: client, Index: idx, Proc: p})
+	s.Nodes = append(s.Nodes, Node{Name: name, Client: client, Index: idx})
+	s.Nodes[len(s.Nodes)-1].setProc(p)
+}
+
+// setProc makes p the node's process, with the interfaces of it that a
+// Tick timer's firing asks for, looked up once rather than at each firing.
+func (n *Node) setProc(p Process) {
+	n.Proc = p
+	n.idler, _ = p.(Idler)
+	n.lazier, _ = p.(LazyIdler)
 }
 
 // Lookup finds a node by name; None if there is no such node.
@@ -374,8 +385,9 @@ func (s *Sim) Run() Summary {
 
 // handle processes one popped event and reports whether it counted.
 func (s *Sim) handle(e *event) bool {
+	var n *Node // the event's node; nil for a fault, change or heal
 	if e.node >= 0 {
-		n := &s.Nodes[e.node]
+		n = &s.Nodes[e.node]
 		if e.kind != evStart && e.kind != evResume && e.inc != n.inc {
 			return false // scheduled by an earlier incarnation
 		}
@@ -396,35 +408,37 @@ func (s *Sim) handle(e *event) bool {
 				s.catchUp(e.node, e.at)
 			}
 		}
-		if n.Paused && (e.kind == evDeliver || e.kind == evTimer || e.kind == evTick || e.kind == evStart) {
-			n.backlog = append(n.backlog, *e)
-			return false
-		}
-		if n.Paused && e.kind == evExec {
-			h := *e
-			h.local = e.at - s.now
-			n.held = append(n.held, h)
-			return false
+		if n.Paused {
+			switch e.kind {
+			case evDeliver, evTimer, evTick, evStart:
+				n.backlog = append(n.backlog, *e)
+				return false
+			case evExec:
+				h := *e
+				h.local = e.at - s.now
+				n.held = append(n.held, h)
+				return false
+			}
 		}
 	}
 	s.now = e.at
 	switch e.kind {
 	case evDeliver:
-		if s.cutSince(e.from, e.node, e.sentAt) {
+		if len(s.parts) > 0 && s.cutSince(e.from, e.node, e.sentAt) {
 			if s.tracing {
 				s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "partitioned", say("note.drop.partitioned"))
 			}
 			return true
 		}
 		s.trace(e.node, "recv", string(e.msg.Op), e.from, "")
-		s.Nodes[e.node].Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
+		n.Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
-		s.Nodes[e.node].Proc.Fire(s.Ctx(e.node), e.timer)
+		n.Proc.Fire(s.Ctx(e.node), e.timer)
 	case evTick:
 		s.tick(e)
 	case evStart:
 		s.trace(e.node, "start", "", None, "")
-		s.Nodes[e.node].Proc.Start(s.Ctx(e.node))
+		n.Proc.Start(s.Ctx(e.node))
 	case evFault:
 		s.fault(e.fault)
 	case evResume:
@@ -438,7 +452,7 @@ func (s *Sim) handle(e *event) bool {
 		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
 		s.Check.Fault(s.now, "heal", "", "")
 	}
-	if s.lazyNodes > 0 && e.node >= 0 && s.Nodes[e.node].lazy.wake {
+	if n != nil && s.lazyNodes > 0 && n.lazy.wake {
 		s.replan(e.node)
 	}
 	return true
@@ -718,9 +732,9 @@ func (c Ctx) Tick(d time.Duration, t Timer) TimerID {
 // the same seq and timer id. Otherwise through Fire, as any timer.
 func (s *Sim) tick(e *event) {
 	n := &s.Nodes[e.node]
-	if p, ok := n.Proc.(Idler); ok && !s.fireEveryTick && p.FireIdle(s.Ctx(e.node), e.timer) {
+	if p := n.idler; p != nil && !s.fireEveryTick && p.FireIdle(s.Ctx(e.node), e.timer) {
 		s.idleTicks++
-		if lp, ok := p.(LazyIdler); ok && s.lazy && s.tickLazily(e.node, lp, &e.timer, e.local) {
+		if lp := n.lazier; lp != nil && s.lazy && s.tickLazily(e.node, lp, &e.timer, e.local) {
 			return
 		}
 		s.timer(n.Clock.trueAfter(s.now, e.local), evTick, e.node, e.timer, false, e.local)
@@ -872,11 +886,11 @@ func (s *Sim) Clone() *Sim {
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		c.Nodes[i] = n
-		c.Nodes[i].Proc = n.Proc.Clone()
+		c.Nodes[i].setProc(n.Proc.Clone())
 		c.Nodes[i].backlog = append([]event(nil), n.backlog...)
 		c.Nodes[i].held = append([]event(nil), n.held...)
 		if n.lazy.p != nil {
-			c.Nodes[i].lazy.p = c.Nodes[i].Proc.(LazyIdler)
+			c.Nodes[i].lazy.p = c.Nodes[i].lazier
 		}
 	}
 	c.queue = s.queue.clone()

@@ -132,7 +132,7 @@ func NewScripted(sc *Scenario, scripts ...*ScriptClient) (*Sim, error) {
 	}
 	for i, p := range scripts {
 		if p != nil {
-			s.Nodes[s.Lookup(ClientName(i))].Proc = p
+			s.Nodes[s.Lookup(ClientName(i))].setProc(p)
 		}
 	}
 	return s, nil
