@@ -77,16 +77,7 @@ func f(ctx sim.Ctx, m *sim.Msg, tm sim.Timer) {
 // sim.TimerKind outside a const declaration.
 func bareOpLiterals(t *testing.T, imp types.Importer, path string, files []string) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	var parsed []*ast.File
-	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		require.NoError(t, err)
-		parsed = append(parsed, f)
-	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
-	_, err := (&types.Config{Importer: imp}).Check(path, fset, parsed, info)
-	require.NoError(t, err, path)
+	fset, parsed, info := typeCheck(t, imp, path, files)
 	var out []string
 	for _, f := range parsed {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -107,6 +98,23 @@ func bareOpLiterals(t *testing.T, imp types.Importer, path string, files []strin
 	return out
 }
 
+// typeCheck parses and type-checks the files of package path, with the
+// type of every expression.
+func typeCheck(t *testing.T, imp types.Importer, path string, files []string) (*token.FileSet, []*ast.File, *types.Info) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var parsed []*ast.File
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err)
+		parsed = append(parsed, f)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	_, err := (&types.Config{Importer: imp}).Check(path, fset, parsed, info)
+	require.NoError(t, err, path)
+	return fset, parsed, info
+}
+
 func isOpOrTimerKind(t types.Type) bool {
 	n, ok := t.(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/lockscope/lockscope/sim" {
@@ -115,17 +123,24 @@ func isOpOrTimerKind(t types.Type) bool {
 	return n.Obj().Name() == "Op" || n.Obj().Name() == "TimerKind"
 }
 
+// exportFiles is the export data file of each package go list -export
+// built, listed once for the tests that type-check packages.
+var exportFiles map[string]string
+
 // exportImporter imports a package from the export data the go command
 // builds for it (go list -export), so the check type-checks only the files
 // it looks at.
 func exportImporter(t *testing.T) types.Importer {
 	t.Helper()
-	exports := map[string]string{}
-	for _, line := range goList(t, "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", "./...") {
-		if path, file, ok := strings.Cut(line, "\t"); ok && file != "" {
-			exports[path] = file
+	if exportFiles == nil {
+		exportFiles = map[string]string{}
+		for _, line := range goList(t, "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", "./...") {
+			if path, file, ok := strings.Cut(line, "\t"); ok && file != "" {
+				exportFiles[path] = file
+			}
 		}
 	}
+	exports := exportFiles
 	return importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
 		file, ok := exports[path]
 		if !ok {

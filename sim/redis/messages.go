@@ -65,9 +65,17 @@ func (c Command) Msg() sim.Msg {
 	return sim.Msg{Op: c.Op, Key: c.Key, Value: c.Value, TTL: c.PX, N: sim.Flag(c.Fenced)}
 }
 
-// fencedOf reads a command's Fenced. The server reads the rest of a
-// command where the envelope has it under its own name: Key, Value, TTL
-// (PX).
+// The server reads a command's parts one at a time, where it needs them
+// (copying the whole Command out of each request cost 2 % of Redlock's
+// grid): valueOf, pxOf, fencedOf, and its Key.
+
+// valueOf is a command's Value: the caller's random value.
+func valueOf(m *sim.Msg) string { return m.Value }
+
+// pxOf is a command's PX.
+func pxOf(m *sim.Msg) time.Duration { return m.TTL }
+
+// fencedOf is a command's Fenced.
 func fencedOf(m *sim.Msg) bool { return m.N == 1 }
 
 // Reply is a server's answer: OK, nil, INT or READONLY; Token the

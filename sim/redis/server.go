@@ -208,7 +208,8 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			reply.Op = OpNil
 			break
 		}
-		kv := redisKey{value: m.Value, owner: from, ttl: m.TTL, deadline: ctx.Wall() + m.TTL}
+		px := pxOf(m)
+		kv := redisKey{value: valueOf(m), owner: from, ttl: px, deadline: ctx.Wall() + px}
 		r.keys.set(m.Key, kv)
 		if fencedOf(m) { // the fencing script also INCRs the token counter
 			r.counter++
@@ -224,7 +225,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case OpCAD, OpDel:
 		kv, held := r.live(ctx, m.Key)
 		reply.Op = OpInt
-		if held && (m.Op == OpDel || kv.value == m.Value) {
+		if held && (m.Op == OpDel || kv.value == valueOf(m)) {
 			r.keys.del(m.Key)
 			ctx.Disown(m.Key, false)
 			reply.Int = 1
@@ -233,9 +234,9 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case OpPExpire:
 		kv, held := r.live(ctx, m.Key)
 		reply.Op = OpInt
-		if held && kv.value == m.Value {
-			kv.deadline = ctx.Wall() + m.TTL
-			kv.ttl = m.TTL
+		if held && kv.value == valueOf(m) {
+			kv.ttl = pxOf(m)
+			kv.deadline = ctx.Wall() + kv.ttl
 			r.keys.set(m.Key, kv)
 			ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 			reply.Int = 1
@@ -272,7 +273,7 @@ func (r *RedisServer) applyRepl(ctx sim.Ctx, e *replEntry) {
 // INCRed on a fresh grant only.
 func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Reply) {
 	kv, held := r.live(ctx, m.Key)
-	if held && kv.value != m.Value {
+	if held && kv.value != valueOf(m) {
 		reply.Op = OpNil
 		return
 	}
@@ -281,13 +282,14 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 		ctx.TraceSaid("reenter", string(OpLock), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
 			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
 	} else {
-		kv = redisKey{value: m.Value, owner: from, holds: 1}
+		kv = redisKey{value: valueOf(m), owner: from, holds: 1}
 		if fencedOf(m) {
 			r.counter++
 		}
 		ctx.Own(m.Key, from)
 	}
-	kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
+	kv.ttl = pxOf(m)
+	kv.deadline = ctx.Wall() + kv.ttl
 	r.keys.set(m.Key, kv)
 	reply.Op, reply.Token, reply.Int = OpOK, r.counter, int64(kv.holds)
 	ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
@@ -301,13 +303,14 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
 	reply.Op = OpInt
 	kv, held := r.live(ctx, m.Key)
-	if !held || kv.value != m.Value {
+	if !held || kv.value != valueOf(m) {
 		reply.Int = -1
 		return
 	}
 	kv.holds--
 	if kv.holds > 0 {
-		kv.ttl, kv.deadline = m.TTL, ctx.Wall()+m.TTL
+		kv.ttl = pxOf(m)
+		kv.deadline = ctx.Wall() + kv.ttl
 		r.keys.set(m.Key, kv)
 		ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 		r.ship(ctx, replOf(m.Key, kv))

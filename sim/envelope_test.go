@@ -1,0 +1,136 @@
+package sim_test
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// envelopeFields are the scalar fields of a sim.Msg whose meaning a design
+// gives them (a lease in Token, a flag in N, a reason in Value, a
+// position in Deadline); Op, Key, Seq (a request id) and Body are read
+// where they are used.
+var envelopeFields = []string{"Value", "TTL", "Token", "N", "Deadline"}
+
+// TestDesignsReadTheEnvelopeOnlyInMessagesGo type-checks every design
+// package under sim (a package with a messages.go, the core aside) and
+// fails where a file other than its messages.go reads or writes one of
+// envelopeFields of a sim.Msg: a design's messages are typed forms whose
+// codecs, in messages.go, are the only code that knows which field carries
+// what (ARCHITECTURE.md, "A message is one Msg value").
+func TestDesignsReadTheEnvelopeOnlyInMessagesGo(t *testing.T) {
+	pkgs := goList(t, "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles \" \"}}", "./...")
+	imp := exportImporter(t)
+	var found []string
+	designs := 0
+	for _, line := range pkgs {
+		f := strings.Split(line, "\t")
+		require.Len(t, f, 3, line)
+		names := strings.Fields(f[2])
+		if !strings.HasPrefix(f[0], "github.com/lockscope/lockscope/sim/") || !slices.Contains(names, "messages.go") {
+			continue
+		}
+		designs++
+		var files []string
+		for _, name := range names {
+			files = append(files, filepath.Join(f[1], name))
+		}
+		found = append(found, envelopeUses(t, imp, f[0], files)...)
+	}
+	require.GreaterOrEqual(t, designs, 4, "go list finds the designs")
+	assert.Empty(t, found, "read or write it through the design's typed message in its messages.go")
+}
+
+// The check finds a field read, a field set and a literal's field outside
+// messages.go, and passes the same in messages.go and the fields every
+// design reads where it uses them.
+func TestEnvelopeUses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+		return path
+	}
+	msgs := write("messages.go", `package x
+
+import "github.com/lockscope/lockscope/sim"
+
+func leaseOf(m *sim.Msg) int64 { return m.Token }
+
+func grant(lease int64) sim.Msg { return sim.Msg{Op: "Grant", Token: lease} }
+`)
+	server := write("server.go", `package x
+
+import "github.com/lockscope/lockscope/sim"
+
+func serve(m *sim.Msg) sim.Msg {
+	if m.N == 1 && m.Seq > 0 && m.Key != "" {
+		return sim.Msg{Op: "OK", Seq: m.Seq, Value: "yes"}
+	}
+	r := grant(leaseOf(m))
+	r.Deadline = 1
+	return r
+}
+`)
+	got := envelopeUses(t, exportImporter(t), "x", []string{msgs, server})
+	folder := filepath.Base(dir) + string(filepath.Separator)
+	assert.Equal(t, []string{folder + "server.go:6: N", folder + "server.go:7: Value", folder + "server.go:10: Deadline"}, got)
+}
+
+// envelopeUses type-checks the files of one package and lists, as
+// "file:line: field", each use of one of envelopeFields of a sim.Msg (a
+// selector or a composite literal's key) outside messages.go.
+func envelopeUses(t *testing.T, imp types.Importer, path string, files []string) []string {
+	t.Helper()
+	fset, parsed, info := typeCheck(t, imp, path, files)
+	var out []string
+	note := func(pos token.Pos, field string) {
+		p := fset.Position(pos)
+		file := filepath.Join(filepath.Base(filepath.Dir(p.Filename)), filepath.Base(p.Filename))
+		out = append(out, file+":"+strconv.Itoa(p.Line)+": "+field)
+	}
+	for _, f := range parsed {
+		if filepath.Base(fset.Position(f.Pos()).Filename) == "messages.go" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if slices.Contains(envelopeFields, n.Sel.Name) && isMsg(info.Types[n.X].Type) {
+					note(n.Sel.Pos(), n.Sel.Name)
+				}
+			case *ast.CompositeLit:
+				if !isMsg(info.Types[n].Type) {
+					return true
+				}
+				for _, e := range n.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok && slices.Contains(envelopeFields, id.Name) {
+							note(id.Pos(), id.Name)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// isMsg reports whether t is sim.Msg or a pointer to one.
+func isMsg(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "github.com/lockscope/lockscope/sim" && n.Obj().Name() == "Msg"
+}
