@@ -319,14 +319,14 @@ func (s *Sim) Ctx(id NodeID) Ctx { return Ctx{s: s, id: id} }
 func (s *Sim) push(e event) int32 {
 	ix := s.queue.reserve()
 	s.queue.slab[ix] = e
-	s.enqueue(ix)
+	s.enqueue(ix, &s.queue.slab[ix])
 	return ix
 }
 
-// enqueue queues the event written at slab entry ix (from queue.reserve),
-// stamped with its place in the order and its node's incarnation.
-func (s *Sim) enqueue(ix int32) {
-	e := &s.queue.slab[ix]
+// enqueue queues the event e written at slab entry ix (from queue.reserve;
+// e is &s.queue.slab[ix], which its writer holds), stamped with its place
+// in the order and its node's incarnation.
+func (s *Sim) enqueue(ix int32, e *event) {
 	s.seq++
 	e.seq = s.seq
 	if e.node >= 0 {
@@ -688,7 +688,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	e.at, e.kind, e.node, e.from, e.sentAt = at, evDeliver, to, c.id, s.now
 	e.msg = m
 	e.id, e.wall, e.local, e.fault = 0, false, 0, 0
-	s.enqueue(ix)
+	s.enqueue(ix, e)
 }
 
 // jitter is s.rng.Int64N(n) for n > 0, the same value from the same
@@ -776,7 +776,7 @@ func (s *Sim) timer(at time.Duration, kind eventKind, node NodeID, t Timer, wall
 	e := &s.queue.slab[ix]
 	e.at, e.kind, e.node, e.from, e.sentAt = at, kind, node, 0, 0
 	e.timer, e.id, e.wall, e.local, e.fault = t, id, wall, local, 0
-	s.enqueue(ix)
+	s.enqueue(ix, e)
 	return id
 }
 

@@ -72,7 +72,7 @@ func (s *Sim) tickLazily(id NodeID, p LazyIdler, t *Timer, d time.Duration) bool
 	e := &s.queue.slab[ix]
 	e.at, e.kind, e.node, e.from, e.sentAt = s.now+time.Duration(k+1)*step, evTick, id, 0, 0
 	e.timer, e.id, e.wall, e.local, e.fault = *t, TimerID(s.nextID<<32)|TimerID(ix+1), false, d, 0
-	s.enqueue(ix)
+	s.enqueue(ix, e)
 	n.lazy = lazyTick{p: p, ix: ix, step: step, last: s.now, ahead: k}
 	s.lazyNodes++
 	return true
@@ -110,7 +110,7 @@ func (s *Sim) replan(id NodeID) {
 		l.ahead = k
 		s.queue.unlink(l.ix)
 		e.at = l.last + time.Duration(k+1)*l.step
-		s.enqueue(l.ix)
+		s.enqueue(l.ix, e)
 	}
 }
 
@@ -147,6 +147,6 @@ func (s *Sim) pauseLazily(id NodeID) {
 		e := &s.queue.slab[l.ix]
 		s.queue.unlink(l.ix)
 		e.at = l.last + l.step
-		s.enqueue(l.ix)
+		s.enqueue(l.ix, e)
 	}
 }
