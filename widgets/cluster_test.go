@@ -335,27 +335,33 @@ func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
 }
 
 // Redlock's five masters and the storage tiled in a 1024×768 window: a
-// server's role is shown whole or left out, never cut ("redis-1 ma…");
-// a ZooKeeper server's role that fits stays.
+// server's role is shown whole or left out, never cut ("redis-1 ma…"),
+// and its name whole, also in the narrower cluster beside the event log
+// ("redis…"); a ZooKeeper server's role that fits stays.
 func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
 	test.NewTempApp(t)
 	v := NewClusterView()
 	w := test.NewTempWindow(t, v)
-	w.Resize(fyne.NewSize(560, 130))
 	snap := &sim.Snapshot{Mode: "redlock", End: 10 * time.Second,
 		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
 			{Name: "redis-1", Role: "master"}, {Name: "redis-2", Role: "master"}, {Name: "redis-3", Role: "master"},
 			{Name: "redis-4", Role: "master"}, {Name: "redis-5", Role: "master"}, {Name: "storage", Role: "storage"}},
 	}
-	v.SetSnapshot(snap)
-	r := test.TempWidgetRenderer(t, v).(*clusterRenderer)
-	require.Less(t, clusterLayout(snap.Nodes, v.Size())[2].size.Height, float32(nodeTwoLinesH), "slim tiles")
-	for i, o := range r.nodes.items[2:len(snap.Nodes)] {
-		for _, tx := range o.lines {
-			assert.False(t, tx.Visible() && strings.HasSuffix(tx.Text, "…"), "server %d shows %q", i+2, tx.Text)
+	var r *clusterRenderer
+	for _, size := range []fyne.Size{fyne.NewSize(560, 130), fyne.NewSize(368, 138)} {
+		w.Resize(size)
+		v.SetSnapshot(snap)
+		r = test.TempWidgetRenderer(t, v).(*clusterRenderer)
+		require.Less(t, clusterLayout(snap.Nodes, v.Size())[2].size.Height, float32(nodeTwoLinesH), "slim tiles")
+		for i, o := range r.nodes.items[2:len(snap.Nodes)] {
+			for _, tx := range o.lines {
+				assert.False(t, tx.Visible() && strings.HasSuffix(tx.Text, "…"), "%v: server %d shows %q", size, i+2, tx.Text)
+			}
+			assert.Equal(t, snap.Nodes[i+2].Name, o.lines[0].Text, "%v: the name whole", size)
 		}
 	}
 
+	w.Resize(fyne.NewSize(560, 130))
 	snap = &sim.Snapshot{Mode: "zookeeper", End: 10 * time.Second,
 		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
 			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"}},
