@@ -242,7 +242,7 @@ func (c *Checker) sendingWrite(now time.Duration, id NodeID, seq int64) {
 
 // traceStored notes in the trace the storage's verdict on a request; a
 // run without a trace builds no sentence.
-func (c *Checker) traceStored(id NodeID, m *Msg, accepted bool, highest int64) {
+func (c *Checker) traceStored(id NodeID, req storageRequest, accepted bool, highest int64) {
 	if !c.s.tracing || c.s.replay {
 		return
 	}
@@ -251,26 +251,26 @@ func (c *Checker) traceStored(id NodeID, m *Msg, accepted bool, highest int64) {
 		verdict = "rejected"
 	}
 	kind := "read"
-	if m.Op == OpWrite {
+	if req.Write {
 		kind = "write"
 	}
-	note := fmt.Sprintf("%s from %s", string(m.Op), c.s.Nodes[id].Name)
+	note := fmt.Sprintf("%s from %s", string(req.op()), c.s.Nodes[id].Name)
 	words := say("note.storage."+kind, "client", c.s.Nodes[id].Name)
-	if m.N == opFenced {
-		note = fmt.Sprintf("%s from %s with token %d, highest %d", string(m.Op), c.s.Nodes[id].Name, m.Token, highest)
+	if req.Fenced {
+		note = fmt.Sprintf("%s from %s with token %d, highest %d", string(req.op()), c.s.Nodes[id].Name, req.Token, highest)
 		words = say("note.storage."+kind+"Token", "client", c.s.Nodes[id].Name,
-			"token", strconv.FormatInt(m.Token, 10), "highest", strconv.FormatInt(highest, 10))
+			"token", strconv.FormatInt(req.Token, 10), "highest", strconv.FormatInt(highest, 10))
 	}
 	c.s.traceSaid(c.s.storage, kind, verdict, id, note, words)
 }
 
 // stored records a request as the storage received and judged it.
-func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, highest int64) {
+func (c *Checker) stored(now time.Duration, id NodeID, req storageRequest, accepted bool, highest int64) {
 	r := c.client(id)
 	if r == nil {
 		return
 	}
-	c.traceStored(id, m, accepted, highest)
+	c.traceStored(id, req, accepted, highest)
 	if c.s.replay {
 		return
 	}
@@ -280,22 +280,22 @@ func (c *Checker) stored(now time.Duration, id NodeID, m *Msg, accepted bool, hi
 			break
 		}
 	}
-	if m.Op == OpRead {
+	if !req.Write {
 		if accepted && r.holding {
 			r.readAt, r.hasRead = now, true
 		}
-		c.reads = append(c.reads, ReadRecord{At: now, Client: id, Token: m.Token, Accepted: accepted})
+		c.reads = append(c.reads, ReadRecord{At: now, Client: id, Token: req.Token, Accepted: accepted})
 		return
 	}
-	w := sentWrite{seq: m.Seq, grantAt: r.grantAt, issued: r.issued, readAt: r.readAt}
+	w := sentWrite{seq: req.Seq, grantAt: r.grantAt, issued: r.issued, readAt: r.readAt}
 	for i, sw := range r.sent {
-		if sw.seq == m.Seq {
+		if sw.seq == req.Seq {
 			w = sw
 			r.sent = append(r.sent[:i], r.sent[i+1:]...)
 			break
 		}
 	}
-	c.record(now, id, m.Token, w, accepted, true)
+	c.record(now, id, req.Token, w, accepted, true)
 }
 
 // guardedWrite records a write whose acceptance a lock server decided

@@ -52,12 +52,66 @@ type Timer struct {
 // The ops of the storage node every mode shares: a holder reads the
 // protected value at the start of its work and writes it at the end; the
 // storage answers both.
+// What each carries is its typed form below (storageRequest,
+// storageReply); only this file reads or writes the envelope's fields for
+// them.
 const (
 	OpRead    Op = "READ"
 	OpWrite   Op = "WRITE"
-	OpReadOK  Op = "VALUE"  // the read's answer (N=1) or refusal (N=0)
-	OpWriteOK Op = "STORED" // the write's answer (N=1) or refusal (N=0)
+	OpReadOK  Op = "VALUE"  // the read's answer or refusal
+	OpWriteOK Op = "STORED" // the write's answer or refusal
 )
+
+// storageRequest is a holder's READ or WRITE to the storage.
+type storageRequest struct {
+	Write  bool  // a WRITE (false: a READ)
+	Seq    int64 // the holder's request number, which the answer repeats
+	Token  int64 // the holder's fencing token, recorded even when not checked
+	Fenced bool  // the storage checks Token against the highest it has seen
+}
+
+// op is the request's op on the wire.
+func (r storageRequest) op() Op {
+	if r.Write {
+		return OpWrite
+	}
+	return OpRead
+}
+
+// msg is the request on the wire: Token the token, N 1 when fenced.
+func (r storageRequest) msg() Msg {
+	return Msg{Op: r.op(), Seq: r.Seq, Token: r.Token, N: Flag(r.Fenced)}
+}
+
+// storageRequestOf reads a storage request; ok is false for any other op.
+func storageRequestOf(m *Msg) (r storageRequest, ok bool) {
+	if m.Op != OpRead && m.Op != OpWrite {
+		return storageRequest{}, false
+	}
+	return storageRequest{Write: m.Op == OpWrite, Seq: m.Seq, Token: m.Token, Fenced: m.N == 1}, true
+}
+
+// storageReply is the storage's answer to a storageRequest.
+type storageReply struct {
+	Write   bool  // the answer to a WRITE (false: to a READ)
+	Seq     int64 // the request's number
+	OK      bool  // served (false: refused for a token below Highest)
+	Highest int64 // the highest token the storage has seen
+}
+
+// msg is the answer on the wire: Token the highest token, N 1 when served.
+func (r storageReply) msg() Msg {
+	m := Msg{Op: OpReadOK, Seq: r.Seq, Token: r.Highest, N: Flag(r.OK)}
+	if r.Write {
+		m.Op = OpWriteOK
+	}
+	return m
+}
+
+// storageReplyOf reads the storage's answer.
+func storageReplyOf(m *Msg) storageReply {
+	return storageReply{Write: m.Op == OpWriteOK, Seq: m.Seq, OK: m.N == 1, Highest: m.Token}
+}
 
 // Timer kinds of the client loop every mode shares, the storage's
 // retransmission and a scripted client; modes declare their own for the

@@ -11,10 +11,6 @@ import (
 // over the network like any server and can be paused, crashed or cut off.
 const StorageName = "storage"
 
-// opFenced is Msg.N of a storage request that carries a fencing token
-// (the storage's ops are in messages.go).
-const opFenced = int64(1)
-
 // storageRTO is how long a client waits for the storage's answer before it
 // sends the same request again, as TCP retransmits an unacknowledged
 // segment (Linux's minimum RTO is 200 ms): a request cut off by a partition
@@ -88,36 +84,33 @@ func (st *StorageServer) Fire(Ctx, Timer) {}
 
 // Receive implements Process: judge the request, record it, answer it.
 func (st *StorageServer) Receive(ctx Ctx, from NodeID, m *Msg) {
-	if m.Op != OpRead && m.Op != OpWrite {
+	req, isReq := storageRequestOf(m)
+	if !isReq {
 		return
 	}
-	if a, ok := st.last[from]; ok && a.seq == m.Seq {
+	if a, ok := st.last[from]; ok && a.seq == req.Seq {
 		ctx.Send(from, a.reply) // a retransmitted copy: answer it again
 		return
 	}
-	ok := m.N != opFenced || m.Token >= st.Highest
-	if ok && m.N == opFenced {
-		st.Highest = m.Token
+	ok := !req.Fenced || req.Token >= st.Highest
+	if ok && req.Fenced {
+		st.Highest = req.Token
 	}
-	reply := Msg{Op: OpReadOK, Seq: m.Seq, Token: st.Highest}
-	if m.Op == OpWrite {
-		reply.Op = OpWriteOK
-		if ok {
-			st.Version++
-			st.Writer = from
-		}
+	if ok && req.Write {
+		st.Version++
+		st.Writer = from
 	}
 	if ok {
-		reply.N = 1
 		st.Accepted++
 	} else {
 		st.Refused++
 	}
-	ctx.Sim().Check.stored(ctx.Now(), from, m, ok, st.Highest)
+	ctx.Sim().Check.stored(ctx.Now(), from, req, ok, st.Highest)
+	reply := storageReply{Write: req.Write, Seq: req.Seq, OK: ok, Highest: st.Highest}.msg()
 	if st.last == nil {
 		st.last = map[NodeID]storageAnswer{}
 	}
-	st.last[from] = storageAnswer{seq: m.Seq, reply: reply}
+	st.last[from] = storageAnswer{seq: req.Seq, reply: reply}
 	ctx.Send(from, reply)
 }
 
@@ -165,10 +158,9 @@ const (
 func (l *Loop) storageSend(ctx Ctx, op Op, token int64) {
 	sc := ctx.Scenario()
 	l.storeSeq++
-	m := Msg{Op: op, Seq: l.storeSeq, Token: token}
-	if sc.Fencing && ctx.Sim().Mode.Traits().Token != NoToken { // Redlock has no token to fence with
-		m.N = opFenced
-	}
+	m := storageRequest{Write: op == OpWrite, Seq: l.storeSeq, Token: token,
+		Fenced: sc.Fencing && ctx.Sim().Mode.Traits().Token != NoToken, // Redlock has no token to fence with
+	}.msg()
 	ctx.Cancel(l.store.timer)
 	l.store = storageReq{msg: m}
 	if op == OpWrite {
@@ -205,9 +197,9 @@ func (l *Loop) StorageReply(ctx Ctx, from NodeID, m *Msg) (handled, written bool
 	if op != OpWrite {
 		return true, false
 	}
-	if m.N != 1 {
-		ctx.TraceSaid("write", "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, m.Token),
-			say("note.storage.refused", "token", strconv.FormatInt(l.writeToken, 10), "highest", strconv.FormatInt(m.Token, 10)))
+	if r := storageReplyOf(m); !r.OK {
+		ctx.TraceSaid("write", "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, r.Highest),
+			say("note.storage.refused", "token", strconv.FormatInt(l.writeToken, 10), "highest", strconv.FormatInt(r.Highest, 10)))
 	}
 	l.writing = false
 	return true, l.State == StateHolding && !l.stopped && l.Round == l.writeRound
