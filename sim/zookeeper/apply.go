@@ -112,7 +112,9 @@ func (s *zkServer) applyUpTo(ctx sim.Ctx, upto int) {
 		s.commit++
 		deleted, changed := s.tree.apply(x)
 		for _, name := range deleted {
-			s.fire(ctx, ZKLockPath+"/"+name, false, zkEventDeleted, x.Zxid)
+			if s.watched(name) {
+				s.fire(ctx, ZKLockPath+"/"+name, false, zkEventDeleted, x.Zxid)
+			}
 		}
 		if changed {
 			s.fire(ctx, ZKLockPath, true, zkEventChildren, x.Zxid)
@@ -185,6 +187,18 @@ func (s *zkServer) updateOwner(ctx sim.Ctx, expired bool) {
 			ctx.Own(ZKLockPath, id)
 		}
 	}
+}
+
+// watched reports whether a data watch is set on the lock znode's child
+// name: fire would find none otherwise, so its path need not be built.
+func (s *zkServer) watched(name string) bool {
+	const parent = ZKLockPath + "/"
+	for _, w := range s.watches {
+		if !w.child && len(w.path) == len(parent)+len(name) && w.path[len(parent):] == name && w.path[:len(parent)] == parent {
+			return true
+		}
+	}
+	return false
 }
 
 // fire delivers and removes every watch on path (one-shot watches).

@@ -69,8 +69,8 @@ type zkClient struct {
 
 	// The lock recipe.
 	step     string
-	guid     string
-	tried    bool // a create was sent for this guid
+	create   string // the protected create's path, ZKLockPath/_c_<guid>-lock-
+	tried    bool   // a create was sent for this guid
 	ourPath  string
 	ourSeq   int64
 	watching string
@@ -319,7 +319,7 @@ func (c *zkClient) newAttempt(ctx sim.Ctx) {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	c.guid = formatUUID(b)
+	c.create = ZKLockPath + "/" + ZKProtectedPrefix + formatUUID(b) + "-" + ZKLockName
 	c.tried, c.ourPath, c.watching = false, "", ""
 	c.step = zkStepCreate
 	c.advance(ctx)
@@ -340,7 +340,11 @@ func formatUUID(b []byte) string {
 	return string(out)
 }
 
-func (c *zkClient) prefix() string { return ZKProtectedPrefix + c.guid + "-" }
+// prefix is the protected name's start, _c_<guid>- (a part of the create's
+// path, so it is not built again at each look).
+func (c *zkClient) prefix() string {
+	return c.create[len(ZKLockPath)+1 : len(c.create)-len(ZKLockName)]
+}
 
 func (c *zkClient) busy() bool {
 	for _, cl := range c.calls {
@@ -365,7 +369,7 @@ func (c *zkClient) advance(ctx sim.Ctx) {
 			return
 		}
 		c.tried = true
-		c.call(ctx, OpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
+		c.call(ctx, OpCreate, c.create, false, false)
 	case zkStepList:
 		c.call(ctx, OpGetChildren, ZKLockPath, ctx.Scenario().Herd, false)
 	case zkStepWatch:
@@ -408,7 +412,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 					return
 				}
 			}
-			c.call(ctx, OpCreate, ZKLockPath+"/"+c.prefix()+ZKLockName, false, false)
+			c.call(ctx, OpCreate, c.create, false, false)
 			return
 		}
 		c.onChildren(ctx, childrenOf(m))
