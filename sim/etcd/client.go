@@ -84,8 +84,9 @@ func (c *etcdClient) Clone() sim.Process {
 
 func (c *etcdClient) Start(ctx sim.Ctx) {
 	if c.servers == nil {
-		for i := 0; i < ctx.Scenario().Nodes; i++ {
-			c.servers = append(c.servers, ctx.Lookup(memberName(i)))
+		c.servers = make([]sim.NodeID, ctx.Scenario().Nodes)
+		for i := range c.servers {
+			c.servers[i] = ctx.Lookup(memberName(i))
 		}
 		c.ep = c.index % len(c.servers)
 		c.kaEp = c.ep

@@ -273,8 +273,9 @@ func (s *EtcdServer) Start(ctx sim.Ctx) {
 	s.self = ctx.ID()
 	if s.members == nil {
 		n := ctx.Scenario().Nodes
-		for i := 0; i < n; i++ {
-			s.members = append(s.members, ctx.Lookup(memberName(i)))
+		s.members = make([]sim.NodeID, n)
+		for i := range n {
+			s.members[i] = ctx.Lookup(memberName(i))
 		}
 	}
 	if !s.booted {
