@@ -92,14 +92,14 @@ func (o *cardObjects) all() []fyne.CanvasObject {
 	return []fyne.CanvasObject{o.frame, o.roleBg, o.title, o.role, o.counter, o.clock, o.note}
 }
 
-// resize gives the card's words their sizes at scale k, its small print
-// caption's.
-func (o *cardObjects) resize(k, caption float32) {
-	widgets.ResizeText(o.title, keysTitleSize*k)
-	widgets.ResizeText(o.role, keysRoleSize*k)
-	widgets.ResizeText(o.counter, keysCounterSize*k)
-	widgets.ResizeText(o.clock, caption*k)
-	widgets.ResizeText(o.note, keysNoteSize*k)
+// resize gives the card's words their sizes: the picture's own at u (its
+// lengths' unit, keysGeometry.u), its small print caption.
+func (o *cardObjects) resize(u, caption float32) {
+	widgets.ResizeText(o.title, keysTitleSize*u)
+	widgets.ResizeText(o.role, keysRoleSize*u)
+	widgets.ResizeText(o.counter, keysCounterSize*u)
+	widgets.ResizeText(o.clock, caption)
+	widgets.ResizeText(o.note, keysNoteSize*u)
 }
 
 type keyObjects struct {
@@ -111,12 +111,12 @@ func (o *keyObjects) all() []fyne.CanvasObject {
 	return []fyne.CanvasObject{o.line, o.barBg, o.bar, o.left, o.deadline}
 }
 
-// resize gives the key's words their sizes at scale k, its small print
-// caption's.
-func (o *keyObjects) resize(k, caption float32) {
-	widgets.ResizeText(o.line, keysLineSize*k)
-	widgets.ResizeText(o.left, keysLeftSize*k)
-	widgets.ResizeText(o.deadline, caption*k)
+// resize gives the key's words their sizes: the picture's own at u, its
+// small print caption.
+func (o *keyObjects) resize(u, caption float32) {
+	widgets.ResizeText(o.line, keysLineSize*u)
+	widgets.ResizeText(o.left, keysLeftSize*u)
+	widgets.ResizeText(o.deadline, caption)
 }
 
 type keysRenderer struct {
@@ -144,17 +144,24 @@ func (r *keysRenderer) Layout(size fyne.Size) {
 	}
 }
 
-func (r *keysRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 100) }
+func (r *keysRenderer) MinSize() fyne.Size {
+	em := widgets.TextScale(r.k.Theme())
+	return fyne.NewSize(keysMinW*em, keysMinH*em)
+}
 
 func (r *keysRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
-// Layout constants of a server card.
+// Lengths of a server card, in points at widgets.BaseTextSize (times
+// keysGeometry.u).
 const (
 	cardPad     = 10
 	cardHeadH   = 24
 	keyRowH     = 62
 	barH        = 12
 	cardMaxBody = 2 * keyRowH
+	keysMinW    = 300 // the picture's least size
+	keysMinH    = 100
+	keysBarMin  = 40 // a TTL bar's least length, not scaled up with the panel
 )
 
 // Refresh works out the model of the servers shown (SetSnapshot calls it
@@ -236,7 +243,7 @@ func keysRowOf(kv redissim.KeyView, node sim.NodeView) keysRow {
 	return row
 }
 
-// Text sizes of a card.
+// Text sizes of a card, in points at widgets.BaseTextSize.
 const (
 	keysTitleSize   = 13
 	keysRoleSize    = 11.5
@@ -269,6 +276,7 @@ const (
 // keysGeometry is where the cards of a model go in a picture of a size.
 type keysGeometry struct {
 	k            float32 // the scale of every length and text size (widgets.GrowScale)
+	u            float32 // a point of the card's own lengths: k times the theme's widgets.TextScale
 	sizes        keysSizes
 	width, cardH float32 // every card's size
 	barW         float32 // a TTL bar's length
@@ -291,18 +299,20 @@ type keysCardGeometry struct {
 func keysLayout(m keysModel, size fyne.Size, th fyne.Theme) keysGeometry {
 	n := float32(len(m.cards))
 	k := widgets.GrowScale(size, fyne.NewSize(keysRefW, keysRefH), keysMaxScale)
+	em := widgets.TextScale(th)
+	u := em * k
 	sz := keysSizesOf(th)
-	g := keysGeometry{k: k, sizes: sz, width: size.Width, cardH: min((size.Height-(n-1)*sz.gap*k)/n, (cardHeadH+cardMaxBody+cardPad)*k)}
-	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize*k, false)
-	g.barW = max(size.Width-2*cardPad*k-lw-10*k, 40)
+	g := keysGeometry{k: k, u: u, sizes: sz, width: size.Width, cardH: min((size.Height-(n-1)*sz.gap*k)/n, (cardHeadH+cardMaxBody+cardPad)*u)}
+	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize*u, false)
+	g.barW = max(size.Width-2*cardPad*u-lw-10*u, keysBarMin*em)
 	y := float32(0)
 	for _, c := range m.cards {
-		cg := keysCardGeometry{y: y, roleX: (cardPad+8)*k + widgets.TextWidth(c.node.Name, keysTitleSize*k, true),
-			roleW: widgets.TextWidth(c.role, keysRoleSize*k, true) + 10*k}
-		cw := widgets.TextWidth(c.counter, keysCounterSize*k, false)
-		cg.counterX = size.Width - cardPad*k - cw
-		cg.showClock = cg.roleX+cg.roleW+16*k+widgets.TextWidth(c.clock, sz.caption*k, false) < size.Width-cardPad*k-cw-12*k
-		for body := y + (cardHeadH+4)*k; cg.rows < len(c.keys) && body+keyRowH*k <= y+g.cardH+4*k; body += keyRowH * k {
+		cg := keysCardGeometry{y: y, roleX: (cardPad+8)*u + widgets.TextWidth(c.node.Name, keysTitleSize*u, true),
+			roleW: widgets.TextWidth(c.role, keysRoleSize*u, true) + 10*u}
+		cw := widgets.TextWidth(c.counter, keysCounterSize*u, false)
+		cg.counterX = size.Width - cardPad*u - cw
+		cg.showClock = cg.roleX+cg.roleW+16*u+widgets.TextWidth(c.clock, sz.caption*k, false) < size.Width-cardPad*u-cw-12*u
+		for body := y + (cardHeadH+4)*u; cg.rows < len(c.keys) && body+keyRowH*u <= y+g.cardH+4*u; body += keyRowH * u {
 			cg.rows++
 		}
 		g.cards = append(g.cards, cg)
@@ -332,30 +342,30 @@ func (r *keysRenderer) draw(size fyne.Size) {
 		if card.inUse {
 			width = 2.5
 		}
-		k := g.k
-		c.resize(k, g.sizes.caption)
+		u, caption := g.u, g.sizes.caption*g.k
+		c.resize(u, caption)
 		widgets.PlaceBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(g.width, g.cardH), fill, stroke, width)
-		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad*k, y+6*k), fg)
-		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7*k), fyne.NewSize(cg.roleW, 17*k), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+5*k, y+8*k), color.White)
-		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+8*k), fg)
+		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad*u, y+6*u), fg)
+		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7*u), fyne.NewSize(cg.roleW, 17*u), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+5*u, y+8*u), color.White)
+		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+8*u), fg)
 		if cg.showClock {
-			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+12*k, y+9*k), muted)
+			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+12*u, y+9*u), muted)
 		} else {
 			c.clock.Hide()
 		}
 
-		body := y + (cardHeadH+4)*k
+		body := y + (cardHeadH+4)*u
 		switch {
 		case card.node.Crashed:
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*k, body+4*k), fg)
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+4*u), fg)
 		case card.note != "":
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*k, body+4*k), muted)
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+4*u), muted)
 		default:
 			c.note.Hide()
 			for _, row := range card.keys[:cg.rows] {
-				r.drawKey(r.keys.Next(), row, body, g.barW, k, g.sizes.caption, fg, muted)
-				body += keyRowH * k
+				r.drawKey(r.keys.Next(), row, body, g.barW, u, caption, fg, muted)
+				body += keyRowH * u
 			}
 		}
 	}
@@ -371,22 +381,22 @@ func TTLFraction(kv redissim.KeyView) float32 {
 }
 
 // drawKey places a key's row at y: its line, its TTL bar (amber in its
-// last fifth) with what is left beside it, and its deadline; k is the
-// picture's scale, caption its small print's size.
-func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, k, caption float32, fg, muted color.Color) {
-	o.resize(k, caption)
-	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad*k, y), fg)
-	by := y + 20*k
-	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad*k, by), fyne.NewSize(barW, barH*k), widgets.Fade(widgets.ColorIdle, 0.25))
+// last fifth) with what is left beside it, and its deadline; u is the
+// unit of the picture's own lengths, caption its small print's size.
+func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, u, caption float32, fg, muted color.Color) {
+	o.resize(u, caption)
+	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad*u, y), fg)
+	by := y + 20*u
+	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad*u, by), fyne.NewSize(barW, barH*u), widgets.Fade(widgets.ColorIdle, 0.25))
 	if f := row.fraction; f > 0 {
 		c := widgets.ColorOwned
 		if f < 0.2 {
 			c = widgets.ColorWaiting
 		}
-		widgets.PlaceRect(o.bar, fyne.NewPos(cardPad*k, by), fyne.NewSize(barW*f, barH*k), c)
+		widgets.PlaceRect(o.bar, fyne.NewPos(cardPad*u, by), fyne.NewSize(barW*f, barH*u), c)
 	} else {
 		o.bar.Hide()
 	}
-	widgets.PlaceText(o.left, row.left, fyne.NewPos((cardPad+10)*k+barW, by-2*k), muted)
-	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad*k, by+(barH+4)*k), muted)
+	widgets.PlaceText(o.left, row.left, fyne.NewPos((cardPad+10)*u+barW, by-2*u), muted)
+	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad*u, by+(barH+4)*u), muted)
 }

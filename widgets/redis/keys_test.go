@@ -200,3 +200,35 @@ func TestKeysGrowOnALargeScreen(t *testing.T) {
 	assert.InDelta(t, keysTitleSize*large.k, r.cards.Used()[0].title.TextSize, 0.01, "the words grow with them")
 	assert.InDelta(t, keysLineSize*large.k, r.keys.Used()[0].line.TextSize, 0.01)
 }
+
+// The cards' lengths and words follow the theme's text size: in a theme
+// whose text is twice the default's, at the same size, a card is twice as
+// tall, its role pill further right and wider, and its TTL bar shorter
+// for the wider "left" beside it.
+func TestKeysGrowWithTheThemesText(t *testing.T) {
+	snap := keysSnapshot()
+	v := redissim.ViewOf(snap)
+	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
+	size := fyne.NewSize(560, 1000)
+	base := keysLayout(m, size, theme.DefaultTheme())
+	large := keysLayout(m, size, widgettest.LargeText())
+	assert.Equal(t, 2*base.cardH, large.cardH)
+	assert.Equal(t, 2*base.u, large.u)
+	assert.Greater(t, large.cards[0].roleX, 1.8*base.cards[0].roleX, "the text's width grows about as its size")
+	assert.Greater(t, large.cards[0].roleW, 1.8*base.cards[0].roleW)
+	assert.Less(t, large.barW, base.barW)
+	assert.Equal(t, base.cards[0].rows, large.cards[0].rows, "the key still fits its taller card")
+
+
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(widgettest.LargeText())
+	k := NewKeys()
+	w := test.NewTempWindow(t, k)
+	w.Resize(fyne.NewSize(580, 420))
+	k.Resize(size)
+	k.SetSnapshot(snap)
+	r := test.TempWidgetRenderer(t, k).(*keysRenderer)
+	assert.Equal(t, fyne.NewSize(2*keysMinW, 2*keysMinH), r.MinSize())
+	assert.Equal(t, float32(2*keysTitleSize), r.cards.Used()[0].title.TextSize, "the words grow with the text")
+	assert.Equal(t, float32(2*keysLineSize), r.keys.Used()[0].line.TextSize)
+}
