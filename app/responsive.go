@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"math"
 
 	"fyne.io/fyne/v2"
@@ -332,11 +333,22 @@ func (w *wholeTextLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 // short window keeps the picture and can still read the text. Its objects
 // are the picture and a scroller around footer.
 type yieldingFooter struct {
-	footer fyne.CanvasObject // the text inside the scroller, measured for its full height
+	footer *widget.Label // the text inside the scroller, measured for its full height
 }
 
 // footerMin is the least height the footer keeps: about two lines.
 const footerMin = 30
+
+// wholeLines is the most of height h that shows whole lines of the
+// footer's text above its fold (at least one): the rest of the height goes
+// to the picture rather than to half a line cut in two (the Redis, Redlock
+// and etcd tabs' notes at 1366×768).
+func (y *yieldingFooter) wholeLines(h float32) float32 {
+	size := cmp.Or(y.footer.SizeName, theme.SizeNameText)
+	line := fyne.MeasureText("M", theme.SizeForWidget(size, y.footer), y.footer.TextStyle).Height
+	top := theme.InnerPadding()
+	return top + line*max(1, float32(math.Floor(float64((h-top)/line))))
+}
 
 func (y *yieldingFooter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if len(objs) != 2 {
@@ -346,6 +358,9 @@ func (y *yieldingFooter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	y.footer.Resize(fyne.NewSize(size.Width, y.footer.MinSize().Height))
 	want := y.footer.MinSize().Height
 	h := max(min(want, size.Height-pic.MinSize().Height), min(want, footerMin))
+	if h < want {
+		h = min(h, y.wholeLines(h))
+	}
 	pic.Move(fyne.NewPos(0, 0))
 	pic.Resize(fyne.NewSize(size.Width, size.Height-h))
 	foot.Move(fyne.NewPos(0, size.Height-h))

@@ -173,12 +173,16 @@ func TestYieldingFooter(t *testing.T) {
 	full := text.MinSize().Height
 	c.Resize(fyne.NewSize(300, 100+full+50))
 	assert.Equal(t, full, text.Size().Height, "room for the whole footer")
-	c.Resize(fyne.NewSize(300, 150))
-	assert.Equal(t, float32(50), text.Size().Height, "a short box gives the picture its minimum, the footer the rest")
-	assert.Equal(t, float32(100), pic.Size().Height)
+	line := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height
+	c.Resize(fyne.NewSize(300, 100+theme.InnerPadding()+2.5*line))
+	foot := c.Objects[1].Size().Height
+	assert.InDelta(t, theme.InnerPadding()+2*line, foot, 0.01, "a short box gives the picture its minimum, the footer the rest in whole lines")
+	assert.Equal(t, c.Size().Height-foot, pic.Size().Height, "and the half line left to the picture")
 	c.Resize(fyne.NewSize(300, 120))
-	assert.Equal(t, float32(footerMin), text.Size().Height, "a box too short for both keeps a strip of the footer")
-	assert.Equal(t, float32(120-footerMin), pic.Size().Height)
+	foot = c.Objects[1].Size().Height
+	assert.LessOrEqual(t, foot, float32(footerMin), "a box too short for both keeps a strip of the footer")
+	assert.InDelta(t, theme.InnerPadding()+line, foot, 0.01, "of one whole line")
+	assert.Equal(t, 120-foot, pic.Size().Height)
 	assert.Equal(t, fyne.NewSize(100, 100+footerMin), y.MinSize(c.Objects))
 }
 
