@@ -350,11 +350,30 @@ func (y *yieldingFooter) wholeLines(h float32) float32 {
 	return top + line*max(1, float32(math.Floor(float64((h-top)/line))))
 }
 
+// footerRefSize is the box a state picture and its notes share in a
+// 1400×900 window; where a larger one lets the pictures grow to at least
+// the text's size over the caption's (widgets.GrowScale), the notes are
+// set at the text's size: at 2560×1440 five lines of small print sat at
+// the foot of a 1258×600 panel.
+var footerRefSize = fyne.NewSize(680, 310)
+
+// noteSize is the size the notes are set at in a box of size.
+func (y *yieldingFooter) noteSize(size fyne.Size) fyne.ThemeSizeName {
+	if widgets.GrowScale(size, footerRefSize, widgets.MostGrowth) >= theme.TextSize()/theme.CaptionTextSize() {
+		return theme.SizeNameText
+	}
+	return theme.SizeNameCaptionText
+}
+
 func (y *yieldingFooter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if len(objs) != 2 {
 		return
 	}
 	pic, foot := objs[0], objs[1]
+	if name := y.noteSize(size); y.footer.SizeName != name {
+		y.footer.SizeName = name
+		y.footer.Refresh()
+	}
 	y.footer.Resize(fyne.NewSize(size.Width, y.footer.MinSize().Height))
 	want := y.footer.MinSize().Height
 	h := max(min(want, size.Height-pic.MinSize().Height), min(want, footerMin))

@@ -168,12 +168,13 @@ func TestYieldingFooter(t *testing.T) {
 	pic := canvas.NewRectangle(nil)
 	pic.SetMinSize(fyne.NewSize(100, 100))
 	text := widget.NewLabel("one\ntwo\nthree\nfour\nfive")
+	text.SizeName = theme.SizeNameCaptionText // as the tab sets it
 	y := &yieldingFooter{footer: text}
 	c := fyne.NewContainerWithLayout(y, pic, text)
 	full := text.MinSize().Height
 	c.Resize(fyne.NewSize(300, 100+full+50))
 	assert.Equal(t, full, text.Size().Height, "room for the whole footer")
-	line := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height
+	line := fyne.MeasureText("M", theme.CaptionTextSize(), fyne.TextStyle{}).Height // small notes in a small box
 	c.Resize(fyne.NewSize(300, 100+theme.InnerPadding()+2.5*line))
 	foot := c.Objects[1].Size().Height
 	assert.InDelta(t, theme.InnerPadding()+2*line, foot, 0.01, "a short box gives the picture its minimum, the footer the rest in whole lines")
@@ -184,6 +185,18 @@ func TestYieldingFooter(t *testing.T) {
 	assert.InDelta(t, theme.InnerPadding()+line, foot, 0.01, "of one whole line")
 	assert.Equal(t, 120-foot, pic.Size().Height)
 	assert.Equal(t, fyne.NewSize(100, 100+footerMin), y.MinSize(c.Objects))
+
+	for _, tc := range []struct {
+		size fyne.Size
+		want fyne.ThemeSizeName
+	}{
+		{footerRefSize, theme.SizeNameCaptionText},           // a 1400×900 window
+		{fyne.NewSize(1000, 280), theme.SizeNameCaptionText}, // 1920×1080
+		{fyne.NewSize(1258, 600), theme.SizeNameText},        // 2560×1440: grown notes
+	} {
+		c.Resize(tc.size)
+		assert.Equal(t, tc.want, text.SizeName, "notes in a box of %v", tc.size)
+	}
 }
 
 func TestFitWindow(t *testing.T) {
