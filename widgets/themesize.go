@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -20,4 +21,13 @@ const BaseTextSize = 14
 // its padding, small print at its caption size) it takes from th itself.
 func TextScale(th fyne.Theme) float32 {
 	return th.Size(theme.SizeNameText) / BaseTextSize
+}
+
+// ResizeTextsTo gives each of texts the one size: a picture's small print
+// at its theme's caption size (times its GrowScale), beside its own words
+// that ResizeTexts sizes in units of TextScale.
+func ResizeTextsTo(size float32, texts ...*canvas.Text) {
+	for _, t := range texts {
+		ResizeText(t, size)
+	}
 }

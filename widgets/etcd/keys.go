@@ -263,7 +263,8 @@ func leaseLeftText(l etcdsim.EtcdLease) string {
 	return i18n.F("etcd.lease.left", "left", widgets.FormatTime(l.Left), "ttl", widgets.ShortTime(l.TTL))
 }
 
-// Layout constants of the keyspace picture.
+// Lengths of the keyspace picture, in points at widgets.BaseTextSize
+// (times etcdGeometry.k).
 const (
 	etcdHeadH     = 22 // the prefix, revision, term and leader
 	etcdMembersH  = 17
@@ -273,6 +274,8 @@ const (
 	etcdNoteLineH = 16
 	etcdLaneW     = 10
 	etcdBarH      = 9
+	etcdMinW      = 300 // the picture's least size
+	etcdMinH      = 100
 )
 
 // etcdRefSize is the picture's size at which it is drawn at the sizes
@@ -288,7 +291,8 @@ func etcdScale(size fyne.Size) float32 {
 
 // etcdGeometry is where the rows go in a picture of a given size.
 type etcdGeometry struct {
-	k       float32 // the scale of every length and word (etcdScale)
+	k       float32 // a point of the picture's own lengths and words: grow times the theme's widgets.TextScale
+	grow    float32 // the scale of the theme's sizes it takes (etcdScale)
 	members bool    // room for the members' line
 	small   bool    // thin rows: space is short
 	rowH    float32 // etcdRowH, or etcdRowSmallH when space is short, times k
@@ -297,13 +301,14 @@ type etcdGeometry struct {
 	gutter  float32
 }
 
-// etcdLayout fits the model into size: full rows when they fit, thin rows
-// when not, and as many rows as fit after that. The notes stay below the
-// rows:
-// below is the height the lines under the rows take.
-func etcdLayout(m etcdModel, size fyne.Size, below float32) etcdGeometry {
-	k := etcdScale(size)
-	g := etcdGeometry{k: k, gutter: 6 * k}
+// etcdLayout fits the model into size with th's sizes: full rows when
+// they fit, thin rows when not, and as many rows as fit after that. The
+// notes stay below the rows: below is the height the lines under the rows
+// take.
+func etcdLayout(m etcdModel, size fyne.Size, below float32, th fyne.Theme) etcdGeometry {
+	grow := etcdScale(size)
+	k := grow * widgets.TextScale(th)
+	g := etcdGeometry{k: k, grow: grow, gutter: 6 * k}
 	if m.lanes > 0 {
 		g.gutter = float32(12+m.lanes*etcdLaneW) * k
 	}
@@ -400,11 +405,11 @@ func newEtcdRowObjects(caption float32) *etcdRowObjects {
 	return o
 }
 
-// resize gives the row's words their sizes at scale k, the small print
-// caption times k.
+// resize gives the row's words their sizes: the picture's own at k (its
+// lengths' unit, etcdGeometry.k), its small print caption.
 func (o *etcdRowObjects) resize(k, caption float32) {
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.rev: etcdSmallSize, o.key: etcdLineSize, o.owner: etcdLineSize,
-		o.tag: caption, o.lease: caption, o.left: caption})
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.rev: etcdSmallSize, o.key: etcdLineSize, o.owner: etcdLineSize})
+	widgets.ResizeTextsTo(caption, o.tag, o.lease, o.left)
 }
 
 func (o *etcdRowObjects) all() []fyne.CanvasObject {
@@ -423,7 +428,7 @@ type etcdRenderer struct {
 	// refreshes counts redraws, so a test can tell one that was not needed;
 	// builds counts the model's, so one can tell a resize did none.
 	refreshes, builds            int
-	caption                      float32     // the small print's size at scale 1
+	caption                      float32     // the small print's size at scale 1: the theme's caption text, as of the last Refresh
 	fg, muted                    color.Color // the theme's, as of the last Refresh
 	head, term, watches, members *canvas.Text
 	prefix, free, more, storage  *canvas.Text
@@ -448,7 +453,10 @@ func (r *etcdRenderer) Layout(size fyne.Size) {
 	}
 }
 
-func (r *etcdRenderer) MinSize() fyne.Size { return fyne.NewSize(300, 100) }
+func (r *etcdRenderer) MinSize() fyne.Size {
+	em := widgets.TextScale(r.k.Theme())
+	return fyne.NewSize(etcdMinW*em, etcdMinH*em)
+}
 
 func (r *etcdRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -468,6 +476,7 @@ func (r *etcdRenderer) Refresh() {
 	th := r.k.Theme()
 	r.fg = widgets.ThemeColor(th, theme.ColorNameForeground)
 	r.muted = widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.caption = th.Size(theme.SizeNameCaptionText)
 	r.Layout(r.k.Size())
 }
 
@@ -484,8 +493,9 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	}
 	th := r.k.Theme()
 	fg, muted, m := r.fg, r.muted, r.model
-	k := etcdScale(size)
-	r.resize(k)
+	grow := etcdScale(size)
+	k, caption := grow*widgets.TextScale(th), r.caption*grow
+	r.resize(k, caption)
 	var notes [][]string
 	lines := 0
 	for _, n := range m.notes {
@@ -493,12 +503,12 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 		notes = append(notes, ls)
 		lines += len(ls)
 	}
-	noteGap := th.Size(theme.SizeNamePadding) * k // between two notes
+	noteGap := th.Size(theme.SizeNamePadding) * grow // between two notes
 	below := float32(lines)*etcdNoteLineH*k + float32(len(notes))*noteGap
 	if v.Fencing {
 		below += etcdStorageH * k
 	}
-	g := etcdLayout(m, size, below)
+	g := etcdLayout(m, size, below, th)
 	r.geom = g
 
 	r.drawHeader(v, g, size, fg, muted, th)
@@ -515,7 +525,7 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 
 	for i, row := range m.rows[:g.shown] {
 		o := r.rows.Next()
-		o.resize(k, r.caption)
+		o.resize(k, caption)
 		r.drawRow(o, row, g.rowY(i), g, size.Width, th, fg, muted)
 	}
 	if left := len(m.rows) - g.shown; left > 0 {
@@ -548,7 +558,7 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	}
 	for _, ls := range notes {
 		o := r.notes.Next()
-		widgets.ResizeText(o.mark, r.caption*k)
+		widgets.ResizeText(o.mark, caption)
 		widgets.PlaceRect(o.badge, fyne.NewPos(0, y+2*k), fyne.NewSize(14*k, 15*k), widgets.ColorViolation)
 		widgets.PlaceText(o.mark, "!", fyne.NewPos(5*k, y+2*k), color.White)
 		for i, t := range o.lines {
@@ -564,10 +574,11 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 }
 
 // resize gives the header's, the members' and the lines under the rows'
-// words their sizes at scale k.
-func (r *etcdRenderer) resize(k float32) {
+// words their sizes: the picture's own at k, the small print caption.
+func (r *etcdRenderer) resize(k, caption float32) {
 	widgets.ResizeTexts(k, map[*canvas.Text]float32{r.head: etcdHeadSize, r.term: etcdLineSize, r.prefix: etcdLineSize,
-		r.watches: etcdSmallSize, r.free: etcdSmallSize, r.storage: etcdSmallSize, r.members: r.caption, r.more: r.caption})
+		r.watches: etcdSmallSize, r.free: etcdSmallSize, r.storage: etcdSmallSize})
+	widgets.ResizeTextsTo(caption, r.members, r.more)
 }
 
 // storageText says what the guarded writes did: the last one etcd
@@ -588,7 +599,8 @@ func (r *etcdRenderer) storageText(v *etcdsim.EtcdView) string {
 }
 
 // Size and indent of the warning notes, and the height of the storage line;
-// the sizes of the header's and a row's words.
+// the sizes of the header's and a row's words; in points at
+// widgets.BaseTextSize.
 const (
 	etcdHeadSize   = 12.5
 	etcdLineSize   = 12

@@ -314,3 +314,35 @@ func TestKeysGrowOnALargeScreen(t *testing.T) {
 	last := large.rows.Used()[3].frame
 	assert.LessOrEqual(t, last.Position().Y+last.Size().Height, float32(487), "inside the panel")
 }
+
+// The rows' lengths and words follow the theme's text size: in a theme
+// whose text and captions are twice the default's, at the same size, the
+// rows, the header and the arrows' gutter are twice as large, and so are
+// the words, the small print at the theme's caption size.
+func TestKeysGrowWithTheThemesText(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, nil)
+	size := fyne.NewSize(680, 900)
+	_, base := showEtcd(t, snap, size)
+
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(widgettest.LargeText())
+	k := NewKeys()
+	w := test.NewTempWindow(t, k)
+	w.Resize(size)
+	k.Resize(size)
+	k.SetSnapshot(snap)
+	large := test.TempWidgetRenderer(t, k).(*etcdRenderer)
+
+	assert.Equal(t, 2*base.geom.k, large.geom.k)
+	assert.Equal(t, base.geom.grow, large.geom.grow, "the panel's size scales as before")
+	assert.Equal(t, 2*base.geom.rowH, large.geom.rowH)
+	assert.Equal(t, 2*base.geom.rowsY, large.geom.rowsY)
+	assert.Equal(t, 2*base.geom.gutter, large.geom.gutter)
+	assert.Equal(t, base.geom.shown, large.geom.shown, "every row still fits")
+	bo, lo := base.rows.Used()[0], large.rows.Used()[0]
+	assert.Equal(t, 2*bo.owner.TextSize, lo.owner.TextSize)
+	assert.Equal(t, 2*bo.tag.TextSize, lo.tag.TextSize)
+	assert.Equal(t, 2*base.head.TextSize, large.head.TextSize)
+	assert.Equal(t, 2*bo.frame.Size().Height, lo.frame.Size().Height)
+	assert.Equal(t, fyne.NewSize(2*etcdMinW, 2*etcdMinH), large.MinSize())
+}
