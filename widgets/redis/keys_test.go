@@ -219,7 +219,6 @@ func TestKeysGrowWithTheThemesText(t *testing.T) {
 	assert.Less(t, large.barW, base.barW)
 	assert.Equal(t, base.cards[0].rows, large.cards[0].rows, "the key still fits its taller card")
 
-
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(widgettest.LargeText())
 	k := NewKeys()
