@@ -276,11 +276,12 @@ type zsessionObjects struct {
 	k                     float32 // the picture's scale (zkGeometry.k)
 }
 
-// resize gives the session's words their sizes at scale k, the small
-// print caption times k.
+// resize gives the session's words their sizes: the picture's own at k
+// (its lengths' unit, zkGeometry.k), its small print caption.
 func (o *zsessionObjects) resize(k, caption float32) {
 	o.k = k
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: zkNameSize, o.state: zkPillSize, o.id: caption, o.note: caption})
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: zkNameSize, o.state: zkPillSize})
+	widgets.ResizeTextsTo(caption, o.id, o.note)
 }
 
 // newZSessionObjects makes a session's objects, its small print at size
@@ -320,10 +321,12 @@ func newZNodeObjects(caption float32) *znodeObjects {
 	return o
 }
 
-// resize gives the child's words their sizes at scale k.
+// resize gives the child's words their sizes: the picture's own at k, its
+// small print caption.
 func (o *znodeObjects) resize(k, caption float32) {
 	o.zsessionObjects.resize(k, caption)
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.seq: zkSeqSize, o.eph: zkPillSize, o.prefix: caption, o.badge: caption, o.remark: caption})
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.seq: zkSeqSize, o.eph: zkPillSize})
+	widgets.ResizeTextsTo(caption, o.prefix, o.badge, o.remark)
 }
 
 func (o *znodeObjects) all() []fyne.CanvasObject {
@@ -346,7 +349,7 @@ type zkRenderer struct {
 	fg, muted              color.Color // the theme's, as of the last Refresh
 	pad                    float32     // the theme's inner padding: the text's inset in a box, times k
 	k                      float32     // the picture's scale (zkGeometry.k)
-	caption                float32     // the small print's size at scale 1
+	caption                float32     // the small print's size at scale 1: the theme's caption text, as of the last Refresh
 	band, parent           *canvas.Rectangle
 	bandText, bandText2    *canvas.Text // the band's line, and its second where it wraps
 	parentName, parentNote *canvas.Text
@@ -384,7 +387,10 @@ func (r *zkRenderer) Layout(size fyne.Size) {
 	}
 }
 
-func (r *zkRenderer) MinSize() fyne.Size { return fyne.NewSize(320, 130) }
+func (r *zkRenderer) MinSize() fyne.Size {
+	em := widgets.TextScale(r.t.Theme())
+	return fyne.NewSize(zkMinW*em, zkMinH*em)
+}
 
 func (r *zkRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -405,6 +411,7 @@ func (r *zkRenderer) Refresh() {
 	th := r.t.Theme()
 	r.fg = widgets.ThemeColor(th, theme.ColorNameForeground)
 	r.muted = widgets.ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.caption = th.Size(theme.SizeNameCaptionText)
 	r.Layout(r.t.Size())
 }
 
@@ -469,7 +476,7 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	fg, muted, m := r.fg, r.muted, r.model
 	g := zkLayout(*m, size, th)
 	r.pad, r.k = g.pad, g.k
-	k := g.k
+	k, caption := g.k, r.caption*g.grow
 	widgets.ResizeTexts(k, map[*canvas.Text]float32{r.bandText: zkBandSize, r.bandText2: zkBandSize,
 		r.parentName: zkParentSize, r.parentNote: zkNoteSize})
 	z := &m.z
@@ -509,7 +516,7 @@ func (r *zkRenderer) draw(size fyne.Size) {
 		owner := m.byName[c.Owner]
 		sess, ok := zkSessionOf(z, owner)
 		o := r.rows.Next()
-		o.resize(k, r.caption)
+		o.resize(k, caption)
 		r.drawZNode(o, z, c, i, b, owner, sess, ok, fg, muted, th)
 		lastCenter = y + rowH/2
 		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent*k, lastCenter), muted, k)
@@ -548,7 +555,7 @@ func (r *zkRenderer) draw(size fyne.Size) {
 			break
 		}
 		o := r.others.Next()
-		o.resize(k, r.caption)
+		o.resize(k, caption)
 		r.drawOther(o, z, c, y, size.Width, fg, muted)
 		y += zkLineH * k
 	}

@@ -9,7 +9,8 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 )
 
-// Layout constants of the znode picture.
+// Lengths of the znode picture, in points at widgets.BaseTextSize (times
+// zkGeometry.k).
 const (
 	zkBandH     = 20
 	zkBandLineH = 16 // the band's second line
@@ -21,9 +22,12 @@ const (
 	zkGap       = 5
 	zkLaneW     = 9
 	zkLineH     = 18
+	zkMinW      = 320 // the picture's least size
+	zkMinH      = 130
 )
 
-// Text sizes of the znode picture (the small print is the theme's caption).
+// Text sizes of the znode picture, in points at widgets.BaseTextSize (the
+// small print is the theme's caption).
 const (
 	zkBandSize   = 12
 	zkParentSize = 13
@@ -46,7 +50,8 @@ var zkRefSize = fyne.NewSize(680, 310)
 // what the children leave; and the gutter the watch arrows take on the
 // right.
 type zkGeometry struct {
-	k           float32  // the scale of every length and word (widgets.GrowScale)
+	k           float32  // a point of the picture's own lengths and words: grow times the theme's widgets.TextScale
+	grow        float32  // the scale of the theme's sizes it takes (widgets.GrowScale)
 	band        []string // the band's lines
 	bandH       float32
 	rowH        float32 // a child's row
@@ -54,15 +59,16 @@ type zkGeometry struct {
 	shownOthers int     // clients without a znode given a line
 	laneW       float32 // an arrow's lane
 	right       float32 // where the boxes end, left of the lanes
-	pad         float32 // the text's inset in a box: the theme's inner padding, times k
+	pad         float32 // the text's inset in a box: the theme's inner padding, times grow
 }
 
 // zkLayout lays the model out in size with th's sizes.
 func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	n := len(m.z.Children)
-	k := widgets.GrowScale(size, zkRefSize, widgets.MostGrowth)
-	g := zkGeometry{k: k, bandH: zkBandH * k, rowH: zkRowH * k, shown: n, laneW: zkLaneW * k, right: size.Width - 2*k,
-		pad: th.Size(theme.SizeNameInnerPadding) * k}
+	grow := widgets.GrowScale(size, zkRefSize, widgets.MostGrowth)
+	k := grow * widgets.TextScale(th)
+	g := zkGeometry{k: k, grow: grow, bandH: zkBandH * k, rowH: zkRowH * k, shown: n, laneW: zkLaneW * k, right: size.Width - 2*k,
+		pad: th.Size(theme.SizeNameInnerPadding) * grow}
 	// The band wraps onto a second line where it is too long for one and
 	// the children keep their full rows below it.
 	g.band = zkBandLines(m.bandText, size.Width-2*g.pad, zkBandSize*k)

@@ -410,7 +410,7 @@ func TestZNodeTreeGrowsOnALargeScreen(t *testing.T) {
 	snap := zkSnapshot(t, "zk-happy-path", 3*time.Second)
 	_, small := newZKTree(t, snap, zkRefSize)
 	g := zkLayout(*small.model, zkRefSize, test.NewTheme())
-	assert.Equal(t, float32(1), g.k)
+	assert.Equal(t, float32(1), g.grow)
 	assert.Equal(t, float32(zkParentH), small.parentBox.size.Height, "the reference size keeps the lock znode's height")
 	require.NotEmpty(t, small.rowBoxes)
 	assert.Equal(t, float32(zkNameSize), small.rows.Used()[0].name.TextSize)
@@ -453,4 +453,36 @@ func TestZNodeTreeNamesTheClientsWithoutAZnodeThatFit(t *testing.T) {
 	texts = widgettest.Texts(r.Objects())
 	assert.Contains(t, texts, more, "those that do not fit are counted")
 	assert.Contains(t, texts, sim.ClientName(1))
+}
+
+// The tree's lengths and words follow the theme's text size: in a theme
+// whose text and captions are twice the default's, at the same size, the
+// band, the lock znode, the children's rows, the arrows' lanes and the
+// words are twice as large, the small print at the theme's caption size.
+func TestZNodeTreeGrowsWithTheThemesText(t *testing.T) {
+	snap := zkSnapshot(t, "zk-happy-path", 3*time.Second)
+	size := fyne.NewSize(680, 900)
+	_, base := newZKTree(t, snap, size)
+	require.NotEmpty(t, base.rowBoxes)
+
+	z, large := newZKTree(t, snap, size)
+	fyne.CurrentApp().Settings().SetTheme(widgettest.LargeText())
+	z.Refresh()
+	gb, gl := zkLayout(*base.model, size, theme.DefaultTheme()), zkLayout(*large.model, size, widgettest.LargeText())
+	assert.Equal(t, 2*gb.k, gl.k)
+	assert.Equal(t, gb.grow, gl.grow, "the panel's size scales as before")
+	assert.GreaterOrEqual(t, gl.bandH, 2*gb.bandH, "the band at least twice as high (its words may take two lines)")
+	assert.Equal(t, 2*gb.rowH, gl.rowH)
+	assert.Equal(t, 2*gb.laneW, gl.laneW)
+	assert.Equal(t, gb.shown, gl.shown, "every child still fits")
+
+	assert.Equal(t, 2*base.parentBox.size.Height, large.parentBox.size.Height)
+	require.Len(t, large.rowBoxes, len(base.rowBoxes))
+	assert.Equal(t, 2*base.rowBoxes[0].size.Height, large.rowBoxes[0].size.Height)
+	bo, lo := base.rows.Used()[0], large.rows.Used()[0]
+	assert.Equal(t, 2*bo.name.TextSize, lo.name.TextSize)
+	assert.Equal(t, 2*bo.seq.TextSize, lo.seq.TextSize)
+	assert.Equal(t, 2*bo.prefix.TextSize, lo.prefix.TextSize, "the small print at the theme's caption")
+	assert.Equal(t, 2*base.bandText.TextSize, large.bandText.TextSize)
+	assert.Equal(t, fyne.NewSize(2*zkMinW, 2*zkMinH), large.MinSize())
 }
