@@ -325,14 +325,47 @@ func (s *Sim) push(e event) int32 {
 
 // enqueue queues the event e written at slab entry ix (from queue.reserve;
 // e is &s.queue.slab[ix], which its writer holds), stamped with its place
-// in the order and its node's incarnation.
+// in the order (a seq greater than any queued event's, so that only the
+// times need comparing) and its node's incarnation, in its place in its
+// lane. It is the path of every new event, the queue's insert written
+// here to save a call (and the lane's, to save another): the walks run on
+// local copies of the lane's slice and head, so each step compares and
+// moves without reloading the lane. A slot that belongs in the first half
+// of a lane with room before its head (left by the slots taken) walks
+// forward from the front and moves the earlier slots one place towards
+// it: a timer set a short while ahead (a raft tick, its period on) lies
+// before most of the longer timers of its lane, which the walk back would
+// move.
 func (s *Sim) enqueue(ix int32, e *event) {
 	s.seq++
 	e.seq = s.seq
 	if e.node >= 0 {
 		e.inc = s.Nodes[e.node].inc
 	}
-	s.queue.insert(ix, e)
+	q := &s.queue
+	q.queued[ix] = true
+	x := slot{at: e.at, seq: e.seq, ix: ix}
+	l := &q.lanes[laneOf[e.kind]]
+	l.makeRoom()
+	w, head := l.s, l.head
+	if n := len(w); head > 0 && n-head > 2 && x.at < w[head+(n-head)/2].at {
+		i := head
+		for w[i].at <= x.at {
+			w[i-1] = w[i]
+			i++
+		}
+		w[i-1] = x
+		l.head = head - 1
+		return
+	}
+	w = append(w, x)
+	l.s = w
+	i := len(w) - 1
+	for i > head && x.at < w[i-1].at {
+		w[i] = w[i-1]
+		i--
+	}
+	w[i] = x
 }
 
 // Step handles the next event; it returns false when the run is over.

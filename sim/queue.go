@@ -145,7 +145,7 @@ func (q *eventQueue) headAt() (time.Duration, bool) {
 }
 
 // reserve takes a slab entry for an event the caller writes in place and
-// then queues with insert: an event is built once, where it stays, rather
+// then queues with Sim.enqueue: an event is built once, where it stays, rather
 // than copied through every call on its way into the queue.
 func (q *eventQueue) reserve() int32 {
 	if n := len(q.free); n > 0 {
@@ -156,42 +156,6 @@ func (q *eventQueue) reserve() int32 {
 	q.slab = append(q.slab, event{})
 	q.queued = append(q.queued, false)
 	return int32(len(q.slab) - 1)
-}
-
-// insert queues the event e written at slab entry ix, stamped with a seq
-// greater than any queued event's, in its place in its lane, so that only
-// the times need comparing. It is the path of every new event (written
-// here, not as a lane method, to save a call): the walks run on local copies of
-// the lane's slice and head, so each step compares and moves without
-// reloading the lane. A slot that belongs in the first half of a lane
-// with room before its head (left by the slots taken) walks forward from
-// the front and moves the earlier slots one place towards it: a timer
-// set a short while ahead (a raft tick, its period on) lies before most
-// of the longer timers of its lane, which the walk back would move.
-func (q *eventQueue) insert(ix int32, e *event) {
-	q.queued[ix] = true
-	x := slot{at: e.at, seq: e.seq, ix: ix}
-	l := &q.lanes[laneOf[e.kind]]
-	l.makeRoom()
-	w, head := l.s, l.head
-	if n := len(w); head > 0 && n-head > 2 && x.at < w[head+(n-head)/2].at {
-		i := head
-		for w[i].at <= x.at {
-			w[i-1] = w[i]
-			i++
-		}
-		w[i-1] = x
-		l.head = head - 1
-		return
-	}
-	w = append(w, x)
-	l.s = w
-	i := len(w) - 1
-	for i > head && x.at < w[i-1].at {
-		w[i] = w[i-1]
-		i--
-	}
-	w[i] = x
 }
 
 // take removes the earliest event from the queue and returns its slab
