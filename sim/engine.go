@@ -51,6 +51,7 @@ type event struct {
 	timer  Timer
 	id     TimerID
 	wall   bool          // a wall-clock timer: rescheduled on clock jumps
+	queued bool          // waiting in a lane (Cancel's test that a TimerID's entry is live)
 	local  time.Duration // its deadline on the node's wall clock; remaining exec time when suspended; a tick's period
 	fault  int
 }
@@ -343,7 +344,7 @@ func (s *Sim) enqueue(ix int32, e *event) {
 		e.inc = s.Nodes[e.node].inc
 	}
 	q := &s.queue
-	q.queued[ix] = true
+	e.queued = true
 	x := slot{at: e.at, seq: e.seq, ix: ix}
 	l := &q.lanes[laneOf[e.kind]]
 	l.makeRoom()

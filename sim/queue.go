@@ -96,10 +96,9 @@ func (l *lane) remove(i int) {
 // end of its own lane; the earlier of the two fronts goes first, which is
 // the order one queue of all events would give.
 type eventQueue struct {
-	lanes  [2]lane // laneMsgs, laneTimers
-	slab   []event
-	queued []bool // per slab entry: waiting in a lane
-	free   []int32
+	lanes [2]lane // laneMsgs, laneTimers
+	slab  []event
+	free  []int32
 }
 
 // The lanes: messages, and the rest.
@@ -154,7 +153,6 @@ func (q *eventQueue) reserve() int32 {
 		return ix
 	}
 	q.slab = append(q.slab, event{})
-	q.queued = append(q.queued, false)
 	return int32(len(q.slab) - 1)
 }
 
@@ -163,7 +161,7 @@ func (q *eventQueue) reserve() int32 {
 // queue must not be empty.
 func (q *eventQueue) take() int32 {
 	ix := q.next().pop()
-	q.queued[ix] = false
+	q.slab[ix].queued = false
 	return ix
 }
 
@@ -175,7 +173,7 @@ func (q *eventQueue) takeUpTo(limit time.Duration) (ix int32, ok bool) {
 		return 0, false
 	}
 	ix = l.pop()
-	q.queued[ix] = false
+	q.slab[ix].queued = false
 	return ix, true
 }
 
@@ -189,7 +187,7 @@ func (q *eventQueue) unlink(ix int32) {
 	e := &q.slab[ix]
 	l := q.lane(e.kind)
 	l.remove(l.find(e.at, e.seq))
-	q.queued[ix] = false
+	e.queued = false
 }
 
 // removeSlab takes the event at slab index ix out of the queue.
@@ -202,7 +200,7 @@ func (q *eventQueue) removeSlab(ix int32) event {
 
 // live reports whether slab entry ix holds a queued event.
 func (q *eventQueue) live(ix int32) bool {
-	return ix >= 0 && int(ix) < len(q.queued) && q.queued[ix]
+	return ix >= 0 && int(ix) < len(q.slab) && q.slab[ix].queued
 }
 
 // retime moves slab entry ix to a new time.
@@ -211,7 +209,7 @@ func (q *eventQueue) retime(ix int32, at time.Duration) {
 	e := &q.slab[ix]
 	e.at = at
 	q.lane(e.kind).insert(slot{at: at, seq: e.seq, ix: ix})
-	q.queued[ix] = true
+	e.queued = true
 }
 
 // each calls f for every queued event, in no particular order.
@@ -229,14 +227,13 @@ func (q *eventQueue) reset() {
 	for i := range q.lanes {
 		q.lanes[i] = lane{s: q.lanes[i].s[:0]}
 	}
-	q.slab, q.queued, q.free = q.slab[:0], q.queued[:0], q.free[:0]
+	q.slab, q.free = q.slab[:0], q.free[:0]
 }
 
 func (q *eventQueue) clone() eventQueue {
 	c := eventQueue{
-		slab:   append([]event(nil), q.slab...),
-		queued: append([]bool(nil), q.queued...),
-		free:   append([]int32(nil), q.free...),
+		slab: append([]event(nil), q.slab...),
+		free: append([]int32(nil), q.free...),
 	}
 	for i, l := range q.lanes {
 		c.lanes[i] = lane{s: append([]slot(nil), l.s[l.head:]...)}

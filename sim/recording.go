@@ -172,7 +172,7 @@ func tooBig(s *Sim, projected, limit float64) error {
 func (s *Sim) footprint() int {
 	const ev = int(unsafe.Sizeof(event{}))
 	n := int(unsafe.Sizeof(*s)) + len(s.queue.slab)*ev + s.queue.len()*int(unsafe.Sizeof(slot{})) +
-		len(s.queue.queued) + len(s.queue.free)*4 + len(s.sendsDue)*16 + len(s.parts)*64
+		len(s.queue.free)*4 + len(s.sendsDue)*16 + len(s.parts)*64
 	for _, nd := range s.Nodes {
 		n += int(unsafe.Sizeof(nd)) + (len(nd.backlog)+len(nd.held))*ev
 		if f, ok := nd.Proc.(Sized); ok {

@@ -50,8 +50,8 @@ func (s *Sim) settleVerdict() time.Duration {
 			return s.now
 		}
 		ix := l.pop()
-		q.queued[ix] = false
 		e := &q.slab[ix]
+		e.queued = false
 		node := e.node
 		counted := s.handle(e)
 		q.done(ix)
