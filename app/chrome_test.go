@@ -163,14 +163,22 @@ func TestResetToDefaults(t *testing.T) {
 	assert.False(t, saved)
 }
 
+// appWithSavedTab is a test app whose settings keep a mode's tab: its
+// preset, its sliders and its toggles as the settings spell them.
+func appWithSavedTab(t *testing.T, mode, preset, sliders, toggles string) fyne.App {
+	a := test.NewTempApp(t)
+	p := a.Preferences()
+	p.SetString(prefPreset+mode, preset)
+	p.SetString(prefSliders+mode, sliders)
+	p.SetString(prefToggles+mode, toggles)
+	return a
+}
+
 // A saved state that no longer fits (a preset that is gone, a value out
 // of range, a slider the preset has nothing for) never breaks the start.
 func TestRestoreToleratesStaleSettings(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := appWithSavedTab(t, "redis", "redis-no-such-preset", "ttl=9999;pause=3;nonsense;clients=NaN", "watchdog=1;nosuch=1")
 	p := a.Preferences()
-	p.SetString(prefPreset+"redis", "redis-no-such-preset")
-	p.SetString(prefSliders+"redis", "ttl=9999;pause=3;nonsense;clients=NaN")
-	p.SetString(prefToggles+"redis", "watchdog=1;nosuch=1")
 	p.SetFloat(prefSpeed, 1e9)
 	p.SetString(prefTheme, "purple")
 	w := NewWindow(a)

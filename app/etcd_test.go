@@ -30,11 +30,11 @@ func etcdTab(t *testing.T) (*Window, *tabView) {
 func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	_, v := etcdTab(t)
 	require.Equal(t, "etcd-lease-expiry", v.ctl.Origin(), "the tab opens with Jepsen's set-up")
-	assert.Equal(t, "2 s", v.slider("etcdLease").value.Text)
-	assert.Equal(t, "3", v.slider("etcdNodes").value.Text)
+	assert.Equal(t, "2 s", v.slider("ttl").value.Text)
+	assert.Equal(t, "3", v.slider("nodes").value.Text)
 	assert.Equal(t, "3 s", v.slider("pause").value.Text)
-	assert.False(t, v.toggles["etcdFencing"].Checked)
-	assert.False(t, v.toggles["etcdHerd"].Checked)
+	assert.False(t, v.toggles["fencing"].Checked)
+	assert.False(t, v.toggles["herd"].Checked)
 
 	v.seek(3700 * time.Millisecond)
 	snap := v.pics.Cluster.Snapshot()
@@ -49,7 +49,7 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 
 	v.selectPreset("etcd-fenced-txn")
 	require.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
-	assert.True(t, v.toggles["etcdFencing"].Checked)
+	assert.True(t, v.toggles["fencing"].Checked)
 	v.seek(4528 * time.Millisecond)
 	assert.Equal(t, 1, v.ctl.Snapshot().Metrics.StaleWritesRejected)
 	assert.Contains(t, shownTexts(v.pics.State), "/storage/data last put by client-2 at revision 5 · 1 guarded write refused")
@@ -57,19 +57,19 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 
 func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	_, v := etcdTab(t)
-	v.toggles["etcdFencing"].SetChecked(true)
+	v.toggles["fencing"].SetChecked(true)
 	assert.True(t, v.ctl.Scenario().Fencing)
 	assert.Equal(t, 0, v.ctl.Recording().Summary().StaleWritesAccepted, "the guarded write saves the data")
 
-	v.toggles["etcdHerd"].SetChecked(true)
+	v.toggles["herd"].SetChecked(true)
 	assert.True(t, v.ctl.Scenario().Herd)
 
-	nodes := v.slider("etcdNodes")
+	nodes := v.slider("nodes")
 	nodes.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
 	assert.Len(t, etcd.ViewOf(v.ctl.Snapshot()).Members, 5)
 
-	lease := v.slider("etcdLease")
+	lease := v.slider("ttl")
 	lease.set(1)
 	assert.Equal(t, sim.Duration(time.Second), v.ctl.Scenario().TTL)
 	assert.Equal(t, "1 s → 2 s", lease.value.Text, "etcd raises a 1 s lease to its minimum")
@@ -77,4 +77,19 @@ func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	assert.Equal(t, "6 s", lease.value.Text)
 	v.seek(4 * time.Second)
 	assert.Len(t, widgets.Holders(v.pics.Cluster.Snapshot()), 1, "a 6 s lease outlives the 3 s pause")
+}
+
+// Settings saved before the etcd tab's lease, members, latency, herd and
+// fencing were the shared controls (keyed etcdLease, etcdNodes, ...) are
+// still restored, under the controls' keys now.
+func TestEtcdSettingsSavedUnderFormerKeysAreRestored(t *testing.T) {
+	a := appWithSavedTab(t, "etcd", "etcd-lease-expiry", "etcdLease=6;etcdNodes=5;etcdLatency=40", "etcdFencing=1;etcdHerd=1")
+	w := NewWindow(a)
+	defer w.Close()
+	sc := w.tab("etcd").ctl.Scenario()
+	assert.Equal(t, sim.Duration(6*time.Second), sc.TTL)
+	assert.Equal(t, 5, sc.Nodes)
+	assert.Equal(t, sim.Duration(40*time.Millisecond), sc.Latency)
+	assert.True(t, sc.Fencing)
+	assert.True(t, sc.Herd)
 }

@@ -43,7 +43,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Equal(t, "redlock", w.CurrentMode())
 
 	// The fencing toggle is there, greyed, and says why.
-	fencing := v.toggles["redlockFencing"]
+	fencing := v.toggles["fencing"]
 	require.NotNil(t, fencing)
 	assert.True(t, fencing.Disabled())
 	assert.False(t, fencing.Checked)
@@ -63,7 +63,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	// Masters and driftFactor are this tab's sliders.
 	v.selectPreset("redlock-happy-path")
 	v.seek(time.Second)
-	masters := v.slider("redlockNodes")
+	masters := v.slider("nodes")
 	require.NotNil(t, masters)
 	masters.set(7)
 	assert.Equal(t, 7, v.ctl.Scenario().Nodes)

@@ -189,14 +189,29 @@ func tabState(spec designtab.ModeTab, c *Controller) TabState {
 		st.Preset = c.Origin()
 	}
 	for _, k := range spec.Sliders {
-		if x, ok := designtab.Sliders[k].Value(sc); ok {
+		if x, ok := spec.Slider(k).Value(sc); ok {
 			st.Sliders[k] = x
 		}
 	}
 	for _, k := range spec.Toggles {
-		st.Toggles[k] = designtab.Toggles[k].Value(sc)
+		st.Toggles[k] = spec.Toggle(k).Value(sc)
 	}
 	return st
+}
+
+// savedUnder is the value saved for the tab's control of that key, or
+// under a key the control had before it was shared (ModeTab.Formerly).
+func savedUnder[T any](spec designtab.ModeTab, saved map[string]T, key string) (T, bool) {
+	if v, ok := saved[key]; ok {
+		return v, true
+	}
+	for old, now := range spec.Formerly {
+		if v, ok := saved[old]; ok && now == key {
+			return v, true
+		}
+	}
+	var none T
+	return none, false
 }
 
 // restoreTab puts a saved state back into a tab's controller: the preset,
@@ -218,17 +233,17 @@ func restoreTab(spec designtab.ModeTab, c *Controller, st TabState) {
 	changed := false
 	apply := func(edit *sim.Scenario) {
 		for _, k := range spec.Sliders {
-			x, saved := st.Sliders[k]
-			if old, ok := designtab.Sliders[k].Value(edit); saved && ok && old != x {
-				x = math.Max(designtab.Sliders[k].Min, math.Min(designtab.Sliders[k].Max, x))
-				designtab.Sliders[k].Apply(edit, x)
+			x, saved := savedUnder(spec, st.Sliders, k)
+			s := spec.Slider(k)
+			if old, ok := s.Value(edit); saved && ok && old != x {
+				s.Apply(edit, math.Max(s.Min, math.Min(s.Max, x)))
 				changed = true
 			}
 		}
 		for _, k := range spec.Toggles {
-			on, saved := st.Toggles[k]
-			if saved && designtab.Toggles[k].Value(edit) != on {
-				designtab.Toggles[k].Apply(edit, on)
+			on, saved := savedUnder(spec, st.Toggles, k)
+			if t := spec.Toggle(k); saved && t.Value(edit) != on {
+				t.Apply(edit, on)
 				changed = true
 			}
 		}

@@ -302,8 +302,8 @@ func (v *tabView) build() fyne.CanvasObject {
 
 	var toggles []fyne.CanvasObject
 	for _, key := range v.spec.Toggles {
-		spec := designtab.Toggles[key]
-		c := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip)
+		spec := v.spec.Toggle(key)
+		c := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip())
 		c.OnChanged = func(on bool) { v.toggle(spec, c, on) }
 		v.toggles[key] = c
 		toggles = append(toggles, c)
@@ -327,9 +327,9 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.bar.Objects = append(v.bar.Objects, toggles...)
 
 	for _, key := range v.spec.Sliders {
-		spec := designtab.Sliders[key]
+		spec := v.spec.Slider(key)
 		sc := &sliderControl{spec: spec,
-			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip),
+			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip()),
 			value:  widget.NewLabel("")}
 		sc.slider.Step = spec.TrackStep()
 		sc.slider.OnChanged = func(p float64) { v.slide(sc, spec.ValueAt(p)) }
@@ -402,14 +402,14 @@ func (v *tabView) syncControls() {
 		}
 	}
 	for key, c := range v.toggles {
-		spec := designtab.Toggles[key]
+		spec := v.spec.Toggle(key)
 		c.SetChecked(spec.Value(sc))
 		if why := spec.DisabledWhy(sc); why != "" {
 			c.Disable()
 			c.SetTip(why)
 		} else if c.Disabled() {
 			c.Enable()
-			c.SetTip(spec.Tip)
+			c.SetTip(spec.Tip())
 		}
 	}
 	// An edited preset is not the preset: the picker shows the run's name

@@ -205,7 +205,7 @@ func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sim.Axis, see
 		parts = append(parts, fmt.Sprintf("%s ±%g", fieldName(base.Mode, "clockDrift"), base.ClockDrift))
 	}
 	for _, key := range spec.Toggles {
-		t := designtab.Toggles[key]
+		t := spec.Toggle(key)
 		state := i18n.T("tradeoff.off")
 		if t.Value(base) {
 			state = i18n.T("tradeoff.on")

@@ -49,7 +49,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	assert.Contains(t, cluster, "follower")
 
 	// The herd toggle re-records with every waiter on the lock znode.
-	v.toggles["zkHerd"].SetChecked(true)
+	v.toggles["herd"].SetChecked(true)
 	require.True(t, v.ctl.Scenario().Herd)
 	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
@@ -61,7 +61,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 
 func TestZKTabSliders(t *testing.T) {
 	v := zkTab(t)
-	session := v.slider("zkSession")
+	session := v.slider("ttl")
 	require.NotNil(t, session)
 	assert.Equal(t, "10 s", session.value.Text)
 	session.set(60)
@@ -72,7 +72,7 @@ func TestZKTabSliders(t *testing.T) {
 		assert.Equal(t, 40*time.Second, s.Timeout, "%s's session is clamped to 20 ticks", s.Owner)
 	}
 
-	servers := v.slider("zkNodes")
+	servers := v.slider("nodes")
 	require.NotNil(t, servers)
 	servers.set(5)
 	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
@@ -81,7 +81,7 @@ func TestZKTabSliders(t *testing.T) {
 	assert.Equal(t, 3, zookeeper.ViewOf(snap).Quorum)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "a write commits on 3 of 5 acks")
 
-	latency := v.slider("zkLatency")
+	latency := v.slider("latency")
 	require.NotNil(t, latency)
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
 	latency.set(20)
@@ -125,7 +125,7 @@ func TestZKTabFencing(t *testing.T) {
 	require.False(t, sum.Safe)
 	assert.Equal(t, 1, sum.StaleWritesAccepted)
 
-	v.toggles["zkFencing"].SetChecked(true)
+	v.toggles["fencing"].SetChecked(true)
 	require.True(t, v.ctl.Scenario().Fencing)
 	sum = v.ctl.Recording().Summary()
 	assert.True(t, sum.Safe, "the znode sequence fences the late write")

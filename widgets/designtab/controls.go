@@ -1,6 +1,7 @@
 package designtab
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,17 +14,21 @@ import (
 
 // SliderSpec is one scenario parameter a slider edits: how to read it from
 // a scenario, how to write it back, its range and how to show its value.
-// Tabs list the keys of the sliders that apply to their mode.
+// Tabs list the keys of the sliders that apply to their mode; a design
+// that differs from a shared slider gives its own rule for it
+// (ModeTab.SliderRules).
 type SliderSpec struct {
-	Key   string
+	Key   string // the control's key, one per scenario field: settings are keyed by it
 	Label string // the name beside the slider (Name gives it in the current language)
-	// Tip is the translation key of the hover help: what the parameter is
-	// in the real system and its real default. The words are in
-	// assets/translations/en.json and zh.json under "slider.<Key>.tip".
-	Tip  string
-	Min  float64
-	Max  float64
-	Step float64
+	// Words is the stem of the slider's translation keys, Key when empty:
+	// its name is "slider.<Words>" and its hover help (what the parameter
+	// is in the real system and its real default) "slider.<Words>.tip", in
+	// assets/translations/en.json and zh.json. A design with words of its
+	// own for a shared slider sets it in its rule.
+	Words string
+	Min   float64
+	Max   float64
+	Step  float64
 	// Value reads the parameter; ok is false when the scenario has nothing
 	// for the slider to edit (the slider is then disabled).
 	Value func(sc *sim.Scenario) (v float64, ok bool)
@@ -36,6 +41,10 @@ type SliderSpec struct {
 	// the track is the same share of the value (logStep), and the value is
 	// rounded to two significant digits, then to a multiple of Step.
 	Log bool
+	// Round, when set, is the value the track lands on for a value v
+	// instead of the multiple of Step: a design's own rounding, which its
+	// simulator owns (etcd asks for its lease in whole seconds).
+	Round func(v float64) float64
 }
 
 // logStep is a step of a logarithmic slider's track, in log10 units: each
@@ -59,7 +68,10 @@ func (s SliderSpec) ValueAt(p float64) float64 {
 	v := math.Pow(10, p)
 	unit := math.Pow(10, math.Floor(math.Log10(v))-1) // two significant digits
 	v = math.Round(v/unit) * unit
-	if s.Step > 0 {
+	switch {
+	case s.Round != nil:
+		v = s.Round(v)
+	case s.Step > 0:
 		v = math.Round(v/s.Step) * s.Step
 	}
 	return max(s.Min, min(s.Max, math.Round(v*1e6)/1e6))
@@ -75,11 +87,11 @@ func (s SliderSpec) TrackStep() float64 {
 
 // ToggleSpec is one on/off scenario parameter.
 type ToggleSpec struct {
-	Key   string
+	Key   string // the control's key, one per scenario field: settings are keyed by it
 	Label string // the check box's text (Name gives it in the current language)
-	// Tip is the translation key of the hover help, "toggle.<Key>.tip" in
-	// assets/translations.
-	Tip   string
+	// Words is the stem of the toggle's translation keys, Key when empty:
+	// its text is "toggle.<Words>" and its hover help "toggle.<Words>.tip".
+	Words string
 	Value func(sc *sim.Scenario) bool
 	Apply func(sc *sim.Scenario, on bool)
 	// Disabled says why the toggle cannot be used with the scenario ("" when
@@ -88,19 +100,31 @@ type ToggleSpec struct {
 	Disabled func(sc *sim.Scenario) string
 }
 
+// NameKey is the translation key of the slider's name, "slider.<Words>".
+func (s SliderSpec) NameKey() string { return "slider." + cmp.Or(s.Words, s.Key) }
+
+// Tip is the translation key of the slider's hover help.
+func (s SliderSpec) Tip() string { return s.NameKey() + ".tip" }
+
 // Name is the slider's name in the current language: the words under
-// "slider.<Key>", else its Label.
-func (s SliderSpec) Name() string { return specWord("slider."+s.Key, s.Label) }
+// NameKey, else its Label.
+func (s SliderSpec) Name() string { return specWord(s.NameKey(), s.Label) }
 
 // Help is the slider's hover help in the current language.
-func (s SliderSpec) Help() string { return i18n.T(s.Tip) }
+func (s SliderSpec) Help() string { return i18n.T(s.Tip()) }
+
+// NameKey is the translation key of the toggle's text, "toggle.<Words>".
+func (t ToggleSpec) NameKey() string { return "toggle." + cmp.Or(t.Words, t.Key) }
+
+// Tip is the translation key of the toggle's hover help.
+func (t ToggleSpec) Tip() string { return t.NameKey() + ".tip" }
 
 // Name is the toggle's text in the current language: the words under
-// "toggle.<Key>", else its Label.
-func (t ToggleSpec) Name() string { return specWord("toggle."+t.Key, t.Label) }
+// NameKey, else its Label.
+func (t ToggleSpec) Name() string { return specWord(t.NameKey(), t.Label) }
 
 // Help is the toggle's hover help in the current language.
-func (t ToggleSpec) Help() string { return i18n.T(t.Tip) }
+func (t ToggleSpec) Help() string { return i18n.T(t.Tip()) }
 
 // specWord is the text of key, or fallback when no language has the key.
 func specWord(key, fallback string) string {
@@ -174,19 +198,40 @@ func PauseLength(sc *sim.Scenario) (time.Duration, bool) {
 	return 0, false
 }
 
-// Sliders is every slider a tab can show, by key: here the ones several
-// tabs share; each design's tab adds its own (Register).
+// Sliders is every slider a tab can show, by key: here one per scenario
+// field several tabs edit, with the rule they share (a design that truly
+// differs gives its own rule for its tab, ModeTab.SliderRules); each
+// design's tab adds the ones only it shows (Register).
 var Sliders = map[string]SliderSpec{
+	"ttl": {
+		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return Seconds(sc.TTL), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = FromSeconds(v) },
+		Format: FormatSeconds,
+	},
+	"latency": {
+		Key: "latency", Label: "Latency", Min: 0, Max: 200, Step: 1,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = FromMs(v) },
+		Format: FormatMs,
+	},
+	// nodes is the number of servers; its name and range are each
+	// design's (what it calls its servers, how many it takes), so a tab
+	// that lists it gives its words in its rule.
+	"nodes": {
+		Key: "nodes", Min: 1, Max: 7, Step: 1,
+		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
+		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
+		Format: FormatCount,
+	},
 	"work": {
 		Key: "work", Label: "Work", Min: 0, Max: 90, Step: 0.5,
-		Tip:    "slider.work.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return Seconds(sc.Work), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Work = FromSeconds(v) },
 		Format: FormatSeconds,
 	},
 	"pause": {
 		Key: "pause", Label: "Pause", Min: 0.5, Max: 60, Step: 0.5,
-		Tip: "slider.pause.tip",
 		Value: func(sc *sim.Scenario) (float64, bool) {
 			d, ok := PauseLength(sc)
 			return d.Seconds(), ok
@@ -202,23 +247,44 @@ var Sliders = map[string]SliderSpec{
 	},
 	"clockDrift": {
 		Key: "clockDrift", Label: "Clock drift", Min: 0, Max: 0.1, Step: 0.001,
-		Tip:    "slider.clockDrift.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.ClockDrift, true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.ClockDrift = math.Round(v*1000) / 1000 },
 		Format: FormatClockDrift,
 	},
 	"clients": {
 		Key: "clients", Label: "Clients", Min: 1, Max: 12, Step: 1,
-		Tip:    "slider.clients.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Clients), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Clients = int(math.Round(v)) },
 		Format: FormatCount,
 	},
 }
 
-// Toggles is every toggle a tab can show, by key; each design's tab adds
-// its own (Register).
-var Toggles = map[string]ToggleSpec{}
+// Toggles is every toggle a tab can show, by key: here one per scenario
+// field several tabs edit (a design's own words for one are its rule,
+// ModeTab.ToggleRules); each design's tab adds the ones only it shows
+// (Register).
+var Toggles = map[string]ToggleSpec{
+	// fencing is off limits where the design refuses it (Redlock has no
+	// ordered token): the design's own validation says why.
+	"fencing": {
+		Key: "fencing", Label: "Fencing",
+		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
+		Disabled: func(sc *sim.Scenario) string {
+			return Refusal(sc, func(c *sim.Scenario) { c.Fencing = true })
+		},
+	},
+	"watchdog": {
+		Key: "watchdog", Label: "Watchdog",
+		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
+	},
+	"herd": {
+		Key: "herd", Label: "Herd",
+		Value: func(sc *sim.Scenario) bool { return sc.Herd },
+		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
+	},
+}
 
 // addControls adds a design's own sliders and toggles to Sliders and
 // Toggles; a key given twice panics (Register).

@@ -1,6 +1,7 @@
 package designtab_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -13,27 +14,93 @@ import (
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
+// Every tab's slider, the design's rule applied, reads back what it wrote
+// across its range, in a scenario the simulator takes.
 func TestSlidersRoundTrip(t *testing.T) {
-	sc, err := assets.Preset("redis-gc-pause")
-	require.NoError(t, err)
 	failover, err := assets.Preset("redis-failover")
 	require.NoError(t, err)
-	for key, spec := range designtab.Sliders {
-		assert.Equal(t, key, spec.Key)
-		assert.NotEmpty(t, spec.Tip, key)
-		base := sc
-		if key == "failoverAfter" {
-			base = failover // Sentinel's delay needs a replica
+	for _, tab := range designtab.Tabs() {
+		sc := quietPreset(t, tab.Mode)
+		for _, key := range tab.Sliders {
+			spec := tab.Slider(key)
+			assert.Equal(t, key, spec.Key)
+			base := sc
+			if key == "failoverAfter" {
+				base = failover // Sentinel's delay needs a replica
+			}
+			if _, ok := spec.Value(base); !ok {
+				continue // nothing to edit (no pause): the slider is off
+			}
+			for _, x := range []float64{spec.Min, (spec.Min + spec.Max) / 2, spec.Max} {
+				x = spec.Min + float64(int((x-spec.Min)/spec.Step))*spec.Step
+				c := base.Clone()
+				spec.Apply(c, x)
+				got, ok := spec.Value(c)
+				require.True(t, ok, "%s's %s", tab.Mode, key)
+				assert.InDelta(t, x, got, 1e-9, "%s's %s at %v", tab.Mode, key, x)
+				assert.NoError(t, c.Validate(), "%s's %s at %v", tab.Mode, key, x)
+				assert.NotEmpty(t, spec.Format(x))
+			}
 		}
-		for _, x := range []float64{spec.Min, (spec.Min + spec.Max) / 2, spec.Max} {
-			x = spec.Min + float64(int((x-spec.Min)/spec.Step))*spec.Step
-			c := base.Clone()
-			spec.Apply(c, x)
-			got, ok := spec.Value(c)
-			require.True(t, ok, key)
-			assert.InDelta(t, x, got, 1e-9, "%s at %v", key, x)
-			assert.NoError(t, c.Validate(), "%s at %v", key, x)
-			assert.NotEmpty(t, spec.Format(x))
+	}
+}
+
+// quietPreset is the first of the mode's presets with no fault, so that
+// every number of clients and servers makes a scenario it can run.
+func quietPreset(t *testing.T, mode string) *sim.Scenario {
+	t.Helper()
+	for _, name := range assets.PresetsFor(mode) {
+		sc, err := assets.Preset(name)
+		require.NoError(t, err)
+		if len(sc.Faults) == 0 {
+			return sc
+		}
+	}
+	t.Fatalf("%s has no preset without faults", mode)
+	return nil
+}
+
+// A control exists once per scenario field: no two of a tab's controls
+// edit the same field, and a design's rule for a shared one keeps its key
+// and its reading and writing of the scenario.
+func TestOneControlPerField(t *testing.T) {
+	for _, tab := range designtab.Tabs() {
+		sc, err := assets.Preset(tab.Preset)
+		require.NoError(t, err)
+		for _, key := range tab.Sliders {
+			spec, shared := tab.Slider(key), designtab.Sliders[key]
+			assert.Equal(t, key, spec.Key, "%s's rule keeps the key", tab.Mode)
+			c, d := sc.Clone(), sc.Clone()
+			spec.Apply(c, spec.Min)
+			shared.Apply(d, spec.Min)
+			assert.Equal(t, d, c, "%s's %s writes the field as the shared control does", tab.Mode, key)
+			for _, other := range tab.Sliders {
+				o := tab.Slider(other)
+				if other == key {
+					continue
+				}
+				e := sc.Clone()
+				o.Apply(e, o.Max)
+				was, _ := spec.Value(sc)
+				now, _ := spec.Value(e)
+				assert.Equal(t, was, now, "%s's %s and %s edit the same field", tab.Mode, key, other)
+			}
+		}
+		for _, key := range tab.Toggles {
+			spec := tab.Toggle(key)
+			for _, other := range tab.Toggles {
+				if other == key {
+					continue
+				}
+				e := sc.Clone()
+				tab.Toggle(other).Apply(e, !tab.Toggle(other).Value(sc))
+				assert.Equal(t, spec.Value(sc), spec.Value(e), "%s's %s and %s edit the same field", tab.Mode, key, other)
+			}
+		}
+		for old, now := range tab.Formerly {
+			assert.NotContains(t, designtab.Sliders, old, "%s: %s is no control's key any more", tab.Mode, old)
+			assert.NotContains(t, designtab.Toggles, old, "%s: %s is no control's key any more", tab.Mode, old)
+			assert.True(t, slices.Contains(tab.Sliders, now) || slices.Contains(tab.Toggles, now), "%s: %s was %s", tab.Mode, now, old)
 		}
 	}
 }
@@ -42,8 +109,9 @@ func TestSlidersRoundTrip(t *testing.T) {
 // step near a minute are the same share of the value, and every value in
 // the range can be set to two significant digits.
 func TestLogSlidersHaveAUsableResolution(t *testing.T) {
-	for _, key := range []string{"ttl", "redlockTTL", "zkSession", "etcdLease"} {
-		spec := designtab.Sliders[key]
+	for _, tab := range designtab.Tabs() {
+		key := tab.Mode + "'s ttl"
+		spec := tab.Slider("ttl")
 		require.True(t, spec.Log, key)
 		lo, hi := spec.Position(spec.Min), spec.Position(spec.Max)
 		steps := (hi - lo) / spec.TrackStep()
@@ -86,15 +154,17 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 }
 
 func TestTogglesRoundTrip(t *testing.T) {
-	sc, err := assets.Preset("redis-happy-path")
-	require.NoError(t, err)
-	for key, spec := range designtab.Toggles {
-		assert.Equal(t, key, spec.Key)
-		assert.NotEmpty(t, spec.Tip, key)
-		for _, on := range []bool{true, false} {
-			c := sc.Clone()
-			spec.Apply(c, on)
-			assert.Equal(t, on, spec.Value(c), key)
+	for _, tab := range designtab.Tabs() {
+		sc, err := assets.Preset(tab.Preset)
+		require.NoError(t, err)
+		for _, key := range tab.Toggles {
+			spec := tab.Toggle(key)
+			assert.Equal(t, key, spec.Key)
+			for _, on := range []bool{true, false} {
+				c := sc.Clone()
+				spec.Apply(c, on)
+				assert.Equal(t, on, spec.Value(c), "%s's %s", tab.Mode, key)
+			}
 		}
 	}
 }

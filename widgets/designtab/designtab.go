@@ -10,6 +10,8 @@
 package designtab
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/lockscope/lockscope/sim"
@@ -37,9 +39,39 @@ type ModeTab struct {
 	NewState   func() StateView
 	Sliders    []string // keys into Sliders
 	Toggles    []string // keys into Toggles
+	// SliderRules and ToggleRules are the design's own rule for a shared
+	// control it lists, by key, where the design truly differs from the
+	// shared one: its words (what it calls the field, what it is in the
+	// real system), its range, how a value is rounded or shown. A rule
+	// changes only that, on a copy of the shared control (Slider, Toggle).
+	SliderRules map[string]func(s *SliderSpec)
+	ToggleRules map[string]func(t *ToggleSpec)
+	// Formerly maps a key the tab's saved settings may still hold, from
+	// before its control was shared, to the control's key now.
+	Formerly map[string]string
 	// Protocol spells out, for the scenario on show, what the clients and
 	// servers actually send, under the state picture; nil for none.
 	Protocol func(sc *sim.Scenario) []string
+}
+
+// Slider is the tab's slider of that key: the control in Sliders with the
+// design's rule for it applied.
+func (t ModeTab) Slider(key string) SliderSpec {
+	s := Sliders[key]
+	if rule := t.SliderRules[key]; rule != nil {
+		rule(&s)
+	}
+	return s
+}
+
+// Toggle is the tab's toggle of that key: the control in Toggles with the
+// design's rule for it applied.
+func (t ModeTab) Toggle(key string) ToggleSpec {
+	c := Toggles[key]
+	if rule := t.ToggleRules[key]; rule != nil {
+		rule(&c)
+	}
+	return c
 }
 
 // registered holds the tabs by mode, as Register added them.
@@ -49,13 +81,24 @@ var registered = map[string]ModeTab{}
 // only it shows (added to Sliders and Toggles); a design's window folder
 // calls it from its init. A mode has one tab, and a control's key is one
 // control's for good (settings and translations are keyed by it), so
-// either given twice is a mistake and panics.
+// either given twice is a mistake and panics, as is a rule for a control
+// the tab does not list.
 func Register(tab ModeTab, sliders map[string]SliderSpec, toggles map[string]ToggleSpec) {
 	if tab.Mode == "" {
 		panic("designtab: a tab without a mode")
 	}
 	if _, dup := registered[tab.Mode]; dup {
 		panic("designtab: mode " + tab.Mode + " has a tab already")
+	}
+	for key := range tab.SliderRules {
+		if !slices.Contains(tab.Sliders, key) {
+			panic("designtab: mode " + tab.Mode + " has a rule for slider " + key + " it does not list")
+		}
+	}
+	for key := range tab.ToggleRules {
+		if !slices.Contains(tab.Toggles, key) {
+			panic("designtab: mode " + tab.Mode + " has a rule for toggle " + key + " it does not list")
+		}
 	}
 	addControls(sliders, toggles)
 	registered[tab.Mode] = tab

@@ -1,8 +1,6 @@
 package etcd
 
 import (
-	"math"
-
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	etcdsim "github.com/lockscope/lockscope/sim/etcd"
@@ -45,63 +43,42 @@ func etcdProtocol(sc *sim.Scenario) []string {
 }
 
 // etcdModeTab is the etcd tab: its state picture, the preset it opens with,
-// its sliders and toggles (the shared ones in designtab, its own below)
-// and its protocol lines.
+// its sliders and toggles (the shared ones in designtab with its rules for
+// them, its own below) and its protocol lines.
 var etcdModeTab = designtab.ModeTab{
 	Mode:       "etcd",
 	Title:      "etcd",
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() designtab.StateView { return NewKeys() },
-	Sliders:    []string{"etcdLease", "etcdNodes", "work", "pause", "etcdLatency", "clients", "clockDrift"},
-	Toggles:    []string{"etcdHerd", "etcdFencing", "etcdPreVote"},
-	Protocol:   etcdProtocol,
+	Sliders:    []string{"ttl", "nodes", "work", "pause", "latency", "clients", "clockDrift"},
+	Toggles:    []string{"herd", "fencing", "etcdPreVote"},
+	SliderRules: map[string]func(*designtab.SliderSpec){
+		// The lease is whole seconds, as the simulator asks for it
+		// (concurrency.WithTTL), and shows what the lessor grants.
+		"ttl": func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Step, s.Format = "etcdLease", "Lease TTL", 1, 1, etcdLeaseFormat
+			s.Round = func(v float64) float64 { return etcdsim.EtcdAskedTTL(designtab.FromSeconds(v).D()).Seconds() }
+		},
+		"nodes":   func(s *designtab.SliderSpec) { s.Words, s.Label = "etcdNodes", "Members" },
+		"latency": func(s *designtab.SliderSpec) { s.Words = "etcdLatency" },
+	},
+	ToggleRules: map[string]func(*designtab.ToggleSpec){
+		"herd":    func(t *designtab.ToggleSpec) { t.Words = "etcdHerd" },
+		"fencing": func(t *designtab.ToggleSpec) { t.Words = "etcdFencing" },
+	},
+	Formerly: map[string]string{"etcdLease": "ttl", "etcdNodes": "nodes", "etcdLatency": "latency",
+		"etcdHerd": "herd", "etcdFencing": "fencing"},
+	Protocol: etcdProtocol,
 }
 
-// etcdSliders and etcdToggles are the controls only the etcd tab shows.
-var etcdSliders = map[string]designtab.SliderSpec{
-	"etcdLease": {
-		Key: "etcdLease", Label: "Lease TTL", Min: 1, Max: 60, Step: 1, Log: true,
-		Tip:    "slider.etcdLease.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
-		Format: etcdLeaseFormat,
-	},
-	"etcdNodes": {
-		Key: "etcdNodes", Label: "Members", Min: 1, Max: 7, Step: 1,
-		Tip:    "slider.etcdNodes.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: designtab.FormatCount,
-	},
-	"etcdLatency": {
-		Key: "etcdLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:    "slider.etcdLatency.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
-		Format: designtab.FormatMs,
-	},
-}
-
+// etcdToggles are the controls only the etcd tab shows.
 var etcdToggles = map[string]designtab.ToggleSpec{
-	"etcdHerd": {
-		Key: "etcdHerd", Label: "Herd",
-		Tip:   "toggle.etcdHerd.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Herd },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
-	},
-	"etcdFencing": {
-		Key: "etcdFencing", Label: "Fencing",
-		Tip:   "toggle.etcdFencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-	},
 	"etcdPreVote": {
 		Key: "etcdPreVote", Label: "Pre-vote",
-		Tip:   "toggle.etcdPreVote.tip",
 		Value: func(sc *sim.Scenario) bool { return sc.PreVote },
 		Apply: func(sc *sim.Scenario, on bool) { sc.PreVote = on },
 	},
 }
 
-func init() { designtab.Register(etcdModeTab, etcdSliders, etcdToggles) }
+func init() { designtab.Register(etcdModeTab, nil, etcdToggles) }

@@ -24,26 +24,13 @@ var redisModeTab = designtab.ModeTab{
 	Protocol:   redisProtocol,
 }
 
-// redisSliders and redisToggles are the controls only the Redis tab shows.
+// redisSliders and redisToggles are the controls only the Redis tab shows;
+// its TTL, latency, fencing and watchdog are the shared ones, whose words
+// are the Redis tab's.
 var redisSliders = map[string]designtab.SliderSpec{
-	"ttl": {
-		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
-		Tip:    "slider.ttl.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
-		Format: designtab.FormatSeconds,
-	},
-	"latency": {
-		Key: "latency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:    "slider.latency.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
-		Format: designtab.FormatMs,
-	},
 	// failoverAfter is Sentinel's delay; it applies only with a replica.
 	"failoverAfter": {
 		Key: "failoverAfter", Label: "Failover after", Min: 0, Max: 40, Step: 0.5,
-		Tip:    "slider.failoverAfter.tip",
 		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.FailoverAfter), sc.Replica },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.FailoverAfter = designtab.FromSeconds(v) },
 		Format: designtab.FormatSeconds,
@@ -51,21 +38,8 @@ var redisSliders = map[string]designtab.SliderSpec{
 }
 
 var redisToggles = map[string]designtab.ToggleSpec{
-	"watchdog": {
-		Key: "watchdog", Label: "Watchdog",
-		Tip:   "toggle.watchdog.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
-	},
-	"fencing": {
-		Key: "fencing", Label: "Fencing",
-		Tip:   "toggle.fencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-	},
 	"replica": {
 		Key: "replica", Label: "Replica",
-		Tip:   "toggle.replica.tip",
 		Value: func(sc *sim.Scenario) bool { return sc.Replica },
 		Apply: func(sc *sim.Scenario, on bool) { sc.Replica = on },
 	},

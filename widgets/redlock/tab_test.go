@@ -35,13 +35,13 @@ func TestRefusalIsTheModesOwnError(t *testing.T) {
 	require.NoError(t, err)
 	on := func(sc *sim.Scenario) { sc.Fencing = true }
 	assert.Equal(t, redlocksim.ErrRedlockFencing.Error(), designtab.Refusal(happy, on))
-	assert.Equal(t, redlocksim.ErrRedlockFencing.Error(), designtab.Toggles["redlockFencing"].DisabledWhy(happy))
+	assert.Equal(t, redlocksim.ErrRedlockFencing.Error(), redlockModeTab.Toggle("fencing").DisabledWhy(happy))
 	assert.False(t, happy.Fencing, "the scenario itself is left alone")
 
 	redis, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
 	assert.Empty(t, designtab.Refusal(redis, on), "Redis takes a fencing token")
-	assert.Empty(t, designtab.Toggles["fencing"].DisabledWhy(redis), "a toggle without Disabled always applies")
+	assert.Empty(t, designtab.Toggles["fencing"].DisabledWhy(redis), "the shared fencing toggle is off limits only where the design refuses it")
 }
 
 func TestRedlockSlidersRoundTrip(t *testing.T) {
@@ -53,13 +53,13 @@ func TestRedlockSlidersRoundTrip(t *testing.T) {
 		check func(sc *sim.Scenario)
 		shown string
 	}{
-		{"redlockNodes", 9, func(sc *sim.Scenario) { assert.Equal(t, 9, sc.Nodes) }, "9"},
+		{"nodes", 9, func(sc *sim.Scenario) { assert.Equal(t, 9, sc.Nodes) }, "9"},
 		{"redlockDriftFactor", 0.035, func(sc *sim.Scenario) { assert.Equal(t, 0.035, sc.DriftFactor) }, "0.035"},
-		{"redlockClockDrift", 0.02, func(sc *sim.Scenario) { assert.Equal(t, 0.02, sc.ClockDrift) }, "±2 %"},
-		{"redlockLatency", 600, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(600*time.Millisecond), sc.Latency) }, "600 ms"},
-		{"redlockTTL", 8, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(8*time.Second), sc.TTL) }, "8 s"},
+		{"clockDrift", 0.02, func(sc *sim.Scenario) { assert.Equal(t, 0.02, sc.ClockDrift) }, "±2 %"},
+		{"latency", 600, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(600*time.Millisecond), sc.Latency) }, "600 ms"},
+		{"ttl", 8, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(8*time.Second), sc.TTL) }, "8 s"},
 	} {
-		spec := designtab.Sliders[tc.key]
+		spec := redlockModeTab.Slider(tc.key)
 		c := sc.Clone()
 		spec.Apply(c, tc.value)
 		tc.check(c)

@@ -1,7 +1,6 @@
 package zookeeper
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/lockscope/lockscope/sim"
@@ -20,63 +19,41 @@ func zkSessionFormat(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64) + "→" + designtab.FormatSeconds(got.Seconds())
 }
 
-// zookeeperModeTab is the ZooKeeper tab: its state picture, the preset it opens with,
-// its sliders and toggles (the shared ones in designtab, its own below)
-// and its protocol lines.
+// zookeeperModeTab is the ZooKeeper tab: its state picture, the preset it
+// opens with, its sliders and toggles (the shared ones in designtab with its
+// rules for them, its own below).
 var zookeeperModeTab = designtab.ModeTab{
 	Mode:       "zookeeper",
 	Title:      "ZooKeeper",
 	StateTitle: "state.zookeeper",
 	Preset:     "zk-happy-path",
 	NewState:   func() designtab.StateView { return NewZNodeTree() },
-	Sliders:    []string{"zkSession", "zkNodes", "work", "pause", "zkLatency", "clients", "clockDrift"},
-	Toggles:    []string{"zkHerd", "zkRespectSuspended", "zkFencing"},
+	Sliders:    []string{"ttl", "nodes", "work", "pause", "latency", "clients", "clockDrift"},
+	Toggles:    []string{"herd", "zkRespectSuspended", "fencing"},
+	SliderRules: map[string]func(*designtab.SliderSpec){
+		// The scenario's ttl is the session timeout the client asks for,
+		// shown with what the server grants.
+		"ttl": func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Step, s.Format = "zkSession", "Session", 1, 0.1, zkSessionFormat
+		},
+		"nodes":   func(s *designtab.SliderSpec) { s.Words, s.Label = "zkNodes", "Servers" },
+		"latency": func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
+	},
+	ToggleRules: map[string]func(*designtab.ToggleSpec){
+		"herd":    func(t *designtab.ToggleSpec) { t.Words = "zkHerd" },
+		"fencing": func(t *designtab.ToggleSpec) { t.Words = "zkFencing" },
+	},
+	Formerly: map[string]string{"zkSession": "ttl", "zkNodes": "nodes", "zkLatency": "latency",
+		"zkHerd": "herd", "zkFencing": "fencing"},
 }
 
-// zookeeperSliders and zookeeperToggles are the controls only the ZooKeeper tab shows.
-var zookeeperSliders = map[string]designtab.SliderSpec{
-	"zkSession": {
-		Key: "zkSession", Label: "Session", Min: 1, Max: 60, Step: 0.1, Log: true,
-		Tip:    "slider.zkSession.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.TTL), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.TTL = designtab.FromSeconds(v) },
-		Format: zkSessionFormat,
-	},
-	"zkNodes": {
-		Key: "zkNodes", Label: "Servers", Min: 1, Max: 7, Step: 1,
-		Tip:    "slider.zkNodes.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: designtab.FormatCount,
-	},
-	"zkLatency": {
-		Key: "zkLatency", Label: "Latency", Min: 0, Max: 200, Step: 1,
-		Tip:    "slider.zkLatency.tip",
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = designtab.FromMs(v) },
-		Format: designtab.FormatMs,
-	},
-}
-
+// zookeeperToggles are the controls only the ZooKeeper tab shows.
 var zookeeperToggles = map[string]designtab.ToggleSpec{
-	"zkHerd": {
-		Key: "zkHerd", Label: "Herd",
-		Tip:   "toggle.zkHerd.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Herd },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
-	},
 	"zkRespectSuspended": {
 		Key: "zkRespectSuspended", Label: "Stop on SUSPENDED",
-		Tip:   "toggle.zkRespectSuspended.tip",
 		Value: func(sc *sim.Scenario) bool { return sc.RespectSuspended },
 		Apply: func(sc *sim.Scenario, on bool) { sc.RespectSuspended = on },
 	},
-	"zkFencing": {
-		Key: "zkFencing", Label: "Fencing",
-		Tip:   "toggle.zkFencing.tip",
-		Value: func(sc *sim.Scenario) bool { return sc.Fencing },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Fencing = on },
-	},
 }
 
-func init() { designtab.Register(zookeeperModeTab, zookeeperSliders, zookeeperToggles) }
+func init() { designtab.Register(zookeeperModeTab, nil, zookeeperToggles) }
