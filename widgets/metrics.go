@@ -152,10 +152,11 @@ func Verdict(s sim.Summary, finished bool) (text, why string, state VerdictState
 
 // CreateRenderer implements fyne.Widget.
 func (m *Metrics) CreateRenderer() fyne.WidgetRenderer {
-	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: NewText(15, true), why: NewText(11, false)}
+	caption := theme.CaptionTextSize() // Refresh sets the widget's theme's
+	r := &metricsRenderer{m: m, verdictBg: &canvas.Rectangle{CornerRadius: 6}, verdict: NewText(15, true), why: NewText(caption, false)}
 	for range Cells(sim.Summary{}) {
-		r.cells = append(r.cells, metricObjects{label: NewText(11, false), label2: NewText(11, false), value: NewText(17, true),
-			detail: NewText(11, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
+		r.cells = append(r.cells, metricObjects{label: NewText(caption, false), label2: NewText(caption, false), value: NewText(17, true),
+			detail: NewText(caption, false), alarm: &canvas.Rectangle{CornerRadius: 2}, sep: &canvas.Line{}})
 	}
 	for _, c := range r.cells {
 		r.objects = append(r.objects, c.alarm, c.sep, c.label, c.label2, c.value, c.detail)
@@ -178,11 +179,12 @@ type metricsRenderer struct {
 	verdict   *canvas.Text
 	why       *canvas.Text
 	objects   []fyne.CanvasObject
+
+	fg, muted color.Color // the theme's, taken by Refresh
+	caption   float32     // the theme's caption text: the labels, details and the verdict's reason
 }
 
 func (r *metricsRenderer) Destroy() {}
-
-func (r *metricsRenderer) Layout(fyne.Size) { r.Refresh() }
 
 func (r *metricsRenderer) MinSize() fyne.Size { return fyne.NewSize(600, 54) }
 
@@ -190,13 +192,26 @@ func (r *metricsRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 const verdictW = 230
 
+// Refresh takes the theme's colours and caption size for the summary on
+// show (its cells and verdict, worked out by SetSummary), then lays them
+// out.
 func (r *metricsRenderer) Refresh() {
 	m := r.m
 	m.refreshes++
 	th := m.Theme()
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
-	size := m.Size()
+	r.fg = ThemeColor(th, theme.ColorNameForeground)
+	r.muted = ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.caption = th.Size(theme.SizeNameCaptionText)
+	r.why.TextSize = r.caption
+	for _, o := range r.cells {
+		o.label.TextSize, o.label2.TextSize, o.detail.TextSize = r.caption, r.caption, r.caption
+	}
+	r.Layout(m.Size())
+}
+
+// Layout places the strip's cells and verdict in size.
+func (r *metricsRenderer) Layout(size fyne.Size) {
+	m, fg, muted := r.m, r.fg, r.muted
 	if !m.set {
 		for _, o := range r.objects {
 			o.Hide()
@@ -222,7 +237,7 @@ func (r *metricsRenderer) Refresh() {
 		}
 		// A narrow window wraps a label onto a second line, the figure
 		// moving down under it, rather than cut it or run it into the next.
-		lines := WrapText(c.Label, cellW-16, 11, false, 2)
+		lines := WrapText(c.Label, cellW-16, r.caption, false, 2)
 		valueY := float32(19)
 		PlaceText(o.label, lines[0], fyne.NewPos(x+10, 4), muted)
 		if len(lines) > 1 {
@@ -237,7 +252,7 @@ func (r *metricsRenderer) Refresh() {
 			vc = ColorViolation
 		}
 		PlaceText(o.value, c.Value, fyne.NewPos(x+10, valueY), vc)
-		if c.Detail != "" && x+10+o.value.MinSize().Width+6+TextWidth(c.Detail, 11, false) < x+cellW {
+		if c.Detail != "" && x+10+o.value.MinSize().Width+6+TextWidth(c.Detail, r.caption, false) < x+cellW {
 			PlaceText(o.detail, c.Detail, fyne.NewPos(x+16+o.value.MinSize().Width, valueY+6), muted)
 		} else {
 			o.detail.Hide()

@@ -166,3 +166,14 @@ func TestMetricsStripWrapsLongLabels(t *testing.T) {
 	}
 	assert.True(t, wrapped, "at 1000 points some label needs two lines")
 }
+
+// The strip follows Fyne's idiom: Refresh takes the theme for the summary
+// on show and lays out; a resize only lays the cells out again.
+func TestMetricsResizeLaysOutWithoutRefreshing(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMetrics()
+	w := test.NewTempWindow(t, m)
+	w.Resize(fyne.NewSize(1000, 60))
+	m.SetSummary(sim.Summary{Acquisitions: 2, Violations: 1, OverlapMs: 12, Messages: 194, Safe: true}, false)
+	widgettest.AssertResizeOnlyLaysOut(t, m, func() int { return m.refreshes }, fyne.NewSize(1300, 70))
+}

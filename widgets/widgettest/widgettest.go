@@ -143,7 +143,17 @@ func AssertResizeLaysOutWithoutRebuilding(t *testing.T, preset string, at time.D
 	w.Resize(fyne.NewSize(560, 360))
 	pic.SetSnapshot(SnapshotAt(t, preset, at))
 	r := test.TempWidgetRenderer(t, pic)
-	before := builds(r)
+	AssertResizeOnlyLaysOut(t, pic, func() int { return builds(r) }, fyne.NewSize(900, 520))
+}
+
+// AssertResizeOnlyLaysOut checks that w, on show with what it draws, moves
+// its objects when resized to size without building its model again
+// (Fyne's idiom: Refresh builds the model and takes the theme, Layout only
+// places); builds counts the model builds, which must have happened once.
+func AssertResizeOnlyLaysOut(t *testing.T, w fyne.Widget, builds func() int, size fyne.Size) {
+	t.Helper()
+	r := test.TempWidgetRenderer(t, w)
+	before := builds()
 	require.Positive(t, before)
 	placed := func() (out []fyne.Position) {
 		for _, o := range r.Objects() {
@@ -154,7 +164,7 @@ func AssertResizeLaysOutWithoutRebuilding(t *testing.T, preset string, at time.D
 		return out
 	}
 	small := placed()
-	pic.Resize(fyne.NewSize(900, 520))
-	assert.Equal(t, before, builds(r), "a resize builds no model")
+	w.Resize(size)
+	assert.Equal(t, before, builds(), "a resize builds no model")
 	assert.NotEqual(t, small, placed(), "a resize lays the objects out again")
 }
