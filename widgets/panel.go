@@ -51,10 +51,12 @@ type panelRenderer struct {
 	p      *Panel
 	border [4]*canvas.Line
 	title  [2]*canvas.Text // the title's lines; the second is empty when one does
+
+	pad       float32 // the body's inset: the theme's inner padding, taken by Refresh
+	refreshes int     // Refresh's calls, so a test can tell a resize goes without
 }
 
 const (
-	panelPad    = 8
 	panelTitleH = 22
 	panelLineH  = 16 // a second line of the title
 )
@@ -71,11 +73,11 @@ func (r *panelRenderer) Destroy() {}
 // normal window and never pushes the body below its minimum.
 func (r *panelRenderer) titleLines(size fyne.Size) []string {
 	full := i18n.T(r.p.Title)
-	w := size.Width - 2*panelPad - 4
+	w := size.Width - 2*r.pad - 4
 	if full == "" || w <= 0 || TextWidth(full, 12, true) <= w {
 		return []string{full}
 	}
-	if size.Height-panelTitleH-panelLineH-2-panelPad >= r.p.Body.MinSize().Height {
+	if size.Height-panelTitleH-panelLineH-2-r.pad >= r.p.Body.MinSize().Height {
 		lines := WrapWordsStyled(full, 12, w, true)
 		if len(lines) >= 2 && strings.HasPrefix(full, lines[0]) {
 			rest := strings.TrimSpace(full[len(lines[0]):])
@@ -88,11 +90,13 @@ func (r *panelRenderer) titleLines(size fyne.Size) []string {
 // top is the y of the body under a title of n lines.
 func (r *panelRenderer) top(n int) float32 {
 	if r.p.Title == "" {
-		return panelPad
+		return r.pad
 	}
 	return panelTitleH + 2 + float32(n-1)*panelLineH
 }
 
+// Layout places the border, the title's lines set in the width, and the
+// body under them.
 func (r *panelRenderer) Layout(size fyne.Size) {
 	w, h := size.Width-0.5, size.Height-0.5
 	r.border[0].Position1, r.border[0].Position2 = fyne.NewPos(0.5, 0.5), fyne.NewPos(w, 0.5)
@@ -104,6 +108,7 @@ func (r *panelRenderer) Layout(size fyne.Size) {
 	}
 	lines := r.titleLines(size)
 	for i, t := range r.title {
+		t.Move(fyne.NewPos(r.pad+2, 5+float32(i)*panelLineH))
 		text := ""
 		if i < len(lines) {
 			text = lines[i]
@@ -115,28 +120,31 @@ func (r *panelRenderer) Layout(size fyne.Size) {
 		}
 	}
 	top := r.top(len(lines))
-	r.p.Body.Move(fyne.NewPos(panelPad, top))
-	r.p.Body.Resize(fyne.NewSize(size.Width-2*panelPad, size.Height-top-panelPad))
+	r.p.Body.Move(fyne.NewPos(r.pad, top))
+	r.p.Body.Resize(fyne.NewSize(size.Width-2*r.pad, size.Height-top-r.pad))
 }
 
 func (r *panelRenderer) MinSize() fyne.Size {
 	m := r.p.Body.MinSize()
-	return fyne.NewSize(m.Width+2*panelPad, m.Height+r.top(1)+panelPad)
+	return fyne.NewSize(m.Width+2*r.pad, m.Height+r.top(1)+r.pad)
 }
 
 func (r *panelRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.border[0], r.border[1], r.border[2], r.border[3], r.title[0], r.title[1], r.p.Body}
 }
 
+// Refresh takes the theme's colours and padding, then lays out: the title
+// in the current language.
 func (r *panelRenderer) Refresh() {
+	r.refreshes++
 	th := r.p.Theme()
+	r.pad = th.Size(theme.SizeNameInnerPadding)
 	for _, l := range r.border {
 		l.StrokeColor = ThemeColor(th, theme.ColorNameSeparator)
 	}
-	for i, t := range r.title {
+	for _, t := range r.title {
 		t.Text = "" // set again by Layout, in the current language
 		t.Color = ThemeColor(th, theme.ColorNamePlaceHolder)
-		t.Move(fyne.NewPos(panelPad+2, 5+float32(i)*panelLineH))
 	}
 	r.Layout(r.p.Size())
 	r.p.Body.Refresh()

@@ -7,9 +7,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // newTestPanel is a panel titled title around a body at least minH high,
@@ -37,7 +39,7 @@ func TestPanelTitleWrapsWhereTheBodyHasRoom(t *testing.T) {
 	assert.NotEmpty(t, r.title[1].Text, "two lines")
 	assert.Equal(t, title, r.title[0].Text+" "+r.title[1].Text, "the whole title, nothing cut")
 	for _, l := range r.title {
-		assert.LessOrEqual(t, l.MinSize().Width, float32(400-2*panelPad))
+		assert.LessOrEqual(t, l.MinSize().Width, 400-2*r.pad)
 		assert.Greater(t, l.Position().Y+l.MinSize().Height-2, float32(0))
 	}
 	assert.GreaterOrEqual(t, body.Position().Y, r.title[1].Position().Y+r.title[1].MinSize().Height-2, "the body starts under the second line")
@@ -68,7 +70,7 @@ func TestPanelShortTitleWhereTheFullOneWouldBeCut(t *testing.T) {
 		for _, key := range []string{"state.redis", "state.redlock", "state.zookeeper", "state.etcd"} {
 			p, _, r := newTestPanel(t, key, 100)
 
-			want, cut := i18n.T(key), TextWidth(i18n.T(key), 12, true) > width-2*panelPad-4
+			want, cut := i18n.T(key), TextWidth(i18n.T(key), 12, true) > width-2*r.pad-4
 			if cut {
 				want = i18n.T(key + ".short")
 				shorts++
@@ -84,4 +86,17 @@ func TestPanelShortTitleWhereTheFullOneWouldBeCut(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, shorts, 4, "the test has titles that need their short form")
+}
+
+// The panel follows Fyne's idiom: Refresh takes the theme and lays out; a
+// resize only lays the border, the title and the body out again. The
+// body's inset is the theme's inner padding.
+func TestPanelResizeLaysOutWithoutRefreshing(t *testing.T) {
+	test.NewTempApp(t)
+	p, body, r := newTestPanel(t, "Cluster — click a node to inject a fault at the cursor", 60)
+	p.Resize(fyne.NewSize(300, 200))
+	widgettest.AssertResizeOnlyLaysOut(t, p, func() int { return r.refreshes }, fyne.NewSize(700, 400))
+	pad := p.Theme().Size(theme.SizeNameInnerPadding)
+	assert.Equal(t, fyne.NewPos(pad, panelTitleH+2), body.Position())
+	assert.Equal(t, fyne.NewSize(700-2*pad, 400-panelTitleH-2-pad), body.Size())
 }
