@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"image/color"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -101,39 +102,71 @@ type tipRenderer struct {
 	lines   *Pool[*canvas.Text]
 	pools   Pools
 	objects []fyne.CanvasObject
+
+	model tipModel
+	// builds counts the model's builds, so a test can tell a resize
+	// builds none.
+	builds int
 }
 
+// tipModel is the tip as shown, worked out from its text before any place
+// is known: its lines, its box's size and the theme's colours and paddings.
+type tipModel struct {
+	shown            bool
+	lines            []string
+	box              fyne.Size
+	fg, fill, shadow color.Color
+	inset, margin    float32 // the text's inset in the box (inner padding), the box's from the layer's edges (padding)
+}
+
+// tipLineH is the height of a line of the tip.
+const tipLineH = 17
+
 func (r *tipRenderer) Destroy()                     {}
-func (r *tipRenderer) Layout(fyne.Size)             { r.Refresh() }
 func (r *tipRenderer) MinSize() fyne.Size           { return fyne.Size{} }
 func (r *tipRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
+// Refresh works out the tip's model (its lines set in tipMaxWidth, its
+// box) and takes the theme's colours, then lays it out.
 func (r *tipRenderer) Refresh() {
 	l := r.l
-	r.pools.Reset()
+	r.builds++
+	r.model = tipModel{shown: l.shown}
 	if l.shown {
 		th := l.Theme()
-		fg := ThemeColor(th, theme.ColorNameForeground)
-		lines := WrapWords(l.text, 12, tipMaxWidth)
-		w, lh := float32(0), float32(17)
-		for _, s := range lines {
+		m := &r.model
+		m.fg = ThemeColor(th, theme.ColorNameForeground)
+		m.fill, m.shadow = ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow)
+		m.inset, m.margin = th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNamePadding)
+		m.lines = WrapWords(l.text, 12, tipMaxWidth)
+		w := float32(0)
+		for _, s := range m.lines {
 			w = max(w, TextWidth(s, 12, false))
 		}
-		w += 16
-		h := float32(len(lines))*lh + 10
+		m.box = fyne.NewSize(w+2*m.inset, float32(len(m.lines))*tipLineH+10)
+	}
+	r.Layout(l.Size())
+}
+
+// Layout places the tip's box near the mouse, kept inside size: below and
+// right of it, or above it where the box would run off the bottom.
+func (r *tipRenderer) Layout(size fyne.Size) {
+	l, m := r.l, r.model
+	r.pools.Reset()
+	if m.shown {
 		origin := fyne.NewPos(0, 0)
 		if app := fyne.CurrentApp(); app != nil {
 			origin = app.Driver().AbsolutePositionForObject(l)
 		}
-		size := l.Size()
+		w, h := m.box.Width, m.box.Height
 		p := l.at.Subtract(origin).AddXY(14, 22)
-		p.X = max(min(p.X, size.Width-w-4), 4)
-		if p.Y+h > size.Height-4 {
+		p.X = max(min(p.X, size.Width-w-m.margin), m.margin)
+		if p.Y+h > size.Height-m.margin {
 			p.Y = l.at.Y - origin.Y - h - 8
 		}
-		PlaceBox(r.bg, p, fyne.NewSize(w, h), ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow), 1)
-		for i, s := range lines {
-			PlaceText(r.lines.Next(), s, p.AddXY(8, 5+float32(i)*lh), fg)
+		PlaceBox(r.bg, p, m.box, m.fill, m.shadow, 1)
+		for i, s := range m.lines {
+			PlaceText(r.lines.Next(), s, p.AddXY(m.inset, 5+float32(i)*tipLineH), m.fg)
 		}
 	} else {
 		r.bg.Hide()

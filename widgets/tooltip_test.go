@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -83,4 +84,20 @@ func TestTipControlsArmOnHover(t *testing.T) {
 	}
 	s.SetTip("TTL, edited")
 	assert.Equal(t, "TTL, edited", s.TipText())
+}
+
+// The tip follows Fyne's idiom: Refresh sets its lines in their width and
+// takes the theme; a resize only places the box again, inside the layer.
+func TestTipLayerResizeLaysOutWithoutRebuilding(t *testing.T) {
+	test.NewTempApp(t)
+	layer := NewTipLayer()
+	w := test.NewTempWindow(t, layer)
+	w.SetPadded(false)
+	w.Resize(fyne.NewSize(600, 400))
+	r := test.TempWidgetRenderer(t, layer).(*tipRenderer)
+	layer.ShowNow("Lock TTL: the PX of SET lock <value> NX PX <ttl>, counted by the Redis server's own clock.", fyne.NewPos(590, 300))
+	margin := layer.Theme().Size(theme.SizeNamePadding)
+	assert.Equal(t, 600-margin, r.bg.Position().X+r.bg.Size().Width, "kept inside the layer by the theme's padding")
+	widgettest.AssertResizeOnlyLaysOut(t, layer, func() int { return r.builds }, fyne.NewSize(1000, 600))
+	assert.Equal(t, float32(590+14), r.bg.Position().X, "room enough: right of the mouse")
 }
