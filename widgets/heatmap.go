@@ -419,7 +419,7 @@ func (r *heatRenderer) draw() {
 	}
 
 	// x axis: ticks in the axis' unit, a title under them.
-	drawXAxis(r.lines, r.ticks, r.titles, f.xs, h.x, h.xName, x0, f.size.Width, y1, 70, muted, fg)
+	drawXAxis(r.lines, r.ticks, r.titles, f.xs, h.x, h.xName, x0, f.size.Width, y1, 70, theme.CaptionTextSize(), muted, fg)
 
 	// y axis, when there is one.
 	if h.y.Field != "" && len(h.y.Values) > 0 {

@@ -235,16 +235,16 @@ func paintFills(fills []fill, size fyne.Size, w, h int) image.Image {
 // drawXAxis draws a plot's x axis under y1 — ticks in the axis' unit about
 // every `spacing` pixels, labels that do not collide, and the titled unit
 // under them — from the renderer's pools, as the heatmap and the recovery
-// chart both do.
+// chart both do; the tick labels are measured at caption, their size.
 func drawXAxis(lines *Pool[*canvas.Line], ticks, titles *Pool[*canvas.Text], xs scale, a sim.Axis, name string,
-	x0, width, y1, spacing float32, muted, fg color.Color) {
+	x0, width, y1, spacing, caption float32, muted, fg color.Color) {
 	u := AxisUnit(a)
 	lastEnd := float32(-1e9)
 	for _, v := range niceTicks(xs.lo/u.Div, xs.hi/u.Div, max(2, int(width/spacing))) {
 		px := xs.at(v * u.Div)
 		PlaceLine(lines.Next(), fyne.NewPos(px, y1), fyne.NewPos(px, y1+5), muted, 1)
 		label := u.Number(v * u.Div)
-		w := TextWidth(label, 11, false)
+		w := TextWidth(label, caption, false)
 		if px-w/2 > lastEnd+6 {
 			PlaceText(ticks.Next(), label, fyne.NewPos(px-w/2, y1+6), muted)
 			lastEnd = px + w/2

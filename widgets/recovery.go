@@ -124,10 +124,29 @@ type recFrame struct {
 	uy     PlotUnit
 }
 
-func (c *RecoveryChart) frame() recFrame {
-	size := c.Size()
+// recRange is the chart's model: the span of its axes, worked out from the
+// points before any size is known.
+type recRange struct {
+	lo, hi float64 // the x axis
+	top    float64 // the y axis, from 0
+	uy     PlotUnit
+}
+
+// frame is where the plot lies in the chart's size and how values map
+// onto it.
+func (c *RecoveryChart) frame() recFrame { return c.rangeOf().frame(c.Size()) }
+
+// frame lays the axes' span out in size.
+func (g recRange) frame(size fyne.Size) recFrame {
 	f := recFrame{pos: fyne.NewPos(recLeft, recTop),
-		size: fyne.NewSize(max(size.Width-recLeft-recRight, 10), max(size.Height-recTop-recBottom, 10))}
+		size: fyne.NewSize(max(size.Width-recLeft-recRight, 10), max(size.Height-recTop-recBottom, 10)), uy: g.uy}
+	f.xs = scale{lo: g.lo, hi: g.hi, p0: f.pos.X, p1: f.pos.X + f.size.Width}
+	f.ys = scale{lo: 0, hi: g.top, p0: f.pos.Y + f.size.Height, p1: f.pos.Y}
+	return f
+}
+
+// rangeOf is the span of the axes for the points on show.
+func (c *RecoveryChart) rangeOf() recRange {
 	lo, hi := 0.0, 1.0
 	if n := len(c.x.Values); n > 0 {
 		lo, hi = c.x.Values[0], c.x.Values[n-1]
@@ -141,21 +160,19 @@ func (c *RecoveryChart) frame() recFrame {
 	for _, p := range c.points {
 		top = math.Max(top, math.Max(p.RecoveryP99Ms, p.RecoveryMeanMs))
 	}
-	f.uy = PlotUnit{Div: 1, Unit: "ms"}
+	uy := PlotUnit{Div: 1, Unit: "ms"}
 	if top >= 2000 {
-		f.uy = PlotUnit{Div: 1000, Unit: "s"}
+		uy = PlotUnit{Div: 1000, Unit: "s"}
 	}
 	if top <= 0 {
 		top = 1000
 	}
 	// Round the top up to the next tick, so the band never touches it.
-	ticks := niceTicks(0, top*1.05/f.uy.Div, 5)
+	ticks := niceTicks(0, top*1.05/uy.Div, 5)
 	if n := len(ticks); n > 0 {
-		top = math.Max(top*1.02, ticks[n-1]*f.uy.Div)
+		top = math.Max(top*1.02, ticks[n-1]*uy.Div)
 	}
-	f.xs = scale{lo: lo, hi: hi, p0: f.pos.X, p1: f.pos.X + f.size.Width}
-	f.ys = scale{lo: 0, hi: top, p0: f.pos.Y + f.size.Height, p1: f.pos.Y}
-	return f
+	return recRange{lo: lo, hi: hi, top: top, uy: uy}
 }
 
 // PointAt is the index of the point nearest to pos along x, if pos is
@@ -212,7 +229,7 @@ func (c *RecoveryChart) CreateRenderer() fyne.WidgetRenderer {
 	r := &recRenderer{c: c,
 		lines:   NewLinePool(),
 		series:  NewLinePool(),
-		ticks:   NewTextPool(11, false),
+		ticks:   NewTextPool(theme.CaptionTextSize(), false),
 		titles:  NewTextPool(12, true),
 		legend:  NewRectPool(),
 		cursor:  &canvas.Line{},
@@ -250,11 +267,17 @@ type recRenderer struct {
 	drawn      int
 	drawnSize  fyne.Size
 	drawnTheme color.Color
+
+	span recRange // the axes' span for the points on show, built by Refresh
+	// The theme's colours and sizes, taken by Refresh.
+	fg, muted, menu, shadow, bg color.Color
+	caption, inset              float32 // the small print (ticks, legend, note); a read-out's inset in its box
+	// builds counts the model's builds, so a test can tell a resize
+	// builds none.
+	builds int
 }
 
 func (r *recRenderer) Destroy() {}
-
-func (r *recRenderer) Layout(fyne.Size) { r.Refresh() }
 
 func (r *recRenderer) MinSize() fyne.Size { return fyne.NewSize(240, 200) }
 
@@ -267,31 +290,51 @@ var (
 	recBandColor = Fade(ColorOwned, 0.30)
 )
 
+// Refresh works out the axes' span of the points on show and takes the
+// theme's colours and sizes, then lays the chart out.
 func (r *recRenderer) Refresh() {
 	c := r.c
-	fg := ThemeColor(c.Theme(), theme.ColorNameForeground)
-	if r.objects == nil || r.drawn != c.version || r.drawnSize != c.Size() || r.drawnTheme != fg {
+	r.builds++
+	r.span = c.rangeOf()
+	th := c.Theme()
+	r.fg, r.muted = ThemeColor(th, theme.ColorNameForeground), ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.menu, r.shadow = ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow)
+	r.bg = ThemeColor(th, theme.ColorNameBackground)
+	r.caption, r.inset = th.Size(theme.SizeNameCaptionText), th.Size(theme.SizeNameInnerPadding)
+	r.Layout(c.Size())
+}
+
+// Layout draws the axes, the band, the lines and the legend again when the
+// points, the size or the theme changed since they were drawn, then places
+// the cursor and the hovered point's read-out.
+func (r *recRenderer) Layout(size fyne.Size) {
+	c := r.c
+	f := r.span.frame(size)
+	if r.objects == nil || r.drawn != c.version || r.drawnSize != size || r.drawnTheme != r.fg {
 		r.static.Reset()
 		r.fills = r.fills[:0]
-		r.draw()
-		r.raster.Resize(c.Size())
+		r.draw(f)
+		r.raster.Resize(size)
 		r.raster.Refresh()
 		if r.static.Finish() != nil || r.objects == nil {
 			r.objects = append([]fyne.CanvasObject{r.raster}, r.static.All()...)
 			r.objects = append(r.objects, r.cursor, r.guide, r.dot, r.curBg, r.curText, r.readBg, r.read)
 			Repaint(c)
 		}
-		r.drawn, r.drawnSize, r.drawnTheme = c.version, c.Size(), fg
+		r.drawn, r.drawnSize, r.drawnTheme = c.version, size, r.fg
 	}
-	r.drawOverlay()
+	r.drawOverlay(f, size)
 }
 
-func (r *recRenderer) draw() {
+// draw places the axes, the band, the lines and the legend in frame f.
+func (r *recRenderer) draw(f recFrame) {
 	c := r.c
-	th := c.Theme()
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
-	f := c.frame()
+	fg, muted, caption := r.fg, r.muted, r.caption
+	defer func() {
+		for _, t := range r.ticks.Used() {
+			ResizeText(t, caption)
+		}
+	}()
 	x0, y0 := f.pos.X, f.pos.Y
 	x1, y1 := x0+f.size.Width, y0+f.size.Height
 
@@ -300,7 +343,7 @@ func (r *recRenderer) draw() {
 		py := f.ys.at(v * f.uy.Div)
 		PlaceLine(r.lines.Next(), fyne.NewPos(x0, py), fyne.NewPos(x1, py), Fade(ColorIdle, 0.25), 1)
 		label := f.uy.Number(v * f.uy.Div)
-		PlaceText(r.ticks.Next(), label, fyne.NewPos(x0-6-TextWidth(label, 11, false), py-8), muted)
+		PlaceText(r.ticks.Next(), label, fyne.NewPos(x0-6-TextWidth(label, caption, false), py-8), muted)
 	}
 	PlaceLine(r.lines.Next(), fyne.NewPos(x0, y1), fyne.NewPos(x1, y1), Fade(ColorIdle, 0.6), 1)
 	PlaceLine(r.lines.Next(), fyne.NewPos(x0, y0), fyne.NewPos(x0, y1), Fade(ColorIdle, 0.6), 1)
@@ -317,7 +360,7 @@ func (r *recRenderer) draw() {
 	}
 
 	// x ticks and title.
-	drawXAxis(r.lines, r.ticks, r.titles, f.xs, c.x, c.xName, x0, f.size.Width, y1, 60, muted, fg)
+	drawXAxis(r.lines, r.ticks, r.titles, f.xs, c.x, c.xName, x0, f.size.Width, y1, 60, caption, muted, fg)
 
 	// The band from the mean up to the p99, a column of pixels at a time.
 	mean := func(p sim.Cell) float64 { return p.RecoveryMeanMs }
@@ -357,7 +400,7 @@ func (r *recRenderer) draw() {
 		c     color.NRGBA
 		h     float32
 	}{{i18n.T("recovery.band"), recBandColor, 10}, {i18n.T("recovery.mean"), recLineColor, 3}} {
-		w := TextWidth(item.label, 11, false)
+		w := TextWidth(item.label, caption, false)
 		lx -= w
 		PlaceText(r.ticks.Next(), item.label, fyne.NewPos(lx, 3), muted)
 		lx -= 22
@@ -367,24 +410,22 @@ func (r *recRenderer) draw() {
 	// "coarse pass" only where it leaves the y axis' title whole: a narrow
 	// chart drops it (the map's status line says the pass too).
 	yTitleEnd := TextWidth(f.uy.Title(i18n.T("recovery.axis")), 12, true) + 10
-	if label := i18n.T("recovery.coarse"); c.coarse && lx-TextWidth(label, 11, false) >= yTitleEnd {
-		lx -= TextWidth(label, 11, false)
+	if label := i18n.T("recovery.coarse"); c.coarse && lx-TextWidth(label, caption, false) >= yTitleEnd {
+		lx -= TextWidth(label, caption, false)
 		PlaceText(r.ticks.Next(), label, fyne.NewPos(lx, 3), muted)
 	}
 	if c.note != "" {
-		for i, line := range WrapWords(c.note, 11, f.size.Width*0.55) {
+		for i, line := range WrapWords(c.note, caption, f.size.Width*0.55) {
 			PlaceText(r.ticks.Next(), line, fyne.NewPos(x0+8, y0+26+float32(i)*15), muted)
 		}
 	}
 }
 
 // drawOverlay places the slider's TTL with the recovery it buys, and the
-// hovered point's read-out.
-func (r *recRenderer) drawOverlay() {
+// hovered point's read-out, in frame f of a chart of that size.
+func (r *recRenderer) drawOverlay(f recFrame, size fyne.Size) {
 	c := r.c
-	th := c.Theme()
-	f := c.frame()
-	fg := ThemeColor(th, theme.ColorNameForeground)
+	fg := r.fg
 	white := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}
 	y0, y1 := f.pos.Y, f.pos.Y+f.size.Height
 	if c.hasCur && len(c.points) > 0 && f.xs.inside(c.cursor) {
@@ -397,7 +438,7 @@ func (r *recRenderer) drawOverlay() {
 		w := TextWidth(label, 11.5, true) + 10
 		lx := min(max(px-w/2, f.pos.X), f.pos.X+f.size.Width-w)
 		PlaceRect(r.curBg, fyne.NewPos(lx, y0+4), fyne.NewSize(w, 18), fg)
-		PlaceText(r.curText, label, fyne.NewPos(lx+5, y0+5), ThemeColor(th, theme.ColorNameBackground))
+		PlaceText(r.curText, label, fyne.NewPos(lx+5, y0+5), r.bg)
 	} else {
 		r.cursor.Hide()
 		r.curBg.Hide()
@@ -419,9 +460,9 @@ func (r *recRenderer) drawOverlay() {
 	r.dot.Show()
 	r.dot.Refresh()
 	text := c.Readout(c.hover)
-	w := TextWidth(text, 12, false) + 16
-	bx := min(max(px-w/2, 2), c.Size().Width-w-2)
+	w := TextWidth(text, 12, false) + 2*r.inset
+	bx := min(max(px-w/2, 2), size.Width-w-2)
 	by := y1 - 30
-	PlaceBox(r.readBg, fyne.NewPos(bx, by), fyne.NewSize(w, 24), ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow), 1)
-	PlaceText(r.read, text, fyne.NewPos(bx+8, by+3), fg)
+	PlaceBox(r.readBg, fyne.NewPos(bx, by), fyne.NewSize(w, 24), r.menu, r.shadow, 1)
+	PlaceText(r.read, text, fyne.NewPos(bx+r.inset, by+3), fg)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 func recoverySeries(t *testing.T) (sim.Axis, []sim.Cell) {
@@ -111,4 +112,20 @@ func TestRecoveryLegendClearsTheAxisTitle(t *testing.T) {
 			assert.Contains(t, visibleTexts(r.Objects()), "coarse pass")
 		}
 	}
+}
+
+// The chart follows Fyne's idiom: Refresh works out the axes' span of the
+// points and takes the theme; a resize only lays the chart out again, with
+// the cursor and the read-out where the new size puts them.
+func TestRecoveryChartResizeLaysOutWithoutRebuilding(t *testing.T) {
+	test.NewTempApp(t)
+	c := NewRecoveryChart()
+	w := test.NewTempWindow(t, c)
+	w.Resize(fyne.NewSize(420, 320))
+	x, pts := recoverySeries(t)
+	c.SetSeries(x, "TTL", pts, true)
+	c.SetCursor(10000, true)
+	r := test.TempWidgetRenderer(t, c).(*recRenderer)
+	widgettest.AssertResizeOnlyLaysOut(t, c, func() int { return r.builds }, fyne.NewSize(800, 500))
+	assert.InDelta(t, c.frame().xs.at(10000), r.cursor.Position1.X, 0.01, "the cursor follows the new size")
 }
