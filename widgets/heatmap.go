@@ -170,25 +170,38 @@ type heatFrame struct {
 	xb, yb []float64
 }
 
-func (h *Heatmap) frame() heatFrame {
-	size := h.Size()
-	f := heatFrame{pos: fyne.NewPos(heatLeft, heatTop),
-		size: fyne.NewSize(max(size.Width-heatLeft-heatRight, 10), max(size.Height-heatTop-heatBottom, 10))}
-	f.xb = cellBounds(h.x.Values)
+// heatBounds is the map's model: the cells' edges along each axis, worked
+// out from the axes before any size is known.
+type heatBounds struct{ xb, yb []float64 }
+
+// boundsOf is the cells' edges of the axes on show.
+func (h *Heatmap) boundsOf() heatBounds {
+	b := heatBounds{xb: cellBounds(h.x.Values), yb: []float64{0, 1}}
 	if len(h.y.Values) > 0 {
-		f.yb = cellBounds(h.y.Values)
-	} else {
-		f.yb = []float64{0, 1}
+		b.yb = cellBounds(h.y.Values)
 	}
+	return b
+}
+
+// frame is where the plot lies in the map's size.
+func (h *Heatmap) frame() heatFrame { return h.boundsOf().frame(h.Size()) }
+
+// frame lays the cells' edges out in size.
+func (b heatBounds) frame(size fyne.Size) heatFrame {
+	f := heatFrame{pos: fyne.NewPos(heatLeft, heatTop),
+		size: fyne.NewSize(max(size.Width-heatLeft-heatRight, 10), max(size.Height-heatTop-heatBottom, 10)),
+		xb:   b.xb, yb: b.yb}
 	f.xs = scale{lo: f.xb[0], hi: f.xb[len(f.xb)-1], p0: f.pos.X, p1: f.pos.X + f.size.Width}
 	f.ys = scale{lo: f.yb[0], hi: f.yb[len(f.yb)-1], p0: f.pos.Y + f.size.Height, p1: f.pos.Y}
 	return f
 }
 
 // CellRect is where cell i is drawn, relative to the widget.
-func (h *Heatmap) CellRect(i int) (fyne.Position, fyne.Size) {
-	f := h.frame()
-	nx := max(1, len(h.x.Values))
+func (h *Heatmap) CellRect(i int) (fyne.Position, fyne.Size) { return h.frame().cellRect(i) }
+
+// cellRect is where cell i is drawn in the frame.
+func (f heatFrame) cellRect(i int) (fyne.Position, fyne.Size) {
+	nx := max(1, len(f.xb)-1)
 	col, row := i%nx, i/nx
 	x0, x1 := f.xs.at(f.xb[col]), f.xs.at(f.xb[col+1])
 	y0, y1 := f.ys.at(f.yb[row+1]), f.ys.at(f.yb[row])
@@ -294,7 +307,7 @@ func (h *Heatmap) MouseOut() {
 func (h *Heatmap) CreateRenderer() fyne.WidgetRenderer {
 	r := &heatRenderer{h: h,
 		lines:     NewLinePool(),
-		ticks:     NewTextPool(11, false),
+		ticks:     NewTextPool(theme.CaptionTextSize(), false),
 		titles:    NewTextPool(12, true),
 		crossBack: [2]*canvas.Line{{}, {}},
 		crossLine: [2]*canvas.Line{{}, {}},
@@ -304,7 +317,7 @@ func (h *Heatmap) CreateRenderer() fyne.WidgetRenderer {
 		hoverBox:  &canvas.Rectangle{},
 		markLine:  &canvas.Line{},
 		markBg:    &canvas.Rectangle{CornerRadius: 3},
-		markText:  NewText(11, true),
+		markText:  NewText(theme.CaptionTextSize(), true),
 		readBg:    &canvas.Rectangle{CornerRadius: 4, StrokeWidth: 1},
 		readout:   NewTextPool(12, false),
 	}
@@ -338,33 +351,53 @@ type heatRenderer struct {
 	drawnVersion int
 	drawnSize    fyne.Size
 	drawnTheme   color.Color
+
+	bounds heatBounds // the cells' edges of the axes on show, built by Refresh
+	// The theme's colours and sizes, taken by Refresh.
+	fg, muted, menu, shadow color.Color
+	caption, inset          float32 // the small print (ticks, the legend's mark); a read-out's inset in its box
+	// builds counts the model's builds, so a test can tell a resize
+	// builds none.
+	builds int
 }
 
 func (r *heatRenderer) Destroy() {}
-
-func (r *heatRenderer) Layout(fyne.Size) { r.Refresh() }
 
 func (r *heatRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 220) }
 
 func (r *heatRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
-// Refresh repaints the cells, axes and legend only when the grid, the
-// size or the theme changed; hover and crosshair only move the overlay.
+// Refresh works out the cells' edges of the axes on show and takes the
+// theme's colours and sizes, then lays the map out.
 func (r *heatRenderer) Refresh() {
 	h := r.h
-	fg := ThemeColor(h.Theme(), theme.ColorNameForeground)
+	r.builds++
+	r.bounds = h.boundsOf()
+	th := h.Theme()
+	r.fg, r.muted = ThemeColor(th, theme.ColorNameForeground), ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.menu, r.shadow = ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow)
+	r.caption, r.inset = th.Size(theme.SizeNameCaptionText), th.Size(theme.SizeNameInnerPadding)
+	r.Layout(h.Size())
+}
+
+// Layout paints the cells, axes and legend again only when the grid, the
+// size or the theme changed since they were painted; hover and crosshair
+// only move the overlay.
+func (r *heatRenderer) Layout(size fyne.Size) {
+	h := r.h
+	f := r.bounds.frame(size)
 	grew := false
-	if r.objects == nil || r.drawnVersion != h.version || r.drawnSize != h.Size() || r.drawnTheme != fg {
+	if r.objects == nil || r.drawnVersion != h.version || r.drawnSize != size || r.drawnTheme != r.fg {
 		r.static.Reset()
 		r.fills = r.fills[:0]
-		r.draw()
-		r.raster.Resize(h.Size())
+		r.draw(f, size)
+		r.raster.Resize(size)
 		r.raster.Refresh()
 		grew = r.static.Finish() != nil || r.objects == nil
-		r.drawnVersion, r.drawnSize, r.drawnTheme = h.version, h.Size(), fg
+		r.drawnVersion, r.drawnSize, r.drawnTheme = h.version, size, r.fg
 	}
 	r.readout.Reset()
-	r.drawOverlay()
+	r.drawOverlay(f, size)
 	r.readout.hideRest()
 	if r.readout.takeGrowth() || grew {
 		r.objects = append([]fyne.CanvasObject{r.raster}, r.static.All()...)
@@ -375,26 +408,30 @@ func (r *heatRenderer) Refresh() {
 	}
 }
 
-func (r *heatRenderer) draw() {
+// draw paints the cells and places the axes and the legend in frame f of
+// a map of that size.
+func (r *heatRenderer) draw(f heatFrame, size fyne.Size) {
 	h := r.h
-	th := h.Theme()
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
+	fg, muted, caption := r.fg, r.muted, r.caption
 	grid := Fade(ColorIdle, 0.6)
-	f := h.frame()
+	defer func() {
+		for _, t := range r.ticks.Used() {
+			ResizeText(t, caption)
+		}
+	}()
 
 	// Cells; a coarse one is hatched in the ramp's contrasting tone.
 	if h.complete() {
 		for i, c := range h.cells {
-			pos, size := h.CellRect(i)
+			pos, sz := f.cellRect(i)
 			col := Viridis(h.metric.Share(c.Cell))
-			r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: size.Width, h: size.Height, c: col})
+			r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: sz.Width, h: sz.Height, c: col})
 			if c.Coarse {
 				hatch := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0x50}
 				if Luminance(col) > 0.35 {
 					hatch = color.NRGBA{A: 0x50}
 				}
-				r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: size.Width, h: size.Height, c: hatch, hatch: true})
+				r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: sz.Width, h: sz.Height, c: hatch, hatch: true})
 			}
 		}
 	} else {
@@ -419,7 +456,7 @@ func (r *heatRenderer) draw() {
 	}
 
 	// x axis: ticks in the axis' unit, a title under them.
-	drawXAxis(r.lines, r.ticks, r.titles, f.xs, h.x, h.xName, x0, f.size.Width, y1, 70, theme.CaptionTextSize(), muted, fg)
+	drawXAxis(r.lines, r.ticks, r.titles, f.xs, h.x, h.xName, x0, f.size.Width, y1, 70, caption, muted, fg)
 
 	// y axis, when there is one.
 	if h.y.Field != "" && len(h.y.Values) > 0 {
@@ -430,7 +467,7 @@ func (r *heatRenderer) draw() {
 			PlaceLine(r.lines.Next(), fyne.NewPos(x0-5, py), fyne.NewPos(x0, py), muted, 1)
 			if py+7 < lastTop-2 {
 				label := uy.Number(v * uy.Div)
-				PlaceText(r.ticks.Next(), label, fyne.NewPos(x0-8-TextWidth(label, 11, false), py-8), muted)
+				PlaceText(r.ticks.Next(), label, fyne.NewPos(x0-8-TextWidth(label, caption, false), py-8), muted)
 				lastTop = py - 8
 			}
 		}
@@ -450,15 +487,13 @@ func (r *heatRenderer) draw() {
 		PlaceText(r.ticks.Next(), FormatPercent(p), fyne.NewPos(lx+heatBarW+7, py-8), muted)
 	}
 	legend := h.metric.Legend()
-	PlaceText(r.titles.Next(), legend, fyne.NewPos(h.Size().Width-TextWidth(legend, 12, true), 2), fg)
+	PlaceText(r.titles.Next(), legend, fyne.NewPos(size.Width-TextWidth(legend, 12, true), 2), fg)
 }
 
 // drawOverlay places the crosshair, the hovered cell's frame, its mark on
-// the legend and its read-out.
-func (r *heatRenderer) drawOverlay() {
+// the legend and its read-out, in frame f of a map of that size.
+func (r *heatRenderer) drawOverlay(f heatFrame, size fyne.Size) {
 	h := r.h
-	th := h.Theme()
-	f := h.frame()
 	white := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}
 	shadow := color.NRGBA{A: 0xB0}
 	x0, y0 := f.pos.X, f.pos.Y
@@ -493,7 +528,7 @@ func (r *heatRenderer) drawOverlay() {
 	} else {
 		r.ring.Hide()
 	}
-	if label := r.crossLabel(); label != "" && ready {
+	if label := r.crossLabel(f); label != "" && ready {
 		// On its own row under the titles, right-aligned to the plot, so it
 		// never covers the colour bar's title or the y axis' title.
 		w := TextWidth(label, 11.5, true)
@@ -514,8 +549,8 @@ func (r *heatRenderer) drawOverlay() {
 		r.readBg.Hide()
 		return
 	}
-	pos, size := h.CellRect(h.hover)
-	PlaceBox(r.hoverBox, pos.SubtractXY(1, 1), size.AddWidthHeight(2, 2), color.Transparent, white, 2)
+	pos, sz := f.cellRect(h.hover)
+	PlaceBox(r.hoverBox, pos.SubtractXY(1, 1), sz.AddWidthHeight(2, 2), color.Transparent, white, 2)
 
 	// The cell's value on the legend, in figures.
 	share := h.metric.Share(c.Cell)
@@ -523,10 +558,11 @@ func (r *heatRenderer) drawOverlay() {
 	my := y1 - f.size.Height*float32(share)
 	PlaceLine(r.markLine, fyne.NewPos(lx-5, my), fyne.NewPos(lx+heatBarW+5, my), white, 2.5)
 	txt := FormatPercent(share)
-	tw := TextWidth(txt, 11, true)
+	ResizeText(r.markText, r.caption)
+	tw := TextWidth(txt, r.caption, true)
 	ty := min(max(my-9, y0), y1-17)
-	PlaceRect(r.markBg, fyne.NewPos(lx+heatBarW+5, ty), fyne.NewSize(tw+8, 17), ThemeColor(th, theme.ColorNameMenuBackground))
-	PlaceText(r.markText, txt, fyne.NewPos(lx+heatBarW+9, ty), ThemeColor(th, theme.ColorNameForeground))
+	PlaceRect(r.markBg, fyne.NewPos(lx+heatBarW+5, ty), fyne.NewSize(tw+8, 17), r.menu)
+	PlaceText(r.markText, txt, fyne.NewPos(lx+heatBarW+9, ty), r.fg)
 
 	// The read-out beside the mouse, kept inside the widget.
 	lines := h.Readout(c)
@@ -534,28 +570,26 @@ func (r *heatRenderer) drawOverlay() {
 	for _, s := range lines {
 		lw = max(lw, TextWidth(s, 12, false))
 	}
-	bw, bh := lw+16, float32(len(lines))*lh+10
+	bw, bh := lw+2*r.inset, float32(len(lines))*lh+10
 	p := h.mouse.AddXY(18, 18)
-	if p.X+bw > h.Size().Width-2 {
+	if p.X+bw > size.Width-2 {
 		p.X = h.mouse.X - bw - 12
 	}
-	if p.Y+bh > h.Size().Height-2 {
+	if p.Y+bh > size.Height-2 {
 		p.Y = h.mouse.Y - bh - 12
 	}
 	p.X, p.Y = max(p.X, 2), max(p.Y, 2)
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	PlaceBox(r.readBg, p, fyne.NewSize(bw, bh), ThemeColor(th, theme.ColorNameMenuBackground), ThemeColor(th, theme.ColorNameShadow), 1)
+	PlaceBox(r.readBg, p, fyne.NewSize(bw, bh), r.menu, r.shadow, 1)
 	for i, s := range lines {
 		t := r.readout.Next()
 		t.TextStyle.Bold = i == 0
-		PlaceText(t, s, p.AddXY(8, 5+float32(i)*lh), fg)
+		PlaceText(t, s, p.AddXY(r.inset, 5+float32(i)*lh), r.fg)
 	}
 }
 
-// crossLabel says where the sliders stand, off the map or not.
-func (r *heatRenderer) crossLabel() string {
+// crossLabel says where the sliders stand, off the map (frame f) or not.
+func (r *heatRenderer) crossLabel(f heatFrame) string {
 	h := r.h
-	f := h.frame()
 	part := func(name string, a sim.Axis, v float64, ok bool, s scale) string {
 		if !ok {
 			return ""

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 func TestViridisIsOrderedAndClamped(t *testing.T) {
@@ -294,4 +295,16 @@ func TestHeatmapCrosshairLabelCoversNoText(t *testing.T) {
 			assert.True(t, apart, "width %v: the crosshair label %v covers %q at %v %v", width, box, tx.Text, p, s)
 		}
 	}
+}
+
+// The map follows Fyne's idiom: Refresh works out the cells' edges of the
+// axes and takes the theme; a resize only paints and places again, the
+// cells where the new size puts them.
+func TestHeatmapResizeLaysOutWithoutRebuilding(t *testing.T) {
+	h, r := newTestHeatmap(t)
+	h.SetCrosshair(3000, true, 2000, true)
+	widgettest.AssertResizeOnlyLaysOut(t, h, func() int { return r.builds }, fyne.NewSize(900, 560))
+	pos, size := h.CellRect(5)
+	assert.Equal(t, fyne.NewPos(heatLeft, heatTop).Add(fyne.NewPos(900-heatLeft-heatRight, 0)), pos.Add(fyne.NewPos(size.Width, 0)),
+		"the top right cell reaches the new size's plot corner")
 }
