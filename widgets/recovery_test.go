@@ -26,14 +26,21 @@ func recoverySeries(t *testing.T) (sim.Axis, []sim.Cell) {
 	return x, pts
 }
 
-func TestRecoveryChartDrawsMeanAndP99Band(t *testing.T) {
+// newTestRecoveryChart is a 420 × 320 chart of recoverySeries in a window
+// of its own.
+func newTestRecoveryChart(t *testing.T, coarse bool) (*RecoveryChart, *recRenderer, []sim.Cell) {
+	t.Helper()
 	test.NewTempApp(t)
 	c := NewRecoveryChart()
 	w := test.NewTempWindow(t, c)
 	w.Resize(fyne.NewSize(420, 320))
 	x, pts := recoverySeries(t)
-	c.SetSeries(x, "TTL", pts, false)
-	r := test.TempWidgetRenderer(t, c).(*recRenderer)
+	c.SetSeries(x, "TTL", pts, coarse)
+	return c, test.TempWidgetRenderer(t, c).(*recRenderer), pts
+}
+
+func TestRecoveryChartDrawsMeanAndP99Band(t *testing.T) {
+	c, r, pts := newTestRecoveryChart(t, false)
 
 	assert.Equal(t, 2*(len(pts)-1), r.series.used, "a p99 edge and a mean line between each pair of points")
 	f := c.frame()
@@ -118,14 +125,8 @@ func TestRecoveryLegendClearsTheAxisTitle(t *testing.T) {
 // points and takes the theme; a resize only lays the chart out again, with
 // the cursor and the read-out where the new size puts them.
 func TestRecoveryChartResizeLaysOutWithoutRebuilding(t *testing.T) {
-	test.NewTempApp(t)
-	c := NewRecoveryChart()
-	w := test.NewTempWindow(t, c)
-	w.Resize(fyne.NewSize(420, 320))
-	x, pts := recoverySeries(t)
-	c.SetSeries(x, "TTL", pts, true)
+	c, r, _ := newTestRecoveryChart(t, true)
 	c.SetCursor(10000, true)
-	r := test.TempWidgetRenderer(t, c).(*recRenderer)
 	widgettest.AssertResizeOnlyLaysOut(t, c, func() int { return r.builds }, fyne.NewSize(800, 500))
 	assert.InDelta(t, c.frame().xs.at(10000), r.cursor.Position1.X, 0.01, "the cursor follows the new size")
 }
