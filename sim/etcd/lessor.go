@@ -3,6 +3,7 @@ package etcd
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -22,7 +23,7 @@ func (s *EtcdServer) promote(ctx sim.Ctx) {
 	for _, id := range s.leaseIDs() {
 		l := s.leases[id]
 		l.Expiry, l.RetryAt = now+EtcdElectionTimeout+l.TTL, 0
-		s.leases[id] = l
+		s.putLease(id, l)
 	}
 	if len(s.leases) > 0 {
 		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), EtcdElectionTimeout),
@@ -80,7 +81,7 @@ func (s *EtcdServer) revokeExpired(ctx sim.Ctx) {
 			continue
 		}
 		l.RetryAt = now + expiredLeaseRetry
-		s.leases[id] = l
+		s.putLease(id, l)
 		if ctx.Tracing() {
 			s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
 				sim.Say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
@@ -89,26 +90,51 @@ func (s *EtcdServer) revokeExpired(ctx sim.Ctx) {
 	}
 }
 
-// revokeDue reports whether revokeExpired would propose a revoke now.
+// revokeDue reports whether revokeExpired would propose a revoke now. It
+// is asked at every lessor tick (FireIdle); before leaseDue no lease can
+// be due, so it looks at the leases only from then on, and a look that
+// finds none due sets leaseDue to the earliest lease's dueAt. etcd's
+// lessor does not scan its map either: its leaseExpiredNotifier keeps the
+// leases in a heap by expiry and expireExists peeks at the top
+// (server/lease/lease_queue.go, lessor.go), a lease past its expiry put
+// back at now + the retry interval, as RetryAt does here.
 func (s *EtcdServer) revokeDue(ctx sim.Ctx) bool {
 	if !s.isLeader() || !s.primary {
 		return false
 	}
 	now := ctx.Mono()
+	if now < s.leaseDue {
+		return false
+	}
+	next := time.Duration(math.MaxInt64)
 	for _, l := range s.leases {
 		if l.revokeDue(now) {
 			return true
 		}
+		next = min(next, l.dueAt())
 	}
+	s.leaseDue = next
 	return false
+}
+
+// putLease writes lease l as id and keeps leaseDue at or before its
+// dueAt: every write of a lease goes through here, so that no lease is due
+// before leaseDue.
+func (s *EtcdServer) putLease(id int64, l etcdLease) {
+	s.leases[id] = l
+	s.leaseDue = min(s.leaseDue, l.dueAt())
 }
 
 // revokeDue reports whether the primary lessor proposes the lease's revoke
 // at now on its clock: it has expired, and no revoke was proposed within
 // the retry interval.
 func (l *etcdLease) revokeDue(now time.Duration) bool {
-	return now >= l.Expiry && now >= l.RetryAt
+	return now >= l.dueAt()
 }
+
+// dueAt is the first instant of the lessor's clock at which revokeDue
+// holds: the later of its expiry and its retry time.
+func (l *etcdLease) dueAt() time.Duration { return max(l.Expiry, l.RetryAt) }
 
 // leaderRenew is Lessor.Renew on the leader; from is the member that got
 // the keepalive.
@@ -143,7 +169,7 @@ func (s *EtcdServer) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
 		return
 	}
 	l.Expiry = now + l.TTL
-	s.leases[id] = l
+	s.putLease(id, l)
 	s.respondRenew(ctx, from, req, id, l.TTL, "")
 }
 

@@ -148,6 +148,7 @@ type EtcdServer struct {
 	rev      int64
 	kv       map[string]etcdKV
 	leases   map[int64]etcdLease
+	leaseDue time.Duration // no lease's revoke is due before this (putLease, revokeDue)
 	history  sim.Chunked[etcdEvent]
 	primary  bool
 	ownedKey string // the owner key this leader reported to the checker
@@ -194,7 +195,7 @@ func newEtcdServer(sc *sim.Scenario, i int) *EtcdServer {
 
 func (s *EtcdServer) resetState() {
 	s.kv = map[string]etcdKV{}
-	s.leases = map[int64]etcdLease{}
+	s.leases, s.leaseDue = map[int64]etcdLease{}, 0
 	s.pending = map[int64]etcdPending{}
 }
 

@@ -54,7 +54,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		if s.primary {
 			l.Expiry = ctx.Mono() + ttl
 		}
-		s.leases[e.Lease] = l
+		s.putLease(e.Lease, l)
 		s.reply(ctx, e, LeaseCall{Op: OpGrantResp, Lease: e.Lease, TTL: ttl}.Msg())
 	case entLock:
 		kv, had := s.kv[e.Key]
@@ -68,7 +68,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			kv = etcdKV{CreateRev: s.rev, ModRev: s.rev, Lease: e.Lease, Client: e.Client}
 			s.kv[e.Key] = kv
 			l.Keys = insertSorted(l.Keys, e.Key)
-			s.leases[e.Lease] = l
+			s.putLease(e.Lease, l)
 			s.event(ctx, OpEventPut, e.Key)
 		}
 		ownerKey, owner, _ := s.firstCreate()
@@ -172,7 +172,7 @@ func (s *EtcdServer) deleteKey(ctx sim.Ctx, key string) {
 		i := sort.SearchStrings(l.Keys, key)
 		if i < len(l.Keys) && l.Keys[i] == key {
 			l.Keys = append(l.Keys[:i:i], l.Keys[i+1:]...)
-			s.leases[kv.Lease] = l
+			s.putLease(kv.Lease, l)
 		}
 	}
 	s.event(ctx, OpEventDelete, key)
