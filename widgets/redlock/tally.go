@@ -254,7 +254,7 @@ func (v *VoteTally) CreateRenderer() fyne.WidgetRenderer {
 	// master's skew and owner, a block's note, the labels) its caption's.
 	th := v.Theme()
 	text, caption := th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)
-	r := &tallyRenderer{v: v, k: 1, text: text, caption: caption,
+	r := &tallyRenderer{v: v, k: 1, grow: 1, text: text, caption: caption,
 		masters: widgets.NewPool(func() *tallyMaster { return newTallyMaster(caption) }, (*tallyMaster).all),
 		blocks:  widgets.NewPool(func() *tallyBlock { return newTallyBlock(caption) }, (*tallyBlock).all),
 		votes: widgets.NewPool(func() *tallyVote {
@@ -283,10 +283,11 @@ func newTallyMaster(caption float32) *tallyMaster {
 		left: widgets.NewText(tallySmallSize, false), barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
 }
 
-// resize gives the head's words their sizes at scale k, the small print
-// caption times k.
+// resize gives the head's words their sizes: the tally's own at k (its
+// lengths' unit, tallyGeometry.k), its small print caption.
 func (o *tallyMaster) resize(k, caption float32) {
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: tallyBoldSize, o.skew: caption, o.owner: caption, o.left: tallySmallSize})
+	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: tallyBoldSize, o.left: tallySmallSize})
+	widgets.ResizeTextsTo(caption, o.skew, o.owner)
 }
 
 func (o *tallyMaster) all() []fyne.CanvasObject {
@@ -312,10 +313,12 @@ func newTallyBlock(caption float32) *tallyBlock {
 		left: &canvas.Rectangle{}, drift: &canvas.Rectangle{}, now: &canvas.Line{}}
 }
 
-// resize gives the block's words their sizes at scale k.
+// resize gives the block's words their sizes: the tally's own at k, its
+// note caption.
 func (o *tallyBlock) resize(k, caption float32) {
 	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: tallyNameSize, o.try: tallySmallSize, o.tally: tallyBoldSize,
-		o.arith: tallyArithSize, o.note: caption, o.pillText: tallySmallSize})
+		o.arith: tallyArithSize, o.pillText: tallySmallSize})
+	widgets.ResizeText(o.note, caption)
 }
 
 func (o *tallyBlock) all() []fyne.CanvasObject {
@@ -335,18 +338,19 @@ type tallyRenderer struct {
 	// that was not needed, or that a resize did none.
 	refreshes int
 	colors    tallyColors // the theme's, as of the last Refresh
-	// k is the scale of the frame laid out last (tallyGeometry.k); text and
-	// caption the theme's sizes of a vote's glyph and the small print.
-	k, text, caption float32
-	masters          *widgets.Pool[*tallyMaster]
-	blocks           *widgets.Pool[*tallyBlock]
-	votes            *widgets.Pool[*tallyVote]
-	cells            *widgets.Pool[*canvas.Rectangle]
-	lines            *widgets.Pool[*canvas.Line]
-	labels           *widgets.Pool[*canvas.Text]
-	heads            *widgets.Pool[*canvas.Text]
-	pools            widgets.Pools
-	objects          []fyne.CanvasObject
+	// k and grow are the scales of the frame laid out last (tallyGeometry's);
+	// text and caption the theme's sizes of a vote's glyph and the small
+	// print, as of the last Refresh.
+	k, grow, text, caption float32
+	masters                *widgets.Pool[*tallyMaster]
+	blocks                 *widgets.Pool[*tallyBlock]
+	votes                  *widgets.Pool[*tallyVote]
+	cells                  *widgets.Pool[*canvas.Rectangle]
+	lines                  *widgets.Pool[*canvas.Line]
+	labels                 *widgets.Pool[*canvas.Text]
+	heads                  *widgets.Pool[*canvas.Text]
+	pools                  widgets.Pools
+	objects                []fyne.CanvasObject
 }
 
 func (r *tallyRenderer) Destroy() {}
@@ -363,7 +367,10 @@ func (r *tallyRenderer) Layout(size fyne.Size) {
 	}
 }
 
-func (r *tallyRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 100) }
+func (r *tallyRenderer) MinSize() fyne.Size {
+	em := widgets.TextScale(r.v.Theme())
+	return fyne.NewSize(tallyMinW*em, tallyMinH*em)
+}
 
 func (r *tallyRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -375,6 +382,7 @@ func (r *tallyRenderer) Refresh() {
 	th := r.v.Theme()
 	r.colors = tallyColors{fg: widgets.ThemeColor(th, theme.ColorNameForeground), muted: widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
 		track: widgets.Fade(widgets.ColorIdle, 0.22), th: th}
+	r.text, r.caption = th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)
 	r.Layout(r.v.Size())
 }
 
@@ -387,17 +395,17 @@ type tallyColors struct {
 // draw places the tally's objects where its geometry in size says.
 func (r *tallyRenderer) draw(size fyne.Size) {
 	view, c := r.v.view, r.colors
-	g, ok := tallyLayout(view.Attempts, len(view.Masters), size)
+	g, ok := tallyLayout(view.Attempts, len(view.Masters), size, c.th)
 	if !ok {
 		return
 	}
-	r.k = g.k
+	r.k, r.grow = g.k, g.grow
 	r.drawMasters(view, g.colW, g.colX, c)
 	for i, y := range g.ys {
 		r.drawAttempt(view.Attempts[i], y, g, g.full[i], c)
 	}
 	if g.more > 0 {
-		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, g.k), fyne.NewPos(0, g.moreY), c.muted)
+		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, r.caption*g.grow), fyne.NewPos(0, g.moreY), c.muted)
 	}
 	if g.legend {
 		r.drawLegend(size, c)
@@ -407,7 +415,7 @@ func (r *tallyRenderer) draw(size fyne.Size) {
 // label is the next line of small print, at the frame's scale.
 func (r *tallyRenderer) label() *canvas.Text {
 	t := r.labels.Next()
-	widgets.ResizeText(t, r.caption*r.k)
+	widgets.ResizeText(t, r.caption*r.grow)
 	return t
 }
 
@@ -415,13 +423,14 @@ func (r *tallyRenderer) label() *canvas.Text {
 // them: each one's name, tally and phase ("client-1 3/5 ≥ 3 holding ·
 // client-2 …") where that fits the width, else how many they are. The
 // tally of a 1024×768 window has room for no block under the masters, and
-// "… and 2 more clients" told nothing of either. k is the picture's scale.
-func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width, k float32) string {
+// "… and 2 more clients" told nothing of either. size is the line's text
+// size (the small print's).
+func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width, size float32) string {
 	parts := make([]string, len(atts))
 	for i, a := range atts {
 		parts[i] = a.Client + " " + tallyText(a, n, q) + " " + phaseText(a)
 	}
-	if line := strings.Join(parts, " · "); widgets.TextWidth(line, 11*k, false) <= width {
+	if line := strings.Join(parts, " · "); widgets.TextWidth(line, size, false) <= width {
 		return line
 	}
 	return i18n.F("redlock.moreClients", "n", len(atts))
@@ -479,7 +488,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			node = r.v.nodes[m.Node]
 		}
 		o := r.masters.Next()
-		o.resize(k, r.caption)
+		o.resize(k, r.caption*r.grow)
 		x := colX(i)
 		center := func(t *canvas.Text, s string, y float32, col color.Color) {
 			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-4*k)
@@ -564,7 +573,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 	notes := []string{i18n.F("redlock.quorum", "q", view.Quorum, "n", len(view.Masters)), mode}
 	noteW := r.v.Size().Width - x - 2*k
 	if drift > 0 {
-		notes = append(notes, driftLines(DriftArithmetic(ttl, drift), r.caption*k, noteW)...)
+		notes = append(notes, driftLines(DriftArithmetic(ttl, drift), r.caption*r.grow, noteW)...)
 	}
 	for i, s := range notes {
 		o, col := r.label(), c.muted
@@ -655,15 +664,16 @@ type tallyRow struct {
 	phaseY           float32 // the phase after the tally
 }
 
-// row is the layout of a client's row of votes at scale k, the theme's
-// text and caption sizes text and caption.
+// row is the layout of a client's row of votes: its lengths at g.k, its
+// glyph the theme's text size text, or in a tight row its caption size
+// caption, at g.grow.
 func (g tallyGeometry) row(text, caption float32) tallyRow {
 	k := g.k
 	if g.tight {
-		return tallyRow{boxH: tallyTightH*k - 2*k, glyph: caption * k, meterY: 3 * k, meterH: 10 * k,
+		return tallyRow{boxH: tallyTightH*k - 2*k, glyph: caption * g.grow, meterY: 3 * k, meterH: 10 * k,
 			quorumH: tallyTightH * k, phaseY: k}
 	}
-	return tallyRow{boxH: tallyVoteH*k - 2*k, glyph: text * k, meterY: 2 * k, meterH: 16 * k,
+	return tallyRow{boxH: tallyVoteH*k - 2*k, glyph: text * g.grow, meterY: 2 * k, meterH: 16 * k,
 		quorumY: -k, quorumH: tallyVoteH * k, nameY: 2 * k, tallyY: 3 * k, phaseY: 4 * k}
 }
 
@@ -671,7 +681,7 @@ func (g tallyGeometry) row(text, caption float32) tallyRow {
 func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g tallyGeometry, full bool, c tallyColors) {
 	k, colW, colX, row := r.k, g.colW, g.colX, g.row(r.text, r.caption)
 	o := r.blocks.Next()
-	o.resize(k, r.caption)
+	o.resize(k, r.caption*r.grow)
 	if g.tight {
 		widgets.ResizeText(o.name, tallyBoldSize*k)
 	}
@@ -894,7 +904,7 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 		{i18n.T("redlock.legend.drift"), widgets.Fade(widgets.ColorIdle, 0.8)}}
 	need := float32(0)
 	for _, it := range bar {
-		need += widgets.TextWidth(it.label, 11*k, false) + 28*k
+		need += widgets.TextWidth(it.label, r.caption*r.grow, false) + 28*k
 	}
 	if x+need > size.Width {
 		return // all three or none

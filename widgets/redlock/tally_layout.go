@@ -7,7 +7,8 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 )
 
-// Layout constants of the tally.
+// Lengths of the tally, in points at widgets.BaseTextSize (times
+// tallyGeometry.k).
 const (
 	tallyNameW  = 84  // the column of row labels and client names
 	tallyRightW = 160 // the column of quorum meters and notes
@@ -23,13 +24,16 @@ const (
 	tallyMoreH    = 16 // the line saying how many clients are left out
 	tallyVoteH    = 22 // a row of vote boxes
 	tallyGap      = 5
-	tallyFullH    = 60 // a client's block with its bar and arithmetic
-	tallyDetailH  = 14 // the line that says why, under the arithmetic
-	tallyTightH   = 16 // a tight row of vote boxes, a line of the heads' pitch
+	tallyFullH    = 60  // a client's block with its bar and arithmetic
+	tallyDetailH  = 14  // the line that says why, under the arithmetic
+	tallyTightH   = 16  // a tight row of vote boxes, a line of the heads' pitch
+	tallyMinW     = 360 // the tally's least size
+	tallyMinH     = 100
+	tallyDrawnW   = 100 // narrower, it draws nothing
 )
 
-// Text sizes of the tally (the small print is the theme's caption, a
-// vote's glyph its text).
+// Text sizes of the tally, in points at widgets.BaseTextSize (the small
+// print is the theme's caption, a vote's glyph its text).
 const (
 	tallyNameSize  = 12.5 // a client's name
 	tallyBoldSize  = 11.5 // a master's name, a block's tally, the quorum rule
@@ -48,7 +52,8 @@ var tallyRefSize = fyne.NewSize(680, 255)
 // line of detail under it, or a compact row), the line that counts the
 // clients left out, and whether the legend keeps its place.
 type tallyGeometry struct {
-	k      float32 // the scale of every length and word (widgets.GrowScale)
+	k      float32 // a point of the tally's own lengths and words: grow times the theme's widgets.TextScale
+	grow   float32 // the scale of the theme's sizes it takes (widgets.GrowScale)
 	nameW  float32 // the column of row labels and client names
 	colW   float32 // a master's column
 	full   []bool  // which attempts get a full block
@@ -63,16 +68,18 @@ type tallyGeometry struct {
 // colX is the left edge of master i's column.
 func (g tallyGeometry) colX(i int) float32 { return g.nameW + float32(i)*g.colW }
 
-// tallyLayout lays out the attempts over n masters in size; ok is false
+// tallyLayout lays out the attempts over n masters in size with th's
+// sizes; ok is false
 // when there is nothing to draw or no room for it. The clients' blocks are
 // full while there is room, in the order the reader most needs them
 // (holders, then those voting), compact rows for the rest; a line of
 // detail under each full block if room is left.
-func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size) (g tallyGeometry, ok bool) {
-	if n == 0 || size.Width < 100 {
+func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size, th fyne.Theme) (g tallyGeometry, ok bool) {
+	if n == 0 || size.Width < tallyDrawnW*widgets.TextScale(th) {
 		return g, false
 	}
-	k := widgets.GrowScale(size, tallyRefSize, widgets.MostGrowth)
+	g.grow = widgets.GrowScale(size, tallyRefSize, widgets.MostGrowth)
+	k := g.grow * widgets.TextScale(th)
 	g.k = k
 	g.nameW, g.colW = tallyColumns(size.Width, n, k)
 	top := tallyMastersH * k

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -373,7 +374,7 @@ func TestTallyLayout(t *testing.T) {
 	n := len(view.Masters)
 	atts := view.Attempts
 
-	tall, ok := tallyLayout(atts, n, fyne.NewSize(tallyRefSize.Width, 2000)) // no wider than the size it grows from
+	tall, ok := tallyLayout(atts, n, fyne.NewSize(tallyRefSize.Width, 2000), theme.DefaultTheme()) // no wider than the size it grows from
 	require.True(t, ok)
 	assert.Equal(t, (tallyRefSize.Width-tallyNameW-tallyRightW)/float32(n), tall.colW)
 	assert.Equal(t, float32(tallyNameW)+2*tall.colW, tall.colX(2))
@@ -387,33 +388,33 @@ func TestTallyLayout(t *testing.T) {
 	assert.Equal(t, float32(tallyMastersH), tall.ys[0], "the blocks start under the masters")
 
 	require.Len(t, atts, 2)
-	compact, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+2*tallyVoteH+tallyGap))
+	compact, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+2*tallyVoteH+tallyGap), theme.DefaultTheme())
 	require.True(t, ok)
 	assert.Len(t, compact.ys, 2)
 	assert.False(t, compact.tight || compact.legend, "a row of votes each before the legend")
 	assert.Equal(t, []bool{false, false}, compact.full)
 
-	tight, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyVoteH+tallyMoreH))
+	tight, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyVoteH+tallyMoreH), theme.DefaultTheme())
 	require.True(t, ok)
 	assert.True(t, tight.tight)
 	assert.Equal(t, []float32{tallyMastersH, tallyMastersH + tallyTightH}, tight.ys, "tight rows for both")
 	assert.Zero(t, tight.more)
 
-	short, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyTightH+tallyTightH/2))
+	short, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+tallyTightH+tallyTightH/2), theme.DefaultTheme())
 	require.True(t, ok)
 	assert.Empty(t, short.ys, "a tight row would leave no line for the other")
 	assert.Equal(t, 2, short.more, "the rest counted")
 	assert.Equal(t, float32(tallyMastersH), short.moreY)
-	none, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+1))
+	none, ok := tallyLayout(atts, n, fyne.NewSize(700, tallyMastersH+1), theme.DefaultTheme())
 	require.True(t, ok)
 	assert.Empty(t, none.ys)
 	assert.Equal(t, len(atts), none.more)
 	assert.Equal(t, float32(tallyMastersH), none.moreY)
 	assert.False(t, none.legend, "the count keeps its line, the legend gives way")
 
-	_, ok = tallyLayout(atts, n, fyne.NewSize(99, 500))
+	_, ok = tallyLayout(atts, n, fyne.NewSize(99, 500), theme.DefaultTheme())
 	assert.False(t, ok, "too narrow")
-	_, ok = tallyLayout(atts, 0, fyne.NewSize(700, 500))
+	_, ok = tallyLayout(atts, 0, fyne.NewSize(700, 500), theme.DefaultTheme())
 	assert.False(t, ok, "no masters")
 }
 
@@ -466,7 +467,7 @@ func TestVoteTallyNamesTheClientsItLeavesOut(t *testing.T) {
 	}
 
 	atts := redlocksim.ViewOf(widgettest.SnapshotAt(t, "redlock-clock-jump", 2500*tallyMs)).Attempts
-	assert.Equal(t, "… and 2 more clients", leftOutLine(atts, 5, 3, 150, 1))
+	assert.Equal(t, "… and 2 more clients", leftOutLine(atts, 5, 3, 150, theme.DefaultTheme().Size(theme.SizeNameCaptionText)))
 }
 
 // On a large screen the masters' columns, the clients' blocks and their
@@ -476,13 +477,13 @@ func TestVoteTallyNamesTheClientsItLeavesOut(t *testing.T) {
 func TestVoteTallyGrowsOnALargeScreen(t *testing.T) {
 	snap := widgettest.SnapshotAt(t, "redlock-pause-after-acquire", 10*time.Second)
 	atts, n := redlocksim.ViewOf(snap).Attempts, len(redlocksim.ViewOf(snap).Masters)
-	small, ok := tallyLayout(atts, n, tallyRefSize)
+	small, ok := tallyLayout(atts, n, tallyRefSize, theme.DefaultTheme())
 	require.True(t, ok)
 	assert.Equal(t, float32(1), small.k)
 	assert.Equal(t, float32(tallyMastersH), small.ys[0], "the reference size keeps the heads' height")
 
 	size := fyne.NewSize(1258, 532)
-	large, ok := tallyLayout(atts, n, size)
+	large, ok := tallyLayout(atts, n, size, theme.DefaultTheme())
 	require.True(t, ok)
 	assert.InDelta(t, 1.8, large.k, 0.01)
 	assert.InDelta(t, tallyMastersH*large.k, large.ys[0], 0.01, "the heads grow")
@@ -534,4 +535,36 @@ func TestVoteTallyRowsOfVotesFitA1024Window(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The tally's lengths and words follow the theme's text size: in a theme
+// whose text and captions are twice the default's, at the same size, the
+// heads, the names' column and the rows of votes are twice as large, and
+// so are the words, a vote's glyph at the theme's text size.
+func TestVoteTallyGrowsWithTheThemesText(t *testing.T) {
+	snap := widgettest.SnapshotAt(t, "redlock-pause-after-acquire", 10*time.Second)
+	atts, n := redlocksim.ViewOf(snap).Attempts, len(redlocksim.ViewOf(snap).Masters)
+	size := fyne.NewSize(1400, 2000)
+	base, ok := tallyLayout(atts, n, size, theme.DefaultTheme())
+	require.True(t, ok)
+	large, ok := tallyLayout(atts, n, size, widgettest.LargeText())
+	require.True(t, ok)
+	assert.Equal(t, 2*base.k, large.k)
+	assert.Equal(t, base.grow, large.grow, "the panel's size scales as before")
+	assert.Equal(t, 2*base.nameW, large.nameW)
+	require.Len(t, large.ys, len(base.ys), "every client still has its block")
+	for i := range base.ys {
+		assert.Equal(t, 2*base.ys[i], large.ys[i])
+	}
+	assert.Equal(t, 2*base.row(14, 11).boxH, large.row(28, 22).boxH)
+
+	v, r := newTestTally(t, size)
+	v.SetSnapshot(snap)
+	nameSize, glyph, caption := r.blocks.Used()[0].name.TextSize, r.votes.Used()[0].glyph.TextSize, r.labels.Used()[0].TextSize
+	fyne.CurrentApp().Settings().SetTheme(widgettest.LargeText())
+	v.Refresh()
+	assert.Equal(t, 2*nameSize, r.blocks.Used()[0].name.TextSize)
+	assert.Equal(t, 2*glyph, r.votes.Used()[0].glyph.TextSize)
+	assert.Equal(t, 2*caption, r.labels.Used()[0].TextSize, "the small print at the theme's caption")
+	assert.Equal(t, fyne.NewSize(2*tallyMinW, 2*tallyMinH), r.MinSize())
 }
