@@ -13,8 +13,8 @@ import (
 
 // Receive implements Process.
 func (s *EtcdServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
-	if s.memberIndex(from) >= 0 {
-		s.step(ctx, from, m)
+	if i := s.memberIndex(from); i >= 0 {
+		s.step(ctx, from, i, m)
 		return
 	}
 	s.serve(ctx, from, m)
