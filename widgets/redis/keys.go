@@ -162,6 +162,22 @@ const (
 	keysMinW    = 300 // the picture's least size
 	keysMinH    = 100
 	keysBarMin  = 40 // a TTL bar's least length, not scaled up with the panel
+
+	cardTitleY    = 6  // the server's name below the card's top
+	cardHeadTextY = 8  // the role's and the counter's words below it
+	cardClockY    = 9  // the clock's small print below it
+	cardNameGap   = 8  // between the name and the role pill
+	rolePillY     = 7  // the role pill below the card's top
+	rolePillH     = 17 // and its height
+	rolePillInset = 5  // the role's words inside the pill
+	cardClockGap  = 12 // between the role pill and the clock, and the clock and the counter
+	cardClockFit  = 16 // the gap the clock needs after the pill to be shown
+	cardBodyGap   = 4  // between the header and the body (a key's row may reach as far into the foot)
+	cardNoteY     = 4  // a note below the body's top
+	keyBarY       = 20 // a key's TTL bar below its line
+	keyLeftGap    = 10 // between the bar and what is left
+	keyLeftRaise  = 2  // what is left, above the bar's top
+	keyDeadlineY  = 4  // the deadline below the bar
 )
 
 // Refresh works out the model of the servers shown (SetSnapshot calls it
@@ -304,15 +320,15 @@ func keysLayout(m keysModel, size fyne.Size, th fyne.Theme) keysGeometry {
 	sz := keysSizesOf(th)
 	g := keysGeometry{k: k, u: u, sizes: sz, width: size.Width, cardH: min((size.Height-(n-1)*sz.gap*k)/n, (cardHeadH+cardMaxBody+cardPad)*u)}
 	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize*u, false)
-	g.barW = max(size.Width-2*cardPad*u-lw-10*u, keysBarMin*em)
+	g.barW = max(size.Width-2*cardPad*u-lw-keyLeftGap*u, keysBarMin*em)
 	y := float32(0)
 	for _, c := range m.cards {
-		cg := keysCardGeometry{y: y, roleX: (cardPad+8)*u + widgets.TextWidth(c.node.Name, keysTitleSize*u, true),
-			roleW: widgets.TextWidth(c.role, keysRoleSize*u, true) + 10*u}
+		cg := keysCardGeometry{y: y, roleX: (cardPad+cardNameGap)*u + widgets.TextWidth(c.node.Name, keysTitleSize*u, true),
+			roleW: widgets.TextWidth(c.role, keysRoleSize*u, true) + 2*rolePillInset*u}
 		cw := widgets.TextWidth(c.counter, keysCounterSize*u, false)
 		cg.counterX = size.Width - cardPad*u - cw
-		cg.showClock = cg.roleX+cg.roleW+16*u+widgets.TextWidth(c.clock, sz.caption*k, false) < size.Width-cardPad*u-cw-12*u
-		for body := y + (cardHeadH+4)*u; cg.rows < len(c.keys) && body+keyRowH*u <= y+g.cardH+4*u; body += keyRowH * u {
+		cg.showClock = cg.roleX+cg.roleW+cardClockFit*u+widgets.TextWidth(c.clock, sz.caption*k, false) < size.Width-cardPad*u-cw-cardClockGap*u
+		for body := y + (cardHeadH+cardBodyGap)*u; cg.rows < len(c.keys) && body+keyRowH*u <= y+g.cardH+cardBodyGap*u; body += keyRowH * u {
 			cg.rows++
 		}
 		g.cards = append(g.cards, cg)
@@ -345,22 +361,22 @@ func (r *keysRenderer) draw(size fyne.Size) {
 		u, caption := g.u, g.sizes.caption*g.k
 		c.resize(u, caption)
 		widgets.PlaceBox(c.frame, fyne.NewPos(0, y), fyne.NewSize(g.width, g.cardH), fill, stroke, width)
-		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad*u, y+6*u), fg)
-		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+7*u), fyne.NewSize(cg.roleW, 17*u), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+5*u, y+8*u), color.White)
-		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+8*u), fg)
+		widgets.PlaceText(c.title, card.node.Name, fyne.NewPos(cardPad*u, y+cardTitleY*u), fg)
+		widgets.PlaceRect(c.roleBg, fyne.NewPos(cg.roleX, y+rolePillY*u), fyne.NewSize(cg.roleW, rolePillH*u), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(c.role, card.role, fyne.NewPos(cg.roleX+rolePillInset*u, y+cardHeadTextY*u), color.White)
+		widgets.PlaceText(c.counter, card.counter, fyne.NewPos(cg.counterX, y+cardHeadTextY*u), fg)
 		if cg.showClock {
-			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+12*u, y+9*u), muted)
+			widgets.PlaceText(c.clock, card.clock, fyne.NewPos(cg.roleX+cg.roleW+cardClockGap*u, y+cardClockY*u), muted)
 		} else {
 			c.clock.Hide()
 		}
 
-		body := y + (cardHeadH+4)*u
+		body := y + (cardHeadH+cardBodyGap)*u
 		switch {
 		case card.node.Crashed:
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+4*u), fg)
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+cardNoteY*u), fg)
 		case card.note != "":
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+4*u), muted)
+			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+cardNoteY*u), muted)
 		default:
 			c.note.Hide()
 			for _, row := range card.keys[:cg.rows] {
@@ -386,7 +402,7 @@ func TTLFraction(kv redissim.KeyView) float32 {
 func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, u, caption float32, fg, muted color.Color) {
 	o.resize(u, caption)
 	widgets.PlaceText(o.line, row.line, fyne.NewPos(cardPad*u, y), fg)
-	by := y + 20*u
+	by := y + keyBarY*u
 	widgets.PlaceRect(o.barBg, fyne.NewPos(cardPad*u, by), fyne.NewSize(barW, barH*u), widgets.Fade(widgets.ColorIdle, 0.25))
 	if f := row.fraction; f > 0 {
 		c := widgets.ColorOwned
@@ -397,6 +413,6 @@ func (r *keysRenderer) drawKey(o *keyObjects, row keysRow, y, barW, u, caption f
 	} else {
 		o.bar.Hide()
 	}
-	widgets.PlaceText(o.left, row.left, fyne.NewPos((cardPad+10)*u+barW, by-2*u), muted)
-	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad*u, by+(barH+4)*u), muted)
+	widgets.PlaceText(o.left, row.left, fyne.NewPos((cardPad+keyLeftGap)*u+barW, by-keyLeftRaise*u), muted)
+	widgets.PlaceText(o.deadline, row.deadline, fyne.NewPos(cardPad*u, by+(barH+keyDeadlineY)*u), muted)
 }
