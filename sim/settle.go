@@ -40,6 +40,9 @@ func (s *Sim) settleVerdict() time.Duration {
 		f, _ := s.Nodes[i].Proc.(interface{ Finished() bool })
 		done = append(done, f)
 	}
+	// The servers lie between the clients and the storage (New): an
+	// event of theirs, most of a run's, cannot end it.
+	servers, storage := NodeID(len(done)), s.storage
 	q := &s.queue
 	for {
 		// takeUpTo(s.end), written out: its call was a tenth of the
@@ -59,7 +62,10 @@ func (s *Sim) settleVerdict() time.Duration {
 			continue
 		}
 		s.steps++
-		if (node < 0 || node == s.storage || int(node) < len(done) && done[node] != nil && done[node].Finished()) &&
+		if node >= servers && node < storage {
+			continue
+		}
+		if (node < 0 || node == storage || int(node) < len(done) && done[node] != nil && done[node].Finished()) &&
 			s.clientsFinished() && !s.storageAwaits() {
 			return s.now
 		}
