@@ -276,6 +276,42 @@ const (
 	etcdBarH      = 9
 	etcdMinW      = 300 // the picture's least size
 	etcdMinH      = 100
+	etcdRowLeast  = 40 // a row's least width, not scaled up with the panel
+
+	etcdGutterMin  = 6  // the gutter left of the rows with no watch arrows
+	etcdGutterPad  = 12 // the gutter beyond its arrows' lanes
+	etcdLaneOffset = 14 // lane 0's distance left of the rows
+	etcdArrowEdge  = 3  // an arrow's tip, left of the rows
+	etcdArrowHeadL = 6  // an arrowhead's length
+	etcdArrowHeadW = 4  // and its half width
+	etcdPrefixCut  = 4  // the header's height less this is the prefix's arrow span
+
+	etcdLineY      = 2  // a line of words below its place's top (the header's prefix, term and watches; the lines under the rows)
+	etcdRevisionY  = 1  // the header's revision, below its top
+	etcdPrefixGap  = 12 // between the prefix and the revision
+	etcdTermGap    = 10 // between the revision and the term
+	etcdWatchGap   = 16 // the least gap between the term and the watches
+	etcdFreeH      = 22 // the line saying the lock is free
+	etcdBadgeW     = 14 // a note's "!" badge
+	etcdPillH      = 15 // a badge's, a revision's and a tag's height
+	etcdBadgeInset = 5  // the "!" inside its badge
+	etcdNoteTextY  = 1  // a note's first line below its top
+
+	etcdInset       = 6  // a row's words inside its frame, either side
+	etcdRowTextY    = 3  // a row's first line below its top (and the "free" line below the rows' top)
+	etcdSlimTextY   = 1  // in a thin row
+	etcdPillY       = 1  // a revision's or a tag's pill below its line's top
+	etcdRevInset    = 4  // a revision's words inside its pill
+	etcdRevGap      = 7  // between the revision's pill and the client
+	etcdTagInset    = 5  // a tag's words inside its pill
+	etcdKeyGap      = 10 // between the client and the key, and the key and the tag
+	etcdLeaseY      = 20 // a row's lease line below its top
+	etcdSlimBarH    = 3  // a thin row's bar
+	etcdSlimBarRise = 4  // its top above the row's foot
+	etcdBarY        = 3  // a lease's bar below its line's top
+	etcdBarGap      = 8  // between the lease and its bar, and the bar and what is left
+	etcdBarWant     = 80 // the bar's room the long lease line leaves, or it says less
+	etcdBarLeast    = 20 // a lease's bar's least length
 )
 
 // etcdRefSize is the picture's size at which it is drawn at the sizes
@@ -293,6 +329,7 @@ func etcdScale(size fyne.Size) float32 {
 type etcdGeometry struct {
 	k       float32 // a point of the picture's own lengths and words: grow times the theme's widgets.TextScale
 	grow    float32 // the scale of the theme's sizes it takes (etcdScale)
+	em      float32 // the theme's widgets.TextScale, for the lengths not scaled up with the panel
 	members bool    // room for the members' line
 	small   bool    // thin rows: space is short
 	rowH    float32 // etcdRowH, or etcdRowSmallH when space is short, times k
@@ -307,10 +344,11 @@ type etcdGeometry struct {
 // take.
 func etcdLayout(m etcdModel, size fyne.Size, below float32, th fyne.Theme) etcdGeometry {
 	grow := etcdScale(size)
-	k := grow * widgets.TextScale(th)
-	g := etcdGeometry{k: k, grow: grow, gutter: 6 * k}
+	em := widgets.TextScale(th)
+	k := grow * em
+	g := etcdGeometry{k: k, grow: grow, em: em, gutter: etcdGutterMin * k}
 	if m.lanes > 0 {
-		g.gutter = float32(12+m.lanes*etcdLaneW) * k
+		g.gutter = float32(etcdGutterPad+m.lanes*etcdLaneW) * k
 	}
 	n := float32(len(m.rows))
 	notes := below
@@ -346,7 +384,7 @@ func (g etcdGeometry) rowY(i int) float32 { return g.rowsY + float32(i)*(g.rowH+
 // arrowY is where an arrow leaves (from) or reaches (to) row i: the upper
 // third for a source, the lower third for a target.
 func (g etcdGeometry) arrowY(i int, source bool) float32 {
-	top, h := float32(0), (etcdHeadH-4)*g.k
+	top, h := float32(0), (etcdHeadH-etcdPrefixCut)*g.k
 	if i != etcdPrefixRow {
 		top, h = g.rowY(i), g.rowH
 	}
@@ -358,7 +396,7 @@ func (g etcdGeometry) arrowY(i int, source bool) float32 {
 
 // laneX is the x of an arrow lane in the gutter; lane 0 is nearest the rows.
 func (g etcdGeometry) laneX(lane int) float32 {
-	return g.gutter - (14+float32(lane*etcdLaneW))*g.k
+	return g.gutter - (etcdLaneOffset+float32(lane*etcdLaneW))*g.k
 }
 
 // CreateRenderer implements fyne.Widget.
@@ -518,7 +556,7 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 		r.members.Hide()
 	}
 	if len(m.rows) == 0 {
-		widgets.PlaceText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+6*k, g.rowsY+3*k), muted)
+		widgets.PlaceText(r.free, i18n.T("etcd.free"), fyne.NewPos(g.gutter+etcdInset*k, g.rowsY+etcdRowTextY*k), muted)
 	} else {
 		r.free.Hide()
 	}
@@ -530,7 +568,7 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	}
 	if left := len(m.rows) - g.shown; left > 0 {
 		widgets.PlaceText(r.more, i18n.F("etcd.moreRows", "n", left),
-			fyne.NewPos(g.gutter, g.rowY(g.shown)+2*k), muted)
+			fyne.NewPos(g.gutter, g.rowY(g.shown)+etcdLineY*k), muted)
 	} else {
 		r.more.Hide()
 	}
@@ -546,12 +584,12 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	y := g.rowY(len(m.rows))
 	switch {
 	case len(m.rows) == 0:
-		y = g.rowsY + 22*k
+		y = g.rowsY + etcdFreeH*k
 	case g.shown < len(m.rows):
 		y = g.rowY(g.shown + 1)
 	}
 	if v.Fencing {
-		widgets.PlaceText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+2*k), fg)
+		widgets.PlaceText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+etcdLineY*k), fg)
 		y += etcdStorageH * k
 	} else {
 		r.storage.Hide()
@@ -559,12 +597,12 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	for _, ls := range notes {
 		o := r.notes.Next()
 		widgets.ResizeText(o.mark, caption)
-		widgets.PlaceRect(o.badge, fyne.NewPos(0, y+2*k), fyne.NewSize(14*k, 15*k), widgets.ColorViolation)
-		widgets.PlaceText(o.mark, "!", fyne.NewPos(5*k, y+2*k), color.White)
+		widgets.PlaceRect(o.badge, fyne.NewPos(0, y+etcdLineY*k), fyne.NewSize(etcdBadgeW*k, etcdPillH*k), widgets.ColorViolation)
+		widgets.PlaceText(o.mark, "!", fyne.NewPos(etcdBadgeInset*k, y+etcdLineY*k), color.White)
 		for i, t := range o.lines {
 			widgets.ResizeText(t, etcdNoteSize*k)
 			if i < len(ls) {
-				widgets.PlaceText(t, ls[i], fyne.NewPos(etcdNoteIndent*k, y+k+float32(i)*etcdNoteLineH*k), widgets.Readable(widgets.ColorViolation, th))
+				widgets.PlaceText(t, ls[i], fyne.NewPos(etcdNoteIndent*k, y+etcdNoteTextY*k+float32(i)*etcdNoteLineH*k), widgets.Readable(widgets.ColorViolation, th))
 			} else {
 				t.Hide()
 			}
@@ -615,29 +653,29 @@ const (
 // and what that means.
 func (r *etcdRenderer) drawHeader(v *etcdsim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
 	k := g.k
-	widgets.PlaceText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, 2*k), fg)
-	x := g.gutter + r.prefix.MinSize().Width + 12*k
+	widgets.PlaceText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, etcdLineY*k), fg)
+	x := g.gutter + r.prefix.MinSize().Width + etcdPrefixGap*k
 	head := i18n.F("etcd.revision", "rev", v.Revision)
-	widgets.PlaceText(r.head, head, fyne.NewPos(x, k), fg)
+	widgets.PlaceText(r.head, head, fyne.NewPos(x, etcdRevisionY*k), fg)
 	term := i18n.F("etcd.term", "term", v.Term, "leader", v.Leader)
 	c := muted
 	if v.Leader == "" {
 		term = i18n.F("etcd.term.noLeader", "term", v.Term)
 		c = widgets.Readable(widgets.ColorFault, th)
 	}
-	x += r.head.MinSize().Width + 10*k
+	x += r.head.MinSize().Width + etcdTermGap*k
 	if x+widgets.TextWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
 		term = i18n.F("etcd.term.noLeaderShort", "term", v.Term)
 	}
-	widgets.PlaceText(r.term, term, fyne.NewPos(x, 2*k), c)
+	widgets.PlaceText(r.term, term, fyne.NewPos(x, etcdLineY*k), c)
 	n := len(v.Watches)
 	w := i18n.F("etcd.watches", "n", n)
 	if n == 1 {
 		w = i18n.T("etcd.watches.one")
 	}
 	ww := widgets.TextWidth(w, r.watches.TextSize, false)
-	if x+r.term.MinSize().Width+16*k+ww <= size.Width {
-		widgets.PlaceText(r.watches, w, fyne.NewPos(size.Width-ww, 2*k), muted)
+	if x+r.term.MinSize().Width+etcdWatchGap*k+ww <= size.Width {
+		widgets.PlaceText(r.watches, w, fyne.NewPos(size.Width-ww, etcdLineY*k), muted)
 	} else {
 		r.watches.Hide()
 	}
@@ -666,7 +704,7 @@ func (r *etcdRenderer) membersText(v *etcdsim.EtcdView) string {
 func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcdGeometry, width float32, th fyne.Theme, fg, muted color.Color) {
 	k := g.k
 	x0 := g.gutter
-	w := max(width-x0, 40)
+	w := max(width-x0, etcdRowLeast*g.em)
 	fill, stroke, sw := widgets.Fade(widgets.ColorServerLink, 0.07), widgets.Fade(widgets.ColorServerLink, 0.45), k
 	switch {
 	case row.owner:
@@ -677,21 +715,21 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	widgets.PlaceBox(o.frame, fyne.NewPos(x0, y), fyne.NewSize(w, g.rowH), fill, stroke, sw)
 
 	// Line one: create revision, key, client, and what it is doing.
-	ty := y + 3*k
+	ty := y + etcdRowTextY*k
 	if g.small {
-		ty = y + k
+		ty = y + etcdSlimTextY*k
 	}
-	x := x0 + 6*k
+	x := x0 + etcdInset*k
 	if row.kind == etcdRowKey {
 		rev := i18n.F("etcd.rev", "rev", row.key.CreateRev)
-		rw := widgets.TextWidth(rev, o.rev.TextSize, true) + 8*k
+		rw := widgets.TextWidth(rev, o.rev.TextSize, true) + 2*etcdRevInset*k
 		revFill := widgets.Fade(widgets.ColorServerLink, 0.8)
 		if row.owner {
 			revFill = widgets.ColorHolding
 		}
-		widgets.PlaceRect(o.revBg, fyne.NewPos(x, ty+k), fyne.NewSize(rw, 15*k), revFill)
-		widgets.PlaceText(o.rev, rev, fyne.NewPos(x+4*k, ty+k), color.White)
-		x += rw + 7*k
+		widgets.PlaceRect(o.revBg, fyne.NewPos(x, ty+etcdPillY*k), fyne.NewSize(rw, etcdPillH*k), revFill)
+		widgets.PlaceText(o.rev, rev, fyne.NewPos(x+etcdRevInset*k, ty+etcdPillY*k), color.White)
+		x += rw + etcdRevGap*k
 	} else {
 		o.revBg.Hide()
 		o.rev.Hide()
@@ -707,14 +745,14 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	case row.kind == etcdRowGone && !strings.HasPrefix(row.tag, "waits") && !strings.HasPrefix(row.tag, "watches"):
 		tagFill, tagText = widgets.Fade(widgets.ColorIdle, 0.25), fg
 	}
-	tw := widgets.TextWidth(tag, o.tag.TextSize, true) + 10*k
-	tagX := x0 + w - tw - 6*k
-	widgets.PlaceRect(o.tagBg, fyne.NewPos(tagX, ty+k), fyne.NewSize(tw, 15*k), tagFill)
-	widgets.PlaceText(o.tag, tag, fyne.NewPos(tagX+5*k, ty+k), tagText)
+	tw := widgets.TextWidth(tag, o.tag.TextSize, true) + 2*etcdTagInset*k
+	tagX := x0 + w - tw - etcdInset*k
+	widgets.PlaceRect(o.tagBg, fyne.NewPos(tagX, ty+etcdPillY*k), fyne.NewSize(tw, etcdPillH*k), tagFill)
+	widgets.PlaceText(o.tag, tag, fyne.NewPos(tagX+etcdTagInset*k, ty+etcdPillY*k), tagText)
 
 	client := row.client
 	ow := widgets.TextWidth(client, o.owner.TextSize, true)
-	room := tagX - 10*k - ow - x
+	room := tagX - etcdKeyGap*k - ow - x
 	var key string
 	switch row.kind {
 	case etcdRowKey:
@@ -737,7 +775,7 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	}
 	widgets.PlaceText(o.owner, client, fyne.NewPos(x, ty), fg)
 	if key != "" {
-		widgets.PlaceText(o.key, key, fyne.NewPos(x+ow+10*k, ty), kc)
+		widgets.PlaceText(o.key, key, fyne.NewPos(x+ow+etcdKeyGap*k, ty), kc)
 	} else {
 		o.key.Hide()
 	}
@@ -749,7 +787,7 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 		o.barBg.Hide()
 		o.bar.Hide()
 		if row.kind == etcdRowKey && !g.small {
-			widgets.PlaceText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+6*k, y+20*k), muted)
+			widgets.PlaceText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+etcdInset*k, y+etcdLeaseY*k), muted)
 		} else {
 			o.left.Hide()
 		}
@@ -766,29 +804,29 @@ func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcd
 	if g.small {
 		o.lease.Hide()
 		o.left.Hide()
-		bw := w - 12*k
-		widgets.PlaceRect(o.barBg, fyne.NewPos(x0+6*k, y+g.rowH-4*k), fyne.NewSize(bw, 3*k), widgets.Fade(widgets.ColorIdle, 0.25))
-		r.placeBar(o.bar, fyne.NewPos(x0+6*k, y+g.rowH-4*k), fyne.NewSize(bw*f, 3*k), barColor)
+		bw := w - 2*etcdInset*k
+		widgets.PlaceRect(o.barBg, fyne.NewPos(x0+etcdInset*k, y+g.rowH-etcdSlimBarRise*k), fyne.NewSize(bw, etcdSlimBarH*k), widgets.Fade(widgets.ColorIdle, 0.25))
+		r.placeBar(o.bar, fyne.NewPos(x0+etcdInset*k, y+g.rowH-etcdSlimBarRise*k), fyne.NewSize(bw*f, etcdSlimBarH*k), barColor)
 		return
 	}
-	ly := y + 20*k
+	ly := y + etcdLeaseY*k
 	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", widgets.ShortTime(l.TTL), "every", widgets.ShortTime(l.TTL/3))
 	left := leaseLeftText(*l)
 	lw := widgets.TextWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
 	lw = max(lw, widgets.TextWidth(left, o.left.TextSize, false))
-	if x0+6*k+widgets.TextWidth(lease, o.lease.TextSize, false)+80*k+lw+16*k > x0+w {
+	if x0+etcdInset*k+widgets.TextWidth(lease, o.lease.TextSize, false)+etcdBarWant*k+lw+2*etcdBarGap*k > x0+w {
 		lease = i18n.F("etcd.lease.short", "lease", leaseHex(l.ID))
 	}
-	widgets.PlaceText(o.lease, lease, fyne.NewPos(x0+6*k, ly), muted)
-	bx := x0 + 6*k + o.lease.MinSize().Width + 8*k
-	bw := max(x0+w-6*k-lw-8*k-bx, 20*k)
-	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, ly+3*k), fyne.NewSize(bw, etcdBarH*k), widgets.Fade(widgets.ColorIdle, 0.25))
-	r.placeBar(o.bar, fyne.NewPos(bx, ly+3*k), fyne.NewSize(bw*f, etcdBarH*k), barColor)
+	widgets.PlaceText(o.lease, lease, fyne.NewPos(x0+etcdInset*k, ly), muted)
+	bx := x0 + etcdInset*k + o.lease.MinSize().Width + etcdBarGap*k
+	bw := max(x0+w-etcdInset*k-lw-etcdBarGap*k-bx, etcdBarLeast*k)
+	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, ly+etcdBarY*k), fyne.NewSize(bw, etcdBarH*k), widgets.Fade(widgets.ColorIdle, 0.25))
+	r.placeBar(o.bar, fyne.NewPos(bx, ly+etcdBarY*k), fyne.NewSize(bw*f, etcdBarH*k), barColor)
 	lc := muted
 	if l.Expired {
 		lc = widgets.Readable(widgets.ColorViolation, th)
 	}
-	widgets.PlaceText(o.left, left, fyne.NewPos(bx+bw+8*k, ly), lc)
+	widgets.PlaceText(o.left, left, fyne.NewPos(bx+bw+etcdBarGap*k, ly), lc)
 }
 
 // placeBar shows a TTL bar, or hides it when nothing is left.
@@ -805,13 +843,13 @@ func (r *etcdRenderer) placeBar(b *canvas.Rectangle, pos fyne.Position, size fyn
 func (r *etcdRenderer) drawArrow(a etcdArrow, g etcdGeometry, c color.Color) {
 	k := g.k
 	x := g.laneX(a.lane)
-	edge := g.gutter - 3*k
+	edge := g.gutter - etcdArrowEdge*k
 	ys, yt := g.arrowY(a.from, true), g.arrowY(a.to, false)
 	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(g.gutter, ys), fyne.NewPos(x, ys), c, 1.5*k)
 	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, ys), fyne.NewPos(x, yt), c, 1.5*k)
 	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(x, yt), fyne.NewPos(edge, yt), c, 1.5*k)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6*k, yt-4*k), fyne.NewPos(edge, yt), c, 2*k)
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-6*k, yt+4*k), fyne.NewPos(edge, yt), c, 2*k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-etcdArrowHeadL*k, yt-etcdArrowHeadW*k), fyne.NewPos(edge, yt), c, 2*k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(edge-etcdArrowHeadL*k, yt+etcdArrowHeadW*k), fyne.NewPos(edge, yt), c, 2*k)
 }
 
 // leaseHex writes a lease id as etcd does (etcdctl lease list, the mutex
