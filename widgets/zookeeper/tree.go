@@ -489,7 +489,7 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	// The lock znode.
 	r.parentBox = rowBox{fyne.NewPos(0, y), fyne.NewSize(right, zkParentH*k)}
 	widgets.PlaceBox(r.parent, r.parentBox.pos, r.parentBox.size, widgets.Fade(widgets.ColorServerLink, 0.10), widgets.Fade(widgets.ColorServerLink, 0.7), 1.5*k)
-	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(r.pad, y+4*k), fg)
+	widgets.PlaceText(r.parentName, z.Parent, fyne.NewPos(r.pad, y+zkParentTextY*k), fg)
 	note := i18n.F("zk.parent.children", "n", n)
 	switch n {
 	case 0:
@@ -503,8 +503,8 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	case len(m.arrows) > 0:
 		note += " · " + i18n.T("zk.parent.predecessor")
 	}
-	nx := r.pad + r.parentName.MinSize().Width + 10*k
-	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-r.pad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+6*k), muted)
+	nx := r.pad + r.parentName.MinSize().Width + zkParentNoteGap*k
+	widgets.PlaceText(r.parentNote, zkClip(note, right-nx-r.pad, r.parentNote.TextSize, false), fyne.NewPos(nx, y+zkParentNoteY*k), muted)
 	y += (zkParentH + zkGap) * k
 
 	// The children, in sequence order, hanging from a trunk.
@@ -599,13 +599,13 @@ func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right,
 			end = fyne.NewPos(right, dst.pos.Y+dst.size.Height*0.3)
 		}
 		k := r.k
-		x := right + 5*k + float32(lanes[i])*laneW + laneW/2
+		x := right + zkLaneStart*k + float32(lanes[i])*laneW + laneW/2
 		c := widgets.ColorWaiting
 		widgets.PlaceLine(r.arrows.Next(), start, fyne.NewPos(x, start.Y), c, 1.5*k)
 		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, start.Y), fyne.NewPos(x, end.Y), c, 1.5*k)
 		widgets.PlaceLine(r.arrows.Next(), fyne.NewPos(x, end.Y), end, c, 1.5*k)
-		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6*k, -4*k), c, 1.5*k)
-		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(6*k, 4*k), c, 1.5*k)
+		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(zkArrowHeadL*k, -zkArrowHeadW*k), c, 1.5*k)
+		widgets.PlaceLine(r.arrows.Next(), end, end.AddXY(zkArrowHeadL*k, zkArrowHeadW*k), c, 1.5*k)
 		r.watches = append(r.watches, [2]fyne.Position{start, end})
 	}
 }
@@ -618,9 +618,9 @@ func (r *zkRenderer) drawBand(z *zookeepersim.ZKView, lines []string, h, width f
 	}
 	k := r.k
 	widgets.PlaceBox(r.band, fyne.NewPos(0, 0), fyne.NewSize(width, h), fill, stroke, k)
-	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(r.pad, 2*k), fg)
+	widgets.PlaceText(r.bandText, lines[0], fyne.NewPos(r.pad, zkBandTextY*k), fg)
 	if len(lines) > 1 {
-		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*r.pad, zkBandSize*k, true), fyne.NewPos(r.pad, (2+zkBandLineH)*k), fg)
+		widgets.PlaceText(r.bandText2, zkClip(lines[1], width-2*r.pad, zkBandSize*k, true), fyne.NewPos(r.pad, (zkBandTextY+zkBandLineH)*k), fg)
 	} else {
 		r.bandText2.Hide()
 	}
@@ -698,13 +698,13 @@ func zkPillLabel(state string) string {
 // and returns its width.
 func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Position, k float32) float32 {
 	label := zkPillLabel(state)
-	w := widgets.TextWidth(label, t.TextSize, true) + 8*k
-	widgets.PlaceRect(bg, pos, fyne.NewSize(w, 14*k), SessionStateColor(state))
+	w := widgets.TextWidth(label, t.TextSize, true) + 2*zkPillInset*k
+	widgets.PlaceRect(bg, pos, fyne.NewSize(w, zkPillH*k), SessionStateColor(state))
 	ink := color.Color(color.White)
 	if state == zookeepersim.ZKSuspended {
 		ink = color.Black
 	}
-	widgets.PlaceText(t, label, pos.AddXY(4*k, 0.5*k), ink)
+	widgets.PlaceText(t, label, pos.AddXY(zkPillInset*k, zkPillTextY*k), ink)
 	return w
 }
 
@@ -716,7 +716,7 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 // "…".
 func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
 	k := o.k
-	barW := 56 * k
+	barW := zkSessionBarW * k
 	idOf := func(label string) string {
 		if !ok {
 			return i18n.T("zk.noSession")
@@ -734,7 +734,7 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 	}
 	// barAt is where the bar starts after the id.
 	barAt := func(label string) float32 {
-		return x + max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(idOf(label), o.id.TextSize, false)) + 8*k
+		return x + max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(idOf(label), o.id.TextSize, false)) + zkSessionGap*k
 	}
 	var text string
 	bar := ok
@@ -745,7 +745,7 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 		text, label, bar = noteOf(try.short), try.label, try.bar
 		at := barAt(label)
 		if bar {
-			at += barW + 8*k
+			at += barW + zkSessionGap*k
 		}
 		if widgets.TextWidth(text, o.note.TextSize, false) <= limit-at {
 			break
@@ -754,17 +754,17 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 	widgets.PlaceText(o.id, idOf(label), fyne.NewPos(x, y), muted)
 	x = barAt(label)
 	if bar {
-		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+3*k), fyne.NewSize(barW, 9*k), widgets.Fade(widgets.ColorIdle, 0.3))
+		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+zkSessionBarY*k), fyne.NewSize(barW, zkSessionBarH*k), widgets.Fade(widgets.ColorIdle, 0.3))
 		if f := zkSessionFraction(sess); f > 0 {
 			bc := widgets.ColorOwned
 			if f < 0.2 {
 				bc = widgets.ColorWaiting
 			}
-			widgets.PlaceRect(o.bar, fyne.NewPos(x, y+3*k), fyne.NewSize(barW*f, 9*k), bc)
+			widgets.PlaceRect(o.bar, fyne.NewPos(x, y+zkSessionBarY*k), fyne.NewSize(barW*f, zkSessionBarH*k), bc)
 		} else {
 			o.bar.Hide()
 		}
-		x += barW + 8*k
+		x += barW + zkSessionGap*k
 	} else {
 		o.barBg.Hide()
 		o.bar.Hide()
@@ -786,9 +786,9 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	widgets.PlaceBox(o.frame, b.pos, b.size, fill, stroke, width)
 
 	slim := b.size.Height < zkRowH*k
-	ty := b.pos.Y + 3*k
+	ty := b.pos.Y + zkRowTextY*k
 	if slim {
-		ty = b.pos.Y + (b.size.Height-17*k)/2
+		ty = b.pos.Y + (b.size.Height-zkBadgeH*k)/2
 	}
 	x := b.pos.X + r.pad
 	end := b.pos.X + b.size.Width - r.pad
@@ -798,16 +798,16 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if c.Holder {
 		badge = i18n.F("zk.holder", "seq", c.Seq)
 	}
-	bw := widgets.TextWidth(badge, o.badge.TextSize, true) + 10*k
+	bw := widgets.TextWidth(badge, o.badge.TextSize, true) + 2*zkBadgeInset*k
 	bpos := fyne.NewPos(end-bw, ty)
 	if c.Holder {
-		widgets.PlaceRect(o.badgeBg, bpos, fyne.NewSize(bw, 17*k), widgets.ColorHolding)
-		widgets.PlaceText(o.badge, badge, bpos.AddXY(5*k, k), color.White)
+		widgets.PlaceRect(o.badgeBg, bpos, fyne.NewSize(bw, zkBadgeH*k), widgets.ColorHolding)
+		widgets.PlaceText(o.badge, badge, bpos.AddXY(zkBadgeInset*k, zkBadgeTextY*k), color.White)
 	} else {
-		widgets.PlaceBox(o.badgeBg, bpos, fyne.NewSize(bw, 17*k), color.Transparent, widgets.Fade(widgets.ColorWaiting, 0.8), k)
-		widgets.PlaceText(o.badge, badge, bpos.AddXY(5*k, k), widgets.Readable(widgets.ColorWaiting, th))
+		widgets.PlaceBox(o.badgeBg, bpos, fyne.NewSize(bw, zkBadgeH*k), color.Transparent, widgets.Fade(widgets.ColorWaiting, 0.8), k)
+		widgets.PlaceText(o.badge, badge, bpos.AddXY(zkBadgeInset*k, zkBadgeTextY*k), widgets.Readable(widgets.ColorWaiting, th))
 	}
-	end = bpos.X - 8*k
+	end = bpos.X - zkBadgeGap*k
 
 	prefix, seq := zkShortName(c.Name)
 	pw := widgets.TextWidth(prefix, o.prefix.TextSize, false)
@@ -816,28 +816,28 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if !c.Ephemeral {
 		ephText = i18n.T("zk.persistent")
 	}
-	ew := widgets.TextWidth(ephText, o.eph.TextSize, true) + 8*k
+	ew := widgets.TextWidth(ephText, o.eph.TextSize, true) + 2*zkPillInset*k
 	ow := widgets.TextWidth(c.Owner, o.name.TextSize, true)
-	sw := widgets.TextWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 8*k
+	sw := widgets.TextWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 2*zkPillInset*k
 	// When narrow, drop the guid prefix first (so that a remark on the
 	// owner fits), then the ephemeral pill.
 	remark := zkOwnerNote(c, owner)
 	rw := widgets.TextWidth(remark, o.remark.TextSize, true)
-	rest := nw + 10*k + ow + 8*k + sw
-	showPrefix := prefix != "" && x+pw+ew+10*k+rest+rw+10*k <= end
-	showEph := x+ew+10*k+rest <= end
+	rest := nw + zkWordGap*k + ow + zkOwnerGap*k + sw
+	showPrefix := prefix != "" && x+pw+ew+zkWordGap*k+rest+rw+zkWordGap*k <= end
+	showEph := x+ew+zkWordGap*k+rest <= end
 	if showPrefix {
-		widgets.PlaceText(o.prefix, prefix, fyne.NewPos(x, ty+2*k), muted)
+		widgets.PlaceText(o.prefix, prefix, fyne.NewPos(x, ty+zkSmallTextY*k), muted)
 		x += pw
 	} else {
 		o.prefix.Hide()
 	}
 	widgets.PlaceText(o.seq, seq, fyne.NewPos(x, ty), fg)
-	x += nw + 10*k
+	x += nw + zkWordGap*k
 	if showEph {
-		widgets.PlaceRect(o.ephBg, fyne.NewPos(x, ty+1.5*k), fyne.NewSize(ew, 14*k), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(o.eph, ephText, fyne.NewPos(x+4*k, ty+2*k), color.White)
-		x += ew + 10*k
+		widgets.PlaceRect(o.ephBg, fyne.NewPos(x, ty+zkPillY*k), fyne.NewSize(ew, zkPillH*k), widgets.Fade(widgets.ColorServerLink, 0.85))
+		widgets.PlaceText(o.eph, ephText, fyne.NewPos(x+zkPillInset*k, ty+zkSmallTextY*k), color.White)
+		x += ew + zkWordGap*k
 	} else {
 		o.ephBg.Hide()
 		o.eph.Hide()
@@ -846,11 +846,11 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 	if owner.Client {
 		ownerColor = widgets.Readable(widgets.StateColor(owner.State), th)
 	}
-	widgets.PlaceText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+0.5*k), ownerColor)
-	x += ow + 8*k
+	widgets.PlaceText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+zkOwnerY*k), ownerColor)
+	x += ow + zkOwnerGap*k
 	if x+sw <= end {
-		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+1.5*k), k)
-		x += sw + 10*k
+		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+zkPillY*k), k)
+		x += sw + zkWordGap*k
 	} else {
 		o.stateBg.Hide()
 		o.state.Hide()
@@ -858,16 +858,16 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 
 	// The remark on the owner goes on the first line when it fits there,
 	// else at the end of the second.
-	dy := b.pos.Y + 19*k
+	dy := b.pos.Y + zkSessionLineY*k
 	limit := b.pos.X + b.size.Width - r.pad
 	switch {
 	case remark == "":
 		o.remark.Hide()
 	case x+rw <= end:
-		widgets.PlaceText(o.remark, remark, fyne.NewPos(end-rw, ty+k), fg)
+		widgets.PlaceText(o.remark, remark, fyne.NewPos(end-rw, ty+zkBadgeTextY*k), fg)
 	case !slim:
 		widgets.PlaceText(o.remark, remark, fyne.NewPos(limit-rw, dy), fg)
-		limit -= rw + 10*k
+		limit -= rw + zkWordGap*k
 	default:
 		o.remark.Hide()
 	}
@@ -885,7 +885,7 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
 	widgets.PlaceText(o.name, c.Name, fyne.NewPos(0, y), fg)
 	x := zkIndent*o.k + widgets.TextWidth("client-00", o.name.TextSize, true)
-	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+1.5*o.k), o.k) + 8*o.k
+	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+zkPillY*o.k), o.k) + zkOwnerGap*o.k
 	sess, ok := zkSessionOf(z, c)
 	lead := widgets.ClientStateText(c)
 	if c.State == sim.StateWaiting {

@@ -24,6 +24,34 @@ const (
 	zkLineH     = 18
 	zkMinW      = 320 // the picture's least size
 	zkMinH      = 130
+
+	zkRightMargin   = 2  // right of the boxes with no watch arrows
+	zkLanesGap      = 8  // between the boxes and the arrows' lanes
+	zkLaneStart     = 5  // the first lane right of the boxes
+	zkArrowHeadL    = 6  // an arrowhead's length
+	zkArrowHeadW    = 4  // and its half width
+	zkBandTextY     = 2  // the band's words below its top
+	zkParentTextY   = 4  // the lock znode's path below its top
+	zkParentNoteY   = 6  // and the note after it
+	zkParentNoteGap = 10 // between the path and the note
+	zkRowTextY      = 3  // a child's first line below its top
+	zkSmallTextY    = 2  // small print (a guid prefix, a pill's words) below the line's top
+	zkOwnerY        = 0.5
+	zkBadgeH        = 17 // a child's HOLDER or place-in-line badge
+	zkBadgeInset    = 5  // its words inside it
+	zkBadgeTextY    = 1  // and below its top; a remark on the first line too
+	zkBadgeGap      = 8  // between the badge and the line's words
+	zkPillH         = 14 // a session state's or the ephemeral pill
+	zkPillY         = 1.5
+	zkPillInset     = 4 // a pill's words inside it
+	zkPillTextY     = 0.5
+	zkWordGap       = 10 // between the parts of a child's first line
+	zkOwnerGap      = 8  // after the owner's name
+	zkSessionLineY  = 19 // a child's session line below its top
+	zkSessionBarW   = 56 // a session's bar of time left
+	zkSessionBarY   = 3
+	zkSessionBarH   = 9
+	zkSessionGap    = 8 // between the session's id, bar and timer
 )
 
 // Text sizes of the znode picture, in points at widgets.BaseTextSize (the
@@ -67,7 +95,7 @@ func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	n := len(m.z.Children)
 	grow := widgets.GrowScale(size, zkRefSize, widgets.MostGrowth)
 	k := grow * widgets.TextScale(th)
-	g := zkGeometry{k: k, grow: grow, bandH: zkBandH * k, rowH: zkRowH * k, shown: n, laneW: zkLaneW * k, right: size.Width - 2*k,
+	g := zkGeometry{k: k, grow: grow, bandH: zkBandH * k, rowH: zkRowH * k, shown: n, laneW: zkLaneW * k, right: size.Width - zkRightMargin*k,
 		pad: th.Size(theme.SizeNameInnerPadding) * grow}
 	// The band wraps onto a second line where it is too long for one and
 	// the children keep their full rows below it.
@@ -100,7 +128,7 @@ func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	g.shownOthers = min(len(m.others), max(g.shownOthers, int(left/(zkLineH*k))))
 	if m.nLanes > 0 {
 		g.laneW = min(g.laneW, size.Width*0.2/float32(m.nLanes))
-		g.right -= float32(m.nLanes)*g.laneW + 8*k
+		g.right -= float32(m.nLanes)*g.laneW + zkLanesGap*k
 	}
 	return g
 }
