@@ -259,6 +259,7 @@ func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips
 		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
 		frames: &tickerFrames{}, now: time.Now}
 	v.pics.Timeline.OnSeek = v.seek
+	v.pics.Timeline.SetTipLayer(tips)
 	v.pics.Cluster.OnTapNode = v.nodeMenu
 	v.content = v.build()
 	return v

@@ -44,6 +44,7 @@ type Timeline struct {
 	cursor  time.Duration
 	version int
 	top     float32 // where the lanes start: below the rows of fault badges
+	tip     badgeTip
 }
 
 // NewTimeline returns an empty timeline; SetTimeline fills it.
@@ -680,11 +681,14 @@ const (
 // faultRowY is the top of fault badge row i.
 func faultRowY(i int) float32 { return 4 + float32(i)*faultRowH }
 
-// faultBadge is the label of the faults of one kind at one instant.
+// faultBadge is the label of the faults of one kind at one instant, or
+// the "+N" badge of those there was no room for (more).
 type faultBadge struct {
-	x, w float32 // the badge's left edge and width
-	text string
-	row  int
+	x, w   float32 // the badge's left edge and width
+	text   string
+	row    int
+	faults []sim.FaultMark // the faults it names
+	more   bool            // the "+N" badge: faults are those not drawn
 }
 
 // faultBadges lays out the labels of the run's faults and mid-run
@@ -693,8 +697,10 @@ type faultBadge struct {
 // badge takes the first row in which it covers no other badge, in full
 // words if they fit there and as its glyph alone if not; past
 // faultRowsMax rows it is offset to the right of the row that ends
-// first. So no badge hides another. The cursor's time is written on the axis, below the
-// lanes, so it never covers them either. maxRows (1 to faultRowsMax) is
+// first, as long as it fits before the right edge; those that do not are
+// counted on one "+N" badge at the edge (moreBadge), whose tip names them.
+// So no badge hides another or is drawn off the edge. The cursor's time is
+// written on the axis, below the lanes, so it never covers them either. maxRows (1 to faultRowsMax) is
 // how many rows the badges may take; rows is how many they do.
 func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 	faults := t.tl.Faults
@@ -703,8 +709,9 @@ func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 	for i := range ends {
 		ends[i] = -1
 	}
+	var hidden []sim.FaultMark // no room for their badges: the "+N" badge says them
 	for i := 0; i < len(faults); {
-		f := faults[i]
+		first, f := i, faults[i]
 		words := []string{faultLabel(f)}
 		j := i + 1
 		for ; j < len(faults) && faults[j].At == f.At && faults[j].Kind == f.Kind; j++ {
@@ -721,7 +728,7 @@ func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 			lx := max(min(x-6, width-w), 0)
 			for row := range ends {
 				if lx > ends[row]+3 {
-					badges = append(badges, faultBadge{x: lx, w: w, text: text, row: row})
+					badges = append(badges, faultBadge{x: lx, w: w, text: text, row: row, faults: faults[first:j]})
 					ends[row] = lx + w
 					rows = max(rows, row+1)
 					placed = true
@@ -733,22 +740,11 @@ func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 			}
 		}
 		if !placed {
-			// Crowded beyond the rows: offset the badge to the right,
-			// after the row that ends first, rather than cover another.
-			row := 0
-			for k := range ends {
-				if ends[k] < ends[row] {
-					row = k
-				}
-			}
-			text := glyph + " " + strings.Join(words, ", ")
-			w := TextWidth(text, 11, true) + 8
-			badges = append(badges, faultBadge{x: ends[row] + 4, w: w, text: text, row: row})
-			ends[row] += 4 + w
+			badges, hidden = crowdedBadge(badges, ends, faults[first:j], glyph+" "+strings.Join(words, ", "), glyph, width, hidden)
 			rows = len(ends)
 		}
 	}
-	return badges, max(rows, 1)
+	return moreBadge(badges, ends, hidden, width), max(rows, 1)
 }
 
 // faultLabel is the short text beside a fault's glyph.

@@ -1,7 +1,13 @@
 package widgets
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
@@ -131,4 +137,137 @@ func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (la
 		}
 	}
 	return short, labelBox{min(a+2, right-w), ys[len(ys)-1], w, 17}, false
+}
+
+// firstEnding is the row of the band whose badges end first (ends: the
+// right edge of each row's last badge).
+func firstEnding(ends []float32) int {
+	row := 0
+	for k := range ends {
+		if ends[k] < ends[row] {
+			row = k
+		}
+	}
+	return row
+}
+
+// crowdedBadge places the badge of fs where the rows are full at its
+// instant: after the row that ends first, rather than on another badge,
+// in full words (text) or as its glyph where only that fits before the
+// right edge (width). Where neither does, fs join hidden, for moreBadge.
+func crowdedBadge(badges []faultBadge, ends []float32, fs []sim.FaultMark, text, glyph string, width float32, hidden []sim.FaultMark) ([]faultBadge, []sim.FaultMark) {
+	row := firstEnding(ends)
+	for _, s := range []string{text, glyph} {
+		if w := TextWidth(s, 11, true) + 8; ends[row]+4+w <= width {
+			badges = append(badges, faultBadge{x: ends[row] + 4, w: w, text: s, row: row, faults: fs})
+			ends[row] += 4 + w
+			return badges, hidden
+		}
+	}
+	return badges, append(hidden, fs...)
+}
+
+// moreBadge adds to badges the "+N" badge of the hidden faults (those
+// crowdedBadge found no room for) at the right edge of the band: in the
+// row that ends first, whose last badges give way to it where it has no
+// room there (they join the hidden ones). Every fault is so named by a
+// badge on screen or counted on the "+N" one, whose tip names it (issue
+// 16: a partition every second pushed the last badges off the edge).
+func moreBadge(badges []faultBadge, ends []float32, hidden []sim.FaultMark, width float32) []faultBadge {
+	if len(hidden) == 0 {
+		return badges
+	}
+	row := firstEnding(ends)
+	n := len(hidden)
+	var x, w float32
+	for { // a badge that gives way adds to N, which may widen the badge
+		w = TextWidth("+"+strconv.Itoa(n), 11, true) + 8
+		x = max(width-w, 0)
+		given := 0
+		for _, b := range badges {
+			if b.row == row && !b.more && b.x+b.w+3 > x {
+				given += len(b.faults)
+			}
+		}
+		if len(hidden)+given == n {
+			break
+		}
+		n = len(hidden) + given
+	}
+	badges = slices.DeleteFunc(badges, func(b faultBadge) bool {
+		if b.row == row && b.x+b.w+3 > x {
+			hidden = append(hidden, b.faults...)
+			return true
+		}
+		return false
+	})
+	slices.SortStableFunc(hidden, func(a, b sim.FaultMark) int { return cmp.Compare(a.At, b.At) })
+	return append(badges, faultBadge{x: x, w: w, text: "+" + strconv.Itoa(len(hidden)), row: row, faults: hidden, more: true})
+}
+
+// tipLines is the most faults a "+N" badge's tip names, one a line.
+const tipLines = 12
+
+// moreTip is the tip of a "+N" badge: the faults it stands for, one a
+// line with its instant, at most tipLines of them.
+func moreTip(b faultBadge) string {
+	lines := []string{i18n.F("timeline.moreFaults", "n", strconv.Itoa(len(b.faults)))}
+	for i, f := range b.faults {
+		if i == tipLines {
+			lines = append(lines, "…")
+			break
+		}
+		lines = append(lines, FormatTime(f.At)+"  "+faultGlyph(f.Kind)+" "+faultLabel(f))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// badgeTip shows the tip of the "+N" fault badge under the mouse.
+type badgeTip struct {
+	layer *TipLayer
+	text  string // the tip asked for, "" when none
+}
+
+// SetTipLayer is where the timeline's tips show (the "+N" badge's list of
+// the faults it could not draw).
+func (t *Timeline) SetTipLayer(layer *TipLayer) { t.tip.layer = layer }
+
+// tipAt is the tip of the badge at p, "" where there is none.
+func (t *Timeline) tipAt(p fyne.Position) string {
+	badges, _ := t.faultBadges(t.badgeRows())
+	for _, b := range badges {
+		if y := faultRowY(b.row); b.more && p.X >= b.x && p.X <= b.x+b.w && p.Y >= y && p.Y <= y+faultRowH {
+			return moreTip(b)
+		}
+	}
+	return ""
+}
+
+// MouseIn implements desktop.Hoverable.
+func (t *Timeline) MouseIn(e *desktop.MouseEvent) { t.MouseMoved(e) }
+
+// MouseMoved implements desktop.Hoverable: the tip of a "+N" badge shows
+// while the mouse rests on it.
+func (t *Timeline) MouseMoved(e *desktop.MouseEvent) {
+	if t.tip.layer == nil {
+		return
+	}
+	text := t.tipAt(e.Position)
+	if text == t.tip.text {
+		return
+	}
+	t.tip.text = text
+	if text == "" {
+		t.tip.layer.HideTip()
+		return
+	}
+	t.tip.layer.ShowAfter(text, e.AbsolutePosition)
+}
+
+// MouseOut implements desktop.Hoverable.
+func (t *Timeline) MouseOut() {
+	if t.tip.layer != nil && t.tip.text != "" {
+		t.tip.layer.HideTip()
+	}
+	t.tip.text = ""
 }

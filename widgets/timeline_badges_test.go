@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -133,4 +134,46 @@ func TestTimelineOverlapBadgeCoversNoFaultBadge(t *testing.T) {
 		require.True(t, faults.free(*overlap), "at %v: the badge %v covers a fault badge (%v)", size, *overlap, faults)
 		requireOnNoBar(t, tl, *overlap, fmt.Sprintf("at %v", size))
 	}
+}
+
+// Every fault badge of a crowded run is drawn inside the timeline, and the
+// faults whose badges have no room are counted on a "+N" badge at the edge
+// whose tip names them (issue 16: a partition every second pushed the last
+// badges past the right edge, where nobody saw them).
+func TestTimelineFaultBadgesStayOnScreen(t *testing.T) {
+	test.NewTempApp(t)
+	tl := NewTimeline()
+	w := test.NewTempWindow(t, tl)
+	run := crowdedTimeline()
+	for _, size := range []fyne.Size{fyne.NewSize(1008, 130), fyne.NewSize(1008, 175), fyne.NewSize(700, 150), fyne.NewSize(400, 150), fyne.NewSize(1350, 210)} {
+		r := drawnAtEnd(t, w, tl, run, size)
+		named, more := 0, 0
+		for _, o := range r.badges.objects() {
+			b := o.(*canvas.Rectangle)
+			if !b.Visible() || b.FillColor != ColorFault {
+				continue
+			}
+			require.GreaterOrEqual(t, b.Position().X, float32(0), "at %v", size)
+			require.LessOrEqual(t, b.Position().X+b.Size().Width, size.Width, "at %v: a fault badge at x=%v is past the right edge", size, b.Position().X)
+			text := badgeText(r, b)
+			if n, ok := strings.CutPrefix(text, "+"); ok {
+				more, _ = strconv.Atoi(n)
+				tip := tl.tipAt(b.Position().AddXY(2, 2))
+				require.Contains(t, tip, FormatTime(run.Faults[len(run.Faults)-1].At), "at %v: the tip names the faults not drawn", size)
+				continue
+			}
+			named++
+		}
+		require.Equal(t, len(run.Faults), named+more, "at %v: every fault is named by a badge or counted on the +N one", size)
+	}
+}
+
+// badgeText is the text on the badge b.
+func badgeText(r *timelineRenderer, b fyne.CanvasObject) string {
+	for _, o := range r.labels.objects() {
+		if txt := o.(*canvas.Text); txt.Visible() && b.Position() == txt.Position().SubtractXY(4, 1) {
+			return txt.Text
+		}
+	}
+	return ""
 }
