@@ -464,9 +464,9 @@ func phaseText(a redlocksim.RedlockAttempt) string {
 func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
 	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
 	k := r.k
-	ys := []float32{0, 15 * k, 30 * k, 45 * k}
+	ys := []float32{0, tallyHeadPitch * k, 2 * tallyHeadPitch * k, 3 * tallyHeadPitch * k}
 	for i, s := range rows {
-		widgets.PlaceText(r.label(), s, fyne.NewPos(0, ys[i]+k), c.muted)
+		widgets.PlaceText(r.label(), s, fyne.NewPos(0, ys[i]+tallyHeadTextY*k), c.muted)
 	}
 	var drift, ttl time.Duration
 	for _, a := range view.Attempts {
@@ -478,7 +478,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 	names := true
 	for i, m := range view.Masters {
 		if m.Node >= 0 && m.Node < len(r.v.nodes) &&
-			widgets.TextWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, tallyBoldSize*k, true) > colW-4*k {
+			widgets.TextWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, tallyBoldSize*k, true) > colW-tallyColPad*k {
 			names = false
 		}
 	}
@@ -491,7 +491,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 		o.resize(k, r.caption*r.grow)
 		x := colX(i)
 		center := func(t *canvas.Text, s string, y float32, col color.Color) {
-			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-4*k)
+			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-tallyColPad*k)
 			w := widgets.TextWidth(s, t.TextSize, t.TextStyle.Bold)
 			widgets.PlaceText(t, s, fyne.NewPos(x+(colW-w)/2, y), col)
 		}
@@ -514,7 +514,7 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			if node.Skew < 0 {
 				word = i18n.T("redlock.behind")
 			}
-			if widgets.TextWidth(skew+word, o.skew.TextSize, true) <= colW-4*k {
+			if widgets.TextWidth(skew+word, o.skew.TextSize, true) <= colW-tallyColPad*k {
 				skew += word
 			}
 		case skew != "0":
@@ -523,12 +523,12 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 		center(o.skew, skew, ys[1], skewCol)
 
 		// The TTL bar by the master's own clock, the time left written on it.
-		bw := max(colW-8*k, 8*k)
+		bw := max(colW-tallyHeadBarPad*k, tallyHeadBarLeast*k)
 		bx := x + (colW-bw)/2
-		by, bh := ys[3]+k, 14*k
+		by, bh := ys[3]+tallyHeadTextY*k, tallyHeadBarH*k
 		track := func() { widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw, bh), c.track) }
 		onBar := func(s string, col color.Color) {
-			s = widgets.FitText(s, o.left.TextSize, false, bw-2*k)
+			s = widgets.FitText(s, o.left.TextSize, false, bw-tallyBarTextPad*k)
 			w := widgets.TextWidth(s, o.left.TextSize, false)
 			widgets.PlaceText(o.left, s, fyne.NewPos(bx+(bw-w)/2, by), col)
 		}
@@ -537,15 +537,15 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			center(o.owner, i18n.T("redlock.down"), ys[2], c.fg)
 			o.barBg.Hide()
 			o.bar.Hide()
-			onBar(widgets.FitWords("redlock.keysLost", o.left.TextSize, false, bw-2*k), c.muted)
+			onBar(widgets.FitWords("redlock.keysLost", o.left.TextSize, false, bw-tallyBarTextPad*k), c.muted)
 		case len(m.Keys) == 0:
 			center(o.owner, i18n.T("redlock.free"), ys[2], c.muted)
 			track()
 			o.bar.Hide()
-			onBar(widgets.FitWords("redlock.noKey", o.left.TextSize, false, bw-2*k), c.muted)
+			onBar(widgets.FitWords("redlock.noKey", o.left.TextSize, false, bw-tallyBarTextPad*k), c.muted)
 		default:
 			key := m.Keys[0]
-			center(o.owner, ownerLabel(key.Owner, o.owner.TextSize, colW-4*k), ys[2], widgets.Readable(ownerColor(r.v.nodes, key.Owner), c.th))
+			center(o.owner, ownerLabel(key.Owner, o.owner.TextSize, colW-tallyColPad*k), ys[2], widgets.Readable(ownerColor(r.v.nodes, key.Owner), c.th))
 			track()
 			if f := redis.TTLFraction(key); f > 0 {
 				col := widgets.ColorOwned
@@ -558,20 +558,20 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			}
 			left := compactTime(key.Left)
 			if key.Expired {
-				left = widgets.FitWords("redlock.expired", o.left.TextSize, false, bw-2*k)
+				left = widgets.FitWords("redlock.expired", o.left.TextSize, false, bw-tallyBarTextPad*k)
 			}
 			onBar(left, c.fg)
 		}
 	}
 
 	// The right column: what the heads mean and the quorum rule.
-	x := colX(len(view.Masters)) + 10*k
+	x := colX(len(view.Masters)) + tallyRightGap*k
 	mode := i18n.T("redlock.parallel")
 	if view.Sequential {
 		mode = i18n.T("redlock.sequential")
 	}
 	notes := []string{i18n.F("redlock.quorum", "q", view.Quorum, "n", len(view.Masters)), mode}
-	noteW := r.v.Size().Width - x - 2*k
+	noteW := r.v.Size().Width - x - tallyRightMargin*k
 	if drift > 0 {
 		notes = append(notes, driftLines(DriftArithmetic(ttl, drift), r.caption*r.grow, noteW)...)
 	}
@@ -581,10 +581,10 @@ func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, 
 			o, col = r.heads.Next(), c.fg
 			widgets.ResizeText(o, tallyBoldSize*k)
 		}
-		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, noteW), fyne.NewPos(x, ys[i]+k), col)
+		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, noteW), fyne.NewPos(x, ys[i]+tallyHeadTextY*k), col)
 	}
 	w := r.v.Size().Width
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH*k-4*k), fyne.NewPos(w, tallyMastersH*k-4*k), c.track, k)
+	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH*k-tallyRuleRise*k), fyne.NewPos(w, tallyMastersH*k-tallyRuleRise*k), c.track, k)
 }
 
 // driftLines breaks the drift's arithmetic ("drift = 10000 × 0.01 + 2 =
@@ -670,11 +670,11 @@ type tallyRow struct {
 func (g tallyGeometry) row(text, caption float32) tallyRow {
 	k := g.k
 	if g.tight {
-		return tallyRow{boxH: tallyTightH*k - 2*k, glyph: caption * g.grow, meterY: 3 * k, meterH: 10 * k,
-			quorumH: tallyTightH * k, phaseY: k}
+		return tallyRow{boxH: tallyTightH*k - tallyBoxGap*k, glyph: caption * g.grow, meterY: tallyTightMeterY * k, meterH: tallyTightMeterH * k,
+			quorumH: tallyTightH * k, phaseY: tallyTightPhaseY * k}
 	}
-	return tallyRow{boxH: tallyVoteH*k - 2*k, glyph: text * g.grow, meterY: 2 * k, meterH: 16 * k,
-		quorumY: -k, quorumH: tallyVoteH * k, nameY: 2 * k, tallyY: 3 * k, phaseY: 4 * k}
+	return tallyRow{boxH: tallyVoteH*k - tallyBoxGap*k, glyph: text * g.grow, meterY: tallyMeterY * k, meterH: tallyMeterH * k,
+		quorumY: -tallyQuorumRise * k, quorumH: tallyVoteH * k, nameY: tallyNameY * k, tallyY: tallyTallyY * k, phaseY: tallyPhaseY * k}
 }
 
 // drawAttempt draws one client's block at y: a full one or a row of votes.
@@ -692,10 +692,10 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g ta
 		}
 	}
 	width := r.v.Size().Width
-	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, g.nameW-6*k), fyne.NewPos(0, y+row.nameY), c.fg)
+	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, g.nameW-tallyNamePad*k), fyne.NewPos(0, y+row.nameY), c.fg)
 
 	// Vote boxes in the masters' columns.
-	bw := min(colW-8*k, 40*k)
+	bw := min(colW-tallyVotePad*k, tallyVoteMaxW*k)
 	for i := range len(r.v.view.Masters) {
 		vote := redlocksim.Vote("")
 		if i < len(a.Votes) {
@@ -721,8 +721,8 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g ta
 	// The quorum meter: a cell per master, the yes votes filled, a line
 	// after the quorum-th cell.
 	n, q, yes := len(r.v.view.Masters), r.v.view.Quorum, Yes(a.Votes)
-	x := colX(n) + 10*k
-	cellW, cellGap := 7*k, 2*k
+	x := colX(n) + tallyRightGap*k
+	cellW, cellGap := tallyCellW*k, tallyCellGap*k
 	for i := range n {
 		cell := r.cells.Next()
 		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+row.meterY)
@@ -736,7 +736,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g ta
 		qx := x + float32(q)*(cellW+cellGap) - cellGap/2
 		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y+row.quorumY), fyne.NewPos(qx, y+row.quorumY+row.quorumH), c.fg, 2*k)
 	}
-	mx := x + float32(n)*(cellW+cellGap) + 6*k
+	mx := x + float32(n)*(cellW+cellGap) + tallyMeterGap*k
 	tally := tallyText(a, n, q)
 	tallyCol := c.fg
 	if a.Number == 0 {
@@ -764,27 +764,27 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g ta
 		if node.Paused {
 			label += " · " + i18n.T("redlock.paused")
 		}
-		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + 8*k
-		if width-tx > 24*k {
+		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + tallyPhaseGap*k
+		if width-tx > tallyPhaseLeast*k {
 			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+row.phaseY), widgets.Readable(phaseColor(a.Phase), c.th))
 		}
 		return
 	}
 
 	// Phase pill and try number under the name.
-	pw := widgets.TextWidth(phase, o.pillText.TextSize, true) + 10*k
-	widgets.PlaceRect(o.pill, fyne.NewPos(0, y+tallyVoteH*k+k), fyne.NewSize(pw, 16*k), phaseColor(a.Phase))
-	widgets.PlaceText(o.pillText, phase, fyne.NewPos(5*k, y+tallyVoteH*k+2*k), color.White)
+	pw := widgets.TextWidth(phase, o.pillText.TextSize, true) + 2*tallyPillInset*k
+	widgets.PlaceRect(o.pill, fyne.NewPos(0, y+tallyVoteH*k+tallyPillY*k), fyne.NewSize(pw, tallyPillH*k), phaseColor(a.Phase))
+	widgets.PlaceText(o.pillText, phase, fyne.NewPos(tallyPillInset*k, y+tallyVoteH*k+tallyPillTextY*k), color.White)
 	if try != "" {
-		widgets.PlaceText(o.try, try, fyne.NewPos(0, y+tallyVoteH*k+18*k), c.muted)
+		widgets.PlaceText(o.try, try, fyne.NewPos(0, y+tallyVoteH*k+tallyTryY*k), c.muted)
 	} else {
 		o.try.Hide()
 	}
 
 	// The ttl bar.
-	bx, by := g.nameW, y+tallyVoteH*k+3*k
+	bx, by := g.nameW, y+tallyVoteH*k+tallyBarY*k
 	bw2 := width - bx
-	bh := 12 * k
+	bh := tallyBarH * k
 	bar := NewValidityBar(a, r.v.at)
 	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw2, bh), c.track)
 	seg := func(rect *canvas.Rectangle, from, share float32, fill color.Color) {
@@ -805,21 +805,21 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g ta
 	seg(o.drift, 1-bar.Drift, bar.Drift, widgets.Fade(widgets.ColorIdle, 0.8))
 	if holdingPhase(a.Phase) && a.Done {
 		nx := bx + (bar.Elapsed+bar.Used)*bw2
-		widgets.PlaceLine(o.now, fyne.NewPos(nx, by-3*k), fyne.NewPos(nx, by+bh+3*k), c.fg, 2*k)
+		widgets.PlaceLine(o.now, fyne.NewPos(nx, by-tallyNowOver*k), fyne.NewPos(nx, by+bh+tallyNowOver*k), c.fg, 2*k)
 	} else {
 		o.now.Hide()
 	}
 
 	// The arithmetic and its outcome, and why when there is room.
 	line, why := AttemptText(a, r.v.at, r.v.view.Sequential)
-	ay := by + bh + 3*k
+	ay := by + bh + tallyArithGap*k
 	widgets.PlaceText(o.arith, widgets.FitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
 	if g.detail && why != "" {
 		col := c.muted
 		if bar.Overdue > 0 || a.Phase == "lost" {
 			col = widgets.Readable(widgets.ColorViolation, c.th)
 		}
-		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+15*k), col)
+		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+tallyWhyY*k), col)
 	} else {
 		o.note.Hide()
 	}
@@ -884,7 +884,7 @@ func centerIn(t *canvas.Text, s string, pos fyne.Position, size fyne.Size, c col
 // bottom.
 func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 	k := r.k
-	y := size.Height - tallyLegendH*k + 3*k
+	y := size.Height - tallyLegendH*k + tallyLegendTextY*k
 	x := float32(0)
 	for _, it := range VoteLegend {
 		s := VoteGlyph(it.Vote) + " " + voteText(it.Vote, it.Text)
@@ -895,7 +895,7 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 			return
 		}
 		widgets.PlaceText(t, s, fyne.NewPos(x, y), c.muted)
-		x += w + 14*k
+		x += w + tallyLegendGap*k
 	}
 	bar := []struct {
 		label string
@@ -904,16 +904,16 @@ func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
 		{i18n.T("redlock.legend.drift"), widgets.Fade(widgets.ColorIdle, 0.8)}}
 	need := float32(0)
 	for _, it := range bar {
-		need += widgets.TextWidth(it.label, r.caption*r.grow, false) + 28*k
+		need += widgets.TextWidth(it.label, r.caption*r.grow, false) + (tallySwatchLabelX+tallyLegendBarGap)*k
 	}
 	if x+need > size.Width {
 		return // all three or none
 	}
 	for _, it := range bar {
 		t := r.label()
-		w := widgets.TextWidth(it.label, t.TextSize, false) + 16*k
-		widgets.PlaceRect(r.cells.Next(), fyne.NewPos(x, y+3*k), fyne.NewSize(12*k, 10*k), it.col)
-		widgets.PlaceText(t, it.label, fyne.NewPos(x+16*k, y), c.muted)
-		x += w + 12*k
+		w := widgets.TextWidth(it.label, t.TextSize, false) + tallySwatchLabelX*k
+		widgets.PlaceRect(r.cells.Next(), fyne.NewPos(x, y+tallySwatchY*k), fyne.NewSize(tallySwatchW*k, tallySwatchH*k), it.col)
+		widgets.PlaceText(t, it.label, fyne.NewPos(x+tallySwatchLabelX*k, y), c.muted)
+		x += w + tallyLegendBarGap*k
 	}
 }

@@ -30,6 +30,57 @@ const (
 	tallyMinW     = 360 // the tally's least size
 	tallyMinH     = 100
 	tallyDrawnW   = 100 // narrower, it draws nothing
+
+	// The masters' heads and the right column.
+	tallyHeadPitch    = 15 // between the heads' lines
+	tallyHeadTextY    = 1  // a head's words below its line's top
+	tallyColPad       = 4  // a column's words narrower than it
+	tallyHeadBarH     = 14 // a master's TTL bar
+	tallyHeadBarPad   = 8  // narrower than its column
+	tallyHeadBarLeast = 8  // its least width
+	tallyBarTextPad   = 2  // the words on it, narrower than it
+	tallyRightGap     = 10 // the right column (and a row's quorum meter) after the masters' columns
+	tallyRightMargin  = 2  // the right column's words short of the edge
+	tallyRuleRise     = 4  // the rule under the heads, above their foot
+
+	// A client's row of votes and its full block.
+	tallyBoxGap      = 2 // a vote box is its row less this
+	tallyMeterY      = 2 // the quorum meter below the row's top
+	tallyMeterH      = 16
+	tallyTightMeterY = 3 // in a tight row
+	tallyTightMeterH = 10
+	tallyQuorumRise  = 1  // the quorum's line above the row's top
+	tallyNameY       = 2  // the client's name below the row's top
+	tallyTallyY      = 3  // its tally
+	tallyPhaseY      = 4  // its phase, in a row
+	tallyTightPhaseY = 1  // in a tight row
+	tallyNamePad     = 6  // the name narrower than its column
+	tallyVotePad     = 8  // a vote box narrower than its column
+	tallyVoteMaxW    = 40 // and at most this wide
+	tallyCellW       = 7  // a quorum meter's cell
+	tallyCellGap     = 2
+	tallyMeterGap    = 6  // between the meter and the tally
+	tallyPhaseGap    = 8  // between the tally and the phase, in a row
+	tallyPhaseLeast  = 24 // the room the phase needs to be written
+	tallyPillY       = 1  // the phase's pill below the row of votes
+	tallyPillH       = 16
+	tallyPillInset   = 5  // its words inside it
+	tallyPillTextY   = 2  // and below the row of votes
+	tallyTryY        = 18 // the try's number below the row of votes
+	tallyBarY        = 3  // the validity bar below the row of votes
+	tallyBarH        = 12
+	tallyNowOver     = 3  // the now line beyond the bar, above and below
+	tallyArithGap    = 3  // the arithmetic below the bar
+	tallyWhyY        = 15 // the line of detail below the arithmetic
+
+	// The legend.
+	tallyLegendTextY  = 3  // its words below its top
+	tallyLegendGap    = 14 // between two votes' glyphs
+	tallySwatchY      = 3  // a colour's swatch below the line's top
+	tallySwatchW      = 12
+	tallySwatchH      = 10
+	tallySwatchLabelX = 16 // its label after the swatch's left edge
+	tallyLegendBarGap = 12 // between two colours
 )
 
 // Text sizes of the tally, in points at widgets.BaseTextSize (the small
