@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // flowLayout lays its objects out left to right and starts a new row when
@@ -328,12 +329,16 @@ func (w *wholeTextLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 }
 
 // yieldingFooter lays out a picture with a footer of text beneath it: the
-// footer takes its full height when the box has room for it beside the
-// picture's minimum, and scrolls in what is left when it has not, so a
-// short window keeps the picture and can still read the text. Its objects
-// are the picture and a scroller around footer.
+// footer takes its full height when the box has room for it beside what
+// the picture draws, right under that, and scrolls in what is left when
+// it has not, so a short window keeps the picture and can still read the
+// text. A picture that says how tall it draws (designtab.Drawn) is given
+// that; another its minimum. Its objects are the picture and a scroller
+// around footer.
 type yieldingFooter struct {
 	footer *widget.Label // the text inside the scroller, measured for its full height
+	box    fyne.Size     // the size last laid out
+	top    float32       // where the footer started then
 }
 
 // footerMin is the least height the footer keeps: about two lines.
@@ -375,15 +380,81 @@ func (y *yieldingFooter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		y.footer.Refresh()
 	}
 	y.footer.Resize(fyne.NewSize(size.Width, y.footer.MinSize().Height))
+	picH, top := y.split(pic, size)
+	y.box, y.top = size, top
+	pic.Move(fyne.NewPos(0, 0))
+	pic.Resize(fyne.NewSize(size.Width, picH))
+	foot.Move(fyne.NewPos(0, top))
+	foot.Resize(fyne.NewSize(size.Width, size.Height-top))
+}
+
+// split is the height of the picture's box in a box of size and the top
+// of the footer. Where the footer has its full height under the picture's
+// box and the picture draws less than that box, the footer starts right
+// under what it draws, over the bottom of its box where nothing is drawn:
+// the picture keeps the box it grows by (widgets.GrowScale) and the gap
+// goes under the notes (etcd's and Redis's tabs at their end). Else the
+// picture keeps the least height at which it draws whole (its minimum if
+// it does not say, designtab.Drawn) and the footer scrolls in the rest,
+// at least footerMin of it, in whole lines.
+func (y *yieldingFooter) split(pic fyne.CanvasObject, size fyne.Size) (picH, top float32) {
 	want := y.footer.MinSize().Height
-	h := max(min(want, size.Height-pic.MinSize().Height), min(want, footerMin))
+	least := min(want, footerMin)
+	need := pic.MinSize().Height
+	if d, ok := pic.(designtab.Drawn); ok {
+		if p := size.Height - want; p > 0 {
+			if drawn := d.DrawnHeight(fyne.NewSize(size.Width, p)); drawn < p {
+				return p, drawn
+			}
+		}
+		need = drawsWhole(d, size.Width, size.Height-least)
+	}
+	h := max(min(want, size.Height-need), least)
 	if h < want {
 		h = min(h, y.wholeLines(h))
 	}
-	pic.Move(fyne.NewPos(0, 0))
-	pic.Resize(fyne.NewSize(size.Width, size.Height-h))
-	foot.Move(fyne.NewPos(0, size.Height-h))
-	foot.Resize(fyne.NewSize(size.Width, h))
+	picH = size.Height - h
+	if d, ok := pic.(designtab.Drawn); ok && h < want {
+		// What a picture that needs this box draws in it may still end
+		// short of it (etcd's free lock under a row's room): the notes
+		// take that too, in whole lines, over the box's empty foot.
+		h = min(want, size.Height-d.DrawnHeight(fyne.NewSize(size.Width, picH)))
+		if h < want {
+			h = y.wholeLines(h)
+		}
+	}
+	return picH, size.Height - h
+}
+
+// drawsWhole is the least height up to most at which d, width wide, draws
+// less than its box (to half a point): below it d fills its box and is
+// drawn smaller than it would like.
+func drawsWhole(d designtab.Drawn, width, most float32) float32 {
+	fills := func(h float32) bool { return d.DrawnHeight(fyne.NewSize(width, h)) >= h }
+	if fills(most) {
+		return most
+	}
+	lo, hi := float32(0), most // lo fills, hi does not
+	for hi-lo > 0.5 {
+		if mid := (lo + hi) / 2; fills(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// follow lays the box objs out again where what the picture draws moved
+// since the last layout (a new instant has more rows or fewer): Fyne lays
+// a box out when its size changes, not its picture's content.
+func (y *yieldingFooter) follow(objs []fyne.CanvasObject) {
+	if len(objs) != 2 || y.box.IsZero() {
+		return
+	}
+	if _, top := y.split(objs[0], y.box); top != y.top {
+		y.Layout(objs, y.box)
+	}
 }
 
 func (y *yieldingFooter) MinSize(objs []fyne.CanvasObject) fyne.Size {

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 // layOut lays the window out at a size twice, so a flow that found it
@@ -197,6 +199,71 @@ func TestYieldingFooter(t *testing.T) {
 		c.Resize(tc.size)
 		assert.Equal(t, tc.want, text.SizeName, "notes in a box of %v", tc.size)
 	}
+}
+
+// drawnPicture is a state picture that draws rows of 20 points at its own
+// sizes, growing as widgets.GrowScale says against a 300×100 box, and says
+// how tall that is (designtab.Drawn).
+type drawnPicture struct {
+	*canvas.Rectangle
+	rows int
+}
+
+func (d drawnPicture) DrawnHeight(size fyne.Size) float32 {
+	return min(float32(d.rows)*20*widgets.GrowScale(size, fyne.NewSize(300, 100), widgets.MostGrowth), size.Height)
+}
+
+// The notes under a picture that says how tall it draws start right under
+// what it draws and take the rest (issue 16: etcd's and Redis's pictures
+// at the end left a gap above their notes, and at 1366×768 the etcd notes
+// scrolled under a picture of 60 points given its 100-point minimum): in
+// full with the gap under them where the box has room, scrolling in whole
+// lines where it has not, at least footerMin of them under a picture that
+// fills the box; the picture keeps the box it grows by.
+func TestYieldingFooterUnderWhatIsDrawn(t *testing.T) {
+	rect := canvas.NewRectangle(nil)
+	rect.SetMinSize(fyne.NewSize(100, 100))
+	pic := drawnPicture{Rectangle: rect, rows: 3} // 60 high at its own sizes
+	text := widget.NewLabel("one\ntwo\nthree\nfour\nfive")
+	text.SizeName = theme.SizeNameCaptionText
+	y := &yieldingFooter{footer: text}
+	c := fyne.NewContainerWithLayout(y, pic, container.NewVScroll(text))
+	full := text.MinSize().Height
+	foot := func() (top, h float32) { return c.Objects[1].Position().Y, c.Objects[1].Size().Height }
+
+	c.Resize(fyne.NewSize(300, 100+full+50))
+	top, h := foot()
+	assert.Equal(t, float32(60), top, "the notes start under the three rows drawn, not under the picture's minimum")
+	assert.Equal(t, c.Size().Height-60, h, "and take the rest, the gap under them")
+	assert.Equal(t, c.Size().Height-full, rect.Size().Height, "the picture keeps the box it would grow by")
+
+	line := fyne.MeasureText("M", theme.CaptionTextSize(), fyne.TextStyle{}).Height
+	c.Resize(fyne.NewSize(300, 60+theme.InnerPadding()+3.5*line))
+	top, h = foot()
+	assert.InDelta(t, theme.InnerPadding()+3*line, h, 0.01, "a short box gives the notes what the picture does not draw, in whole lines")
+	assert.InDelta(t, c.Size().Height-h, top, 0.01)
+	assert.GreaterOrEqual(t, rect.Size().Height, float32(60), "and the picture what it draws")
+
+	c.Objects[0] = drawnPicture{Rectangle: rect, rows: 10} // 200 high
+	c.Resize(fyne.NewSize(300, 100+full))
+	_, h = foot()
+	assert.LessOrEqual(t, h, float32(footerMin), "a picture that fills its box keeps it, the notes a strip")
+	assert.InDelta(t, theme.InnerPadding()+line, h, 0.01)
+
+	c.Objects[0] = pic
+	big := fyne.NewSize(900, 300+full) // a picture box three times 300×100: grown by MostGrowth
+	c.Resize(big)
+	top, h = foot()
+	assert.Equal(t, big.Height-full, rect.Size().Height, "a large box lets the picture grow")
+	assert.InDelta(t, 60*widgets.MostGrowth, top, 0.01, "by GrowScale, the notes under its grown rows")
+	assert.Equal(t, big.Height-top, h)
+
+	pic.rows = 1 // a later instant draws fewer rows: the notes follow
+	c.Objects[0] = pic
+	c.Resize(fyne.NewSize(300, 100+full+50))
+	y.follow(c.Objects)
+	top, _ = foot()
+	assert.Equal(t, float32(20), top, "a picture drawing less moves the notes up")
 }
 
 func TestFitWindow(t *testing.T) {

@@ -41,6 +41,8 @@ type Pictures struct {
 	content      fyne.CanvasObject
 	side         *fyne.Container // beside the pictures in the tab (the event log); empty in an export
 	room         *roomForLanes   // the split between the pictures above and the timeline
+	notes        *yieldingFooter // the split between the state picture and the protocol notes; nil without notes
+	stateBox     *fyne.Container // the picture and the notes it lays out
 }
 
 // NewPictures builds the drawings of a mode's tab.
@@ -60,7 +62,9 @@ func NewPictures(spec designtab.ModeTab) *Pictures {
 	p.clusterPanel = widgets.NewPanel("panel.cluster", p.Cluster)
 	state := fyne.CanvasObject(p.State)
 	if spec.Protocol != nil {
-		state = container.New(&yieldingFooter{footer: p.Protocol}, p.State, container.NewVScroll(p.Protocol))
+		p.notes = &yieldingFooter{footer: p.Protocol}
+		p.stateBox = container.New(p.notes, p.State, container.NewVScroll(p.Protocol))
+		state = p.stateBox
 	}
 	top := container.NewHSplit(p.clusterPanel, widgets.NewPanel(spec.StateTitle, state))
 	// Half and half: at 1024×768 the state picture's 42 % left Redlock's
@@ -138,6 +142,9 @@ func (p *Pictures) Show(c *Controller) {
 	p.Timeline.SetCursor(c.Cursor())
 	p.Metrics.SetSummary(snap.Metrics, c.Cursor() >= c.End())
 	p.showProtocol(c)
+	if p.notes != nil {
+		p.notes.follow(p.stateBox.Objects)
+	}
 	p.showCaption(c)
 }
 

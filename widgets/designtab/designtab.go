@@ -26,6 +26,15 @@ type StateView interface {
 	SetSnapshot(s *sim.Snapshot)
 }
 
+// Drawn is a state picture that says how tall what it draws is, so the
+// tab gives the notes under it the height it leaves rather than a gap.
+type Drawn interface {
+	// DrawnHeight is the height of what it draws in a box of size: the
+	// box's height where that fills it (it is drawn smaller than it
+	// would like).
+	DrawnHeight(size fyne.Size) float32
+}
+
 // ModeTab describes one mode's tab: its state widget, the preset it opens
 // with, and the keys of the Sliders and Toggles that apply to it. A
 // design's tab lives in the design's own window folder (widgets/<design>/)

@@ -36,6 +36,8 @@ type Keys struct {
 	nodes   []sim.NodeView
 	refused int // guarded writes etcd refused so far
 	widgets.OnShow
+
+	renderer *etcdRenderer // its model, for DrawnHeight
 }
 
 // NewKeys returns an empty keyspace picture; SetSnapshot fills it.
@@ -420,6 +422,7 @@ func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 	}
 	r.prefix.TextStyle = fyne.TextStyle{Monospace: true}
 	r.pools = widgets.Pools{r.rows, r.lines, r.notes}
+	k.renderer = r
 	r.Refresh()
 	return r
 }
@@ -531,22 +534,9 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	}
 	th := r.k.Theme()
 	fg, muted, m := r.fg, r.muted, r.model
-	grow := etcdScale(size)
-	k, caption := grow*widgets.TextScale(th), r.caption*grow
+	g, notes, noteGap, _ := r.fit(size, th)
+	k, caption := g.k, r.caption*g.grow
 	r.resize(k, caption)
-	var notes [][]string
-	lines := 0
-	for _, n := range m.notes {
-		ls := widgets.WrapText(n, size.Width-etcdNoteIndent*k, etcdNoteSize*k, true, 2)
-		notes = append(notes, ls)
-		lines += len(ls)
-	}
-	noteGap := th.Size(theme.SizeNamePadding) * grow // between two notes
-	below := float32(lines)*etcdNoteLineH*k + float32(len(notes))*noteGap
-	if v.Fencing {
-		below += etcdStorageH * k
-	}
-	g := etcdLayout(m, size, below, th)
 	r.geom = g
 
 	r.drawHeader(v, g, size, fg, muted, th)
@@ -581,13 +571,7 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 		r.drawArrow(a, g, arrow)
 	}
 
-	y := g.rowY(len(m.rows))
-	switch {
-	case len(m.rows) == 0:
-		y = g.rowsY + etcdFreeH*k
-	case g.shown < len(m.rows):
-		y = g.rowY(g.shown + 1)
-	}
+	y := g.belowY(len(m.rows))
 	if v.Fencing {
 		widgets.PlaceText(r.storage, r.storageText(v), fyne.NewPos(g.gutter, y+etcdLineY*k), fg)
 		y += etcdStorageH * k
@@ -609,6 +593,54 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 		}
 		y += float32(len(ls))*etcdNoteLineH*k + noteGap
 	}
+}
+
+// fit is the geometry of the stored model in size with th's sizes, the
+// lines of its notes, the gap between two notes, and the height of what
+// goes under the rows (the storage's line and the notes).
+func (r *etcdRenderer) fit(size fyne.Size, th fyne.Theme) (g etcdGeometry, notes [][]string, noteGap, below float32) {
+	grow := etcdScale(size)
+	k := grow * widgets.TextScale(th)
+	lines := 0
+	for _, n := range r.model.notes {
+		ls := widgets.WrapText(n, size.Width-etcdNoteIndent*k, etcdNoteSize*k, true, 2)
+		notes = append(notes, ls)
+		lines += len(ls)
+	}
+	noteGap = th.Size(theme.SizeNamePadding) * grow // between two notes
+	below = float32(lines)*etcdNoteLineH*k + float32(len(notes))*noteGap
+	if r.k.view != nil && r.k.view.Fencing {
+		below += etcdStorageH * k
+	}
+	return etcdLayout(r.model, size, below, th), notes, noteGap, below
+}
+
+// belowY is where the lines under n rows start: under the "free" line
+// when there is none, under the line counting those left out.
+func (g etcdGeometry) belowY(n int) float32 {
+	switch {
+	case n == 0:
+		return g.rowsY + etcdFreeH*g.k
+	case g.shown < n:
+		return g.rowY(g.shown + 1)
+	}
+	return g.rowY(n)
+}
+
+// DrawnHeight is the height of what the picture draws in a box of size
+// (designtab.Drawn): its header, rows and the lines under them; the box's
+// height where they are drawn smaller than they would like (no members'
+// line, thin rows, some rows left out).
+func (k *Keys) DrawnHeight(size fyne.Size) float32 {
+	r := k.renderer
+	if r == nil || k.view == nil {
+		return 0
+	}
+	g, _, _, below := r.fit(size, k.Theme())
+	if !g.members || g.small || g.shown < len(r.model.rows) {
+		return size.Height
+	}
+	return min(g.belowY(len(r.model.rows))+below, size.Height)
 }
 
 // resize gives the header's, the members' and the lines under the rows'

@@ -346,3 +346,14 @@ func TestKeysGrowWithTheThemesText(t *testing.T) {
 	assert.Equal(t, 2*bo.frame.Size().Height, lo.frame.Size().Height)
 	assert.Equal(t, fyne.NewSize(2*etcdMinW, 2*etcdMinH), large.MinSize())
 }
+
+// The keyspace says how tall it draws, so the notes under it start there
+// (issue 16): a free lock, a queue of keys with a lease expired, a herd.
+func TestEtcdKeysDrawnHeight(t *testing.T) {
+	for _, c := range []struct {
+		preset string
+		at     time.Duration
+	}{{"etcd-lease-expiry", 15 * time.Second}, {"etcd-lease-expiry", 3 * time.Second}, {"etcd-happy-path", 2 * time.Second}} {
+		widgettest.AssertDrawnHeight(t, c.preset, c.at, NewKeys(), 680)
+	}
+}

@@ -31,6 +31,8 @@ type Keys struct {
 	nodes   []sim.NodeView
 	master  int
 	widgets.OnShow
+
+	renderer *keysRenderer // its model, for DrawnHeight
 }
 
 // NewKeys returns an empty key picture; SetSnapshot or SetServers
@@ -77,6 +79,7 @@ func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 		}, (*keyObjects).all),
 	}
 	r.pools = widgets.Pools{r.cards, r.keys}
+	k.renderer = r
 	r.Refresh()
 	return r
 }
@@ -335,6 +338,20 @@ func keysLayout(m keysModel, size fyne.Size, th fyne.Theme) keysGeometry {
 		y += g.cardH + sz.gap*k
 	}
 	return g
+}
+
+// DrawnHeight is the height of what the picture draws in a box of size
+// (designtab.Drawn): its cards; the box's height where they are lower
+// than a header and two keys, sharing it.
+func (k *Keys) DrawnHeight(size fyne.Size) float32 {
+	if k.renderer == nil || len(k.renderer.model.cards) == 0 {
+		return 0
+	}
+	g := keysLayout(k.renderer.model, size, k.Theme())
+	if g.cardH < (cardHeadH+cardMaxBody+cardPad)*g.u {
+		return size.Height
+	}
+	return min(g.cards[len(g.cards)-1].y+g.cardH, size.Height)
 }
 
 // draw places the objects of the stored model's cards where its geometry

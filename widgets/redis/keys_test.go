@@ -231,3 +231,10 @@ func TestKeysGrowWithTheThemesText(t *testing.T) {
 	assert.Equal(t, float32(2*keysTitleSize), r.cards.Used()[0].title.TextSize, "the words grow with the text")
 	assert.Equal(t, float32(2*keysLineSize), r.keys.Used()[0].line.TextSize)
 }
+
+// The key cards say how tall they draw, so the notes under them start
+// there (issue 16).
+func TestRedisKeysDrawnHeight(t *testing.T) {
+	widgettest.AssertDrawnHeight(t, "redis-gc-pause", 30*time.Second, NewKeys(), 600)
+	widgettest.AssertDrawnHeight(t, "redis-failover", 3*time.Second, NewKeys(), 600)
+}

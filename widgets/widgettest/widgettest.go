@@ -168,3 +168,34 @@ func AssertResizeOnlyLaysOut(t *testing.T, w fyne.Widget, builds func() int, siz
 	assert.Equal(t, before, builds(), "a resize builds no model")
 	assert.NotEqual(t, small, placed(), "a resize lays the objects out again")
 }
+
+// DrawnPicture is a state picture that says how tall it draws
+// (designtab.Drawn).
+type DrawnPicture interface {
+	Picture
+	DrawnHeight(size fyne.Size) float32
+}
+
+// AssertDrawnHeight checks that pic, showing a preset's instant in a box
+// width wide and tall enough, says it draws less than the box and draws
+// nothing lower than it says (the notes under it go there), and that in a
+// box half that high it says it fills the box.
+func AssertDrawnHeight(t *testing.T, preset string, at time.Duration, pic DrawnPicture, width float32) {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, pic)
+	tall := fyne.NewSize(width, 900)
+	w.Resize(tall.AddWidthHeight(16, 16))
+	pic.Resize(tall)
+	pic.SetSnapshot(SnapshotAt(t, preset, at))
+	drawn := pic.DrawnHeight(tall)
+	require.Positive(t, drawn, "%s at %v", preset, at)
+	require.Less(t, drawn, tall.Height, "%s at %v: a tall box has room left under the picture", preset, at)
+	for _, o := range test.TempWidgetRenderer(t, pic).Objects() {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, drawn+1, "%s at %v: %T drawn below the height said", preset, at, o)
+		}
+	}
+	short := fyne.NewSize(width, drawn/2)
+	assert.Equal(t, short.Height, pic.DrawnHeight(short), "%s at %v: a box half as high is filled", preset, at)
+}

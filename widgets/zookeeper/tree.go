@@ -37,6 +37,8 @@ type ZNodeTree struct {
 	widget.BaseWidget
 
 	widgets.OnShow
+
+	renderer *zkRenderer // its model, for DrawnHeight
 }
 
 // NewZNodeTree returns an empty znode picture; SetSnapshot fills it.
@@ -264,6 +266,7 @@ func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 		warnings:   widgets.NewTextPool(zkNoteSize, true),
 	}
 	r.pools = widgets.Pools{r.trunk, r.rows, r.arrows, r.others, r.notes, r.warnings}
+	t.renderer = r
 	r.Refresh()
 	return r
 }

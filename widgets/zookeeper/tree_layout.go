@@ -133,6 +133,38 @@ func zkLayout(m zkModel, size fyne.Size, th fyne.Theme) zkGeometry {
 	return g
 }
 
+// bottom is the foot of what draw puts in the picture for m: the band,
+// the lock znode, the children shown and the line counting the rest, the
+// watch events, warnings and clients without a znode.
+func (g zkGeometry) bottom(m zkModel) float32 {
+	k := g.k
+	lines := len(m.warnings) + g.shownOthers
+	if g.shown < len(m.z.Children) {
+		lines++
+	}
+	if len(m.fired) > 0 {
+		lines++
+	}
+	return g.bandH + (2*zkGap+zkParentH)*k + float32(g.shown)*(g.rowH+zkRowGap*k) + float32(lines)*zkLineH*k
+}
+
+// DrawnHeight is the height of what the picture draws in a box of size
+// (designtab.Drawn); the box's height where it is drawn smaller than it
+// would like (the band cut to one line, slim rows, children or clients
+// left out).
+func (t *ZNodeTree) DrawnHeight(size fyne.Size) float32 {
+	if t.renderer == nil || t.renderer.model == nil {
+		return 0
+	}
+	m := *t.renderer.model
+	g := zkLayout(m, size, t.Theme())
+	cut := len(g.band) < len(zkBandLines(m.bandText, size.Width-2*g.pad, zkBandSize*g.k))
+	if cut || g.rowH < zkRowH*g.k || g.shown < len(m.z.Children) || g.shownOthers < len(m.others) {
+		return size.Height
+	}
+	return min(g.bottom(m), size.Height)
+}
+
 // zkBandLines breaks the band's words into its first line and the rest,
 // at a space or between Chinese characters (one line when they fit), in
 // words of size.

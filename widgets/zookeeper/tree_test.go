@@ -486,3 +486,10 @@ func TestZNodeTreeGrowsWithTheThemesText(t *testing.T) {
 	assert.Equal(t, 2*base.bandText.TextSize, large.bandText.TextSize)
 	assert.Equal(t, fyne.NewSize(2*zkMinW, 2*zkMinH), large.MinSize())
 }
+
+// The znode tree says how tall it draws, so the notes under it start
+// there (issue 16).
+func TestZNodeTreeDrawnHeight(t *testing.T) {
+	widgettest.AssertDrawnHeight(t, "zk-herd", 3*time.Second, NewZNodeTree(), 680)
+	widgettest.AssertDrawnHeight(t, "zk-session-expiry", 45*time.Second, NewZNodeTree(), 680)
+}
