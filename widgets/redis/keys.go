@@ -157,14 +157,15 @@ func (r *keysRenderer) Objects() []fyne.CanvasObject { return r.objects }
 // Lengths of a server card, in points at widgets.BaseTextSize (times
 // keysGeometry.u).
 const (
-	cardPad     = 10
-	cardHeadH   = 24
-	keyRowH     = 62
-	barH        = 12
-	cardMaxBody = 2 * keyRowH
-	keysMinW    = 300 // the picture's least size
-	keysMinH    = 100
-	keysBarMin  = 40 // a TTL bar's least length, not scaled up with the panel
+	cardPad      = 10
+	cardHeadH    = 24
+	keyRowH      = 62
+	barH         = 12
+	cardMaxBody  = 2 * keyRowH
+	cardNoteBody = 28  // a card's body that says the lock is free or the server down
+	keysMinW     = 300 // the picture's least size
+	keysMinH     = 100
+	keysBarMin   = 40 // a TTL bar's least length, not scaled up with the panel
 
 	cardTitleY    = 6  // the server's name below the card's top
 	cardHeadTextY = 8  // the role's and the counter's words below it
@@ -312,6 +313,22 @@ type keysCardGeometry struct {
 	rows      int  // how many of its keys fit
 }
 
+// body is the height of the cards' bodies under their headers: the most
+// any card shows, its keys (two at most) or its one line; every card is
+// that high where there is room, so a run whose servers hold one key each
+// leaves no empty second row in each card (issue 16).
+func (m keysModel) body() float32 {
+	body := float32(0)
+	for _, c := range m.cards {
+		if c.note != "" || c.node.Crashed || len(c.keys) == 0 {
+			body = max(body, cardNoteBody)
+			continue
+		}
+		body = max(body, min(float32(len(c.keys))*keyRowH, cardMaxBody))
+	}
+	return body
+}
+
 // keysLayout places the cards of m in size with th's sizes: they share
 // the height, none taller than a header and two keys; a card lists the
 // keys that fit.
@@ -321,7 +338,7 @@ func keysLayout(m keysModel, size fyne.Size, th fyne.Theme) keysGeometry {
 	em := widgets.TextScale(th)
 	u := em * k
 	sz := keysSizesOf(th)
-	g := keysGeometry{k: k, u: u, sizes: sz, width: size.Width, cardH: min((size.Height-(n-1)*sz.gap*k)/n, (cardHeadH+cardMaxBody+cardPad)*u)}
+	g := keysGeometry{k: k, u: u, sizes: sz, width: size.Width, cardH: min((size.Height-(n-1)*sz.gap*k)/n, (cardHeadH+m.body()+cardPad)*u)}
 	lw := widgets.TextWidth(i18n.F("keys.left", "left", "00.000 s", "ttl", "00.000 s"), keysLeftSize*u, false)
 	g.barW = max(size.Width-2*cardPad*u-lw-keyLeftGap*u, keysBarMin*em)
 	y := float32(0)
@@ -348,7 +365,7 @@ func (k *Keys) DrawnHeight(size fyne.Size) float32 {
 		return 0
 	}
 	g := keysLayout(k.renderer.model, size, k.Theme())
-	if g.cardH < (cardHeadH+cardMaxBody+cardPad)*g.u {
+	if g.cardH < (cardHeadH+k.renderer.model.body()+cardPad)*g.u {
 		return size.Height
 	}
 	return min(g.cards[len(g.cards)-1].y+g.cardH, size.Height)

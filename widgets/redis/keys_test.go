@@ -148,7 +148,7 @@ func TestKeysModel(t *testing.T) {
 }
 
 // The geometry shares the height among the cards, none taller than a
-// header and two keys, lists on a card only the keys that fit, and drops
+// header and the most keys a card lists (two at most), lists on a card only the keys that fit, and drops
 // a card's clock when the role and the counter leave it no room.
 func TestKeysLayout(t *testing.T) {
 	test.NewTempApp(t)
@@ -157,7 +157,7 @@ func TestKeysLayout(t *testing.T) {
 	m := buildKeysModel(v.Servers, snap.Nodes, v.Master)
 
 	g := keysLayout(m, fyne.NewSize(560, 1000), theme.DefaultTheme())
-	assert.Equal(t, float32(cardHeadH+cardMaxBody+cardPad), g.cardH, "a tall picture: cards at their most")
+	assert.Equal(t, float32(cardHeadH+keyRowH+cardPad), g.cardH, "a tall picture: cards as high as the most keys one lists, one here")
 	require.Len(t, g.cards, 2)
 	assert.Equal(t, float32(0), g.cards[0].y)
 	assert.Equal(t, g.cardH+theme.InnerPadding(), g.cards[1].y)
