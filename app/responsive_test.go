@@ -266,6 +266,34 @@ func TestYieldingFooterUnderWhatIsDrawn(t *testing.T) {
 	assert.Equal(t, float32(20), top, "a picture drawing less moves the notes up")
 }
 
+// reservingPicture draws 70 points but only in a box of 100 or more, as
+// etcd's free keyspace keeps a row's room it does not fill.
+type reservingPicture struct{ *canvas.Rectangle }
+
+func (reservingPicture) DrawnHeight(size fyne.Size) float32 {
+	if size.Height < 100 {
+		return size.Height
+	}
+	return 70
+}
+
+// Where the notes scroll, a picture keeps the least box it draws whole in,
+// and the notes start under what it draws there, over the box's empty
+// foot, in whole lines (etcd's tab at 1366×768: one line under a gap).
+func TestYieldingFooterOverTheBoxsEmptyFoot(t *testing.T) {
+	rect := canvas.NewRectangle(nil)
+	rect.SetMinSize(fyne.NewSize(100, 100))
+	text := widget.NewLabel("one\ntwo\nthree\nfour\nfive")
+	text.SizeName = theme.SizeNameCaptionText
+	c := fyne.NewContainerWithLayout(&yieldingFooter{footer: text}, reservingPicture{rect}, container.NewVScroll(text))
+	line := fyne.MeasureText("M", theme.CaptionTextSize(), fyne.TextStyle{}).Height
+	c.Resize(fyne.NewSize(300, 100+theme.InnerPadding()+line))
+	assert.InDelta(t, 100, rect.Size().Height, 0.6, "the picture keeps the box it draws whole in")
+	foot := c.Objects[1]
+	assert.InDelta(t, theme.InnerPadding()+3*line, foot.Size().Height, 0.01, "the notes take the 30 points it leaves empty too: two lines more, whole")
+	assert.InDelta(t, c.Size().Height-foot.Size().Height, foot.Position().Y, 0.01)
+}
+
 func TestFitWindow(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
