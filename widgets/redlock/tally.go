@@ -408,8 +408,26 @@ func (r *tallyRenderer) draw(size fyne.Size) {
 		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, r.caption*g.grow), fyne.NewPos(0, g.moreY), c.muted)
 	}
 	if g.legend {
-		r.drawLegend(size, c)
+		r.drawLegend(g.end, size, c)
 	}
+}
+
+// DrawnHeight is the height of what the tally draws in a box of size
+// (designtab.Drawn): the masters' heads, the blocks and the legend under
+// them; the box's height where it draws less than a box of any height
+// would (geometry.whole).
+func (v *VoteTally) DrawnHeight(size fyne.Size) float32 {
+	if v.view == nil {
+		return 0
+	}
+	g, ok := tallyLayout(v.view.Attempts, len(v.view.Masters), size, v.Theme())
+	switch {
+	case !ok:
+		return 0
+	case !g.whole():
+		return size.Height
+	}
+	return min(g.end+tallyLegendH*g.k, size.Height)
 }
 
 // label is the next line of small print, at the frame's scale.
@@ -882,9 +900,9 @@ func centerIn(t *canvas.Text, s string, pos fyne.Position, size fyne.Size, c col
 
 // drawLegend explains the vote glyphs and the bar's colours along the
 // bottom.
-func (r *tallyRenderer) drawLegend(size fyne.Size, c tallyColors) {
+func (r *tallyRenderer) drawLegend(top float32, size fyne.Size, c tallyColors) {
 	k := r.k
-	y := size.Height - tallyLegendH*k + tallyLegendTextY*k
+	y := top + tallyLegendTextY*k
 	x := float32(0)
 	for _, it := range VoteLegend {
 		s := VoteGlyph(it.Vote) + " " + voteText(it.Vote, it.Text)

@@ -2,6 +2,7 @@ package redlock
 
 import (
 	"fyne.io/fyne/v2"
+	"slices"
 
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
@@ -114,6 +115,7 @@ type tallyGeometry struct {
 	more   int     // clients left out, counted on a line at moreY
 	moreY  float32 // where that line goes
 	legend bool
+	end    float32 // the foot of the blocks: the legend goes under it
 }
 
 // colX is the left edge of master i's column.
@@ -170,12 +172,21 @@ func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size, th fyn
 			if y+tallyMoreH*k > bottom {
 				g.legend = false
 			}
+			y += tallyMoreH * k
 			break
 		}
 		g.ys = append(g.ys, y)
 		y += h
 	}
+	g.end = min(y, bottom)
 	return g, true
+}
+
+// whole reports whether g draws the attempts as a box of any height
+// would: every block full with its line of detail, none left out, the
+// legend under them. Where it does not, the tally fills its box.
+func (g tallyGeometry) whole() bool {
+	return !g.tight && g.more == 0 && g.legend && !slices.Contains(g.full, false) && (g.detail || len(g.full) == 0)
 }
 
 // tightRows lays n clients out in tight rows from top down to bottom: all
@@ -194,6 +205,7 @@ func (g tallyGeometry) tightRows(n int, top, bottom float32) tallyGeometry {
 	for i := range n {
 		g.ys = append(g.ys, top+float32(i)*rowH)
 	}
+	g.end = bottom - tallyLegendH*k // the legend at the foot, as tight as the rows
 	return g
 }
 

@@ -568,3 +568,10 @@ func TestVoteTallyGrowsWithTheThemesText(t *testing.T) {
 	assert.Equal(t, 2*caption, r.labels.Used()[0].TextSize, "the small print at the theme's caption")
 	assert.Equal(t, fyne.NewSize(2*tallyMinW, 2*tallyMinH), r.MinSize())
 }
+
+// The tally says how tall it draws, its legend under the blocks, so the
+// notes under it start there (issue 16).
+func TestVoteTallyDrawnHeight(t *testing.T) {
+	widgettest.AssertDrawnHeight(t, "redlock-happy-path", 2*time.Second, NewVoteTally(), 680)
+	widgettest.AssertDrawnHeight(t, "redlock-clock-jump", 20*time.Second, NewVoteTally(), 680)
+}
