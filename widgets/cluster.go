@@ -82,7 +82,7 @@ func (v *ClusterView) CreateRenderer() fyne.WidgetRenderer {
 			return []fyne.CanvasObject{o.pill, o.text}
 		}),
 		swatch: NewRectPool(),
-		legend: NewTextPool(11, false),
+		legend: NewTextPool(theme.CaptionTextSize(), false),
 	}
 	r.pools = Pools{r.links, r.dashes, r.nodes, r.msgs, r.swatch, r.legend}
 	r.banner, r.bannerT = &canvas.Rectangle{CornerRadius: 4}, NewText(12.5, true)
@@ -294,6 +294,14 @@ type clusterRenderer struct {
 	// refreshes and relinks count Refresh calls and link placements, so a
 	// test can tell a redraw that was not needed.
 	refreshes, relinks int
+
+	// The theme and its colours, taken by Refresh; size is the view's
+	// size as Layout was last given it, which the drawing places in.
+	th        fyne.Theme
+	fg        color.Color
+	linkColor color.NRGBA
+	caption   float32 // the legend\'s words: the theme\'s caption text
+	size      fyne.Size
 }
 
 // linkKey is what the links depend on: which nodes are clients (the
@@ -340,16 +348,26 @@ func linkKeyOf(s *sim.Snapshot, size fyne.Size, c color.NRGBA) linkKey {
 
 func (r *clusterRenderer) Destroy() {}
 
-func (r *clusterRenderer) Layout(fyne.Size) { r.Refresh() }
-
 func (r *clusterRenderer) MinSize() fyne.Size { return fyne.NewSize(360, 130) }
 
 func (r *clusterRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
-// Refresh places every object for the current snapshot and size; objects
-// are made only when a pool has to grow.
+// Refresh takes the theme and its colours for the snapshot on show, then
+// lays it out.
 func (r *clusterRenderer) Refresh() {
 	r.refreshes++
+	r.th = r.v.Theme()
+	r.fg = ThemeColor(r.th, theme.ColorNameForeground)
+	r.linkColor = Fade(toNRGBA(ThemeColor(r.th, theme.ColorNameDisabled)), 0.55)
+	r.caption = r.th.Size(theme.SizeNameCaptionText)
+	r.Layout(r.v.Size())
+}
+
+// Layout places every object for the snapshot on show in size; objects
+// are made only when a pool has to grow, and the links are placed again
+// only when what they depend on changed (linkKey).
+func (r *clusterRenderer) Layout(size fyne.Size) {
+	r.size = size
 	for _, p := range r.pools {
 		if p != r.links && p != r.dashes {
 			p.Reset()
@@ -368,18 +386,18 @@ func (r *clusterRenderer) Refresh() {
 	}
 }
 
+// draw places the snapshot's nodes, links, messages, legend and banner in
+// the size Layout was given.
 func (r *clusterRenderer) draw(s *sim.Snapshot) {
-	th := r.v.Theme()
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	linkColor := Fade(toNRGBA(ThemeColor(th, theme.ColorNameDisabled)), 0.55)
-	boxes := clusterLayout(s.Nodes, r.v.Size())
+	th, fg, linkColor := r.th, r.fg, r.linkColor
+	boxes := clusterLayout(s.Nodes, r.size)
 
 	// Links: every client to every server, and servers stacked next to
 	// each other (replication, ensembles); placed again only when what
 	// they depend on changed.
-	if !r.linked.same(s, r.v.Size(), linkColor) {
+	if !r.linked.same(s, r.size, linkColor) {
 		r.relinks++
-		r.linked = linkKeyOf(s, r.v.Size(), linkColor)
+		r.linked = linkKeyOf(s, r.size, linkColor)
 		r.links.Reset()
 		r.dashes.Reset()
 		r.drawLinks(s, boxes, linkColor)
@@ -398,7 +416,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		from, to := linkEnds(boxes[m.From], boxes[m.To])
 		p := MessagePosition(m, from, to, now)
 		o := r.msgs.Next()
-		ResizeText(o.text, msgTextSize*clusterScale(r.v.Size()))
+		ResizeText(o.text, msgTextSize*clusterScale(r.size))
 		lo, hi := min(from.X, to.X), max(from.X, to.X)
 		if s.Nodes[m.From].Client != s.Nodes[m.To].Client {
 			lo, hi = aisleL, aisleR
@@ -461,7 +479,7 @@ func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
 	}
 	text := i18n.F("cluster.banner", "n", len(h), "clients", strings.Join(h, ", "))
 	w := TextWidth(text, r.bannerT.TextSize, true) + 20
-	x := max((r.v.Size().Width-w)/2, 0)
+	x := max((r.size.Width-w)/2, 0)
 	// The banner takes the verdict's colour: amber while no stale write was
 	// accepted, as the metrics strip says the data is still safe.
 	state, ink := StateOf(s.Metrics), color.Color(color.White)
@@ -546,7 +564,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	}
 	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	slim := b.size.Height < nodeTwoLinesH
-	k := clusterScale(r.v.Size()) // a large panel's boxes and words grow together
+	k := clusterScale(r.size) // a large panel's boxes and words grow together
 	if slim {
 		r.drawSlimNode(o, n, lines, b, fg, th)
 	} else {
@@ -703,7 +721,7 @@ func (r *clusterRenderer) drawMessage(o *msgObjects, label string, at fyne.Posit
 }
 
 func (r *clusterRenderer) drawLegend(fg color.Color) {
-	size := r.v.Size()
+	size := r.size
 	x := float32(clusterMargin)
 	y := size.Height - clusterLegendH + 2
 	items := []struct {
@@ -718,6 +736,7 @@ func (r *clusterRenderer) drawLegend(fg color.Color) {
 	for _, it := range items {
 		PlaceRect(r.swatch.Next(), fyne.NewPos(x, y+3), fyne.NewSize(12, 10), it.c)
 		t := r.legend.Next()
+		ResizeText(t, r.caption)
 		PlaceText(t, it.label, fyne.NewPos(x+16, y), fg)
 		x += 16 + t.MinSize().Width + 16
 	}

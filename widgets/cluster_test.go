@@ -369,3 +369,11 @@ func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
 	v.SetSnapshot(snap)
 	assert.Contains(t, widgettest.Texts(r.Objects()), i18n.Term("leader"))
 }
+
+// The cluster view follows Fyne's idiom: Refresh takes the theme for the
+// snapshot on show and lays out; a resize only places the nodes, links and
+// messages again.
+func TestClusterViewResizeLaysOutWithoutRebuilding(t *testing.T) {
+	widgettest.AssertResizeLaysOutWithoutRebuilding(t, "redis-gc-pause", 12*time.Second, NewClusterView(),
+		func(r fyne.WidgetRenderer) int { return r.(*clusterRenderer).refreshes })
+}
