@@ -273,8 +273,12 @@ type timelineRenderer struct {
 	labelsAt  time.Duration
 	labelsSet bool
 	// redraws counts the times the lanes were drawn, so a test can tell a
-	// cursor move that rebuilt them.
-	redraws int
+	// cursor move that rebuilt them; refreshes counts Refresh's calls, so
+	// a test can tell a resize goes without.
+	redraws, refreshes int
+	// The theme's colours, taken by Refresh.
+	fg, muted color.Color
+	bg        color.NRGBA
 }
 
 // timedLabel is a label (its text and badge) and the instant it tells of.
@@ -294,26 +298,36 @@ func (r *timelineRenderer) when(at time.Duration, objs ...fyne.CanvasObject) {
 
 func (r *timelineRenderer) Destroy() {}
 
-func (r *timelineRenderer) Layout(fyne.Size) { r.Refresh() }
-
 func (r *timelineRenderer) MinSize() fyne.Size { return fyne.NewSize(400, 120) }
 
 func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
-// Refresh redraws the lanes only when the run, size or theme changed; a
-// cursor move only moves the cursor and the dimmed future.
+// Refresh takes the theme's colours for the run on show, then lays it
+// out.
 func (r *timelineRenderer) Refresh() {
 	t := r.t
-	fg := ThemeColor(t.Theme(), theme.ColorNameForeground)
-	if r.objects == nil || r.drawnVersion != t.version || r.drawnSize != t.Size() || r.drawnTheme != fg {
+	r.refreshes++
+	th := t.Theme()
+	r.fg, r.muted = ThemeColor(th, theme.ColorNameForeground), ThemeColor(th, theme.ColorNamePlaceHolder)
+	r.bg = toNRGBA(ThemeColor(th, theme.ColorNameBackground))
+	r.Layout(t.Size())
+}
+
+// Layout draws the lanes again only when the run, the size or the theme
+// changed since they were drawn; a cursor move only moves the cursor and
+// the dimmed future.
+func (r *timelineRenderer) Layout(size fyne.Size) {
+	t := r.t
+	fg := r.fg
+	if r.objects == nil || r.drawnVersion != t.version || r.drawnSize != size || r.drawnTheme != fg {
 		r.pools.Reset()
 		r.ops = r.ops[:0]
 		r.timed = r.timed[:0]
-		r.draw()
+		r.draw(size)
 		r.redraws++
 		slices.SortStableFunc(r.timed, func(a, b timedLabel) int { return cmp.Compare(a.at, b.at) })
 		r.labelsSet = false
-		r.bars.Resize(t.Size())
+		r.bars.Resize(size)
 		r.bars.Refresh()
 		if objs := r.pools.Finish(); objs != nil || r.objects == nil {
 			// The dimmed future covers the bars only: every label on show
@@ -325,12 +339,14 @@ func (r *timelineRenderer) Refresh() {
 			r.objects = append(r.objects, r.cursorBg, r.cursorTxt)
 			Repaint(t)
 		}
-		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, t.Size(), fg
+		r.drawnVersion, r.drawnSize, r.drawnTheme = t.version, size, fg
 	}
-	r.drawCursor()
+	r.drawCursor(size)
 }
 
-func (r *timelineRenderer) drawCursor() {
+// drawCursor places the cursor, its time and the dimmed future in size,
+// and shows the labels of the instants up to the cursor.
+func (r *timelineRenderer) drawCursor(size fyne.Size) {
 	t := r.t
 	if t.tl.End <= 0 {
 		r.dim.Hide()
@@ -339,14 +355,12 @@ func (r *timelineRenderer) drawCursor() {
 		r.cursorTxt.Hide()
 		return
 	}
-	th := t.Theme()
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	bg := toNRGBA(ThemeColor(th, theme.ColorNameBackground))
+	fg, bg := r.fg, r.bg
 	x := t.XAt(t.cursor)
 	bottom := t.lanesBottom()
 	// The future is dimmed to the widget's right edge, over the lanes'
 	// backgrounds too, so no strip of them stays bright past the axis.
-	PlaceRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(t.Size().Width-x, 0), bottom-t.lanesTop()), Fade(bg, futureDim))
+	PlaceRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(size.Width-x, 0), bottom-t.lanesTop()), Fade(bg, futureDim))
 	// Only the labels of instants between the cursor's last place and
 	// this one change; after a redraw, all of them.
 	timed := r.timed
@@ -371,7 +385,7 @@ func (r *timelineRenderer) drawCursor() {
 	PlaceLine(r.cursor, fyne.NewPos(x, t.lanesTop()-4), fyne.NewPos(x, bottom+5), fg, 2)
 	label := FormatTime(t.cursor)
 	w := TextWidth(label, r.cursorTxt.TextSize, true) + 10
-	lx := min(max(x-w/2, 0), t.Size().Width-w)
+	lx := min(max(x-w/2, 0), size.Width-w)
 	PlaceRect(r.cursorBg, fyne.NewPos(lx, bottom+5), fyne.NewSize(w, 17), fg)
 	PlaceText(r.cursorTxt, label, fyne.NewPos(lx+5, bottom+6), bg)
 }
@@ -402,16 +416,15 @@ func faultGlyph(kind string) string {
 	return "!"
 }
 
-func (r *timelineRenderer) draw() {
+// draw places the lanes, the fault badges, the axis and the legend of the
+// run on show in size.
+func (r *timelineRenderer) draw(size fyne.Size) {
 	t := r.t
 	tl := t.tl
 	if tl.End <= 0 || len(tl.Clients) == 0 {
 		return
 	}
-	th := t.Theme()
-	fg := ThemeColor(th, theme.ColorNameForeground)
-	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
-	size := t.Size()
+	fg, muted := r.fg, r.muted
 	x0, x1 := t.plotSpan()
 	badges, rows := t.faultBadges(t.badgeRows())
 	t.top = t.bandH(rows)

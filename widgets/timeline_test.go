@@ -603,3 +603,13 @@ func TestTimelineQuietRunGivesTheBandToTheLanes(t *testing.T) {
 	test.TempWidgetRenderer(t, tl).Refresh()
 	assert.Equal(t, badgeBandH(1), tl.lanesTop(), "a run with a fault keeps its badges' row")
 }
+
+// The timeline follows Fyne's idiom: Refresh takes the theme for the run
+// on show and lays out; a resize only draws the lanes again in the new
+// size, from the pooled objects.
+func TestTimelineResizeLaysOutWithoutRefreshing(t *testing.T) {
+	tl, r := newTestTimeline(t)
+	tl.SetCursor(12 * sec)
+	widgettest.AssertResizeOnlyLaysOut(t, tl, func() int { return r.refreshes }, fyne.NewSize(1300, 420))
+	assert.Equal(t, fyne.NewSize(1300, 420), r.drawnSize, "the lanes are drawn for the new size")
+}
