@@ -372,9 +372,10 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	require.NotEmpty(t, cp.Zh)
 	assert.Equal(t, cp.Zh, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)
 	for _, c := range v.sliders {
-		assert.Equal(t, i18n.In(i18n.Chinese, "slider."+c.spec.Key), c.spec.Name())
+		assert.Equal(t, i18n.In(i18n.Chinese, c.spec.NameKey()), c.spec.Name())
 	}
 	assert.Equal(t, i18n.In(i18n.Chinese, "slider.ttl.tip"), designtab.Sliders["ttl"].Help())
+	assert.Equal(t, i18n.In(i18n.Chinese, "slider.redisTTL.tip"), v.spec.Slider("ttl").Help(), "the Redis tab's TTL in its own words")
 	texts := shownTexts(w.Canvas().Content())
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "panel.cluster"))
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "metrics.acquisitions"))

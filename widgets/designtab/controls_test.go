@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	_ "github.com/lockscope/lockscope/widgets/designs" // every design's tab and controls
 	"github.com/lockscope/lockscope/widgets/designtab"
@@ -185,4 +186,41 @@ func TestModeTabsAreComplete(t *testing.T) {
 			assert.Contains(t, designtab.Toggles, k, tab.Mode)
 		}
 	}
+}
+
+// A control several tabs share speaks of no design in its own words: a
+// design's words for it are its rule (ModeTab.SliderRules, ToggleRules),
+// so a new design that lists it without a rule does not show another
+// design's help.
+func TestSharedControlsNameNoDesign(t *testing.T) {
+	designWords := []string{"Redis", "Redisson", "Redlock", "redsync", "ZooKeeper", "Curator", "etcd", "clientv3"}
+	tabsListing := map[string]int{}
+	for _, tab := range designtab.Tabs() {
+		for _, k := range slices.Concat(tab.Sliders, tab.Toggles) {
+			tabsListing[k]++
+		}
+	}
+	shared := 0
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Chinese} {
+		for k, n := range tabsListing {
+			if n < 2 {
+				continue
+			}
+			shared++
+			var words []string
+			if s, ok := designtab.Sliders[k]; ok {
+				words = []string{i18n.In(lang, s.NameKey()), i18n.In(lang, s.Tip())}
+			} else {
+				c := designtab.Toggles[k]
+				words = []string{i18n.In(lang, c.NameKey()), i18n.In(lang, c.Tip())}
+			}
+			for _, w := range words {
+				assert.NotEmpty(t, w, "%s has no words", k)
+				for _, d := range designWords {
+					assert.NotContains(t, w, d, "the shared control %s speaks of a design", k)
+				}
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, shared, 2*8, "the tabs share at least eight controls")
 }

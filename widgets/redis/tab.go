@@ -21,12 +21,22 @@ var redisModeTab = designtab.ModeTab{
 	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift", "failoverAfter"},
 	Toggles:    []string{"watchdog", "fencing", "replica"},
-	Protocol:   redisProtocol,
+	// The shared controls in Redis's words: SET NX PX and Redisson's
+	// timeout, watchdog and INCR counter.
+	SliderRules: map[string]func(*designtab.SliderSpec){
+		"ttl":     func(s *designtab.SliderSpec) { s.Words = "redisTTL" },
+		"latency": func(s *designtab.SliderSpec) { s.Words = "redisLatency" },
+	},
+	ToggleRules: map[string]func(*designtab.ToggleSpec){
+		"watchdog": func(t *designtab.ToggleSpec) { t.Words = "redisWatchdog" },
+		"fencing":  func(t *designtab.ToggleSpec) { t.Words = "redisFencing" },
+	},
+	Protocol: redisProtocol,
 }
 
 // redisSliders and redisToggles are the controls only the Redis tab shows;
-// its TTL, latency, fencing and watchdog are the shared ones, whose words
-// are the Redis tab's.
+// its TTL, latency, fencing and watchdog are the shared ones, with its
+// own words (its rules above).
 var redisSliders = map[string]designtab.SliderSpec{
 	// failoverAfter is Sentinel's delay; it applies only with a replica.
 	"failoverAfter": {
