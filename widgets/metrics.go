@@ -83,6 +83,13 @@ type MetricCell struct {
 // Cells lays the summary out as the strip shows it, verdict last.
 func Cells(s sim.Summary) []MetricCell {
 	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " ms" }
+	// With no lock taken there is no latency to show: a dash, not "0 ms".
+	latency := func(v float64) string {
+		if s.Acquisitions == 0 {
+			return "—"
+		}
+		return ms(v)
+	}
 	writes := i18n.F("metrics.ofWrites", "n", s.Writes)
 	if s.LostUpdates > 0 { // accepted writes that overwrote a value their writer never read
 		writes = i18n.F("metrics.ofWritesLost", "n", s.Writes, "lost", s.LostUpdates)
@@ -95,7 +102,7 @@ func Cells(s sim.Summary) []MetricCell {
 		{Label: i18n.T("metrics.staleRejected"), Value: strconv.Itoa(s.StaleWritesRejected), Detail: i18n.T("metrics.byFencing")},
 		{Label: i18n.T("metrics.expiredWhileHeld"), Value: strconv.Itoa(s.ExpiredWhileHeld), Alarm: s.ExpiredWhileHeld > 0},
 		{Label: i18n.T("metrics.messages"), Value: strconv.Itoa(s.Messages)},
-		{Label: i18n.T("metrics.latency"), Value: ms(s.AcquireLatencyP50Ms), Detail: i18n.F("metrics.p99", "t", ms(s.AcquireLatencyP99Ms))},
+		{Label: i18n.T("metrics.latency"), Value: latency(s.AcquireLatencyP50Ms), Detail: i18n.F("metrics.p99", "t", latency(s.AcquireLatencyP99Ms))},
 	}
 }
 

@@ -37,6 +37,19 @@ func TestCellsAndVerdict(t *testing.T) {
 	assert.Equal(t, "a stale write was accepted", why)
 }
 
+// With no lock taken yet the latency cell shows a dash, not a latency of
+// 0 ms nobody measured (redlock-majority-down: every try fails).
+func TestLatencyBeforeAnyAcquisitionIsADash(t *testing.T) {
+	for _, c := range Cells(sim.Summary{Messages: 147}) {
+		if c.Label == "acquire latency p50" {
+			assert.Equal(t, "—", c.Value)
+			assert.Equal(t, "p99 —", c.Detail)
+			return
+		}
+	}
+	t.Fatal("no latency cell")
+}
+
 func TestVerdictHasThreeStatesAndSaysSoFarOnlyBeforeTheEnd(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
