@@ -699,6 +699,9 @@ func (r *etcdRenderer) drawHeader(v *etcdsim.EtcdView, g etcdGeometry, size fyne
 	if x+widgets.TextWidth(term, r.term.TextSize, false) > size.Width && v.Leader == "" {
 		term = i18n.F("etcd.term.noLeaderShort", "term", v.Term)
 	}
+	// In a narrow panel (1024×768 with the event log open) the line ends
+	// with "…" at the panel's edge rather than run under it.
+	term = widgets.FitText(term, r.term.TextSize, false, size.Width-x)
 	widgets.PlaceText(r.term, term, fyne.NewPos(x, etcdLineY*k), c)
 	n := len(v.Watches)
 	w := i18n.F("etcd.watches", "n", n)

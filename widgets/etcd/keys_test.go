@@ -357,3 +357,16 @@ func TestEtcdKeysDrawnHeight(t *testing.T) {
 		widgettest.AssertDrawnHeight(t, c.preset, c.at, NewKeys(), 680)
 	}
 }
+
+// The header's term and leader end at the panel's edge, with "…" where
+// they do not fit, in the narrow panel of a 1024×768 window with the
+// event log open (it ran "leader etcd-1" under the panel's border).
+func TestEtcdKeysHeaderStaysInside(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-lease-expiry", 15*time.Second, nil)
+	for _, w := range []float32{310, 280, 520} {
+		_, r := showEtcd(t, snap, fyne.NewSize(w, 150))
+		require.False(t, r.term.Hidden)
+		assert.LessOrEqual(t, r.term.Position().X+r.term.MinSize().Width, w+0.5, "width %v: %q", w, r.term.Text)
+		assert.True(t, strings.HasPrefix(r.term.Text, "raft term"), "width %v: %q", w, r.term.Text)
+	}
+}
