@@ -169,10 +169,11 @@ func BenchmarkSweepSmallGrid(b *testing.B) {
 }
 
 // BenchmarkSweepTabGrid is BenchmarkSweepSmallGrid's grid with the values
-// the ZooKeeper and etcd tabs' maps sweep (their presets zk-happy-path and
-// etcd-lease-expiry: lockscope sweep --set clients=5 --set work=1s, and
-// --set work=1.5s --set preVote=true), the two maps the window took
-// longest over.
+// the ZooKeeper, etcd and Redlock tabs' maps sweep (their presets
+// zk-happy-path, etcd-lease-expiry and redlock-happy-path: lockscope sweep
+// --set clients=5 --set work=1s; --set work=1.5s --set preVote=true; --set
+// work=5s --set nodes=5 --set contextTimeout=true), the maps the window
+// took longest over.
 func BenchmarkSweepTabGrid(b *testing.B) {
 	tabs := []struct {
 		name, mode string
@@ -180,6 +181,9 @@ func BenchmarkSweepTabGrid(b *testing.B) {
 	}{
 		{"zookeeper", "zookeeper", func(sc *sim.Scenario) { sc.Clients, sc.Work = 5, sim.Duration(time.Second) }},
 		{"etcd", "etcd", func(sc *sim.Scenario) { sc.Work, sc.PreVote = sim.Duration(1500*time.Millisecond), true }},
+		{"redlock", "redlock", func(sc *sim.Scenario) {
+			sc.Work, sc.Nodes, sc.ContextTimeout = sim.Duration(5*time.Second), 5, true
+		}},
 	}
 	for _, tab := range tabs {
 		b.Run(tab.name, func(b *testing.B) {
