@@ -47,11 +47,19 @@ func (c *Chunked[T]) Append(x T) {
 		}
 		c.chunks = append(c.chunks, fresh)
 	} else if k < c.shared {
-		c.chunks[k] = append(make([]T, 0, chunkLen), c.chunks[k]...)
+		c.chunks[k] = c.own(k)
 		c.shared = k
 	}
 	c.chunks[k] = append(c.chunks[k], x)
 	c.n++
+}
+
+// own is a copy of shared chunk k to write to, with the room the chunk
+// has: a first chunk that is still growing stays small, so a sweep's run
+// forked at its pause (Sim.fork), whose raft log holds a few entries,
+// does not copy them into a whole chunk.
+func (c *Chunked[T]) own(k int) []T {
+	return append(make([]T, 0, cap(c.chunks[k])), c.chunks[k]...)
 }
 
 // Truncate keeps the first n items.
@@ -99,7 +107,7 @@ func (c *Chunked[T]) Footprint(size int) int {
 func (c *Chunked[T]) Set(i int, x T) {
 	k := i / chunkLen
 	if k < c.shared {
-		c.chunks[k] = append(make([]T, 0, chunkLen), c.chunks[k]...)
+		c.chunks[k] = c.own(k)
 	}
 	c.chunks[k][i%chunkLen] = x
 }
