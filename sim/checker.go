@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -129,6 +130,23 @@ func (c *Checker) cloneForReplay(s *Sim) *Checker {
 			heldFrom: r.heldFrom, grantAt: r.grantAt, issued: r.issued, token: r.token}
 	}
 	return cp
+}
+
+// fork is a deep copy of the checker for a forked run (Sim.fork): each
+// fork's records go on from the same past without touching the others'.
+func (c *Checker) fork(s *Sim) *Checker {
+	cp := *c
+	cp.s = s
+	cp.clients = slices.Clone(c.clients)
+	for i := range cp.clients {
+		r := &cp.clients[i]
+		r.waits, r.beliefs = slices.Clone(r.waits), slices.Clone(r.beliefs)
+		r.releases, r.crashedAt = slices.Clone(r.releases), slices.Clone(r.crashedAt)
+		r.sent = slices.Clone(r.sent)
+	}
+	cp.grants, cp.writes, cp.reads = slices.Clone(c.grants), slices.Clone(c.writes), slices.Clone(c.reads)
+	cp.owners, cp.faults, cp.expired = slices.Clone(c.owners), slices.Clone(c.faults), slices.Clone(c.expired)
+	return &cp
 }
 
 func (c *Checker) client(id NodeID) *clientRecord {

@@ -913,7 +913,10 @@ func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
 
 // Clone deep-copies the run, for checkpoints; the copy replays silently
 // (no trace, no checker records).
-func (s *Sim) Clone() *Sim {
+func (s *Sim) Clone() *Sim { return s.cloneWith(s.queue.clone()) }
+
+// cloneWith is Clone with q, a copy of the run's queue, as the copy's.
+func (s *Sim) cloneWith(q eventQueue) *Sim {
 	c := *s
 	c.replay = true
 	c.events, c.sink, c.flights, c.reboots = nil, nil, nil, nil
@@ -927,13 +930,26 @@ func (s *Sim) Clone() *Sim {
 			c.Nodes[i].lazy.p = c.Nodes[i].lazier
 		}
 	}
-	c.queue = s.queue.clone()
+	c.queue = q
 	c.rng = rand.New(&c.pcg)
 	c.parts = append([]partition(nil), s.parts...)
 	c.lastSend, c.sendsDue = nil, s.dueSends()
 	c.fired = append([]bool(nil), s.fired...)
 	c.Check = s.Check.cloneForReplay(&c)
 	return &c
+}
+
+// fork is a copy of the run that goes on as a run of its own, checker
+// and all, where Clone's copy replays silently: the sweep runs a seed's
+// events up to its pause once and forks them there for each length of
+// the pause (Sweep.pausedLine).
+func (s *Sim) fork() *Sim {
+	q := *queues.Get().(*eventQueue)
+	s.queue.cloneInto(&q)
+	c := s.cloneWith(q)
+	c.replay = false
+	c.Check = s.Check.fork(c)
+	return c
 }
 
 // sortBySeq orders slab indexes by the order their events were queued.

@@ -231,12 +231,18 @@ func (q *eventQueue) reset() {
 }
 
 func (q *eventQueue) clone() eventQueue {
-	c := eventQueue{
-		slab: append([]event(nil), q.slab...),
-		free: append([]int32(nil), q.free...),
-	}
-	for i, l := range q.lanes {
-		c.lanes[i] = lane{s: append([]slot(nil), l.s[l.head:]...)}
-	}
+	var c eventQueue
+	q.cloneInto(&c)
 	return c
+}
+
+// cloneInto makes c a copy of q in c's own arrays, which it reuses: a
+// fork of a sweep's run takes a pooled queue (Sim.fork), so forking
+// allocates no new queue.
+func (q *eventQueue) cloneInto(c *eventQueue) {
+	c.slab = append(c.slab[:0], q.slab...)
+	c.free = append(c.free[:0], q.free...)
+	for i, l := range q.lanes {
+		c.lanes[i] = lane{s: append(c.lanes[i].s[:0], l.s[l.head:]...)}
+	}
 }

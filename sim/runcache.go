@@ -54,14 +54,28 @@ func (sw *Sweep) crashKey(x, y float64, seed int64) runKey {
 	return sw.runKey(x, y, seed)
 }
 
-// pausedRun is the cell's paused run for seed, from the cache when a sweep
-// sharing it made it.
-func (sw *Sweep) pausedRun(x, y float64, seed int64) runResult {
-	run := func() runResult { return sw.runOne(x, y, seed) }
-	if sw.Runs == nil {
-		return run()
+// lookup is the paused run k that a sweep sharing the cache made; none
+// without a cache.
+func (c *RunCache) lookup(k runKey) (runResult, bool) {
+	if c == nil {
+		return runResult{}, false
 	}
-	return cached(sw.Runs, sw.Runs.paused, sw.runKey(x, y, seed), run)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.paused[k]
+	return r, ok
+}
+
+// keep adds the paused run k, unless the cache is sealed or there is none.
+func (c *RunCache) keep(k runKey, r runResult) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if !c.sealed {
+		c.paused[k] = r
+	}
+	c.mu.Unlock()
 }
 
 // crashRun is the cell's crash run's recovery for seed, from the cache

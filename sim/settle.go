@@ -29,8 +29,21 @@ func (s *Sim) Settle() time.Duration {
 // only those events look (a client only once it is done itself). Settle keeps its instant of stopping, which the
 // fault-schedule search reads (its horizon), as it was.
 func (s *Sim) settleVerdict() time.Duration {
-	s.quiet = true
 	defer s.release()
+	end, _ := s.settleUntil(noFault)
+	return end
+}
+
+// noFault is settleUntil's stop when it stops at no fault.
+const noFault = -1
+
+// settleUntil is settleVerdict's loop without handing the queue back, and
+// with a stop: it returns early, with stopped, when fault number stop
+// (of the scenario's Faults) is the next event, before it is handled, so
+// the sweep can fork the run there (Sim.fork) and strike it with several
+// pauses. Nothing before that event reads the fault's duration.
+func (s *Sim) settleUntil(stop int) (end time.Duration, stopped bool) {
+	s.quiet = true
 	// The clients come first among the nodes; a run keeps its processes.
 	var done []interface{ Finished() bool }
 	for i := range s.Nodes {
@@ -50,7 +63,12 @@ func (s *Sim) settleVerdict() time.Duration {
 		l := q.next()
 		if l == nil || l.first().at > s.end {
 			s.now = max(s.now, s.end)
-			return s.now
+			return s.now, false
+		}
+		if stop != noFault {
+			if e := &q.slab[l.first().ix]; e.kind == evFault && e.fault == stop {
+				return s.now, true
+			}
 		}
 		ix := l.pop()
 		e := &q.slab[ix]
@@ -67,7 +85,7 @@ func (s *Sim) settleVerdict() time.Duration {
 		}
 		if (node < 0 || node == storage || int(node) < len(done) && done[node] != nil && done[node].Finished()) &&
 			s.clientsFinished() && !s.storageAwaits() {
-			return s.now
+			return s.now, false
 		}
 	}
 }

@@ -280,13 +280,18 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 	}
 	sw.events.Store(0)
 	defer raiseGCPercent()()
-	// The workers take the runs in order (cell by cell, seed by seed) from
+	// The workers take the runs in order (line by line, seed by seed) from
 	// a shared counter: a caller that hands them out one by one over a
 	// channel stalls the workers when its goroutine is slow to wake, as
 	// the command line's main goroutine is (locked to its thread by the
-	// GUI toolkit), which took a third of a Redlock grid's time.
+	// GUI toolkit), which took a third of a Redlock grid's time. A line
+	// is the cells that differ only in the pause (one cell without a
+	// pause axis): a worker makes a seed's runs along it together, the
+	// events before the pause once (pausedLine).
 	var next, done atomic.Int64
 	total := len(cells) * sw.Seeds
+	lines := sw.pauseLines(len(sw.X.Values), len(ys))
+	items := len(lines) * sw.Seeds
 	share := sw.newCrashShare(len(sw.X.Values), len(ys))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -295,18 +300,21 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 			defer wg.Done()
 			for ctx.Err() == nil {
 				j := int(next.Add(1) - 1)
-				if j >= total {
+				if j >= items {
 					return
 				}
-				ci, si := j/sw.Seeds, j%sw.Seeds
-				c := cells[ci]
+				line, si := lines[j/sw.Seeds], j%sw.Seeds
 				seed := sw.Base.Seed + int64(si)
-				r := sw.pausedRun(c.X, c.Y, seed)
-				r.recoveryMs = share.recovery(ci, si, func() float64 { return sw.crashRun(c.X, c.Y, seed) })
-				results[ci][si] = r
-				n := done.Add(1)
-				if progress != nil {
-					progress(int(n), total)
+				rs := sw.pausedLine(cells, line, seed)
+				for k, ci := range line {
+					c := cells[ci]
+					r := rs[k]
+					r.recoveryMs = share.recovery(ci, si, func() float64 { return sw.crashRun(c.X, c.Y, seed) })
+					results[ci][si] = r
+					n := done.Add(1)
+					if progress != nil {
+						progress(int(n), total)
+					}
 				}
 			}
 		}()
@@ -321,21 +329,34 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 	return cells, nil
 }
 
+// runOne is a cell's paused run for seed, made alone.
 func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
-	var r runResult
 	// The grid's corners were validated by Run; every cell lies between.
 	sc := sw.CellScenario(x, y, seed, false)
 	s := build(sc)
 	s.lazy = true
 	end := s.settleVerdict()
+	sw.events.Add(int64(s.steps))
 	if s.tie {
 		// An instant where lazy ticks could change the order of events
 		// (lazy.go): the run again as it always ran.
-		sw.events.Add(int64(s.steps))
-		s = build(sc)
-		end = s.settleVerdict()
+		return sw.strictRun(sc)
 	}
+	return verdictOf(s, end)
+}
+
+// strictRun is the run of sc without lazy ticks: what a lazy run that met
+// a tie gives instead.
+func (sw *Sweep) strictRun(sc *Scenario) runResult {
+	s := build(sc)
+	end := s.settleVerdict()
 	sw.events.Add(int64(s.steps))
+	return verdictOf(s, end)
+}
+
+// verdictOf is what the sweep keeps of a settled run, which ended at end.
+func verdictOf(s *Sim, end time.Duration) runResult {
+	var r runResult
 	sum := s.Check.Summary(end)
 	r.unsafe = !sum.Safe
 	r.violation = sum.Violations > 0
@@ -347,6 +368,138 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 		r.acquired = true
 	}
 	return r
+}
+
+// pauseLines groups the nx × ny cells (y outer) into lines that differ
+// only in the pause: the columns when the pause runs up the grid, the
+// rows when it runs across, each cell alone without a pause axis.
+func (sw *Sweep) pauseLines(nx, ny int) [][]int {
+	var lines [][]int
+	switch {
+	case sw.Y.Field == "pause":
+		for x := range nx {
+			line := make([]int, ny)
+			for y := range ny {
+				line[y] = y*nx + x
+			}
+			lines = append(lines, line)
+		}
+	case sw.X.Field == "pause":
+		for y := range ny {
+			line := make([]int, nx)
+			for x := range nx {
+				line[x] = y*nx + x
+			}
+			lines = append(lines, line)
+		}
+	default:
+		for c := range nx * ny {
+			lines = append(lines, []int{c})
+		}
+	}
+	return lines
+}
+
+// pauseOf is the pause of a cell, in milliseconds (0 without a pause axis).
+func (sw *Sweep) pauseOf(c Cell) float64 {
+	switch {
+	case sw.X.Field == "pause":
+		return c.X
+	case sw.Y.Field == "pause":
+		return c.Y
+	}
+	return 0
+}
+
+// pausedLine makes a seed's paused runs of a line of cells (pauseLines),
+// taking from the cache those a sweep sharing it made. The runs with a
+// pause are the same run until the pause strikes, since nothing before
+// reads its length (CellScenario adds it as the last fault): they are
+// made as one run up to that instant, forked there (forkedRuns).
+func (sw *Sweep) pausedLine(cells []Cell, line []int, seed int64) []runResult {
+	rs := make([]runResult, len(line))
+	var paused []int // positions in line of the runs with a pause to make
+	for k, ci := range line {
+		c := cells[ci]
+		if r, ok := sw.Runs.lookup(sw.runKey(c.X, c.Y, seed)); ok {
+			rs[k] = r
+			continue
+		}
+		if sw.pauseOf(c) > 0 {
+			paused = append(paused, k)
+			continue
+		}
+		rs[k] = sw.runOne(c.X, c.Y, seed)
+		sw.Runs.keep(sw.runKey(c.X, c.Y, seed), rs[k])
+	}
+	switch len(paused) {
+	case 0:
+		return rs
+	case 1:
+		c := cells[line[paused[0]]]
+		rs[paused[0]] = sw.runOne(c.X, c.Y, seed)
+	default:
+		at := make([]Cell, len(paused))
+		for i, k := range paused {
+			at[i] = cells[line[k]]
+		}
+		for i, r := range sw.forkedRuns(at, seed, true) {
+			rs[paused[i]] = r
+		}
+	}
+	for _, k := range paused {
+		c := cells[line[k]]
+		sw.Runs.keep(sw.runKey(c.X, c.Y, seed), rs[k])
+	}
+	return rs
+}
+
+// forkedRuns is the paused runs of cells that differ only in the pause
+// (every one above 0) for seed: one run up to the instant the pause is
+// the next event, then a fork of it for each cell (the last cell's takes
+// the run itself) with that cell's scenario, whose pause is the only
+// difference. A run that ends before its pause strikes is every cell's.
+// With lazy ticks (lazy), a prefix that meets a tie is made again
+// without; a fork that meets one is made again alone, without them.
+func (sw *Sweep) forkedRuns(cells []Cell, seed int64, lazy bool) []runResult {
+	out := make([]runResult, len(cells))
+	scs := make([]*Scenario, len(cells))
+	for i, c := range cells {
+		scs[i] = sw.CellScenario(c.X, c.Y, seed, false)
+	}
+	pause := len(scs[0].Faults) - 1 // CellScenario's pause comes last
+	s := build(scs[0])
+	s.lazy = lazy
+	end, struck := s.settleUntil(pause)
+	prefix := s.steps
+	sw.events.Add(int64(prefix))
+	switch {
+	case s.tie:
+		s.release()
+		return sw.forkedRuns(cells, seed, false)
+	case !struck:
+		s.release()
+		r := verdictOf(s, end)
+		for i := range out {
+			out[i] = r
+		}
+		return out
+	}
+	for i, sc := range scs {
+		f := s
+		if i < len(scs)-1 {
+			f = s.fork()
+		}
+		f.Scenario = sc
+		end := f.settleVerdict()
+		sw.events.Add(int64(f.steps - prefix))
+		if f.tie {
+			out[i] = sw.strictRun(sc)
+			continue
+		}
+		out[i] = verdictOf(f, end)
+	}
+	return out
 }
 
 // recoveryMs runs a cell's seed with the holder crashed and times the

@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// forkCases are the settings the fork tests try in every mode: the pause
+// before the write and mid-work, three clients of two rounds, latency with
+// clock drift, and runs too short for the pause to strike.
+var forkCases = []struct {
+	name    string
+	pauseAt string
+	set     func(*Scenario)
+}{
+	{"before-write", PauseBeforeWrite, func(*Scenario) {}},
+	{"mid-work", PauseMidWork, func(*Scenario) {}},
+	{"three clients, two rounds", PauseBeforeWrite, func(sc *Scenario) { sc.Clients, sc.Rounds = 3, 2 }},
+	{"latency and drift", PauseBeforeWrite, func(sc *Scenario) {
+		sc.Latency, sc.ClockDrift = Duration(30*time.Millisecond), 0.05
+	}},
+	{"over before the pause", PauseBeforeWrite, func(sc *Scenario) { sc.Duration = Duration(1500 * time.Millisecond) }},
+}
+
+// TestAForkAtThePauseIsTheRunAlone: a run forked where its pause is the
+// next event (settleUntil, Sim.fork) and given another pause's scenario
+// goes on event for event as that scenario's run made alone: the same
+// number of events, the same end and the same records, whole, in every
+// mode. The last fork is the prefix run itself, as in the sweep.
+func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
+	struck, over := 0, 0
+	for _, mode := range ModeNames() {
+		for _, v := range forkCases {
+			base, err := SweepBase(mode)
+			require.NoError(t, err)
+			v.set(base)
+			x, err := ParseAxis("ttl=1s:30s:3")
+			require.NoError(t, err)
+			y, err := ParseAxis("pause=4s:20s:3")
+			require.NoError(t, err)
+			sw := &Sweep{Base: base, X: x, Y: y, Seeds: 2, PauseAt: v.pauseAt}
+			for _, xv := range x.Values {
+				for seed := int64(1); seed <= 2; seed++ {
+					scs := make([]*Scenario, len(y.Values))
+					for i, yv := range y.Values {
+						scs[i] = sw.CellScenario(xv, yv, seed, false)
+					}
+					prefix := build(scs[0])
+					_, stopped := prefix.settleUntil(len(scs[0].Faults) - 1)
+					if !stopped {
+						over++
+						prefix.release()
+						continue
+					}
+					struck++
+					// Every fork is made and run before any is compared, so
+					// records a fork shared with another would show.
+					forks := make([]*Sim, len(scs))
+					ends := make([]time.Duration, len(scs))
+					for i, sc := range scs {
+						forks[i] = prefix
+						if i < len(scs)-1 {
+							forks[i] = prefix.fork()
+						}
+						forks[i].Scenario = sc
+						ends[i] = forks[i].settleVerdict()
+					}
+					for i, sc := range scs {
+						at := fmt.Sprintf("%s, %s: ttl %v pause %v seed %d", mode, v.name, xv, y.Values[i], seed)
+						f, end := forks[i], ends[i]
+						alone := build(sc)
+						want := alone.settleVerdict()
+						require.Equal(t, want, end, at)
+						require.Equal(t, alone.steps, f.steps, at)
+						assert.Equal(t, alone.Check.Summary(want), f.Check.Summary(end), at)
+						assert.Equal(t, alone.Check.grants, f.Check.grants, at)
+						assert.Equal(t, alone.Check.writes, f.Check.writes, at)
+						assert.Equal(t, alone.Check.owners, f.Check.owners, at)
+						assert.Equal(t, alone.Check.faults, f.Check.faults, at)
+					}
+				}
+			}
+		}
+	}
+	assert.Positive(t, struck, "no pause struck: the forks were never tried")
+	assert.Positive(t, over, "every pause struck: a run over before it was never tried")
+}
+
+// TestAForkedSweepIsTheSweepOfRunsAlone: Sweep.Run, which makes a seed's
+// paused runs along the pause axis as one run forked at the pause, gives
+// every cell exactly what the cell's runs made one by one give, with the
+// pause up the grid and across it, in every mode and setting above.
+func TestAForkedSweepIsTheSweepOfRunsAlone(t *testing.T) {
+	for _, mode := range ModeNames() {
+		for _, v := range forkCases {
+			base, err := SweepBase(mode)
+			require.NoError(t, err)
+			v.set(base)
+			ttl, err := ParseAxis("ttl=1s:30s:3")
+			require.NoError(t, err)
+			pause, err := ParseAxis("pause=0s:20s:4")
+			require.NoError(t, err)
+			for _, sw := range []*Sweep{
+				{Base: base, X: ttl, Y: pause, Seeds: 2, PauseAt: v.pauseAt},
+				{Base: base, X: pause, Y: ttl, Seeds: 2, PauseAt: v.pauseAt},
+			} {
+				got, err := sw.Run(context.Background(), 2, nil)
+				require.NoError(t, err)
+				for _, c := range got {
+					rs := make([]runResult, sw.Seeds)
+					for si := range rs {
+						seed := sw.Base.Seed + int64(si)
+						rs[si] = sw.runOne(c.X, c.Y, seed)
+						rs[si].recoveryMs = sw.recoveryMs(c.X, c.Y, seed)
+					}
+					want := Cell{X: c.X, Y: c.Y}
+					summarize(&want, rs, sw.Base.Seed)
+					assert.Equal(t, want, c, "%s, %s: %s %v, %s %v", mode, v.name, sw.X.Field, c.X, sw.Y.Field, c.Y)
+				}
+			}
+		}
+	}
+}
