@@ -913,12 +913,17 @@ func (c Ctx) Notified() { c.s.Check.WatchNotifications++ }
 
 // Clone deep-copies the run, for checkpoints; the copy replays silently
 // (no trace, no checker records).
-func (s *Sim) Clone() *Sim { return s.cloneWith(s.queue.clone()) }
+func (s *Sim) Clone() *Sim {
+	c := s.cloneWith(s.queue.clone())
+	c.replay = true
+	c.Check = s.Check.cloneForReplay(c)
+	return c
+}
 
-// cloneWith is Clone with q, a copy of the run's queue, as the copy's.
+// cloneWith is Clone with q, a copy of the run's queue, as the copy's, and
+// the checker still the run's: Clone and fork give the copy its own.
 func (s *Sim) cloneWith(q eventQueue) *Sim {
 	c := *s
-	c.replay = true
 	c.events, c.sink, c.flights, c.reboots = nil, nil, nil, nil
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
@@ -935,7 +940,6 @@ func (s *Sim) cloneWith(q eventQueue) *Sim {
 	c.parts = append([]partition(nil), s.parts...)
 	c.lastSend, c.sendsDue = nil, s.dueSends()
 	c.fired = append([]bool(nil), s.fired...)
-	c.Check = s.Check.cloneForReplay(&c)
 	return &c
 }
 
@@ -947,7 +951,6 @@ func (s *Sim) fork() *Sim {
 	q := *queues.Get().(*eventQueue)
 	s.queue.cloneInto(&q)
 	c := s.cloneWith(q)
-	c.replay = false
 	c.Check = s.Check.fork(c)
 	return c
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 )
@@ -46,12 +47,7 @@ func newStorage() *StorageServer { return &StorageServer{Writer: None} }
 // Clone implements Process.
 func (st *StorageServer) Clone() Process {
 	c := *st
-	if st.last != nil {
-		c.last = make(map[NodeID]storageAnswer, len(st.last))
-		for k, v := range st.last {
-			c.last[k] = v
-		}
-	}
+	c.last = maps.Clone(st.last)
 	if st.durable != nil {
 		d := *st.durable
 		c.durable = &d
