@@ -4,7 +4,7 @@
 #   make test    install missing system packages, go vet, go test -race
 #   make bench   simulator benchmarks
 #   make screenshots  redraw the README's pictures with lockscope shot
-#   make build   build ./lockscope
+#   make build   install missing system packages, build ./lockscope
 #   make deps    install the C toolchain and headers Fyne needs
 #   make clean   remove what the build made
 #
@@ -68,10 +68,10 @@ deps:
 	  esac; \
 	fi
 
-build:
+build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BINARY) ./cmd/lockscope
 
-run: deps build
+run: build
 	@case "$${LANG:-C}" in C|C.*|POSIX) LANG=en_US.UTF-8; export LANG;; esac; ./$(BINARY)
 
 test: deps
