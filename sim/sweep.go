@@ -374,27 +374,21 @@ func verdictOf(s *Sim, end time.Duration) runResult {
 // only in the pause: the columns when the pause runs up the grid, the
 // rows when it runs across, each cell alone without a pause axis.
 func (sw *Sweep) pauseLines(nx, ny int) [][]int {
-	var lines [][]int
+	count, length := nx*ny, 1 // without a pause axis
+	cell := func(line, _ int) int { return line }
 	switch {
 	case sw.Y.Field == "pause":
-		for x := range nx {
-			line := make([]int, ny)
-			for y := range ny {
-				line[y] = y*nx + x
-			}
-			lines = append(lines, line)
-		}
+		count, length = nx, ny
+		cell = func(x, y int) int { return y*nx + x }
 	case sw.X.Field == "pause":
-		for y := range ny {
-			line := make([]int, nx)
-			for x := range nx {
-				line[x] = y*nx + x
-			}
-			lines = append(lines, line)
-		}
-	default:
-		for c := range nx * ny {
-			lines = append(lines, []int{c})
+		count, length = ny, nx
+		cell = func(y, x int) int { return y*nx + x }
+	}
+	lines := make([][]int, count)
+	for k := range lines {
+		lines[k] = make([]int, length)
+		for i := range length {
+			lines[k][i] = cell(k, i)
 		}
 	}
 	return lines
