@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,6 +31,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden from the current code (see golden_test.go first)")
@@ -72,18 +72,11 @@ func formatCells(cells []sim.Cell) string {
 	return b.String()
 }
 
-// compareGolden checks got against testdata/golden/name, or writes it with -update.
+// compareGolden checks got against testdata/golden/name, or writes it with
+// -update; a difference prints the first differing lines.
 func compareGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *updateGolden {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "no golden file: see golden_test.go for how to make one")
-	require.Equal(t, string(want), got, "%s differs from the golden file (see golden_test.go)", path)
+	simtest.Golden(t, filepath.Join("testdata", "golden", name), got, *updateGolden)
 }
 
 func TestSweepGolden(t *testing.T) {
