@@ -53,7 +53,7 @@ func TestDefaultGridBoundaryPerMode(t *testing.T) {
 			// the lease (whole seconds, at least the minimum) expires a TTL
 			// after the last keepalive (every third of it), at the lessor's
 			// next 500 ms tick
-			l := math.Max(math.Ceil(ttl/1000)*1000, ms(etcd.EtcdMinLeaseTTL))
+			l := math.Max(math.Ceil(ttl/1000)*1000, ms(etcd.MinLeaseTTL))
 			return bounds{2 * l / 3, l + 1000}
 		}, func(p, w float64) float64 { return p }},
 		{"redis", true, nil, nil},
