@@ -83,7 +83,7 @@ func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
 }
 
 func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	s := &RedisServer{Role: "master", Replica: sim.None}
+	s := &Server{Role: "master", Replica: sim.None}
 	if i == 1 {
 		s.Role = "replica"
 	}
@@ -125,7 +125,7 @@ func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 		ctx.TraceSaid("sentinel", "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
 		return
 	}
-	rep := s.Nodes[ctx.ID()].Proc.(*RedisServer)
+	rep := s.Nodes[ctx.ID()].Proc.(*Server)
 	if rep.Role != "replica" {
 		return
 	}

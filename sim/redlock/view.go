@@ -50,7 +50,7 @@ type RedlockAttempt struct {
 // RedlockView is the Redlock vote tally and the masters' keys.
 type RedlockView struct {
 	Quorum   int
-	Masters  []redis.RedisServerView
+	Masters  []redis.ServerView
 	Attempts []RedlockAttempt // the current or last attempt of each client
 	// Sequential is true when attempts ask the masters one after another
 	// (the spec's pseudo-code) instead of all at once (redsync).
