@@ -83,7 +83,11 @@ func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
 }
 
 func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	s := &Server{Role: "master", Replica: sim.None}
+	s := NewMaster()
+	s.paired = true
+	if i == 0 && sc.Replica {
+		s.replicaName = "redis-2"
+	}
 	if i == 1 {
 		s.Role = "replica"
 	}

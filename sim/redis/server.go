@@ -20,6 +20,10 @@ type redisKey struct {
 // Server is one redis-server process: a keyspace whose keys expire by
 // the server's own wall clock, a fencing counter, and optionally a replica
 // it ships every write to. Redlock uses it for each of its masters.
+//
+// What it knows of its place, it is given when it is built: redis mode's
+// NewServer makes the two of Sentinel's pair, Redlock takes NewMaster's
+// masters, which stand alone.
 type Server struct {
 	Role    string // master or replica
 	keys    keyspace
@@ -27,7 +31,19 @@ type Server struct {
 	Replica sim.NodeID
 	durable keyspace // what AOF (fsync always) has on disk
 	dCount  int64
+	// replicaName is the node this server, when it starts as master,
+	// ships its writes to (redis mode's first server, with a replica);
+	// "" ships nowhere.
+	replicaName string
+	// paired: the server is one of Sentinel's master/replica pair, so a
+	// master that restarts while the other has taken over comes back as
+	// its replica. Redlock's masters are not.
+	paired bool
 }
+
+// NewMaster is a master that stands alone: no replica, and restarted it
+// is a master again. Redlock's masters are these.
+func NewMaster() *Server { return &Server{Role: "master", Replica: sim.None} }
 
 // keyspace is a server's keys in the order they were set. A lock's
 // keyspace holds one key or none, so a short list found by comparing
@@ -92,8 +108,8 @@ func (r *Server) Clone() sim.Process {
 
 // Start implements Process.
 func (r *Server) Start(ctx sim.Ctx) {
-	if r.Role == "master" && ctx.Name() == "redis-1" {
-		r.Replica = ctx.Lookup("redis-2")
+	if r.Role == "master" && r.replicaName != "" {
+		r.Replica = ctx.Lookup(r.replicaName)
 	}
 	for _, k := range r.keys {
 		if r.Role == "master" {
@@ -125,9 +141,9 @@ func (r *Server) Restart(ctx sim.Ctx, persist bool) {
 		r.keys = r.durable.clone()
 		r.counter = r.dCount
 	}
-	if r.Role == "master" {
+	if r.Role == "master" && r.paired {
 		for _, id := range ctx.Sim().Servers() {
-			if o, ok := ctx.Sim().Nodes[id].Proc.(*Server); ok && id != ctx.ID() && o.Role == "master" && o.Replica == sim.None && ctx.Sim().Scenario.Mode == "redis" {
+			if o, ok := ctx.Sim().Nodes[id].Proc.(*Server); ok && id != ctx.ID() && o.Role == "master" && o.Replica == sim.None {
 				r.Role = "replica"
 				r.keys = nil
 				o.Replica = ctx.ID()

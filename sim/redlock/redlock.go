@@ -161,7 +161,7 @@ func (redlockMode) CanFailover(sc *sim.Scenario, node string) error {
 func (redlockMode) Failover(s *sim.Sim, node sim.NodeID) { s.CrashNode(node) }
 
 func (redlockMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	return &redlockMaster{&redis.Server{Role: "master", Replica: sim.None}}
+	return &redlockMaster{redis.NewMaster()}
 }
 
 func (redlockMode) NewClient(sc *sim.Scenario, i int) sim.Process { return &redlockClient{} }
