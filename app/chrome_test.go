@@ -400,9 +400,9 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 // English is the simulator's own.
 func TestErrorText(t *testing.T) {
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, "x: "+redlock.ErrRedlockFencing.Error(), widgets.ErrorText(fmt.Errorf("x: %w", redlock.ErrRedlockFencing)), "the wrapping stays, as for any field")
+	assert.Equal(t, "x: "+redlock.ErrFencing.Error(), widgets.ErrorText(fmt.Errorf("x: %w", redlock.ErrFencing)), "the wrapping stays, as for any field")
 	i18n.Set(i18n.Chinese)
-	assert.Contains(t, widgets.ErrorText(redlock.ErrRedlockFencing), "没有 fencing 令牌")
+	assert.Contains(t, widgets.ErrorText(redlock.ErrFencing), "没有 fencing 令牌")
 	assert.Equal(t, "faults[2].at: bad", widgets.ErrorText(errors.New("faults[2].at: bad")))
 }
 

@@ -54,7 +54,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
 	for _, w := range zookeeper.ViewOf(v.ctl.Snapshot()).Watches {
-		assert.Equal(t, zookeeper.ZKLockPath, w.Path, "%s watches the lock znode", w.Client)
+		assert.Equal(t, zookeeper.LockPath, w.Path, "%s watches the lock znode", w.Client)
 	}
 	assert.Equal(t, 16, v.ctl.Recording().Summary().WatchNotifications, "(n−1)² for five clients")
 }
@@ -104,9 +104,9 @@ func TestZKTabSessionExpiry(t *testing.T) {
 	assert.True(t, v.ctl.Recording().Summary().Safe)
 
 	v.seek(6800 * time.Millisecond)
-	assert.Contains(t, shownTexts(v.pics.Cluster), zookeeper.ZKSuspended, "the client's box names its connection state")
+	assert.Contains(t, shownTexts(v.pics.Cluster), zookeeper.SessionSuspended, "the client's box names its connection state")
 	state := shownTexts(v.pics.State)
-	assert.Contains(t, state, zookeeper.ZKSuspended)
+	assert.Contains(t, state, zookeeper.SessionSuspended)
 	assert.NotContains(t, state, "not working", "the worker reads the flag only before its write")
 
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor

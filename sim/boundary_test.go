@@ -46,14 +46,14 @@ func TestDefaultGridBoundaryPerMode(t *testing.T) {
 		{"zookeeper", false, func(ttl, work float64) bounds {
 			// the session expires a session timeout after the last ping
 			// (pings every third of it), at the leader's next tick
-			s := ms(zookeeper.ZKSessionTimeout(time.Duration(ttl) * time.Millisecond))
-			return bounds{2 * s / 3, s + ms(zookeeper.ZKTickTime) + 500}
+			s := ms(zookeeper.SessionTimeout(time.Duration(ttl) * time.Millisecond))
+			return bounds{2 * s / 3, s + ms(zookeeper.TickTime) + 500}
 		}, func(p, w float64) float64 { return p }},
 		{"etcd", false, func(ttl, work float64) bounds {
 			// the lease (whole seconds, at least the minimum) expires a TTL
 			// after the last keepalive (every third of it), at the lessor's
 			// next 500 ms tick
-			l := math.Max(math.Ceil(ttl/1000)*1000, ms(etcd.EtcdMinLeaseTTL))
+			l := math.Max(math.Ceil(ttl/1000)*1000, ms(etcd.MinLeaseTTL))
 			return bounds{2 * l / 3, l + 1000}
 		}, func(p, w float64) float64 { return p }},
 		{"redis", true, nil, nil},

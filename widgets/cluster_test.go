@@ -32,7 +32,7 @@ func gcPauseSnapshot() *sim.Snapshot {
 		},
 		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "SET", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
 		Cuts:     [][]int{{0, 1, 0, 2, 2}},
-		Design: &redis.RedisView{Master: 3, Servers: []redis.RedisServerView{
+		Design: &redis.View{Master: 3, Servers: []redis.ServerView{
 			{Node: 3, Role: "master", Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
 			{Node: 4, Role: "replica"},
 		}},

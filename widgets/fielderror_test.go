@@ -190,5 +190,5 @@ func TestErrorTextSaysAFieldsProblemInTheLanguage(t *testing.T) {
 		assert.Equal(t, tc.zh, ErrorText(err), tc.doc)
 	}
 	i18n.Set(i18n.Chinese)
-	assert.Contains(t, ErrorText(redlock.ErrRedlockFencing), "没有 fencing 令牌", "the fencing refusal keeps its own words")
+	assert.Contains(t, ErrorText(redlock.ErrFencing), "没有 fencing 令牌", "the fencing refusal keeps its own words")
 }

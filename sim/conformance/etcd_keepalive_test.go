@@ -105,7 +105,7 @@ func TestEtcdKeepAliveOnALeaderlessMember(t *testing.T) {
 		{"simulator", simEnded - simSent, simEnded - simLost},
 	} {
 		assert.Greater(t, side.held, 300*time.Millisecond, "%s: the keepalive is held, not refused at once", side.name)
-		assert.Less(t, side.afterLoss, 4*etcd.EtcdElectionTimeout, "%s: monitorLeader ends the stream within three election timeouts (and a look's phase)", side.name)
+		assert.Less(t, side.afterLoss, 4*etcd.ElectionTimeout, "%s: monitorLeader ends the stream within three election timeouts (and a look's phase)", side.name)
 	}
 	assert.Less(t, refused, 300*time.Millisecond, "etcd: a new stream on a member without a leader is refused at once")
 }

@@ -143,8 +143,8 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	require.NoError(t, err)
 	t.Cleanup(func() { cli.Close() })
-	pfx := fmt.Sprintf("/lockscope-%d%s", time.Now().UnixNano(), etcd.EtcdPrefix)
-	storage := strings.TrimSuffix(pfx, etcd.EtcdPrefix) + etcd.EtcdStorageKey
+	pfx := fmt.Sprintf("/lockscope-%d%s", time.Now().UnixNano(), etcd.Prefix)
+	storage := strings.TrimSuffix(pfx, etcd.Prefix) + etcd.StorageKey
 	start, err := cli.Get(ctx, "lockscope-revision")
 	require.NoError(t, err)
 	n := etcdNamer{base: start.Header.Revision, keys: map[string]string{}}
@@ -166,7 +166,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 					at := time.Since(t0)
 					mu.Lock()
 					if ev.Type == mvccpb.DELETE {
-						name := n.key(strings.TrimPrefix(string(ev.Kv.Key), strings.TrimSuffix(pfx, etcd.EtcdPrefix)))
+						name := n.key(strings.TrimPrefix(string(ev.Kv.Key), strings.TrimSuffix(pfx, etcd.Prefix)))
 						out.events[client] = append(out.events[client], fmt.Sprintf("DELETE %s @%s", name, n.rev(ev.Kv.ModRevision)))
 						if client == 1 && name == "A" {
 							out.wakeAt = at
@@ -193,7 +193,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 			// prefix and the session's lease id in hex.
 			keys[c] = fmt.Sprintf("%s%x", pfx, resp.ID)
 			mu.Lock()
-			n.keys[etcd.EtcdPrefix+fmt.Sprintf("%x", resp.ID)] = etcdNames[c]
+			n.keys[etcd.Prefix+fmt.Sprintf("%x", resp.ID)] = etcdNames[c]
 			mu.Unlock()
 			a = fmt.Sprintf("TTL %v", time.Duration(resp.TTL)*time.Second)
 		case "lock":
@@ -209,7 +209,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 			}
 			myRev[c] = rev
 			o := resp.Responses[1].GetResponseRange().Kvs[0]
-			a = fmt.Sprintf("%s own=%s owner=%s@%s", how, n.rev(rev), n.key(etcd.EtcdPrefix+strings.TrimPrefix(string(o.Key), pfx)), n.rev(o.CreateRevision))
+			a = fmt.Sprintf("%s own=%s owner=%s@%s", how, n.rev(rev), n.key(etcd.Prefix+strings.TrimPrefix(string(o.Key), pfx)), n.rev(o.CreateRevision))
 		case "last":
 			resp, err := cli.Get(ctx, pfx, append(clientv3.WithLastCreate(), clientv3.WithMaxCreateRev(myRev[c]-1))...)
 			require.NoError(t, err)
@@ -217,7 +217,7 @@ func runEtcdReal(t *testing.T, addr string, steps []etcdStep) etcdSide {
 			name := "none"
 			if len(resp.Kvs) > 0 {
 				kv := resp.Kvs[0]
-				name = n.key(etcd.EtcdPrefix+strings.TrimPrefix(string(kv.Key), pfx)) + "@" + n.rev(kv.CreateRevision)
+				name = n.key(etcd.Prefix+strings.TrimPrefix(string(kv.Key), pfx)) + "@" + n.rev(kv.CreateRevision)
 			}
 			a = fmt.Sprintf("last %s rev=%s", name, n.rev(resp.Header.Revision))
 		case "watch":
@@ -286,7 +286,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 		}
 		return 0
 	}
-	keyOf := func(lease int64) string { return fmt.Sprintf("%s%x", etcd.EtcdPrefix, lease) }
+	keyOf := func(lease int64) string { return fmt.Sprintf("%s%x", etcd.Prefix, lease) }
 	myRevOf := func(r []sim.ScriptReply) int64 {
 		for _, m := range r {
 			if r := etcd.TxnRespOf(&m.Msg); m.Msg.Op == etcd.OpTxnResp && r.Kind == etcd.TxnLock {
@@ -317,7 +317,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 			}
 		case "last":
 			build = func(r []sim.ScriptReply) sim.Msg {
-				return etcd.Range{Kind: etcd.RangeLast, Key: etcd.EtcdPrefix, MaxRev: myRevOf(r) - 1}.Msg()
+				return etcd.Range{Kind: etcd.RangeLast, Key: etcd.Prefix, MaxRev: myRevOf(r) - 1}.Msg()
 			}
 		case "watch":
 			build = func(r []sim.ScriptReply) sim.Msg {
@@ -325,7 +325,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 			}
 		case "herd":
 			build = func([]sim.ScriptReply) sim.Msg {
-				return etcd.Watch{Key: etcd.EtcdPrefix, Prefix: true, Start: base + 4}.Msg()
+				return etcd.Watch{Key: etcd.Prefix, Prefix: true, Start: base + 4}.Msg()
 			}
 		case "write":
 			build = func(r []sim.ScriptReply) sim.Msg {

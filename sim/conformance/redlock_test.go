@@ -232,8 +232,8 @@ func checkValidityTTL(t *testing.T, real redsyncLock, s simGrant, eSim, ttl time
 	base := real.until.Sub(real.t0)
 	assert.GreaterOrEqual(t, base, ttl-drift, "redsync: until ≥ t0 + TTL − drift")
 	assert.LessOrEqual(t, base, ttl-drift+real.elapsed, "redsync: until ≤ t1 + TTL − drift")
-	assert.Equal(t, ttl-eSim-drift-redlock.RedlockDriftFloor, s.validity, "the simulator: TTL − elapsed − (TTL·0.01 + 2 ms)")
-	d := real.validity - s.validity - redlock.RedlockDriftFloor
+	assert.Equal(t, ttl-eSim-drift-redlock.DriftFloor, s.validity, "the simulator: TTL − elapsed − (TTL·0.01 + 2 ms)")
+	d := real.validity - s.validity - redlock.DriftFloor
 	assert.LessOrEqual(t, d, eSim+time.Millisecond, "validity: real %v, simulator %v", real.validity, s.validity)
 	assert.GreaterOrEqual(t, d, eSim-real.elapsed-time.Millisecond, "validity: real %v, simulator %v", real.validity, s.validity)
 	t.Logf("validity: redsync %.3f ms (Lock took %.3f ms), simulator %.3f ms (elapsed %v): real − sim = %.3f ms",
@@ -344,7 +344,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 	ms5 := startMasters(t)
 	paused := faultsOn("pause", 0, 3, 4)
 	for _, on := range []bool{true, false} {
-		wait := redlock.RedlockWait(redlockTTL, on)
+		wait := redlock.Wait(redlockTTL, on)
 		t.Run(fmt.Sprintf("TTL 10s contextTimeout=%v", on), func(t *testing.T) {
 			pools := ms5.warmPools(on)
 			ms5.freeze(3, 4)
@@ -370,7 +370,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 			if on {
 				require.True(t, real.granted, "redsync: %v", real.err)
 				require.Len(t, grants, 1)
-				checkValidityTTL(t, real, grants[0], redlock.RedlockWait(short, on), short)
+				checkValidityTTL(t, real, grants[0], redlock.Wait(short, on), short)
 				return
 			}
 			assert.False(t, real.granted, "redsync must not grant: the votes took longer than the TTL allows")

@@ -30,7 +30,7 @@ func zkEnsembles(t *testing.T) []zkEnsemble {
 	t.Helper()
 	tick, err := time.ParseDuration(need(t, "LOCKSCOPE_ZK_TICK"))
 	require.NoError(t, err)
-	require.Equal(t, zookeeper.ZKTickTime, tick, "the real servers run with the simulator's tickTime")
+	require.Equal(t, zookeeper.TickTime, tick, "the real servers run with the simulator's tickTime")
 	return []zkEnsemble{
 		{"standalone", []string{need(t, "LOCKSCOPE_ZK")}, 1},
 		{"ensemble of 3", strings.Split(need(t, "LOCKSCOPE_ZK_ENSEMBLE"), ","), 3},
@@ -99,7 +99,7 @@ func dialZK(t *testing.T, addr string, timeout time.Duration, parent string) *zk
 		}
 		path := ev.Path
 		if parent != "" && strings.HasPrefix(path, parent) {
-			path = zookeeper.ZKLockPath + strings.TrimPrefix(path, parent)
+			path = zookeeper.LockPath + strings.TrimPrefix(path, parent)
 		}
 		c.mu.Lock()
 		c.events = append(c.events, zkSeen{Type: ev.Type.String(), Path: path, at: time.Now()})
@@ -240,9 +240,9 @@ func runZKSim(t *testing.T, e zkEnsemble, timeouts []time.Duration, steps []zkSt
 		req := zookeeper.Request{Op: st.op, Conn: 1, Path: st.name, Watch: st.watch}
 		switch st.op {
 		case zookeeper.OpGetChildren:
-			req.Path = zookeeper.ZKLockPath
+			req.Path = zookeeper.LockPath
 		case zookeeper.OpGetData, zookeeper.OpDelete:
-			req.Path = zookeeper.ZKLockPath + "/" + st.name
+			req.Path = zookeeper.LockPath + "/" + st.name
 		}
 		m := req.Msg()
 		sc := r.scripts[st.client]
@@ -342,8 +342,8 @@ func TestZooKeeperLockRecipe(t *testing.T) {
 		"OK", "OK", "OK", "OK", "NoNode", "OK " + fmt.Sprint([]string{node(1), node(2), node(3)}),
 		"OK " + fmt.Sprint([]string{node(1), node(2), node(3)}), "OK " + fmt.Sprint([]string{node(1), node(2), node(3)}),
 		"OK", "OK", "OK " + fmt.Sprint([]string{node(3)}), "NoNode"}
-	deleted := func(i int) string { return "EventNodeDeleted " + zookeeper.ZKLockPath + "/" + node(i) }
-	changed := "EventNodeChildrenChanged " + zookeeper.ZKLockPath
+	deleted := func(i int) string { return "EventNodeDeleted " + zookeeper.LockPath + "/" + node(i) }
+	changed := "EventNodeChildrenChanged " + zookeeper.LockPath
 	wantEvents := [][]string{
 		{},
 		{deleted(0), changed},
@@ -401,7 +401,7 @@ func TestZooKeeperLockRecipe(t *testing.T) {
 // request is clamped to [2, 20] × tickTime.
 func TestZooKeeperSessionTimeout(t *testing.T) {
 	requests := []time.Duration{time.Second, 10 * time.Second, 60 * time.Second}
-	want := []time.Duration{2 * zookeeper.ZKTickTime, 10 * time.Second, 20 * zookeeper.ZKTickTime}
+	want := []time.Duration{2 * zookeeper.TickTime, 10 * time.Second, 20 * zookeeper.TickTime}
 	for _, e := range zkEnsembles(t) {
 		t.Run(e.name, func(t *testing.T) {
 			simulated := runZKSim(t, e, requests, nil, 2*time.Second)
@@ -411,7 +411,7 @@ func TestZooKeeperSessionTimeout(t *testing.T) {
 				c.conn.Close()
 				assert.Equal(t, want[i], c.negotiated, "real: requested %v", req)
 				assert.Equal(t, c.negotiated, simulated.negotiated(i), "simulator vs real: requested %v", req)
-				assert.Equal(t, want[i], zookeeper.ZKSessionTimeout(req))
+				assert.Equal(t, want[i], zookeeper.SessionTimeout(req))
 			}
 		})
 	}
@@ -427,15 +427,15 @@ func TestZooKeeperSessionTimeout(t *testing.T) {
 func TestZooKeeperSessionExpiry(t *testing.T) {
 	ms := time.Millisecond
 	requested := time.Second // clamped to 2 × tickTime = 4 s
-	timeout := zookeeper.ZKSessionTimeout(requested)
+	timeout := zookeeper.SessionTimeout(requested)
 	for _, e := range zkEnsembles(t) {
 		t.Run(e.name, func(t *testing.T) {
 			t.Parallel()
 			// The leader hears of a session served by a follower only in
 			// the follower's answer to its ping, every tickTime/2.
-			lo, hi := timeout, timeout+zookeeper.ZKTickTime+300*ms
+			lo, hi := timeout, timeout+zookeeper.TickTime+300*ms
 			if e.nodes > 1 {
-				hi += zookeeper.ZKTickTime / 2
+				hi += zookeeper.TickTime / 2
 			}
 			// The simulator: client 0 creates its node and is last heard
 			// at 1.2 s; client 1 watches the node and pings to stay alive.
@@ -452,7 +452,7 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			require.Equal(t, "OK", simulated.answer(steps, 1))
 			evs := simulated.events(1)
 			require.Len(t, evs, 1, "the simulated watcher hears of the expiry once")
-			assert.Equal(t, "EventNodeDeleted "+zookeeper.ZKLockPath+"/victim-lock-0000000000", evs[0].String())
+			assert.Equal(t, "EventNodeDeleted "+zookeeper.LockPath+"/victim-lock-0000000000", evs[0].String())
 			simDelay := evs[0].at.Sub(time.Time{}) - 1200*ms
 			assert.GreaterOrEqual(t, simDelay, lo, "simulator: deleted after the session timeout")
 			assert.LessOrEqual(t, simDelay, hi, "simulator: deleted by the next tick after it")
@@ -481,7 +481,7 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			require.NoError(t, waitFor(hi+2*time.Second, "NodeDeleted at the watcher", func() bool { return len(watcher.seen()) > 0 }))
 			got := watcher.seen()
 			realDelay := got[0].at.Sub(cut)
-			t.Logf("%s: ephemeral deleted %v after its client was cut (simulator: %v); timeout %v, tickTime %v", e.name, realDelay.Round(ms), simDelay, timeout, zookeeper.ZKTickTime)
+			t.Logf("%s: ephemeral deleted %v after its client was cut (simulator: %v); timeout %v, tickTime %v", e.name, realDelay.Round(ms), simDelay, timeout, zookeeper.TickTime)
 			assert.Equal(t, names(evs), names(got))
 			assert.GreaterOrEqual(t, realDelay, lo-100*ms, "real: deleted after the session timeout")
 			assert.LessOrEqual(t, realDelay, hi, "real: deleted by the next tick after it")
@@ -507,11 +507,11 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 			require.Equal(t, "OK closed-lock-0000000000", simClosed.answer(closeSteps, 0))
 			closedEvs := simClosed.events(1)
 			require.Len(t, closedEvs, 1, "the simulated watcher hears of the close once")
-			assert.Equal(t, "EventNodeDeleted "+zookeeper.ZKLockPath+"/closed-lock-0000000000", closedEvs[0].String())
+			assert.Equal(t, "EventNodeDeleted "+zookeeper.LockPath+"/closed-lock-0000000000", closedEvs[0].String())
 			simGone := closedEvs[0].at.Sub(time.Time{}) - 1500*ms
 			t.Logf("%s: a closed session's ephemeral went %v after close (simulator: %v)", e.name, gone.Round(ms), simGone)
-			assert.Less(t, gone, zookeeper.ZKTickTime, "real: a closed session's ephemerals go at once")
-			assert.Less(t, simGone, zookeeper.ZKTickTime, "simulator: a closed session's ephemerals go at once")
+			assert.Less(t, gone, zookeeper.TickTime, "real: a closed session's ephemerals go at once")
+			assert.Less(t, simGone, zookeeper.TickTime, "simulator: a closed session's ephemerals go at once")
 		})
 	}
 }

@@ -333,7 +333,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case phGrant:
 		g := LeaseCallOf(m)
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, g.Lease, g.TTL, 0
-		c.myKey = EtcdPrefix + strconv.FormatInt(g.Lease, 16)
+		c.myKey = Prefix + strconv.FormatInt(g.Lease, 16)
 		if ctx.Tracing() {
 			ctx.TraceSaid("session", string(OpGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
 				sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
@@ -366,7 +366,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		if ctx.Scenario().Herd {
 			if !c.watching {
-				c.watch(ctx, EtcdPrefix, true, r.Rev)
+				c.watch(ctx, Prefix, true, r.Rev)
 			}
 			c.phase = phWatch
 			if c.requery {
@@ -407,7 +407,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 
 // query is one pass of waitDeletes: the latest key created before mine.
 func (c *etcdClient) query(ctx sim.Ctx) {
-	c.call(ctx, Range{Kind: RangeLast, Key: EtcdPrefix, MaxRev: c.myRev - 1}.Msg(), phQuery)
+	c.call(ctx, Range{Kind: RangeLast, Key: Prefix, MaxRev: c.myRev - 1}.Msg(), phQuery)
 }
 
 func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {

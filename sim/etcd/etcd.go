@@ -8,38 +8,38 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-// EtcdPrefix is the prefix concurrency.NewMutex(session, "/locks/mylock")
+// Prefix is the prefix concurrency.NewMutex(session, "/locks/mylock")
 // locks under; each contender's key is the prefix plus its lease id in hex.
-const EtcdPrefix = "/locks/mylock/"
+const Prefix = "/locks/mylock/"
 
-// EtcdStorageKey is the key the fenced write puts, in a transaction guarded
+// StorageKey is the key the fenced write puts, in a transaction guarded
 // by Mutex.IsOwner(): with fencing the storage lives in etcd itself.
-const EtcdStorageKey = "/storage/data"
+const StorageKey = "/storage/data"
 
 // The etcd server's timing, at its defaults (--heartbeat-interval 100,
 // --election-timeout 1000).
 const (
-	// EtcdHeartbeat is one raft tick: the leader heartbeats every tick.
-	EtcdHeartbeat = 100 * time.Millisecond
-	// EtcdElectionTimeout is how long a follower waits without hearing
+	// Heartbeat is one raft tick: the leader heartbeats every tick.
+	Heartbeat = 100 * time.Millisecond
+	// ElectionTimeout is how long a follower waits without hearing
 	// from its leader before it campaigns (randomized up to twice that).
-	EtcdElectionTimeout = time.Second
+	ElectionTimeout = time.Second
 )
 
-// EtcdMinLeaseTTL is the shortest lease the lessor grants: a shorter
+// MinLeaseTTL is the shortest lease the lessor grants: a shorter
 // request is raised to ceil(1.5 × election timeout) seconds, 2 s by default.
-var EtcdMinLeaseTTL = minLeaseTTL(EtcdElectionTimeout)
+var MinLeaseTTL = minLeaseTTL(ElectionTimeout)
 
 func minLeaseTTL(election time.Duration) time.Duration {
-	minTTL := time.Duration(3*int64(election/EtcdHeartbeat)/2) * EtcdHeartbeat
+	minTTL := time.Duration(3*int64(election/Heartbeat)/2) * Heartbeat
 	return time.Duration(math.Ceil(minTTL.Seconds())) * time.Second
 }
 
 const (
-	electionTicks = int(EtcdElectionTimeout / EtcdHeartbeat)
+	electionTicks = int(ElectionTimeout / Heartbeat)
 	// etcdReqTimeout is ServerConfig.ReqTimeout: 5 s + 2 × election
 	// timeout, after which a server gives up on a request it proposed.
-	etcdReqTimeout = 5*time.Second + 2*EtcdElectionTimeout
+	etcdReqTimeout = 5*time.Second + 2*ElectionTimeout
 	// lessorTick is how often the lessor's runLoop looks for expired
 	// leases; expiredLeaseRetry is when it proposes a revoke again
 	// (ExpiredLeasesRetryInterval, set to ReqTimeout by the server).
@@ -149,14 +149,14 @@ func leaseSeconds(d time.Duration) time.Duration {
 	return time.Duration(max(s, 1)) * time.Second
 }
 
-// EtcdAskedTTL is the lease TTL a client asks for a scenario's ttl
+// AskedTTL is the lease TTL a client asks for a scenario's ttl
 // (concurrency.WithTTL takes whole seconds), for the window to show.
-func EtcdAskedTTL(ttl time.Duration) time.Duration { return leaseSeconds(ttl) }
+func AskedTTL(ttl time.Duration) time.Duration { return leaseSeconds(ttl) }
 
-// EtcdGrantedTTL is the lease TTL the lessor grants for a scenario's ttl:
+// GrantedTTL is the lease TTL the lessor grants for a scenario's ttl:
 // what the client asks for, raised to the lessor's minimum.
-func EtcdGrantedTTL(ttl time.Duration) time.Duration { return grantedLease(leaseSeconds(ttl)) }
+func GrantedTTL(ttl time.Duration) time.Duration { return grantedLease(leaseSeconds(ttl)) }
 
 // grantedLease is the TTL the lessor grants for a requested one: a request
-// shorter than EtcdMinLeaseTTL is raised to it.
-func grantedLease(asked time.Duration) time.Duration { return max(asked, EtcdMinLeaseTTL) }
+// shorter than MinLeaseTTL is raised to it.
+func grantedLease(asked time.Duration) time.Duration { return max(asked, MinLeaseTTL) }

@@ -123,7 +123,7 @@ func TestEtcdPresets(t *testing.T) {
 			assert.Equal(t, 4, sum.Acquisitions)
 			elected := etcdTraceAt(s, "", "raft", "leader", "term 2")
 			require.Greater(t, elected, 2500*time.Millisecond)
-			assert.Less(t, elected, 2500*time.Millisecond+2*etcd.EtcdElectionTimeout+100*time.Millisecond)
+			assert.Less(t, elected, 2500*time.Millisecond+2*etcd.ElectionTimeout+100*time.Millisecond)
 			for _, g := range sum.Grants {
 				at := etcdMs(g.AtMs)
 				assert.False(t, at > 2500*time.Millisecond && at < elected, "%s granted during the election", g.Client)
@@ -192,7 +192,7 @@ func TestEtcdPromoteExtendsLeases(t *testing.T) {
 	for _, l := range v.Leases {
 		assert.False(t, l.Frozen)
 		if l.Client == "client-4" {
-			assert.Equal(t, sc.TTL.D()+etcd.EtcdElectionTimeout, l.Left, "lease %x", l.ID)
+			assert.Equal(t, sc.TTL.D()+etcd.ElectionTimeout, l.Left, "lease %x", l.ID)
 		} else {
 			assert.Equal(t, sc.TTL.D(), l.Left, "lease %x", l.ID)
 		}
@@ -215,7 +215,7 @@ func TestEtcdMinLeaseTTL(t *testing.T) {
 		{2500 * time.Millisecond, 3 * time.Second}, // leases are whole seconds
 		{7 * time.Second, 7 * time.Second},
 	}
-	assert.Equal(t, 2*time.Second, etcd.EtcdMinLeaseTTL)
+	assert.Equal(t, 2*time.Second, etcd.MinLeaseTTL)
 	for _, tt := range tests {
 		t.Run(tt.ttl.String(), func(t *testing.T) {
 			sc := etcdPreset(t, "etcd-happy-path")
@@ -316,7 +316,7 @@ func TestEtcdHerd(t *testing.T) {
 			v := etcd.ViewOf(rec.At(time.Second))
 			require.NotEmpty(t, v.Watches)
 			for _, w := range v.Watches {
-				assert.Equal(t, etcd.EtcdPrefix, w.Path)
+				assert.Equal(t, etcd.Prefix, w.Path)
 			}
 		}
 	}
@@ -333,12 +333,12 @@ func TestEtcdView(t *testing.T) {
 	snap := s.Snapshot()
 	v := etcd.ViewOf(snap)
 	require.NotNil(t, v)
-	assert.Equal(t, etcd.EtcdPrefix, v.Prefix)
+	assert.Equal(t, etcd.Prefix, v.Prefix)
 	assert.Equal(t, "etcd-1", v.Leader)
 	assert.Equal(t, int64(5), v.Revision)
 	require.Len(t, v.Keys, 4)
 	require.Len(t, v.Leases, 4)
-	leases := map[int64]etcd.EtcdLease{}
+	leases := map[int64]etcd.Lease{}
 	for _, l := range v.Leases {
 		leases[l.ID] = l
 		assert.Equal(t, 10*time.Second, l.TTL)
@@ -347,7 +347,7 @@ func TestEtcdView(t *testing.T) {
 	for i, k := range v.Keys {
 		assert.Equal(t, sim.ClientName(i), k.Owner)
 		assert.Equal(t, int64(i+2), k.CreateRev)
-		assert.Equal(t, fmt.Sprintf("%s%x", etcd.EtcdPrefix, k.Lease), k.Key)
+		assert.Equal(t, fmt.Sprintf("%s%x", etcd.Prefix, k.Lease), k.Key)
 		assert.Equal(t, i == 0, k.Holder)
 		assert.Equal(t, leases[k.Lease].Left, k.LeaseLeft)
 		assert.Equal(t, k.Owner, leases[k.Lease].Client)
@@ -491,11 +491,11 @@ func TestEtcdLeaseIDs(t *testing.T) {
 		// idutil.Generator: 16 bits of member id, 40 bits of the boot time
 		// in ms, 8 bits of counter (still below 256 here).
 		assert.Equal(t, uint64(1767225600000)&(1<<40-1), (uint64(l.ID)>>8)&(1<<40-1), "boot-time bits of %x", l.ID)
-		assert.Equal(t, fmt.Sprintf("%s%x", etcd.EtcdPrefix, l.ID), etcdKeyOf(v, l.ID))
+		assert.Equal(t, fmt.Sprintf("%s%x", etcd.Prefix, l.ID), etcdKeyOf(v, l.ID))
 	}
 }
 
-func etcdKeyOf(v *etcd.EtcdView, lease int64) string {
+func etcdKeyOf(v *etcd.View, lease int64) string {
 	for _, k := range v.Keys {
 		if k.Lease == lease {
 			return k.Key
@@ -749,7 +749,7 @@ func TestEtcdKeepAliveWaitsForALeader(t *testing.T) {
 	require.NotEmpty(t, broken, "the stream ends at last")
 	assert.Contains(t, broken[0].Note, "no leader")
 	assert.Greater(t, broken[0].At-sent[0].At, 500*time.Millisecond, "the keepalive waited for a leader, not refused at once")
-	assert.Less(t, broken[0].At-lost, 4*etcd.EtcdElectionTimeout, "monitorLeader cancels the stream after three looks without a leader")
+	assert.Less(t, broken[0].At-lost, 4*etcd.ElectionTimeout, "monitorLeader cancels the stream after three looks without a leader")
 }
 
 // TestEtcdHeldKeepAliveGoesOnceALeaderIsBack: etcd-3 and client-3 are cut
@@ -784,7 +784,7 @@ func TestEtcdHeldKeepAliveGoesOnceALeaderIsBack(t *testing.T) {
 	for _, h := range held {
 		found := false
 		for _, r := range renews {
-			if r > h && (r-h)%etcd.EtcdElectionTimeout == 0 {
+			if r > h && (r-h)%etcd.ElectionTimeout == 0 {
 				found = true
 			}
 		}
@@ -805,7 +805,7 @@ func TestEtcdRangeOnALeaderlessMemberWaits(t *testing.T) {
 	heal := 3500 * time.Millisecond
 	sc.Faults = []sim.Fault{{At: sim.Duration(500 * time.Millisecond), Partition: [][]string{{"etcd-3", "client-1"}}, For: sim.Duration(heal - 500*time.Millisecond)}}
 	script := sim.NewScriptClient(sim.ScriptStep{At: 2600 * time.Millisecond, To: "etcd-3",
-		Msg: etcd.Range{Kind: etcd.RangeKey, Key: etcd.EtcdPrefix}.Msg()})
+		Msg: etcd.Range{Kind: etcd.RangeKey, Key: etcd.Prefix}.Msg()})
 	s, err := sim.NewScripted(sc, script)
 	require.NoError(t, err)
 	s.EnableTrace()

@@ -11,7 +11,7 @@ import (
 	"github.com/lockscope/lockscope/sim/etcd"
 )
 
-// The lease a run's lessor grants is the one EtcdGrantedTTL says, which
+// The lease a run's lessor grants is the one GrantedTTL says, which
 // the window's lease slider shows: one owner for the rule.
 func TestEtcdGrantedTTLIsTheLessors(t *testing.T) {
 	for _, ttl := range []time.Duration{500 * time.Millisecond, 2500 * time.Millisecond, 10 * time.Second} {
@@ -25,8 +25,8 @@ func TestEtcdGrantedTTLIsTheLessors(t *testing.T) {
 		require.NotNil(t, etcd.ViewOf(snap))
 		require.NotEmpty(t, etcd.ViewOf(snap).Leases, "%v", ttl)
 		for _, l := range etcd.ViewOf(snap).Leases {
-			assert.Equal(t, etcd.EtcdGrantedTTL(ttl), l.TTL, "%v", ttl)
+			assert.Equal(t, etcd.GrantedTTL(ttl), l.TTL, "%v", ttl)
 		}
-		assert.Equal(t, max(etcd.EtcdAskedTTL(ttl), etcd.EtcdMinLeaseTTL), etcd.EtcdGrantedTTL(ttl))
+		assert.Equal(t, max(etcd.AskedTTL(ttl), etcd.MinLeaseTTL), etcd.GrantedTTL(ttl))
 	}
 }

@@ -17,17 +17,17 @@ import (
 // promote makes this member's lessor primary once it has applied its first
 // entry as leader: every lease is refreshed to election timeout + TTL,
 // since the new leader cannot know when the old one last renewed it.
-func (s *EtcdServer) promote(ctx sim.Ctx) {
+func (s *Server) promote(ctx sim.Ctx) {
 	s.primary = true
 	now := ctx.Mono()
 	for _, id := range s.leaseIDs() {
 		l := s.leases[id]
-		l.Expiry, l.RetryAt = now+EtcdElectionTimeout+l.TTL, 0
+		l.Expiry, l.RetryAt = now+ElectionTimeout+l.TTL, 0
 		s.putLease(id, l)
 	}
 	if len(s.leases) > 0 {
-		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), EtcdElectionTimeout),
-			sim.Say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", EtcdElectionTimeout.String()))
+		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), ElectionTimeout),
+			sim.Say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", ElectionTimeout.String()))
 	}
 	var keep []etcdRenewWait
 	waits := s.renewWait
@@ -44,7 +44,7 @@ func (s *EtcdServer) promote(ctx sim.Ctx) {
 }
 
 // demote ends primacy: leases stop expiring here, held renewals fail.
-func (s *EtcdServer) demote(ctx sim.Ctx) {
+func (s *Server) demote(ctx sim.Ctx) {
 	s.primary = false
 	waits := s.renewWait
 	s.renewWait = nil
@@ -52,12 +52,12 @@ func (s *EtcdServer) demote(ctx sim.Ctx) {
 		s.respondRenew(ctx, w.From, w.Req, w.Lease, 0, errNotPrimary)
 	}
 	if s.ownedKey != "" {
-		ctx.Disown(EtcdPrefix, false)
+		ctx.Disown(Prefix, false)
 		s.ownedKey = ""
 	}
 }
 
-func (s *EtcdServer) leaseIDs() []int64 {
+func (s *Server) leaseIDs() []int64 {
 	ids := make([]int64, 0, len(s.leases))
 	for id := range s.leases {
 		ids = append(ids, id)
@@ -70,7 +70,7 @@ func (s *EtcdServer) leaseIDs() []int64 {
 
 // revokeExpired is the lessor's runLoop: the leader proposes a revoke for
 // every lease past its expiry by its own clock.
-func (s *EtcdServer) revokeExpired(ctx sim.Ctx) {
+func (s *Server) revokeExpired(ctx sim.Ctx) {
 	if !s.revokeDue(ctx) {
 		return
 	}
@@ -98,7 +98,7 @@ func (s *EtcdServer) revokeExpired(ctx sim.Ctx) {
 // leases in a heap by expiry and expireExists peeks at the top
 // (server/lease/lease_queue.go, lessor.go), a lease past its expiry put
 // back at now + the retry interval, as RetryAt does here.
-func (s *EtcdServer) revokeDue(ctx sim.Ctx) bool {
+func (s *Server) revokeDue(ctx sim.Ctx) bool {
 	if !s.isLeader() || !s.primary {
 		return false
 	}
@@ -120,7 +120,7 @@ func (s *EtcdServer) revokeDue(ctx sim.Ctx) bool {
 // putLease writes lease l as id and keeps leaseDue at or before its
 // dueAt: every write of a lease goes through here, so that no lease is due
 // before leaseDue.
-func (s *EtcdServer) putLease(id int64, l etcdLease) {
+func (s *Server) putLease(id int64, l etcdLease) {
 	s.leases[id] = l
 	s.leaseDue = min(s.leaseDue, l.dueAt())
 }
@@ -140,7 +140,7 @@ func (l *etcdLease) dueAt() time.Duration { return max(l.Expiry, l.RetryAt) }
 // the keepalive.
 // forwardRenew renews a lease on this member, the leader, or asks the
 // leader to ("renewals don't go through raft; forward to leader manually").
-func (s *EtcdServer) forwardRenew(ctx sim.Ctx, req, id int64) {
+func (s *Server) forwardRenew(ctx sim.Ctx, req, id int64) {
 	if s.isLeader() {
 		s.leaderRenew(ctx, s.self, req, id)
 		return
@@ -148,7 +148,7 @@ func (s *EtcdServer) forwardRenew(ctx sim.Ctx, req, id int64) {
 	ctx.Send(s.lead, renewal{Req: req, Lease: id}.msg(leaseRenew))
 }
 
-func (s *EtcdServer) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
+func (s *Server) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
 	if !s.isLeader() {
 		s.respondRenew(ctx, from, req, id, 0, errNotPrimary)
 		return
@@ -173,7 +173,7 @@ func (s *EtcdServer) leaderRenew(ctx sim.Ctx, from sim.NodeID, req, id int64) {
 	s.respondRenew(ctx, from, req, id, l.TTL, "")
 }
 
-func (s *EtcdServer) respondRenew(ctx sim.Ctx, from sim.NodeID, req, id int64, ttl time.Duration, err etcdErr) {
+func (s *Server) respondRenew(ctx sim.Ctx, from sim.NodeID, req, id int64, ttl time.Duration, err etcdErr) {
 	r := renewal{Req: req, Lease: id, TTL: ttl, Err: err}
 	if from == s.self {
 		s.answerKeepAlive(ctx, r)
@@ -184,7 +184,7 @@ func (s *EtcdServer) respondRenew(ctx sim.Ctx, from sim.NodeID, req, id int64, t
 
 // answerKeepAlive answers the keepalive of request r.Req with the
 // leader's renewal.
-func (s *EtcdServer) answerKeepAlive(ctx sim.Ctx, r renewal) {
+func (s *Server) answerKeepAlive(ctx sim.Ctx, r renewal) {
 	p, ok := s.pending[r.Req]
 	if !ok {
 		return

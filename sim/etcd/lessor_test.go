@@ -46,7 +46,7 @@ func TestNoLeaseDueBeforeLeaseDue(t *testing.T) {
 			retried := false
 			for s.Step() {
 				for i := range s.Nodes {
-					m, ok := s.Nodes[i].Proc.(*EtcdServer)
+					m, ok := s.Nodes[i].Proc.(*Server)
 					if !ok {
 						continue
 					}

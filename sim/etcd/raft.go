@@ -15,7 +15,7 @@ import (
 
 // reset is raft's reset(term): a new term forgets the vote; any role
 // change drops the leader, the votes and pending reads.
-func (s *EtcdServer) reset(ctx sim.Ctx, term int64) {
+func (s *Server) reset(ctx sim.Ctx, term int64) {
 	if term != s.term {
 		s.term, s.vote = term, sim.None
 	}
@@ -25,7 +25,7 @@ func (s *EtcdServer) reset(ctx sim.Ctx, term int64) {
 	s.resetProgress(ctx)
 }
 
-func (s *EtcdServer) becomeFollower(ctx sim.Ctx, term int64, lead sim.NodeID) {
+func (s *Server) becomeFollower(ctx sim.Ctx, term int64, lead sim.NodeID) {
 	was, prev := s.isLeader(), s.lead
 	s.reset(ctx, term)
 	s.role, s.pre, s.lead = roleFollower, false, lead
@@ -37,15 +37,15 @@ func (s *EtcdServer) becomeFollower(ctx sim.Ctx, term int64, lead sim.NodeID) {
 	}
 }
 
-func (s *EtcdServer) campaign(ctx sim.Ctx, pre bool) {
+func (s *Server) campaign(ctx sim.Ctx, pre bool) {
 	if s.isLeader() {
 		s.demote(ctx)
 	}
 	if pre {
 		s.role, s.pre, s.lead = roleCandidate, true, sim.None
 		s.votes = make([]int8, len(s.members))
-		s.trace(ctx, "raft", string(raftPreVote), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*EtcdHeartbeat, s.term+1),
-			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*EtcdHeartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
+		s.trace(ctx, "raft", string(raftPreVote), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
+			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*Heartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
@@ -67,7 +67,7 @@ func (s *EtcdServer) campaign(ctx sim.Ctx, pre bool) {
 }
 
 // poll records a (pre-)vote and acts on the result; true when decided.
-func (s *EtcdServer) poll(ctx sim.Ctx, from sim.NodeID, granted bool) bool {
+func (s *Server) poll(ctx sim.Ctx, from sim.NodeID, granted bool) bool {
 	i := s.memberIndex(from)
 	if i < 0 || s.votes[i] != 0 {
 		return false
@@ -100,7 +100,7 @@ func (s *EtcdServer) poll(ctx sim.Ctx, from sim.NodeID, granted bool) bool {
 	return false
 }
 
-func (s *EtcdServer) becomeLeader(ctx sim.Ctx) {
+func (s *Server) becomeLeader(ctx sim.Ctx) {
 	s.reset(ctx, s.term)
 	s.role, s.pre, s.lead = roleLeader, false, s.self
 	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
@@ -113,7 +113,7 @@ func (s *EtcdServer) becomeLeader(ctx sim.Ctx) {
 // forwarded may have died with the old one: LeaseRenew keeps retrying
 // until it reaches a leader, so it goes again. A linearizable read not yet
 // confirmed fails with "leader changed" (the client retries it).
-func (s *EtcdServer) newLeader(ctx sim.Ctx) {
+func (s *Server) newLeader(ctx sim.Ctx) {
 	for _, id := range s.pendingIDs() {
 		p := s.pending[id]
 		switch {
@@ -140,15 +140,15 @@ func (s *EtcdServer) newLeader(ctx sim.Ctx) {
 
 // inLease is check-quorum's leader lease: a member that heard from a leader
 // within the election timeout ignores (pre-)vote requests.
-func (s *EtcdServer) inLease() bool {
+func (s *Server) inLease() bool {
 	return s.lead != sim.None && s.electionElapsed < electionTicks
 }
 
-func (s *EtcdServer) upToDate(index, term int64) bool {
+func (s *Server) upToDate(index, term int64) bool {
 	return term > s.lastTerm() || (term == s.lastTerm() && index >= s.lastIndex())
 }
 
-func (s *EtcdServer) tick(ctx sim.Ctx) {
+func (s *Server) tick(ctx sim.Ctx) {
 	s.electionElapsed++
 	if s.isLeader() {
 		if s.electionElapsed >= electionTicks {
@@ -182,7 +182,7 @@ func (s *EtcdServer) tick(ctx sim.Ctx) {
 	if s.ticks%electionTicks == 0 {
 		s.monitorLeader(ctx)
 	}
-	ctx.Tick(EtcdHeartbeat, sim.Timer{Kind: timerTick})
+	ctx.Tick(Heartbeat, sim.Timer{Kind: timerTick})
 }
 
 // idleTick is tick when it would only count: a follower (or candidate)
@@ -191,7 +191,7 @@ func (s *EtcdServer) tick(ctx sim.Ctx) {
 // clears its count). Most ticks of a run are a follower's that a
 // heartbeat keeps from ever reaching the timeout. It reports false,
 // changing nothing, when tick would do more.
-func (s *EtcdServer) idleTick() bool {
+func (s *Server) idleTick() bool {
 	if s.isLeader() || s.electionElapsed+1 >= s.randomized || (s.ticks+1)%electionTicks == 0 && s.lead == sim.None {
 		return false
 	}
@@ -203,7 +203,7 @@ func (s *EtcdServer) idleTick() bool {
 }
 
 // watchQueued reports whether a watcher holds events for its client.
-func (s *EtcdServer) watchQueued() bool {
+func (s *Server) watchQueued() bool {
 	for i := range s.watchers {
 		if len(s.watchers[i].Queue) > 0 {
 			return true
@@ -214,7 +214,7 @@ func (s *EtcdServer) watchQueued() bool {
 
 // ticksIdleAhead is how many of the next ticks idleTick would take, if
 // nothing reached the member meanwhile.
-func (s *EtcdServer) ticksIdleAhead() int {
+func (s *Server) ticksIdleAhead() int {
 	if s.isLeader() || s.watchQueued() {
 		return 0
 	}
@@ -226,7 +226,7 @@ func (s *EtcdServer) ticksIdleAhead() int {
 }
 
 // skipIdleTicks makes the changes of n idle ticks in a row.
-func (s *EtcdServer) skipIdleTicks(n int) {
+func (s *Server) skipIdleTicks(n int) {
 	looks := s.ticks / electionTicks
 	s.electionElapsed += n
 	s.ticks += n
@@ -245,7 +245,7 @@ const maxNoLeaderChecks = 3
 // a row without one it cancels every stream that requires a leader with
 // "no leader". Here those are the lease keepalive streams; a keepalive the
 // member holds in waitLeader ends with them.
-func (s *EtcdServer) monitorLeader(ctx sim.Ctx) {
+func (s *Server) monitorLeader(ctx sim.Ctx) {
 	if s.lead != sim.None {
 		s.noLeaderChecks = 0
 		return
@@ -266,7 +266,7 @@ func (s *EtcdServer) monitorLeader(ctx sim.Ctx) {
 }
 
 // addKeepAliveStream notes a client's keepalive stream on this member.
-func (s *EtcdServer) addKeepAliveStream(c sim.NodeID) {
+func (s *Server) addKeepAliveStream(c sim.NodeID) {
 	for _, k := range s.kaStreams {
 		if k == c {
 			return
@@ -275,14 +275,14 @@ func (s *EtcdServer) addKeepAliveStream(c sim.NodeID) {
 	s.kaStreams = append(s.kaStreams, c)
 }
 
-func (s *EtcdServer) lastReadCtx() int64 {
+func (s *Server) lastReadCtx() int64 {
 	if n := len(s.reads); n > 0 {
 		return s.reads[n-1].Ctx
 	}
 	return 0
 }
 
-func (s *EtcdServer) bcastHeartbeat(ctx sim.Ctx, readCtx int64) {
+func (s *Server) bcastHeartbeat(ctx sim.Ctx, readCtx int64) {
 	for i, m := range s.members {
 		if m != s.self {
 			ctx.Send(m, heartbeat{Term: s.term, Commit: min(s.match[i], s.commit), Context: readCtx}.msg(raftHeartbeat))
@@ -291,7 +291,7 @@ func (s *EtcdServer) bcastHeartbeat(ctx sim.Ctx, readCtx int64) {
 }
 
 // appendEntry is the leader's MsgProp: append, replicate, maybe commit.
-func (s *EtcdServer) appendEntry(ctx sim.Ctx, e etcdEntry) {
+func (s *Server) appendEntry(ctx sim.Ctx, e etcdEntry) {
 	e.Term = s.term
 	s.log.Append(e)
 	s.match[s.memberIndex(s.self)] = s.lastIndex()
@@ -301,7 +301,7 @@ func (s *EtcdServer) appendEntry(ctx sim.Ctx, e etcdEntry) {
 
 // propose hands an entry to raft: the leader appends it, a follower
 // forwards it to the leader it knows; false when there is none.
-func (s *EtcdServer) propose(ctx sim.Ctx, e etcdEntry) bool {
+func (s *Server) propose(ctx sim.Ctx, e etcdEntry) bool {
 	switch {
 	case s.isLeader():
 		s.appendEntry(ctx, e)
@@ -313,7 +313,7 @@ func (s *EtcdServer) propose(ctx sim.Ctx, e etcdEntry) bool {
 	return true
 }
 
-func (s *EtcdServer) bcastAppend(ctx sim.Ctx) {
+func (s *Server) bcastAppend(ctx sim.Ctx) {
 	for i, m := range s.members {
 		if m != s.self {
 			s.sendAppend(ctx, i)
@@ -321,7 +321,7 @@ func (s *EtcdServer) bcastAppend(ctx sim.Ctx) {
 	}
 }
 
-func (s *EtcdServer) sendAppend(ctx sim.Ctx, i int) {
+func (s *Server) sendAppend(ctx sim.Ctx, i int) {
 	next := max(s.next[i], 1)
 	prev := next - 1
 	ctx.Send(s.members[i], sim.Msg{Op: raftApp, Body: newAppend(&s.log, s.term, prev, s.termAt(prev), s.commit)})
@@ -330,7 +330,7 @@ func (s *EtcdServer) sendAppend(ctx sim.Ctx, i int) {
 
 // maybeCommit advances the commit index to the highest entry of this term
 // a majority has appended, applies it and tells the followers at once.
-func (s *EtcdServer) maybeCommit(ctx sim.Ctx) {
+func (s *Server) maybeCommit(ctx sim.Ctx) {
 	var buf [8]int64
 	ms := append(buf[:0], s.match...)
 	slices.SortFunc(ms, func(a, b int64) int { return cmp.Compare(b, a) })
@@ -344,7 +344,7 @@ func (s *EtcdServer) maybeCommit(ctx sim.Ctx) {
 }
 
 // step handles message m from another member, from (s.members[peer]).
-func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, peer int, m *sim.Msg) {
+func (s *Server) step(ctx sim.Ctx, from sim.NodeID, peer int, m *sim.Msg) {
 	// A heartbeat and its answer of this member's term, over half of a
 	// run's messages, go to their handling first: the checks below let
 	// them through (no op of theirs before the term's, and neither a
@@ -446,7 +446,7 @@ func (s *EtcdServer) step(ctx sim.Ctx, from sim.NodeID, peer int, m *sim.Msg) {
 }
 
 // fromLeader handles a MsgApp or MsgHeartbeat of term, this member's.
-func (s *EtcdServer) fromLeader(ctx sim.Ctx, from sim.NodeID, term int64, m *sim.Msg) {
+func (s *Server) fromLeader(ctx sim.Ctx, from sim.NodeID, term int64, m *sim.Msg) {
 	if s.role == roleCandidate {
 		s.becomeFollower(ctx, term, from)
 	}
@@ -472,7 +472,7 @@ func (s *EtcdServer) fromLeader(ctx sim.Ctx, from sim.NodeID, term int64, m *sim
 
 // heartbeatResp handles a MsgHeartbeatResp of this member's term from
 // s.members[i].
-func (s *EtcdServer) heartbeatResp(ctx sim.Ctx, i int, m *sim.Msg) {
+func (s *Server) heartbeatResp(ctx sim.Ctx, i int, m *sim.Msg) {
 	if !s.isLeader() {
 		return
 	}
@@ -485,7 +485,7 @@ func (s *EtcdServer) heartbeatResp(ctx sim.Ctx, i int, m *sim.Msg) {
 	}
 }
 
-func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *appendEntries) {
+func (s *Server) handleAppend(ctx sim.Ctx, from sim.NodeID, m *appendEntries) {
 	prev := m.PrevIndex
 	if prev < s.commit {
 		ctx.Send(from, appendResp{Term: s.term, Index: s.commit}.msg())
@@ -513,7 +513,7 @@ func (s *EtcdServer) handleAppend(ctx sim.Ctx, from sim.NodeID, m *appendEntries
 	ctx.Send(from, appendResp{Term: s.term, Index: lastNew}.msg())
 }
 
-func (s *EtcdServer) handleAppResp(ctx sim.Ctx, from sim.NodeID, m appendResp) {
+func (s *Server) handleAppResp(ctx sim.Ctx, from sim.NodeID, m appendResp) {
 	i := s.memberIndex(from)
 	s.active[i] = true
 	if m.Reject {

@@ -10,7 +10,7 @@ import (
 // ---------------------------------------------------------------------------
 // Linearizable reads: ReadIndex confirmed by a quorum of heartbeats.
 
-func (s *EtcdServer) leaderRead(ctx sim.Ctx, from sim.NodeID, req int64) {
+func (s *Server) leaderRead(ctx sim.Ctx, from sim.NodeID, req int64) {
 	r := etcdRead{From: from, Req: req}
 	if s.termAt(s.commit) != s.term {
 		s.pendingReads = append(s.pendingReads, r)
@@ -27,7 +27,7 @@ func (s *EtcdServer) leaderRead(ctx sim.Ctx, from sim.NodeID, req int64) {
 	s.bcastHeartbeat(ctx, r.Ctx)
 }
 
-func (s *EtcdServer) ackRead(ctx sim.Ctx, i int, readCtx int64) {
+func (s *Server) ackRead(ctx sim.Ctx, i int, readCtx int64) {
 	for j := range s.reads {
 		if s.reads[j].Ctx == readCtx {
 			s.reads[j].Acks |= 1 << uint(i)
@@ -40,7 +40,7 @@ func (s *EtcdServer) ackRead(ctx sim.Ctx, i int, readCtx int64) {
 }
 
 // releaseReads answers every read up to the confirmed context.
-func (s *EtcdServer) releaseReads(ctx sim.Ctx, upTo int64) {
+func (s *Server) releaseReads(ctx sim.Ctx, upTo int64) {
 	var keep []etcdRead
 	for _, r := range s.reads {
 		if r.Ctx > upTo {
@@ -61,7 +61,7 @@ func (s *EtcdServer) releaseReads(ctx sim.Ctx, upTo int64) {
 }
 
 // serveReads answers the reads whose read index this member has applied.
-func (s *EtcdServer) serveReads(ctx sim.Ctx) {
+func (s *Server) serveReads(ctx sim.Ctx) {
 	for _, req := range s.pendingIDs() {
 		p := s.pending[req]
 		if p.Op != OpRange || p.ReadIndex == 0 || p.ReadIndex > s.applied {
@@ -82,7 +82,7 @@ func (s *EtcdServer) serveReads(ctx sim.Ctx) {
 	}
 }
 
-func (s *EtcdServer) pendingIDs() []int64 {
+func (s *Server) pendingIDs() []int64 {
 	ids := make([]int64, 0, len(s.pending))
 	for id := range s.pending {
 		ids = append(ids, id)

@@ -12,7 +12,7 @@ import (
 // Serving clients.
 
 // Receive implements Process.
-func (s *EtcdServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+func (s *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if i := s.memberIndex(from); i >= 0 {
 		s.step(ctx, from, i, m)
 		return
@@ -20,7 +20,7 @@ func (s *EtcdServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	s.serve(ctx, from, m)
 }
 
-func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+func (s *Server) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if m.Op == OpRST {
 		s.dropClient(ctx, from)
 		return
@@ -82,7 +82,7 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			p := s.pending[req]
 			p.WaitLeader = true
 			s.pending[req] = p
-			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: req})
+			ctx.After(ElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: req})
 			return
 		}
 		s.forwardRenew(ctx, req, ka.Lease)
@@ -106,7 +106,7 @@ func (s *EtcdServer) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 
 // forget drops a request the member has answered or given up on, with
 // its timeout: left queued, the timeout would fire for nothing.
-func (s *EtcdServer) forget(ctx sim.Ctx, req int64) {
+func (s *Server) forget(ctx sim.Ctx, req int64) {
 	ctx.Cancel(s.pending[req].Timeout)
 	delete(s.pending, req)
 }
@@ -119,7 +119,7 @@ func (s *EtcdServer) forget(ctx sim.Ctx, req int64) {
 // is known or the request times out ("request timed out", which clientv3
 // resends for a repeatable call such as LeaseGrant). Measured on a real 3.4
 // member in TestEtcdGrantOnALeaderlessMember.
-func (s *EtcdServer) submit(ctx sim.Ctx, client sim.NodeID, seq int64, e etcdEntry) {
+func (s *Server) submit(ctx sim.Ctx, client sim.NodeID, seq int64, e etcdEntry) {
 	req := s.nextID()
 	e.Origin, e.Req = s.self, req
 	p := etcdPending{Client: client, Seq: seq,
@@ -133,7 +133,7 @@ func (s *EtcdServer) submit(ctx sim.Ctx, client sim.NodeID, seq int64, e etcdEnt
 	s.propose(ctx, e)
 }
 
-func (s *EtcdServer) dropWatch(client sim.NodeID, id int64) {
+func (s *Server) dropWatch(client sim.NodeID, id int64) {
 	keep := s.watchers[:0]
 	for _, w := range s.watchers {
 		if w.Client != client || w.ID != id {
@@ -143,7 +143,7 @@ func (s *EtcdServer) dropWatch(client sim.NodeID, id int64) {
 	s.watchers = keep
 }
 
-func (s *EtcdServer) dropClient(ctx sim.Ctx, client sim.NodeID) {
+func (s *Server) dropClient(ctx sim.Ctx, client sim.NodeID) {
 	keep := s.watchers[:0]
 	for _, w := range s.watchers {
 		if w.Client != client {
@@ -171,7 +171,7 @@ func (s *EtcdServer) dropClient(ctx sim.Ctx, client sim.NodeID) {
 }
 
 // Fire implements Process.
-func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
+func (s *Server) Fire(ctx sim.Ctx, t sim.Timer) {
 	switch t.Kind {
 	case timerTick:
 		s.tick(ctx)
@@ -184,7 +184,7 @@ func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		if s.lead == sim.None {
-			ctx.After(EtcdElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: t.Seq})
+			ctx.After(ElectionTimeout, sim.Timer{Kind: timerWaitLeader, Seq: t.Seq})
 			return
 		}
 		p.WaitLeader = false
@@ -213,7 +213,7 @@ func (s *EtcdServer) Fire(ctx sim.Ctx, t sim.Timer) {
 // FireIdle implements Idler: a raft tick that only counts (idleTick), and
 // the lessor's look on a member that is not the primary lessor or finds
 // no lease due for a revoke (revokeExpired would propose nothing).
-func (s *EtcdServer) FireIdle(ctx sim.Ctx, t sim.Timer) bool {
+func (s *Server) FireIdle(ctx sim.Ctx, t sim.Timer) bool {
 	switch t.Kind {
 	case timerTick:
 		return s.idleTick()
@@ -227,7 +227,7 @@ func (s *EtcdServer) FireIdle(ctx sim.Ctx, t sim.Timer) bool {
 // timeout or (without a leader) the next look for one. The lessor's looks
 // are not skipped: a follower has one every 500 ms, and telling whether it
 // may act after every event would cost more than its FireIdle.
-func (s *EtcdServer) IdleAhead(t *sim.Timer) int {
+func (s *Server) IdleAhead(t *sim.Timer) int {
 	if t.Kind == timerTick {
 		return s.ticksIdleAhead()
 	}
@@ -235,13 +235,13 @@ func (s *EtcdServer) IdleAhead(t *sim.Timer) int {
 }
 
 // SkipIdle implements LazyIdler.
-func (s *EtcdServer) SkipIdle(t *sim.Timer, n int) {
+func (s *Server) SkipIdle(t *sim.Timer, n int) {
 	if t.Kind == timerTick {
 		s.skipIdleTicks(n)
 	}
 }
 
-func (s *EtcdServer) detail() (string, sim.Words) {
+func (s *Server) detail() (string, sim.Words) {
 	d := fmt.Sprintf("term %d · index %d · commit %d · rev %d", s.term, s.lastIndex(), s.commit, s.rev)
 	key := "detail.etcd.server"
 	if s.pre {

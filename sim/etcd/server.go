@@ -88,7 +88,7 @@ type etcdPending struct {
 	Last   bool  // Range with WithLastCreate + WithMaxCreateRev
 	Lease  int64 // KeepAlive: the lease to renew
 	// WaitLeader is a KeepAlive the member holds while it has no leader
-	// (EtcdServer.waitLeader), looking again every election timeout.
+	// (Server.waitLeader), looking again every election timeout.
 	WaitLeader bool
 	// Held is a write waiting in raft's Propose for a leader (Proposal is
 	// the entry to propose when one is known).
@@ -117,9 +117,9 @@ type etcdRenewWait struct {
 	Promote bool
 }
 
-// EtcdServer is one etcd member: a raft node (pre-vote, check-quorum), an
+// Server is one etcd member: a raft node (pre-vote, check-quorum), an
 // MVCC store with one global revision, a lessor and a watch hub.
-type EtcdServer struct {
+type Server struct {
 	self    sim.NodeID
 	members []sim.NodeID // every member, self included, in order
 	booted  bool
@@ -170,11 +170,11 @@ type EtcdServer struct {
 	noLeaderChecks int
 }
 
-func newEtcdServer(sc *sim.Scenario, i int) *EtcdServer {
+func newEtcdServer(sc *sim.Scenario, i int) *Server {
 	h := fnv.New64a()
 	h.Write([]byte(memberName(i) + "/" + strconv.FormatInt(sc.Seed, 10))) // fmt's "etcd-%d/%d"
 	member := uint16(h.Sum64())
-	s := &EtcdServer{
+	s := &Server{
 		vote:     sim.None,
 		lead:     sim.None,
 		term:     1,
@@ -193,14 +193,14 @@ func newEtcdServer(sc *sim.Scenario, i int) *EtcdServer {
 	return s
 }
 
-func (s *EtcdServer) resetState() {
+func (s *Server) resetState() {
 	s.kv = map[string]etcdKV{}
 	s.leases, s.leaseDue = map[int64]etcdLease{}, 0
 	s.pending = map[int64]etcdPending{}
 }
 
 // Clone implements Process.
-func (s *EtcdServer) Clone() sim.Process {
+func (s *Server) Clone() sim.Process {
 	c := *s
 	c.members = append([]sim.NodeID(nil), s.members...)
 	c.log = s.log.Clone()
@@ -237,23 +237,23 @@ func (s *EtcdServer) Clone() sim.Process {
 
 // nextID is the member's idutil.Generator: 16 bits of member id, 40 bits
 // of boot time in ms and a counter; lease ids and request ids come from it.
-func (s *EtcdServer) nextID() int64 {
+func (s *Server) nextID() int64 {
 	s.idSuffix++
 	return int64((s.idPrefix | (s.idSuffix & (1<<48 - 1))) & (1<<63 - 1))
 }
 
-func (s *EtcdServer) quorum() int      { return len(s.members)/2 + 1 }
-func (s *EtcdServer) lastIndex() int64 { return int64(s.log.Len()) }
-func (s *EtcdServer) lastTerm() int64  { return s.termAt(s.lastIndex()) }
-func (s *EtcdServer) isLeader() bool   { return s.role == roleLeader }
-func (s *EtcdServer) termAt(i int64) int64 {
+func (s *Server) quorum() int      { return len(s.members)/2 + 1 }
+func (s *Server) lastIndex() int64 { return int64(s.log.Len()) }
+func (s *Server) lastTerm() int64  { return s.termAt(s.lastIndex()) }
+func (s *Server) isLeader() bool   { return s.role == roleLeader }
+func (s *Server) termAt(i int64) int64 {
 	if i <= 0 || i > s.lastIndex() {
 		return 0
 	}
 	return s.log.At(int(i - 1)).Term
 }
 
-func (s *EtcdServer) memberIndex(id sim.NodeID) int {
+func (s *Server) memberIndex(id sim.NodeID) int {
 	for i, m := range s.members {
 		if m == id {
 			return i
@@ -262,7 +262,7 @@ func (s *EtcdServer) memberIndex(id sim.NodeID) int {
 	return -1
 }
 
-func (s *EtcdServer) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) {
+func (s *Server) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) {
 	if !s.replay {
 		ctx.TraceSaid(kind, op, note, words)
 	}
@@ -270,7 +270,7 @@ func (s *EtcdServer) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) 
 
 // Start implements Process: at boot etcd-1 leads term 1 and every member has
 // applied its empty entry (revision 1, an empty keyspace).
-func (s *EtcdServer) Start(ctx sim.Ctx) {
+func (s *Server) Start(ctx sim.Ctx) {
 	s.self = ctx.ID()
 	if s.members == nil {
 		n := ctx.Scenario().Nodes
@@ -285,11 +285,11 @@ func (s *EtcdServer) Start(ctx sim.Ctx) {
 	}
 	s.resetProgress(ctx)
 	// Members boot at different instants: their tickers are out of phase.
-	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(EtcdHeartbeat))), sim.Timer{Kind: timerTick})
+	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(Heartbeat))), sim.Timer{Kind: timerTick})
 	ctx.After(1+time.Duration(ctx.Rand().Int64N(int64(lessorTick))), sim.Timer{Kind: timerLessor})
 }
 
-func (s *EtcdServer) resetProgress(ctx sim.Ctx) {
+func (s *Server) resetProgress(ctx sim.Ctx) {
 	n := len(s.members)
 	s.votes = make([]int8, n)
 	s.match = make([]int64, n)
@@ -307,12 +307,12 @@ func (s *EtcdServer) resetProgress(ctx sim.Ctx) {
 
 // Crash implements Process: the kernel resets the member's connections;
 // the WAL (term, vote, log, commit) stays on disk for Restart.
-func (s *EtcdServer) Crash(ctx sim.Ctx) {
+func (s *Server) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
 		ctx.Send(c, sim.Msg{Op: OpRST})
 	}
 	if s.ownedKey != "" {
-		ctx.Disown(EtcdPrefix, false)
+		ctx.Disown(Prefix, false)
 		s.ownedKey = ""
 	}
 	s.role, s.pre, s.lead, s.primary = roleFollower, false, sim.None, false
@@ -325,7 +325,7 @@ func (s *EtcdServer) Crash(ctx sim.Ctx) {
 // Restart implements Process: the member replays its WAL into a fresh
 // store (without persist the data directory is gone and it starts empty)
 // and rejoins as a follower.
-func (s *EtcdServer) Restart(ctx sim.Ctx, persist bool) {
+func (s *Server) Restart(ctx sim.Ctx, persist bool) {
 	if !persist {
 		s.term, s.vote, s.log, s.commit = 0, sim.None, sim.Chunked[etcdEntry]{}, 0
 		s.wipedReq = s.nextID()
@@ -342,7 +342,7 @@ func (s *EtcdServer) Restart(ctx sim.Ctx, persist bool) {
 
 // Footprint estimates the bytes a checkpoint of the member holds of its
 // own, so recordings can space checkpoints by memory.
-func (s *EtcdServer) Footprint() int {
+func (s *Server) Footprint() int {
 	n := int(unsafe.Sizeof(*s)) + s.log.Footprint(int(unsafe.Sizeof(etcdEntry{}))) +
 		s.history.Footprint(int(unsafe.Sizeof(etcdEvent{}))) +
 		len(s.kv)*96 + len(s.pending)*96 + len(s.members)*32 +

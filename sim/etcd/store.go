@@ -12,7 +12,7 @@ import (
 // ---------------------------------------------------------------------------
 // The state machine.
 
-func (s *EtcdServer) apply(ctx sim.Ctx) {
+func (s *Server) apply(ctx sim.Ctx) {
 	for s.applied < s.commit {
 		s.applied++
 		s.applyEntry(ctx, s.log.At(int(s.applied-1)))
@@ -20,7 +20,7 @@ func (s *EtcdServer) apply(ctx sim.Ctx) {
 	s.serveReads(ctx)
 }
 
-func (s *EtcdServer) reply(ctx sim.Ctx, e etcdEntry, m sim.Msg) {
+func (s *Server) reply(ctx sim.Ctx, e etcdEntry, m sim.Msg) {
 	if e.Origin != s.self {
 		return
 	}
@@ -33,7 +33,7 @@ func (s *EtcdServer) reply(ctx sim.Ctx, e etcdEntry, m sim.Msg) {
 	ctx.Send(p.Client, m)
 }
 
-func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
+func (s *Server) applyEntry(ctx sim.Ctx, e etcdEntry) {
 	switch e.Type {
 	case entNoop:
 		if s.isLeader() && e.Term == s.term && !s.replay {
@@ -92,13 +92,13 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 			return
 		}
 		s.rev++
-		st, had := s.kv[EtcdStorageKey]
+		st, had := s.kv[StorageKey]
 		if !had {
 			st.CreateRev = s.rev
 		}
 		st.ModRev, st.Client = s.rev, e.Client
-		s.kv[EtcdStorageKey] = st
-		s.event(ctx, OpEventPut, EtcdStorageKey)
+		s.kv[StorageKey] = st
+		s.event(ctx, OpEventPut, StorageKey)
 		s.reply(ctx, e, TxnResp{Kind: TxnWrite, Succeeded: true, Rev: s.rev}.msg())
 	case entRevoke:
 		l, ok := s.leases[e.Lease]
@@ -146,7 +146,7 @@ func (s *EtcdServer) applyEntry(ctx sim.Ctx, e etcdEntry) {
 // when the write takes effect, however late the client hears of it. The
 // member that received the request records it, once; a member that lost
 // its data and re-applies its old entries does not.
-func (s *EtcdServer) recordWrite(ctx sim.Ctx, e etcdEntry, accepted bool) {
+func (s *Server) recordWrite(ctx sim.Ctx, e etcdEntry, accepted bool) {
 	if e.Origin != s.self || s.replay || e.Req <= s.wipedReq || e.Client < 0 {
 		return
 	}
@@ -165,7 +165,7 @@ func insertSorted(xs []string, x string) []string {
 }
 
 // deleteKey removes a key at the current revision and detaches its lease.
-func (s *EtcdServer) deleteKey(ctx sim.Ctx, key string) {
+func (s *Server) deleteKey(ctx sim.Ctx, key string) {
 	kv := s.kv[key]
 	delete(s.kv, key)
 	if l, ok := s.leases[kv.Lease]; ok {
@@ -179,7 +179,7 @@ func (s *EtcdServer) deleteKey(ctx sim.Ctx, key string) {
 }
 
 // event records a change in the history and notifies the watchers.
-func (s *EtcdServer) event(ctx sim.Ctx, typ sim.Op, key string) {
+func (s *Server) event(ctx sim.Ctx, typ sim.Op, key string) {
 	ev := etcdEvent{Rev: s.rev, Type: typ, Key: key}
 	s.history.Append(ev)
 	for i := range s.watchers {
@@ -192,7 +192,7 @@ func (s *EtcdServer) event(ctx sim.Ctx, typ sim.Op, key string) {
 // deliver sends a watch event; while a partition cuts the link the event
 // waits in the stream, as TCP keeps unacknowledged data, and is flushed
 // when the link is back.
-func (s *EtcdServer) deliver(ctx sim.Ctx, w *etcdWatcher, ev etcdEvent) {
+func (s *Server) deliver(ctx sim.Ctx, w *etcdWatcher, ev etcdEvent) {
 	if len(w.Queue) > 0 || ctx.Sim().Cut(s.self, w.Client) {
 		w.Queue = append(w.Queue, ev)
 		ctx.WakeTick() // the next tick flushes it
@@ -201,7 +201,7 @@ func (s *EtcdServer) deliver(ctx sim.Ctx, w *etcdWatcher, ev etcdEvent) {
 	ctx.Send(w.Client, ev.msg(w.ID))
 }
 
-func (s *EtcdServer) flushWatchers(ctx sim.Ctx) {
+func (s *Server) flushWatchers(ctx sim.Ctx) {
 	for i := range s.watchers {
 		w := &s.watchers[i]
 		if len(w.Queue) == 0 || ctx.Sim().Cut(s.self, w.Client) {
@@ -215,11 +215,11 @@ func (s *EtcdServer) flushWatchers(ctx sim.Ctx) {
 }
 
 // firstCreate is Get(prefix, WithFirstCreate()): the owner of the lock.
-func (s *EtcdServer) firstCreate() (string, etcdKV, bool) {
+func (s *Server) firstCreate() (string, etcdKV, bool) {
 	var best string
 	var bkv etcdKV
 	for k, kv := range s.kv {
-		if strings.HasPrefix(k, EtcdPrefix) && (best == "" || kv.CreateRev < bkv.CreateRev) {
+		if strings.HasPrefix(k, Prefix) && (best == "" || kv.CreateRev < bkv.CreateRev) {
 			best, bkv = k, kv
 		}
 	}
@@ -228,11 +228,11 @@ func (s *EtcdServer) firstCreate() (string, etcdKV, bool) {
 
 // lastCreateUpTo is Get(prefix, WithLastCreate(), WithMaxCreateRev(max)):
 // the latest key created before the waiter's own.
-func (s *EtcdServer) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
+func (s *Server) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
 	var best string
 	var bkv etcdKV
 	for k, kv := range s.kv {
-		if strings.HasPrefix(k, EtcdPrefix) && kv.CreateRev <= maxRev && (best == "" || kv.CreateRev > bkv.CreateRev) {
+		if strings.HasPrefix(k, Prefix) && kv.CreateRev <= maxRev && (best == "" || kv.CreateRev > bkv.CreateRev) {
 			best, bkv = k, kv
 		}
 	}
@@ -241,7 +241,7 @@ func (s *EtcdServer) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
 
 // recordOwner tells the checker who owns the lock as the promoted leader
 // sees it: the client whose key has the lowest create revision.
-func (s *EtcdServer) recordOwner(ctx sim.Ctx, expired bool) {
+func (s *Server) recordOwner(ctx sim.Ctx, expired bool) {
 	if !s.isLeader() || !s.primary || s.replay {
 		return
 	}
@@ -250,10 +250,10 @@ func (s *EtcdServer) recordOwner(ctx sim.Ctx, expired bool) {
 		return
 	}
 	if s.ownedKey != "" {
-		ctx.Disown(EtcdPrefix, expired)
+		ctx.Disown(Prefix, expired)
 	}
 	if ok {
-		ctx.Own(EtcdPrefix, kv.Client)
+		ctx.Own(Prefix, kv.Client)
 	}
 	s.ownedKey = key
 }

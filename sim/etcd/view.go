@@ -8,8 +8,8 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-// EtcdKey is one key under the lock prefix.
-type EtcdKey struct {
+// Key is one key under the lock prefix.
+type Key struct {
 	Key       string
 	Owner     string
 	Lease     int64
@@ -18,8 +18,8 @@ type EtcdKey struct {
 	Holder    bool
 }
 
-// EtcdLease is a client's session lease.
-type EtcdLease struct {
+// Lease is a client's session lease.
+type Lease struct {
 	ID     int64
 	Client string
 	TTL    time.Duration
@@ -31,8 +31,8 @@ type EtcdLease struct {
 	Expired bool
 }
 
-// EtcdMember is one etcd member's raft progress, for drawing replication.
-type EtcdMember struct {
+// Member is one etcd member's raft progress, for drawing replication.
+type Member struct {
 	Node      int // index into Snapshot.Nodes
 	Name      string
 	Role      string
@@ -44,24 +44,24 @@ type EtcdMember struct {
 	Primary   bool  // its lessor expires leases (a promoted leader)
 }
 
-// EtcdView is the etcd keyspace under the lock prefix.
-type EtcdView struct {
+// View is the etcd keyspace under the lock prefix.
+type View struct {
 	Prefix   string
 	Leader   string
 	Revision int64
-	Keys     []EtcdKey
-	Leases   []EtcdLease
+	Keys     []Key
+	Leases   []Lease
 	Watches  []sim.Watch
-	Term     int64        // the raft term of the member shown
-	Members  []EtcdMember // every member, in order
+	Term     int64    // the raft term of the member shown
+	Members  []Member // every member, in order
 	// Fencing: the holder writes with a Txn guarded by Mutex.IsOwner(),
 	// so the data lives in etcd (Storage) and a stale write is refused.
 	Fencing bool
-	Storage *EtcdStorage // the guarded writes' key; nil before the first
+	Storage *Storage // the guarded writes' key; nil before the first
 }
 
-// EtcdStorage is the key the IsOwner-guarded write puts, as etcd holds it.
-type EtcdStorage struct {
+// Storage is the key the IsOwner-guarded write puts, as etcd holds it.
+type Storage struct {
 	Key       string
 	Writer    string // the client whose write etcd applied last
 	CreateRev int64
@@ -72,18 +72,18 @@ type EtcdStorage struct {
 // The view.
 
 func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
-	v := &EtcdView{Prefix: EtcdPrefix, Fencing: s.Scenario.Fencing}
-	var view *EtcdServer
+	v := &View{Prefix: Prefix, Fencing: s.Scenario.Fencing}
+	var view *Server
 	viewID := sim.None
 	for _, id := range s.Servers() {
-		srv, ok := s.Nodes[id].Proc.(*EtcdServer)
+		srv, ok := s.Nodes[id].Proc.(*Server)
 		if !ok {
 			continue
 		}
 		nv := &snap.Nodes[id]
 		nv.Role = srv.role
 		nv.Detail, nv.DetailWords = srv.detail()
-		v.Members = append(v.Members, EtcdMember{Node: int(id), Name: s.Nodes[id].Name, Role: srv.role,
+		v.Members = append(v.Members, Member{Node: int(id), Name: s.Nodes[id].Name, Role: srv.role,
 			Term: srv.term, LastIndex: srv.lastIndex(), Commit: srv.commit, Applied: srv.applied,
 			Revision: srv.rev, Primary: srv.primary})
 		if s.Nodes[id].Crashed {
@@ -121,17 +121,17 @@ func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		}
 		for _, id := range view.leaseIDs() {
 			l := view.leases[id]
-			el := EtcdLease{ID: id, Client: nodeName(s, l.Client), TTL: l.TTL}
+			el := Lease{ID: id, Client: nodeName(s, l.Client), TTL: l.TTL}
 			el.Left, el.Frozen = left(l)
 			el.Expired = !el.Frozen && el.Left <= 0
 			v.Leases = append(v.Leases, el)
 		}
 		sort.Slice(v.Leases, func(a, b int) bool { return v.Leases[a].ID < v.Leases[b].ID })
 		for k, kv := range view.kv {
-			if !strings.HasPrefix(k, EtcdPrefix) {
+			if !strings.HasPrefix(k, Prefix) {
 				continue
 			}
-			ek := EtcdKey{Key: k, Owner: nodeName(s, kv.Client), Lease: kv.Lease, CreateRev: kv.CreateRev}
+			ek := Key{Key: k, Owner: nodeName(s, kv.Client), Lease: kv.Lease, CreateRev: kv.CreateRev}
 			if l, ok := view.leases[kv.Lease]; ok {
 				ek.LeaseLeft, _ = left(l)
 			}
@@ -141,8 +141,8 @@ func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		if len(v.Keys) > 0 {
 			v.Keys[0].Holder = true
 		}
-		if st, ok := view.kv[EtcdStorageKey]; ok {
-			v.Storage = &EtcdStorage{Key: EtcdStorageKey, Writer: nodeName(s, st.Client),
+		if st, ok := view.kv[StorageKey]; ok {
+			v.Storage = &Storage{Key: StorageKey, Writer: nodeName(s, st.Client),
 				CreateRev: st.CreateRev, ModRev: st.ModRev}
 		}
 	}
@@ -150,12 +150,12 @@ func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
 }
 
 // DesignName says the view is etcd's.
-func (*EtcdView) DesignName() string { return etcdMode{}.Name() }
+func (*View) DesignName() string { return etcdMode{}.Name() }
 
 // ViewOf is the snapshot's etcd's part; nil in another design's
 // snapshot.
-func ViewOf(s *sim.Snapshot) *EtcdView {
-	v, _ := sim.DesignOf[*EtcdView](s)
+func ViewOf(s *sim.Snapshot) *View {
+	v, _ := sim.DesignOf[*View](s)
 	return v
 }
 

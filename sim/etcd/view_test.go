@@ -12,18 +12,18 @@ import (
 )
 
 // The keyspace picture shows where the guarded writes went: with fencing
-// the data lives in etcd under EtcdStorageKey, without it nothing does.
+// the data lives in etcd under StorageKey, without it nothing does.
 func TestEtcdViewStorage(t *testing.T) {
 	for _, tc := range []struct {
 		preset  string
 		at      time.Duration
 		fencing bool
-		want    *etcd.EtcdStorage
+		want    *etcd.Storage
 	}{
 		{"etcd-lease-expiry", 4600 * time.Millisecond, false, nil},
 		{"etcd-fenced-txn", 3900 * time.Millisecond, true, nil}, // before client-2's write
 		{"etcd-fenced-txn", 4600 * time.Millisecond, true,
-			&etcd.EtcdStorage{Key: etcd.EtcdStorageKey, Writer: "client-2", CreateRev: 5, ModRev: 5}},
+			&etcd.Storage{Key: etcd.StorageKey, Writer: "client-2", CreateRev: 5, ModRev: 5}},
 	} {
 		rec, err := sim.Record(etcdPreset(t, tc.preset))
 		require.NoError(t, err)

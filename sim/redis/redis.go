@@ -83,7 +83,11 @@ func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
 }
 
 func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	s := &RedisServer{Role: "master", Replica: sim.None}
+	s := NewMaster()
+	s.paired = true
+	if i == 0 && sc.Replica {
+		s.replicaName = "redis-2"
+	}
 	if i == 1 {
 		s.Role = "replica"
 	}
@@ -125,7 +129,7 @@ func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 		ctx.TraceSaid("sentinel", "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
 		return
 	}
-	rep := s.Nodes[ctx.ID()].Proc.(*RedisServer)
+	rep := s.Nodes[ctx.ID()].Proc.(*Server)
 	if rep.Role != "replica" {
 		return
 	}

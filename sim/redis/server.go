@@ -17,17 +17,33 @@ type redisKey struct {
 	deadline time.Duration // absolute, on the server's wall clock (PXAT)
 }
 
-// RedisServer is one redis-server process: a keyspace whose keys expire by
+// Server is one redis-server process: a keyspace whose keys expire by
 // the server's own wall clock, a fencing counter, and optionally a replica
 // it ships every write to. Redlock uses it for each of its masters.
-type RedisServer struct {
+//
+// What it knows of its place, it is given when it is built: redis mode's
+// NewServer makes the two of Sentinel's pair, Redlock takes NewMaster's
+// masters, which stand alone.
+type Server struct {
 	Role    string // master or replica
 	keys    keyspace
 	counter int64
 	Replica sim.NodeID
 	durable keyspace // what AOF (fsync always) has on disk
 	dCount  int64
+	// replicaName is the node this server, when it starts as master,
+	// ships its writes to (redis mode's first server, with a replica);
+	// "" ships nowhere.
+	replicaName string
+	// paired: the server is one of Sentinel's master/replica pair, so a
+	// master that restarts while the other has taken over comes back as
+	// its replica. Redlock's masters are not.
+	paired bool
 }
+
+// NewMaster is a master that stands alone: no replica, and restarted it
+// is a master again. Redlock's masters are these.
+func NewMaster() *Server { return &Server{Role: "master", Replica: sim.None} }
 
 // keyspace is a server's keys in the order they were set. A lock's
 // keyspace holds one key or none, so a short list found by comparing
@@ -83,7 +99,7 @@ func (ks keyspace) names() []string {
 func (ks keyspace) clone() keyspace { return append(keyspace(nil), ks...) }
 
 // Clone implements Process.
-func (r *RedisServer) Clone() sim.Process {
+func (r *Server) Clone() sim.Process {
 	c := *r
 	c.keys = r.keys.clone()
 	c.durable = r.durable.clone()
@@ -91,9 +107,9 @@ func (r *RedisServer) Clone() sim.Process {
 }
 
 // Start implements Process.
-func (r *RedisServer) Start(ctx sim.Ctx) {
-	if r.Role == "master" && ctx.Name() == "redis-1" {
-		r.Replica = ctx.Lookup("redis-2")
+func (r *Server) Start(ctx sim.Ctx) {
+	if r.Role == "master" && r.replicaName != "" {
+		r.Replica = ctx.Lookup(r.replicaName)
 	}
 	for _, k := range r.keys {
 		if r.Role == "master" {
@@ -106,7 +122,7 @@ func (r *RedisServer) Start(ctx sim.Ctx) {
 // Crash implements Process: memory is gone, the AOF stays on disk. With
 // appendfsync always every write (and every expiry's DEL) reached the AOF
 // before its reply, so the AOF holds exactly the keyspace at the crash.
-func (r *RedisServer) Crash(ctx sim.Ctx) {
+func (r *Server) Crash(ctx sim.Ctx) {
 	for _, k := range r.keys {
 		if r.Role == "master" {
 			ctx.Disown(k.name, false)
@@ -120,14 +136,14 @@ func (r *RedisServer) Crash(ctx sim.Ctx) {
 // Restart implements Process: with persist the AOF is replayed; keys whose
 // deadline passed while down expire at once. A master that was failed over
 // comes back as the new master's replica, empty.
-func (r *RedisServer) Restart(ctx sim.Ctx, persist bool) {
+func (r *Server) Restart(ctx sim.Ctx, persist bool) {
 	if persist {
 		r.keys = r.durable.clone()
 		r.counter = r.dCount
 	}
-	if r.Role == "master" {
+	if r.Role == "master" && r.paired {
 		for _, id := range ctx.Sim().Servers() {
-			if o, ok := ctx.Sim().Nodes[id].Proc.(*RedisServer); ok && id != ctx.ID() && o.Role == "master" && o.Replica == sim.None && ctx.Sim().Scenario.Mode == "redis" {
+			if o, ok := ctx.Sim().Nodes[id].Proc.(*Server); ok && id != ctx.ID() && o.Role == "master" && o.Replica == sim.None {
 				r.Role = "replica"
 				r.keys = nil
 				o.Replica = ctx.ID()
@@ -140,7 +156,7 @@ func (r *RedisServer) Restart(ctx sim.Ctx, persist bool) {
 
 // live returns the key if it exists and has not expired by this server's
 // clock, expiring it lazily otherwise (as Redis does on access).
-func (r *RedisServer) live(ctx sim.Ctx, key string) (redisKey, bool) {
+func (r *Server) live(ctx sim.Ctx, key string) (redisKey, bool) {
 	kv, ok := r.keys.get(key)
 	if !ok {
 		return kv, false
@@ -152,7 +168,7 @@ func (r *RedisServer) live(ctx sim.Ctx, key string) (redisKey, bool) {
 	return kv, true
 }
 
-func (r *RedisServer) expire(ctx sim.Ctx, key string) {
+func (r *Server) expire(ctx sim.Ctx, key string) {
 	r.keys.del(key)
 	ctx.Disown(key, true)
 	ctx.Trace("expire", key, "")
@@ -160,7 +176,7 @@ func (r *RedisServer) expire(ctx sim.Ctx, key string) {
 }
 
 // ship sends a write to the replica, right after applying it (async).
-func (r *RedisServer) ship(ctx sim.Ctx, e replEntry) {
+func (r *Server) ship(ctx sim.Ctx, e replEntry) {
 	if r.Replica != sim.None && r.Role == "master" {
 		body := e
 		body.Counter = r.counter
@@ -168,14 +184,14 @@ func (r *RedisServer) ship(ctx sim.Ctx, e replEntry) {
 	}
 }
 
-func (r *RedisServer) fullSync(ctx sim.Ctx) {
+func (r *Server) fullSync(ctx sim.Ctx) {
 	for _, k := range r.keys {
 		r.ship(ctx, replOf(k.name, k.redisKey))
 	}
 	r.ship(ctx, replGone(""))
 }
 
-func (r *RedisServer) promote(ctx sim.Ctx) {
+func (r *Server) promote(ctx sim.Ctx) {
 	r.Role = "master"
 	r.Replica = sim.None
 	ctx.TraceSaid("promote", "", "replica promoted to master", sim.Say("note.redis.promoted"))
@@ -188,7 +204,7 @@ func (r *RedisServer) promote(ctx sim.Ctx) {
 }
 
 // Receive implements Process: one command, one reply.
-func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if m.Op == OpRepl {
 		r.applyRepl(ctx, m.Body.(*replEntry))
 		return
@@ -248,7 +264,7 @@ func (r *RedisServer) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	ctx.Send(from, reply.msg(m))
 }
 
-func (r *RedisServer) applyRepl(ctx sim.Ctx, e *replEntry) {
+func (r *Server) applyRepl(ctx sim.Ctx, e *replEntry) {
 	if r.Role != "replica" {
 		return
 	}
@@ -271,7 +287,7 @@ func (r *RedisServer) applyRepl(ctx sim.Ctx, e *replEntry) {
 // lock — or a resend of a lock the server already ran — is a re-entry
 // that raises the hold count to 2. With fencing the token counter is
 // INCRed on a fresh grant only.
-func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Reply) {
+func (r *Server) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Reply) {
 	kv, held := r.live(ctx, m.Key)
 	if held && kv.value != valueOf(m) {
 		reply.Op = OpNil
@@ -300,7 +316,7 @@ func (r *RedisServer) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply
 // a key without the caller's field answers nil (−1 here: not locked by
 // this client); otherwise HINCRBY the field by −1, and while the count is
 // above 0 PEXPIRE the key again and answer 0, or DEL it and answer 1.
-func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
+func (r *Server) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
 	reply.Op = OpInt
 	kv, held := r.live(ctx, m.Key)
 	if !held || kv.value != valueOf(m) {
@@ -324,7 +340,7 @@ func (r *RedisServer) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
 
 // Fire implements Process: active expiry when a key's deadline comes, and
 // Sentinel's promotion order on a replica.
-func (r *RedisServer) Fire(ctx sim.Ctx, t sim.Timer) {
+func (r *Server) Fire(ctx sim.Ctx, t sim.Timer) {
 	if t.Kind == timerSentinel {
 		sentinelPromote(ctx, sim.NodeID(t.Seq))
 		return
@@ -337,8 +353,8 @@ func (r *RedisServer) Fire(ctx sim.Ctx, t sim.Timer) {
 	}
 }
 
-func (r *RedisServer) View(s *sim.Sim, id sim.NodeID) RedisServerView {
-	v := RedisServerView{Node: int(id), Role: r.Role, Counter: r.counter}
+func (r *Server) View(s *sim.Sim, id sim.NodeID) ServerView {
+	v := ServerView{Node: int(id), Role: r.Role, Counter: r.counter}
 	wall := s.Nodes[id].Clock.Wall(s.Now())
 	names := r.keys.names()
 	sort.Strings(names)

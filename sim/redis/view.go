@@ -17,24 +17,24 @@ type KeyView struct {
 	Holds   int           // Redisson's hold count; 0 for a plain SET NX key
 }
 
-// RedisServerView is one Redis server's keyspace.
-type RedisServerView struct {
+// ServerView is one Redis server's keyspace.
+type ServerView struct {
 	Node    int // index into Snapshot.Nodes
 	Role    string
 	Keys    []KeyView
 	Counter int64 // the fencing INCR counter
 }
 
-// RedisView is the single-instance Redis lock: master and optional replica.
-type RedisView struct {
-	Servers []RedisServerView
+// View is the single-instance Redis lock: master and optional replica.
+type View struct {
+	Servers []ServerView
 	Master  int // index into Snapshot.Nodes of the current master
 }
 
 func (redisMode) View(s *sim.Sim, snap *sim.Snapshot) {
-	v := &RedisView{Master: int(s.Lookup("redis-1"))}
+	v := &View{Master: int(s.Lookup("redis-1"))}
 	for _, id := range s.Servers() {
-		srv := s.Nodes[id].Proc.(*RedisServer)
+		srv := s.Nodes[id].Proc.(*Server)
 		snap.Nodes[id].Role = srv.Role
 		if srv.Role == "master" && !s.Nodes[id].Crashed {
 			v.Master = int(id)
@@ -50,11 +50,11 @@ func (redisMode) View(s *sim.Sim, snap *sim.Snapshot) {
 }
 
 // DesignName says the view is Redis's.
-func (*RedisView) DesignName() string { return redisMode{}.Name() }
+func (*View) DesignName() string { return redisMode{}.Name() }
 
 // ViewOf is the snapshot's Redis's part; nil in another design's
 // snapshot.
-func ViewOf(s *sim.Snapshot) *RedisView {
-	v, _ := sim.DesignOf[*RedisView](s)
+func ViewOf(s *sim.Snapshot) *View {
+	v, _ := sim.DesignOf[*View](s)
 	return v
 }

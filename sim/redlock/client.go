@@ -9,7 +9,7 @@ import (
 	"github.com/lockscope/lockscope/sim/redis"
 )
 
-// Phases of a Redlock client, as RedlockAttempt.Phase shows them.
+// Phases of a Redlock client, as Attempt.Phase shows them.
 const (
 	redlockAcquiring = "acquiring"
 	redlockUnlocking = "unlocking"
@@ -53,14 +53,14 @@ type redlockClient struct {
 	waiting  int           // answers still due in the batch
 	yes      int           // masters that said yes in the batch
 	deadline sim.TimerID
-	ctxDone  sim.TimerID // redsync's own deadline, when go-redis waits longer (RedlockWait)
+	ctxDone  sim.TimerID // redsync's own deadline, when go-redis waits longer (func Wait)
 	pending  []bool      // masters whose answer to the batch is still due
 	retry    sim.TimerID
 	until    time.Duration // validity deadline, on the monotonic clock
 	validity sim.TimerID
 	holdGen  int64 // numbers validity timers, so a stale one is ignored
 	watchdog sim.TimerID
-	att      RedlockAttempt
+	att      Attempt
 }
 
 func (c *redlockClient) Clone() sim.Process {
@@ -94,10 +94,10 @@ func (c *redlockClient) begin(ctx sim.Ctx) {
 func (c *redlockClient) ttl(ctx sim.Ctx) time.Duration { return ctx.Scenario().TTL.D() }
 
 // wait is how long a batch (or, sequential, one master) waits for answers:
-// redsync's deadline as go-redis applies it (RedlockWait). The watchdog's
+// redsync's deadline as go-redis applies it (func Wait). The watchdog's
 // extension runs under the same deadline (ExtendContext with the try's ctx).
 func (c *redlockClient) wait(ctx sim.Ctx) time.Duration {
-	return RedlockWait(c.ttl(ctx), ctx.Scenario().ContextTimeout)
+	return Wait(c.ttl(ctx), ctx.Scenario().ContextTimeout)
 }
 
 // newBatch starts a batch of requests, one per master.
@@ -132,7 +132,7 @@ func (c *redlockClient) sendAll(ctx sim.Ctx, m sim.Msg) {
 // past it (contextTimeout off): a dead master is given up on there (see
 // refused), a silent one is not.
 func (c *redlockClient) armCtxDone(ctx sim.Ctx, seq int64) {
-	if d := RedlockTimeout(c.ttl(ctx)); d < c.wait(ctx) {
+	if d := Timeout(c.ttl(ctx)); d < c.wait(ctx) {
 		c.ctxDone = ctx.After(d, sim.Timer{Kind: timerRedlockCtxDone, Seq: seq})
 	}
 }
@@ -163,8 +163,8 @@ func (c *redlockClient) acquire(ctx sim.Ctx) {
 	for range c.masters {
 		votes = append(votes, VotePending)
 	}
-	c.att = RedlockAttempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: votes,
-		TTL: sc.TTL.D(), Drift: RedlockDrift(sc.TTL.D(), sc.DriftFactor), Wait: c.wait(ctx)}
+	c.att = Attempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: votes,
+		TTL: sc.TTL.D(), Drift: Drift(sc.TTL.D(), sc.DriftFactor), Wait: c.wait(ctx)}
 	if sc.Sequential {
 		c.next = 0
 		c.askNext(ctx)
@@ -295,9 +295,9 @@ func (c *redlockClient) batchDone(ctx sim.Ctx) {
 func (c *redlockClient) decide(ctx sim.Ctx) {
 	sc := ctx.Scenario()
 	ttl := sc.TTL.D()
-	quorum := RedlockQuorum(len(c.masters))
+	quorum := Quorum(len(c.masters))
 	elapsed := ctx.Mono() - c.start
-	validity := RedlockValidity(ttl, elapsed, sc.DriftFactor)
+	validity := Validity(ttl, elapsed, sc.DriftFactor)
 	c.att.Elapsed, c.att.Validity, c.att.Done = elapsed, validity, true
 	c.att.Success = c.yes >= quorum && validity > 0
 	if c.att.Success {
@@ -369,9 +369,9 @@ func (c *redlockClient) unlocked(ctx sim.Ctx) {
 func (c *redlockClient) extended(ctx sim.Ctx) {
 	sc := ctx.Scenario()
 	ttl := sc.TTL.D()
-	quorum := RedlockQuorum(len(c.masters))
+	quorum := Quorum(len(c.masters))
 	elapsed := ctx.Mono() - c.start
-	validity := RedlockValidity(ttl, elapsed, sc.DriftFactor)
+	validity := Validity(ttl, elapsed, sc.DriftFactor)
 	c.phase = redlockHolding
 	if c.yes >= quorum && validity > 0 {
 		c.att.Renewals++
@@ -487,7 +487,7 @@ func (c *redlockClient) release(ctx sim.Ctx) {
 }
 
 // detail is the client's one-line note in the cluster view.
-func (c *redlockClient) detail(a RedlockAttempt) (string, sim.Words) {
+func (c *redlockClient) detail(a Attempt) (string, sim.Words) {
 	yes := 0
 	for _, v := range a.Votes {
 		if v == VoteYes {

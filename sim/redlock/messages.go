@@ -2,7 +2,7 @@ package redlock
 
 import "github.com/lockscope/lockscope/sim"
 
-// Redlock's masters are Redis servers (redis.RedisServer): its requests
+// Redlock's masters are Redis servers (redis.Server): its requests
 // and their replies are package redis's ops (redis.OpSet, redis.OpCAD,
 // redis.OpPExpire, redis.OpOK, redis.OpInt, ...).
 

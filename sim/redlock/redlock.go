@@ -10,40 +10,40 @@ import (
 
 // Redlock figures of go-redsync/redsync v4 (redsync.go, NewMutex).
 const (
-	// RedlockMaxNodes bounds `nodes` in redlock mode.
-	RedlockMaxNodes = 9
-	// RedlockTries is redsync's default number of tries per Lock call.
-	RedlockTries = 32
-	// RedlockRetryDelay is the mean of redsync's default delay between
+	// MaxNodes bounds `nodes` in redlock mode.
+	MaxNodes = 9
+	// Tries is redsync's default number of tries per Lock call.
+	Tries = 32
+	// RetryDelay is the mean of redsync's default delay between
 	// tries, rand in [50 ms, 250 ms).
-	RedlockRetryDelay = 150 * time.Millisecond
-	// RedlockTimeoutFactor is redsync's timeoutFactor: a try waits at most
+	RetryDelay = 150 * time.Millisecond
+	// TimeoutFactor is redsync's timeoutFactor: a try waits at most
 	// ttl·0.05 for the masters' answers.
-	RedlockTimeoutFactor = 0.05
-	// RedlockDriftFloor is the spec's fixed 2 ms added to ttl·driftFactor
+	TimeoutFactor = 0.05
+	// DriftFloor is the spec's fixed 2 ms added to ttl·driftFactor
 	// for the granularity of Redis's expiry (redlock-rb does the same).
-	RedlockDriftFloor = 2 * time.Millisecond
+	DriftFloor = 2 * time.Millisecond
 )
 
-// RedlockQuorum is the number of masters that must vote yes: N/2+1.
-func RedlockQuorum(n int) int { return n/2 + 1 }
+// Quorum is the number of masters that must vote yes: N/2+1.
+func Quorum(n int) int { return n/2 + 1 }
 
-// RedlockDrift is the allowance for clock drift between the client and the
+// Drift is the allowance for clock drift between the client and the
 // masters that Redlock subtracts from the validity: ttl·driftFactor + 2 ms.
-func RedlockDrift(ttl time.Duration, driftFactor float64) time.Duration {
-	return time.Duration(int64(float64(ttl)*driftFactor)) + RedlockDriftFloor
+func Drift(ttl time.Duration, driftFactor float64) time.Duration {
+	return time.Duration(int64(float64(ttl)*driftFactor)) + DriftFloor
 }
 
-// RedlockValidity is how long the client may consider the lock its own after
+// Validity is how long the client may consider the lock its own after
 // a try that took elapsed on its clock: ttl − elapsed − drift.
-func RedlockValidity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
-	return ttl - elapsed - RedlockDrift(ttl, driftFactor)
+func Validity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
+	return ttl - elapsed - Drift(ttl, driftFactor)
 }
 
-// RedlockTimeout is redsync's per-try context deadline, ttl·timeoutFactor
+// Timeout is redsync's per-try context deadline, ttl·timeoutFactor
 // (mutex.go, lockContext: context.WithTimeout(ctx, expiry·timeoutFactor)).
-func RedlockTimeout(ttl time.Duration) time.Duration {
-	return time.Duration(int64(float64(ttl) * RedlockTimeoutFactor))
+func Timeout(ttl time.Duration) time.Duration {
+	return time.Duration(int64(float64(ttl) * TimeoutFactor))
 }
 
 // go-redis v9 figures (redis/go-redis v9.23.0, options.go init: the
@@ -57,7 +57,7 @@ const (
 	GoRedisMaxRetries = 3
 )
 
-// RedlockWait is how long a master that stays silent (paused, partitioned)
+// Wait is how long a master that stays silent (paused, partitioned)
 // holds a try, or holds each master's turn with `sequential`: the moment
 // go-redis gives up on its answer.
 //
@@ -79,8 +79,8 @@ const (
 //     deadline has not passed; with ttl ≤ 100 s one attempt, 5 s.
 //
 // The retry backoffs (10 ms doubling, at most 1 s) are left out.
-func RedlockWait(ttl time.Duration, contextTimeout bool) time.Duration {
-	deadline := RedlockTimeout(ttl)
+func Wait(ttl time.Duration, contextTimeout bool) time.Duration {
+	deadline := Timeout(ttl)
 	most := (GoRedisMaxRetries + 1) * GoRedisReadTimeout
 	if contextTimeout {
 		return min(deadline, most)
@@ -117,7 +117,7 @@ var redlockTraits = sim.Traits{
 	LeaseWord: "ttl", ServerWord: "masters", Token: sim.NoToken, Validity: true, ClientQuorum: true,
 	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout", "checkValidity"},
 	Refusals: map[string]error{
-		"fencing":  ErrRedlockFencing,
+		"fencing":  ErrFencing,
 		"replica":  sim.FieldErr("replica", sim.Say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete"),
 	},
@@ -127,20 +127,20 @@ func (redlockMode) Traits() sim.Traits { return redlockTraits }
 
 func (redlockMode) Defaults(sc *sim.Scenario) {
 	sc.Nodes = 5
-	sc.Tries = RedlockTries
-	sc.RetryDelay = sim.Duration(RedlockRetryDelay)
+	sc.Tries = Tries
+	sc.RetryDelay = sim.Duration(RetryDelay)
 }
 
-// ErrRedlockFencing explains why `fencing` is refused in redlock mode: a
+// ErrFencing explains why `fencing` is refused in redlock mode: a
 // field's problem like any other, in both languages.
-var ErrRedlockFencing = sim.FieldErr("fencing", sim.Say("field.redlockFencing"), "Redlock has no fencing token: its lock values are random, not ordered, "+
+var ErrFencing = sim.FieldErr("fencing", sim.Say("field.redlockFencing"), "Redlock has no fencing token: its lock values are random, not ordered, "+
 	"so the storage cannot tell a late write of an old holder from a new holder's (Kleppmann, \"How to do distributed locking\")")
 
 func (redlockMode) Validate(sc *sim.Scenario) error {
 	switch {
-	case sc.Nodes < 1 || sc.Nodes > RedlockMaxNodes:
-		return sim.FieldErr("nodes", sim.Say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(RedlockMaxNodes)),
-			"%d, want 1 to %d independent masters", sc.Nodes, RedlockMaxNodes)
+	case sc.Nodes < 1 || sc.Nodes > MaxNodes:
+		return sim.FieldErr("nodes", sim.Say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(MaxNodes)),
+			"%d, want 1 to %d independent masters", sc.Nodes, MaxNodes)
 	}
 	return nil
 }
@@ -161,7 +161,7 @@ func (redlockMode) CanFailover(sc *sim.Scenario, node string) error {
 func (redlockMode) Failover(s *sim.Sim, node sim.NodeID) { s.CrashNode(node) }
 
 func (redlockMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	return &redlockMaster{&redis.RedisServer{Role: "master", Replica: sim.None}}
+	return &redlockMaster{redis.NewMaster()}
 }
 
 func (redlockMode) NewClient(sc *sim.Scenario, i int) sim.Process { return &redlockClient{} }

@@ -50,7 +50,7 @@ func events(r *sim.Recording, node, kind string, op sim.Op) []sim.TraceEvent {
 }
 
 // attempt is client i's current or last Redlock attempt at true time at.
-func attempt(t *testing.T, r *sim.Recording, at time.Duration, client int) redlock.RedlockAttempt {
+func attempt(t *testing.T, r *sim.Recording, at time.Duration, client int) redlock.Attempt {
 	t.Helper()
 	snap := r.At(at)
 	require.NotNil(t, redlock.ViewOf(snap))
@@ -86,15 +86,15 @@ func TestRedlockValidityArithmetic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.drift, redlock.RedlockDrift(ttl, tt.driftFactor))
-			v := redlock.RedlockValidity(ttl, tt.elapsed, tt.driftFactor)
+			assert.Equal(t, tt.drift, redlock.Drift(ttl, tt.driftFactor))
+			v := redlock.Validity(ttl, tt.elapsed, tt.driftFactor)
 			assert.Equal(t, tt.validity, v)
 			assert.Equal(t, tt.granted, v > 0)
 		})
 	}
-	assert.Equal(t, 500*ms, redlock.RedlockTimeout(ttl), "redsync's timeoutFactor 0.05")
+	assert.Equal(t, 500*ms, redlock.Timeout(ttl), "redsync's timeoutFactor 0.05")
 	for n, q := range map[int]int{1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 7: 4, 9: 5} {
-		assert.Equal(t, q, redlock.RedlockQuorum(n), "quorum of %d masters", n)
+		assert.Equal(t, q, redlock.Quorum(n), "quorum of %d masters", n)
 	}
 }
 
@@ -645,7 +645,7 @@ func TestRedlockWait(t *testing.T) {
 		{time.Hour, false, 20 * time.Second},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, redlock.RedlockWait(tt.ttl, tt.contextTimeout), "ttl %v contextTimeout %v", tt.ttl, tt.contextTimeout)
+		assert.Equal(t, tt.want, redlock.Wait(tt.ttl, tt.contextTimeout), "ttl %v contextTimeout %v", tt.ttl, tt.contextTimeout)
 	}
 }
 
@@ -691,7 +691,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 			assert.Equal(t, tt.validity, a.Validity)
 			assert.Equal(t, tt.granted, a.Success)
 			assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteTimeout, redlock.VoteTimeout}, a.Votes)
-			assert.Equal(t, redlock.RedlockWait(sc.TTL.D(), tt.contextTimeout), a.Wait)
+			assert.Equal(t, redlock.Wait(sc.TTL.D(), tt.contextTimeout), a.Wait)
 			if tt.at > 0 {
 				assert.False(t, attempt(t, r, tt.at-time.Millisecond, 0).Done, "not decided before %v", tt.at)
 			}

@@ -19,8 +19,8 @@ const (
 	VotePartitioned Vote = "⚡"
 )
 
-// RedlockAttempt is one client's attempt across the N masters.
-type RedlockAttempt struct {
+// Attempt is one client's attempt across the N masters.
+type Attempt struct {
 	Client  string
 	Number  int
 	Started time.Duration // true time of the first send
@@ -28,7 +28,7 @@ type RedlockAttempt struct {
 	Elapsed time.Duration // on the client's clock; 0 while still collecting
 	Drift   time.Duration
 	TTL     time.Duration
-	// Wait is how long a silent master holds the try (RedlockWait).
+	// Wait is how long a silent master holds the try (func Wait).
 	Wait     time.Duration
 	Validity time.Duration
 	Done     bool
@@ -47,11 +47,11 @@ type RedlockAttempt struct {
 	NoteWords sim.Words
 }
 
-// RedlockView is the Redlock vote tally and the masters' keys.
-type RedlockView struct {
+// View is the Redlock vote tally and the masters' keys.
+type View struct {
 	Quorum   int
-	Masters  []redis.RedisServerView
-	Attempts []RedlockAttempt // the current or last attempt of each client
+	Masters  []redis.ServerView
+	Attempts []Attempt // the current or last attempt of each client
 	// Sequential is true when attempts ask the masters one after another
 	// (the spec's pseudo-code) instead of all at once (redsync).
 	Sequential bool
@@ -69,7 +69,7 @@ type RedlockView struct {
 //     that timeout (the spec's pseudo-code). A master votes when it answers
 //     OK in time. go-redis honours that deadline only with `contextTimeout`
 //     (Options.ContextTimeoutEnabled); without it a silent master holds the
-//     try for go-redis's read timeout (RedlockWait).
+//     try for go-redis's read timeout (func Wait).
 //   - elapsed = now − start on the same clock; drift = ttl·driftFactor +
 //     2 ms; validity = ttl − elapsed − drift. The try succeeds iff votes ≥
 //     N/2+1 and validity > 0. redsync computes until = now + ttl − elapsed −
@@ -83,7 +83,7 @@ type RedlockView struct {
 
 func (redlockMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	servers := s.Servers()
-	v := &RedlockView{Quorum: RedlockQuorum(len(servers)), Sequential: s.Scenario.Sequential}
+	v := &View{Quorum: Quorum(len(servers)), Sequential: s.Scenario.Sequential}
 	for _, id := range servers {
 		m := s.Nodes[id].Proc.(*redlockMaster)
 		snap.Nodes[id].Role = m.Role
@@ -109,11 +109,11 @@ func (redlockMode) View(s *sim.Sim, snap *sim.Snapshot) {
 }
 
 // DesignName says the view is Redlock's.
-func (*RedlockView) DesignName() string { return redlockMode{}.Name() }
+func (*View) DesignName() string { return redlockMode{}.Name() }
 
 // ViewOf is the snapshot's Redlock's part; nil in another design's
 // snapshot.
-func ViewOf(s *sim.Snapshot) *RedlockView {
-	v, _ := sim.DesignOf[*RedlockView](s)
+func ViewOf(s *sim.Snapshot) *View {
+	v, _ := sim.DesignOf[*View](s)
 	return v
 }

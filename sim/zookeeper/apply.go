@@ -113,11 +113,11 @@ func (s *zkServer) applyUpTo(ctx sim.Ctx, upto int) {
 		deleted, changed := s.tree.apply(x)
 		for _, name := range deleted {
 			if s.watched(name) {
-				s.fire(ctx, ZKLockPath+"/"+name, false, zkEventDeleted, x.Zxid)
+				s.fire(ctx, LockPath+"/"+name, false, zkEventDeleted, x.Zxid)
 			}
 		}
 		if changed {
-			s.fire(ctx, ZKLockPath, true, zkEventChildren, x.Zxid)
+			s.fire(ctx, LockPath, true, zkEventChildren, x.Zxid)
 		}
 		switch x.Kind {
 		case zkTxnCreateSess:
@@ -137,7 +137,7 @@ func (s *zkServer) applyUpTo(ctx sim.Ctx, upto int) {
 			s.closeSessionConns(ctx, x.Session)
 		default:
 			if w, ok := s.takeWait(x.Session, x.Cxid, x.Kind); ok {
-				s.reply(ctx, w.client, w.cnx, Reply{Op: OpOK, Xid: w.cxid, Path: ZKLockPath + "/" + x.Path})
+				s.reply(ctx, w.client, w.cnx, Reply{Op: OpOK, Xid: w.cxid, Path: LockPath + "/" + x.Path})
 				s.release(ctx, w.session)
 			}
 		}
@@ -179,12 +179,12 @@ func (s *zkServer) updateOwner(ctx sim.Ctx, expired bool) {
 		return
 	}
 	if s.owner != "" {
-		ctx.Disown(ZKLockPath, expired)
+		ctx.Disown(LockPath, expired)
 	}
 	s.owner = name
 	if ok {
 		if id := ctx.Lookup(s.tree.owner(low.Session)); id != sim.None {
-			ctx.Own(ZKLockPath, id)
+			ctx.Own(LockPath, id)
 		}
 	}
 }
@@ -192,7 +192,7 @@ func (s *zkServer) updateOwner(ctx sim.Ctx, expired bool) {
 // watched reports whether a data watch is set on the lock znode's child
 // name: fire would find none otherwise, so its path need not be built.
 func (s *zkServer) watched(name string) bool {
-	const parent = ZKLockPath + "/"
+	const parent = LockPath + "/"
 	for _, w := range s.watches {
 		if !w.child && len(w.path) == len(parent)+len(name) && w.path[len(parent):] == name && w.path[:len(parent)] == parent {
 			return true

@@ -69,7 +69,7 @@ type zkClient struct {
 
 	// The lock recipe.
 	step     string
-	create   string // the protected create's path, ZKLockPath/_c_<guid>-lock-
+	create   string // the protected create's path, LockPath/_c_<guid>-lock-
 	tried    bool   // a create was sent for this guid
 	ourPath  string
 	ourSeq   int64
@@ -164,7 +164,7 @@ func (c *zkClient) disconnect(ctx sim.Ctx, why string, words sim.Words) {
 	c.conn = zkConnNone
 	c.calls = nil
 	ctx.TraceSaid("disconnect", "", why, words)
-	if was && c.cstate == ZKConnected {
+	if was && c.cstate == SessionConnected {
 		c.suspend(ctx)
 	}
 	c.server = (c.server + 1) % c.n
@@ -172,11 +172,11 @@ func (c *zkClient) disconnect(ctx sim.Ctx, why string, words sim.Words) {
 }
 
 func (c *zkClient) suspend(ctx sim.Ctx) {
-	c.cstate = ZKSuspended
+	c.cstate = SessionSuspended
 	c.suspendedAt = ctx.Wall()
 	c.suspendGen++
 	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), sim.Timer{Kind: timerLost, Seq: c.suspendGen})
-	ctx.Trace("state", ZKSuspended, "")
+	ctx.Trace("state", SessionSuspended, "")
 	if c.State == sim.StateHolding {
 		c.flagSuspended = true
 	}
@@ -184,11 +184,11 @@ func (c *zkClient) suspend(ctx sim.Ctx) {
 
 // lose is Curator's LOST: the session is gone for sure.
 func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
-	c.cstate = ZKLost
+	c.cstate = SessionLost
 	c.session = 0
 	c.timeout = 0
 	c.connected = false // the new handle connects without the random wait
-	ctx.TraceSaid("state", ZKLost, why, words)
+	ctx.TraceSaid("state", SessionLost, why, words)
 	switch c.State {
 	case sim.StateHolding:
 		c.flagLost = true
@@ -221,7 +221,7 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if c.closing && (m.Op == OpClose || m.Op == OpExpired) {
 		c.conn, c.calls = zkConnNone, nil
 		if ctx.Tracing() {
-			ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+			ctx.TraceSaid("state", SessionClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
 		}
 		return
 	}
@@ -276,20 +276,20 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 	c.session, c.timeout = cd.Session, cd.Timeout
 	c.readGen++
 	ctx.After(zkReadTimeout(c.timeout), sim.Timer{Kind: timerRead, Seq: c.readGen})
-	ctx.After(ZKPingInterval(c.timeout), sim.Timer{Kind: timerPing, Seq: c.cnx})
+	ctx.After(PingInterval(c.timeout), sim.Timer{Kind: timerPing, Seq: c.cnx})
 	prev := c.cstate
-	c.cstate = ZKConnected
+	c.cstate = SessionConnected
 	switch {
 	case !ctx.Tracing():
 	case prev == "":
-		ctx.TraceSaid("state", ZKConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), sim.Say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
+		ctx.TraceSaid("state", SessionConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), sim.Say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
 	default:
 		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), sim.Say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
-	if prev == ZKSuspended && same {
+	if prev == SessionSuspended && same {
 		c.flagSuspended = false // the listener hears RECONNECTED
 	}
-	if prev == ZKSuspended && same && c.State == sim.StateHolding && c.Stopped() {
+	if prev == SessionSuspended && same && c.State == sim.StateHolding && c.Stopped() {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
 		// ours. The interrupted work is done again from the start.
 		c.Resume(ctx, c.Token, 0)
@@ -319,7 +319,7 @@ func (c *zkClient) newAttempt(ctx sim.Ctx) {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	c.create = ZKLockPath + "/" + ZKProtectedPrefix + formatUUID(b) + "-" + ZKLockName
+	c.create = LockPath + "/" + ProtectedPrefix + formatUUID(b) + "-" + LockName
 	c.tried, c.ourPath, c.watching = false, "", ""
 	c.step = zkStepCreate
 	c.advance(ctx)
@@ -343,7 +343,7 @@ func formatUUID(b []byte) string {
 // prefix is the protected name's start, _c_<guid>- (a part of the create's
 // path, so it is not built again at each look).
 func (c *zkClient) prefix() string {
-	return c.create[len(ZKLockPath)+1 : len(c.create)-len(ZKLockName)]
+	return c.create[len(LockPath)+1 : len(c.create)-len(LockName)]
 }
 
 func (c *zkClient) busy() bool {
@@ -365,15 +365,15 @@ func (c *zkClient) advance(ctx sim.Ctx) {
 		if c.tried {
 			// Protected mode: an earlier create may have succeeded with
 			// its reply lost; look for our node first.
-			c.call(ctx, OpGetChildren, ZKLockPath, false, true)
+			c.call(ctx, OpGetChildren, LockPath, false, true)
 			return
 		}
 		c.tried = true
 		c.call(ctx, OpCreate, c.create, false, false)
 	case zkStepList:
-		c.call(ctx, OpGetChildren, ZKLockPath, ctx.Scenario().Herd, false)
+		c.call(ctx, OpGetChildren, LockPath, ctx.Scenario().Herd, false)
 	case zkStepWatch:
-		c.call(ctx, OpGetData, ZKLockPath+"/"+c.watching, true, false)
+		c.call(ctx, OpGetData, LockPath+"/"+c.watching, true, false)
 	}
 }
 
@@ -399,7 +399,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 			}
 			return // the session is ending; LOST will follow
 		}
-		c.ourPath = strings.TrimPrefix(ReplyOf(m).Path, ZKLockPath+"/")
+		c.ourPath = strings.TrimPrefix(ReplyOf(m).Path, LockPath+"/")
 		c.ourSeq = zkSeqOf(c.ourPath)
 		c.step = zkStepList
 	case OpGetChildren:
@@ -524,13 +524,13 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		if t.Seq != c.cnx || c.conn != zkConnConnected {
 			return
 		}
-		iv := ZKPingInterval(c.timeout)
+		iv := PingInterval(c.timeout)
 		if due(mono-c.lastSend, iv) {
 			c.send(ctx, Request{Op: OpPing}.Msg())
 		}
 		ctx.After(c.lastSend+iv-mono, sim.Timer{Kind: timerPing, Seq: c.cnx})
 	case timerLost:
-		if t.Seq != c.suspendGen || c.cstate != ZKSuspended {
+		if t.Seq != c.suspendGen || c.cstate != SessionSuspended {
 			return
 		}
 		// Curator: the session timeout elapsed while SUSPENDED; it injects
@@ -567,7 +567,7 @@ func (c *zkClient) finish(ctx sim.Ctx) {
 func (c *zkClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
 	if c.ourPath != "" {
-		c.toDelete = append(c.toDelete, ZKLockPath+"/"+c.ourPath)
+		c.toDelete = append(c.toDelete, LockPath+"/"+c.ourPath)
 		c.flushDeletes(ctx)
 	}
 	c.ourPath, c.step = "", ""
@@ -591,10 +591,10 @@ func (c *zkClient) close(ctx sim.Ctx) {
 		return
 	}
 	c.closing = true
-	c.cstate = ZKClosed
+	c.cstate = SessionClosed
 	if c.conn != zkConnConnected {
 		c.conn, c.calls = zkConnNone, nil
-		ctx.TraceSaid("state", ZKClosed, "close() while disconnected: the session is left to expire", sim.Say("note.zk.closeDisconnected"))
+		ctx.TraceSaid("state", SessionClosed, "close() while disconnected: the session is left to expire", sim.Say("note.zk.closeDisconnected"))
 		return
 	}
 	c.xid++
@@ -602,7 +602,7 @@ func (c *zkClient) close(ctx sim.Ctx) {
 	if !ctx.Tracing() {
 		return
 	}
-	ctx.TraceSaid("state", ZKClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), sim.Say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
+	ctx.TraceSaid("state", SessionClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), sim.Say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
 }
 
 func (c *zkClient) detail(s *sim.Sim, id sim.NodeID) (string, sim.Words) {
@@ -616,7 +616,7 @@ func (c *zkClient) detail(s *sim.Sim, id sim.NodeID) (string, sim.Words) {
 	}
 	server := s.Nodes[c.serverNode()].Name
 	switch {
-	case c.cstate == ZKSuspended:
+	case c.cstate == SessionSuspended:
 		elapsed := (n.Clock.Wall(s.Now()) - c.suspendedAt).Round(time.Millisecond)
 		return fmt.Sprintf("SUSPENDED %v of %v, then LOST", elapsed, timeout),
 			sim.Say("detail.zk.suspended", "elapsed", elapsed.String(), "timeout", timeout.String())

@@ -12,12 +12,12 @@ import (
 // strconv read before the faster helpers, for the names the servers make
 // and for names they never make.
 func TestSequentialNamesAsFmtAndStrconvWroteAndReadThem(t *testing.T) {
-	prefix := "_c_0b1c2d3e-4f50-4a6b-8c7d-8e9fa0b1c2d3-" + ZKLockName
+	prefix := "_c_0b1c2d3e-4f50-4a6b-8c7d-8e9fa0b1c2d3-" + LockName
 	for _, seq := range []int64{0, 7, 42, 999999999, 1000000000, 9999999999, 12345678901, -1, -42} {
 		assert.Equal(t, prefix+fmt.Sprintf("%010d", seq), zkSeqName(prefix, seq))
 	}
 	for _, name := range []string{
-		prefix + "0000000012", prefix + "9999999999", "lock-0000000003", ZKLockName,
+		prefix + "0000000012", prefix + "9999999999", "lock-0000000003", LockName,
 		"lock-00000x0012", "lock-12", "lock-+000000012", "lock--000000012", "lock-lock-0000000001",
 		"lock-0000000001lock-0000000002", "x0000000012", "", "lock-99999999999999999999",
 	} {

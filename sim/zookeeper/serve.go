@@ -47,7 +47,7 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		if m.Op == OpDelete {
 			kind = zkTxnDelete
 		}
-		name := strings.TrimPrefix(req.Path, ZKLockPath+"/")
+		name := strings.TrimPrefix(req.Path, LockPath+"/")
 		s.write(ctx, zkWait{client: from, cnx: c.cnx, session: c.session, cxid: req.Xid, kind: kind}, name, "")
 	default:
 		if _, pending := s.hasWrite(c.session); pending {
@@ -70,11 +70,11 @@ func (s *zkServer) serveRead(ctx sim.Ctx, from sim.NodeID, cnx int64, m *sim.Msg
 			names[k] = n.Name
 		}
 		if req.Watch {
-			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: ZKLockPath, child: true})
+			s.watches = append(s.watches, zkWatch{client: from, cnx: cnx, path: LockPath, child: true})
 		}
 		s.reply(ctx, from, cnx, Reply{Op: OpOK, Xid: req.Xid, Children: &Children{Names: names}})
 	case OpGetData:
-		name := strings.TrimPrefix(req.Path, ZKLockPath+"/")
+		name := strings.TrimPrefix(req.Path, LockPath+"/")
 		if s.tree.find(name) < 0 {
 			s.reply(ctx, from, cnx, Reply{Op: OpErr, Xid: req.Xid, Code: zkErrNoNode})
 			return
@@ -118,7 +118,7 @@ func (s *zkServer) onConnect(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		return
 	}
 	s.dropConn(from) // a client has one connection: an old one is dead
-	timeout := ZKSessionTimeout(c.Timeout)
+	timeout := SessionTimeout(c.Timeout)
 	if c.Session == 0 {
 		id := s.nextSession
 		s.nextSession++
@@ -154,7 +154,7 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		if due(mono, s.lastNotif+s.notTimeout) {
 			s.broadcastVote(ctx)
-			s.notTimeout = min(2*s.notTimeout, ZKMaxNotificationInterval)
+			s.notTimeout = min(2*s.notTimeout, MaxNotificationInterval)
 			s.lastNotif = mono
 		}
 		ctx.After(s.lastNotif+s.notTimeout-mono, sim.Timer{Kind: timerElection, Seq: s.era})
@@ -177,16 +177,16 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 		case zkLeading:
 			s.leaderTick(ctx)
 		case zkFollowing:
-			limit := time.Duration(ZKSyncLimit) * ZKTickTime
+			limit := time.Duration(SyncLimit) * TickTime
 			if !s.serving {
-				limit = time.Duration(ZKInitLimit) * ZKTickTime
+				limit = time.Duration(InitLimit) * TickTime
 			}
 			if mono-s.heard > limit {
 				s.startElection(ctx, fmt.Sprintf("nothing from leader zk-%d for %v", s.leader, (mono-s.heard).Round(time.Millisecond)),
 					sim.Say("note.zk.leaderSilent", "leader", fmt.Sprintf("zk-%d", s.leader), "for", (mono-s.heard).Round(time.Millisecond).String()))
 				return
 			}
-			ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
+			ctx.After(TickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 		}
 	case timerExpire:
 		if s.state != zkLeading || !s.established {
@@ -218,14 +218,14 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 func (s *zkServer) leaderTick(ctx sim.Ctx) {
 	mono := ctx.Mono()
 	if !s.established {
-		if mono-s.since > time.Duration(ZKInitLimit)*ZKTickTime {
+		if mono-s.since > time.Duration(InitLimit)*TickTime {
 			s.startElection(ctx, "no quorum of followers within initLimit", sim.Say("note.zk.noQuorum"))
 			return
 		}
 	} else {
 		synced := 1
 		for _, p := range s.peers {
-			if p.forwarding && mono-p.heard <= time.Duration(ZKSyncLimit)*ZKTickTime {
+			if p.forwarding && mono-p.heard <= time.Duration(SyncLimit)*TickTime {
 				synced++
 			}
 		}
@@ -239,5 +239,5 @@ func (s *zkServer) leaderTick(ctx sim.Ctx) {
 			s.toPeer(ctx, i+1, sim.Msg{Op: OpPing})
 		}
 	}
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
+	ctx.After(TickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 }

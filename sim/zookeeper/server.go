@@ -233,7 +233,7 @@ func (s *zkServer) Start(ctx sim.Ctx) {
 	}
 	s.enter(ctx, zkFollowing, 1)
 	s.synced, s.serving = true, true
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
+	ctx.After(TickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 }
 
 // enter switches role: every timer of the previous role goes stale.
@@ -297,7 +297,7 @@ func (s *zkServer) dropClients(ctx sim.Ctx) {
 
 func (s *zkServer) disownLock(ctx sim.Ctx) {
 	if s.owner != "" {
-		ctx.Disown(ZKLockPath, false)
+		ctx.Disown(LockPath, false)
 		s.owner = ""
 	}
 }

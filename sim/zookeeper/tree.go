@@ -10,7 +10,7 @@ import (
 type zkTxn struct {
 	Zxid    int64
 	Kind    txnKind
-	Path    string // child name under ZKLockPath
+	Path    string // child name under LockPath
 	Session int64
 	Cxid    int64 // the client's xid, so the server it came through can answer
 	Timeout time.Duration

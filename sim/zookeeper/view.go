@@ -20,22 +20,22 @@ type ZNode struct {
 	Czxid     int64 // zxid of the transaction that created it
 }
 
-// ZKView is the ZooKeeper ensemble's lock directory.
-type ZKView struct {
+// View is the ZooKeeper ensemble's lock directory.
+type View struct {
 	Parent   string
 	Leader   string
 	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
 	Children []ZNode
 	Watches  []sim.Watch
-	Epoch    int64          // the established leader's epoch
-	Electing bool           // no established leader: writes stall
-	Quorum   int            // servers a write needs
-	Servers  []ZKServerView // in zk-1…zk-N order
-	Sessions []ZSession     // the replicated session table
+	Epoch    int64        // the established leader's epoch
+	Electing bool         // no established leader: writes stall
+	Quorum   int          // servers a write needs
+	Servers  []ServerView // in zk-1…zk-N order
+	Sessions []ZSession   // the replicated session table
 }
 
-// ZKServerView is one ZooKeeper server's place in the ensemble.
-type ZKServerView struct {
+// ServerView is one ZooKeeper server's place in the ensemble.
+type ServerView struct {
 	Node      int    // index into Snapshot.Nodes
 	Role      string // leader, follower, looking; empty when down
 	Epoch     int64
@@ -65,7 +65,7 @@ func (s *zkServer) detail() (string, sim.Words) {
 // View fills the ZooKeeper picture from the established leader (or, during
 // an election, the live server that has committed the most).
 func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
-	v := &ZKView{Parent: ZKLockPath, Quorum: zkQuorum(s.Scenario.Nodes)}
+	v := &View{Parent: LockPath, Quorum: zkQuorum(s.Scenario.Nodes)}
 	var ref, leader *zkServer
 	leaderID := sim.None
 	for _, id := range s.Servers() {
@@ -84,7 +84,7 @@ func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		}
 		snap.Nodes[id].Role = role
 		snap.Nodes[id].Detail, snap.Nodes[id].DetailWords = srv.detail()
-		v.Servers = append(v.Servers, ZKServerView{Node: int(id), Role: role, Epoch: srv.currentEpoch,
+		v.Servers = append(v.Servers, ServerView{Node: int(id), Role: role, Epoch: srv.currentEpoch,
 			LastZxid: srv.lastLogged(), Committed: srv.lastCommitted(), Serving: srv.serving && !down})
 		if down {
 			continue
@@ -159,11 +159,11 @@ func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 }
 
 // DesignName says the view is ZooKeeper's.
-func (*ZKView) DesignName() string { return zkMode{}.Name() }
+func (*View) DesignName() string { return zkMode{}.Name() }
 
 // ViewOf is the snapshot's ZooKeeper part; nil in another design's
 // snapshot.
-func ViewOf(s *sim.Snapshot) *ZKView {
-	v, _ := sim.DesignOf[*ZKView](s)
+func ViewOf(s *sim.Snapshot) *View {
+	v, _ := sim.DesignOf[*View](s)
 	return v
 }

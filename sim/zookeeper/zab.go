@@ -28,7 +28,7 @@ func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 	s.recv = make([]zkVote, s.n)
 	s.outOf = make([]zkVote, s.n)
 	s.recv[s.sid-1] = s.vote
-	s.notTimeout = ZKFinalizeWait
+	s.notTimeout = FinalizeWait
 	s.lastNotif = ctx.Mono()
 	s.broadcastVote(ctx)
 	ctx.After(s.notTimeout, sim.Timer{Kind: timerElection, Seq: s.era})
@@ -61,7 +61,7 @@ func (s *zkServer) onVote(ctx sim.Ctx, p int, m *sim.Msg) {
 		return
 	}
 	if s.finalizing {
-		s.finalizeAt = ctx.Mono() + ZKFinalizeWait // the poll waits again
+		s.finalizeAt = ctx.Mono() + FinalizeWait // the poll waits again
 	}
 	s.lastNotif = ctx.Mono()
 	if n.state == zkLooking {
@@ -118,8 +118,8 @@ func (s *zkServer) checkVotes(ctx sim.Ctx) {
 	}
 	if count >= s.quorum() && !s.finalizing {
 		s.finalizing = true
-		s.finalizeAt = ctx.Mono() + ZKFinalizeWait
-		ctx.After(ZKFinalizeWait, sim.Timer{Kind: timerFinalize, Seq: s.era})
+		s.finalizeAt = ctx.Mono() + FinalizeWait
+		ctx.After(FinalizeWait, sim.Timer{Kind: timerFinalize, Seq: s.era})
 	}
 }
 
@@ -151,7 +151,7 @@ func (s *zkServer) becomeFollower(ctx sim.Ctx, leader int) {
 	s.enter(ctx, zkFollowing, leader)
 	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), sim.Say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
 	s.sendFollowerInfo(ctx)
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
+	ctx.After(TickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 	ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: timerFollowerInfo, Seq: s.era})
 }
 
@@ -164,7 +164,7 @@ func (s *zkServer) sendFollowerInfo(ctx sim.Ctx) {
 }
 
 func (s *zkServer) armLeader(ctx sim.Ctx) {
-	ctx.After(ZKTickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
+	ctx.After(TickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 }
 
 func (s *zkServer) armExpirer(ctx sim.Ctx) {

@@ -69,29 +69,29 @@ import (
 
 // ZooKeeper and Curator figures, named as in their configuration or source.
 const (
-	// ZKTickTime is zoo.cfg's tickTime: the unit of session timeouts, of the
+	// TickTime is zoo.cfg's tickTime: the unit of session timeouts, of the
 	// leader's session-expiry buckets and of syncLimit and initLimit.
-	ZKTickTime = 2000 * time.Millisecond
-	// ZKSyncLimit is zoo.cfg's syncLimit in ticks: how long a follower waits
+	TickTime = 2000 * time.Millisecond
+	// SyncLimit is zoo.cfg's syncLimit in ticks: how long a follower waits
 	// to hear from its leader, and a leader from a quorum, before giving up.
-	ZKSyncLimit = 5
-	// ZKInitLimit is zoo.cfg's initLimit in ticks: how long a new leader and
+	SyncLimit = 5
+	// InitLimit is zoo.cfg's initLimit in ticks: how long a new leader and
 	// its followers may take to synchronise before they elect again.
-	ZKInitLimit = 10
-	// ZKFinalizeWait is FastLeaderElection's finalizeWait: once a quorum
+	InitLimit = 10
+	// FinalizeWait is FastLeaderElection's finalizeWait: once a quorum
 	// agrees on a vote, a server waits this long for a better one before it
 	// decides. It sets the length of an election.
-	ZKFinalizeWait = 200 * time.Millisecond
-	// ZKMaxNotificationInterval caps FastLeaderElection's backoff between
+	FinalizeWait = 200 * time.Millisecond
+	// MaxNotificationInterval caps FastLeaderElection's backoff between
 	// two rounds of vote notifications while no quorum answers.
-	ZKMaxNotificationInterval = 60 * time.Second
-	// ZKLockPath is the lock znode under which every client queues.
-	ZKLockPath = "/locks/mylock"
-	// ZKLockName is InterProcessMutex's lock name, before the sequence.
-	ZKLockName = "lock-"
-	// ZKProtectedPrefix starts a znode created in Curator's protected mode:
+	MaxNotificationInterval = 60 * time.Second
+	// LockPath is the lock znode under which every client queues.
+	LockPath = "/locks/mylock"
+	// LockName is InterProcessMutex's lock name, before the sequence.
+	LockName = "lock-"
+	// ProtectedPrefix starts a znode created in Curator's protected mode:
 	// _c_<guid>- lets a client find its own node after a lost create reply.
-	ZKProtectedPrefix = "_c_"
+	ProtectedPrefix = "_c_"
 )
 
 const (
@@ -109,14 +109,14 @@ const (
 	zkLeading   = "LEADING"
 )
 
-// Curator connection states a client shows.
+// Curator connection states a client shows (its NodeView.Session).
 const (
-	ZKConnected = "CONNECTED"
-	ZKSuspended = "SUSPENDED"
-	ZKLost      = "LOST"
-	// ZKClosed is a handle the client closed after its last round
+	SessionConnected = "CONNECTED"
+	SessionSuspended = "SUSPENDED"
+	SessionLost      = "LOST"
+	// SessionClosed is a handle the client closed after its last round
 	// (ZooKeeper.close()): it no longer reconnects.
-	ZKClosed = "CLOSED"
+	SessionClosed = "CLOSED"
 )
 
 func init() { sim.RegisterMode(zkMode{}) }
@@ -175,17 +175,17 @@ func (zkMode) NewClient(sc *sim.Scenario, i int) sim.Process {
 	return &zkClient{idx: i, n: sc.Nodes}
 }
 
-// ZKSessionTimeout is the timeout a server grants for a requested one:
+// SessionTimeout is the timeout a server grants for a requested one:
 // clamped to [minSessionTimeout, maxSessionTimeout] = [2, 20]·tickTime.
-func ZKSessionTimeout(requested time.Duration) time.Duration {
-	return min(max(requested, 2*ZKTickTime), 20*ZKTickTime)
+func SessionTimeout(requested time.Duration) time.Duration {
+	return min(max(requested, 2*TickTime), 20*TickTime)
 }
 
-// ZKPingInterval is how long a connected ZooKeeper client stays silent
+// PingInterval is how long a connected ZooKeeper client stays silent
 // before it pings, for a negotiated session timeout (ClientCnxn: ping when
 // idleSend reaches readTimeout/2, less 1 s once idleSend passes 1 s, and at
 // least every MAX_SEND_PING_INTERVAL).
-func ZKPingInterval(timeout time.Duration) time.Duration {
+func PingInterval(timeout time.Duration) time.Duration {
 	half := zkReadTimeout(timeout) / 2
 	var d time.Duration
 	switch {
@@ -204,7 +204,7 @@ func zkReadTimeout(timeout time.Duration) time.Duration { return timeout * 2 / 3
 
 // zkRoundUp is ExpiryQueue.roundToNextInterval: the tick boundary after t.
 func zkRoundUp(t time.Duration) time.Duration {
-	return (t/ZKTickTime + 1) * ZKTickTime
+	return (t/TickTime + 1) * TickTime
 }
 
 func zkQuorum(n int) int { return n/2 + 1 }
@@ -216,11 +216,11 @@ func due(now, at time.Duration) bool { return now+zkEps >= at }
 const zkSeqDigits = 10
 
 // zkSeqOf reads the sequence number a sequential znode name ends with.
-// A name ending with ZKLockName and ten digits, as every znode the servers
+// A name ending with LockName and ten digits, as every znode the servers
 // create does, is read directly; any other name as strconv reads what
-// follows its last ZKLockName.
+// follows its last LockName.
 func zkSeqOf(name string) int64 {
-	if tail := len(name) - zkSeqDigits; tail >= len(ZKLockName) && name[tail-len(ZKLockName):tail] == ZKLockName {
+	if tail := len(name) - zkSeqDigits; tail >= len(LockName) && name[tail-len(LockName):tail] == LockName {
 		var v int64
 		for i := tail; i < len(name); i++ {
 			d := name[i] - '0'
@@ -235,11 +235,11 @@ func zkSeqOf(name string) int64 {
 }
 
 func zkSeqParsed(name string) int64 {
-	i := strings.LastIndex(name, ZKLockName)
+	i := strings.LastIndex(name, LockName)
 	if i < 0 {
 		return -1
 	}
-	v, err := strconv.ParseInt(name[i+len(ZKLockName):], 10, 64)
+	v, err := strconv.ParseInt(name[i+len(LockName):], 10, 64)
 	if err != nil {
 		return -1
 	}

@@ -163,18 +163,18 @@ func TestZooKeeperGCPauseExpiresTheSession(t *testing.T) {
 		}
 	}
 	require.NotZero(t, lastHeard)
-	timeout := zookeeper.ZKSessionTimeout(sc.TTL.D())
+	timeout := zookeeper.SessionTimeout(sc.TTL.D())
 	expired := zkTrace(rec, "zk-1", "expire", "session", "")
 	require.Len(t, expired, 1)
 	assert.Greater(t, expired[0].At, lastHeard+timeout)
-	assert.LessOrEqual(t, expired[0].At, lastHeard+timeout+zookeeper.ZKTickTime)
-	assert.Zero(t, expired[0].At%zookeeper.ZKTickTime, "sessions expire on tick boundaries")
+	assert.LessOrEqual(t, expired[0].At, lastHeard+timeout+zookeeper.TickTime)
+	assert.Zero(t, expired[0].At%zookeeper.TickTime, "sessions expire on tick boundaries")
 
 	g, ok := simtest.GrantOf(sum, "client-2")
 	require.True(t, ok)
 	assert.Less(t, zkMs(g.AtMs)-expired[0].At, 50*time.Millisecond, "the successor is granted once closeSession commits")
 	assert.Equal(t, 1, sum.ExpiredWhileHeld)
-	assert.Len(t, zkTrace(rec, "client-1", "state", zookeeper.ZKLost, "session expired"), 1, "client-1 learns LOST when it reconnects")
+	assert.Len(t, zkTrace(rec, "client-1", "state", zookeeper.SessionLost, "session expired"), 1, "client-1 learns LOST when it reconnects")
 	w := rec.Checker().Writes()
 	require.Len(t, w, 2)
 	assert.Equal(t, "client-2", rec.Scenario.ClientNames()[w[0].Client])
@@ -190,12 +190,12 @@ func TestZooKeeperGCPauseExpiresTheSession(t *testing.T) {
 func TestZooKeeperSuspendedHolderChecksBeforeWrite(t *testing.T) {
 	sc := simtest.Preset(t, "zk-session-expiry", nil)
 	sum, rec := simtest.Run(t, sc)
-	suspended := zkTrace(rec, "client-1", "state", zookeeper.ZKSuspended, "")
+	suspended := zkTrace(rec, "client-1", "state", zookeeper.SessionSuspended, "")
 	require.Len(t, suspended, 1)
 	g, ok := simtest.GrantOf(sum, "client-2")
 	require.True(t, ok)
 	assert.Less(t, suspended[0].At, zkMs(g.AtMs), "SUSPENDED comes before the successor's grant")
-	timeout := zookeeper.ZKSessionTimeout(sc.TTL.D())
+	timeout := zookeeper.SessionTimeout(sc.TTL.D())
 	cut := sc.Faults[0].At.D()
 	assert.Less(t, suspended[0].At, cut+timeout*2/3, "read timeout: 2/3 of the session timeout since last heard")
 	stops := zkTrace(rec, "client-1", "unheld", "", "does not write")
@@ -203,7 +203,7 @@ func TestZooKeeperSuspendedHolderChecksBeforeWrite(t *testing.T) {
 	assert.Greater(t, stops[0].At, zkMs(g.AtMs), "the worker looks at the flag only at the end of its work")
 	assert.Equal(t, 1, sum.Violations)
 	assert.Equal(t, 1, sum.Writes, "client-1 does not write")
-	lost := zkTrace(rec, "client-1", "state", zookeeper.ZKLost, "")
+	lost := zkTrace(rec, "client-1", "state", zookeeper.SessionLost, "")
 	require.Len(t, lost, 1)
 	assert.Equal(t, suspended[0].At+timeout, lost[0].At, "Curator: LOST a session timeout after SUSPENDED")
 	assert.Len(t, zkGrantsOf(sum, "client-1"), 1, "LOST: client-1 gives up; no second grant")
@@ -228,9 +228,9 @@ func TestZooKeeperMinorityPartition(t *testing.T) {
 	assert.Len(t, zkGrantsOf(sum, "client-3"), 3, "after the heal client-3 does its rounds")
 	looking := zkTrace(rec, "zk-3", "election", "LOOKING", "")
 	require.NotEmpty(t, looking)
-	limit := time.Duration(zookeeper.ZKSyncLimit) * zookeeper.ZKTickTime
-	assert.Greater(t, looking[0].At, from+limit-zookeeper.ZKTickTime, "zk-3 serves until syncLimit passes")
-	assert.LessOrEqual(t, looking[0].At, from+limit+zookeeper.ZKTickTime/2)
+	limit := time.Duration(zookeeper.SyncLimit) * zookeeper.TickTime
+	assert.Greater(t, looking[0].At, from+limit-zookeeper.TickTime, "zk-3 serves until syncLimit passes")
+	assert.LessOrEqual(t, looking[0].At, from+limit+zookeeper.TickTime/2)
 	assert.Empty(t, zkTrace(rec, "zk-1", "election", "", ""), "the leader keeps its quorum")
 	end := rec.At(rec.End())
 	assert.Equal(t, "zk-1", zookeeper.ViewOf(end).Leader)
@@ -250,22 +250,22 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	est := zkTrace(rec, "", "election", "established", "")
 	require.Len(t, est, 1)
 	assert.Equal(t, "zk-3", est[0].Node)
-	assert.GreaterOrEqual(t, est[0].At-crash, zookeeper.ZKFinalizeWait)
-	assert.Less(t, est[0].At-crash, 2*zookeeper.ZKFinalizeWait)
+	assert.GreaterOrEqual(t, est[0].At-crash, zookeeper.FinalizeWait)
+	assert.Less(t, est[0].At-crash, 2*zookeeper.FinalizeWait)
 	for _, e := range rec.Trace() {
 		if e.Kind == "recv" && (e.Op == "COMMIT" || e.Op == "PROPOSAL") {
 			assert.False(t, e.At > crash && e.At < est[0].At, "nothing commits during the election: %v", e)
 		}
 	}
-	during := rec.At(crash + zookeeper.ZKFinalizeWait/2)
+	during := rec.At(crash + zookeeper.FinalizeWait/2)
 	assert.True(t, zookeeper.ViewOf(during).Electing)
 	assert.Empty(t, zookeeper.ViewOf(during).Leader)
 	for _, n := range during.Nodes {
 		switch {
-		case n.Client && len(zkTrace(rec, n.Name, "state", zookeeper.ZKClosed, "sends closeSession")) > 0 && zkTrace(rec, n.Name, "state", zookeeper.ZKClosed, "sends closeSession")[0].At < crash:
-			assert.Equal(t, zookeeper.ZKClosed, n.Session, "%s closed its handle after its round", n.Name)
+		case n.Client && len(zkTrace(rec, n.Name, "state", zookeeper.SessionClosed, "sends closeSession")) > 0 && zkTrace(rec, n.Name, "state", zookeeper.SessionClosed, "sends closeSession")[0].At < crash:
+			assert.Equal(t, zookeeper.SessionClosed, n.Session, "%s closed its handle after its round", n.Name)
 		case n.Client:
-			assert.Equal(t, zookeeper.ZKSuspended, n.Session, n.Name)
+			assert.Equal(t, zookeeper.SessionSuspended, n.Session, n.Name)
 		}
 	}
 	// client-2 held the lock at the crash: SUSPENDED sets its listener's
@@ -299,7 +299,7 @@ func TestZooKeeperView(t *testing.T) {
 			snap := rec.At(450 * time.Millisecond) // four waiters queued
 			v := zookeeper.ViewOf(snap)
 			require.NotNil(t, v)
-			assert.Equal(t, zookeeper.ZKLockPath, v.Parent)
+			assert.Equal(t, zookeeper.LockPath, v.Parent)
 			assert.Equal(t, "zk-1", v.Leader)
 			assert.Equal(t, int64(1), v.Epoch)
 			assert.False(t, v.Electing)
@@ -311,8 +311,8 @@ func TestZooKeeperView(t *testing.T) {
 				assert.Equal(t, fmt.Sprintf("client-%d", i+1), c.Owner)
 				assert.Equal(t, i == 0, c.Holder)
 				assert.True(t, c.Ephemeral)
-				assert.True(t, strings.HasPrefix(c.Name, zookeeper.ZKProtectedPrefix))
-				assert.True(t, strings.HasSuffix(c.Name, fmt.Sprintf("-%s%010d", zookeeper.ZKLockName, i)), c.Name)
+				assert.True(t, strings.HasPrefix(c.Name, zookeeper.ProtectedPrefix))
+				assert.True(t, strings.HasSuffix(c.Name, fmt.Sprintf("-%s%010d", zookeeper.LockName, i)), c.Name)
 				assert.False(t, seen[c.Session], "one session per client")
 				seen[c.Session] = true
 				assert.Equal(t, int64(i%3+1), c.Session>>56, "the session id starts with the sid of the server it was created on")
@@ -320,9 +320,9 @@ func TestZooKeeperView(t *testing.T) {
 			require.Len(t, v.Watches, 4)
 			for i, w := range v.Watches {
 				assert.Equal(t, fmt.Sprintf("client-%d", i+2), w.Client)
-				want := zookeeper.ZKLockPath + "/" + v.Children[i].Name
+				want := zookeeper.LockPath + "/" + v.Children[i].Name
 				if herd {
-					want = zookeeper.ZKLockPath
+					want = zookeeper.LockPath
 				}
 				assert.Equal(t, want, w.Path)
 			}
@@ -333,11 +333,11 @@ func TestZooKeeperView(t *testing.T) {
 			for _, s := range v.Sessions {
 				assert.Equal(t, 10*time.Second, s.Timeout)
 				assert.Greater(t, s.Left, 8*time.Second)
-				assert.LessOrEqual(t, s.Left, 10*time.Second+zookeeper.ZKTickTime)
+				assert.LessOrEqual(t, s.Left, 10*time.Second+zookeeper.TickTime)
 			}
 			for _, n := range snap.Nodes {
 				if n.Client {
-					assert.Equal(t, zookeeper.ZKConnected, n.Session, n.Name)
+					assert.Equal(t, zookeeper.SessionConnected, n.Session, n.Name)
 					assert.Contains(t, n.Detail, "session 0x")
 				}
 			}
@@ -418,11 +418,11 @@ func TestZooKeeperFigures(t *testing.T) {
 		{60 * time.Second, 40 * time.Second, 10001 * time.Millisecond}, // MAX_SEND_PING_INTERVAL
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.negotiated, zookeeper.ZKSessionTimeout(tt.requested), "timeout for %v", tt.requested)
-		assert.Equal(t, tt.ping, zookeeper.ZKPingInterval(tt.negotiated), "ping interval for %v", tt.negotiated)
+		assert.Equal(t, tt.negotiated, zookeeper.SessionTimeout(tt.requested), "timeout for %v", tt.requested)
+		assert.Equal(t, tt.ping, zookeeper.PingInterval(tt.negotiated), "ping interval for %v", tt.negotiated)
 	}
-	assert.Equal(t, 2*time.Second, zookeeper.ZKTickTime)
-	assert.Equal(t, 200*time.Millisecond, zookeeper.ZKFinalizeWait)
+	assert.Equal(t, 2*time.Second, zookeeper.TickTime)
+	assert.Equal(t, 200*time.Millisecond, zookeeper.FinalizeWait)
 }
 
 // TestZooKeeperSingleServer: a lone server is its own quorum, commits at
@@ -512,7 +512,7 @@ func TestZooKeeperPingsWaitForWrites(t *testing.T) {
 	looking := zkTrace(rec, "zk-2", "election", "LOOKING", "")
 	require.NotEmpty(t, looking)
 	assert.Less(t, timedOut[0].At, looking[0].At, "the client times out before its server stops serving")
-	assert.Less(t, timedOut[0].At, create+zookeeper.ZKSessionTimeout(sc.TTL.D())*2/3+time.Millisecond)
+	assert.Less(t, timedOut[0].At, create+zookeeper.SessionTimeout(sc.TTL.D())*2/3+time.Millisecond)
 	for _, e := range zkTrace(rec, "client-2", "recv", "PONG", "") {
 		assert.False(t, e.At > create && e.At < timedOut[0].At, "no pong while the create is pending: %v", e)
 	}
@@ -665,17 +665,17 @@ func TestZooKeeperCloseEndsTheSession(t *testing.T) {
 		sc := simtest.Preset(t, "zk-happy-path", nil)
 		sc.Clients = 2
 		_, rec := simtest.Run(t, sc)
-		closed := zkTrace(rec, "client-1", "state", zookeeper.ZKClosed, "closed")
+		closed := zkTrace(rec, "client-1", "state", zookeeper.SessionClosed, "closed")
 		require.Len(t, closed, 1)
 		assert.False(t, zkSessionOwned(rec, closed[0].At, "client-1"), "the session is gone from the table when the client hears of it")
-		asked := zkTrace(rec, "client-1", "state", zookeeper.ZKClosed, "close() sends closeSession")
+		asked := zkTrace(rec, "client-1", "state", zookeeper.SessionClosed, "close() sends closeSession")
 		require.Len(t, asked, 1)
 		assert.True(t, zkSessionOwned(rec, asked[0].At, "client-1"))
 		assert.Less(t, closed[0].At-asked[0].At, 100*time.Millisecond, "a round trip through the leader, not a session timeout")
 		assert.Empty(t, zkTrace(rec, "zk-1", "expire", "session", ""), "no session expires")
 		for _, n := range rec.At(rec.End()).Nodes {
 			if n.Name == "client-1" {
-				assert.Equal(t, zookeeper.ZKClosed, n.Session)
+				assert.Equal(t, zookeeper.SessionClosed, n.Session)
 			}
 		}
 	})
@@ -684,11 +684,11 @@ func TestZooKeeperCloseEndsTheSession(t *testing.T) {
 		sc.Clients, sc.Duration = 1, sim.Duration(40*time.Second)
 		sc.Faults = []sim.Fault{{At: sim.Duration(900 * time.Millisecond), Partition: [][]string{{"client-1"}}, For: sim.Duration(30 * time.Second)}}
 		_, rec := simtest.Run(t, sc)
-		asked := zkTrace(rec, "client-1", "state", zookeeper.ZKClosed, "close() sends closeSession")
+		asked := zkTrace(rec, "client-1", "state", zookeeper.SessionClosed, "close() sends closeSession")
 		require.Len(t, asked, 1)
 		expired := zkTrace(rec, "zk-1", "expire", "session", "")
 		require.Len(t, expired, 1, "the leader expires the session of a client it no longer hears")
-		assert.Greater(t, expired[0].At, asked[0].At+zookeeper.ZKSessionTimeout(sc.TTL.D())-time.Second)
+		assert.Greater(t, expired[0].At, asked[0].At+zookeeper.SessionTimeout(sc.TTL.D())-time.Second)
 		assert.True(t, zkSessionOwned(rec, expired[0].At-time.Millisecond, "client-1"))
 		for _, e := range zkTrace(rec, "client-1", "send", "CONNECT", "") {
 			assert.Less(t, e.At, asked[0].At, "a closing handle does not reconnect, even after the heal")

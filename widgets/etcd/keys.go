@@ -32,7 +32,7 @@ import (
 type Keys struct {
 	widget.BaseWidget
 
-	view    *etcdsim.EtcdView
+	view    *etcdsim.View
 	nodes   []sim.NodeView
 	refused int // guarded writes etcd refused so far
 	widgets.OnShow
@@ -77,8 +77,8 @@ const (
 // etcdRow is one row of the keyspace picture.
 type etcdRow struct {
 	kind   etcdRowKind
-	key    etcdsim.EtcdKey    // etcdRowKey
-	lease  *etcdsim.EtcdLease // the row's lease, nil when it has none
+	key    etcdsim.Key    // etcdRowKey
+	lease  *etcdsim.Lease // the row's lease, nil when it has none
 	client string
 	tag    string // what the row's client is doing, in words
 	owner  bool   // the key with the lowest create revision
@@ -108,18 +108,18 @@ type etcdModel struct {
 // leases that hold no key, then waiters whose key is gone; arrows for the
 // watches; and a note for every client that believes it holds the lock
 // while etcd says another key owns it (or its own key is gone).
-func buildEtcdModel(v *etcdsim.EtcdView, nodes []sim.NodeView) etcdModel {
+func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 	var m etcdModel
-	leases := map[int64]*etcdsim.EtcdLease{}
+	leases := map[int64]*etcdsim.Lease{}
 	for i := range v.Leases {
 		leases[v.Leases[i].ID] = &v.Leases[i]
 	}
 	keyRow := map[string]int{}    // key → row
 	clientRow := map[string]int{} // client → the row of its newest key
 	withKey := map[int64]bool{}
-	keys := append([]etcdsim.EtcdKey(nil), v.Keys...)
+	keys := append([]etcdsim.Key(nil), v.Keys...)
 	sort.SliceStable(keys, func(a, b int) bool { return keys[a].CreateRev < keys[b].CreateRev })
-	var owner *etcdsim.EtcdKey
+	var owner *etcdsim.Key
 	for i, k := range keys {
 		r := etcdRow{kind: etcdRowKey, key: k, lease: leases[k.Lease], client: k.Owner, owner: k.Holder, tag: "queued"}
 		if k.Holder {
@@ -221,7 +221,7 @@ func assignLanes(arrows []etcdArrow) int {
 // LeaseFraction is the share of a lease's TTL still left, 0 to 1, by the
 // leader's clock: the length of its TTL bar. A frozen lease (no leader)
 // shows full, as the next leader will restart it.
-func LeaseFraction(l etcdsim.EtcdLease) float32 {
+func LeaseFraction(l etcdsim.Lease) float32 {
 	if l.Frozen {
 		return 1
 	}
@@ -255,7 +255,7 @@ func etcdTagText(tag string) string {
 }
 
 // leaseLeftText says what a lease's bar shows, in words.
-func leaseLeftText(l etcdsim.EtcdLease) string {
+func leaseLeftText(l etcdsim.Lease) string {
 	switch {
 	case l.Frozen:
 		return i18n.T("etcd.lease.frozen")
@@ -653,7 +653,7 @@ func (r *etcdRenderer) resize(k, caption float32) {
 
 // storageText says what the guarded writes did: the last one etcd
 // applied, and how many it refused.
-func (r *etcdRenderer) storageText(v *etcdsim.EtcdView) string {
+func (r *etcdRenderer) storageText(v *etcdsim.View) string {
 	t := i18n.T("etcd.storage.none")
 	if st := v.Storage; st != nil {
 		t = i18n.F("etcd.storage.last", "key", st.Key, "writer", st.Writer, "rev", st.ModRev)
@@ -683,7 +683,7 @@ const (
 // drawHeader writes the prefix (which herd watchers point at), the
 // store's revision, the raft term and the leader, or that there is none
 // and what that means.
-func (r *etcdRenderer) drawHeader(v *etcdsim.EtcdView, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
+func (r *etcdRenderer) drawHeader(v *etcdsim.View, g etcdGeometry, size fyne.Size, fg, muted color.Color, th fyne.Theme) {
 	k := g.k
 	widgets.PlaceText(r.prefix, v.Prefix, fyne.NewPos(g.gutter, etcdLineY*k), fg)
 	x := g.gutter + r.prefix.MinSize().Width + etcdPrefixGap*k
@@ -718,7 +718,7 @@ func (r *etcdRenderer) drawHeader(v *etcdsim.EtcdView, g etcdGeometry, size fyne
 
 // membersText is every member's role and revision, marking those that lag
 // the store's revision and those that are down.
-func (r *etcdRenderer) membersText(v *etcdsim.EtcdView) string {
+func (r *etcdRenderer) membersText(v *etcdsim.View) string {
 	var parts []string
 	for _, m := range v.Members {
 		down := m.Node >= 0 && m.Node < len(r.k.nodes) && r.k.nodes[m.Node].Crashed

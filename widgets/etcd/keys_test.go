@@ -172,10 +172,10 @@ func TestEtcdKeysLeaderless(t *testing.T) {
 
 // leaseView is one key with its lease, Left of 2 s left.
 func leaseView(left time.Duration) *sim.Snapshot {
-	l := etcdsim.EtcdLease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
-	return &sim.Snapshot{Mode: "etcd", Design: &etcdsim.EtcdView{Prefix: etcdsim.EtcdPrefix, Leader: "etcd-1", Revision: 2, Term: 1,
-		Keys:   []etcdsim.EtcdKey{{Key: etcdsim.EtcdPrefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
-		Leases: []etcdsim.EtcdLease{l}}}
+	l := etcdsim.Lease{ID: 0x7ca99b76daa80001, Client: "client-1", TTL: 2 * time.Second, Left: left}
+	return &sim.Snapshot{Mode: "etcd", Design: &etcdsim.View{Prefix: etcdsim.Prefix, Leader: "etcd-1", Revision: 2, Term: 1,
+		Keys:   []etcdsim.Key{{Key: etcdsim.Prefix + "7ca99b76daa80001", Owner: "client-1", Lease: l.ID, CreateRev: 2, LeaseLeft: left, Holder: true}},
+		Leases: []etcdsim.Lease{l}}}
 }
 
 func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
@@ -208,15 +208,15 @@ func TestEtcdLeaseBarCountsDownAndJumpsBack(t *testing.T) {
 
 func TestLeaseFraction(t *testing.T) {
 	for _, tc := range []struct {
-		l    etcdsim.EtcdLease
+		l    etcdsim.Lease
 		want float32
 	}{
-		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
-		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
-		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
-		{etcdsim.EtcdLease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
-		{etcdsim.EtcdLease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
-		{etcdsim.EtcdLease{}, 0},
+		{etcdsim.Lease{TTL: 2 * time.Second, Left: 2 * time.Second}, 1},
+		{etcdsim.Lease{TTL: 2 * time.Second, Left: 500 * time.Millisecond}, 0.25},
+		{etcdsim.Lease{TTL: 2 * time.Second, Left: -time.Second, Expired: true}, 0},
+		{etcdsim.Lease{TTL: 10 * time.Second, Left: 11 * time.Second}, 1}, // restarted by a new leader
+		{etcdsim.Lease{TTL: 2 * time.Second, Left: time.Second, Frozen: true}, 1},
+		{etcdsim.Lease{}, 0},
 	} {
 		assert.InDelta(t, tc.want, LeaseFraction(tc.l), 1e-6, "%+v", tc.l)
 	}

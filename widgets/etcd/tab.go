@@ -12,7 +12,7 @@ import (
 // instead when the value is below its minimum.
 func etcdLeaseFormat(v float64) string {
 	asked := designtab.FromSeconds(v).D()
-	if got := etcdsim.EtcdGrantedTTL(asked); got != asked {
+	if got := etcdsim.GrantedTTL(asked); got != asked {
 		return designtab.FormatSeconds(v) + " → " + widgets.ShortTime(got)
 	}
 	return designtab.FormatSeconds(v)
@@ -22,13 +22,13 @@ func etcdLeaseFormat(v float64) string {
 // concurrency.Session and Mutex against an etcd cluster — with its figures,
 // one short line per step.
 func etcdProtocol(sc *sim.Scenario) []string {
-	asked, ttl := etcdsim.EtcdAskedTTL(sc.TTL.D()), etcdsim.EtcdGrantedTTL(sc.TTL.D())
+	asked, ttl := etcdsim.AskedTTL(sc.TTL.D()), etcdsim.GrantedTTL(sc.TTL.D())
 	session := i18n.F("etcd.proto.session", "ttl", widgets.ShortTime(ttl))
 	if ttl != asked {
 		session = i18n.F("etcd.proto.sessionRaised", "asked", widgets.ShortTime(asked), "ttl", widgets.ShortTime(ttl))
 	}
 	session += i18n.F("etcd.proto.keepalive", "every", widgets.ShortTime(ttl/3))
-	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcdsim.EtcdPrefix)}
+	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcdsim.Prefix)}
 	if sc.Herd {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
 	} else {
@@ -58,7 +58,7 @@ var etcdModeTab = designtab.ModeTab{
 		// (concurrency.WithTTL), and shows what the lessor grants.
 		"ttl": func(s *designtab.SliderSpec) {
 			s.Words, s.Label, s.Min, s.Step, s.Format = "etcdLease", "Lease TTL", 1, 1, etcdLeaseFormat
-			s.Round = func(v float64) float64 { return etcdsim.EtcdAskedTTL(designtab.FromSeconds(v).D()).Seconds() }
+			s.Round = func(v float64) float64 { return etcdsim.AskedTTL(designtab.FromSeconds(v).D()).Seconds() }
 		},
 		"nodes":   func(s *designtab.SliderSpec) { s.Words, s.Label = "etcdNodes", "Members" },
 		"latency": func(s *designtab.SliderSpec) { s.Words = "etcdLatency" },

@@ -20,7 +20,7 @@ func TestEtcdGrantedTTL(t *testing.T) {
 		{2500 * time.Millisecond, 3 * time.Second}, // WithTTL takes whole seconds
 		{60 * time.Second, 60 * time.Second},
 	} {
-		assert.Equal(t, tc.want, etcdsim.EtcdGrantedTTL(tc.ttl), "%v", tc.ttl)
+		assert.Equal(t, tc.want, etcdsim.GrantedTTL(tc.ttl), "%v", tc.ttl)
 	}
 }
 

@@ -27,7 +27,7 @@ import (
 type Keys struct {
 	widget.BaseWidget
 
-	servers []redissim.RedisServerView
+	servers []redissim.ServerView
 	nodes   []sim.NodeView
 	master  int
 	widgets.OnShow
@@ -60,7 +60,7 @@ func (k *Keys) SetSnapshot(s *sim.Snapshot) {
 // SetServers shows the given servers; nodes resolves their names and
 // clocks, and master (an index into nodes, −1 for none) is marked as the
 // server clients talk to.
-func (k *Keys) SetServers(servers []redissim.RedisServerView, nodes []sim.NodeView, master int) {
+func (k *Keys) SetServers(servers []redissim.ServerView, nodes []sim.NodeView, master int) {
 	k.servers, k.nodes, k.master = servers, nodes, master
 	k.Refresh()
 }
@@ -221,7 +221,7 @@ type keysRow struct {
 // buildKeysModel works out the cards of servers; nodes resolves their
 // names and clocks, and master (an index into nodes) is the server clients
 // talk to.
-func buildKeysModel(servers []redissim.RedisServerView, nodes []sim.NodeView, master int) keysModel {
+func buildKeysModel(servers []redissim.ServerView, nodes []sim.NodeView, master int) keysModel {
 	var m keysModel
 	for _, sv := range servers {
 		var node sim.NodeView

@@ -18,8 +18,8 @@ import (
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
 	ttl, n := sc.TTL.D(), sc.Nodes
-	timeout := widgets.ShortTime(redlocksim.RedlockTimeout(ttl))
-	if wait := redlocksim.RedlockWait(ttl, sc.ContextTimeout); wait != redlocksim.RedlockTimeout(ttl) {
+	timeout := widgets.ShortTime(redlocksim.Timeout(ttl))
+	if wait := redlocksim.Wait(ttl, sc.ContextTimeout); wait != redlocksim.Timeout(ttl) {
 		timeout += i18n.F("redlock.proto.silent", "wait", widgets.ShortTime(wait))
 	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
@@ -60,7 +60,7 @@ var redlockModeTab = designtab.ModeTab{
 		// seeing up to a second.
 		"latency": func(s *designtab.SliderSpec) { s.Words, s.Max = "redlockLatency", 1000 },
 		"nodes": func(s *designtab.SliderSpec) {
-			s.Words, s.Label, s.Max = "redlockNodes", "Masters", redlocksim.RedlockMaxNodes
+			s.Words, s.Label, s.Max = "redlockNodes", "Masters", redlocksim.MaxNodes
 		},
 		"clockDrift": func(s *designtab.SliderSpec) { s.Words = "redlockClockDrift" },
 	},

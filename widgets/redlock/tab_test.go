@@ -34,8 +34,8 @@ func TestRefusalIsTheModesOwnError(t *testing.T) {
 	happy, err := assets.Preset("redlock-happy-path")
 	require.NoError(t, err)
 	on := func(sc *sim.Scenario) { sc.Fencing = true }
-	assert.Equal(t, redlocksim.ErrRedlockFencing.Error(), designtab.Refusal(happy, on))
-	assert.Equal(t, redlocksim.ErrRedlockFencing.Error(), redlockModeTab.Toggle("fencing").DisabledWhy(happy))
+	assert.Equal(t, redlocksim.ErrFencing.Error(), designtab.Refusal(happy, on))
+	assert.Equal(t, redlocksim.ErrFencing.Error(), redlockModeTab.Toggle("fencing").DisabledWhy(happy))
 	assert.False(t, happy.Fencing, "the scenario itself is left alone")
 
 	redis, err := assets.Preset("redis-gc-pause")

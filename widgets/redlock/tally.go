@@ -36,7 +36,7 @@ import (
 type VoteTally struct {
 	widget.BaseWidget
 
-	view  *redlocksim.RedlockView
+	view  *redlocksim.View
 	nodes []sim.NodeView
 	at    time.Duration
 	widgets.OnShow
@@ -96,7 +96,7 @@ func MsFigure(d time.Duration) string {
 // the vote's own, or after a watchdog extension the extension's, which
 // Redlock measures the same way (validity = ttl − elapsed − drift, so the
 // extension's elapsed is ttl − drift − validity).
-func AttemptElapsed(a redlocksim.RedlockAttempt) time.Duration {
+func AttemptElapsed(a redlocksim.Attempt) time.Duration {
 	if a.Renewals > 0 {
 		return a.TTL - a.Drift - a.Validity
 	}
@@ -105,7 +105,7 @@ func AttemptElapsed(a redlocksim.RedlockAttempt) time.Duration {
 
 // ValidityArithmetic is a decided attempt's validity written out:
 // "ttl − elapsed − drift = validity ms", e.g. "10000 − 300 − 102 = 9598 ms".
-func ValidityArithmetic(a redlocksim.RedlockAttempt) string {
+func ValidityArithmetic(a redlocksim.Attempt) string {
 	return MsFigure(a.TTL) + " − " + MsFigure(AttemptElapsed(a)) + " − " + MsFigure(a.Drift) +
 		" = " + MsFigure(a.Validity) + " ms"
 }
@@ -117,9 +117,9 @@ func DriftArithmetic(ttl, drift time.Duration) string {
 	if ttl <= 0 {
 		return i18n.F("redlock.drift", "drift", MsFigure(drift))
 	}
-	f := float64(drift-redlocksim.RedlockDriftFloor) / float64(ttl)
+	f := float64(drift-redlocksim.DriftFloor) / float64(ttl)
 	return i18n.F("redlock.driftArithmetic", "ttl", MsFigure(ttl), "factor", strconv.FormatFloat(roundTo(f, 6), 'f', -1, 64),
-		"floor", MsFigure(redlocksim.RedlockDriftFloor), "drift", MsFigure(drift))
+		"floor", MsFigure(redlocksim.DriftFloor), "drift", MsFigure(drift))
 }
 
 func roundTo(x float64, digits int) float64 {
@@ -144,7 +144,7 @@ type ValidityBar struct {
 }
 
 // NewValidityBar lays out attempt a at true time at.
-func NewValidityBar(a redlocksim.RedlockAttempt, at time.Duration) ValidityBar {
+func NewValidityBar(a redlocksim.Attempt, at time.Duration) ValidityBar {
 	if a.TTL <= 0 {
 		return ValidityBar{}
 	}
@@ -443,7 +443,7 @@ func (r *tallyRenderer) label() *canvas.Text {
 // tally of a 1024×768 window has room for no block under the masters, and
 // "… and 2 more clients" told nothing of either. size is the line's text
 // size (the small print's).
-func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width, size float32) string {
+func leftOutLine(atts []redlocksim.Attempt, n, q int, width, size float32) string {
 	parts := make([]string, len(atts))
 	for i, a := range atts {
 		parts[i] = a.Client + " " + tallyText(a, n, q) + " " + phaseText(a)
@@ -456,7 +456,7 @@ func leftOutLine(atts []redlocksim.RedlockAttempt, n, q int, width, size float32
 
 // tallyText is an attempt's yes votes out of n masters, against the
 // quorum q once it has them or was decided without: "3/5 ≥ 3", "2/5 < 3".
-func tallyText(a redlocksim.RedlockAttempt, n, q int) string {
+func tallyText(a redlocksim.Attempt, n, q int) string {
 	yes := Yes(a.Votes)
 	tally := fmt.Sprintf("%d/%d", yes, n)
 	switch {
@@ -470,7 +470,7 @@ func tallyText(a redlocksim.RedlockAttempt, n, q int) string {
 }
 
 // phaseText is where an attempt is, in words.
-func phaseText(a redlocksim.RedlockAttempt) string {
+func phaseText(a redlocksim.Attempt) string {
 	if phase := i18n.Term(a.Phase); phase != "" {
 		return phase
 	}
@@ -479,7 +479,7 @@ func phaseText(a redlocksim.RedlockAttempt) string {
 
 // drawMasters draws the column heads: name, clock offset, the key's owner
 // and its TTL bar by the master's own clock.
-func (r *tallyRenderer) drawMasters(view *redlocksim.RedlockView, colW float32, colX func(int) float32, c tallyColors) {
+func (r *tallyRenderer) drawMasters(view *redlocksim.View, colW float32, colX func(int) float32, c tallyColors) {
 	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
 	k := r.k
 	ys := []float32{0, tallyHeadPitch * k, 2 * tallyHeadPitch * k, 3 * tallyHeadPitch * k}
@@ -696,7 +696,7 @@ func (g tallyGeometry) row(text, caption float32) tallyRow {
 }
 
 // drawAttempt draws one client's block at y: a full one or a row of votes.
-func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g tallyGeometry, full bool, c tallyColors) {
+func (r *tallyRenderer) drawAttempt(a redlocksim.Attempt, y float32, g tallyGeometry, full bool, c tallyColors) {
 	k, colW, colX, row := r.k, g.colW, g.colX, g.row(r.text, r.caption)
 	o := r.blocks.Next()
 	o.resize(k, r.caption*r.grow)
@@ -846,7 +846,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.RedlockAttempt, y float32, g ta
 // AttemptText is what a client's block says under its bar: the validity
 // arithmetic with its outcome (or the votes still coming in), and a longer
 // line on why.
-func AttemptText(a redlocksim.RedlockAttempt, at time.Duration, sequential bool) (line, why string) {
+func AttemptText(a redlocksim.Attempt, at time.Duration, sequential bool) (line, why string) {
 	switch {
 	case a.Number == 0:
 		return i18n.T("redlock.notAsked"), ""

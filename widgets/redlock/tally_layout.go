@@ -127,7 +127,7 @@ func (g tallyGeometry) colX(i int) float32 { return g.nameW + float32(i)*g.colW 
 // full while there is room, in the order the reader most needs them
 // (holders, then those voting), compact rows for the rest; a line of
 // detail under each full block if room is left.
-func tallyLayout(atts []redlocksim.RedlockAttempt, n int, size fyne.Size, th fyne.Theme) (g tallyGeometry, ok bool) {
+func tallyLayout(atts []redlocksim.Attempt, n int, size fyne.Size, th fyne.Theme) (g tallyGeometry, ok bool) {
 	if n == 0 || size.Width < tallyDrawnW*widgets.TextScale(th) {
 		return g, false
 	}
@@ -225,7 +225,7 @@ func tallyColumns(width float32, n int, k float32) (nameW, colW float32) {
 
 // urgentFull counts the attempts given a full block whose client holds,
 // lost, or is voting: the ones whose arithmetic matters now.
-func urgentFull(atts []redlocksim.RedlockAttempt, full []bool) int {
+func urgentFull(atts []redlocksim.Attempt, full []bool) int {
 	n := 0
 	for i, a := range atts {
 		if full[i] && blockRank(a) <= 1 {
@@ -238,7 +238,7 @@ func urgentFull(atts []redlocksim.RedlockAttempt, full []bool) int {
 // blockRank orders attempts by how much the reader needs their full block:
 // holders and lost holders first, then clients voting or unlocking, then
 // those waiting to retry or given up, then the rest.
-func blockRank(a redlocksim.RedlockAttempt) int {
+func blockRank(a redlocksim.Attempt) int {
 	switch {
 	case holdingPhase(a.Phase), a.Phase == "lost":
 		return 0
@@ -253,7 +253,7 @@ func blockRank(a redlocksim.RedlockAttempt) int {
 // fullBlocks chooses which attempts get a full block (bar and arithmetic)
 // in avail height, the others getting one row of votes, and whether the
 // full blocks have room for their line of detail, at scale k.
-func fullBlocks(atts []redlocksim.RedlockAttempt, avail, k float32) (full []bool, detail bool) {
+func fullBlocks(atts []redlocksim.Attempt, avail, k float32) (full []bool, detail bool) {
 	full = make([]bool, len(atts))
 	need := float32(len(atts)) * (tallyVoteH + tallyGap) * k
 	extra := (tallyFullH - tallyVoteH - tallyGap) * k

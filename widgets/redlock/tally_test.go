@@ -24,7 +24,7 @@ import (
 const tallyMs = time.Millisecond
 
 func TestValidityArithmetic(t *testing.T) {
-	drift := redlocksim.RedlockDrift(10*time.Second, 0.01)
+	drift := redlocksim.Drift(10*time.Second, 0.01)
 	require.Equal(t, 102*tallyMs, drift)
 	for _, tc := range []struct {
 		name     string
@@ -33,13 +33,13 @@ func TestValidityArithmetic(t *testing.T) {
 		validity time.Duration
 		want     string
 	}{
-		{"the issue's example", 300 * tallyMs, 0, redlocksim.RedlockValidity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
-		{"jittered votes", 5574 * time.Microsecond, 0, redlocksim.RedlockValidity(10*time.Second, 5574*time.Microsecond, 0.01),
+		{"the issue's example", 300 * tallyMs, 0, redlocksim.Validity(10*time.Second, 300*tallyMs, 0.01), "10000 − 300 − 102 = 9598 ms"},
+		{"jittered votes", 5574 * time.Microsecond, 0, redlocksim.Validity(10*time.Second, 5574*time.Microsecond, 0.01),
 			"10000 − 5.574 − 102 = 9892.426 ms"},
-		{"paused while voting", 12001 * tallyMs, 0, redlocksim.RedlockValidity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
-		{"after an extension", 300 * tallyMs, 2, redlocksim.RedlockValidity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
+		{"paused while voting", 12001 * tallyMs, 0, redlocksim.Validity(10*time.Second, 12001*tallyMs, 0.01), "10000 − 12001 − 102 = −2103 ms"},
+		{"after an extension", 300 * tallyMs, 2, redlocksim.Validity(10*time.Second, 4*tallyMs, 0.01), "10000 − 4 − 102 = 9894 ms"},
 	} {
-		a := redlocksim.RedlockAttempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
+		a := redlocksim.Attempt{TTL: 10 * time.Second, Drift: drift, Elapsed: tc.elapsed, Renewals: tc.renewals, Validity: tc.validity}
 		assert.Equal(t, tc.want, ValidityArithmetic(a), tc.name)
 	}
 }
@@ -55,7 +55,7 @@ func TestDriftArithmetic(t *testing.T) {
 		{10 * time.Second, 0, "drift = 10000 × 0 + 2 = 2 ms"},
 		{1500 * tallyMs, 0.035, "drift = 1500 × 0.035 + 2 = 54.5 ms"},
 	} {
-		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, redlocksim.RedlockDrift(tc.ttl, tc.factor)))
+		assert.Equal(t, tc.want, DriftArithmetic(tc.ttl, redlocksim.Drift(tc.ttl, tc.factor)))
 	}
 }
 
@@ -91,7 +91,7 @@ func TestVoteGlyphsAreDrawable(t *testing.T) {
 }
 
 func TestValidityBar(t *testing.T) {
-	base := redlocksim.RedlockAttempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
+	base := redlocksim.Attempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
 	holding := base
 	holding.Done, holding.Success, holding.Phase = true, true, "holding"
 	holding.Elapsed, holding.Validity, holding.Left = 500*tallyMs, 9398*tallyMs, 7398*tallyMs
@@ -118,26 +118,26 @@ func TestValidityBar(t *testing.T) {
 
 	late := base
 	late.Done, late.Phase, late.Elapsed = true, "unlocking", 12001*tallyMs
-	late.Validity = redlocksim.RedlockValidity(late.TTL, late.Elapsed, 0.01)
+	late.Validity = redlocksim.Validity(late.TTL, late.Elapsed, 0.01)
 	b = NewValidityBar(late, 13*time.Second)
 	assert.InDelta(t, 1, b.Elapsed, 1e-6, "the votes took longer than the ttl")
 	assert.Zero(t, b.Drift+b.Used+b.Left)
 }
 
 func TestAttemptText(t *testing.T) {
-	a := redlocksim.RedlockAttempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
+	a := redlocksim.Attempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
 		Votes: []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VotePending, redlocksim.VotePending}, Phase: "acquiring"}
 	line, _ := AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms", line)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, true)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms per master", line)
-	a.Wait = redlocksim.RedlockWait(a.TTL, false)
+	a.Wait = redlocksim.Wait(a.TTL, false)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 5000 ms", line, "go-redis's read timeout without contextTimeout")
 
 	a.Done, a.Phase, a.Elapsed = true, "retrying", 3*tallyMs
 	a.Votes = []redlocksim.Vote{redlocksim.VoteNo, redlocksim.VoteNo, redlocksim.VoteYes}
-	a.Validity = redlocksim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlocksim.Validity(a.TTL, a.Elapsed, 0.01)
 	a.Note = "only 1 of 3 masters said yes, quorum is 2"
 	line, why := AttemptText(a, 3*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 3 − 102 = 9895 ms · no quorum: failed", line)
@@ -145,12 +145,12 @@ func TestAttemptText(t *testing.T) {
 
 	a.Votes = []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VoteYes, redlocksim.VoteYes}
 	a.Elapsed, a.Phase = 12001*tallyMs, "unlocking"
-	a.Validity = redlocksim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlocksim.Validity(a.TTL, a.Elapsed, 0.01)
 	line, _ = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 12001 − 102 = −2103 ms ≤ 0: failed", line)
 
 	a.Elapsed, a.Success, a.Phase, a.Note = 4*tallyMs, true, "lost", "validity ran out on its own clock, 9894 ms after the grant"
-	a.Validity = redlocksim.RedlockValidity(a.TTL, a.Elapsed, 0.01)
+	a.Validity = redlocksim.Validity(a.TTL, a.Elapsed, 0.01)
 	line, why = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 4 − 102 = 9894 ms · lost", line)
 	assert.Equal(t, "lost: validity ran out on its own clock, 9894 ms after the grant", why)
@@ -277,7 +277,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 }
 
 func TestFullBlocksPreferHolders(t *testing.T) {
-	atts := []redlocksim.RedlockAttempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
+	atts := []redlocksim.Attempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
 	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap), 1)
 	assert.Equal(t, []bool{false, true, false, false}, full)
 	assert.False(t, detail)

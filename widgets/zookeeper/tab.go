@@ -12,7 +12,7 @@ import (
 // grants when it clamps it to [2, 20] × tickTime: "60→40 s".
 func zkSessionFormat(v float64) string {
 	asked := designtab.FromSeconds(v).D()
-	got := zookeepersim.ZKSessionTimeout(asked)
+	got := zookeepersim.SessionTimeout(asked)
 	if got == asked {
 		return designtab.FormatSeconds(v)
 	}

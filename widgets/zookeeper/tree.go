@@ -67,7 +67,7 @@ const WatchNone = -2
 
 // WatchTarget is the index in v.Children of the znode a watch is set on,
 // WatchParent for the lock znode itself, WatchNone for anything else.
-func WatchTarget(v *zookeepersim.ZKView, w sim.Watch) int {
+func WatchTarget(v *zookeepersim.View, w sim.Watch) int {
 	if w.Path == v.Parent {
 		return WatchParent
 	}
@@ -86,7 +86,7 @@ func WatchTarget(v *zookeepersim.ZKView, w sim.Watch) int {
 // WatchSource is the index in v.Children of the znode a waiting client
 // queues with: its own child with the highest sequence (an older one
 // belongs to a session on its way out), −1 when it has none.
-func WatchSource(v *zookeepersim.ZKView, client string) int {
+func WatchSource(v *zookeepersim.View, client string) int {
 	src := -1
 	for i, c := range v.Children {
 		if c.Owner == client && (src < 0 || c.Seq > v.Children[src].Seq) {
@@ -157,11 +157,11 @@ func zkClip(s string, width, size float32, bold bool) string {
 // the state's name is always written in it.
 func SessionStateColor(state string) color.NRGBA {
 	switch state {
-	case zookeepersim.ZKConnected:
+	case zookeepersim.SessionConnected:
 		return widgets.ColorReply
-	case zookeepersim.ZKSuspended:
+	case zookeepersim.SessionSuspended:
 		return widgets.ColorWaiting
-	case zookeepersim.ZKLost:
+	case zookeepersim.SessionLost:
 		return widgets.ColorViolation
 	}
 	return widgets.ColorIdle
@@ -169,7 +169,7 @@ func SessionStateColor(state string) color.NRGBA {
 
 // zkSessionOf is the session a client is on: its only one, or when an old
 // one is still on its way out, the one its connection names.
-func zkSessionOf(v *zookeepersim.ZKView, client sim.NodeView) (zookeepersim.ZSession, bool) {
+func zkSessionOf(v *zookeepersim.View, client sim.NodeView) (zookeepersim.ZSession, bool) {
 	var found []zookeepersim.ZSession
 	for _, s := range v.Sessions {
 		if s.Owner == client.Name {
@@ -205,13 +205,13 @@ func zkOwnerNote(c zookeepersim.ZNode, owner sim.NodeView) string {
 
 // zkSessionNote is the session's timer in words: when the leader expires
 // it, and what the client's own side says when its connection is down.
-func zkSessionNote(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool) string {
+func zkSessionNote(z *zookeepersim.View, c sim.NodeView, sess zookeepersim.ZSession, ok bool) string {
 	return zkSessionNoteIn(z, c, sess, ok, false)
 }
 
 // zkSessionNoteIn is zkSessionNote, in short (without the timeout beside
 // the time left) when short is set: the session line of a narrow panel.
-func zkSessionNoteIn(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok, short bool) string {
+func zkSessionNoteIn(z *zookeepersim.View, c sim.NodeView, sess zookeepersim.ZSession, ok, short bool) string {
 	var parts []string
 	switch {
 	case c.Crashed:
@@ -219,7 +219,7 @@ func zkSessionNoteIn(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.Z
 	case c.Paused:
 		parts = append(parts, i18n.F("cluster.pausedUntil", "t", widgets.FormatTime(c.Resume)))
 	}
-	if !c.Crashed && c.Detail != "" && (c.Session == zookeepersim.ZKSuspended || c.Session == zookeepersim.ZKLost || !ok) {
+	if !c.Crashed && c.Detail != "" && (c.Session == zookeepersim.SessionSuspended || c.Session == zookeepersim.SessionLost || !ok) {
 		// The pill beside it already names the state.
 		parts = append(parts, strings.TrimPrefix(widgets.Say(c.DetailWords, c.Detail), c.Session+" "))
 	}
@@ -426,7 +426,7 @@ type zkArrow struct{ from, to, lane int }
 // clients (those without a znode apart), the broken beliefs, the watch
 // events in flight, the watch arrows with their lanes, and the band.
 type zkModel struct {
-	z        zookeepersim.ZKView
+	z        zookeepersim.View
 	byName   map[string]sim.NodeView
 	others   []sim.NodeView // clients without a znode
 	warnings []string       // clients that believe they hold a lock they lost
@@ -439,7 +439,7 @@ type zkModel struct {
 }
 
 // buildZKModel works out the model of the snapshot s and its view zk.
-func buildZKModel(s *sim.Snapshot, zk *zookeepersim.ZKView) zkModel {
+func buildZKModel(s *sim.Snapshot, zk *zookeepersim.View) zkModel {
 	m := zkModel{z: *zk, byName: map[string]sim.NodeView{}}
 	z := &m.z
 	z.Children = append([]zookeepersim.ZNode(nil), zk.Children...)
@@ -614,7 +614,7 @@ func (r *zkRenderer) drawArrows(arrows []zkArrow, lanes []int, shown int, right,
 }
 
 // drawBand is the ensemble's state, on one line or two (lines).
-func (r *zkRenderer) drawBand(z *zookeepersim.ZKView, lines []string, h, width float32, fg color.Color) {
+func (r *zkRenderer) drawBand(z *zookeepersim.View, lines []string, h, width float32, fg color.Color) {
 	fill, stroke := widgets.Fade(widgets.ColorServerLink, 0.14), widgets.Fade(widgets.ColorServerLink, 0.5)
 	if z.Electing {
 		fill, stroke = widgets.Fade(widgets.ColorFault, 0.30), widgets.ColorFault
@@ -631,7 +631,7 @@ func (r *zkRenderer) drawBand(z *zookeepersim.ZKView, lines []string, h, width f
 
 // zkBandText is the band's words: the leader, its epoch and zxid and the
 // quorum a write needs, or the election; and the servers not serving.
-func zkBandText(z *zookeepersim.ZKView, s *sim.Snapshot) string {
+func zkBandText(z *zookeepersim.View, s *sim.Snapshot) string {
 	var text string
 	if z.Electing {
 		text = i18n.F("zk.band.election", "zxid", fmt.Sprintf("%#x", z.Zxid))
@@ -666,7 +666,7 @@ func zkFiredWatches(s *sim.Snapshot) []string {
 
 // zkBrokenBeliefs spells out every client that believes it holds the lock
 // while the tree says otherwise: the moment the lock is broken.
-func zkBrokenBeliefs(z *zookeepersim.ZKView, clients []sim.NodeView) []string {
+func zkBrokenBeliefs(z *zookeepersim.View, clients []sim.NodeView) []string {
 	var out []string
 	for _, c := range clients {
 		if c.State != sim.StateHolding {
@@ -704,7 +704,7 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 	w := widgets.TextWidth(label, t.TextSize, true) + 2*zkPillInset*k
 	widgets.PlaceRect(bg, pos, fyne.NewSize(w, zkPillH*k), SessionStateColor(state))
 	ink := color.Color(color.White)
-	if state == zookeepersim.ZKSuspended {
+	if state == zookeepersim.SessionSuspended {
 		ink = color.Black
 	}
 	widgets.PlaceText(t, label, pos.AddXY(zkPillInset*k, zkPillTextY*k), ink)
@@ -717,7 +717,7 @@ func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Posi
 // after "if silen…"), the timer leaves out the timeout, then the id its
 // label ("session "), then the bar, before the words are shortened with
 // "…".
-func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
+func (o *zsessionObjects) placeTimer(z *zookeepersim.View, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
 	k := o.k
 	barW := zkSessionBarW * k
 	idOf := func(label string) string {
@@ -773,13 +773,13 @@ func (o *zsessionObjects) placeTimer(z *zookeepersim.ZKView, c sim.NodeView, ses
 		o.bar.Hide()
 	}
 	nc := muted
-	if c.Session == zookeepersim.ZKSuspended || c.Session == zookeepersim.ZKLost || c.Paused || c.Crashed {
+	if c.Session == zookeepersim.SessionSuspended || c.Session == zookeepersim.SessionLost || c.Paused || c.Crashed {
 		nc = fg
 	}
 	widgets.PlaceText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
 }
 
-func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookeepersim.ZNode, i int, b rowBox, owner sim.NodeView,
+func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.View, c zookeepersim.ZNode, i int, b rowBox, owner sim.NodeView,
 	sess zookeepersim.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
 	k := o.k
 	fill, stroke, width := widgets.Fade(widgets.ColorWaiting, 0.07), widgets.Fade(widgets.ColorWaiting, 0.6), k
@@ -885,7 +885,7 @@ func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.ZKView, c zookee
 
 // drawOther is one line for a client with no znode under the lock: its
 // name, what it is doing and its session.
-func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.ZKView, c sim.NodeView, y, width float32, fg, muted color.Color) {
+func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.View, c sim.NodeView, y, width float32, fg, muted color.Color) {
 	widgets.PlaceText(o.name, c.Name, fyne.NewPos(0, y), fg)
 	x := zkIndent*o.k + widgets.TextWidth("client-00", o.name.TextSize, true)
 	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+zkPillY*o.k), o.k) + zkOwnerGap*o.k

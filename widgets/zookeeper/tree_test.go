@@ -54,7 +54,7 @@ func containsPrefix(xs []string, p string) bool {
 }
 
 func TestWatchTargetAndSource(t *testing.T) {
-	v := &zookeepersim.ZKView{Parent: "/locks/mylock", Children: []zookeepersim.ZNode{
+	v := &zookeepersim.View{Parent: "/locks/mylock", Children: []zookeepersim.ZNode{
 		{Name: "_c_a-lock-0000000000", Seq: 0, Owner: "client-1"},
 		{Name: "_c_b-lock-0000000001", Seq: 1, Owner: "client-2"},
 		{Name: "_c_c-lock-0000000002", Seq: 2, Owner: "client-1"},
@@ -107,13 +107,13 @@ func TestZKShortNameAndOrdinal(t *testing.T) {
 }
 
 func TestZKSessionNote(t *testing.T) {
-	z := &zookeepersim.ZKView{Leader: "zk-1"}
+	z := &zookeepersim.View{Leader: "zk-1"}
 	sess := zookeepersim.ZSession{ID: 1, Timeout: 10 * time.Second, Left: 5200 * time.Millisecond}
-	connected := sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.ZKConnected, Detail: "zk-1 · session 0x1"}
-	suspended := sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.ZKSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
+	connected := sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.SessionConnected, Detail: "zk-1 · session 0x1"}
+	suspended := sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.SessionSuspended, Detail: "SUSPENDED 109ms of 10s, then LOST"}
 	for _, tc := range []struct {
 		name string
-		z    *zookeepersim.ZKView
+		z    *zookeepersim.View
 		c    sim.NodeView
 		s    zookeepersim.ZSession
 		ok   bool
@@ -123,10 +123,10 @@ func TestZKSessionNote(t *testing.T) {
 		{"suspended: the client's own timer first", z, suspended, sess, true,
 			"109ms of 10s, then LOST · expires in 5.200 s if silent · timeout 10 s"},
 		{"closing", z, connected, zookeepersim.ZSession{Closing: true, Timeout: 10 * time.Second}, true, "expired: closeSession not yet committed"},
-		{"election", &zookeepersim.ZKView{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
-		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: zookeepersim.ZKLost, Detail: "connecting to zk-2"}, zookeepersim.ZSession{}, false,
+		{"election", &zookeepersim.View{Electing: true}, connected, sess, true, "no leader: expiry on hold"},
+		{"no session", z, sim.NodeView{Name: "client-2", Client: true, Session: zookeepersim.SessionLost, Detail: "connecting to zk-2"}, zookeepersim.ZSession{}, false,
 			"connecting to zk-2"},
-		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.ZKConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
+		{"paused", z, sim.NodeView{Name: "client-1", Client: true, Session: zookeepersim.SessionConnected, Paused: true, Resume: 21 * time.Second}, sess, true,
 			"paused until 21.000 s · expires in 5.200 s if silent · timeout 10 s"},
 	} {
 		assert.Equal(t, tc.want, zkSessionNote(tc.z, tc.c, tc.s, tc.ok), tc.name)
