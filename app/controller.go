@@ -299,7 +299,7 @@ func (c *Controller) SetSlowForMessages(on bool) { c.slowForMessages = on }
 // pace is the run's pacing (sim.Pacing), laid out once per recording.
 func (c *Controller) pace() *sim.Pacing {
 	if c.pacing == nil {
-		c.pacing = sim.NewPacing(c.rec.Flights(), c.rec.End(), MessageFlightTime)
+		c.pacing = c.rec.Pace(sim.StoryPace)
 	}
 	return c.pacing
 }
@@ -310,7 +310,7 @@ func (c *Controller) Rate() float64 {
 	if c.rec == nil || !c.slowForMessages {
 		return c.speed
 	}
-	return c.speed * c.pace().Share(c.cursor)
+	return c.speed * c.pace().Rate(c.cursor)
 }
 
 // Advance moves a playing cursor by real time elapsed: at the speed, or

@@ -70,6 +70,7 @@ type FaultMark struct {
 	Kind   string
 	Target string
 	Note   string
+	For    time.Duration // how long a pause or a partition lasts; 0 for the rest
 }
 
 type clientRecord struct {
@@ -395,10 +396,15 @@ func (c *Checker) disown(now time.Duration, server NodeID, key string, expired b
 }
 
 func (c *Checker) Fault(now time.Duration, kind, target, note string) {
+	c.mark(FaultMark{At: now, Kind: kind, Target: target, Note: note})
+}
+
+// mark records a fault for the timeline.
+func (c *Checker) mark(f FaultMark) {
 	if c.s.replay {
 		return
 	}
-	c.faults = append(c.faults, FaultMark{At: now, Kind: kind, Target: target, Note: note})
+	c.faults = append(c.faults, f)
 }
 
 // Grants lists every grant so far, in time order.

@@ -587,7 +587,11 @@ func (s *Sim) fault(i int) {
 	if t := f.Targets(); len(t) > 0 && kind != "partition" {
 		target = t[0]
 	}
-	s.Check.Fault(s.now, kind, target, faultNote(f))
+	mark := FaultMark{At: s.now, Kind: kind, Target: target, Note: faultNote(f)}
+	if kind == "pause" || kind == "partition" {
+		mark.For = f.For.D()
+	}
+	s.Check.mark(mark)
 }
 
 func faultNote(f Fault) string {
@@ -714,7 +718,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	}
 	s.lastSend[link] = at
 	s.trace(c.id, "send", string(m.Op), to, "")
-	s.recordFlight(c.id, to, at)
+	s.recordFlight(c.id, to, at, &m)
 	ix := s.queue.reserve()
 	// Field by field: a message is the commonest event, and writing the
 	// whole literal cleared and copied the timer part it does not use.

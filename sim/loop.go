@@ -25,6 +25,14 @@ type Loop struct {
 	writeRound int        // the round the write belongs to
 }
 
+// retrying reports whether the client is asking again after a failed try
+// this round: what it sends then repeats what its first try sent
+// (pacing.go).
+func (l *Loop) retrying() bool { return l.State == StateWaiting && l.Tries > 0 }
+
+// looping is a client that embeds Loop.
+type looping interface{ retrying() bool }
+
 // Begin starts the next round; false means the client has done its rounds.
 func (l *Loop) Begin(ctx Ctx) bool {
 	sc := ctx.Scenario()

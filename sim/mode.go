@@ -185,6 +185,18 @@ type Process interface {
 	Clone() Process
 }
 
+// Background is a process some of whose messages change nothing a client
+// believes or a server stores about the lock: a session's pings, raft's
+// heartbeats, an append with nothing in it, consensus on a transaction no
+// lock reads. Playback draws them crossing without slowing for them
+// (pacing.go); the answer to one, sent the instant it arrives, is judged
+// with it. A process without the method has no such messages.
+type Background interface {
+	// Background says whether m, which the process is sending now, is
+	// one of them.
+	Background(m *Msg) bool
+}
+
 // Sized is a process whose state grows with the run (a replicated log, a
 // key's history): it says how many bytes a checkpoint of it holds of its
 // own, so that a recording spaces its checkpoints within its memory budget

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"sort"
 	"time"
@@ -15,20 +17,41 @@ import (
 // animation step divides wall-clock time by the speed slider's factor) and
 // gets away with it because its RPC latency is a tenth of its election
 // timeout (raft.js: MIN_RPC_LATENCY 10 ms, ELECTION_TIMEOUT 100 ms). Ours
-// is a five-thousandth, so the clock must change pace within the run: while
-// a message is on show playback slows until each message takes a set time
-// of real time to cross, and between messages it runs at the chosen speed.
+// is a five-thousandth, so the clock changes pace within the run, by what
+// matters to the story:
+//
+//   - a key message (Flight.Key: one that changes what a client believes
+//     or what a server stores) is on show for at least PaceRules.KeyDwell
+//     of real time; heartbeats, a waiter's repeated tries and their
+//     answers cross at the pace of the stretch they are in;
+//   - around each moment of interest (Moments: a caption, a fault's start
+//     and end, a grant, an expiry, a stale write, a violation) playback
+//     eases down, ring by ring, to PaceRules.MomentRate;
+//   - the rest, the quiet stretches where everyone waits on a timer, plays
+//     at one rate, chosen so that the whole run takes PaceRules.Target
+//     (within PaceRules.MinRate and MaxRate): a run of hours passes its
+//     quiet stretches faster, a run of seconds slower.
 
 // Flight is one message on the wire as the cluster view draws it.
 type Flight struct {
 	From, To NodeID
+	Op       Op            // what it is, as drawn on it
 	Sent     time.Duration // it left its sender
 	Due      time.Duration // it reaches its receiver
 	// Shown are the parts of [Sent, Due) in which a Snapshot lists it among
 	// InFlight: a partition between its ends hides it while it lasts, and
 	// the receiver's crash or restart drops it for good.
 	Shown []Interval
-	inc   int // the receiver's incarnation when it was sent
+	// Key says the message changes what a client believes or what a server
+	// stores: a lock request and its answer, a grant, a renewal, a release,
+	// a read or write of the protected value, an expiry notice, a vote, a
+	// watch event, a replicated entry. The rest are a process's background
+	// messages (Background), a waiter's tries after its first failed one this round,
+	// and the answers sent the instant those arrive, unless that answer is
+	// a grant (then it and the try it answers are key).
+	Key     bool
+	inc     int  // the receiver's incarnation when it was sent
+	routine bool // a heartbeat or a repeated try, as sent
 }
 
 // nodeReboot is one crash or restart: the node's incarnation changed.
@@ -40,15 +63,28 @@ type nodeReboot struct {
 
 // maxFlights is how many messages a traced run keeps for its pacing: a
 // run of hours sends tens of millions, which would not fit in memory.
-// Playback after the last one kept runs at the chosen speed.
+// Playback after the last one kept runs at the quiet rate.
 const maxFlights = 1 << 20
 
 // recordFlight keeps a message for the pacing of a traced run.
-func (s *Sim) recordFlight(from, to NodeID, due time.Duration) {
+func (s *Sim) recordFlight(from, to NodeID, due time.Duration, m *Msg) {
 	if !s.tracing || s.replay || len(s.flights) >= maxFlights {
 		return
 	}
-	s.flights = append(s.flights, Flight{From: from, To: to, Sent: s.now, Due: due, inc: s.Nodes[to].inc})
+	s.flights = append(s.flights, Flight{From: from, To: to, Op: m.Op, Sent: s.now, Due: due, inc: s.Nodes[to].inc,
+		routine: s.routine(from, m)})
+}
+
+// routine says whether m, as from sends it now, repeats what was said
+// before: a background message (Background), or a try of a client asking
+// again.
+func (s *Sim) routine(from NodeID, m *Msg) bool {
+	p := s.Nodes[from].Proc
+	if b, ok := p.(Background); ok && b.Background(m) {
+		return true
+	}
+	l, ok := p.(looping)
+	return ok && l.retrying()
 }
 
 // recordReboot keeps a crash or restart, which drops the messages in
@@ -63,8 +99,10 @@ func (s *Sim) recordReboot(id NodeID) {
 // Flights lists every message of the run in the order sent (the first
 // maxFlights of a very long run), each with the
 // stretches in which the cluster view shows it (those of Snapshot.InFlight).
-func (r *Recording) Flights() []Flight {
-	s := r.final
+func (r *Recording) Flights() []Flight { return r.final.Flights() }
+
+// Flights lists every message of a traced run so far (Recording.Flights).
+func (s *Sim) Flights() []Flight {
 	out := make([]Flight, 0, len(s.flights))
 	for _, f := range s.flights {
 		until := min(f.Due, s.end)
@@ -86,9 +124,43 @@ func (r *Recording) Flights() []Flight {
 				f.Shown = append(f.Shown, iv)
 			}
 		}
+		f.Key = !f.routine
 		out = append(out, f)
 	}
+	s.markAnswers(out)
 	return out
+}
+
+// markAnswers judges the answer to each routine message with it: the
+// first message its receiver sends back the instant it arrives. An answer
+// that grants the lock is key, and so is the try it answers.
+func (s *Sim) markAnswers(fs []Flight) {
+	type grant struct {
+		client NodeID
+		at     time.Duration
+	}
+	grants := map[grant]bool{}
+	for _, g := range s.Check.Grants() {
+		grants[grant{g.Client, g.At}] = true
+	}
+	for i := range fs {
+		f := &fs[i]
+		if !f.routine {
+			continue
+		}
+		// Flights are in the order sent: the answer is among those sent at f.Due.
+		for j := sort.Search(len(fs), func(j int) bool { return fs[j].Sent >= f.Due }); j < len(fs) && fs[j].Sent == f.Due; j++ {
+			if j <= i || fs[j].From != f.To || fs[j].To != f.From {
+				continue
+			}
+			if grants[grant{f.From, fs[j].Due}] {
+				f.Key, fs[j].Key = true, true
+			} else {
+				fs[j].Key = false
+			}
+			break
+		}
+	}
 }
 
 // cutOut removes the stretch gap from every interval of ivs.
@@ -109,66 +181,338 @@ func cutOut(ivs []Interval, gap Interval) []Interval {
 	return out
 }
 
-// Pacing is how playback spends real time on a run: at the chosen speed
-// while no message is on show, and slower while one is, so that at 1× a
-// message takes at least the flight time to cross however short its trip.
-// It is a pure function of the run's flights; the window's clock only asks
-// it where the run is after so much real time.
-type Pacing struct {
-	starts []time.Duration // stretch i runs from starts[i] to starts[i+1] (the last to end)
-	share  []float64       // the part of the playback speed kept in each stretch: 1 when quiet
-	end    time.Duration
+// PaceRules are the figures of paced playback; StoryPace is the window's.
+type PaceRules struct {
+	// KeyDwell is the least real time a key message is on show.
+	KeyDwell time.Duration
+	// Target is the real time a whole run aims at.
+	Target time.Duration
+	// MomentRate is the pace, in run seconds per real second, at a moment
+	// of interest; EaseStep is how much faster each ring around it plays,
+	// EaseRing how much real time each ring lasts on either side.
+	MomentRate float64
+	EaseStep   float64
+	EaseRing   time.Duration
+	EaseRings  int // how many rings: past the last, no easing
+	// MinRate and MaxRate bound the quiet stretches' pace.
+	MinRate, MaxRate float64
+	// Longest is what a run may take before its moments' easing shrinks.
+	Longest time.Duration
 }
 
-// NewPacing lays out a run of the given end: while messages are on show
-// the speed is scaled so that the shortest of them takes flightTime of real
-// time at 1× (a share of trip/flightTime, never above 1). A message with no
-// trip time cannot be seen and does not slow anything.
-func NewPacing(flights []Flight, end, flightTime time.Duration) *Pacing {
-	p := &Pacing{end: end}
-	type piece struct {
-		Interval
-		share float64
-	}
-	var pieces []piece
-	cuts := []time.Duration{0}
+// StoryPace is how the window plays a run at its default speed: each key
+// message on show for 0.3 s at least, a moment eased down to a quarter of
+// real time over about a second, and the whole run in about 30 s (up to
+// 55 s where its key messages need it).
+var StoryPace = PaceRules{
+	KeyDwell:   301 * time.Millisecond, // 0.3 s, with room for rounding
+	Target:     30 * time.Second,
+	MomentRate: 0.25,
+	EaseStep:   3,
+	EaseRing:   200 * time.Millisecond,
+	EaseRings:  5, // 0.25× to 20×
+	MinRate:    0.01,
+	MaxRate:    10000,
+	Longest:    55 * time.Second,
+}
+
+// Pacing is how playback spends real time on a run: a pace (run seconds
+// per real second) for each stretch of it, built once from the run's
+// flights and moments by the rules; a speed multiplies it. It is a pure
+// function of the run; the window's clock only asks it where the run is
+// after so much real time, and `lockscope run --json` reports its figures.
+type Pacing struct {
+	starts []time.Duration // stretch i runs from starts[i] to starts[i+1] (the last to end)
+	rate   []float64       // the pace of each stretch
+	end    time.Duration
+	quiet  float64 // the pace of the quiet stretches
+	sum    PlaybackSummary
+}
+
+// PlaybackSummary is what a run's paced playback takes, the "playback"
+// object of `lockscope run --json` (DESIGN.md).
+type PlaybackSummary struct {
+	// Seconds is the real time from the start to the end at the default
+	// speed, without story stops.
+	Seconds float64 `json:"seconds"`
+	// KeyMessages is how many key messages are on show at some instant.
+	KeyMessages int `json:"keyMessages"`
+	// MinKeyMessageSeconds is the least real time any of them is on show.
+	MinKeyMessageSeconds float64 `json:"minKeyMessageSeconds"`
+	// QuietRate is the pace of the quiet stretches, in run seconds per
+	// real second.
+	QuietRate float64 `json:"quietRate"`
+}
+
+// paceLimit is a stretch of the run that may not play faster than rate.
+type paceLimit struct {
+	Interval
+	rate float64
+}
+
+// NewPacing lays out the playback of a run of the given end (Flights,
+// Moments) by the rules. Where the key messages and the eased moments
+// would take more than rules.Longest, the easing around the moments
+// shrinks (by halves, to none) before the run gets longer: a key message's
+// dwell never does.
+func NewPacing(flights []Flight, moments []Moment, end time.Duration, rules PaceRules) *Pacing {
+	var limits []paceLimit
+	dwell := rules.KeyDwell.Seconds()
 	for _, f := range flights {
-		trip := f.Due - f.Sent
-		if trip <= 0 || flightTime <= 0 || trip >= flightTime {
+		if !f.Key || dwell <= 0 {
 			continue
 		}
-		share := float64(trip) / float64(flightTime)
+		shown := shownWithin(f.Shown, end)
+		if shown <= 0 {
+			continue
+		}
 		for _, iv := range f.Shown {
-			iv.From, iv.To = max(0, iv.From), min(end, iv.To)
-			if iv.To > iv.From {
-				pieces = append(pieces, piece{iv, share})
-				cuts = append(cuts, iv.From, iv.To)
+			limits = addLimit(limits, iv.From, iv.To, shown.Seconds()/dwell, end)
+		}
+	}
+	keyed := paint(limits, end) // what the key messages ask, the same at every easing
+	p := layOut(keyed, moments, end, rules, 1)
+	if rules.Longest > 0 && len(moments) > 0 && p.Wall(0, end, 1) > rules.Longest {
+		bare := layOut(keyed, moments, end, rules, 0)
+		p = bare
+		if bare.Wall(0, end, 1) <= rules.Longest {
+			for ease := 0.5; ease >= 1.0/16; ease /= 2 {
+				if q := layOut(keyed, moments, end, rules, ease); q.Wall(0, end, 1) <= rules.Longest {
+					p = q
+					break
+				}
 			}
 		}
 	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
+	p.sum = PlaybackSummary{Seconds: p.Wall(0, end, 1).Seconds(), QuietRate: p.quiet}
+	for _, f := range flights {
+		if !f.Key || shownWithin(f.Shown, end) <= 0 {
+			continue
+		}
+		var wall time.Duration
+		for _, iv := range f.Shown {
+			wall += p.Wall(iv.From, iv.To, 1)
+		}
+		if p.sum.KeyMessages == 0 || wall.Seconds() < p.sum.MinKeyMessageSeconds {
+			p.sum.MinKeyMessageSeconds = wall.Seconds()
+		}
+		p.sum.KeyMessages++
+	}
+	return p
+}
+
+// addLimit adds the limit of [from, to) to rate, within the run.
+func addLimit(limits []paceLimit, from, to time.Duration, rate float64, end time.Duration) []paceLimit {
+	from, to = max(0, from), min(end, to)
+	if to > from && rate > 0 {
+		limits = append(limits, paceLimit{Interval{from, to}, rate})
+	}
+	return limits
+}
+
+// layOut paces the run: the key messages' steps, the moments eased ring
+// by ring (each ring lasting ease × rules.EaseRing of real time on either
+// side), and the quiet rate that makes the whole last rules.Target.
+func layOut(keyed paceSteps, moments []Moment, end time.Duration, rules PaceRules, ease float64) *Pacing {
+	p := &Pacing{end: end}
+	if end <= 0 {
+		return p
+	}
+	steps := keyed
+	if ring := ease * float64(rules.EaseRing); ring > 0 && rules.MomentRate > 0 && rules.EaseStep > 1 && len(moments) > 0 {
+		var rings []paceLimit
+		for _, m := range moments {
+			reach, rate := time.Duration(0), rules.MomentRate
+			for range rules.EaseRings {
+				reach += time.Duration(rate * ring)
+				rings = addLimit(rings, m.At-reach, m.At+reach, rate, end)
+				rate *= rules.EaseStep
+			}
+		}
+		steps = lower(keyed, paint(rings, end))
+	}
+	p.quiet = quietRate(steps, end, rules)
+	for i, c := range steps.caps {
+		r := min(c, p.quiet)
+		if i > 0 && r == p.rate[len(p.rate)-1] {
+			continue
+		}
+		p.starts = append(p.starts, steps.starts[i])
+		p.rate = append(p.rate, r)
+	}
+	return p
+}
+
+// shownWithin is how long a message is on show before end.
+func shownWithin(shown []Interval, end time.Duration) time.Duration {
+	var d time.Duration
+	for _, iv := range shown {
+		if to := min(iv.To, end); to > iv.From {
+			d += to - iv.From
+		}
+	}
+	return d
+}
+
+// paceSteps is a pace limit over the whole run, as steps: from starts[i]
+// to starts[i+1] (the last to the end) no faster than caps[i], +Inf where
+// nothing limits it. starts[0] is 0.
+type paceSteps struct {
+	starts []time.Duration
+	caps   []float64
+}
+
+// paint cuts [0, end) into stretches at every limit's ends and gives each
+// the least rate of the limits over it: the limits are laid slowest
+// first, and each stretch is taken by the first that covers it, so every
+// stretch is painted once however wide the limits.
+func paint(limits []paceLimit, end time.Duration) paceSteps {
+	// Every limit's ends in time order, each knowing its limit, give the
+	// cuts and each limit's first and last stretch in one walk.
+	type edge struct {
+		at    time.Duration
+		limit int32 // the limit's index; its To when negative (-1 - index)
+	}
+	edges := make([]edge, 0, 2*len(limits))
+	for i, l := range limits {
+		edges = append(edges, edge{l.From, int32(i)}, edge{l.To, -1 - int32(i)})
+	}
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.at, b.at) })
+	cuts := make([]time.Duration, 1, len(edges)+1) // cuts[0] = 0
+	span := make([][2]int32, len(limits))          // a limit's stretches, from and to
+	for _, e := range edges {
+		if e.at != cuts[len(cuts)-1] {
+			cuts = append(cuts, e.at)
+		}
+		if e.limit >= 0 {
+			span[e.limit][0] = int32(len(cuts) - 1)
+		} else {
+			span[-1-e.limit][1] = int32(len(cuts) - 1)
+		}
+	}
 	if n := len(cuts); n > 1 && cuts[n-1] >= end {
 		cuts = cuts[:n-1] // a stretch starting at the end would be empty
 	}
-	share := make([]float64, len(cuts))
-	for i := range share {
-		share[i] = 1
+	caps := make([]float64, len(cuts))
+	for i := range caps {
+		caps[i] = math.Inf(1)
 	}
-	for _, pc := range pieces {
-		i, _ := slices.BinarySearch(cuts, pc.From)
-		for ; i < len(cuts) && cuts[i] < pc.To; i++ {
-			share[i] = min(share[i], pc.share)
+	order := make([]int32, len(limits))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(limits[a].rate, limits[b].rate) })
+	// next[i] is the first stretch at or after i not painted yet.
+	next := make([]int32, len(cuts)+1)
+	for i := range next {
+		next[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		root := i
+		for next[root] != root {
+			root = next[root]
+		}
+		for next[i] != root { // halve the paths walked
+			next[i], i = root, next[i]
+		}
+		return root
+	}
+	for _, l := range order {
+		lo, hi := span[l][0], span[l][1]
+		for i := find(lo); i < hi; i = find(i) {
+			caps[i] = limits[l].rate
+			next[i] = i + 1
 		}
 	}
-	for i := range cuts { // merge neighbours at the same pace
-		if i > 0 && share[i] == p.share[len(p.share)-1] {
+	return paceSteps{cuts, caps}.compact()
+}
+
+// compact merges neighbouring steps of the same cap.
+func (st paceSteps) compact() paceSteps {
+	n := 0
+	for i := range st.starts {
+		if n > 0 && st.caps[i] == st.caps[n-1] {
 			continue
 		}
-		p.starts = append(p.starts, cuts[i])
-		p.share = append(p.share, share[i])
+		st.starts[n], st.caps[n] = st.starts[i], st.caps[i]
+		n++
 	}
-	return p
+	return paceSteps{st.starts[:n], st.caps[:n]}
+}
+
+// lower is the tighter of two limits at every instant.
+func lower(a, b paceSteps) paceSteps {
+	out := paceSteps{make([]time.Duration, 0, len(a.starts)+len(b.starts)), make([]float64, 0, len(a.starts)+len(b.starts))}
+	i, j := 0, 0
+	for i < len(a.starts) || j < len(b.starts) {
+		var at time.Duration
+		switch {
+		case j == len(b.starts) || i < len(a.starts) && a.starts[i] < b.starts[j]:
+			at = a.starts[i]
+			i++
+		case i == len(a.starts) || b.starts[j] < a.starts[i]:
+			at = b.starts[j]
+			j++
+		default:
+			at = a.starts[i]
+			i, j = i+1, j+1
+		}
+		out.starts = append(out.starts, at)
+		out.caps = append(out.caps, min(a.caps[i-1], b.caps[j-1]))
+	}
+	return out.compact()
+}
+
+// quietRate is the pace of the stretches no limit slows, chosen so that
+// the whole run takes rules.Target, within MinRate and MaxRate. At a pace
+// R the run takes the sum of each stretch's length over min(R, its cap),
+// which falls as R grows; R is bracketed by halving, then found exactly
+// from the stretches slower and faster than it.
+func quietRate(st paceSteps, end time.Duration, rules PaceRules) float64 {
+	target := rules.Target.Seconds()
+	length := func(i int) float64 {
+		if i+1 < len(st.starts) {
+			return (st.starts[i+1] - st.starts[i]).Seconds()
+		}
+		return (end - st.starts[i]).Seconds()
+	}
+	// at is the playback's length at R, and the parts of it: the real time
+	// of the stretches capped below R, and the length of the rest.
+	at := func(r float64) (total, slow, rest float64) {
+		for i, c := range st.caps {
+			if c < r {
+				slow += length(i) / c
+			} else {
+				rest += length(i)
+			}
+		}
+		return slow + rest/r, slow, rest
+	}
+	lo, hi := rules.MinRate, rules.MaxRate
+	if total, _, _ := at(hi); total >= target {
+		return hi // even at the fastest the run takes the target or more
+	}
+	if total, _, _ := at(lo); total <= target {
+		return lo
+	}
+	for range 60 {
+		mid := math.Sqrt(lo * hi)
+		if total, _, _ := at(mid); total > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo <= hi*1e-12 {
+			break
+		}
+	}
+	// Between lo and hi no cap lies (or the bracket is as tight as it gets):
+	// the run takes slow + rest/R there, which is the target at one R.
+	_, slow, rest := at(hi)
+	if r := rest / (target - slow); target > slow && r >= lo*(1-1e-9) && r <= hi*(1+1e-9) {
+		return max(rules.MinRate, min(r, rules.MaxRate))
+	}
+	return hi
 }
 
 // stretch is the index of the stretch holding t.
@@ -184,18 +528,19 @@ func (p *Pacing) stretchEnd(i int) time.Duration {
 	return p.end
 }
 
-// Share is the part of the playback speed kept at t: 1 when no message is
-// on show, less while one is.
-func (p *Pacing) Share(t time.Duration) float64 {
-	if len(p.share) == 0 {
+// Rate is the pace at t, in run seconds per real second at speed 1.
+func (p *Pacing) Rate(t time.Duration) float64 {
+	if len(p.rate) == 0 {
 		return 1
 	}
-	return p.share[p.stretch(t)]
+	return p.rate[p.stretch(t)]
 }
 
+// Summary is what the whole playback takes (PlaybackSummary).
+func (p *Pacing) Summary() PlaybackSummary { return p.sum }
+
 // Advance is the instant of the run reached from t after wall of real time
-// at speed (simulated seconds per real second between messages); it stops
-// at the end of the run.
+// at speed (a multiple of the pace); it stops at the end of the run.
 func (p *Pacing) Advance(t, wall time.Duration, speed float64) time.Duration {
 	if speed <= 0 || wall <= 0 || len(p.starts) == 0 {
 		return min(t, p.end)
@@ -203,7 +548,7 @@ func (p *Pacing) Advance(t, wall time.Duration, speed float64) time.Duration {
 	left := float64(wall)
 	for i := p.stretch(t); t < p.end; i++ {
 		next := p.stretchEnd(i)
-		rate := speed * p.share[i]
+		rate := speed * p.rate[i]
 		need := float64(next-t) / rate
 		if need > left {
 			return min(next, t+time.Duration(left*rate))
@@ -223,8 +568,17 @@ func (p *Pacing) Wall(a, b time.Duration, speed float64) time.Duration {
 	var wall float64
 	for i := p.stretch(a); a < b; i++ {
 		next := min(b, p.stretchEnd(i))
-		wall += float64(next-a) / (speed * p.share[i])
+		wall += float64(next-a) / (speed * p.rate[i])
 		a = next
 	}
 	return time.Duration(wall)
+}
+
+// Pace lays out the playback of the whole recorded run by the rules.
+func (r *Recording) Pace(rules PaceRules) *Pacing { return r.final.Pace(rules) }
+
+// Pace lays out the playback of a traced run by the rules; what `lockscope
+// run --json` reports is the window's own.
+func (s *Sim) Pace(rules PaceRules) *Pacing {
+	return NewPacing(s.Flights(), s.Moments(), s.end, rules)
 }

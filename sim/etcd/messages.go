@@ -409,3 +409,16 @@ func (r renewal) msg(op sim.Op) sim.Msg {
 func renewalOf(m *sim.Msg) renewal {
 	return renewal{Req: m.Seq, Lease: m.Token, TTL: m.TTL, Err: etcdErr(m.Value)}
 }
+
+// Background implements sim.Background: raft's heartbeats and an append
+// with no entries (a commit index's news) keep the cluster as it is; what
+// they answer is judged with them.
+func (s *Server) Background(m *sim.Msg) bool {
+	switch m.Op {
+	case raftHeartbeat, raftHeartbeatResp:
+		return true
+	case raftApp:
+		return len(m.Body.(*appendEntries).Entries) == 0
+	}
+	return false
+}

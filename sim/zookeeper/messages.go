@@ -335,3 +335,24 @@ func (r refusal) msg() sim.Msg {
 }
 
 func refusalOf(m *sim.Msg) refusal { return refusal{Session: m.N, Xid: m.Seq, Code: zkCode(m.Value)} }
+
+// Background implements sim.Background: the leader's pings keep its
+// followers, and the consensus on a new session changes no lock znode (the
+// session's CONNECTED answer, which the client waits for, is not
+// background).
+func (s *zkServer) Background(m *sim.Msg) bool {
+	switch m.Op {
+	case OpPing, OpPong:
+		return true
+	case zkOpProposal, zkOpRequest:
+		return zkTxnOf(m).Kind == zkTxnCreateSess
+	case zkOpCommit:
+		x, ok := s.txnOf(zxidOf(m))
+		return ok && x.Kind == zkTxnCreateSess
+	}
+	return false
+}
+
+// Background implements sim.Background: a client's pings keep its session
+// and change no znode.
+func (c *zkClient) Background(m *sim.Msg) bool { return m.Op == OpPing }

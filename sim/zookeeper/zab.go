@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/lockscope/lockscope/sim"
 )
@@ -449,4 +450,13 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 			ctx.Send(w.client, connNotice(OpExpired, w.cnx))
 		}
 	}
+}
+
+// txnOf finds the transaction of zxid z in the log (zxids grow along it).
+func (s *zkServer) txnOf(z int64) (zkTxn, bool) {
+	i := sort.Search(s.log.Len(), func(i int) bool { return s.log.At(i).Zxid >= z })
+	if i < s.log.Len() && s.log.At(i).Zxid == z {
+		return s.log.At(i), true
+	}
+	return zkTxn{}, false
 }
