@@ -2,13 +2,13 @@ package app
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -18,37 +18,11 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 )
 
-// speedLadder are the playback speeds the Faster and Slower keys step
-// through: 1-2-5 steps from MinSpeed to MaxSpeed.
-var speedLadder = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100}
-
-// nextSpeed is the ladder's next speed above x (up) or below it.
-func nextSpeed(x float64, up bool) float64 {
-	const eps = 1e-9
-	if up {
-		for _, s := range speedLadder {
-			if s > x*(1+eps) {
-				return s
-			}
-		}
-		return MaxSpeed
-	}
-	for i := len(speedLadder) - 1; i >= 0; i-- {
-		if speedLadder[i] < x*(1-eps) {
-			return speedLadder[i]
-		}
-	}
-	return MinSpeed
-}
-
-// setSpeed sets the tab's playback speed exactly (the slider's step would
-// round 2× to 1.995×) and moves the slider, the read-out and the status
-// line to it.
-func (v *tabView) setSpeed(x float64) {
-	v.ctl.SetSpeed(x)
-	v.speed.Value = math.Log10(v.ctl.Speed())
-	v.speed.Refresh()
-	v.speedValue.SetText(FormatSpeed(v.ctl.Speed()))
+// setSpeed moves the tab's speed control to s, as a choice in its list
+// would, and the status line with it.
+func (v *tabView) setSpeed(s Speed) {
+	v.ctl.SetSpeed(s)
+	v.syncSpeed()
 	v.status.SetText(v.ctl.Status())
 }
 
@@ -127,8 +101,8 @@ func (w *Window) actions() []MenuGroup {
 	view.Actions = append(view.Actions, nil,
 		&Action{Label: "menu.tradeoff", Key: fyne.KeyM, Do: w.onCurrent(func(v *tabView) { v.tradeoff.toggle() })},
 		&Action{Label: "menu.eventlog", Key: fyne.KeyE, Do: func() { w.ShowEventLog(!EventLogShown()) }},
-		&Action{Label: "menu.slowMessages", Key: fyne.KeyS, Do: func() { w.SetSlowForMessages(!w.settings.SlowForMessages()) },
-			Checked: w.settings.SlowForMessages},
+		&Action{Label: "menu.storyStops", Key: fyne.KeyS, Do: func() { w.SetStoryStops(!w.settings.StoryStops()) },
+			Checked: w.settings.StoryStops},
 		nil,
 		&Action{Label: "menu.language.next", Key: fyne.KeyL, Mod: short, Do: w.nextLanguage},
 		&Action{Label: "menu.theme.next", Key: fyne.KeyT, Mod: short, Do: w.nextTheme})
@@ -155,12 +129,15 @@ func (w *Window) actions() []MenuGroup {
 		{Label: "action.home", Key: fyne.KeyHome, Do: w.onCurrent(func(v *tabView) { v.jump(0) })},
 		{Label: "action.end", Key: fyne.KeyEnd, Do: w.onCurrent(func(v *tabView) { v.jump(v.ctl.End()) })},
 		nil,
-		{Label: "action.faster", Key: fyne.KeyRightBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(nextSpeed(v.ctl.Speed(), true)) })},
-		{Label: "action.slower", Key: fyne.KeyLeftBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(nextSpeed(v.ctl.Speed(), false)) })},
-		{Label: "action.speed1", Key: fyne.KeyBackslash, Do: w.onCurrent(func(v *tabView) { v.setSpeed(1) })},
+		{Label: "action.nextMoment", Key: fyne.KeyN, Do: w.onCurrent(func(v *tabView) { v.jumpMoment(true) })},
+		{Label: "action.prevMoment", Key: fyne.KeyN, Mod: fyne.KeyModifierShift, Do: w.onCurrent(func(v *tabView) { v.jumpMoment(false) })},
 		nil,
-		{Label: "action.nextPreset", Key: fyne.KeyN, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
-		{Label: "action.prevPreset", Key: fyne.KeyP, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
+		{Label: "action.faster", Key: fyne.KeyRightBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(v.ctl.Speed().next(true)) })},
+		{Label: "action.slower", Key: fyne.KeyLeftBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(v.ctl.Speed().next(false)) })},
+		{Label: "action.speed1", Key: fyne.KeyBackslash, Do: w.onCurrent(func(v *tabView) { v.setSpeed(SpeedReal) })},
+		nil,
+		{Label: "action.nextPreset", Key: fyne.KeyPageDown, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
+		{Label: "action.prevPreset", Key: fyne.KeyPageUp, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
 		nil,
 		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent((*tabView).breakIt)},
 	}}
@@ -320,9 +297,28 @@ func (w *Window) typedKey(ev *fyne.KeyEvent) {
 		}
 		return
 	}
+	if w.keyMods()&fyne.KeyModifierShift != 0 {
+		if a := shiftedKey(w.menus, ev.Name); a != nil {
+			a.Do()
+			return
+		}
+	}
 	if a := plainKey(w.menus, ev.Name); a != nil {
 		a.Do()
 	}
+}
+
+// keyMods are the modifiers held as a key is typed: the desktop driver
+// hands a key with Shift alone to the window as a plain key (it makes no
+// shortcut of it), so Shift+N is told from N here.
+func (w *Window) keyMods() fyne.KeyModifier {
+	if w.mods != nil {
+		return w.mods()
+	}
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return d.CurrentKeyModifiers()
+	}
+	return 0
 }
 
 // typedRune runs the action of a typed character ('?').
@@ -423,13 +419,14 @@ func (w *Window) ShowSettings() {
 	d.Show()
 }
 
-// SetSlowForMessages turns the slowing of playback while messages fly on
-// or off in every tab and keeps the choice.
-func (w *Window) SetSlowForMessages(on bool) {
-	w.settings.SetSlowForMessages(on)
+// SetStoryStops sets whether a run with captions plays as a story,
+// stopping at each caption, in every tab, and keeps the choice.
+func (w *Window) SetStoryStops(on bool) {
+	w.settings.SetStoryStops(on)
 	for _, v := range w.tabs {
-		v.ctl.SetSlowForMessages(on)
-		v.status.SetText(v.ctl.Status())
+		v.ctl.SetStoryStops(on)
+		v.syncSpeed()
+		v.show()
 	}
 	w.refreshMenu()
 }
@@ -442,8 +439,8 @@ func (w *Window) ResetSettings() {
 	w.app.Settings().SetTheme(&Theme{Choice: ThemeSystem})
 	for _, v := range w.tabs {
 		v.stopTicker()
-		v.ctl.SetSpeed(1)
-		v.ctl.SetSlowForMessages(true)
+		v.ctl.SetSpeed(SpeedStory)
+		v.ctl.SetStoryStops(true)
 		if v.spec.Preset != "" {
 			if err := v.ctl.LoadPreset(v.spec.Preset); err != nil {
 				fyne.LogError("loading preset "+v.spec.Preset, err)
@@ -461,11 +458,11 @@ func (w *Window) ResetSettings() {
 func (w *Window) restore() {
 	speed := w.settings.Speed()
 	for _, v := range w.tabs {
-		v.ctl.SetSlowForMessages(w.settings.SlowForMessages())
+		v.ctl.SetStoryStops(w.settings.StoryStops())
 		if st, ok := w.settings.Tab(v.spec.Mode); ok {
 			restoreTab(v.spec, v.ctl, st)
 		}
-		v.setSpeed(speed)
+		v.ctl.SetSpeed(v.ctl.defaultSpeed(speed))
 		v.showRun()
 	}
 }
@@ -484,7 +481,7 @@ func (w *Window) modeIndex(mode string) int {
 // show, the speed, the size and every tab's preset, sliders and toggles.
 // The window calls it when it closes.
 func (w *Window) SaveSettings() {
-	speed := 1.0
+	speed := SpeedStory
 	if v := w.current(); v != nil {
 		speed = v.ctl.Speed()
 	}

@@ -78,7 +78,7 @@ func TestLanguageSwitchRelabelsWithoutLosingTheRun(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
 	v.selectPreset("redis-gc-pause")
 	v.ctl.Seek(12_000_000_000)
-	v.setSpeed(5)
+	v.setSpeed(Speed10)
 	w.appTabs.SelectIndex(0)
 	ctl := v.ctl
 	enMenu := w.MainMenu().Items[0].Label
@@ -89,8 +89,8 @@ func TestLanguageSwitchRelabelsWithoutLosingTheRun(t *testing.T) {
 	assert.Same(t, ctl, nv.ctl, "around the same controller")
 	assert.Equal(t, "redis-gc-pause", nv.ctl.Origin())
 	assert.Equal(t, int64(12_000_000_000), int64(nv.ctl.Cursor()))
-	assert.InDelta(t, 5, nv.ctl.Speed(), 1e-9)
-	assert.Equal(t, "5×", nv.speedValue.Text, "the speed read-out shows the kept speed")
+	assert.Equal(t, Speed10, nv.ctl.Speed())
+	assert.Equal(t, "10×", nv.speed.Selected, "the speed control shows the kept speed")
 	assert.Equal(t, i18n.In(i18n.Chinese, "menu.file"), w.MainMenu().Items[0].Label)
 	assert.NotEqual(t, enMenu, w.MainMenu().Items[0].Label)
 	assert.Equal(t, 0, w.appTabs.SelectedIndex())
@@ -115,7 +115,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	w.SetLanguage(i18n.Chinese)
 	last := len(w.tabs) - 1
 	w.appTabs.SelectIndex(last)
-	w.tabs[last].setSpeed(20) // the speed of the tab on show is kept
+	w.tabs[last].setSpeed(Speed100) // the speed of the tab on show is kept
 	w.Resize(fyne.NewSize(1200, 800))
 	w.Close()
 
@@ -133,7 +133,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	assert.InDelta(t, 7.5, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "the TTL slider")
 	assert.True(t, v.ctl.Scenario().Watchdog, "the watchdog toggle")
 	assert.True(t, v.toggles["watchdog"].Checked, "and the control shows it")
-	assert.InDelta(t, 20, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, Speed100, v.ctl.Speed())
 	assert.Equal(t, fyne.NewSize(1200, 800), w.settings.WindowSize())
 }
 
@@ -144,7 +144,7 @@ func TestResetToDefaults(t *testing.T) {
 	defer w.Close()
 	v := w.tab("redis")
 	v.selectPreset("redis-happy-path")
-	v.setSpeed(50)
+	v.setSpeed(SpeedFastest)
 	w.SetTheme(ThemeLight)
 	w.SetLanguage(i18n.Chinese)
 	w.SaveSettings()
@@ -155,7 +155,7 @@ func TestResetToDefaults(t *testing.T) {
 	assert.Equal(t, ThemeSystem, w.settings.Theme())
 	assert.Equal(t, ThemeSystem, a.Settings().Theme().(*Theme).Choice)
 	assert.Equal(t, v.spec.Preset, v.ctl.Origin())
-	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, SpeedStory, v.ctl.Speed(), "the first preset has captions: the story")
 	assert.Equal(t, 0, w.appTabs.SelectedIndex())
 	_, saved := w.settings.Language()
 	assert.False(t, saved, "no language is kept after a reset")
@@ -179,13 +179,13 @@ func appWithSavedTab(t *testing.T, mode, preset, sliders, toggles string) fyne.A
 func TestRestoreToleratesStaleSettings(t *testing.T) {
 	a := appWithSavedTab(t, "redis", "redis-no-such-preset", "ttl=9999;pause=3;nonsense;clients=NaN", "watchdog=1;nosuch=1")
 	p := a.Preferences()
-	p.SetFloat(prefSpeed, 1e9)
+	p.SetString(prefSpeed, "1e9")
 	p.SetString(prefTheme, "purple")
 	w := NewWindow(a)
 	defer w.Close()
 	v := w.tab("redis")
 	assert.Equal(t, ThemeSystem, w.settings.Theme())
-	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9, "an absurd speed is dropped")
+	assert.Equal(t, SpeedStory, v.ctl.Speed(), "an absurd speed is dropped: the first preset plays as a story")
 	assert.InDelta(t, designtab.Sliders["ttl"].Max, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "clamped to the slider")
 	assert.True(t, v.ctl.Scenario().Watchdog)
 }
@@ -193,25 +193,38 @@ func TestRestoreToleratesStaleSettings(t *testing.T) {
 func TestKeysRunTheMenuActions(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
 	v.selectPreset("redis-gc-pause")
-	v.setSpeed(1)
+	assert.Equal(t, SpeedStory, v.ctl.Speed(), "a preset with captions starts as a story")
 
 	key(w, fyne.KeyRightBracket)
-	assert.InDelta(t, 2, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, SpeedPaced, v.ctl.Speed())
 	key(w, fyne.KeyRightBracket)
-	assert.InDelta(t, 5, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, SpeedReal, v.ctl.Speed())
+	assert.Equal(t, SpeedReal.Name(), v.speed.Selected, "the control follows the keys")
 	key(w, fyne.KeyLeftBracket)
 	key(w, fyne.KeyLeftBracket)
 	key(w, fyne.KeyLeftBracket)
-	assert.InDelta(t, 0.5, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, SpeedStory, v.ctl.Speed(), "no slower than the story")
 	key(w, fyne.KeyBackslash)
-	assert.InDelta(t, 1, v.ctl.Speed(), 1e-9)
+	assert.Equal(t, SpeedReal, v.ctl.Speed())
+
+	// N and Shift+N go from moment to moment: the first grant, then back.
+	key(w, fyne.KeyN)
+	first := v.ctl.Cursor()
+	assert.Equal(t, v.ctl.Timeline().Grants[0].At, first, "N: the first grant")
+	key(w, fyne.KeyN)
+	assert.Greater(t, v.ctl.Cursor(), first)
+	w.mods = func() fyne.KeyModifier { return fyne.KeyModifierShift }
+	key(w, fyne.KeyN)
+	w.mods = nil
+	assert.Equal(t, first, v.ctl.Cursor(), "Shift+N: back to it")
+	assert.Contains(t, v.status.Text, i18n.T("moment.grant"))
 
 	opts := v.presetSlugs
 	i := indexOf(opts, "redis-gc-pause")
-	key(w, fyne.KeyN)
+	key(w, fyne.KeyPageDown)
 	assert.Equal(t, opts[(i+1)%len(opts)], v.ctl.Origin())
-	key(w, fyne.KeyP)
-	key(w, fyne.KeyP)
+	key(w, fyne.KeyPageUp)
+	key(w, fyne.KeyPageUp)
 	assert.Equal(t, opts[(i-1+len(opts))%len(opts)], v.ctl.Origin())
 
 	key(w, fyne.KeyRight)
@@ -251,7 +264,7 @@ func TestEveryToolbarActionHasAKeyAndAMenuEntry(t *testing.T) {
 		assert.True(t, i18n.Has(i18n.English, a.Label), "%s has words", a.Label)
 	})
 	for _, label := range []string{"action.play", "action.step", "action.back", "action.reset",
-		"action.faster", "action.slower", "action.nextPreset", "action.prevPreset", "menu.shortcuts", "menu.settings",
+		"action.faster", "action.slower", "action.nextPreset", "action.prevPreset", "action.nextMoment", "action.prevMoment", "menu.shortcuts", "menu.settings",
 		"menu.tradeoff", "menu.eventlog", "menu.open", "menu.save", "menu.exportPNG"} {
 		a := byLabel[label]
 		if assert.NotNil(t, a, "%s is in the menus", label) {

@@ -2,8 +2,6 @@ package app
 
 import (
 	"fmt"
-	"math"
-	"strings"
 	"time"
 
 	"github.com/lockscope/lockscope/assets"
@@ -12,17 +10,6 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
-
-// Speed limits of playback, in simulated seconds per real second.
-const (
-	MinSpeed = 0.01
-	MaxSpeed = 100
-)
-
-// MessageFlightTime is the real time a message takes to cross the cluster
-// view at 1× while messages slow the clock (sim.Pacing): long enough to
-// follow a request and its reply with the eye, at fifteen frames each.
-const MessageFlightTime = 500 * time.Millisecond
 
 // Controller is one tab's state apart from its widgets: the scenario, its
 // recording, the cursor, and whether and how fast it plays. Every user
@@ -36,11 +23,9 @@ type Controller struct {
 	timeline sim.Timeline
 	cursor   time.Duration
 	playing  bool
-	speed    float64
 	note     string
 
-	slowForMessages bool        // playback slows while a message is on show
-	pacing          *sim.Pacing // the run's pacing, built on demand
+	playback // how fast it plays, its pacing, story stops and moments (playback.go)
 
 	snap *sim.Snapshot // the snapshot at cursor, built on demand
 
@@ -57,7 +42,7 @@ type Controller struct {
 // NewController returns the controller of a mode's tab with nothing
 // loaded; Load or LoadPreset gives it a run.
 func NewController(mode string) *Controller {
-	return &Controller{mode: mode, speed: 1, slowForMessages: true}
+	return &Controller{mode: mode, playback: playback{storyStops: true}}
 }
 
 // Mode is the tab's mode.
@@ -105,6 +90,7 @@ func (c *Controller) Install(sc *sim.Scenario, rec *sim.Recording, origin string
 	c.cursor, c.playing = 0, false
 	c.setRun(sc, rec)
 	c.story = newStory(sc, rec, origin)
+	c.speed = c.defaultSpeed(c.speed)
 	c.note = i18n.F("status.loaded", "origin", OriginText(origin))
 }
 
@@ -114,7 +100,8 @@ func (c *Controller) setRun(sc *sim.Scenario, rec *sim.Recording) {
 	c.scenario, c.rec = sc, rec
 	c.timeline = rec.Timeline()
 	c.cursor = min(c.cursor, rec.End())
-	c.snap, c.eff, c.pacing = nil, nil, nil
+	c.snap, c.eff = nil, nil
+	c.pacing, c.moments, c.held = nil, nil, false
 }
 
 // SetProgress makes the controller's recordings report how far they are
@@ -211,11 +198,17 @@ func (c *Controller) Seek(t time.Duration) {
 		return
 	}
 	c.cursor = max(0, min(t, c.rec.End()))
+	c.held = false
 }
 
-// Step pauses and moves the cursor to the next instant something happens.
+// Step pauses and moves the cursor to the next instant something happens;
+// held at a story stop, it goes on with the story instead (as Space does).
 func (c *Controller) Step() {
 	if c.rec == nil {
+		return
+	}
+	if c.held {
+		c.Play()
 		return
 	}
 	c.playing = false
@@ -233,7 +226,7 @@ func (c *Controller) StepDelta() {
 	if c.rec == nil {
 		return
 	}
-	c.playing = false
+	c.playing, c.held = false, false
 	c.cursor = min(c.rec.End(), c.cursor+c.DeltaT())
 }
 
@@ -242,13 +235,13 @@ func (c *Controller) StepBack() {
 	if c.rec == nil {
 		return
 	}
-	c.playing = false
+	c.playing, c.held = false, false
 	c.cursor = c.rec.Prev(c.cursor)
 }
 
 // Reset pauses and rewinds to 0.
 func (c *Controller) Reset() {
-	c.playing = false
+	c.playing, c.held = false, false
 	c.cursor = 0
 }
 
@@ -263,11 +256,11 @@ func (c *Controller) Play() {
 	if c.cursor >= c.rec.End() {
 		c.cursor = 0
 	}
-	c.playing = true
+	c.playing, c.held = true, false
 }
 
 // Pause stops playback where it is.
-func (c *Controller) Pause() { c.playing = false }
+func (c *Controller) Pause() { c.playing, c.held = false, false }
 
 // TogglePlay plays when paused and pauses when playing.
 func (c *Controller) TogglePlay() {
@@ -275,58 +268,6 @@ func (c *Controller) TogglePlay() {
 		c.Pause()
 	} else {
 		c.Play()
-	}
-}
-
-// Speed is simulated time per real time.
-func (c *Controller) Speed() float64 { return c.speed }
-
-// SetSpeed sets the playback speed, clamped to MinSpeed..MaxSpeed.
-func (c *Controller) SetSpeed(x float64) {
-	if math.IsNaN(x) {
-		return
-	}
-	c.speed = max(MinSpeed, min(x, MaxSpeed))
-}
-
-// SlowForMessages reports whether playback slows while messages are on
-// show (on unless the user turned it off).
-func (c *Controller) SlowForMessages() bool { return c.slowForMessages }
-
-// SetSlowForMessages turns the slowing for messages on or off.
-func (c *Controller) SetSlowForMessages(on bool) { c.slowForMessages = on }
-
-// pace is the run's pacing (sim.Pacing), laid out once per recording.
-func (c *Controller) pace() *sim.Pacing {
-	if c.pacing == nil {
-		c.pacing = c.rec.Pace(sim.StoryPace)
-	}
-	return c.pacing
-}
-
-// Rate is the speed playback runs at at the cursor, in simulated per real
-// seconds: the chosen speed, or less while messages slow the clock.
-func (c *Controller) Rate() float64 {
-	if c.rec == nil || !c.slowForMessages {
-		return c.speed
-	}
-	return c.speed * c.pace().Rate(c.cursor)
-}
-
-// Advance moves a playing cursor by real time elapsed: at the speed, or
-// paced by the messages on show (sim.Pacing); it stops at the end of the
-// run.
-func (c *Controller) Advance(elapsed time.Duration) {
-	if !c.playing || c.rec == nil {
-		return
-	}
-	if c.slowForMessages {
-		c.cursor = c.pace().Advance(c.cursor, elapsed, c.speed)
-	} else {
-		c.cursor += time.Duration(float64(elapsed) * c.speed)
-	}
-	if c.cursor >= c.rec.End() {
-		c.cursor, c.playing = c.rec.End(), false
 	}
 }
 
@@ -358,39 +299,24 @@ func (c *Controller) PauseLength() (time.Duration, bool) {
 // Note is what the last action did, for the status line.
 func (c *Controller) Note() string { return c.note }
 
-// Status is the one-line summary under the tab.
+// Status is the one-line summary under the tab: where the cursor is, how
+// the run plays (its speed, and while playing how fast its time passes,
+// in words), and what the last action did.
 func (c *Controller) Status() string {
 	if c.rec == nil {
 		return i18n.T("status.nothing")
 	}
-	state := i18n.T("status.paused")
-	if c.playing {
-		state = i18n.T("status.playing")
+	state := i18n.F("status.paused", "speed", c.speed.Name())
+	switch {
+	case c.held:
+		state = i18n.F("status.storyStop", "speed", c.speed.Name())
+	case c.playing:
+		state = i18n.F("status.playing", "speed", c.speed.Name(), "pace", PaceWords(c.Rate()))
 	}
 	s := i18n.F("status.line", "name", c.Title(), "at", widgets.FormatTime(c.cursor), "end", widgets.FormatTime(c.rec.End()),
-		"state", state, "speed", c.speedText())
+		"state", state)
 	if c.note != "" {
 		s += " · " + c.note
 	}
 	return s
-}
-
-// speedText says how fast the run plays at the cursor: the speed, or the
-// slower rate while messages slow the clock with the speed beside it.
-func (c *Controller) speedText() string {
-	if r := c.Rate(); r < c.speed {
-		return i18n.F("status.speedSlowed", "rate", FormatSpeed(r), "speed", FormatSpeed(c.speed))
-	}
-	return i18n.F("status.speed", "speed", FormatSpeed(c.speed))
-}
-
-// FormatSpeed writes a playback speed with two significant digits.
-func FormatSpeed(x float64) string {
-	switch {
-	case x >= 10:
-		return fmt.Sprintf("%.0f×", x)
-	case x >= 1:
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", x), ".0") + "×"
-	}
-	return fmt.Sprintf("%.2g×", x)
 }

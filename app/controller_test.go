@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
 )
 
 func loaded(t *testing.T, preset string) *Controller {
@@ -111,8 +113,7 @@ func TestControllerStepsAndPlays(t *testing.T) {
 
 	c.Play()
 	require.True(t, c.Playing())
-	c.SetSpeed(10)
-	c.SetSlowForMessages(false)
+	c.SetSpeed(Speed10)
 	c.Advance(100 * time.Millisecond)
 	assert.Equal(t, first+time.Second, c.Cursor(), "10× for 100 ms is one simulated second")
 	c.Step()
@@ -138,13 +139,38 @@ func TestControllerStepsAndPlays(t *testing.T) {
 	assert.Equal(t, c.End(), c.Cursor())
 }
 
-func TestControllerSpeedIsClamped(t *testing.T) {
+func TestControllerSpeedStops(t *testing.T) {
 	c := NewController("redis")
-	assert.Equal(t, 1.0, c.Speed())
-	c.SetSpeed(1e6)
-	assert.Equal(t, float64(MaxSpeed), c.Speed())
-	c.SetSpeed(0)
-	assert.Equal(t, float64(MinSpeed), c.Speed())
+	assert.Equal(t, SpeedStory, c.Speed())
+	c.SetSpeed(Speed(99))
+	assert.Equal(t, SpeedStory, c.Speed(), "no such stop")
+	assert.Equal(t, SpeedStory, SpeedStory.next(false))
+	assert.Equal(t, SpeedFastest, SpeedFastest.next(true))
+	for _, sp := range Speeds {
+		got, ok := ParseSpeed(sp.String())
+		assert.True(t, ok)
+		assert.Equal(t, sp, got)
+		assert.True(t, i18n.Has(i18n.English, "speed."+sp.String()) && i18n.Has(i18n.Chinese, "speed."+sp.String()), sp)
+	}
+	_, ok := ParseSpeed("0.5")
+	assert.False(t, ok)
+
+	// A run with captions plays as a story; one without, at its pace; a
+	// stop the user chose stays whatever is loaded.
+	require.NoError(t, c.LoadPreset("redis-gc-pause"))
+	assert.Equal(t, SpeedStory, c.Speed())
+	sc := c.Scenario().Clone()
+	sc.Captions = nil
+	require.NoError(t, c.Load(sc, "no captions"))
+	assert.Equal(t, SpeedPaced, c.Speed())
+	require.NoError(t, c.LoadPreset("redis-gc-pause"))
+	assert.Equal(t, SpeedStory, c.Speed())
+	c.SetStoryStops(false)
+	assert.Equal(t, SpeedPaced, c.Speed(), "story stops off: the same pace, no stops")
+	c.SetStoryStops(true)
+	c.SetSpeed(Speed100)
+	require.NoError(t, c.LoadPreset("redis-happy-path"))
+	assert.Equal(t, Speed100, c.Speed())
 }
 
 func TestControllerCaptionFollowsTheCursor(t *testing.T) {
@@ -169,15 +195,29 @@ func TestControllerCaptionFollowsTheCursor(t *testing.T) {
 	assert.False(t, ok)
 }
 
-func TestFormatSpeed(t *testing.T) {
+func TestPaceWords(t *testing.T) {
 	for _, tc := range []struct {
-		x    float64
+		rate float64
 		want string
 	}{
-		{1, "1×"}, {2.5, "2.5×"}, {31.6, "32×"}, {100, "100×"}, {0.5, "0.5×"}, {0.0126, "0.013×"}, {0.01, "0.01×"},
+		{1, "in real time"},
+		{0.999, "in real time"},
+		{10, "10 s of the run every second"},
+		{2.5, "2.5 s of the run every second"},
+		{100, "1.7 min of the run every second"},
+		{10000, "2.8 h of the run every second"},
+		{0.5, "1 s of the run every 2 s"},
+		{0.25, "1 s of the run every 4 s"},
+		{0.0067, "10 ms of the run every 1.5 s"},
+		{0.00033, "1 ms of the run every 3 s"},
+		{0, "time stands still"},
 	} {
-		assert.Equal(t, tc.want, FormatSpeed(tc.x))
+		assert.Equal(t, tc.want, PaceWords(tc.rate), "%v", tc.rate)
 	}
+	i18n.Set(i18n.Chinese)
+	defer i18n.Set(i18n.English)
+	assert.Equal(t, "每 2 s 播放运行中的 1 s", PaceWords(0.5))
+	assert.NotContains(t, PaceWords(0.0041), "×", "no factor wording")
 }
 
 func TestStepDeltaMovesAHundredthOfTheRun(t *testing.T) {
@@ -193,66 +233,140 @@ func TestStepDeltaMovesAHundredthOfTheRun(t *testing.T) {
 	assert.Equal(t, c.End(), c.Cursor(), "stops at the end")
 }
 
-// At 1× with the default settings every message of a run stays on the
-// cluster view for the flight time, frame after frame, however short its
-// trip; between messages the run plays at the speed.
-func TestControllerSlowsWhileMessagesFly(t *testing.T) {
+// At the run's own pace every key message of a run stays on the cluster
+// view for at least the dwell (0.3 s), frame after frame, however short
+// its trip, and the whole run plays in about what its pacing says; the
+// status line says how fast time passes, in words.
+func TestPacedPlaybackShowsEveryKeyMessage(t *testing.T) {
 	c := loaded(t, "redis-happy-path")
-	require.True(t, c.SlowForMessages(), "on by default")
-	require.Equal(t, 1.0, c.Speed())
-	const upTo = 3 * time.Second
+	c.SetSpeed(SpeedPaced)
 	type msg struct {
 		from, to int
 		sent     time.Duration
 	}
 	frames := map[msg]int{}
 	c.Play()
-	slowed := false
-	for c.Playing() && c.Cursor() < upTo {
+	n := 0
+	for ; c.Playing(); n++ {
 		for _, m := range c.Snapshot().InFlight {
 			frames[msg{m.From, m.To, m.SentAt}]++
 		}
-		if c.Rate() < 1 {
-			slowed = true
-			assert.Contains(t, c.Status(), "while messages fly", "the status line says the clock is slowed")
-		}
+		assert.NotContains(t, c.Status(), "×")
 		c.Advance(FrameInterval)
 	}
-	require.True(t, slowed)
-	want := int(MessageFlightTime/FrameInterval) - 1
-	n := 0
+	assert.Equal(t, c.End(), c.Cursor())
+	played := time.Duration(n) * FrameInterval
+	sum := c.pace().Summary()
+	assert.InDelta(t, sum.Seconds, played.Seconds(), FrameInterval.Seconds()*2, "the run takes what its pacing says")
+	assert.GreaterOrEqual(t, played, 20*time.Second)
+	assert.LessOrEqual(t, played, 60*time.Second)
+	want := int(sim.StoryPace.KeyDwell/FrameInterval) - 1
+	keys := 0
 	for _, f := range c.Recording().Flights() {
-		if f.Due >= upTo || len(f.Shown) == 0 {
+		if !f.Key || len(f.Shown) == 0 {
 			continue
 		}
-		n++
+		keys++
 		assert.GreaterOrEqual(t, frames[msg{int(f.From), int(f.To), f.Sent}], want,
-			"%+v is on show for at least %d frames at 1×", f, want)
+			"%+v is on show for at least %d frames", f, want)
 	}
-	require.Greater(t, n, 5, "messages in the first seconds")
+	require.Greater(t, keys, 5)
 
-	// Between messages the clock runs at the speed.
-	var quiet time.Duration
-	for _, at := range c.Recording().EventTimes() {
-		if at > time.Second && c.pace().Share(at) == 1 && c.pace().Share(at+time.Millisecond) == 1 {
-			quiet = at
-			break
-		}
-	}
-	require.Positive(t, quiet)
-	c.Seek(quiet)
+	c.Seek(0)
 	c.Play()
-	assert.Equal(t, 1.0, c.Rate())
-	assert.NotContains(t, c.Status(), "while messages fly")
-	c.Advance(time.Millisecond)
-	assert.Equal(t, quiet+time.Millisecond, c.Cursor())
+	assert.Contains(t, c.Status(), "of the run every", "the pace in words")
 
-	// Turned off, playback is uniform at the speed, messages or not.
+	// At real time playback is uniform, messages or not.
 	f := c.Recording().Flights()[0]
-	c.SetSlowForMessages(false)
+	c.SetSpeed(SpeedReal)
 	c.Seek(f.Sent)
 	c.Play()
 	assert.Equal(t, 1.0, c.Rate())
+	assert.Contains(t, c.Status(), "in real time")
 	c.Advance(FrameInterval)
 	assert.Equal(t, f.Sent+FrameInterval, c.Cursor())
+
+	// As fast as possible: the whole run in FastestRun.
+	c.SetSpeed(SpeedFastest)
+	c.Seek(0)
+	c.Play()
+	c.Advance(FastestRun / 2)
+	assert.Equal(t, c.End()/2, c.Cursor())
+}
+
+// TestStoryStopsAtEachCaption: the story holds at each caption's instant
+// until Space (Play) or → (Step) goes on, and plays the whole preset in
+// 20 to 60 s of frames besides.
+func TestStoryStopsAtEachCaption(t *testing.T) {
+	c := loaded(t, "redis-gc-pause")
+	require.Equal(t, SpeedStory, c.Speed())
+	var want []time.Duration
+	for _, cp := range c.Scenario().Captions {
+		if cp.At.D() > 0 {
+			want = append(want, cp.At.D())
+		}
+	}
+	require.Greater(t, len(want), 2)
+	var stops []time.Duration
+	frames := 0
+	c.Play()
+	for c.Cursor() < c.End() && frames < 10_000 {
+		c.Advance(FrameInterval)
+		frames++
+		if c.AtStoryStop() {
+			require.False(t, c.Playing())
+			stops = append(stops, c.Cursor())
+			assert.Contains(t, c.Status(), "Space or → goes on")
+			c.Advance(time.Second)
+			assert.Equal(t, stops[len(stops)-1], c.Cursor(), "held until told")
+			if len(stops)%2 == 0 {
+				c.Step() // → goes on
+			} else {
+				c.TogglePlay() // Space goes on
+			}
+			require.True(t, c.Playing())
+			require.False(t, c.AtStoryStop())
+		}
+	}
+	assert.Equal(t, want, stops)
+	played := time.Duration(frames) * FrameInterval
+	assert.GreaterOrEqual(t, played, 20*time.Second)
+	assert.LessOrEqual(t, played, 60*time.Second)
+
+	c.SetSpeed(SpeedPaced)
+	c.Seek(0)
+	c.Play()
+	for c.Playing() {
+		c.Advance(FrameInterval)
+		require.False(t, c.AtStoryStop(), "free play ignores the stops")
+	}
+}
+
+// TestJumpMoments: N and Shift+N go through the run's moments of interest,
+// saying which.
+func TestJumpMoments(t *testing.T) {
+	c := loaded(t, "redis-gc-pause")
+	ms := c.Moments()
+	require.NotEmpty(t, ms)
+	var seen []time.Duration
+	for c.JumpMoment(true) {
+		seen = append(seen, c.Cursor())
+		assert.Contains(t, c.Note(), widgets.FormatTime(c.Cursor()))
+	}
+	assert.Equal(t, i18n.T("status.noMoment"), c.Note())
+	require.NotEmpty(t, seen)
+	for i := 1; i < len(seen); i++ {
+		require.Greater(t, seen[i], seen[i-1])
+	}
+	for _, m := range ms {
+		assert.Contains(t, seen, m.At)
+		assert.NotEqual(t, sim.MomentCaption, m.Kind)
+	}
+	grant := c.Timeline().Grants[1].At
+	assert.Contains(t, seen, grant, "the second grant")
+	for i := len(seen) - 2; i >= 0; i-- {
+		require.True(t, c.JumpMoment(false))
+		assert.Equal(t, seen[i], c.Cursor())
+	}
+	assert.False(t, c.JumpMoment(false))
 }

@@ -154,6 +154,17 @@ func plainKey(groups []MenuGroup, k fyne.KeyName) *Action {
 	return found
 }
 
+// shiftedKey finds the action of a key pressed with Shift alone.
+func shiftedKey(groups []MenuGroup, k fyne.KeyName) *Action {
+	var found *Action
+	eachAction(groups, func(a *Action) {
+		if found == nil && a.Key == k && a.Mod == fyne.KeyModifierShift {
+			found = a
+		}
+	})
+	return found
+}
+
 // typedRune finds the action of a typed character such as '?'.
 func typedRune(groups []MenuGroup, r rune) *Action {
 	var found *Action

@@ -17,16 +17,16 @@ import (
 // The keys LockScope keeps in Fyne's Preferences. A per-mode key is the
 // prefix followed by the mode ("preset.redis").
 const (
-	prefLanguage     = "language" // "en", "zh"; absent: follow the system locale
-	prefTheme        = "theme"    // a ThemeChoice
-	prefMode         = "mode"     // the mode of the tab on show
-	prefSpeed        = "speed"    // playback speed, simulated per real second
+	prefLanguage     = "language"  // "en", "zh"; absent: follow the system locale
+	prefTheme        = "theme"     // a ThemeChoice
+	prefMode         = "mode"      // the mode of the tab on show
+	prefSpeed        = "speedStop" // the speed control's stop (Speed.String)
 	prefWindowWidth  = "window.width"
 	prefWindowHeight = "window.height"
-	prefPreset       = "preset."      // the preset a tab showed
-	prefSliders      = "sliders."     // its slider values, "key=value;key=value"
-	prefToggles      = "toggles."     // its toggles, "key=1;key=0"
-	prefSlowMessages = "slowMessages" // playback slows while messages fly; absent: on
+	prefPreset       = "preset."    // the preset a tab showed
+	prefSliders      = "sliders."   // its slider values, "key=value;key=value"
+	prefToggles      = "toggles."   // its toggles, "key=1;key=0"
+	prefStoryStops   = "storyStops" // a run with captions plays as a story; absent: on
 )
 
 // Settings are what LockScope remembers between runs, kept with Fyne's
@@ -56,21 +56,20 @@ func (s Settings) SetTheme(c ThemeChoice) { s.p.SetString(prefTheme, string(c)) 
 // Mode is the mode of the tab last on show, "" for none.
 func (s Settings) Mode() string { return s.p.String(prefMode) }
 
-// Speed is the saved playback speed, 1 when none is.
-func (s Settings) Speed() float64 {
-	x := s.p.FloatWithFallback(prefSpeed, 1)
-	if math.IsNaN(x) || x < MinSpeed || x > MaxSpeed {
-		return 1
+// Speed is the saved stop of the speed control, SpeedStory when none is.
+func (s Settings) Speed() Speed {
+	if sp, ok := ParseSpeed(s.p.String(prefSpeed)); ok {
+		return sp
 	}
-	return x
+	return SpeedStory
 }
 
-// SlowForMessages reports whether playback slows while messages fly (on
-// when never set).
-func (s Settings) SlowForMessages() bool { return s.p.BoolWithFallback(prefSlowMessages, true) }
+// StoryStops reports whether a run with captions plays as a story,
+// stopping at each caption (on when never set).
+func (s Settings) StoryStops() bool { return s.p.BoolWithFallback(prefStoryStops, true) }
 
-// SetSlowForMessages keeps whether playback slows while messages fly.
-func (s Settings) SetSlowForMessages(on bool) { s.p.SetBool(prefSlowMessages, on) }
+// SetStoryStops keeps whether a run with captions plays as a story.
+func (s Settings) SetStoryStops(on bool) { s.p.SetBool(prefStoryStops, on) }
 
 // WindowSize is the saved window size, DefaultSize when none is.
 func (s Settings) WindowSize() fyne.Size {
@@ -136,9 +135,9 @@ func (s Settings) SaveTab(mode string, st TabState) {
 }
 
 // SaveSession keeps the window's mode, speed and size.
-func (s Settings) SaveSession(mode string, speed float64, size fyne.Size) {
+func (s Settings) SaveSession(mode string, speed Speed, size fyne.Size) {
 	s.p.SetString(prefMode, mode)
-	s.p.SetFloat(prefSpeed, speed)
+	s.p.SetString(prefSpeed, speed.String())
 	if size.Width >= 320 && size.Height >= 240 {
 		s.p.SetFloat(prefWindowWidth, float64(size.Width))
 		s.p.SetFloat(prefWindowHeight, float64(size.Height))
@@ -150,7 +149,7 @@ func (s Settings) SaveSession(mode string, speed float64, size fyne.Size) {
 // settings, the event log's switch and the session each tab would reopen
 // with. The recent-files list is history, not a setting, and stays.
 func (s Settings) Reset() {
-	for _, k := range []string{prefLanguage, prefTheme, prefMode, prefSpeed, prefWindowWidth, prefWindowHeight, prefSlowMessages} {
+	for _, k := range []string{prefLanguage, prefTheme, prefMode, prefSpeed, prefWindowWidth, prefWindowHeight, prefStoryStops} {
 		s.p.RemoveValue(k)
 	}
 	s.p.RemoveValue(prefEventLog)

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -154,21 +153,28 @@ var (
 	captionTrue  = widget.RichTextStyleInline
 	captionStale = widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePlaceHolder, TextStyle: fyne.TextStyle{Italic: true}}
 	captionMark  = widget.RichTextStyle{Inline: true, ColorName: theme.ColorNameWarning, TextStyle: fyne.TextStyle{Bold: true}}
+	// The story held at this caption: the narration in bold after a mark
+	// in the theme's primary colour that says how to go on.
+	captionHeld = widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Bold: true}}
+	captionGoOn = widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePrimary, TextStyle: fyne.TextStyle{Bold: true}}
 )
 
 // showCaption writes the scenario's narration for the cursor. A caption
 // an edit made false (Controller.CaptionHolds) is never shown as true: it
 // is greyed behind a mark saying from when the run differs.
 func (p *Pictures) showCaption(c *Controller) {
-	text, at, mark, style := i18n.T("caption.none"), "", "", captionTrue
+	text, at, mark, style, markStyle := i18n.T("caption.none"), "", "", captionTrue, captionMark
 	if cp, ok := c.Caption(); ok {
 		text, at = cp.Text, widgets.FormatTime(cp.At.D())+"  "
 		if i18n.Current() == i18n.Chinese && cp.Zh != "" {
 			text = cp.Zh
 		}
-		if !c.CaptionHolds(cp) {
+		switch {
+		case !c.CaptionHolds(cp):
 			mark = i18n.F("caption.stale", "t", widgets.FormatTime(c.Divergence())) + " "
 			style = captionStale
+		case c.AtStoryStop():
+			mark, markStyle, style = i18n.T("caption.storyStop")+" ", captionGoOn, captionHeld
 		}
 	}
 	segs := p.Caption.Segments
@@ -181,7 +187,7 @@ func (p *Pictures) showCaption(c *Controller) {
 		segs = p.Caption.Segments
 	}
 	want := []string{at, mark, text}
-	changed := segs[2].(*widget.TextSegment).Style != style
+	changed := segs[2].(*widget.TextSegment).Style != style || segs[1].(*widget.TextSegment).Style != markStyle
 	for i, w := range want {
 		changed = changed || segs[i].(*widget.TextSegment).Text != w
 	}
@@ -189,6 +195,7 @@ func (p *Pictures) showCaption(c *Controller) {
 		for i, w := range want {
 			segs[i].(*widget.TextSegment).Text = w
 		}
+		segs[1].(*widget.TextSegment).Style = markStyle
 		segs[2].(*widget.TextSegment).Style = style
 		p.Caption.Refresh()
 	}
@@ -218,8 +225,7 @@ type tabView struct {
 
 	play, step, back, reset *widgets.TipButton
 	delta                   *widgets.TipButton // +Δt
-	speed                   *widgets.TipSlider
-	speedValue              *widget.Label
+	speed                   *widgets.TipSelect // the speed control's named stops (Speeds)
 	presets                 *widgets.TipSelect
 	presetSlugs             []string // the presets' file names, in the order of presets.Options
 	sliders                 []*sliderControl
@@ -288,17 +294,18 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
 	v.breakBtn = widgets.NewTipButton(i18n.T("toolbar.break"), theme.WarningIcon(), v.breakIt, v.tips, "toolbar.break.tip")
 
-	v.speed = widgets.NewTipSlider(math.Log10(MinSpeed), math.Log10(MaxSpeed), v.tips,
-		"toolbar.speed.tip")
-	v.speed.Step = 0.01
-	v.speed.Value = math.Log10(v.ctl.Speed())
-	v.speed.OnChanged = func(x float64) {
-		v.ctl.SetSpeed(math.Pow(10, x))
-		v.speedValue.SetText(FormatSpeed(v.ctl.Speed()))
-		v.status.SetText(v.ctl.Status())
+	var speedNames []string
+	for _, sp := range Speeds {
+		speedNames = append(speedNames, sp.Name())
 	}
-	v.speed.OnChangeEnded = func(float64) { v.unfocus() }
-	v.speedValue = widget.NewLabel(FormatSpeed(v.ctl.Speed()))
+	v.speed = widgets.NewTipSelect(speedNames, func(name string) {
+		if i := slices.Index(speedNames, name); i >= 0 && !v.syncing {
+			v.ctl.SetSpeed(Speeds[i])
+			v.unfocus()
+			v.show()
+		}
+	}, v.tips, "toolbar.speed.tip")
+	v.syncSpeed()
 
 	v.presetSlugs = assets.PresetsFor(v.spec.Mode)
 	var presetOptions []string
@@ -329,7 +336,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	// what a row has to spare. An action added to the bar is one more
 	// object in v.bar.
 	v.bar = newFlow(container.NewHBox(v.play, v.step, v.delta, v.back, v.reset),
-		container.NewHBox(bold("toolbar.speed"), fixed(150, v.speed), fixed(52, v.speedValue)),
+		container.NewHBox(bold("toolbar.speed"), atLeast(150, v.speed)),
 		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, v.presets), 360)),
 		v.tradeoff.button, v.breakBtn)
 	v.bar.Objects = append(v.bar.Objects, toggles...)
@@ -362,6 +369,7 @@ func (v *tabView) showRun() {
 	v.delta.SetTip(i18n.F("toolbar.delta.tip", "t", widgets.FormatTime(v.ctl.DeltaT())))
 	v.showRunLog()
 	v.syncControls()
+	v.syncSpeed()
 	v.show()
 	v.tradeoff.follow()
 	if v.onRun != nil {
@@ -560,6 +568,27 @@ func (v *tabView) LoadScenario(sc *sim.Scenario, origin string) error {
 
 func (v *tabView) seek(t time.Duration) {
 	v.ctl.Seek(t)
+	v.show()
+}
+
+// syncSpeed puts the speed control at the controller's stop without
+// acting on it.
+func (v *tabView) syncSpeed() {
+	name := v.ctl.Speed().Name()
+	if v.speed.Selected == name {
+		return
+	}
+	was := v.syncing
+	v.syncing = true
+	v.speed.SetSelected(name)
+	v.syncing = was
+}
+
+// jumpMoment moves to the next moment of interest (N) or the previous one
+// (Shift+N).
+func (v *tabView) jumpMoment(forward bool) {
+	v.ctl.JumpMoment(forward)
+	v.syncTicker()
 	v.show()
 }
 

@@ -17,7 +17,7 @@ import (
 // the snapshot at each frame as the window does.
 func playTo(t *testing.T, c *Controller, to time.Duration) {
 	t.Helper()
-	c.SetSlowForMessages(false) // frames of 33 ms of run time; pacing has its own tests
+	c.SetSpeed(SpeedReal) // frames of 33 ms of run time; pacing has its own tests
 	c.Play()
 	for c.Cursor() < to {
 		c.Advance(min(FrameInterval, to-c.Cursor()))

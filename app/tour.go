@@ -33,13 +33,14 @@ type tourStop struct {
 }
 
 // tourStops are the tour's stops in order: the cluster, the mode's state,
-// the timeline, the verdict, the sliders, the Trade-off map and a click on
-// a node.
+// the timeline, the verdict, Play and the speed, the sliders, the
+// Trade-off map and a click on a node.
 var tourStops = []tourStop{
 	{"cluster", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.clusterPanel} }, nil, nil},
 	{"state", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.State} }, nil, nil},
 	{"timeline", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Timeline} }, nil, nil},
 	{"verdict", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Metrics} }, nil, nil},
+	{"playback", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.play, v.speed} }, nil, nil},
 	{"sliders", func(v *tabView) []fyne.CanvasObject {
 		var out []fyne.CanvasObject
 		for _, s := range v.sliders {
@@ -53,7 +54,7 @@ var tourStops = []tourStop{
 		}
 		return out
 	}, func(v *tabView) []fyne.CanvasObject {
-		out := []fyne.CanvasObject{v.play, v.step, v.back, v.reset, v.delta, v.speed, v.speedValue, v.presets,
+		out := []fyne.CanvasObject{v.play, v.step, v.back, v.reset, v.delta, v.speed, v.presets,
 			v.breakBtn, v.tradeoff.button}
 		for _, name := range slices.Sorted(maps.Keys(v.toggles)) {
 			out = append(out, v.toggles[name])

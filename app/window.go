@@ -30,8 +30,9 @@ type Window struct {
 	files   *windowFiles // open, save, export and the session (files.go)
 
 	app      fyne.App
-	settings Settings    // what is kept between runs
-	menus    []MenuGroup // the menu bar, also the keyboard's actions
+	settings Settings                // what is kept between runs
+	menus    []MenuGroup             // the menu bar, also the keyboard's actions
+	mods     func() fyne.KeyModifier // the modifiers held, for tests; nil: the driver's
 	help     *widget.PopUp
 	job      *recordJob // the scenario being recorded in the background, if any
 	tour     *tour      // the guided tour on show, if any (tour.go)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
@@ -65,11 +66,8 @@ func TestWindowPlaysGCPauseIntoAViolation(t *testing.T) {
 	v.selectPreset("redis-gc-pause")
 	require.Equal(t, "redis-gc-pause", v.ctl.Origin())
 
-	v.speed.SetValue(1) // 10×
-	assert.InDelta(t, 10, v.ctl.Speed(), 1e-9)
-	assert.Equal(t, "10×", v.speedValue.Text)
-	key(w, fyne.KeyS) // a uniform 10×, not slowed for messages
-	require.False(t, v.ctl.SlowForMessages())
+	v.speed.SetSelected("10×") // a uniform 10×
+	assert.Equal(t, Speed10, v.ctl.Speed())
 
 	key(w, fyne.KeySpace)
 	require.True(t, frames.Running(), "playing runs the frame source")
@@ -121,35 +119,59 @@ func indexOf(xs []string, x string) int {
 	return -1
 }
 
-// S (View ▸ Slow down while messages fly) turns the slowing off and on in
-// every tab, the menu shows it checked, and the choice is kept.
-func TestWindowSlowsForMessagesUntilTurnedOff(t *testing.T) {
+// S (View ▸ Story: stop at each caption) turns the story's stops off and
+// on in every tab, the menu shows it checked, and the choice is kept.
+func TestWindowStopsAtCaptionsUntilTurnedOff(t *testing.T) {
 	w, v, frames, clock := newTestWindow(t)
-	require.True(t, v.ctl.SlowForMessages(), "on at first start")
+	require.True(t, v.ctl.StoryStops(), "on at first start")
+	require.Equal(t, SpeedStory, v.ctl.Speed())
+	assert.Equal(t, SpeedStory.Name(), v.speed.Selected)
 	f := v.ctl.Recording().Flights()[0]
 	v.seek(f.Sent)
 	key(w, fyne.KeySpace)
 	*clock = clock.Add(FrameInterval)
 	frames.frame()
-	assert.Less(t, v.ctl.Cursor(), f.Due, "a frame at 1× does not carry a message across")
-	assert.Contains(t, v.status.Text, "real time while messages fly (1× between them)")
+	assert.Less(t, v.ctl.Cursor(), f.Due, "a frame does not carry a key message across")
+	assert.Contains(t, v.status.Text, "of the run every", "how fast time passes, in words")
 	require.NotEmpty(t, v.pics.Cluster.Snapshot().InFlight, "the message is drawn on its way")
+	for frames.Running() {
+		*clock = clock.Add(FrameInterval)
+		frames.frame()
+	}
+	require.True(t, v.ctl.AtStoryStop(), "held at the next caption")
+	assert.Contains(t, v.status.Text, "Space or → goes on")
+	assert.Contains(t, richText(v.pics.Caption), i18n.T("caption.storyStop"), "the caption says how to go on")
+	key(w, fyne.KeyRight)
+	assert.True(t, frames.Running(), "→ goes on")
 
 	key(w, fyne.KeyS)
 	for _, m := range w.Modes() {
-		assert.False(t, w.Controller(m).SlowForMessages(), m)
+		assert.False(t, w.Controller(m).StoryStops(), m)
 	}
-	assert.False(t, w.settings.SlowForMessages(), "kept for the next start")
-	assert.False(t, menuItem(t, w, "Slow down while messages fly").Checked)
-	at := v.ctl.Cursor()
-	*clock = clock.Add(FrameInterval)
-	frames.frame()
-	assert.Equal(t, at+FrameInterval, v.ctl.Cursor(), "uniform 1×")
-	assert.Contains(t, v.status.Text, "playing at 1× real time")
+	assert.Equal(t, SpeedPaced, v.ctl.Speed(), "the same pace without the stops")
+	assert.Equal(t, SpeedPaced.Name(), v.speed.Selected)
+	assert.False(t, w.settings.StoryStops(), "kept for the next start")
+	assert.False(t, menuItem(t, w, "Story: stop at each caption").Checked)
+	for frames.Running() {
+		*clock = clock.Add(FrameInterval)
+		frames.frame()
+		require.False(t, v.ctl.AtStoryStop())
+	}
+	assert.Equal(t, v.ctl.End(), v.ctl.Cursor())
 
 	key(w, fyne.KeyS)
-	assert.True(t, v.ctl.SlowForMessages())
-	assert.True(t, menuItem(t, w, "Slow down while messages fly").Checked)
+	assert.True(t, v.ctl.StoryStops())
+	assert.Equal(t, SpeedStory, v.ctl.Speed())
+	assert.True(t, menuItem(t, w, "Story: stop at each caption").Checked)
+}
+
+// richText is the words a rich text shows.
+func richText(r *widget.RichText) string {
+	var b strings.Builder
+	for _, s := range r.Segments {
+		b.WriteString(s.Textual())
+	}
+	return b.String()
 }
 
 // menuItem finds an entry of the window's menu bar by its label.
@@ -168,7 +190,7 @@ func menuItem(t *testing.T, w *Window, label string) *fyne.MenuItem {
 
 func TestWindowPlaybackStopsAtTheEnd(t *testing.T) {
 	_, v, frames, clock := newTestWindow(t)
-	v.speed.SetValue(2) // 100×
+	v.speed.SetSelected("100×")
 	v.togglePlay()
 	for i := 0; i < 100 && frames.Running(); i++ {
 		*clock = clock.Add(FrameInterval)
