@@ -576,6 +576,9 @@ type Summary struct {
 	WatchNotifications  int            `json:"watchNotifications"`
 	Grants              []GrantSummary `json:"grants"`
 	Safe                bool           `json:"safe"`
+	// Playback is what the run takes in the window at its default speed
+	// (Sim.Pace with StoryPace), for a traced run; nil otherwise.
+	Playback *PlaybackSummary `json:"playback,omitempty"`
 }
 
 // Ms converts a duration to milliseconds, as every figure shown is.

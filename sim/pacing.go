@@ -240,8 +240,8 @@ type PlaybackSummary struct {
 	// MinKeyMessageSeconds is the least real time any of them is on show.
 	MinKeyMessageSeconds float64 `json:"minKeyMessageSeconds"`
 	// QuietRate is the pace of the quiet stretches, in run seconds per
-	// real second.
-	QuietRate float64 `json:"quietRate"`
+	// real second (not in the JSON contract).
+	QuietRate float64 `json:"-"`
 }
 
 // paceLimit is a stretch of the run that may not play faster than rate.

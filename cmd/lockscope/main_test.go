@@ -109,9 +109,16 @@ func TestRunJSONHasExactlyTheContractFields(t *testing.T) {
 	sort.Strings(keys)
 	assert.Equal(t, []string{
 		"acquireLatencyP50Ms", "acquireLatencyP99Ms", "acquisitions", "expiredWhileHeld",
-		"grants", "lostUpdates", "messages", "mode", "name", "overlapMs", "releases", "safe", "seed",
+		"grants", "lostUpdates", "messages", "mode", "name", "overlapMs", "playback", "releases", "safe", "seed",
 		"staleWritesAccepted", "staleWritesRejected", "violations", "watchNotifications", "writes",
 	}, keys)
+	var playback map[string]float64
+	require.NoError(t, json.Unmarshal(obj["playback"], &playback))
+	assert.Len(t, playback, 3)
+	assert.GreaterOrEqual(t, playback["seconds"], 20.0)
+	assert.LessOrEqual(t, playback["seconds"], 60.0)
+	assert.GreaterOrEqual(t, playback["keyMessages"], 1.0)
+	assert.GreaterOrEqual(t, playback["minKeyMessageSeconds"], 0.3)
 
 	var grants []map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(obj["grants"], &grants))
@@ -402,4 +409,34 @@ func TestSweepTable(t *testing.T) {
 	assert.Contains(t, stdout, "redis sweep: ttl, 1 seeds per cell")
 	assert.Contains(t, stdout, "recovery mean")
 	assert.Contains(t, stdout, "8s")
+}
+
+// TestRunJSONPlaybackIsTheWindows: "playback" is what the window's own
+// pacing of the run says (DESIGN.md), and every preset tells its story
+// in 20 to 60 s, each key message on show for 0.3 s at least.
+func TestRunJSONPlaybackIsTheWindows(t *testing.T) {
+	for _, name := range assets.PresetNames() {
+		code, stdout, stderr := invoke("run", name, "--json")
+		require.Equal(t, 0, code, stderr)
+		var sum sim.Summary
+		require.NoError(t, json.Unmarshal([]byte(stdout), &sum))
+		require.NotNil(t, sum.Playback, name)
+		pb := *sum.Playback
+		assert.GreaterOrEqual(t, pb.Seconds, 20.0, name)
+		assert.LessOrEqual(t, pb.Seconds, 60.0, name)
+		assert.GreaterOrEqual(t, pb.KeyMessages, 1, name)
+		assert.GreaterOrEqual(t, pb.MinKeyMessageSeconds, 0.3, name)
+
+		sc, err := assets.Preset(name)
+		require.NoError(t, err)
+		rec, err := sim.Record(sc)
+		require.NoError(t, err)
+		win := rec.Pace(sim.StoryPace).Summary()
+		assert.InDelta(t, win.Seconds, pb.Seconds, 0.0005, "%s: the window's pacing", name)
+		assert.Equal(t, win.KeyMessages, pb.KeyMessages, name)
+		assert.InDelta(t, win.MinKeyMessageSeconds, pb.MinKeyMessageSeconds, 0.0005, name)
+	}
+	code, stdout, _ := invoke("run", "redis-gc-pause")
+	require.Equal(t, 0, code)
+	assert.NotContains(t, stdout, "playback", "the readable report is unchanged")
 }

@@ -157,8 +157,16 @@ func runScenario(args []string, stdout, stderr io.Writer) int {
 		buf = bufio.NewWriterSize(trace, 1<<20)
 		tw = sim.NewTraceWriter(buf, strings.HasSuffix(strings.ToLower(o.trace), ".csv"))
 		s.TraceTo(tw.Sink)
+	} else if o.json {
+		// A traced run keeps its messages for the pacing "playback" reports.
+		s.TraceTo(func(*sim.TraceEvent) {})
 	}
 	sum := runWithProgress(s, stderr)
+	if o.json {
+		pb := s.Pace(sim.StoryPace).Summary()
+		pb.Seconds, pb.MinKeyMessageSeconds = sim.Round3(pb.Seconds), sim.Round3(pb.MinKeyMessageSeconds)
+		sum.Playback = &pb
+	}
 	if trace != nil {
 		if err := errors.Join(tw.Flush(), buf.Flush(), trace.Close()); err != nil {
 			return writeFailed(stderr, fmt.Errorf("--trace: %w", err))
