@@ -88,6 +88,10 @@ type clientRecord struct {
 	sent      []sentWrite // writes sent, not yet received by the storage
 	readAt    time.Duration
 	hasRead   bool // an accepted read since the last grant
+	// For the dashboard (metrics.go): failed tries, rounds given up,
+	// expiries while held, renewals.
+	failed, gaveUpAt, expiredAt []time.Duration
+	renewals                    []renewal
 }
 
 // sentWrite is a write on its way, with the grant it belongs to.
@@ -144,6 +148,8 @@ func (c *Checker) fork(s *Sim) *Checker {
 		r.waits, r.beliefs = slices.Clone(r.waits), slices.Clone(r.beliefs)
 		r.releases, r.crashedAt = slices.Clone(r.releases), slices.Clone(r.crashedAt)
 		r.sent = slices.Clone(r.sent)
+		r.failed, r.gaveUpAt, r.expiredAt = slices.Clone(r.failed), slices.Clone(r.gaveUpAt), slices.Clone(r.expiredAt)
+		r.renewals = slices.Clone(r.renewals)
 	}
 	cp.grants, cp.writes, cp.reads = slices.Clone(c.grants), slices.Clone(c.writes), slices.Clone(c.reads)
 	cp.owners, cp.faults, cp.expired = slices.Clone(c.owners), slices.Clone(c.faults), slices.Clone(c.expired)
@@ -232,6 +238,9 @@ func (c *Checker) released(now time.Duration, id NodeID) {
 
 func (c *Checker) gaveUp(now time.Duration, id NodeID) {
 	if r := c.client(id); r != nil {
+		if r.asking && !c.s.replay {
+			r.gaveUpAt = append(r.gaveUpAt, now)
+		}
 		c.stopAsking(now, r)
 	}
 }
@@ -389,6 +398,7 @@ func (c *Checker) disown(now time.Duration, server NodeID, key string, expired b
 			o.Open, o.Span.To, o.Expired = false, now, expired
 			if r := c.client(o.Client); expired && r != nil && r.holding {
 				c.expired = append(c.expired, now)
+				r.expiredAt = append(r.expiredAt, now)
 			}
 			return
 		}
@@ -579,6 +589,9 @@ type Summary struct {
 	// Playback is what the run takes in the window at its default speed
 	// (Sim.Pace with StoryPace), for a traced run; nil otherwise.
 	Playback *PlaybackSummary `json:"playback,omitempty"`
+	// Metrics is the run's dashboard (Checker.Metrics), which `lockscope
+	// run --json` reports; nil otherwise.
+	Metrics *Metrics `json:"metrics,omitempty"`
 }
 
 // Ms converts a duration to milliseconds, as every figure shown is.

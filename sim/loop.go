@@ -80,6 +80,7 @@ func (l *Loop) Writing() bool { return l.writing }
 // (false: it gave up, and the round is over).
 func (l *Loop) Failed(ctx Ctx, why string, words Words) bool {
 	l.Tries++
+	ctx.s.Check.failedTry(ctx.s.now, ctx.id)
 	if t := ctx.Scenario().Tries; t > 0 && l.Tries >= t {
 		ctx.GaveUp(fmt.Sprintf("%s; gave up after %d tries", why, l.Tries),
 			say("note.gaveUp", "tries", strconv.Itoa(l.Tries)).Part("why", words))

@@ -109,9 +109,24 @@ func TestRunJSONHasExactlyTheContractFields(t *testing.T) {
 	sort.Strings(keys)
 	assert.Equal(t, []string{
 		"acquireLatencyP50Ms", "acquireLatencyP99Ms", "acquisitions", "expiredWhileHeld",
-		"grants", "lostUpdates", "messages", "mode", "name", "overlapMs", "playback", "releases", "safe", "seed",
+		"grants", "lostUpdates", "messages", "metrics", "mode", "name", "overlapMs", "playback", "releases", "safe", "seed",
 		"staleWritesAccepted", "staleWritesRejected", "violations", "watchNotifications", "writes",
 	}, keys)
+	var metrics map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(obj["metrics"], &metrics))
+	assert.ElementsMatch(t, []string{"run", "messagesPerAcquisition", "grantsPerSecond", "fairness", "clients"}, keysOf(metrics))
+	var run map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(metrics["run"], &run))
+	assert.ElementsMatch(t, []string{"rounds", "acquisitions", "gaveUp", "waiting", "acquireSuccessRate", "tries", "failedTries",
+		"contentionRatio", "acquireLatency", "holdTime", "expiredWhileHeld", "renewals", "renewalsFailed", "renewalSuccessRate",
+		"longestWaitMs"}, keysOf(run), "the run's figures have no client name")
+	var clients []map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(metrics["clients"], &clients))
+	require.Len(t, clients, 2)
+	assert.Contains(t, clients[0], "client")
+	var fairness map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(metrics["fairness"], &fairness))
+	assert.ElementsMatch(t, []string{"inversions", "medianWaitMs", "longestWaitMs", "starved"}, keysOf(fairness))
 	var playback map[string]float64
 	require.NoError(t, json.Unmarshal(obj["playback"], &playback))
 	assert.Len(t, playback, 3)
@@ -439,4 +454,13 @@ func TestRunJSONPlaybackIsTheWindows(t *testing.T) {
 	code, stdout, _ := invoke("run", "redis-gc-pause")
 	require.Equal(t, 0, code)
 	assert.NotContains(t, stdout, "playback", "the readable report is unchanged")
+}
+
+// keysOf lists a JSON object's keys.
+func keysOf(m map[string]json.RawMessage) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

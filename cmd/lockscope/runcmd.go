@@ -166,6 +166,8 @@ func runScenario(args []string, stdout, stderr io.Writer) int {
 		pb := s.Pace(sim.StoryPace).Summary()
 		pb.Seconds, pb.MinKeyMessageSeconds = sim.Round3(pb.Seconds), sim.Round3(pb.MinKeyMessageSeconds)
 		sum.Playback = &pb
+		m := s.Check.Metrics(s.End())
+		sum.Metrics = &m
 	}
 	if trace != nil {
 		if err := errors.Join(tw.Flush(), buf.Flush(), trace.Close()); err != nil {

@@ -241,6 +241,7 @@ func (c *etcdClient) deadlineTickFired(ctx sim.Ctx) {
 		return
 	}
 	if c.deadline < now {
+		ctx.Renewed(false) // no keepalive answered within the TTL
 		c.sessionDone(ctx, "no keepalive answer within the lease TTL", sim.Say("note.etcd.noKeepAlive"))
 		return
 	}
@@ -298,9 +299,11 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		if ka.TTL <= 0 {
+			ctx.Renewed(false)
 			c.sessionDone(ctx, "keepalive answered TTL 0: lease not found", sim.Say("note.etcd.ttlZero"))
 			return
 		}
+		ctx.Renewed(true)
 		now := ctx.Mono()
 		c.keepalives++
 		c.leaseTTL = ka.TTL

@@ -130,6 +130,7 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		c.retry(ctx, "held by another client", "note.redis.held")
 	case OpPExpire:
+		ctx.Renewed(r.Int == 1)
 		if r.Int == 1 {
 			c.renewals++
 			c.renewAfter(ctx)
@@ -209,6 +210,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 				c.retry(ctx, "timed out", "note.redis.timedOut")
 			}
 		case OpPExpire:
+			ctx.Renewed(false)
 			c.renewAfter(ctx) // a failed renewal is tried again, not given up
 		}
 	}

@@ -233,6 +233,8 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.rcvd++
 	}
 	switch m.Op {
+	case OpPong: // the session's renewal, answered (the dashboard's renewal rate)
+		ctx.Renewed(true)
 	case OpConnected:
 		if c.conn != zkConnConnecting {
 			return
@@ -516,6 +518,9 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		if idle := mono - c.lastRecv; due(idle, limit) {
+			if c.conn == zkConnConnected {
+				ctx.Renewed(false) // the pings went unanswered
+			}
 			c.disconnect(ctx, fmt.Sprintf("have not heard from server in %v", idle.Round(time.Millisecond)), sim.Say("note.zk.notHeard", "idle", idle.Round(time.Millisecond).String()))
 			return
 		}
