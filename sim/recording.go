@@ -200,7 +200,9 @@ func (r *Recording) End() time.Duration { return r.final.end }
 func (r *Recording) Summary() Summary { return r.final.Check.Summary(r.final.end) }
 
 // Metrics is the dashboard of the run up to t (metrics.go).
-func (r *Recording) Metrics(t time.Duration) Metrics { return r.final.Check.Metrics(min(t, r.final.end)) }
+func (r *Recording) Metrics(t time.Duration) Metrics {
+	return r.final.Check.Metrics(min(t, r.final.end))
+}
 
 // Events is the run's trace, kept compactly.
 func (r *Recording) Events() *TraceStore { return r.trace }
