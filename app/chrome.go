@@ -101,6 +101,7 @@ func (w *Window) actions() []MenuGroup {
 	view.Actions = append(view.Actions, nil,
 		&Action{Label: "menu.tradeoff", Key: fyne.KeyM, Do: w.onCurrent(func(v *tabView) { v.tradeoff.toggle() })},
 		&Action{Label: "menu.eventlog", Key: fyne.KeyE, Do: func() { w.ShowEventLog(!EventLogShown()) }},
+		&Action{Label: "menu.dashboard", Key: fyne.KeyG, Do: func() { w.ShowDashboard(!DashboardShown()) }, Checked: DashboardShown},
 		&Action{Label: "menu.storyStops", Key: fyne.KeyS, Do: func() { w.SetStoryStops(!w.settings.StoryStops()) },
 			Checked: w.settings.StoryStops},
 		nil,

@@ -438,20 +438,47 @@ func (w *Window) ShowEventLog(on bool) {
 // state and timeline, above the metrics strip; ShowSide shows it.
 // Pictures made for an export have none.
 func (p *Pictures) SetSide(side fyne.CanvasObject) {
-	p.side.Objects = []fyne.CanvasObject{side}
-	p.side.Refresh()
+	p.sideLog = side
+	p.arrangeSide()
 }
 
 // ShowSide shows or hides what SetSide put beside the pictures.
 func (p *Pictures) ShowSide(on bool) {
-	if on == p.side.Visible() || len(p.side.Objects) == 0 {
+	if on == p.logOn {
 		return
 	}
-	if on {
-		p.side.Show()
-	} else {
-		p.side.Hide()
+	p.logOn = on
+	p.arrangeSide()
+}
+
+// arrangeSide puts the parts on show beside the pictures: the event log,
+// the dashboard, or both, the log above.
+func (p *Pictures) arrangeSide() {
+	var parts []fyne.CanvasObject
+	if p.logOn && p.sideLog != nil {
+		parts = append(parts, p.sideLog)
 	}
+	if p.dashOn && p.sideDash != nil {
+		parts = append(parts, p.sideDash)
+	}
+	switch len(parts) {
+	case 0:
+		p.side.Objects = nil
+	case 1:
+		p.side.Objects = parts
+	default:
+		split := container.NewVSplit(parts[0], parts[1])
+		split.Offset = 0.5
+		p.side.Objects = []fyne.CanvasObject{split}
+	}
+	if on := len(parts) > 0; on != p.side.Visible() {
+		if on {
+			p.side.Show()
+		} else {
+			p.side.Hide()
+		}
+	}
+	p.side.Refresh()
 	p.content.Refresh()
 }
 

@@ -59,6 +59,7 @@ type windowFiles struct {
 	chooseOpen func(then func(fyne.URI))
 	chooseSave func(name string, exts []string, then func(fyne.URI))
 	logButton  *widgets.TipButton // shows and hides the event log
+	dashButton *widgets.TipButton // shows and hides the dashboard
 }
 
 // file is the tab's file, nil when its scenario is a preset or was loaded
@@ -644,7 +645,7 @@ func (w *Window) RestoreSession() {
 	}
 }
 
-// fileStrip is the event log's switch and Open, Save and Export PNG as
+// fileStrip is the dashboard's and the event log's switches and Open, Save and Export PNG as
 // icon buttons at the right end of the tab strip, where the tabs leave
 // room, for the window's content.
 func (w *Window) fileStrip() fyne.CanvasObject {
@@ -654,7 +655,12 @@ func (w *Window) fileStrip() fyne.CanvasObject {
 	if EventLogShown() {
 		w.files.logButton.Importance = widget.HighImportance
 	}
-	bar := container.NewHBox(layout.NewSpacer(), w.files.logButton,
+	w.files.dashButton = widgets.NewTipButton(i18n.T("dashboard.button"), theme.InfoIcon(), func() { w.ShowDashboard(!DashboardShown()) }, w.tips,
+		"dashboard.button.tip")
+	if DashboardShown() {
+		w.files.dashButton.Importance = widget.HighImportance
+	}
+	bar := container.NewHBox(layout.NewSpacer(), w.files.dashButton, w.files.logButton,
 		widgets.NewTipButton("", theme.FolderOpenIcon(), w.Open, w.tips,
 			"files.open.tip"),
 		widgets.NewTipButton("", theme.DocumentSaveIcon(), w.Save, w.tips,

@@ -153,6 +153,7 @@ func (s Settings) Reset() {
 		s.p.RemoveValue(k)
 	}
 	s.p.RemoveValue(prefEventLog)
+	s.p.RemoveValue(prefDashboard)
 	s.p.RemoveValue(prefTourSeen)
 	for _, m := range sim.ModeNames() {
 		for _, prefix := range []string{prefPreset, prefSliders, prefToggles} {

@@ -27,18 +27,24 @@ const FrameInterval = time.Second / 30
 // state, caption, timeline and metrics — apart from the controls, so the
 // same picture can be built again off screen (for an exported PNG).
 type Pictures struct {
-	Cluster  *widgets.ClusterView
-	State    designtab.StateView
-	Timeline *widgets.Timeline
-	Metrics  *widgets.Metrics
-	Caption  *widget.RichText
-	Protocol *widget.Label
+	Cluster   *widgets.ClusterView
+	Dashboard *widgets.Dashboard // the run's efficiency at the cursor, beside the pictures when shown (dashboard.go); nil in an export
+	State     designtab.StateView
+	Timeline  *widgets.Timeline
+	Metrics   *widgets.Metrics
+	Caption   *widget.RichText
+	Protocol  *widget.Label
 
 	spec         designtab.ModeTab
 	protoFor     *sim.Scenario // the scenario the protocol notes were written for
 	clusterPanel *widgets.Panel
 	content      fyne.CanvasObject
-	side         *fyne.Container // beside the pictures in the tab (the event log); empty in an export
+	side         *fyne.Container // beside the pictures in the tab: the event log and the dashboard, each when shown; empty in an export
+	sideLog      fyne.CanvasObject
+	sideDash     fyne.CanvasObject
+	dashScroll   *container.Scroll
+	logOn        bool
+	dashOn       bool
 	room         *roomForLanes   // the split between the pictures above and the timeline
 	notes        *yieldingFooter // the split between the state picture and the protocol notes; nil without notes
 	stateBox     *fyne.Container // the picture and the notes it lays out
@@ -239,7 +245,10 @@ type tabView struct {
 	breakDeliver            func(func())  // hands the search's results to the UI goroutine; nil: fyne.Do
 	breakResult             dialog.Dialog // the search's result on show, nil when closed; Escape closes it
 
-	log        *EventLog     // the trace around the cursor (eventlog.go)
+	log        *EventLog      // the trace around the cursor (eventlog.go)
+	dashFor    *sim.Recording // the run, instant and time the dashboard was last worked out for (dashboard.go)
+	dashAt     time.Duration
+	dashTime   time.Time
 	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
 
 	syncing bool // controls are being set from the scenario: ignore their callbacks
@@ -359,6 +368,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	top := v.bar
 	v.addEventLog()
+	v.addDashboard()
 	return newFlowBorder(top, container.NewStack(v.pics.Content(), v.tradeoff.content), v.status)
 }
 
@@ -381,6 +391,7 @@ func (v *tabView) showRun() {
 func (v *tabView) show() {
 	v.pics.Show(v.ctl)
 	v.follow()
+	v.followDashboard(false)
 	switch {
 	case v.ctl.Playing() && v.play.Text != i18n.T("toolbar.pause"):
 		v.play.SetText(i18n.T("toolbar.pause"))

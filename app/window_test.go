@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/stretchr/testify/assert"
@@ -313,4 +314,30 @@ func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	v.selectPreset("redis-happy-path")
 	assert.Equal(t, PresetOption("redis-happy-path"), v.presets.Selected, "choosing it again loads it as shipped")
 	assert.False(t, v.ctl.Edited())
+}
+
+// G shows the dashboard beside the pictures, at the cursor, in every tab,
+// and the choice is kept; stepping moves its figures with the cursor.
+func TestDashboardFollowsTheCursor(t *testing.T) {
+	w, v, _, _ := newTestWindow(t)
+	require.False(t, DashboardShown(), "off at first")
+	key(w, fyne.KeyG)
+	require.True(t, DashboardShown())
+	require.True(t, v.pics.dashOn)
+	assert.True(t, menuItem(t, w, "Dashboard").Checked)
+	v.seek(5 * time.Second)
+	m := v.pics.Dashboard.Metrics()
+	assert.Equal(t, 1, m.Run.Acquisitions, "at 5 s client-1 holds")
+	assert.Equal(t, 1, m.Run.Waiting)
+	key(w, fyne.KeyEnd)
+	m = v.pics.Dashboard.Metrics()
+	assert.Equal(t, 2, m.Run.Acquisitions)
+	assert.Equal(t, v.ctl.Recording().Metrics(v.ctl.End()).Run.FailedTries, m.Run.FailedTries)
+	key(w, fyne.KeyE)
+	assert.Len(t, v.pics.side.Objects, 1, "the log and the dashboard share the side")
+	_, split := v.pics.side.Objects[0].(*container.Split)
+	assert.True(t, split)
+	key(w, fyne.KeyE)
+	key(w, fyne.KeyG)
+	assert.False(t, v.pics.side.Visible())
 }
