@@ -133,8 +133,44 @@ func (s *Sim) Flights() []Flight {
 
 // markAnswers judges the answer to each routine message with it: the
 // first message its receiver sends back the instant it arrives. An answer
-// that grants the lock is key, and so is the try it answers.
+// that grants the lock is key, and so is the try it answers; so is the
+// whole try that won after failed ones (each of Redlock's votes), with
+// its answers.
 func (s *Sim) markAnswers(fs []Flight) {
+	answer := func(i int) int { // the index of fs[i]'s answer, -1 for none
+		f := fs[i]
+		for j := sort.Search(len(fs), func(j int) bool { return fs[j].Sent >= f.Due }); j < len(fs) && fs[j].Sent == f.Due; j++ {
+			if j > i && fs[j].From == f.To && fs[j].To == f.From {
+				return j
+			}
+		}
+		return -1
+	}
+	defer func() {
+		for _, g := range s.Check.Grants() {
+			r := s.Check.client(g.Client)
+			if r == nil {
+				continue
+			}
+			from, retried := g.Asked, false
+			for _, at := range r.failed {
+				if at >= from && at < g.At {
+					from, retried = at, true
+				}
+			}
+			if !retried {
+				continue // a first try: its messages are key already
+			}
+			for i := sort.Search(len(fs), func(i int) bool { return fs[i].Sent > from }); i < len(fs) && fs[i].Sent <= g.At; i++ {
+				if fs[i].From == g.Client && fs[i].routine {
+					fs[i].Key = true
+					if j := answer(i); j >= 0 {
+						fs[j].Key = true
+					}
+				}
+			}
+		}
+	}()
 	type grant struct {
 		client NodeID
 		at     time.Duration
@@ -149,16 +185,12 @@ func (s *Sim) markAnswers(fs []Flight) {
 			continue
 		}
 		// Flights are in the order sent: the answer is among those sent at f.Due.
-		for j := sort.Search(len(fs), func(j int) bool { return fs[j].Sent >= f.Due }); j < len(fs) && fs[j].Sent == f.Due; j++ {
-			if j <= i || fs[j].From != f.To || fs[j].To != f.From {
-				continue
-			}
+		if j := answer(i); j >= 0 {
 			if grants[grant{f.From, fs[j].Due}] {
 				f.Key, fs[j].Key = true, true
 			} else {
 				fs[j].Key = false
 			}
-			break
 		}
 	}
 }

@@ -222,6 +222,33 @@ func TestWhichMessagesAreKey(t *testing.T) {
 	assert.Equal(t, 2, answers[true], "the answers to the first and the winning try")
 	assert.Greater(t, answers[false], 2)
 
+	// Redlock: every vote of a try that won after failed ones is key.
+	rl, err := sim.Record(simtest.Preset(t, "redlock-happy-path", nil))
+	require.NoError(t, err)
+	tl := rl.Timeline()
+	checked := 0
+	for _, g := range tl.Grants {
+		var last time.Duration = -1
+		var votes []sim.Flight
+		for _, f := range rl.Flights() {
+			if f.From == g.Client && f.Op == "SET" && f.Sent <= g.At {
+				if f.Sent != last {
+					last, votes = f.Sent, nil
+				}
+				votes = append(votes, f)
+			}
+		}
+		if last <= g.Asked {
+			continue // won at its first try
+		}
+		checked++
+		require.Len(t, votes, 5, "a try asks all five masters at once")
+		for _, v := range votes {
+			assert.True(t, v.Key, "the winning try's vote to %d at %v", v.To, v.Sent)
+		}
+	}
+	require.Positive(t, checked, "a client won after failed tries")
+
 	for _, tc := range []struct {
 		preset string
 		ops    []sim.Op
