@@ -36,9 +36,11 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	assert.False(t, v.toggles["fencing"].Checked)
 	assert.False(t, v.toggles["herd"].Checked)
 
+	v.seek(3200 * time.Millisecond)
+	assert.Equal(t, []string{"client-1", "client-2"}, widgets.Holders(v.pics.Cluster.Snapshot()), "paused, client-1 still believes")
 	v.seek(3700 * time.Millisecond)
 	snap := v.pics.Cluster.Snapshot()
-	assert.Equal(t, []string{"client-1", "client-2"}, widgets.Holders(snap))
+	assert.Equal(t, []string{"client-2"}, widgets.Holders(snap), "awake, client-1 was told by Session.Done()")
 	state := shownTexts(v.pics.State)
 	assert.Contains(t, state, "OWNER")
 	assert.Contains(t, state, "rev 3")
@@ -46,6 +48,7 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	cluster := shownTexts(v.pics.Cluster)
 	assert.Contains(t, cluster, "leader", "the cluster view marks the raft leader")
 	assert.Contains(t, cluster, "expired", "and client-1's session, closed by a keepalive answered TTL 0")
+	assert.Contains(t, cluster, "told it may have lost the lock", "client-1's state, in words")
 
 	v.selectPreset("etcd-fenced-txn")
 	require.Equal(t, "etcd-fenced-txn", v.ctl.Origin())

@@ -91,9 +91,10 @@ func TestZKTabSliders(t *testing.T) {
 	}
 }
 
-// The partitioned holder goes SUSPENDED; with respectSuspended its worker
-// reads the listener's flag before writing and does not write (the
-// beliefs overlap, the data is safe); without it the stale write is taken.
+// The partitioned holder goes SUSPENDED; with respectSuspended it is told
+// (its belief ends before client-2's grant: no overlap) and its worker
+// reads the listener's flag before writing and does not write (the data
+// is safe); without it the stale write is taken.
 func TestZKTabSessionExpiry(t *testing.T) {
 	v := zkTab(t)
 	v.selectPreset("zk-session-expiry")
@@ -102,6 +103,7 @@ func TestZKTabSessionExpiry(t *testing.T) {
 	require.True(t, stop.Checked)
 	assert.Zero(t, v.ctl.Recording().Summary().StaleWritesAccepted)
 	assert.True(t, v.ctl.Recording().Summary().Safe)
+	assert.Zero(t, v.ctl.Recording().Summary().Violations, "told SUSPENDED, client-1 no longer believed when client-2 was granted")
 
 	v.seek(6800 * time.Millisecond)
 	assert.Contains(t, shownTexts(v.pics.Cluster), zookeeper.SessionSuspended, "the client's box names its connection state")

@@ -77,6 +77,7 @@ type clientRecord struct {
 	asking    bool
 	askedAt   time.Duration
 	holding   bool
+	told      bool // told by its library it may have lost the lock (Loop.Tell): not believing, still working
 	heldFrom  time.Duration
 	grantAt   time.Duration
 	issued    time.Duration // the current or last grant's Issued
@@ -131,7 +132,7 @@ func (c *Checker) cloneForReplay(s *Sim) *Checker {
 		clients: make([]clientRecord, len(c.clients)),
 	}
 	for i, r := range c.clients {
-		cp.clients[i] = clientRecord{asking: r.asking, askedAt: r.askedAt, holding: r.holding,
+		cp.clients[i] = clientRecord{asking: r.asking, askedAt: r.askedAt, holding: r.holding, told: r.told,
 			heldFrom: r.heldFrom, grantAt: r.grantAt, issued: r.issued, token: r.token}
 	}
 	return cp
@@ -193,7 +194,7 @@ func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity ti
 	if r.holding {
 		c.unheld(now, id)
 	}
-	r.holding, r.heldFrom, r.grantAt, r.token = true, now, now, token
+	r.holding, r.told, r.heldFrom, r.grantAt, r.token = true, false, now, now, token
 	r.readAt, r.hasRead = now, false
 	if !c.s.replay {
 		r.issued = c.issued(id, asked, now)
@@ -229,6 +230,33 @@ func (c *Checker) unheld(now time.Duration, id NodeID) {
 	}
 }
 
+// tell marks a client whose belief has just ended (unheld) because its
+// library told it it may have lost the lock, while it works on in the same
+// grant (Loop.Tell): its reads still count as its critical section's.
+func (c *Checker) tell(id NodeID) {
+	if r := c.client(id); r != nil && !r.holding {
+		r.told = true
+	}
+}
+
+// untell ends a told client's critical section (Loop.untold).
+func (c *Checker) untell(id NodeID) {
+	if r := c.client(id); r != nil {
+		r.told = false
+	}
+}
+
+// believeAgain makes a told client believe again from now, in the same
+// grant (Loop.Resume: Curator's RECONNECTED): a new stretch of belief, no
+// new grant.
+func (c *Checker) believeAgain(now time.Duration, id NodeID) {
+	r := c.client(id)
+	if r == nil || !r.told || r.holding {
+		return
+	}
+	r.holding, r.told, r.heldFrom = true, false, now
+}
+
 // released counts a voluntary release by a client.
 func (c *Checker) released(now time.Duration, id NodeID) {
 	if r := c.client(id); r != nil && !c.s.replay {
@@ -252,6 +280,7 @@ func (c *Checker) crashed(now time.Duration, id NodeID) {
 	}
 	c.stopAsking(now, r)
 	c.unheld(now, id)
+	r.told = false
 	if !c.s.replay {
 		r.crashedAt = append(r.crashedAt, now)
 	}
@@ -309,7 +338,7 @@ func (c *Checker) stored(now time.Duration, id NodeID, req storageRequest, accep
 		}
 	}
 	if !req.Write {
-		if accepted && r.holding {
+		if accepted && (r.holding || r.told) {
 			r.readAt, r.hasRead = now, true
 		}
 		c.reads = append(c.reads, ReadRecord{At: now, Client: id, Token: req.Token, Accepted: accepted})
@@ -433,6 +462,13 @@ func (c *Checker) Faults() []FaultMark { return c.faults }
 func (c *Checker) Holding(id NodeID) bool {
 	r := c.client(id)
 	return r != nil && r.holding
+}
+
+// Told reports whether client id was told by its library it may have
+// lost the lock and works on without believing it holds it (Loop.Tell).
+func (c *Checker) Told(id NodeID) bool {
+	r := c.client(id)
+	return r != nil && r.told
 }
 
 // Asking reports whether client id is waiting for the lock now.

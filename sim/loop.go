@@ -17,6 +17,7 @@ type Loop struct {
 	work    TimerID
 	think   TimerID
 	stopped bool // a holder that stopped working (zookeeper SUSPENDED)
+	told    bool // a holder its library told it may have lost the lock: it no longer believes, it still works (Tell)
 
 	storeSeq   int64      // numbers the requests to the storage
 	store      storageReq // the request to the storage awaiting its answer
@@ -43,7 +44,7 @@ func (l *Loop) Begin(ctx Ctx) bool {
 	l.Round++
 	l.Tries = 0
 	l.State = StateWaiting
-	l.stopped = false
+	l.stopped, l.told = false, false
 	ctx.Waiting()
 	return true
 }
@@ -53,6 +54,7 @@ func (l *Loop) Begin(ctx Ctx) bool {
 // on), then the work itself, in execution time.
 func (l *Loop) Grant(ctx Ctx, token int64, validity time.Duration) {
 	l.State = StateHolding
+	l.told = false
 	l.Token = token
 	ctx.Granted(token, validity)
 	if !valueInLockService(ctx.Scenario()) {
@@ -91,7 +93,8 @@ func (l *Loop) Failed(ctx Ctx, why string, words Words) bool {
 }
 
 // Lost ends the belief without a release (lease known lost, session LOST):
-// the work is abandoned and nothing is written.
+// the work is abandoned and nothing is written. A holder told before
+// (Tell) stopped believing then: this is where its worker acts on it.
 func (l *Loop) Lost(ctx Ctx, why string, words Words) {
 	if l.State != StateHolding {
 		return
@@ -99,11 +102,14 @@ func (l *Loop) Lost(ctx Ctx, why string, words Words) {
 	ctx.Cancel(l.work)
 	l.work = 0
 	ctx.Unheld(why, words)
+	l.untold(ctx)
 	l.Rest(ctx)
 }
 
 // Stop makes a holder stop working while keeping its place (zookeeper
-// SUSPENDED with respectSuspended): it writes nothing until Resume.
+// SUSPENDED with respectSuspended): it writes nothing until Resume. A
+// holder told before (Tell) stopped believing then; this is its worker's
+// check, where it stops.
 func (l *Loop) Stop(ctx Ctx, why string, words Words) {
 	if l.State != StateHolding || l.stopped {
 		return
@@ -112,13 +118,62 @@ func (l *Loop) Stop(ctx Ctx, why string, words Words) {
 	ctx.Cancel(l.work)
 	l.work = 0
 	ctx.Unheld(why, words)
+	l.untold(ctx)
 }
 
-// Resume makes a stopped holder whose lock turned out to be still its own
-// (Curator: RECONNECTED after SUSPENDED) work again, from the start.
+// Tell is the holder's library telling it, now, that it may no longer
+// hold the lock: Curator's SUSPENDED or LOST to the application's
+// ConnectionStateListener (apache/curator, curator-framework/src/main/
+// java/org/apache/curator/framework/state/ConnectionStateManager.java,
+// processEvents), etcd's Session.Done() closing (etcd-io/etcd,
+// client/v3/concurrency/session.go). Its belief ends at this instant (the
+// timeline's lane, overlaps and violations read beliefs), but its work
+// goes on: the worker looks at what it was told only at its next check
+// (the mode's check before its write, which calls Stop or Lost), or never
+// (etcd's Mutex has none: the write goes out), and a write it sends still
+// lands. Resume makes it believe again. A holder that is not holding, was
+// told already, has stopped or has released (an etcd holder waiting for
+// its unlock's answer) is left as it is.
+func (l *Loop) Tell(ctx Ctx, why string, words Words) {
+	if l.State != StateHolding || l.told || l.stopped || !ctx.s.Check.Holding(ctx.id) {
+		return // not holding, or its belief already ended (told, stopped, released)
+	}
+	l.told = true
+	ctx.Unheld(why, words)
+	ctx.s.Check.tell(ctx.id)
+}
+
+// Told reports whether the holder was told it may have lost the lock and
+// works on without believing it holds it (Tell).
+func (l *Loop) Told() bool { return l.told }
+
+// untold ends a told holder's critical section (it stopped, lost or
+// released).
+func (l *Loop) untold(ctx Ctx) {
+	if l.told {
+		l.told = false
+		ctx.s.Check.untell(ctx.id)
+	}
+}
+
+// Resume is the library telling a stopped or told holder that its lock
+// is still its own (Curator: RECONNECTED in the same session after
+// SUSPENDED; its recipe's documentation: "If a SUSPENDED state is
+// reported you cannot be certain that you still hold the lock unless you
+// subsequently receive a RECONNECTED state", apache/curator-site,
+// docs/recipes-shared-reentrant-lock.md). A stopped holder works again,
+// from the start, as a new grant; a told one, whose work went on, believes
+// again from now in the same grant.
 func (l *Loop) Resume(ctx Ctx, token int64, validity time.Duration) {
-	l.stopped = false
-	l.Grant(ctx, token, validity)
+	switch {
+	case l.State != StateHolding:
+	case l.stopped:
+		l.stopped = false
+		l.Grant(ctx, token, validity)
+	case l.told:
+		l.told = false
+		ctx.s.Check.believeAgain(ctx.s.now, ctx.id)
+	}
 }
 
 // Finished reports whether the client has done all its rounds.
@@ -140,13 +195,18 @@ func (l *Loop) Rest(ctx Ctx) {
 }
 
 // Release ends the belief voluntarily, after the write; the mode then sends
-// its release request and calls Rest.
+// its release request and calls Rest. A told holder (Tell) that worked on
+// and wrote releases too, though it no longer believed it held the lock.
 func (l *Loop) Release(ctx Ctx) {
 	var words Words
 	if ctx.Tracing() {
 		words = say("note.release")
 	}
+	if l.told {
+		ctx.s.Check.released(ctx.s.now, ctx.id)
+	}
 	ctx.Unheld(WhyRelease, words)
+	l.untold(ctx)
 }
 
 // LoopStep is what a timer of the Loop's own asks of the mode's client.

@@ -53,6 +53,10 @@ const (
 	StateWaiting ClientState = "waiting"
 	StateHolding ClientState = "holding"
 	StateDone    ClientState = "done"
+	// StateTold is a holder its library told it may have lost the lock
+	// (Curator's SUSPENDED or LOST, etcd's Session.Done()): it no longer
+	// believes it holds the lock, and works on to its next check.
+	StateTold ClientState = "told"
 )
 
 // NodeView is one node as drawn in the cluster view.
@@ -157,6 +161,8 @@ func (s *Sim) Snapshot() *Snapshot {
 			switch {
 			case s.Check.Holding(NodeID(i)):
 				v.State = StateHolding
+			case s.Check.Told(NodeID(i)):
+				v.State = StateTold
 			case s.Check.Asking(NodeID(i)):
 				v.State = StateWaiting
 			}

@@ -652,6 +652,8 @@ func ClientStateText(n sim.NodeView) string {
 		return i18n.T("client.waiting")
 	case sim.StateDone:
 		return i18n.T("client.done")
+	case sim.StateTold:
+		return i18n.T("client.told")
 	}
 	return i18n.T("client.idle")
 }

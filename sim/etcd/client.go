@@ -248,14 +248,29 @@ func (c *etcdClient) deadlineTickFired(ctx sim.Ctx) {
 	c.scheduleDeadline(ctx, now)
 }
 
-// sessionDone closes Session.Done(). A holder does not look at it while it
-// works (nor did Jepsen's client): only the next Lock needs a new session.
+// sessionDone closes Session.Done(). The session's goroutine closes it
+// when KeepAlive's channel closes (etcd-io/etcd, client/v3/concurrency/
+// session.go, NewSession), which the lessor does when a keepalive is
+// answered with TTL 0 (recvKeepAlive) or none came within the TTL
+// (deadlineLoop, every second; client/v3/lease.go). That is the library
+// telling the holder: it stops believing it holds the lock now
+// (Loop.Tell). Its work does not look at the channel (nor did Jepsen's
+// client; Mutex never reads it, client/v3/concurrency/mutex.go): the
+// write goes out at the end of the work, and only the next Lock needs a
+// new session.
 func (c *etcdClient) sessionDone(ctx sim.Ctx, why string, words sim.Words) {
 	c.sess = sessExpired
 	c.dlGen++
 	if ctx.Tracing() {
 		ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
 			sim.Say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).Part("why", words))
+	}
+	if c.State == sim.StateHolding {
+		var told sim.Words
+		if ctx.Tracing() {
+			told = sim.Say("note.etcd.toldDone")
+		}
+		c.Tell(ctx, "told by Session.Done(): it no longer believes it holds the lock", told)
 	}
 }
 

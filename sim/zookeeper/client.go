@@ -64,7 +64,8 @@ type zkClient struct {
 	// What the application's ConnectionStateListener tells its worker:
 	// set on SUSPENDED (and LOST), cleared on RECONNECTED of the same
 	// session; with respectSuspended the worker reads it just before it
-	// sends its write.
+	// sends its write. The listener is told at once (Loop.Tell ends the
+	// holder's belief then); the worker acts at that read.
 	flagSuspended, flagLost bool
 
 	// The lock recipe.
@@ -171,6 +172,18 @@ func (c *zkClient) disconnect(ctx sim.Ctx, why string, words sim.Words) {
 	c.connect(ctx)
 }
 
+// suspend is Curator's SUSPENDED. ClientCnxn queues a Disconnected event
+// when its connection is lost (apache/zookeeper, zookeeper-server/src/main/
+// java/org/apache/zookeeper/ClientCnxn.java, SendThread.run's cleanup);
+// CuratorFrameworkImpl.validateConnection turns it into SUSPENDED and the
+// ConnectionStateManager hands it to the listeners on its own thread, at
+// once (apache/curator, curator-framework/src/main/java/org/apache/
+// curator/framework/imps/CuratorFrameworkImpl.java, state/
+// ConnectionStateManager.java). With respectSuspended the application has
+// a listener: the holder is told now and stops believing (Loop.Tell); its
+// worker reads the listener's flag only before its write (finish).
+// Without one (InterProcessMutex and LockInternals register none),
+// nothing tells it.
 func (c *zkClient) suspend(ctx sim.Ctx) {
 	c.cstate = SessionSuspended
 	c.suspendedAt = ctx.Wall()
@@ -179,10 +192,21 @@ func (c *zkClient) suspend(ctx sim.Ctx) {
 	ctx.Trace("state", SessionSuspended, "")
 	if c.State == sim.StateHolding {
 		c.flagSuspended = true
+		if ctx.Scenario().RespectSuspended {
+			var told sim.Words
+			if ctx.Tracing() {
+				told = sim.Say("note.zk.toldSuspended")
+			}
+			c.Tell(ctx, "told SUSPENDED: it can no longer be sure it holds the lock", told)
+		}
 	}
 }
 
-// lose is Curator's LOST: the session is gone for sure.
+// lose is Curator's LOST: the session is gone for sure. With
+// respectSuspended the listener hears it at once: a holder not told yet
+// (LOST straight after an Expired event) stops believing now, and a
+// stopped one gives up its place; the worker that is still working reads
+// the flag before its write.
 func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	c.cstate = SessionLost
 	c.session = 0
@@ -192,12 +216,15 @@ func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	switch c.State {
 	case sim.StateHolding:
 		c.flagLost = true
-		if ctx.Scenario().RespectSuspended && c.Stopped() {
+		switch {
+		case !ctx.Scenario().RespectSuspended:
+			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
+		case c.Stopped():
 			c.ourPath = ""
 			c.step = ""
 			c.Lost(ctx, "session LOST", sim.Say("note.zk.sessionLost"))
-		} else if !ctx.Scenario().RespectSuspended {
-			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
+		default:
+			c.Tell(ctx, "told LOST: it no longer holds the lock", sim.Say("note.zk.toldLost"))
 		}
 	case sim.StateWaiting:
 		// The ephemeral node died with the session: Curator's lock loop
@@ -291,9 +318,13 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 	if prev == SessionSuspended && same {
 		c.flagSuspended = false // the listener hears RECONNECTED
 	}
-	if prev == SessionSuspended && same && c.State == sim.StateHolding && c.Stopped() {
+	if prev == SessionSuspended && same && c.State == sim.StateHolding && (c.Stopped() || c.Told()) {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
-		// ours. The interrupted work is done again from the start.
+		// ours. A holder told SUSPENDED believes again; one whose worker
+		// stopped does the interrupted work again from the start.
+		if ctx.Tracing() {
+			ctx.TraceSaid("lock", "", "RECONNECTED in the same session: the lock is still its own", sim.Say("note.zk.stillOurs"))
+		}
 		c.Resume(ctx, c.Token, 0)
 	}
 	if c.State == sim.StateWaiting && c.step != zkStepCreate {
@@ -550,8 +581,9 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 // finish ends the work. With respectSuspended the worker reads the flag
 // its connection-state listener keeps just before it sends the write: a
 // SUSPENDED connection stops it (it keeps its place and redoes the work
-// on RECONNECTED), a LOST session ends it. A pause after this read still
-// sends the write.
+// on RECONNECTED), a LOST session ends it. The holder stopped believing
+// when the listener was told (suspend, lose); this read is where its
+// write path stops. A pause after this read still sends the write.
 func (c *zkClient) finish(ctx sim.Ctx) {
 	if ctx.Scenario().RespectSuspended {
 		switch {

@@ -107,7 +107,8 @@ type etcdModel struct {
 // buildEtcdModel turns a view into rows: keys by create revision, then
 // leases that hold no key, then waiters whose key is gone; arrows for the
 // watches; and a note for every client that believes it holds the lock
-// while etcd says another key owns it (or its own key is gone).
+// while etcd says another key owns it (or its own key is gone), or that
+// was told by Session.Done() and works on to its write.
 func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 	var m etcdModel
 	leases := map[int64]*etcdsim.Lease{}
@@ -166,7 +167,7 @@ func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 	}
 	m.lanes = assignLanes(m.arrows)
 	for _, n := range nodes {
-		if !n.Client || n.State != sim.StateHolding || (owner != nil && owner.Owner == n.Name) {
+		if !n.Client || (n.State != sim.StateHolding && n.State != sim.StateTold) || (owner != nil && owner.Owner == n.Name) {
 			continue
 		}
 		token := ""
@@ -178,6 +179,8 @@ func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 			outcome = i18n.T("etcd.note.refused")
 		}
 		switch r, ok := clientRow[n.Name]; {
+		case n.State == sim.StateTold:
+			m.notes = append(m.notes, i18n.F("etcd.note.told", "client", n.Name, "token", token, "outcome", outcome))
 		case ok && m.rows[r].kind == etcdRowKey && owner != nil:
 			m.notes = append(m.notes, i18n.F("etcd.note.notOwner", "client", n.Name, "token", token,
 				"owner", owner.Owner, "rev", owner.CreateRev))

@@ -114,7 +114,9 @@ func TestEtcdKeysHerdWatchesThePrefix(t *testing.T) {
 }
 
 func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
-	snap := etcdSnapshot(t, "etcd-lease-expiry", 3700*time.Millisecond, nil)
+	// Paused (0.5 s to 3.5 s), client-1 still believes: Session.Done()
+	// closes only when it wakes.
+	snap := etcdSnapshot(t, "etcd-lease-expiry", 3200*time.Millisecond, nil)
 	require.Len(t, widgets.Holders(snap), 2)
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
 	m := r.model
@@ -139,6 +141,14 @@ func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 			}
 		}
 	}
+
+	// Awake, told by Session.Done(): no longer a holder, still at work.
+	snap = etcdSnapshot(t, "etcd-lease-expiry", 3700*time.Millisecond, nil)
+	assert.Equal(t, []string{"client-2"}, widgets.Holders(snap))
+	_, r = showEtcd(t, snap, fyne.NewSize(560, 220))
+	require.Len(t, r.model.notes, 1)
+	assert.Equal(t, "client-1 (token 2) was told by Session.Done() and no longer believes it holds the lock, "+
+		"but it works on; nothing checks it before the write", r.model.notes[0])
 }
 
 func TestEtcdKeysFencedWriteRefused(t *testing.T) {
@@ -151,6 +161,7 @@ func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 	assert.Contains(t, shown, "no key under the prefix: the lock is free")
 	assert.Contains(t, shown, "/storage/data last put by client-2 at revision 5 · 1 guarded write refused")
 	require.Len(t, r.model.notes, 1)
+	assert.True(t, strings.HasPrefix(r.model.notes[0], "client-1 (token 2) was told by Session.Done()"), r.model.notes[0])
 	assert.True(t, strings.HasSuffix(r.model.notes[0], "so IsOwner refuses its write"), r.model.notes[0])
 }
 

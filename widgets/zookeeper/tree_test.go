@@ -222,7 +222,8 @@ func TestZNodeTreeSessionExpiry(t *testing.T) {
 	assert.Contains(t, shown, "HOLDER · seq 1")
 	assert.Contains(t, shown, "client-2")
 	assert.Contains(t, shown, "no session", "client-1's session is gone from the ensemble")
-	assert.True(t, containsPrefix(shown, "holding the lock · 5.409s of 10s, then LOST"), "still working: it reads the flag at the end of its work: %q", shown)
+	assert.True(t, containsPrefix(shown, "told it may have lost the lock · 5.409s of 10s, then LOST"),
+		"told SUSPENDED, it no longer believes, and is still working: it reads the flag at the end of its work: %q", shown)
 }
 
 func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
