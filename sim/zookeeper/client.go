@@ -192,11 +192,11 @@ func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	switch c.State {
 	case sim.StateHolding:
 		c.flagLost = true
-		if ctx.Scenario().RespectSuspended && c.Stopped() {
+		if RespectSuspended.Of(ctx.Scenario()) && c.Stopped() {
 			c.ourPath = ""
 			c.step = ""
 			c.Lost(ctx, "session LOST", sim.Say("note.zk.sessionLost"))
-		} else if !ctx.Scenario().RespectSuspended {
+		} else if !RespectSuspended.Of(ctx.Scenario()) {
 			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
 		}
 	case sim.StateWaiting:
@@ -373,7 +373,7 @@ func (c *zkClient) advance(ctx sim.Ctx) {
 		c.tried = true
 		c.call(ctx, OpCreate, c.create, false, false)
 	case zkStepList:
-		c.call(ctx, OpGetChildren, LockPath, ctx.Scenario().Herd, false)
+		c.call(ctx, OpGetChildren, LockPath, Herd.Of(ctx.Scenario()), false)
 	case zkStepWatch:
 		c.call(ctx, OpGetData, LockPath+"/"+c.watching, true, false)
 	}
@@ -447,7 +447,7 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 	case i == 0:
 		c.step = ""
 		c.Grant(ctx, c.ourSeq, 0)
-	case ctx.Scenario().Herd:
+	case Herd.Of(ctx.Scenario()):
 		c.step = zkStepWait // the getChildren watch is set
 	default:
 		c.watching = sorted[i-1]
@@ -553,7 +553,7 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 // on RECONNECTED), a LOST session ends it. A pause after this read still
 // sends the write.
 func (c *zkClient) finish(ctx sim.Ctx) {
-	if ctx.Scenario().RespectSuspended {
+	if RespectSuspended.Of(ctx.Scenario()) {
 		switch {
 		case c.flagLost:
 			c.ourPath, c.step = "", ""
