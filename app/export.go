@@ -262,12 +262,6 @@ func shownField(mode, field string) bool {
 // faults and changes.
 func parameterParts(sc *sim.Scenario) []string {
 	d := func(x sim.Duration) string { return widgets.ShortTime(x.D()) }
-	onOff := func(key string, b bool) string {
-		if b {
-			return i18n.F("param.on", "name", i18n.T(key))
-		}
-		return i18n.F("param.off", "name", i18n.T(key))
-	}
 	rounds := i18n.T("param.untilEnd")
 	if sc.Rounds == 1 {
 		rounds = i18n.T("param.round")
@@ -280,21 +274,45 @@ func parameterParts(sc *sim.Scenario) []string {
 		i18n.F("param.work", "t", d(sc.Work)),
 		i18n.F("param.latency", "t", d(sc.Latency), "jitter", d(sc.Jitter)),
 	}
-	// The design's options, as their declarations say them (its servers
-	// in its own words: param.servers, param.masters or param.members),
-	// then fencing where the design reads it.
-	for _, o := range sim.OptionsOf(sc.Mode) {
+	// The design's options in their order, as their declarations say them
+	// (its servers in its own words: param.servers, param.masters or
+	// param.members), and fencing where the design reads it after the last
+	// option the line always says: the switches said only when on that end
+	// a design's list (herd, plain DEL) come after it.
+	options := sim.OptionsOf(sc.Mode)
+	fencingAt := 0
+	for i, o := range options {
+		if o.Describe != sim.DescribeNot && o.Describe != sim.DescribeWhenOn && o.Describe != sim.DescribePhrase {
+			fencingAt = i + 1
+		}
+	}
+	for i, o := range options {
+		if i == fencingAt {
+			parts = append(parts, fencingPart(sc)...)
+		}
 		if p, ok := optionPart(sc, o); ok {
 			parts = append(parts, p)
 		}
 	}
-	if sim.TraitsOf(sc.Mode).Reads("fencing") {
-		parts = append(parts, onOff("param.fencing", sc.Fencing))
+	if fencingAt == len(options) {
+		parts = append(parts, fencingPart(sc)...)
 	}
 	if sc.ClockDrift > 0 {
 		parts = append(parts, i18n.F("param.clockDrift", "drift", strconv.FormatFloat(sc.ClockDrift, 'f', -1, 64)))
 	}
 	return parts
+}
+
+// fencingPart is how the parameter line says fencing: on or off where the
+// design reads it, nothing where it refuses it.
+func fencingPart(sc *sim.Scenario) []string {
+	if !sim.TraitsOf(sc.Mode).Reads("fencing") {
+		return nil
+	}
+	if sc.Fencing {
+		return []string{i18n.F("param.on", "name", i18n.T("param.fencing"))}
+	}
+	return []string{i18n.F("param.off", "name", i18n.T("param.fencing"))}
 }
 
 // optionPart is how the parameter line says a design's option in sc, as
