@@ -131,7 +131,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	assert.Equal(t, last, w.appTabs.SelectedIndex(), "the last tab on show")
 	assert.Equal(t, "redis-happy-path", v.ctl.Origin())
 	assert.InDelta(t, 7.5, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "the TTL slider")
-	assert.True(t, v.ctl.Scenario().Watchdog, "the watchdog toggle")
+	assert.True(t, isOn(v.ctl.Scenario(), "watchdog"), "the watchdog toggle")
 	assert.True(t, v.toggles["watchdog"].Checked, "and the control shows it")
 	assert.Equal(t, Speed100, v.ctl.Speed())
 	assert.Equal(t, fyne.NewSize(1200, 800), w.settings.WindowSize())
@@ -187,7 +187,7 @@ func TestRestoreToleratesStaleSettings(t *testing.T) {
 	assert.Equal(t, ThemeSystem, w.settings.Theme())
 	assert.Equal(t, SpeedStory, v.ctl.Speed(), "an absurd speed is dropped: the first preset plays as a story")
 	assert.InDelta(t, designtab.Sliders["ttl"].Max, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "clamped to the slider")
-	assert.True(t, v.ctl.Scenario().Watchdog)
+	assert.True(t, isOn(v.ctl.Scenario(), "watchdog"))
 }
 
 func TestKeysRunTheMenuActions(t *testing.T) {

@@ -65,11 +65,11 @@ func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	assert.Equal(t, 0, v.ctl.Recording().Summary().StaleWritesAccepted, "the guarded write saves the data")
 
 	v.toggles["herd"].SetChecked(true)
-	assert.True(t, v.ctl.Scenario().Herd)
+	assert.True(t, isOn(v.ctl.Scenario(), "herd"))
 
 	nodes := v.slider("nodes")
 	nodes.set(5)
-	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
+	assert.Equal(t, 5, count(v.ctl.Scenario(), "nodes"))
 	assert.Len(t, etcd.ViewOf(v.ctl.Snapshot()).Members, 5)
 
 	lease := v.slider("ttl")
@@ -91,8 +91,8 @@ func TestEtcdSettingsSavedUnderFormerKeysAreRestored(t *testing.T) {
 	defer w.Close()
 	sc := w.tab("etcd").ctl.Scenario()
 	assert.Equal(t, sim.Duration(6*time.Second), sc.TTL)
-	assert.Equal(t, 5, sc.Nodes)
+	assert.Equal(t, 5, count(sc, "nodes"))
 	assert.Equal(t, sim.Duration(40*time.Millisecond), sc.Latency)
 	assert.True(t, sc.Fencing)
-	assert.True(t, sc.Herd)
+	assert.True(t, isOn(sc, "herd"))
 }

@@ -180,7 +180,7 @@ func ChangeText(sc *sim.Scenario, ch sim.Change) string {
 	}
 	var unshown []string // fields the line does not show, as the file has them
 	for _, k := range ch.Set.Fields() {
-		if !parameterField[k] {
+		if !shownField(sc.Mode, k) {
 			unshown = append(unshown, k+" "+ch.Set.Value(k))
 		}
 	}
@@ -208,15 +208,24 @@ func ChangeMarkText(mode, note string) string {
 	return strings.Join(out, " · ")
 }
 
-// changeFieldName is a changeable field's name in the reader's language.
+// changeFieldName is a changeable field's name in the reader's language:
+// a design's option's, change.field.<key> where there are such words,
+// else those of the parameter line (param.<Words>).
 func changeFieldName(mode, field string) string {
 	switch field {
 	case "ttl", "work", "latency":
 		return fieldName(mode, field)
-	case "watchdog", "fencing", "plainDel", "respectSuspended":
+	case "fencing":
 		return i18n.T("param." + field)
-	case "think", "jitter", "retryDelay", "tries", "driftFactor", "checkValidity":
+	case "think", "jitter", "retryDelay", "tries":
 		return i18n.T("change.field." + field)
+	}
+	if o := sim.OptionOf(mode, field); o != nil {
+		for _, key := range []string{"change.field." + field, "param." + o.Words} {
+			if i18n.Has(i18n.English, key) {
+				return i18n.T(key)
+			}
+		}
 	}
 	return field
 }
@@ -236,21 +245,23 @@ func changeValue(v string) string {
 	return v
 }
 
-// parameterField are the changeable fields the parameter line shows.
-var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true, "jitter": true, "watchdog": true,
-	"fencing": true, "plainDel": true, "driftFactor": true, "respectSuspended": true,
-	"checkValidity": true}
+// parameterField are the changeable fields every design has that the
+// parameter line shows; a design's option it shows has a Describe.
+var parameterField = map[string]bool{"ttl": true, "work": true, "latency": true, "jitter": true, "fencing": true}
+
+// shownField says whether the parameter line of a scenario of mode shows
+// the field.
+func shownField(mode, field string) bool {
+	if o := sim.OptionOf(mode, field); o != nil {
+		return o.Describe != sim.DescribeNot
+	}
+	return parameterField[field]
+}
 
 // parameterParts are the pieces of a scenario's parameter line before its
 // faults and changes.
 func parameterParts(sc *sim.Scenario) []string {
 	d := func(x sim.Duration) string { return widgets.ShortTime(x.D()) }
-	onOff := func(key string, b bool) string {
-		if b {
-			return i18n.F("param.on", "name", i18n.T(key))
-		}
-		return i18n.F("param.off", "name", i18n.T(key))
-	}
 	rounds := i18n.T("param.untilEnd")
 	if sc.Rounds == 1 {
 		rounds = i18n.T("param.round")
@@ -263,49 +274,91 @@ func parameterParts(sc *sim.Scenario) []string {
 		i18n.F("param.work", "t", d(sc.Work)),
 		i18n.F("param.latency", "t", d(sc.Latency), "jitter", d(sc.Jitter)),
 	}
-	// The fields the design reads (sim.Traits), its servers in its own
-	// words: param.servers, param.masters or param.members.
-	reads := sim.TraitsOf(sc.Mode).Reads
-	if reads("nodes") {
-		parts = append(parts, i18n.F("param."+serverWord(sc.Mode), "n", sc.Nodes))
+	// The design's options in their order, as their declarations say them
+	// (its servers in its own words: param.servers, param.masters or
+	// param.members), and fencing where the design reads it after the last
+	// option the line always says: the switches said only when on that end
+	// a design's list (herd, plain DEL) come after it.
+	options := sim.OptionsOf(sc.Mode)
+	fencingAt := 0
+	for i, o := range options {
+		if o.Describe != sim.DescribeNot && o.Describe != sim.DescribeWhenOn && o.Describe != sim.DescribePhrase {
+			fencingAt = i + 1
+		}
 	}
-	if reads("driftFactor") {
-		parts = append(parts, "driftFactor "+strconv.FormatFloat(sc.DriftFactor, 'f', -1, 64))
+	for i, o := range options {
+		if i == fencingAt {
+			parts = append(parts, fencingPart(sc)...)
+		}
+		if p, ok := optionPart(sc, o); ok {
+			parts = append(parts, p)
+		}
 	}
-	if reads("replica") {
-		parts = append(parts, onOff("param.replica", sc.Replica))
-	}
-	if reads("failoverAfter") && sc.Replica {
-		parts = append(parts, i18n.F("param.failoverAfter", "t", d(sc.FailoverAfter)))
-	}
-	if reads("contextTimeout") {
-		parts = append(parts, onOff("param.contextTimeout", sc.ContextTimeout))
-	}
-	if reads("preVote") {
-		parts = append(parts, onOff("param.preVote", sc.PreVote))
-	}
-	if reads("respectSuspended") {
-		parts = append(parts, onOff("param.respectSuspended", sc.RespectSuspended))
-	}
-	if reads("checkValidity") && sc.CheckValidity { // off is redsync's default, said by leaving it out
-		parts = append(parts, onOff("param.checkValidity", true))
-	}
-	if reads("watchdog") {
-		parts = append(parts, onOff("param.watchdog", sc.Watchdog))
-	}
-	if reads("fencing") {
-		parts = append(parts, onOff("param.fencing", sc.Fencing))
-	}
-	if sc.Herd {
-		parts = append(parts, onOff("param.herd", true))
-	}
-	if sc.PlainDel {
-		parts = append(parts, i18n.T("param.plainDel"))
+	if fencingAt == len(options) {
+		parts = append(parts, fencingPart(sc)...)
 	}
 	if sc.ClockDrift > 0 {
 		parts = append(parts, i18n.F("param.clockDrift", "drift", strconv.FormatFloat(sc.ClockDrift, 'f', -1, 64)))
 	}
 	return parts
+}
+
+// fencingPart is how the parameter line says fencing: on or off where the
+// design reads it, nothing where it refuses it.
+func fencingPart(sc *sim.Scenario) []string {
+	if !sim.TraitsOf(sc.Mode).Reads("fencing") {
+		return nil
+	}
+	if sc.Fencing {
+		return []string{i18n.F("param.on", "name", i18n.T("param.fencing"))}
+	}
+	return []string{i18n.F("param.off", "name", i18n.T("param.fencing"))}
+}
+
+// optionPart is how the parameter line says a design's option in sc, as
+// its declaration asks (sim.Option.Describe, its words param.<Words>);
+// ok is false when the line leaves it out (off, or where it does not
+// apply).
+func optionPart(sc *sim.Scenario, o *sim.Option) (string, bool) {
+	if !o.AppliesTo(sc) {
+		return "", false
+	}
+	key, on := "param."+o.Words, o.IsOn(sc)
+	switch o.Describe {
+	case sim.DescribeOnOff:
+		if on {
+			return i18n.F("param.on", "name", i18n.T(key)), true
+		}
+		return i18n.F("param.off", "name", i18n.T(key)), true
+	case sim.DescribeWhenOn:
+		return i18n.F("param.on", "name", i18n.T(key)), on
+	case sim.DescribePhrase:
+		return i18n.T(key), on
+	case sim.DescribeFigure:
+		if d, ok := o.Value(sc).(sim.Duration); ok {
+			return i18n.F(key, "t", widgets.ShortTime(d.D())), true
+		}
+		return i18n.F(key, "n", optionValue(o, sc)), true
+	case sim.DescribeAsIs:
+		return o.Key + " " + optionValue(o, sc), true
+	}
+	return "", false
+}
+
+// optionValue is an option's value in sc as a person reads it: a count, a
+// number as the file writes it, a length of time as the lines do.
+func optionValue(o *sim.Option, sc *sim.Scenario) string {
+	switch v := o.Value(sc).(type) {
+	case int:
+		return strconv.Itoa(v)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case sim.Duration:
+		return widgets.ShortTime(v.D())
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return ""
 }
 
 // FaultText says what one fault does, in a few words.

@@ -183,7 +183,7 @@ func TestSessionComesBack(t *testing.T) {
 	w := NewWindow(a)
 	v := w.tab("redis")
 	v.seek(6 * time.Second)
-	require.NoError(t, v.ctl.SetControl("Watchdog on", func(sc *sim.Scenario) { sc.Watchdog = true }))
+	require.NoError(t, v.ctl.SetControl("Watchdog on", func(sc *sim.Scenario) { setOption(sc, "watchdog", true) }))
 	u := storage.NewFileURI(filepath.Join(t.TempDir(), "s"+ScenarioExt))
 	require.NoError(t, w.SaveURI("redis", u))
 	v.seek(7 * time.Second)
@@ -198,7 +198,7 @@ func TestSessionComesBack(t *testing.T) {
 	assert.Equal(t, 7*time.Second, v2.ctl.Cursor())
 	assert.Equal(t, displayPath(u), v2.ctl.Origin())
 	require.NotNil(t, w2.file(v2), "Save goes back to the same file")
-	assert.True(t, v2.ctl.Effective().Watchdog)
+	assert.True(t, isOn(v2.ctl.Effective(), "watchdog"))
 }
 
 func TestExportTraceAsJSONLinesAndCSV(t *testing.T) {

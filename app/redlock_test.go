@@ -66,23 +66,23 @@ func TestWindowRedlockTab(t *testing.T) {
 	masters := v.slider("nodes")
 	require.NotNil(t, masters)
 	masters.set(7)
-	assert.Equal(t, 7, v.ctl.Scenario().Nodes)
+	assert.Equal(t, 7, count(v.ctl.Scenario(), "nodes"))
 	view := redlock.ViewOf(v.pics.Cluster.Snapshot())
 	require.NotNil(t, view)
 	assert.Len(t, view.Masters, 7)
 	assert.Equal(t, 4, view.Quorum)
 	assert.Equal(t, time.Second, v.ctl.Cursor(), "the cursor stays")
 
-	drift := v.slider("redlockDriftFactor")
+	drift := v.slider("driftFactor")
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
 	drift.set(0.05)
 	v.seek(time.Second)
-	assert.Equal(t, 0.05, v.ctl.Scenario().DriftFactor)
+	assert.Equal(t, 0.05, number(v.ctl.Scenario(), "driftFactor"))
 	assert.Contains(t, shownTexts(v.pics.State), "drift = 10000 × 0.05 + 2", "the tally's arithmetic follows the slider")
 
-	seq := v.toggles["redlockSequential"]
+	seq := v.toggles["sequential"]
 	seq.SetChecked(true)
-	assert.True(t, v.ctl.Scenario().Sequential)
+	assert.True(t, isOn(v.ctl.Scenario(), "sequential"))
 	assert.Contains(t, shownTexts(v.pics.State), "one master after another")
 	assert.True(t, fencing.Disabled(), "still no fencing after other edits")
 }
@@ -113,8 +113,8 @@ func TestParametersSayCheckValidity(t *testing.T) {
 	require.NoError(t, err)
 	plain, err := assets.Preset("redlock-slow-work")
 	require.NoError(t, err)
-	require.True(t, checked.CheckValidity)
-	require.False(t, plain.CheckValidity)
+	require.True(t, isOn(checked, "checkValidity"))
+	require.False(t, isOn(plain, "checkValidity"))
 	assert.Contains(t, ScenarioParameters(checked), "checkValidity on")
 	assert.NotContains(t, ScenarioParameters(plain), "checkValidity")
 

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,8 +19,9 @@ import (
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
-// tradeoffRanges are the values a field takes on an axis of the map, as
-// `lockscope sweep` reads them: the default grid is ttl × pause, 30 × 21.
+// tradeoffRanges are the values a field every design has takes on an
+// axis of the map, as `lockscope sweep` reads them: the default grid is
+// ttl × pause, 30 × 21. A design's option gives its own (sim.Option.Axis).
 var tradeoffRanges = map[string]string{
 	"ttl":        "ttl=1s:30s:30",
 	"pause":      "pause=0s:20s:21",
@@ -27,31 +29,25 @@ var tradeoffRanges = map[string]string{
 	"latency":    "latency=0ms:200ms:21",
 	"clockDrift": "clockDrift=0:0.1:21",
 	"clients":    "clients=1:12:12",
-	"nodes":      "nodes=1:7:7",
 }
 
 // tradeoffAxis is the map's axis for a field.
 func tradeoffAxis(field string) sim.Axis {
-	a, err := sim.ParseAxis(tradeoffRanges[field])
+	spec, ok := tradeoffRanges[field]
+	if !ok {
+		spec = field + "=" + sim.OptionAxis(field)
+	}
+	a, err := sim.ParseAxis(spec)
 	if err != nil {
-		panic(fmt.Sprintf("tradeoffRanges[%q]: %v", field, err)) // a typo in the table above
+		panic(fmt.Sprintf("the trade-off axis of %q: %v", field, err)) // a typo in the table above or an option's Axis
 	}
 	return a
 }
 
-// tradeoffFields are the fields a mode's map can put on an axis: all the
-// sweep's, but the node count where the scenario does not set it (Redis,
-// which has one master).
-func tradeoffFields(mode string) []string {
-	var out []string
-	for _, f := range sim.SweepFields {
-		if f == "nodes" && !sim.TraitsOf(mode).Reads("nodes") {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
+// tradeoffFields are the fields a mode's map can put on an axis: those
+// every design has and the mode's own options with an axis (not the node
+// count where the design has none, as Redis, which has one master).
+func tradeoffFields(mode string) []string { return sim.SweepFieldsOf(mode) }
 
 // fieldName is what a mode calls a swept field, in the current language.
 func fieldName(mode, field string) string { return fieldNameIn(i18n.Current(), mode, field) }
@@ -74,18 +70,16 @@ func fieldNameIn(l i18n.Lang, mode, field string) string {
 		key = "tradeoff.field.latency"
 	case "clients":
 		key = "tradeoff.field.clients"
-	case "nodes":
-		key = "tradeoff.field." + serverWord(mode)
+	default: // a design's option, in its own words (sim.Option.Words)
+		if o := sim.OptionOf(mode, field); o != nil && i18n.Has(i18n.English, "tradeoff.field."+o.Words) {
+			key = "tradeoff.field." + o.Words
+		}
 	}
 	if key == "" {
 		return field
 	}
 	return i18n.In(l, key)
 }
-
-// serverWord is what a mode calls its servers: "servers", "masters" or
-// "members" (sim.Traits.ServerWord).
-func serverWord(mode string) string { return orWord(sim.TraitsOf(mode).ServerWord, "servers") }
 
 // orWord is word, or fallback for a mode that gives none.
 func orWord(word, fallback string) string {
@@ -96,29 +90,13 @@ func orWord(word, fallback string) string {
 }
 
 // scenarioValue is where the main view's scenario stands on a field, in
-// the sweep's unit; ok is false when it has no such value (no pause).
+// the sweep's unit; ok is false when it has no such value (no pause, an
+// option its design does not declare).
 func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
 	if sc == nil {
 		return 0, false
 	}
-	switch field {
-	case "ttl":
-		return sim.Ms(sc.TTL.D()), true
-	case "work":
-		return sim.Ms(sc.Work.D()), true
-	case "latency":
-		return sim.Ms(sc.Latency.D()), true
-	case "clockDrift":
-		return sc.ClockDrift, true
-	case "clients":
-		return float64(sc.Clients), true
-	case "nodes":
-		return float64(sc.Nodes), sim.TraitsOf(sc.Mode).Reads("nodes")
-	case "pause":
-		d, ok := designtab.PauseLength(sc)
-		return sim.Ms(d), ok
-	}
-	return 0, false
+	return sim.SweepValue(sc, field)
 }
 
 // tradeoffBase is the scenario a mode's map sweeps: sim.SweepBase with
@@ -136,9 +114,8 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis, pauseAt string) (*sim.Scenari
 	base.TTL, base.Work = sc.TTL, sc.Work
 	base.Latency, base.Jitter = sc.Latency, sc.Jitter
 	base.Clients, base.Stagger = sc.Clients, sc.Stagger
-	base.Nodes, base.ClockDrift, base.DriftFactor = sc.Nodes, sc.ClockDrift, sc.DriftFactor
-	base.RespectSuspended, base.RetryDelay = sc.RespectSuspended, sc.RetryDelay
-	sim.CarryDesignFields(base, sc) // watchdog, fencing, replica, herd, ... as the tab has them
+	base.ClockDrift, base.RetryDelay = sc.ClockDrift, sc.RetryDelay
+	sim.CarryDesignFields(base, sc) // fencing and the design's options, as the tab has them
 
 	top := map[string]float64{}
 	for _, f := range []string{"ttl", "work", "pause"} {
@@ -198,8 +175,10 @@ func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sim.Axis, see
 	if !axis["latency"] {
 		parts = append(parts, fieldName(base.Mode, "latency")+" "+briefTime(base.Latency.D())+" ± "+briefTime(base.Jitter.D()))
 	}
-	if !axis["nodes"] && sim.TraitsOf(base.Mode).Reads("nodes") {
-		parts = append(parts, fmt.Sprintf("%d %s", base.Nodes, fieldName(base.Mode, "nodes")))
+	for _, o := range sim.OptionsOf(base.Mode) { // the design's own fields a map can sweep (its servers)
+		if o.Axis != "" && !axis[o.Key] {
+			parts = append(parts, optionValue(o, base)+" "+fieldName(base.Mode, o.Key))
+		}
 	}
 	if !axis["clockDrift"] && base.ClockDrift > 0 {
 		parts = append(parts, fmt.Sprintf("%s ±%g", fieldName(base.Mode, "clockDrift"), base.ClockDrift))
@@ -212,8 +191,13 @@ func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sim.Axis, see
 		}
 		parts = append(parts, i18n.T(t.Label)+" "+state)
 	}
-	if base.CheckValidity { // no toggle: a scenario file or preset sets it
-		parts = append(parts, i18n.F("param.on", "name", i18n.T("param.checkValidity")))
+	for _, o := range sim.OptionsOf(base.Mode) { // a switch with no toggle, which a file or preset sets
+		if o.Kind() != sim.OptionBool || slices.Contains(spec.Toggles, o.Key) || !o.IsOn(base) {
+			continue
+		}
+		if p, ok := optionPart(base, o); ok {
+			parts = append(parts, p)
+		}
 	}
 	where := i18n.T("tradeoff.pauseWhere." + pauseAt)
 	pause := i18n.F("tradeoff.base.pauseAxis", "where", where)

@@ -55,7 +55,7 @@ func smallAxes(field string) sim.Axis {
 }
 
 func TestTradeoffAxesParse(t *testing.T) {
-	for _, f := range sim.SweepFields {
+	for _, f := range sim.SweepFields() {
 		a := tradeoffAxis(f)
 		assert.Equal(t, f, a.Field)
 		assert.NotEmpty(t, a.Values)
@@ -71,7 +71,8 @@ func TestTradeoffAxesParse(t *testing.T) {
 func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	sc, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
-	sc.Watchdog, sc.Latency = true, sim.Duration(7*time.Millisecond)
+	setOption(sc, "watchdog", true)
+	sc.Latency = sim.Duration(7 * time.Millisecond)
 	ttl, pause := tradeoffAxis("ttl"), tradeoffAxis("pause")
 
 	base, err := tradeoffBase(sc, ttl, pause, sim.PauseBeforeWrite)
@@ -79,7 +80,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	assert.Equal(t, sc.Work, base.Work)
 	assert.Equal(t, sc.Clients, base.Clients)
 	assert.Equal(t, sc.Latency, base.Latency)
-	assert.True(t, base.Watchdog)
+	assert.True(t, isOn(base, "watchdog"))
 	assert.Equal(t, 1, base.Rounds, "one round each, as sim.SweepBase")
 	assert.Zero(t, base.Tries, "clients keep asking, so recovery is measured")
 	assert.Empty(t, base.Faults, "the pause is the map's axis; the scenario's faults stay out")
@@ -124,10 +125,10 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	// A Redlock scenario with checkValidity says so under the map.
 	rl, err := assets.Preset("redlock-check-then-pause")
 	require.NoError(t, err)
-	require.True(t, rl.CheckValidity)
+	require.True(t, isOn(rl, "checkValidity"))
 	base, err = tradeoffBase(rl, ttl, tradeoffAxis("pause"), sim.PauseBeforeWrite)
 	require.NoError(t, err)
-	assert.True(t, base.CheckValidity)
+	assert.True(t, isOn(base, "checkValidity"))
 	redlockTab, ok := tabFor("redlock")
 	require.True(t, ok)
 	assert.Contains(t, describeBase(redlockTab, base, ttl, tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite),
@@ -309,7 +310,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 		sc, err := assets.Preset(tab.Preset)
 		require.NoError(t, err)
 		for _, key := range tab.Toggles {
-			tg := designtab.Toggles[key]
+			tg := tab.Toggle(key)
 			c := sc.Clone()
 			tg.Apply(c, !tg.Value(c))
 			if c.Validate() != nil {
@@ -320,7 +321,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 			assert.Equal(t, tg.Value(c), tg.Value(base), "%s: %s", tab.Mode, key)
 		}
 		for _, key := range tab.Sliders {
-			s := designtab.Sliders[key]
+			s := tab.Slider(key)
 			if key == "clients" || strings.HasSuffix(strings.ToLower(key), "latency") {
 				continue // the map's axes
 			}

@@ -251,7 +251,7 @@ func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	require.True(t, replica.Checked)
 
 	replica.SetChecked(false)
-	assert.True(t, v.ctl.Scenario().Replica, "a failover needs the replica: the edit is refused")
+	assert.True(t, isOn(v.ctl.Scenario(), "replica"), "a failover needs the replica: the edit is refused")
 	assert.True(t, replica.Checked, "and the box goes back")
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "the error is shown in a dialog")
 

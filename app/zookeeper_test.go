@@ -50,7 +50,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 
 	// The herd toggle re-records with every waiter on the lock znode.
 	v.toggles["herd"].SetChecked(true)
-	require.True(t, v.ctl.Scenario().Herd)
+	require.True(t, isOn(v.ctl.Scenario(), "herd"))
 	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
 	for _, w := range zookeeper.ViewOf(v.ctl.Snapshot()).Watches {
@@ -75,7 +75,7 @@ func TestZKTabSliders(t *testing.T) {
 	servers := v.slider("nodes")
 	require.NotNil(t, servers)
 	servers.set(5)
-	assert.Equal(t, 5, v.ctl.Scenario().Nodes)
+	assert.Equal(t, 5, count(v.ctl.Scenario(), "nodes"))
 	snap := v.ctl.Snapshot()
 	assert.Len(t, zookeeper.ViewOf(snap).Servers, 5)
 	assert.Equal(t, 3, zookeeper.ViewOf(snap).Quorum)
@@ -99,7 +99,7 @@ func TestZKTabSessionExpiry(t *testing.T) {
 	v := zkTab(t)
 	v.selectPreset("zk-session-expiry")
 	require.Equal(t, "zk-session-expiry", v.ctl.Origin())
-	stop := v.toggles["zkRespectSuspended"]
+	stop := v.toggles["respectSuspended"]
 	require.True(t, stop.Checked)
 	assert.Zero(t, v.ctl.Recording().Summary().StaleWritesAccepted)
 	assert.True(t, v.ctl.Recording().Summary().Safe)
@@ -113,7 +113,7 @@ func TestZKTabSessionExpiry(t *testing.T) {
 
 	v.seek(0) // at 0 a control edits the whole run; later it forks from the cursor
 	stop.SetChecked(false)
-	require.False(t, v.ctl.Scenario().RespectSuspended)
+	require.False(t, isOn(v.ctl.Scenario(), "respectSuspended"))
 	assert.Equal(t, 1, v.ctl.Recording().Summary().StaleWritesAccepted, "CURATOR-206: the holder keeps working and writes")
 
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -10,9 +11,10 @@ import (
 	"time"
 )
 
-// scenarioField is one member of the scenario file, with typed access to
-// it: what a change between two scenarios compares, what a change sets,
-// what a derived scenario carries over.
+// scenarioField is one member of the scenario file every design has,
+// with typed access to it: what a change between two scenarios compares,
+// what a derived scenario carries over, what the file writes. A design's
+// own settings are its options (option.go), members of the same file.
 type scenarioField struct {
 	name  string
 	equal func(a, b *Scenario) bool
@@ -22,6 +24,8 @@ type scenarioField struct {
 	// value is the field itself, for encoding/json: a change's values are
 	// written and read as the scenario file writes the field.
 	value func(sc *Scenario) any
+	// omitEmpty leaves the field out of the file when it is not set.
+	omitEmpty bool
 }
 
 // field is the scenarioField of a comparable member, reached by at.
@@ -35,13 +39,17 @@ func field[T comparable](name string, at func(sc *Scenario) *T) scenarioField {
 	}
 }
 
-// scenarioFields are the scenario file's members but for its timed lists
-// (captions and changes), in the file's order. TestScenarioFieldsAreTheFile
-// holds it to the Scenario type: a member added there fails the test until
-// it is here too.
+// omitted is f left out of the file when it is not set.
+func omitted(f scenarioField) scenarioField { f.omitEmpty = true; return f }
+
+// scenarioFields are the scenario file's members every design has but for
+// its timed lists (captions and changes), in the file's order; a design's
+// options come before the faults. TestScenarioFieldsAreTheFile holds it
+// to the Scenario type: a member added there fails the test until it is
+// here too.
 var scenarioFields = []scenarioField{
-	field("name", func(sc *Scenario) *string { return &sc.Name }),
-	field("nameZh", func(sc *Scenario) *string { return &sc.NameZh }),
+	omitted(field("name", func(sc *Scenario) *string { return &sc.Name })),
+	omitted(field("nameZh", func(sc *Scenario) *string { return &sc.NameZh })),
 	field("mode", func(sc *Scenario) *string { return &sc.Mode }),
 	field("seed", func(sc *Scenario) *int64 { return &sc.Seed }),
 	field("duration", func(sc *Scenario) *Duration { return &sc.Duration }),
@@ -53,22 +61,10 @@ var scenarioFields = []scenarioField{
 	field("think", func(sc *Scenario) *Duration { return &sc.Think }),
 	field("latency", func(sc *Scenario) *Duration { return &sc.Latency }),
 	field("jitter", func(sc *Scenario) *Duration { return &sc.Jitter }),
-	field("watchdog", func(sc *Scenario) *bool { return &sc.Watchdog }),
 	field("fencing", func(sc *Scenario) *bool { return &sc.Fencing }),
-	field("nodes", func(sc *Scenario) *int { return &sc.Nodes }),
-	field("replica", func(sc *Scenario) *bool { return &sc.Replica }),
 	field("clockDrift", func(sc *Scenario) *float64 { return &sc.ClockDrift }),
-	field("driftFactor", func(sc *Scenario) *float64 { return &sc.DriftFactor }),
-	field("herd", func(sc *Scenario) *bool { return &sc.Herd }),
-	field("respectSuspended", func(sc *Scenario) *bool { return &sc.RespectSuspended }),
-	field("checkValidity", func(sc *Scenario) *bool { return &sc.CheckValidity }),
-	field("plainDel", func(sc *Scenario) *bool { return &sc.PlainDel }),
-	field("sequential", func(sc *Scenario) *bool { return &sc.Sequential }),
 	field("tries", func(sc *Scenario) *int { return &sc.Tries }),
 	field("retryDelay", func(sc *Scenario) *Duration { return &sc.RetryDelay }),
-	field("failoverAfter", func(sc *Scenario) *Duration { return &sc.FailoverAfter }),
-	field("preVote", func(sc *Scenario) *bool { return &sc.PreVote }),
-	field("contextTimeout", func(sc *Scenario) *bool { return &sc.ContextTimeout }),
 	{name: "faults",
 		equal: func(a, b *Scenario) bool { return slices.EqualFunc(a.Faults, b.Faults, sameFault) },
 		copy:  func(dst, src *Scenario) { dst.Faults = cloneFaults(src.Faults) },
@@ -80,22 +76,94 @@ var scenarioFields = []scenarioField{
 // partition's groups too, so not with ==).
 func sameFault(a, b Fault) bool { return reflect.DeepEqual(a, b) }
 
-// changeableFields are the members of scenarioFields a change may set
-// mid-run, in the order a refusal lists them (ChangeableFields); the
-// others shape the whole run (clients, servers, seed, the faults, ...). A
-// Settings value's bits index it.
-var changeableFields = scenarioFieldsNamed("ttl", "work", "think", "latency", "jitter", "watchdog", "fencing",
-	"plainDel", "retryDelay", "tries", "driftFactor", "respectSuspended", "checkValidity")
+// scenarioFieldKnown says whether name is a member of the file every
+// design has (its timed lists too).
+func scenarioFieldKnown(name string) bool {
+	_, ok := scenarioFieldNamed(name)
+	return ok || name == "captions" || name == "changes"
+}
 
-// ChangeableFields are the names of the fields a Change may set mid-run;
-// the others (clients, nodes, mode, seed, ...) shape the whole run.
-var ChangeableFields = func() []string {
-	out := make([]string, len(changeableFields))
-	for i, f := range changeableFields {
-		out[i] = f.name
+// changeKey is a member of the scenario file a change may set mid-run:
+// its name, the kind of its value, and the value's stored form read from
+// and written to a scenario.
+type changeKey struct {
+	name string
+	kind OptionKind
+	get  func(sc *Scenario) uint64
+	set  func(sc *Scenario, b uint64)
+}
+
+// durationKey, boolKey and intKey are the changeKeys of fields every
+// design has.
+func durationKey(name string, at func(sc *Scenario) *Duration) changeKey {
+	return changeKey{name: name, kind: OptionDuration,
+		get: func(sc *Scenario) uint64 { return uint64(int64(*at(sc))) },
+		set: func(sc *Scenario, b uint64) { *at(sc) = Duration(int64(b)) }}
+}
+
+func boolKey(name string, at func(sc *Scenario) *bool) changeKey {
+	return changeKey{name: name, kind: OptionBool,
+		get: func(sc *Scenario) uint64 { return boolBits(*at(sc)) },
+		set: func(sc *Scenario, b uint64) { *at(sc) = b != 0 }}
+}
+
+func intKey(name string, at func(sc *Scenario) *int) changeKey {
+	return changeKey{name: name, kind: OptionInt,
+		get: func(sc *Scenario) uint64 { return uint64(int64(*at(sc))) },
+		set: func(sc *Scenario, b uint64) { *at(sc) = int(int64(b)) }}
+}
+
+// maxChangeKeys is the most members a change may set: the fields every
+// design has that it may, and the changeable options of all designs.
+const maxChangeKeys = 32
+
+// changeKeys are the members a change may set mid-run, in the order a
+// refusal lists them (ChangeableFields): the fields every design has
+// first, then the designs' changeable options (Option.Changeable) as
+// they registered. The others shape the whole run (clients, servers,
+// seed, the faults, ...). A Settings value's bits index it.
+var changeKeys = []changeKey{
+	durationKey("ttl", func(sc *Scenario) *Duration { return &sc.TTL }),
+	durationKey("work", func(sc *Scenario) *Duration { return &sc.Work }),
+	durationKey("think", func(sc *Scenario) *Duration { return &sc.Think }),
+	durationKey("latency", func(sc *Scenario) *Duration { return &sc.Latency }),
+	durationKey("jitter", func(sc *Scenario) *Duration { return &sc.Jitter }),
+	boolKey("fencing", func(sc *Scenario) *bool { return &sc.Fencing }),
+	durationKey("retryDelay", func(sc *Scenario) *Duration { return &sc.RetryDelay }),
+	intKey("tries", func(sc *Scenario) *int { return &sc.Tries }),
+}
+
+// addChangeKey adds a changeable option's key (registerOptions).
+func addChangeKey(k changeKey) {
+	if len(changeKeys) == maxChangeKeys {
+		panic(fmt.Sprintf("sim: more than %d fields a change may set", maxChangeKeys))
+	}
+	changeKeys = append(changeKeys, k)
+}
+
+// changeIndex is the place of name in changeKeys, -1 for none.
+func changeIndex(name string) int {
+	return slices.IndexFunc(changeKeys, func(k changeKey) bool { return k.name == name })
+}
+
+// ChangeableFields are the names of the fields a Change may set mid-run:
+// those every design has, then the registered designs' changeable
+// options (optionKeysListed); the others (clients, nodes, mode, seed,
+// ...) shape the whole run.
+func ChangeableFields() []string {
+	var out []string
+	for _, k := range changeKeys {
+		if _, option := optionKeys[k.name]; !option {
+			out = append(out, k.name)
+		}
+	}
+	for _, k := range optionKeysListed() {
+		if k.changeable {
+			out = append(out, k.key)
+		}
 	}
 	return out
-}()
+}
 
 // scenarioFieldNamed is the scenario member with the file name name.
 func scenarioFieldNamed(name string) (scenarioField, bool) {
@@ -123,13 +191,13 @@ func scenarioFieldsNamed(names ...string) []scenarioField {
 // (ChangeableFields): which ones, and their values. The zero value sets
 // nothing.
 type Settings struct {
-	fields uint32   // bit i: changeableFields[i] is set
-	to     Scenario // the values of the fields set; the others are zero
+	fields uint32                // bit i: changeKeys[i] is set
+	to     [maxChangeKeys]uint64 // the values of the fields set, stored as OptionValues are; the others are zero
 }
 
 // Has reports whether the settings set the field named name.
 func (s Settings) Has(name string) bool {
-	i := slices.Index(ChangeableFields, name)
+	i := changeIndex(name)
 	return i >= 0 && s.fields&(1<<i) != 0
 }
 
@@ -139,9 +207,9 @@ func (s Settings) Empty() bool { return s.fields == 0 }
 // Fields names the fields set, sorted as the scenario file writes them.
 func (s Settings) Fields() []string {
 	var out []string
-	for i, f := range changeableFields {
+	for i, k := range changeKeys {
 		if s.fields&(1<<i) != 0 {
-			out = append(out, f.name)
+			out = append(out, k.name)
 		}
 	}
 	sort.Strings(out)
@@ -155,8 +223,8 @@ func (s Settings) Value(name string) string {
 	if !s.Has(name) {
 		return ""
 	}
-	f, _ := scenarioFieldNamed(name)
-	b, err := json.Marshal(f.value(&s.to))
+	i := changeIndex(name)
+	b, err := json.Marshal(changeKeys[i].kind.pointer(s.to[i]))
 	if err != nil { // a changeable field is a duration, a number or a switch
 		return err.Error()
 	}
@@ -164,19 +232,14 @@ func (s Settings) Value(name string) string {
 }
 
 // With is s with the fields o sets taking o's values.
-func (s Settings) With(o Settings) Settings {
-	return pick(s.fields&^o.fields, &s.to).join(pick(o.fields, &o.to))
-}
+func (s Settings) With(o Settings) Settings { return s.Without(o).join(o) }
 
 // Without is s without the fields o sets.
-func (s Settings) Without(o Settings) Settings { return pick(s.fields&^o.fields, &s.to) }
-
-// pick is the settings of the fields in mask with their values in sc.
-func pick(mask uint32, sc *Scenario) Settings {
-	out := Settings{fields: mask}
-	for i, f := range changeableFields {
-		if mask&(1<<i) != 0 {
-			f.copy(&out.to, sc)
+func (s Settings) Without(o Settings) Settings {
+	out := Settings{fields: s.fields &^ o.fields}
+	for i := range changeKeys {
+		if out.fields&(1<<i) != 0 {
+			out.to[i] = s.to[i]
 		}
 	}
 	return out
@@ -185,9 +248,9 @@ func pick(mask uint32, sc *Scenario) Settings {
 // join is s and o, which set different fields, together.
 func (s Settings) join(o Settings) Settings {
 	s.fields |= o.fields
-	for i, f := range changeableFields {
+	for i := range changeKeys {
 		if o.fields&(1<<i) != 0 {
-			f.copy(&s.to, &o.to)
+			s.to[i] = o.to[i]
 		}
 	}
 	return s
@@ -195,28 +258,46 @@ func (s Settings) join(o Settings) Settings {
 
 // applyTo sets the fields on sc.
 func (s Settings) applyTo(sc *Scenario) {
-	for i, f := range changeableFields {
+	for i, k := range changeKeys {
 		if s.fields&(1<<i) != 0 {
-			f.copy(sc, &s.to)
+			k.set(sc, s.to[i])
 		}
 	}
 }
 
 // Difference is what tells after from before: the fields a change may
 // set whose values differ, with after's values, and the names of those
-// that differ but shape the whole run (fixed), in the file's order. The
-// timed lists (captions, changes) are not compared.
+// that differ but shape the whole run (fixed), in the file's order (the
+// options of after's design before the faults). The timed lists
+// (captions, changes) are not compared.
 func Difference(before, after *Scenario) (set Settings, fixed []string) {
+	differs := func(name string, get func(sc *Scenario) uint64) {
+		if i := changeIndex(name); i >= 0 {
+			set.fields |= 1 << i
+			set.to[i] = get(after)
+		} else {
+			fixed = append(fixed, name)
+		}
+	}
 	for _, f := range scenarioFields {
+		if f.name == "faults" {
+			for _, o := range after.Options.setFor(after).listOrNil() {
+				a, _ := before.Options.bitsKey(before, o.Key)
+				b, _ := after.Options.bitsKey(after, o.Key)
+				if !o.kind.equal(a, b) {
+					differs(o.Key, func(sc *Scenario) uint64 { return b })
+				}
+			}
+		}
 		if f.equal(before, after) {
 			continue
 		}
-		if i := slices.Index(ChangeableFields, f.name); i >= 0 {
-			set.fields |= 1 << i
-			f.copy(&set.to, after)
-		} else {
+		i := changeIndex(f.name)
+		if i < 0 {
 			fixed = append(fixed, f.name)
+			continue
 		}
+		differs(f.name, changeKeys[i].get)
 	}
 	return set, fixed
 }
@@ -224,16 +305,16 @@ func Difference(before, after *Scenario) (set Settings, fixed []string) {
 // MarshalJSON writes the settings as the scenario file's "set" object:
 // the fields by name, sorted, each written as the file writes it.
 func (s Settings) MarshalJSON() ([]byte, error) {
-	m := make(map[string]json.RawMessage, len(changeableFields))
-	for i, f := range changeableFields {
+	m := make(map[string]json.RawMessage, len(changeKeys))
+	for i, k := range changeKeys {
 		if s.fields&(1<<i) == 0 {
 			continue
 		}
-		b, err := json.Marshal(f.value(&s.to))
+		b, err := json.Marshal(k.kind.pointer(s.to[i]))
 		if err != nil {
 			return nil, err
 		}
-		m[f.name] = b
+		m[k.name] = b
 	}
 	return json.Marshal(m)
 }
@@ -253,16 +334,18 @@ func (s *Settings) UnmarshalJSON(b []byte) error {
 	sort.Strings(names)
 	var out Settings
 	for _, k := range names {
-		i := slices.Index(ChangeableFields, k)
+		i := changeIndex(k)
 		if i < 0 {
-			fields := strings.Join(ChangeableFields, ", ")
+			fields := strings.Join(ChangeableFields(), ", ")
 			return FieldErr(k, say("field.notChangeable", "fields", fields), "cannot change during a run (one of %s)", fields)
 		}
-		if err := json.Unmarshal(raw[k], changeableFields[i].value(&out.to)); err != nil {
+		v, err := changeKeys[i].kind.decode(raw[k])
+		if err != nil {
 			english, w := jsonProblem(err)
 			return &FieldError{Field: k, English: english, Words: w}
 		}
 		out.fields |= 1 << i
+		out.to[i] = v
 	}
 	*s = out
 	return nil

@@ -12,17 +12,20 @@ import (
 )
 
 // TestScenarioFieldsAreTheFile holds scenarioFields to the Scenario type:
-// every member of the file but the timed lists is there once, under its
-// JSON name, and its accessors reach that member and no other.
+// every member of the file every design has but the timed lists is there
+// once, under its JSON name, and its accessors reach that member and no
+// other. A design's options (Scenario.Options) are members of their own.
 func TestScenarioFieldsAreTheFile(t *testing.T) {
 	typ := reflect.TypeOf(Scenario{})
 	var members []string
+	var index []int // the struct field of each member
 	for i := range typ.NumField() {
 		name := strings.Split(typ.Field(i).Tag.Get("json"), ",")[0]
-		if name == "captions" || name == "changes" {
+		if name == "captions" || name == "changes" || name == "-" {
 			continue
 		}
 		members = append(members, name)
+		index = append(index, i)
 	}
 	var names []string
 	for _, f := range scenarioFields {
@@ -32,7 +35,7 @@ func TestScenarioFieldsAreTheFile(t *testing.T) {
 
 	for i, f := range scenarioFields {
 		var a, b Scenario
-		set(t, reflect.ValueOf(&b).Elem().Field(i))
+		set(t, reflect.ValueOf(&b).Elem().Field(index[i]))
 		assert.False(t, f.equal(&a, &b), "%s: equal sees its member", f.name)
 		assert.True(t, f.isSet(&b), "%s: isSet sees its member", f.name)
 		for _, g := range scenarioFields {
@@ -42,7 +45,7 @@ func TestScenarioFieldsAreTheFile(t *testing.T) {
 		}
 		f.copy(&a, &b)
 		assert.Equal(t, b, a, "%s: copy copies its member", f.name)
-		assert.Equal(t, reflect.ValueOf(&b).Elem().Field(i).Addr().Interface(), f.value(&b), "%s: value is the member", f.name)
+		assert.Equal(t, reflect.ValueOf(&b).Elem().Field(index[i]).Addr().Interface(), f.value(&b), "%s: value is the member", f.name)
 	}
 }
 
@@ -70,28 +73,35 @@ func set(t *testing.T, v reflect.Value) {
 func TestDifference(t *testing.T) {
 	for _, c := range []struct {
 		name  string
+		mode  string // redis when empty
 		edit  func(sc *Scenario)
 		set   string // the settings as the file writes them
 		fixed []string
 	}{
-		{"nothing", func(sc *Scenario) {}, `{}`, nil},
-		{"a value set to what it was", func(sc *Scenario) { sc.TTL = Duration(10 * time.Second) }, `{}`, nil},
-		{"ttl", func(sc *Scenario) { sc.TTL = Duration(48 * time.Second) }, `{"ttl":"48s"}`, nil},
-		{"two switches", func(sc *Scenario) { sc.Watchdog, sc.Fencing = true, true }, `{"fencing":true,"watchdog":true}`, nil},
-		{"a switch turned off", func(sc *Scenario) { sc.RespectSuspended = false }, `{"respectSuspended":false}`, nil},
-		{"a fraction and a count", func(sc *Scenario) { sc.DriftFactor, sc.Tries = 0.05, 7 }, `{"driftFactor":0.05,"tries":7}`, nil},
-		{"clients shape the run", func(sc *Scenario) { sc.Clients = 3 }, `{}`, []string{"clients"}},
-		{"a pause's length shapes the run", func(sc *Scenario) { sc.Faults[0].For = Duration(9 * time.Second) }, `{}`, []string{"faults"}},
-		{"a partition's groups shape the run", func(sc *Scenario) { sc.Faults[1].Partition[0][0] = "client-2" }, `{}`, []string{"faults"}},
-		{"both kinds", func(sc *Scenario) { sc.Seed, sc.Work, sc.Nodes = 2, Duration(time.Second), 5 },
-			`{"work":"1s"}`, []string{"seed", "nodes"}},
-		{"captions and changes are not controls", func(sc *Scenario) {
+		{"nothing", "", func(sc *Scenario) {}, `{}`, nil},
+		{"a value set to what it was", "", func(sc *Scenario) { sc.TTL = Duration(10 * time.Second) }, `{}`, nil},
+		{"ttl", "", func(sc *Scenario) { sc.TTL = Duration(48 * time.Second) }, `{"ttl":"48s"}`, nil},
+		{"two switches", "", func(sc *Scenario) { setOption(sc, "watchdog", true); sc.Fencing = true }, `{"fencing":true,"watchdog":true}`, nil},
+		{"a switch turned off", "zookeeper", func(sc *Scenario) { setOption(sc, "respectSuspended", false) }, `{"respectSuspended":false}`, nil},
+		{"a fraction and a count", "redlock", func(sc *Scenario) { setOption(sc, "driftFactor", 0.05); sc.Tries = 7 }, `{"driftFactor":0.05,"tries":7}`, nil},
+		{"clients shape the run", "", func(sc *Scenario) { sc.Clients = 3 }, `{}`, []string{"clients"}},
+		{"a pause's length shapes the run", "", func(sc *Scenario) { sc.Faults[0].For = Duration(9 * time.Second) }, `{}`, []string{"faults"}},
+		{"a partition's groups shape the run", "", func(sc *Scenario) { sc.Faults[1].Partition[0][0] = "client-2" }, `{}`, []string{"faults"}},
+		{"both kinds", "redlock", func(sc *Scenario) {
+			sc.Seed, sc.Work = 2, Duration(time.Second)
+			setOption(sc, "nodes", 3)
+		}, `{"work":"1s"}`, []string{"seed", "nodes"}},
+		{"an option that shapes the run", "", func(sc *Scenario) { setOption(sc, "replica", true) }, `{}`, []string{"replica"}},
+		{"captions and changes are not controls", "", func(sc *Scenario) {
 			sc.Captions = []Caption{{Text: "x"}}
 			sc.Changes = []Change{{At: Duration(time.Second)}}
 		}, `{}`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := scenarioForChanges(t)
+			if c.mode != "" {
+				before = scenarioIn(t, c.mode)
+			}
 			after := before.Clone()
 			c.edit(after)
 			got, fixed := Difference(before, after)
@@ -112,14 +122,25 @@ func TestDifference(t *testing.T) {
 }
 
 // scenarioForChanges is a redis scenario with a pause and a partition.
-func scenarioForChanges(t *testing.T) *Scenario {
+func scenarioForChanges(t *testing.T) *Scenario { return scenarioIn(t, "redis") }
+
+// scenarioIn is a scenario of mode with a pause and a partition.
+func scenarioIn(t *testing.T, mode string) *Scenario {
 	t.Helper()
-	sc, err := ParseScenario([]byte(`{"mode": "redis", "faults": [
+	sc, err := Defaults(mode)
+	require.NoError(t, err)
+	sc, err = ParseScenario([]byte(`{"mode": "` + mode + `", "faults": [
 		{"at": "1s", "pause": "client-1", "for": "8s"},
-		{"at": "2s", "partition": [["client-1", "redis-1"]], "for": "1s"}]}`))
+		{"at": "2s", "partition": [["client-1", "` + sc.ServerNames()[0] + `"]], "for": "1s"}]}`))
 	require.NoError(t, err)
 	return sc
 }
+
+// setOption sets the option of that key of sc's design.
+func setOption(sc *Scenario, key string, v any) { sc.Option(key).SetValue(sc, v) }
+
+// option is the value of the option of that key of sc's design.
+func option(sc *Scenario, key string) any { return sc.Option(key).Value(sc) }
 
 // TestChangesApplyInTheSimulatorsOrder: the scenario at an instant has the
 // changes up to it applied, by time and then by place in the file, the
@@ -145,7 +166,7 @@ func TestChangesApplyInTheSimulatorsOrder(t *testing.T) {
 		got := sc.At(c.at)
 		assert.Equal(t, c.ttl, got.TTL.D(), "ttl at %v", c.at)
 		assert.Equal(t, c.work, got.Work.D(), "work at %v", c.at)
-		assert.Equal(t, c.watchdog, got.Watchdog, "watchdog at %v", c.at)
+		assert.Equal(t, c.watchdog, option(got, "watchdog"), "watchdog at %v", c.at)
 		assert.Nil(t, got.Changes)
 	}
 	assert.Len(t, sc.Changes, 3, "At leaves the scenario's changes alone")
@@ -200,7 +221,7 @@ func settings(t *testing.T, set string) Settings {
 func TestChangesReadOnceAndRefused(t *testing.T) {
 	for _, c := range []struct{ changes, err string }{
 		{`[{"at": "1s", "set": {"clients": 3}}]`, "changes[0].set.clients: cannot change during a run (one of " +
-			strings.Join(ChangeableFields, ", ") + ")"},
+			strings.Join(ChangeableFields(), ", ") + ")"},
 		{`[{"at": "1s", "set": {"ttl": "5s"}}, {"at": "2s", "set": {"seed": 2, "ttl": "6s"}}]`, "changes[1].set.seed: cannot change during a run"},
 		{`[{"at": "1s", "set": {"ttl": "5x"}}]`, `changes[0].set.ttl: want a duration such as "10s", got "5x"`},
 		{`[{"at": "1s", "set": {"watchdog": "on"}}]`, `changes[0].set.watchdog: want bool, got string`},
@@ -212,23 +233,34 @@ func TestChangesReadOnceAndRefused(t *testing.T) {
 		_, err := ParseScenario([]byte(`{"mode": "redis", "changes": ` + c.changes + `}`))
 		assert.ErrorContains(t, err, c.err, c.changes)
 	}
-	// ChangeableFields are the fields a change may set, in the order the
-	// refusal has always listed them.
-	assert.Equal(t, []string{"ttl", "work", "think", "latency", "jitter", "watchdog", "fencing",
-		"plainDel", "retryDelay", "tries", "driftFactor", "respectSuspended", "checkValidity"}, ChangeableFields)
+	// ChangeableFields are the fields a change may set: those every design
+	// has, then the designs' changeable options, design by design.
+	assert.Equal(t, []string{"ttl", "work", "think", "latency", "jitter", "fencing", "retryDelay", "tries",
+		"watchdog", "plainDel", "driftFactor", "checkValidity", "respectSuspended"}, ChangeableFields())
+}
+
+// A change that sets an option the scenario's design does not declare is
+// refused as the file setting it would be, in the design's words.
+func TestChangesOfAnotherDesignsOptionRefused(t *testing.T) {
+	_, err := ParseScenario([]byte(`{"mode": "zookeeper", "changes": [{"at": "1s", "set": {"plainDel": true}}]}`))
+	assert.EqualError(t, err, "changes[0].set: plainDel: only for redis; a zookeeper client releases by deleting its own znode")
+	_, err = ParseScenario([]byte(`{"mode": "redis", "changes": [{"at": "1s", "set": {"respectSuspended": false}}]}`))
+	assert.NoError(t, err, "an option the others ignore is taken, and changes nothing")
 }
 
 // TestChangesSaveAndLoadByteForByte: a scenario with changes, written and
 // read back, is the same scenario and writes the same bytes, in the form
 // the file has always had ("set" an object of the fields by name, sorted).
 func TestChangesSaveAndLoadByteForByte(t *testing.T) {
-	sc := scenarioForChanges(t)
+	sc := scenarioIn(t, "redlock")
 	for _, edit := range []func(sc *Scenario){
-		func(sc *Scenario) { sc.Fencing = true },
-		func(sc *Scenario) { sc.TTL, sc.Watchdog, sc.DriftFactor = Duration(1500*time.Millisecond), true, 0.02 },
+		func(sc *Scenario) { setOption(sc, "checkValidity", true) },
 		func(sc *Scenario) {
-			sc.RespectSuspended, sc.Tries, sc.RetryDelay = false, 4, Duration(250*time.Millisecond)
+			sc.TTL = Duration(1500 * time.Millisecond)
+			setOption(sc, "watchdog", true)
+			setOption(sc, "driftFactor", 0.02)
 		},
+		func(sc *Scenario) { sc.Think, sc.Tries, sc.RetryDelay = 0, 4, Duration(250*time.Millisecond) },
 	} {
 		after := sc.Clone()
 		edit(after)
@@ -243,7 +275,7 @@ func TestChangesSaveAndLoadByteForByte(t *testing.T) {
     {
       "at": "1s",
       "set": {
-        "fencing": true
+        "checkValidity": true
       }
     },
     {
@@ -257,8 +289,8 @@ func TestChangesSaveAndLoadByteForByte(t *testing.T) {
     {
       "at": "3s",
       "set": {
-        "respectSuspended": false,
         "retryDelay": "250ms",
+        "think": "0s",
         "tries": 4
       }
     }

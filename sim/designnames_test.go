@@ -30,9 +30,6 @@ var designNameAllowed = map[string]string{
 	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/redlock"`:   "registration (the design's window folder)",
 	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/etcd"`:      "registration (the design's window folder)",
 	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/redis"`:     "registration (the design's window folder)",
-	// The field's gloss names the client library whose option it is, not
-	// the design (whose name the refusal takes from the designs' Traits).
-	`sim/fields.go "only for %s (go-redis's ContextTimeoutEnabled)"`: "go-redis is a library",
 }
 
 // ownDesignFile says which design's own file rel is, "" for none: a file

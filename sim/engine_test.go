@@ -181,10 +181,10 @@ func randomScenario(seed uint64) *sim.Scenario {
 	sc.Work = sim.Duration(time.Duration(r.IntN(3000)) * time.Millisecond)
 	sc.Latency = sim.Duration(time.Duration(r.IntN(20)) * time.Millisecond)
 	sc.Jitter = sim.Duration(time.Duration(r.IntN(10)) * time.Millisecond)
-	sc.Watchdog = r.IntN(2) == 0
+	redis.Watchdog.Set(sc, r.IntN(2) == 0)
 	sc.Fencing = r.IntN(2) == 0
-	sc.Replica = r.IntN(2) == 0
-	sc.PlainDel = r.IntN(4) == 0
+	redis.Replica.Set(sc, r.IntN(2) == 0)
+	redis.PlainDel.Set(sc, r.IntN(4) == 0)
 	sc.ClockDrift = float64(r.IntN(3)) * 0.01
 	nodes := append(sc.ClientNames(), sc.ServerNames()...)
 	for i := r.IntN(6); i > 0; i-- {
@@ -202,7 +202,7 @@ func randomScenario(seed uint64) *sim.Scenario {
 		case 4:
 			f.Restart, f.Persist = target, r.IntN(2) == 0
 		case 5:
-			if !sc.Replica {
+			if !redis.Replica.Of(sc) {
 				continue
 			}
 			f.Failover = "redis-1"

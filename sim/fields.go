@@ -2,13 +2,16 @@ package sim
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
-// designField is a scenario field only some designs read (a scenario
-// sets it when it is not its zero, scenarioField.isSet), and the words a
-// design that does not read it refuses it with when the design has none
-// of its own (Traits.Refusals).
+// designField is a field every design's scenario has but only some
+// designs read (a scenario sets it when it is not its zero,
+// scenarioField.isSet), and the words a design that does not read it
+// refuses it with when the design has none of its own. A design's own
+// settings are its options (Traits.Options), refused by the designs that
+// do not declare them in the same way (refuseUnread).
 type designField struct {
 	scenarioField
 	// refusal is the field's own words for a design that does not read
@@ -23,34 +26,26 @@ func readBySome(name string, refusal func(readers []string) *FieldError) designF
 	return designField{scenarioFieldsNamed(name)[0], refusal}
 }
 
-// designFields are the fields only some designs read, in the order they
-// are checked. A design lists those it reads in Traits.Fields and refuses
-// the others through refuseUnread, so a field a new design adds is refused
-// by the existing designs without an edit in any of them. A refusal names
-// the designs that read the field from their Traits: the core names none.
+// designFields are the fields every scenario has that only some designs
+// read, in the order they are checked. A design lists those it reads in
+// Traits.Fields and refuses the others through refuseUnread, as it
+// refuses the options of other designs.
 var designFields = []designField{
-	readBySome("failoverAfter", func(r []string) *FieldError {
-		return FieldErr("failoverAfter", say("field.failoverAfter").Part("designs", designsWords(r)),
-			"only for %s with a replica (Sentinel's delay)", designsEnglish(r))
-	}),
-	readBySome("preVote", func(r []string) *FieldError {
-		return FieldErr("preVote", say("field.preVote").Part("designs", designsWords(r)),
-			"only for %s (raft's pre-vote)", designsEnglish(r))
-	}),
-	readBySome("contextTimeout", func(r []string) *FieldError {
-		return FieldErr("contextTimeout", say("field.contextTimeout").Part("designs", designsWords(r)),
-			"only for %s (go-redis's ContextTimeoutEnabled)", designsEnglish(r))
-	}),
-	readBySome("checkValidity", onlyFor("checkValidity")), // the redsync application's look at Until() (issue 13)
 	readBySome("fencing", nil),
-	readBySome("replica", nil),
-	readBySome("herd", func(r []string) *FieldError {
-		return FieldErr("herd", say("field.herd").Part("designs", designsWords(r)),
-			"only %s have watches to herd", designsEnglish(r))
-	}),
-	readBySome("plainDel", nil),
-	readBySome("sequential", onlyFor("sequential")),
-	readBySome("watchdog", nil),
+}
+
+// OnlyFor is the plain refusal of an option or field: "only for" the
+// designs that read it. A design gives it as its option's Refusal.
+func OnlyFor(field string) func(readers []string) *FieldError { return onlyFor(field) }
+
+// OnlyReaders is a refusal of an option or field in its own words, which
+// name the designs that read it: key is their translation key, with the
+// designs as its part "designs", and english has one %s for them ("only
+// for %s (raft's pre-vote)"). A design gives it as its option's Refusal.
+func OnlyReaders(field, key, english string) func(readers []string) *FieldError {
+	return func(r []string) *FieldError {
+		return FieldErr(field, say(key).Part("designs", designsWords(r)), english, designsEnglish(r))
+	}
 }
 
 // onlyFor is the plain refusal of field: "only for" the designs that read
@@ -90,25 +85,52 @@ func designsWords(names []string) Words {
 	return say("field.designsAnd", "some", strings.Join(names[:len(names)-1], ", "), "last", names[len(names)-1])
 }
 
-// refuseUnread refuses the first field only some designs read that sc sets
-// and m does not read: in m's own words (Traits.Refusals), else in the
-// field's.
+// refuseUnread refuses the first field only some designs read, or option
+// of another design, that sc sets and m does not read: in m's own words
+// (Traits.Refusals), else in the field's or the option's, in the order
+// of refusable.
 func refuseUnread(sc *Scenario, m Mode) error {
 	tr := m.Traits()
-	for _, f := range designFields {
-		if !f.isSet(sc) || tr.Reads(f.name) {
+	for _, k := range refusable() {
+		if !k.setIn(sc) || tr.Reads(k.name) {
 			continue
 		}
-		if why := tr.Refusals[f.name]; why != nil {
+		if why := tr.Refusals[k.name]; why != nil {
 			if fe, ok := why.(*FieldError); ok {
 				cp := *fe // a value each caller may keep
 				return &cp
 			}
 			return why
 		}
-		return f.refusal(readersOf(f.name)) // a new value each time
+		return k.refusal(readersOf(k.name)) // a new value each time
 	}
 	return nil
+}
+
+// refusableKey is a field or an option's key a design that does not read
+// it refuses.
+type refusableKey struct {
+	name    string
+	setIn   func(sc *Scenario) bool
+	refusal func(readers []string) *FieldError
+}
+
+// refusable lists the fields only some designs read (designFields) and
+// the options' keys other designs refuse (Elsewhere Refused, in the order
+// of optionKeysListed): the order refuseUnread checks them in.
+func refusable() []refusableKey {
+	var out []refusableKey
+	for _, f := range designFields {
+		out = append(out, refusableKey{f.name, f.isSet, f.refusal})
+	}
+	for _, k := range optionKeysListed() {
+		if k.elsewhere != Refused {
+			continue
+		}
+		name := k.key
+		out = append(out, refusableKey{name, func(sc *Scenario) bool { return sc.Options.otherSet(sc, name) }, k.refusal})
+	}
+	return out
 }
 
 // ValidateDesign is the design's own say on a scenario: the fields it does
@@ -123,31 +145,82 @@ func ValidateDesign(sc *Scenario) error {
 	return validateDesign(sc, m)
 }
 
-// validateDesign is ValidateDesign with the mode looked up.
+// validateDesign is ValidateDesign with the mode looked up: what it does
+// not read refused, its options' values checked (their declarations),
+// then the design's own checks.
 func validateDesign(sc *Scenario, m Mode) error {
 	if err := refuseUnread(sc, m); err != nil {
+		return err
+	}
+	if err := validateOptions(sc); err != nil {
 		return err
 	}
 	return m.Validate(sc)
 }
 
 // CarryDesignFields copies onto dst every field only some designs read
-// (designFields) from src: what a scenario derived from another (the
-// trade-off map's base) keeps of it, whatever fields the designs add.
+// (designFields) and every option of dst's design from src (its design's
+// option of the same key, when it has one): what a scenario derived from
+// another (the trade-off map's base) keeps of it, whatever options the
+// designs declare.
 func CarryDesignFields(dst, src *Scenario) {
 	for _, f := range designFields {
 		f.copy(dst, src)
 	}
+	for _, o := range dst.Options.setFor(dst).listOrNil() {
+		if b, ok := src.Options.bitsKey(src, o.Key); ok {
+			dst.Options.put(dst, o, b)
+		}
+	}
 }
 
-// checkRefusals says which field a design could not refuse: one it does
-// not read, with no words of its own and none of the field's.
-func checkRefusals(m Mode) error {
+// checkRefusals says which field or option's key a design could not
+// refuse: one it does not read, with no words of its own and none of the
+// field's or of any declaration of the option; and which option m
+// declares that a design registered before it could not refuse. set and
+// fresh are m's options (bindOptions), not registered yet.
+func checkRefusals(m Mode, set *optionSet, fresh []*optionKey) error {
 	tr := m.Traits()
+	words := func(name string) bool {
+		if k, ok := optionKeys[name]; ok && k.refusal != nil {
+			return true
+		}
+		for _, o := range set.list {
+			if o.Key == name && o.Refusal != nil {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range designFields {
 		if !tr.Reads(f.name) && f.refusal == nil && tr.Refusals[f.name] == nil {
 			return fmt.Errorf("mode %s does not read %s and says nothing of why (Traits.Refusals)", m.Name(), f.name)
 		}
 	}
+	for _, name := range optionKeyOrder {
+		if k := optionKeys[name]; k.elsewhere == Refused && !tr.Reads(name) && !words(name) && tr.Refusals[name] == nil {
+			return fmt.Errorf("mode %s does not read %s and says nothing of why (Traits.Refusals)", m.Name(), name)
+		}
+	}
+	for _, k := range fresh {
+		if k.elsewhere != Refused || words(k.key) {
+			continue
+		}
+		for _, n := range sortedModes() {
+			if o := modes[n]; !o.Traits().Reads(k.key) && o.Traits().Refusals[k.key] == nil {
+				return fmt.Errorf("mode %s does not read %s, which mode %s declares, and says nothing of why (Traits.Refusals)", n, k.key, m.Name())
+			}
+		}
+	}
 	return nil
+}
+
+// sortedModes are the registered modes' names, sorted.
+func sortedModes() []string {
+	out := make([]string, 0, len(modes))
+	for n := range modes {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -44,7 +44,9 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden from the current code (see golden_test.go first)")
@@ -61,14 +63,14 @@ type goldenGrid struct {
 var goldenGrids = []goldenGrid{
 	{name: "redis", mode: "redis", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
 	{name: "redis-fencing-watchdog", mode: "redis", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4,
-		adjust: func(sc *sim.Scenario) { sc.Fencing, sc.Watchdog = true, true }},
+		adjust: func(sc *sim.Scenario) { sc.Fencing = true; redis.Watchdog.Set(sc, true) }},
 	{name: "redis-replica-plaindel", mode: "redis", x: "ttl=1s:30s:4", y: "pause=0s:20s:4", seeds: 3,
-		adjust: func(sc *sim.Scenario) { sc.Replica, sc.PlainDel = true, true }},
+		adjust: func(sc *sim.Scenario) { redis.Replica.Set(sc, true); redis.PlainDel.Set(sc, true) }},
 	{name: "redlock", mode: "redlock", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
 	{name: "redlock-nodes-drift", mode: "redlock", x: "nodes=3:7:3", y: "clockDrift=0:0.2:3", seeds: 3},
 	{name: "zookeeper", mode: "zookeeper", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
 	{name: "zookeeper-herd-clients", mode: "zookeeper", x: "clients=2:5:4", y: "pause=0s:12s:3", seeds: 3,
-		adjust: func(sc *sim.Scenario) { sc.Herd = true }},
+		adjust: func(sc *sim.Scenario) { zookeeper.Herd.Set(sc, true) }},
 	{name: "etcd", mode: "etcd", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
 	{name: "etcd-clients-latency", mode: "etcd", x: "clients=2:4:3", y: "latency=1ms:50ms:3", seeds: 3},
 }

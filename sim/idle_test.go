@@ -33,7 +33,8 @@ func tickCases(t *testing.T) map[string]*Scenario {
 				{At: at(5 * time.Second), ClockJump: "etcd-1", By: at(-2 * time.Second)}}
 		}),
 		"leader paused, pre-vote": etcd(func(sc *Scenario) {
-			sc.ClockDrift, sc.PreVote = 0.05, true
+			sc.ClockDrift = 0.05
+			setOption(sc, "preVote", true)
 			sc.Faults = []Fault{{At: at(1500 * time.Millisecond), Pause: "etcd-1", For: at(6 * time.Second)}}
 		}),
 		"follower paused": etcd(func(sc *Scenario) {
@@ -41,7 +42,7 @@ func tickCases(t *testing.T) map[string]*Scenario {
 				{At: at(9 * time.Second), Pause: "etcd-3", For: at(2500 * time.Millisecond)}}
 		}),
 		"member lost its data, leader restarted": etcd(func(sc *Scenario) {
-			sc.Nodes = 5
+			setOption(sc, "nodes", 5)
 			sc.Faults = []Fault{{At: at(time.Second), Crash: "etcd-2"}, {At: at(4 * time.Second), Restart: "etcd-2"},
 				{At: at(6 * time.Second), Crash: "etcd-1"}, {At: at(9 * time.Second), Restart: "etcd-1", Persist: true}}
 		}),
@@ -55,7 +56,7 @@ func tickCases(t *testing.T) map[string]*Scenario {
 				{At: at(8 * time.Second), Partition: [][]string{{"client-3"}}, For: at(2200 * time.Millisecond)}}
 		}),
 		"no majority anywhere, no pre-vote": etcd(func(sc *Scenario) {
-			sc.Nodes = 5
+			setOption(sc, "nodes", 5)
 			sc.Faults = []Fault{{At: at(time.Second), Partition: [][]string{{"etcd-1", "etcd-2"}, {"etcd-3", "etcd-4"}, {"etcd-5"}},
 				For: at(8 * time.Second)}}
 		}),

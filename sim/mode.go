@@ -66,14 +66,21 @@ type Traits struct {
 	// the storage node is not used. Without fencing the value is in the
 	// storage node, as for every design.
 	FencedValueInService bool
-	// Fields are the scenario fields only some designs read that this one
-	// reads; "nodes" when the scenario sets its number of servers. Any
-	// other of those fields (designFields) a scenario sets is refused.
+	// Options are the settings the design declares for itself, in the
+	// order the scenario file writes them (sim.NewBool, NewInt, NewFloat,
+	// NewDuration, in the design's own folder): its scenarios' values of
+	// them, the file's members, changes, sweeps and the window's controls
+	// derive from them. A scenario that sets another design's option is
+	// refused (Option.Elsewhere).
+	Options []*Option
+	// Fields are the fields every scenario has that only some designs
+	// read (designFields: fencing) that this one reads. Any other of
+	// those fields a scenario sets is refused.
 	Fields []string
-	// Refusals are the design's own words for refusing a field it does not
-	// read, by field; a field it has no words for is refused in the
-	// field's own (designFields), and a field with neither is a mistake
-	// RegisterMode reports.
+	// Refusals are the design's own words for refusing a field or another
+	// design's option it does not read, by key; one it has no words for is
+	// refused in the field's or the option's own, and one with neither is
+	// a mistake RegisterMode reports.
 	Refusals map[string]error
 }
 
@@ -93,8 +100,18 @@ const (
 )
 
 // Reads says whether the design reads one of the fields only some designs
-// read.
-func (t Traits) Reads(field string) bool { return contains(t.Fields, field) }
+// read, or declares an option of that key.
+func (t Traits) Reads(field string) bool {
+	if contains(t.Fields, field) {
+		return true
+	}
+	for _, o := range t.Options {
+		if o.Key == field {
+			return true
+		}
+	}
+	return false
+}
 
 // HasTokens says whether grants carry a token worth showing, with fencing
 // on or off.
@@ -118,9 +135,6 @@ func RegisterMode(m Mode) {
 	if _, dup := modes[m.Name()]; dup {
 		panic("sim: mode registered twice: " + m.Name())
 	}
-	if err := checkRefusals(m); err != nil {
-		panic("sim: " + err.Error())
-	}
 	if place := m.Traits().Place; place != 0 {
 		for _, o := range modes {
 			if o.Traits().Place == place {
@@ -128,6 +142,14 @@ func RegisterMode(m Mode) {
 			}
 		}
 	}
+	set, fresh, err := bindOptions(m)
+	if err == nil {
+		err = checkRefusals(m, set, fresh)
+	}
+	if err != nil {
+		panic("sim: " + err.Error())
+	}
+	registerOptions(set, fresh)
 	modes[m.Name()] = m
 }
 

@@ -144,43 +144,31 @@ type Scenario struct {
 	Name string `json:"name,omitempty"`
 	// NameZh is the name in Chinese, for names a program writes in both
 	// languages (a run opened from the trade-off map), as a caption's Zh.
-	NameZh           string   `json:"nameZh,omitempty"`
-	Mode             string   `json:"mode"`
-	Seed             int64    `json:"seed"`
-	Duration         Duration `json:"duration"`
-	Clients          int      `json:"clients"`
-	Stagger          Duration `json:"stagger"`
-	Rounds           int      `json:"rounds"`
-	TTL              Duration `json:"ttl"`
-	Work             Duration `json:"work"`
-	Think            Duration `json:"think"`
-	Latency          Duration `json:"latency"`
-	Jitter           Duration `json:"jitter"`
-	Watchdog         bool     `json:"watchdog"`
-	Fencing          bool     `json:"fencing"`
-	Nodes            int      `json:"nodes"`
-	Replica          bool     `json:"replica"`
-	ClockDrift       float64  `json:"clockDrift"`
-	DriftFactor      float64  `json:"driftFactor"`
-	Herd             bool     `json:"herd"`
-	RespectSuspended bool     `json:"respectSuspended"`
-	CheckValidity    bool     `json:"checkValidity"`
-	PlainDel         bool     `json:"plainDel"`
-	Sequential       bool     `json:"sequential"`
-	Tries            int      `json:"tries"`
-	RetryDelay       Duration `json:"retryDelay"`
-	// FailoverAfter (redis with a replica) is Sentinel's delay from the
-	// master's failure to the promoted replica: down-after-milliseconds,
-	// the quorum's agreement, the leader election and SLAVEOF NO ONE.
-	FailoverAfter Duration `json:"failoverAfter"`
-	// PreVote (etcd) is raft's pre-vote: off in etcd 3.4, on from 3.5.
-	PreVote bool `json:"preVote"`
-	// ContextTimeout (redlock) is go-redis's ContextTimeoutEnabled: the
-	// client honours redsync's per-try deadline instead of its read timeout.
-	ContextTimeout bool      `json:"contextTimeout"`
-	Faults         []Fault   `json:"faults"`
-	Captions       []Caption `json:"captions,omitempty"`
-	Changes        []Change  `json:"changes,omitempty"`
+	NameZh     string   `json:"nameZh,omitempty"`
+	Mode       string   `json:"mode"`
+	Seed       int64    `json:"seed"`
+	Duration   Duration `json:"duration"`
+	Clients    int      `json:"clients"`
+	Stagger    Duration `json:"stagger"`
+	Rounds     int      `json:"rounds"`
+	TTL        Duration `json:"ttl"`
+	Work       Duration `json:"work"`
+	Think      Duration `json:"think"`
+	Latency    Duration `json:"latency"`
+	Jitter     Duration `json:"jitter"`
+	Fencing    bool     `json:"fencing"`
+	ClockDrift float64  `json:"clockDrift"`
+	Tries      int      `json:"tries"`
+	RetryDelay Duration `json:"retryDelay"`
+	// Options are the values of the settings the scenario's design
+	// declares for itself (Traits.Options: Redis's replica, ZooKeeper's
+	// herd, a number of servers...), read and written through the
+	// options. The file has them as top-level members like the fields
+	// above.
+	Options  OptionValues `json:"-"`
+	Faults   []Fault      `json:"faults"`
+	Captions []Caption    `json:"captions,omitempty"`
+	Changes  []Change     `json:"changes,omitempty"`
 }
 
 // Defaults returns the scenario a mode starts from before a file overrides
@@ -191,23 +179,21 @@ func Defaults(mode string) (*Scenario, error) {
 		return nil, err
 	}
 	sc := &Scenario{
-		Mode:             mode,
-		Seed:             1,
-		Duration:         Duration(40 * time.Second),
-		Clients:          2,
-		Stagger:          Duration(100 * time.Millisecond),
-		Rounds:           1,
-		TTL:              Duration(10 * time.Second),
-		Work:             Duration(5 * time.Second),
-		Think:            Duration(1 * time.Second),
-		Latency:          Duration(2 * time.Millisecond),
-		Jitter:           Duration(1 * time.Millisecond),
-		Nodes:            3,
-		DriftFactor:      0.01,
-		RespectSuspended: true,
-		RetryDelay:       Duration(100 * time.Millisecond),
-		Faults:           []Fault{},
+		Mode:       mode,
+		Seed:       1,
+		Duration:   Duration(40 * time.Second),
+		Clients:    2,
+		Stagger:    Duration(100 * time.Millisecond),
+		Rounds:     1,
+		TTL:        Duration(10 * time.Second),
+		Work:       Duration(5 * time.Second),
+		Think:      Duration(1 * time.Second),
+		Latency:    Duration(2 * time.Millisecond),
+		Jitter:     Duration(1 * time.Millisecond),
+		RetryDelay: Duration(100 * time.Millisecond),
+		Faults:     []Fault{},
 	}
+	sc.Options.reset(optionSets[m.Name()]) // the design's options at their defaults
 	m.Defaults(sc)
 	return sc, nil
 }
@@ -215,6 +201,7 @@ func Defaults(mode string) (*Scenario, error) {
 // Clone returns a deep copy, so an edited scenario never aliases the original.
 func (sc *Scenario) Clone() *Scenario {
 	c := *sc
+	c.Options = sc.Options.clone()
 	c.Faults = cloneFaults(sc.Faults)
 	c.Captions = append([]Caption(nil), sc.Captions...)
 	if sc.Changes != nil { // a change is a plain value
@@ -287,7 +274,8 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	if err != nil {
 		return nil, unknownMode(mode, err)
 	}
-	if err := decodeFields(reflect.ValueOf(sc).Elem(), raw, ""); err != nil {
+	option := func(k string, raw json.RawMessage) (bool, error) { return decodeOption(sc, k, raw) }
+	if err := decodeFields(reflect.ValueOf(sc).Elem(), raw, "", option); err != nil {
 		return nil, err
 	}
 	if err := sc.Validate(); err != nil {
@@ -297,8 +285,10 @@ func ParseScenario(data []byte) (*Scenario, error) {
 }
 
 // decodeFields sets each JSON member on the struct field with that tag, so a
-// bad value is reported with its path and an unknown member is refused.
-func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string) error {
+// bad value is reported with its path and an unknown member is refused;
+// extra, when set, is asked first of a member no field has (a design's
+// option) and says whether it took it.
+func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string, extra func(k string, raw json.RawMessage) (bool, error)) error {
 	fields := map[string]int{}
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -314,6 +304,15 @@ func decodeFields(v reflect.Value, raw map[string]json.RawMessage, prefix string
 	sort.Strings(keys)
 	for _, k := range keys {
 		i, ok := fields[k]
+		if !ok && extra != nil {
+			took, err := extra(k, raw[k])
+			if err != nil {
+				return err
+			}
+			if took {
+				continue
+			}
+		}
 		if !ok {
 			return FieldErr(prefix+k, say("field.unknown"), "unknown field")
 		}
@@ -352,7 +351,7 @@ func decodeFaults(f reflect.Value, data json.RawMessage, path string) error {
 		if err := json.Unmarshal(it, &raw); err != nil || raw == nil {
 			return FieldErr(fmt.Sprintf("%s[%d]", path, i), say("field.wantObject"), "want an object")
 		}
-		if err := decodeFields(reflect.ValueOf(&out[i]).Elem(), raw, fmt.Sprintf("%s[%d].", path, i)); err != nil {
+		if err := decodeFields(reflect.ValueOf(&out[i]).Elem(), raw, fmt.Sprintf("%s[%d].", path, i), nil); err != nil {
 			return err
 		}
 		_, at := raw["at"]
@@ -424,6 +423,52 @@ func outside(field string, d Duration) error {
 		"%v is outside 0..%v", d.D(), MaxDuration)
 }
 
+// MarshalJSON writes the scenario as its file has it: the fields every
+// design has in their order, the design's options (flat, as top-level
+// members like the others) before the faults, then the captions and
+// changes.
+func (sc Scenario) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range fileMembers(&sc) {
+		v, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.name, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.name)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// fileMembers are the members of sc's file in order, as MarshalJSON
+// writes them; the name, the captions and the changes only when given.
+func fileMembers(sc *Scenario) []fileMember {
+	var out []fileMember
+	for _, f := range scenarioFields {
+		if f.omitEmpty && !f.isSet(sc) {
+			continue
+		}
+		if f.name == "faults" {
+			out = append(out, optionMembers(sc)...)
+		}
+		out = append(out, fileMember{f.name, f.value(sc)})
+	}
+	if len(sc.Captions) > 0 {
+		out = append(out, fileMember{"captions", sc.Captions})
+	}
+	if len(sc.Changes) > 0 {
+		out = append(out, fileMember{"changes", sc.Changes})
+	}
+	return out
+}
+
 // Marshal writes the scenario as an indented .lockscope.json document.
 func (sc *Scenario) Marshal() ([]byte, error) {
 	b, err := json.MarshalIndent(sc, "", "  ")
@@ -452,17 +497,10 @@ func (sc *Scenario) Validate() error {
 		{"latency", sc.Latency, true},
 		{"jitter", sc.Jitter, true},
 		{"retryDelay", sc.RetryDelay, true},
-		{"failoverAfter", sc.FailoverAfter, true},
 	}
 	for _, d := range durs {
-		switch {
-		case d.d < 0:
-			return FieldErr(d.name, say("field.negative", "value", d.d.D().String()), "%v is negative", d.d.D())
-		case d.d == 0 && !d.zero:
-			return FieldErr(d.name, say("field.notPositive"), "must be more than 0")
-		case d.d.D() > MaxDuration:
-			return FieldErr(d.name, say("field.tooLong", "value", d.d.D().String(), "max", MaxDuration.String()),
-				"%v is longer than %v", d.d.D(), MaxDuration)
+		if err := checkDuration(d.name, d.d, d.zero); err != nil {
+			return err
 		}
 	}
 	if sc.Clients < 1 || sc.Clients > MaxClients {
@@ -477,9 +515,6 @@ func (sc *Scenario) Validate() error {
 	}
 	if math.IsNaN(sc.ClockDrift) || sc.ClockDrift < 0 || sc.ClockDrift > 0.5 {
 		return FieldErr("clockDrift", say("field.fraction", "value", fmt.Sprint(sc.ClockDrift)), "%v, want 0 to 0.5", sc.ClockDrift)
-	}
-	if math.IsNaN(sc.DriftFactor) || sc.DriftFactor < 0 || sc.DriftFactor > 0.5 {
-		return FieldErr("driftFactor", say("field.fraction", "value", fmt.Sprint(sc.DriftFactor)), "%v, want 0 to 0.5", sc.DriftFactor)
 	}
 	if err := validateDesign(sc, m); err != nil {
 		return err
@@ -577,6 +612,21 @@ func (sc *Scenario) Validate() error {
 		if c.At < 0 || c.At.D() > MaxDuration {
 			return outside(fmt.Sprintf("captions[%d].at", i), c.At)
 		}
+	}
+	return nil
+}
+
+// checkDuration checks a length of the scenario named name: not negative,
+// not longer than MaxDuration, and more than 0 unless zero may be.
+func checkDuration(name string, d Duration, zero bool) error {
+	switch {
+	case d < 0:
+		return FieldErr(name, say("field.negative", "value", d.D().String()), "%v is negative", d.D())
+	case d == 0 && !zero:
+		return FieldErr(name, say("field.notPositive"), "must be more than 0")
+	case d.D() > MaxDuration:
+		return FieldErr(name, say("field.tooLong", "value", d.D().String(), "max", MaxDuration.String()),
+			"%v is longer than %v", d.D(), MaxDuration)
 	}
 	return nil
 }

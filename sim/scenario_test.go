@@ -11,7 +11,10 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/sim/simtest"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 func TestParseScenarioDefaults(t *testing.T) {
@@ -20,8 +23,17 @@ func TestParseScenarioDefaults(t *testing.T) {
 	assert.Equal(t, 10*time.Second, sc.TTL.D())
 	assert.Equal(t, 2, sc.Clients)
 	assert.Equal(t, 1, sc.Rounds)
-	assert.Equal(t, 0.01, sc.DriftFactor)
-	assert.True(t, sc.RespectSuspended)
+	assert.Nil(t, sc.Option("driftFactor"), "redis has no drift factor: it is redlock's")
+	assert.Nil(t, sc.Option("respectSuspended"), "nor a ConnectionStateListener: it is zookeeper's")
+	assert.Equal(t, []string{"replica", "failoverAfter", "watchdog", "plainDel"}, optionKeys(sc.Mode))
+	assert.Equal(t, sim.Duration(3*time.Second), redis.FailoverAfter.Of(sc))
+	rl, err := sim.ParseScenario([]byte(`{"mode": "redlock"}`))
+	require.NoError(t, err)
+	assert.Equal(t, 0.01, redlock.DriftFactor.Of(rl))
+	assert.Equal(t, 5, redlock.Nodes.Of(rl))
+	zk, err := sim.ParseScenario([]byte(`{"mode": "zookeeper"}`))
+	require.NoError(t, err)
+	assert.True(t, zookeeper.RespectSuspended.Of(zk))
 
 	sc, err = sim.ParseScenario([]byte(`{"mode": "redis", "rounds": 0, "ttl": "250ms", "latency": 5}`))
 	require.NoError(t, err)
@@ -156,4 +168,13 @@ func change(t *testing.T, entry string) sim.Change {
 	var ch sim.Change
 	require.NoError(t, json.Unmarshal([]byte(entry), &ch))
 	return ch
+}
+
+// optionKeys are the keys of the options mode declares, in its order.
+func optionKeys(mode string) []string {
+	var out []string
+	for _, o := range sim.OptionsOf(mode) {
+		out = append(out, o.Key)
+	}
+	return out
 }

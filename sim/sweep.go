@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,11 +15,76 @@ import (
 	"time"
 )
 
-// SweepFields are the fields a sweep can vary. `pause` is the length of a
-// pause injected into the first holder: by default after its last check,
-// just before it sends its write (PauseBeforeWrite), or halfway through
-// its work (PauseMidWork).
-var SweepFields = []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}
+// SweepFields are the fields a sweep can vary: those every design has,
+// then the registered designs' options with an Axis. `pause` is the
+// length of a pause injected into the first holder: by default after its
+// last check, just before it sends its write (PauseBeforeWrite), or
+// halfway through its work (PauseMidWork).
+func SweepFields() []string {
+	out := slices.Clone(sweepSharedOrder)
+	for _, k := range optionKeysListed() {
+		if k.axis {
+			out = append(out, k.key)
+		}
+	}
+	return out
+}
+
+// sweepField is a field every design has that a sweep can vary: the kind
+// of its values, where a scenario stands on it and how to set it, in the
+// sweep's unit (milliseconds for a length of time).
+type sweepField struct {
+	kind OptionKind
+	get  func(sc *Scenario) (float64, bool)
+	set  func(sc *Scenario, v float64) // nil for the pause, which is a fault
+}
+
+// sweepSharedOrder and sweepShared are the fields every design has that
+// a sweep can vary.
+var (
+	sweepSharedOrder = []string{"ttl", "work", "pause", "clockDrift", "latency", "clients"}
+	sweepShared      = map[string]sweepField{
+		"ttl": {OptionDuration, func(sc *Scenario) (float64, bool) { return Ms(sc.TTL.D()), true },
+			func(sc *Scenario, v float64) { sc.TTL = msDuration(v) }},
+		"work": {OptionDuration, func(sc *Scenario) (float64, bool) { return Ms(sc.Work.D()), true },
+			func(sc *Scenario, v float64) { sc.Work = msDuration(v) }},
+		"pause": {OptionDuration, func(sc *Scenario) (float64, bool) {
+			d, ok := sc.PauseLength()
+			return Ms(d), ok
+		}, nil},
+		"clockDrift": {OptionFloat, func(sc *Scenario) (float64, bool) { return sc.ClockDrift, true },
+			func(sc *Scenario, v float64) { sc.ClockDrift = v }},
+		"latency": {OptionDuration, func(sc *Scenario) (float64, bool) { return Ms(sc.Latency.D()), true },
+			func(sc *Scenario, v float64) { sc.Latency = msDuration(v) }},
+		"clients": {OptionInt, func(sc *Scenario) (float64, bool) { return float64(sc.Clients), true },
+			func(sc *Scenario, v float64) { sc.Clients = int(v) }},
+	}
+)
+
+// msDuration is v milliseconds.
+func msDuration(v float64) Duration { return Duration(v * float64(time.Millisecond)) }
+
+// PauseLength is the length of the scenario's first pause, if it has one.
+func (sc *Scenario) PauseLength() (time.Duration, bool) {
+	for _, f := range sc.Faults {
+		if f.Kind() == "pause" {
+			return f.For.D(), true
+		}
+	}
+	return 0, false
+}
+
+// sweepKind is the kind of a swept field's values, 0 for a field no sweep
+// can vary.
+func sweepKind(field string) OptionKind {
+	if f, ok := sweepShared[field]; ok {
+		return f.kind
+	}
+	if k, ok := optionKeys[field]; ok && k.axis {
+		return k.kind
+	}
+	return 0
+}
 
 // Axis is one swept field and the values it takes, in the field's unit:
 // milliseconds for durations, a plain number otherwise.
@@ -28,13 +94,7 @@ type Axis struct {
 }
 
 // IsDuration reports whether the axis' values are milliseconds.
-func (a Axis) IsDuration() bool {
-	switch a.Field {
-	case "ttl", "work", "pause", "latency":
-		return true
-	}
-	return false
-}
+func (a Axis) IsDuration() bool { return sweepKind(a.Field) == OptionDuration }
 
 // Format renders one value of the axis as a person reads it.
 func (a Axis) Format(v float64) string {
@@ -52,8 +112,8 @@ func ParseAxis(spec string) (Axis, error) {
 		return Axis{}, fmt.Errorf("%q: want field=from:to:steps", spec)
 	}
 	a := Axis{Field: field}
-	if !contains(SweepFields, field) {
-		return a, fmt.Errorf("%s: cannot sweep this field (one of %s)", field, strings.Join(SweepFields, ", "))
+	if sweepKind(field) == 0 {
+		return a, fmt.Errorf("%s: cannot sweep this field (one of %s)", field, strings.Join(SweepFields(), ", "))
 	}
 	parts := strings.Split(rng, ":")
 	if len(parts) != 3 {
@@ -79,7 +139,7 @@ func ParseAxis(spec string) (Axis, error) {
 		if steps > 1 {
 			v = from + (to-from)*float64(i)/float64(steps-1)
 		}
-		if !a.IsDuration() && a.Field != "clockDrift" {
+		if sweepKind(a.Field) == OptionInt {
 			v = math.Round(v)
 		}
 		a.Values = append(a.Values, v)
@@ -199,22 +259,17 @@ func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
 }
 
 // SetSweepField sets one of SweepFields (but pause, which is a fault) to v
-// in the field's sweep unit: milliseconds for durations.
+// in the field's sweep unit: milliseconds for durations. An option sc's
+// design does not declare is set as another design's is (Option.Elsewhere).
 func SetSweepField(sc *Scenario, field string, v float64) {
-	d := Duration(v * float64(time.Millisecond))
-	switch field {
-	case "ttl":
-		sc.TTL = d
-	case "work":
-		sc.Work = d
-	case "latency":
-		sc.Latency = d
-	case "clockDrift":
-		sc.ClockDrift = v
-	case "clients":
-		sc.Clients = int(v)
-	case "nodes":
-		sc.Nodes = int(v)
+	if f, ok := sweepShared[field]; ok {
+		if f.set != nil {
+			f.set(sc, v)
+		}
+		return
+	}
+	if k, ok := optionKeys[field]; ok && k.axis {
+		sc.Options.putKey(sc, field, k.kind.fromSweep(v))
 	}
 }
 

@@ -11,6 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/sim/redlock"
 )
 
 func axis(t *testing.T, spec string) sim.Axis {
@@ -62,7 +65,7 @@ func TestSweepMatchesAnalyticBoundary(t *testing.T) {
 func TestSweepWatchdogBoundary(t *testing.T) {
 	base, err := sim.SweepBase("redis")
 	require.NoError(t, err)
-	base.Watchdog = true
+	redis.Watchdog.Set(base, true)
 	base.Work = sim.Duration(40 * time.Second)
 	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=3s:12s:4"), Y: axis(t, "pause=0s:16s:17"), Seeds: 2}
 	for _, c := range runSweep(t, sw, 0) {
@@ -180,9 +183,11 @@ func BenchmarkSweepTabGrid(b *testing.B) {
 		set        func(sc *sim.Scenario)
 	}{
 		{"zookeeper", "zookeeper", func(sc *sim.Scenario) { sc.Clients, sc.Work = 5, sim.Duration(time.Second) }},
-		{"etcd", "etcd", func(sc *sim.Scenario) { sc.Work, sc.PreVote = sim.Duration(1500*time.Millisecond), true }},
+		{"etcd", "etcd", func(sc *sim.Scenario) { sc.Work = sim.Duration(1500 * time.Millisecond); etcd.PreVote.Set(sc, true) }},
 		{"redlock", "redlock", func(sc *sim.Scenario) {
-			sc.Work, sc.Nodes, sc.ContextTimeout = sim.Duration(5*time.Second), 5, true
+			sc.Work = sim.Duration(5 * time.Second)
+			redlock.Nodes.Set(sc, 5)
+			redlock.ContextTimeout.Set(sc, true)
 		}},
 	}
 	for _, tab := range tabs {

@@ -11,19 +11,36 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-// onlySome are the scenario fields only some designs read, each with a
-// value that turns it on; a design that does not read one refuses it.
+// onlySome are the scenario fields and options only some designs read,
+// each with a value that turns it on; a design that does not read one
+// refuses it.
 var onlySome = map[string]func(sc *sim.Scenario){
-	"herd":           func(sc *sim.Scenario) { sc.Herd = true },
-	"sequential":     func(sc *sim.Scenario) { sc.Sequential = true },
-	"plainDel":       func(sc *sim.Scenario) { sc.PlainDel = true },
-	"replica":        func(sc *sim.Scenario) { sc.Replica = true },
-	"watchdog":       func(sc *sim.Scenario) { sc.Watchdog = true },
+	"herd":           turnOn("herd", true),
+	"sequential":     turnOn("sequential", true),
+	"plainDel":       turnOn("plainDel", true),
+	"replica":        turnOn("replica", true),
+	"watchdog":       turnOn("watchdog", true),
 	"fencing":        func(sc *sim.Scenario) { sc.Fencing = true },
-	"failoverAfter":  func(sc *sim.Scenario) { sc.FailoverAfter = sim.Duration(5 * time.Second) },
-	"preVote":        func(sc *sim.Scenario) { sc.PreVote = true },
-	"contextTimeout": func(sc *sim.Scenario) { sc.ContextTimeout = true },
-	"checkValidity":  func(sc *sim.Scenario) { sc.CheckValidity = true },
+	"failoverAfter":  turnOn("failoverAfter", sim.Duration(5*time.Second)),
+	"preVote":        turnOn("preVote", true),
+	"contextTimeout": turnOn("contextTimeout", true),
+	"checkValidity":  turnOn("checkValidity", true),
+}
+
+// turnOn sets the option of that key to v in a scenario of any design:
+// its own, or another design's it does not declare.
+func turnOn(key string, v any) func(sc *sim.Scenario) {
+	return func(sc *sim.Scenario) { declared(key).SetValue(sc, v) }
+}
+
+// declared is the first registered design's option of that key.
+func declared(key string) *sim.Option {
+	for _, m := range sim.ModeNames() {
+		if o := sim.OptionOf(m, key); o != nil {
+			return o
+		}
+	}
+	panic("no design declares " + key)
 }
 
 // A design's Traits.Fields are the truth about it: every field only some
@@ -117,14 +134,14 @@ func TestRefusalsAreFreshValues(t *testing.T) {
 	for i := range errs {
 		sc, err := sim.Defaults("zookeeper")
 		require.NoError(t, err)
-		sc.Watchdog = true
+		onlySome["watchdog"](sc)
 		require.ErrorAs(t, sc.Validate(), &errs[i])
 	}
 	assert.NotSame(t, errs[0], errs[1])
 	assert.Equal(t, *errs[0], *errs[1])
 	errs[0].Field = "changed"
 	sc, _ := sim.Defaults("zookeeper")
-	sc.Watchdog = true
+	onlySome["watchdog"](sc)
 	assert.EqualError(t, sc.Validate(), "watchdog: only for redis and redlock; a zookeeper session is kept alive by pings")
 }
 
@@ -153,7 +170,6 @@ func TestFieldsRefusedByTheDesignsThatDoNotReadThem(t *testing.T) {
 			}
 			sc, err := sim.Defaults(mode)
 			require.NoError(t, err)
-			sc.PreVote = false // etcd's default; the others leave it off
 			onlySome[tt.field](sc)
 			for _, err := range []error{sc.Validate(), sim.ValidateDesign(sc)} {
 				var fe *sim.FieldError

@@ -20,8 +20,7 @@ import (
 const sweepUsage = `usage: lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--pause-at before-write|mid-work] [--set field=value]... [--csv]
 
   --mode M            %s
-  --x, --y            a field and its range: ttl, work, pause, clockDrift, latency,
-                      clients or nodes; durations as Go durations (--x ttl=1s:30s:30)
+  --x, --y            %s; durations as Go durations (--x ttl=1s:30s:30)
                       pause is a pause injected into the first holder
   --pause-at P        where the pause strikes: before-write (default: after the
                       holder's last check, just before it sends its write, the
@@ -145,7 +144,7 @@ func sweepScenario(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	if o.help {
-		fmt.Fprintf(stdout, sweepUsage, modeList())
+		fmt.Fprintf(stdout, sweepUsage, modeList(), sweepFieldList())
 		return exitOK
 	}
 	sw, err := buildSweep(o)
@@ -226,10 +225,34 @@ func writeSweepTable(w io.Writer, sw *sim.Sweep, cells []sim.Cell) error {
 
 // modeList writes the registered modes as the usage lists them ("redis,
 // redlock, zookeeper or etcd"), so the usage names no design itself.
-func modeList() string {
-	n := sim.ModeNames()
+func modeList() string { return orList(sim.ModeNames()) }
+
+// orList writes names as "a, b or c".
+func orList(n []string) string {
 	if len(n) < 2 {
 		return strings.Join(n, "")
 	}
 	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// sweepFieldList is the usage's "a field and its range: " and the fields a
+// sweep can vary (sim.SweepFields, the designs' options among them),
+// wrapped as the usage's other lines are, at 83 columns under its flag's
+// description.
+func sweepFieldList() string {
+	const indent, width = 22, 83
+	var b strings.Builder
+	col := indent
+	for i, w := range strings.Fields("a field and its range: " + orList(sim.SweepFields())) {
+		if i > 0 && col+1+len(w) > width {
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			col = indent
+		} else if i > 0 {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+	}
+	return b.String()
 }

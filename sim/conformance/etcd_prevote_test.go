@@ -244,7 +244,7 @@ func simPreVote(t *testing.T, preVote bool, cutAt, cut, settle time.Duration) (b
 	t.Helper()
 	sc, err := sim.Defaults("etcd")
 	require.NoError(t, err)
-	sc.PreVote = preVote
+	etcd.PreVote.Set(sc, preVote)
 	// One client that is done before the cut, so that, as on the real
 	// cluster, no write goes on while the member is away.
 	sc.Clients, sc.Rounds, sc.Work = 1, 1, sim.Duration(time.Second)

@@ -267,7 +267,7 @@ func runEtcdSim(t *testing.T, steps []etcdStep) etcdSide {
 	t.Helper()
 	sc, err := sim.Defaults("etcd")
 	require.NoError(t, err)
-	sc.Nodes = 1
+	etcd.Nodes.Set(sc, 1)
 	sc.Latency, sc.Jitter, sc.Stagger = sim.Duration(time.Millisecond), 0, 0
 	sc.Duration = sim.Duration(6 * time.Second)
 	const base = 1 // a fresh member's revision
@@ -492,7 +492,8 @@ func TestEtcdMutexTakeover(t *testing.T) {
 	// 200 ms, client-1 crashes at 1.3 s.
 	sc, err := sim.Defaults("etcd")
 	require.NoError(t, err)
-	sc.Nodes, sc.Clients, sc.Stagger = 1, 2, sim.Duration(200*time.Millisecond)
+	etcd.Nodes.Set(sc, 1)
+	sc.Clients, sc.Stagger = 2, sim.Duration(200*time.Millisecond)
 	sc.TTL, sc.Work, sc.Fencing = sim.Duration(ttl), sim.Duration(20*time.Second), true
 	sc.Latency, sc.Jitter = sim.Duration(time.Millisecond), 0
 	sc.Duration = sim.Duration(8 * time.Second)

@@ -186,7 +186,7 @@ func redisScenario(t *testing.T, replica bool) *sim.Scenario {
 	sc, err := sim.Defaults("redis")
 	require.NoError(t, err)
 	sc.Latency, sc.Jitter, sc.Stagger = 0, 0, 0
-	sc.Replica = replica
+	simredis.Replica.Set(sc, replica)
 	return sc
 }
 
@@ -391,7 +391,7 @@ func TestRedisReplicaPromotion(t *testing.T) {
 		// The real side promotes with REPLICAOF NO ONE at once, as
 		// Sentinel's own order does; the simulator's Sentinel delay
 		// (failoverAfter) is what comes before that order, so it is 0 here.
-		sc.FailoverAfter = 0
+		simredis.FailoverAfter.Set(sc, 0)
 		return playSim(t, sc, steps, func(i int) time.Duration { return steps[i].at })
 	}
 

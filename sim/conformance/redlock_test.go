@@ -166,7 +166,7 @@ type simGrant struct {
 // and returns their grants.
 func runRedlockSim(t *testing.T, clients int, stagger time.Duration, faults []sim.Fault) []simGrant {
 	t.Helper()
-	return runRedlockSimWith(t, clients, stagger, faults, func(sc *sim.Scenario) { sc.ContextTimeout = true })
+	return runRedlockSimWith(t, clients, stagger, faults, func(sc *sim.Scenario) { redlock.ContextTimeout.Set(sc, true) })
 }
 
 // runRedlockSimWith is runRedlockSim with the scenario changed by set.
@@ -350,7 +350,7 @@ func TestRedlockContextTimeout(t *testing.T) {
 			ms5.freeze(3, 4)
 			real := lockOn(pools, uniqueKey(t), redlockTTL)
 			ms5.thaw(3, 4)
-			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) { sc.ContextTimeout = on })
+			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) { redlock.ContextTimeout.Set(sc, on) })
 			require.True(t, real.granted, "redsync: %v", real.err)
 			require.Len(t, grants, 1)
 			assert.GreaterOrEqual(t, real.elapsed, wait, "redsync waited for the frozen masters")
@@ -364,7 +364,8 @@ func TestRedlockContextTimeout(t *testing.T) {
 			real := lockOn(pools, uniqueKey(t), short)
 			ms5.thaw(3, 4)
 			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) {
-				sc.ContextTimeout, sc.TTL, sc.Work = on, sim.Duration(short), sim.Duration(time.Second)
+				redlock.ContextTimeout.Set(sc, on)
+				sc.TTL, sc.Work = sim.Duration(short), sim.Duration(time.Second)
 			})
 			t.Logf("redsync: granted %v after %.1f ms (%v); simulator: %d grants", real.granted, msOf(real.elapsed), real.err, len(grants))
 			if on {

@@ -219,7 +219,7 @@ func zkScenario(t *testing.T, nodes int, d time.Duration) *sim.Scenario {
 	t.Helper()
 	sc, err := sim.Defaults("zookeeper")
 	require.NoError(t, err)
-	sc.Nodes = nodes
+	zookeeper.Nodes.Set(sc, nodes)
 	sc.Latency, sc.Jitter, sc.Stagger = sim.Duration(time.Millisecond), 0, 0
 	sc.Duration = sim.Duration(d)
 	return sc

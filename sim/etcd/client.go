@@ -84,7 +84,7 @@ func (c *etcdClient) Clone() sim.Process {
 
 func (c *etcdClient) Start(ctx sim.Ctx) {
 	if c.servers == nil {
-		c.servers = make([]sim.NodeID, ctx.Scenario().Nodes)
+		c.servers = make([]sim.NodeID, Nodes.Of(ctx.Scenario()))
 		for i := range c.servers {
 			c.servers[i] = ctx.Lookup(memberName(i))
 		}
@@ -382,7 +382,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.call(ctx, Range{Kind: RangeKey, Key: c.myKey}.Msg(), phCheck)
 			return
 		}
-		if ctx.Scenario().Herd {
+		if Herd.Of(ctx.Scenario()) {
 			if !c.watching {
 				c.watch(ctx, Prefix, true, r.Rev)
 			}
@@ -466,7 +466,7 @@ func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
 	if ev.Type != OpEventDelete {
 		return
 	}
-	if ctx.Scenario().Herd {
+	if Herd.Of(ctx.Scenario()) {
 		if c.phase == phQuery && c.busy() {
 			c.requery = true
 			return

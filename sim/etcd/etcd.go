@@ -91,7 +91,8 @@ func (etcdMode) Name() string { return "etcd" }
 var etcdTraits = sim.Traits{
 	Place:     4,
 	LeaseWord: "lease", ServerWord: "members", Token: sim.TokenAlways, FencedValueInService: true,
-	Fields: []string{"nodes", "herd", "fencing", "preVote"},
+	Options: options,
+	Fields:  []string{"fencing"},
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),
@@ -101,28 +102,15 @@ var etcdTraits = sim.Traits{
 
 func (etcdMode) Traits() sim.Traits { return etcdTraits }
 
-func (etcdMode) Defaults(sc *sim.Scenario) {
-	sc.Nodes = 3
-	sc.Tries = 0
-	// Pre-vote on, as etcd 3.5 and later start (etcd-io/etcd
-	// server/embed/config.go: NewConfig sets PreVote true; the flag
-	// --pre-vote says "Enable the raft Pre-Vote algorithm to prevent
-	// disruption when a node that has been partitioned away rejoins the
-	// cluster"). etcd 3.4, the Debian server the conformance suite runs,
-	// starts with it off: set "preVote": false for 3.4.
-	sc.PreVote = true
-}
+// Defaults: pre-vote on is its option's default (options.go).
+func (etcdMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
-func (etcdMode) Validate(sc *sim.Scenario) error {
-	switch {
-	case sc.Nodes < 1 || sc.Nodes > 7:
-		return sim.FieldErr("nodes", sim.Say("field.etcdNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7 etcd members", sc.Nodes)
-	}
-	return nil
-}
+// Validate has nothing of its own to check: its options are checked by
+// their declarations (the number of members).
+func (etcdMode) Validate(sc *sim.Scenario) error { return nil }
 
 func (etcdMode) Servers(sc *sim.Scenario) []string {
-	out := make([]string, sc.Nodes)
+	out := make([]string, Nodes.Of(sc))
 	for i := range out {
 		out[i] = memberName(i)
 	}

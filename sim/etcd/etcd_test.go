@@ -293,7 +293,7 @@ func TestEtcdValidate(t *testing.T) {
 	}
 	sc, err := sim.Defaults("etcd")
 	require.NoError(t, err)
-	assert.Equal(t, 3, sc.Nodes)
+	assert.Equal(t, 3, etcd.Nodes.Of(sc))
 }
 
 // TestEtcdHerd: with herd every waiter watches the whole prefix, so every
@@ -302,7 +302,8 @@ func TestEtcdHerd(t *testing.T) {
 	counts := map[bool]int{}
 	for _, herd := range []bool{false, true} {
 		sc := etcdPreset(t, "etcd-happy-path")
-		sc.Clients, sc.Herd = 6, herd
+		sc.Clients = 6
+		etcd.Herd.Set(sc, herd)
 		_, sum := etcdRun(t, sc)
 		assert.Equal(t, 6, sum.Acquisitions)
 		assert.Equal(t, 0, sum.Violations)
@@ -412,7 +413,7 @@ func TestEtcdCrashedHolderBlocksUntilLeaseExpires(t *testing.T) {
 
 func TestEtcdSingleMember(t *testing.T) {
 	sc := etcdPreset(t, "etcd-happy-path")
-	sc.Nodes = 1
+	etcd.Nodes.Set(sc, 1)
 	s, sum := etcdRun(t, sc)
 	assert.Equal(t, 4, sum.Acquisitions)
 	assert.Equal(t, 0, sum.Violations)
@@ -512,7 +513,7 @@ func etcdRandomScenario(seed uint64) *sim.Scenario {
 	sc.Seed = int64(seed)
 	sc.Duration = sim.Duration(30 * time.Second)
 	sc.Clients = 1 + r.IntN(5)
-	sc.Nodes = 1 + r.IntN(5)
+	etcd.Nodes.Set(sc, 1+r.IntN(5))
 	sc.Rounds = r.IntN(4)
 	sc.TTL = sim.Duration(time.Duration(1+r.IntN(6)) * time.Second)
 	sc.Work = sim.Duration(time.Duration(r.IntN(3000)) * time.Millisecond)
@@ -520,7 +521,7 @@ func etcdRandomScenario(seed uint64) *sim.Scenario {
 	sc.Latency = sim.Duration(time.Duration(1+r.IntN(20)) * time.Millisecond)
 	sc.Jitter = sim.Duration(time.Duration(r.IntN(10)) * time.Millisecond)
 	sc.Fencing = r.IntN(2) == 0
-	sc.Herd = r.IntN(3) == 0
+	etcd.Herd.Set(sc, r.IntN(3) == 0)
 	sc.ClockDrift = float64(r.IntN(3)) * 0.01
 	nodes := append(sc.ClientNames(), sc.ServerNames()...)
 	pick := func() string { return nodes[r.IntN(len(nodes))] }
@@ -602,7 +603,7 @@ func TestEtcdRandomFaultsKeepInvariants(t *testing.T) {
 			}
 			checked["ordered"]++
 		}
-		if !paused && !cut && sc.TTL.D() >= 5*time.Second && (memberCrashes == 0 || memberCrashes == 1 && sc.Nodes >= 3) {
+		if !paused && !cut && sc.TTL.D() >= 5*time.Second && (memberCrashes == 0 || memberCrashes == 1 && etcd.Nodes.Of(sc) >= 3) {
 			require.Zero(t, sum.Violations, "seed %d: two holders with only crashes and clock faults", seed)
 			checked["exclusive"]++
 		}
@@ -626,7 +627,7 @@ func TestEtcdPreVoteKeepsAHealedMemberFromDeposingTheLeader(t *testing.T) {
 		t.Run(map[bool]string{false: "off (3.4)", true: "on (3.5+)"}[preVote], func(t *testing.T) {
 			sc, err := sim.Defaults("etcd")
 			require.NoError(t, err)
-			sc.PreVote = preVote
+			etcd.PreVote.Set(sc, preVote)
 			sc.Clients, sc.Duration = 1, sim.Duration(20*time.Second)
 			sc.Faults = []sim.Fault{{At: sim.Duration(3 * time.Second), Partition: [][]string{{"etcd-3"}}, For: sim.Duration(10 * time.Second)}}
 			require.NoError(t, sc.Validate())

@@ -175,7 +175,7 @@ func (s *Server) tick(ctx sim.Ctx) {
 		// its answer to the leader's heartbeat carries that term and the
 		// leader steps down (raft.go: a message of a higher term makes a
 		// member a follower of that term).
-		s.campaign(ctx, ctx.Scenario().PreVote)
+		s.campaign(ctx, PreVote.Of(ctx.Scenario()))
 	}
 	s.flushWatchers(ctx)
 	s.ticks++

@@ -273,7 +273,7 @@ func (s *Server) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) {
 func (s *Server) Start(ctx sim.Ctx) {
 	s.self = ctx.ID()
 	if s.members == nil {
-		n := ctx.Scenario().Nodes
+		n := Nodes.Of(ctx.Scenario())
 		s.members = make([]sim.NodeID, n)
 		for i := range n {
 			s.members[i] = ctx.Lookup(memberName(i))

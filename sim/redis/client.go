@@ -118,7 +118,7 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		if r.Op == OpOK {
 			c.Grant(ctx, r.Token, 0)
-			if ctx.Scenario().Watchdog {
+			if Watchdog.Of(ctx.Scenario()) {
 				c.renewing = true
 				c.renewAfter(ctx)
 			}
@@ -227,7 +227,7 @@ func (c *redisClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
 	c.renewing = false
 	m := Command{Op: OpUnlock, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg()
-	if ctx.Scenario().PlainDel {
+	if PlainDel.Of(ctx.Scenario()) {
 		m = Command{Op: OpDel}.Msg()
 	}
 	c.pending = sim.Msg{}

@@ -37,7 +37,8 @@ func (redisMode) Name() string { return "redis" }
 var redisTraits = sim.Traits{
 	Place:     1,
 	LeaseWord: "ttl", ServerWord: "servers", Token: sim.TokenWhenFencing,
-	Fields: []string{"replica", "watchdog", "fencing", "plainDel", "failoverAfter"},
+	Options: options,
+	Fields:  []string{"fencing"},
 }
 
 func (redisMode) Traits() sim.Traits { return redisTraits }
@@ -55,25 +56,22 @@ const SentinelDownAfter = 30 * time.Second
 // to watch, long enough to see the clients talk to a dead master first.
 const DefaultFailoverAfter = 3 * time.Second
 
-func (redisMode) Defaults(sc *sim.Scenario) {
-	sc.Nodes = 1
-	sc.Tries = 0
-	sc.FailoverAfter = sim.Duration(DefaultFailoverAfter)
-}
+func (redisMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
 // Validate has nothing of its own to check: the fields Redis does not
-// read are refused from its Traits.
+// read are refused from its Traits, its options checked by their
+// declarations.
 func (redisMode) Validate(sc *sim.Scenario) error { return nil }
 
 func (redisMode) Servers(sc *sim.Scenario) []string {
-	if sc.Replica {
+	if Replica.Of(sc) {
 		return []string{"redis-1", "redis-2"}
 	}
 	return []string{"redis-1"}
 }
 
 func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
-	if !sc.Replica {
+	if !Replica.Of(sc) {
 		return sim.FieldErr("", sim.Say("field.failoverReplica"), "failover needs a replica: set \"replica\": true")
 	}
 	if node != "redis-1" {
@@ -85,7 +83,7 @@ func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
 func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
 	s := NewMaster()
 	s.paired = true
-	if i == 0 && sc.Replica {
+	if i == 0 && Replica.Of(sc) {
 		s.replicaName = "redis-2"
 	}
 	if i == 1 {
@@ -113,7 +111,7 @@ func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
 	if rid == sim.None || s.Nodes[rid].Crashed {
 		return
 	}
-	if d := s.Scenario.FailoverAfter.D(); d > 0 {
+	if d := FailoverAfter.Of(s.Scenario).D(); d > 0 {
 		s.Ctx(rid).After(d, sim.Timer{Kind: timerSentinel, Seq: int64(node)})
 		return
 	}

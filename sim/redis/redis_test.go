@@ -76,7 +76,7 @@ func TestRedisPresets(t *testing.T) {
 			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
 				assert.Zero(t, sum.Violations, "once replicated, the promoted replica still has client-1's key")
 			}},
-		{"redis-failover", func(sc *sim.Scenario) { sc.FailoverAfter = sim.Duration(10 * time.Second) },
+		{"redis-failover", func(sc *sim.Scenario) { redis.FailoverAfter.Set(sc, sim.Duration(10*time.Second)) },
 			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 				assert.Zero(t, sum.Violations, "Sentinel promotes after the holder's 8 s of work: no overlap")
 				assert.Equal(t, 2, sum.Acquisitions)
@@ -122,7 +122,7 @@ func TestRedisPresets(t *testing.T) {
 				assert.Equal(t, 1, sum.LostUpdates, "and client-2's update is lost")
 				assert.False(t, sum.Safe)
 			}},
-		{"redis-plain-del", func(sc *sim.Scenario) { sc.PlainDel = false },
+		{"redis-plain-del", func(sc *sim.Scenario) { redis.PlainDel.Set(sc, false) },
 			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 				tl := rec.Timeline()
 				c2, c3 := tl.Holding[1], tl.Holding[2]

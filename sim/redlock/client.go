@@ -97,7 +97,7 @@ func (c *redlockClient) ttl(ctx sim.Ctx) time.Duration { return ctx.Scenario().T
 // redsync's deadline as go-redis applies it (func Wait). The watchdog's
 // extension runs under the same deadline (ExtendContext with the try's ctx).
 func (c *redlockClient) wait(ctx sim.Ctx) time.Duration {
-	return Wait(c.ttl(ctx), ctx.Scenario().ContextTimeout)
+	return Wait(c.ttl(ctx), ContextTimeout.Of(ctx.Scenario()))
 }
 
 // newBatch starts a batch of requests, one per master.
@@ -164,8 +164,8 @@ func (c *redlockClient) acquire(ctx sim.Ctx) {
 		votes = append(votes, VotePending)
 	}
 	c.att = Attempt{Number: c.Tries + 1, Started: ctx.Now(), Votes: votes,
-		TTL: sc.TTL.D(), Drift: Drift(sc.TTL.D(), sc.DriftFactor), Wait: c.wait(ctx)}
-	if sc.Sequential {
+		TTL: sc.TTL.D(), Drift: Drift(sc.TTL.D(), DriftFactor.Of(sc)), Wait: c.wait(ctx)}
+	if Sequential.Of(sc) {
 		c.next = 0
 		c.askNext(ctx)
 		return
@@ -214,7 +214,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		} else {
 			c.att.Votes[i] = VoteNo
 		}
-		if ctx.Scenario().Sequential {
+		if Sequential.Of(ctx.Scenario()) {
 			c.advance(ctx)
 			return
 		}
@@ -241,7 +241,7 @@ func (c *redlockClient) answered(ctx sim.Ctx) {
 // giveUpOnRefused ends the part of every dead master in the batch at
 // redsync's deadline (refused); silent ones keep go-redis reading.
 func (c *redlockClient) giveUpOnRefused(ctx sim.Ctx, seq int64) {
-	if ctx.Scenario().Sequential {
+	if Sequential.Of(ctx.Scenario()) {
 		if c.phase != redlockAcquiring || seq != requestID(c.batch, c.next) || !c.refused(ctx, c.next) {
 			return
 		}
@@ -297,7 +297,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	ttl := sc.TTL.D()
 	quorum := Quorum(len(c.masters))
 	elapsed := ctx.Mono() - c.start
-	validity := Validity(ttl, elapsed, sc.DriftFactor)
+	validity := Validity(ttl, elapsed, DriftFactor.Of(sc))
 	c.att.Elapsed, c.att.Validity, c.att.Done = elapsed, validity, true
 	c.att.Success = c.yes >= quorum && validity > 0
 	if c.att.Success {
@@ -341,7 +341,7 @@ func (c *redlockClient) hold(ctx sim.Ctx, validity time.Duration) {
 	c.phase = redlockHolding
 	c.Grant(ctx, 0, validity)
 	c.setValidity(ctx, validity)
-	if ctx.Scenario().Watchdog {
+	if Watchdog.Of(ctx.Scenario()) {
 		c.watchdog = ctx.After(c.ttl(ctx)/3, sim.Timer{Kind: timerRedlockWatchdog})
 	}
 }
@@ -371,7 +371,7 @@ func (c *redlockClient) extended(ctx sim.Ctx) {
 	ttl := sc.TTL.D()
 	quorum := Quorum(len(c.masters))
 	elapsed := ctx.Mono() - c.start
-	validity := Validity(ttl, elapsed, sc.DriftFactor)
+	validity := Validity(ttl, elapsed, DriftFactor.Of(sc))
 	c.phase = redlockHolding
 	if c.yes >= quorum && validity > 0 {
 		c.att.Renewals++
@@ -464,7 +464,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 // with its own clock and skips the write when the validity is gone (see
 // the type's comment).
 func (c *redlockClient) workDone(ctx sim.Ctx) {
-	if ctx.Scenario().CheckValidity && ctx.Mono() >= c.until {
+	if CheckValidity.Of(ctx.Scenario()) && ctx.Mono() >= c.until {
 		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write", sim.Say("note.redlock.workLate"))
 		return
 	}

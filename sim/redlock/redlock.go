@@ -114,8 +114,8 @@ func (redlockMode) Name() string { return "redlock" }
 // values (no ordered token), a validity with every grant.
 var redlockTraits = sim.Traits{
 	Place:     2,
-	LeaseWord: "ttl", ServerWord: "masters", Token: sim.NoToken, Validity: true, ClientQuorum: true,
-	Fields: []string{"nodes", "driftFactor", "watchdog", "sequential", "contextTimeout", "checkValidity"},
+	LeaseWord: "ttl", ServerWord: serverWord, Token: sim.NoToken, Validity: true, ClientQuorum: true,
+	Options: options,
 	Refusals: map[string]error{
 		"fencing":  ErrFencing,
 		"replica":  sim.FieldErr("replica", sim.Say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
@@ -126,7 +126,6 @@ var redlockTraits = sim.Traits{
 func (redlockMode) Traits() sim.Traits { return redlockTraits }
 
 func (redlockMode) Defaults(sc *sim.Scenario) {
-	sc.Nodes = 5
 	sc.Tries = Tries
 	sc.RetryDelay = sim.Duration(RetryDelay)
 }
@@ -136,17 +135,12 @@ func (redlockMode) Defaults(sc *sim.Scenario) {
 var ErrFencing = sim.FieldErr("fencing", sim.Say("field.redlockFencing"), "Redlock has no fencing token: its lock values are random, not ordered, "+
 	"so the storage cannot tell a late write of an old holder from a new holder's (Kleppmann, \"How to do distributed locking\")")
 
-func (redlockMode) Validate(sc *sim.Scenario) error {
-	switch {
-	case sc.Nodes < 1 || sc.Nodes > MaxNodes:
-		return sim.FieldErr("nodes", sim.Say("field.redlockNodes", "n", strconv.Itoa(sc.Nodes), "max", strconv.Itoa(MaxNodes)),
-			"%d, want 1 to %d independent masters", sc.Nodes, MaxNodes)
-	}
-	return nil
-}
+// Validate has nothing of its own to check: its options are checked by
+// their declarations (the number of masters).
+func (redlockMode) Validate(sc *sim.Scenario) error { return nil }
 
 func (redlockMode) Servers(sc *sim.Scenario) []string {
-	out := make([]string, sc.Nodes)
+	out := make([]string, Nodes.Of(sc))
 	for i := range out {
 		out[i] = "redis-" + strconv.Itoa(i+1)
 	}

@@ -101,10 +101,10 @@ func TestRedlockValidityArithmetic(t *testing.T) {
 func TestRedlockDefaults(t *testing.T) {
 	sc, err := sim.Defaults("redlock")
 	require.NoError(t, err)
-	assert.Equal(t, 5, sc.Nodes)
+	assert.Equal(t, 5, redlock.Nodes.Of(sc))
 	assert.Equal(t, 32, sc.Tries, "redsync's default tries")
 	assert.Equal(t, 150*ms, sc.RetryDelay.D(), "mean of redsync's rand(50 ms, 250 ms)")
-	assert.Equal(t, 0.01, sc.DriftFactor)
+	assert.Equal(t, 0.01, redlock.DriftFactor.Of(sc))
 	assert.Equal(t, []string{"redis-1", "redis-2", "redis-3", "redis-4", "redis-5"}, sc.ServerNames())
 }
 
@@ -189,7 +189,7 @@ func TestRedlockLatency(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%v contextTimeout=%v", tt.latency, tt.contextTimeout), func(t *testing.T) {
 			sc := redlockScenario(t, tt.latency)
-			sc.ContextTimeout = tt.contextTimeout
+			redlock.ContextTimeout.Set(sc, tt.contextTimeout)
 			sc.Duration = sim.Duration(60 * time.Second)
 			if !tt.contextTimeout {
 				sc.Duration = sim.Duration(400 * time.Second) // 32 tries of 5 s, twice (the unlocks wait too)
@@ -333,14 +333,14 @@ func TestRedlockPresets(t *testing.T) {
 			assert.True(t, w[0].Stale && w[0].Accepted, "client-1 works past its validity and writes while client-2 holds")
 			assert.True(t, w[1].Lost, "client-2's write, computed from an earlier read, overwrites client-1's")
 
-			sc.CheckValidity = true
+			redlock.CheckValidity.Set(sc, true)
 			sum := record(t, sc).Summary()
 			assert.Zero(t, sum.StaleWritesAccepted, "checkValidity: client-1 sees Until() has passed and skips its write")
 			assert.Zero(t, sum.Writes, "client-2's 8 s of work outlast its validity too: nobody writes")
 			assert.True(t, sum.Safe)
 		}},
 		{"redlock-check-then-pause", 2, 1, 1, false, func(t *testing.T, sc *sim.Scenario, r *sim.Recording) {
-			require.True(t, sc.CheckValidity)
+			require.True(t, redlock.CheckValidity.Of(sc))
 			w := r.Checker().Writes()
 			require.Len(t, w, 2)
 			assert.Equal(t, sim.NodeID(0), w[1].Client, "client-1's write lands after client-2's")
@@ -363,7 +363,7 @@ func TestRedlockPresets(t *testing.T) {
 			assert.Greater(t, g[0].AtMs, 9000.0, "granted once D and E answer again")
 
 			on := sc.Clone()
-			on.ContextTimeout = true
+			redlock.ContextTimeout.Set(on, true)
 			g = record(t, on).Summary().Grants
 			require.Len(t, g, 1)
 			assert.Equal(t, 200.0, g[0].AtMs, "with contextTimeout the first try ends at redsync's deadline")
@@ -481,7 +481,7 @@ func TestRedlockMidWorkPause(t *testing.T) {
 			sc, err := assets.Preset("redlock-pause-after-acquire")
 			require.NoError(t, err)
 			sc.Faults[0] = sim.Fault{At: sim.Duration(time.Second), Pause: "client-1", For: sim.Duration(12 * time.Second)}
-			sc.CheckValidity = check
+			redlock.CheckValidity.Set(sc, check)
 			r := record(t, sc)
 			sum := r.Summary()
 			assert.Equal(t, 1, sum.Violations)
@@ -501,7 +501,7 @@ func TestRedlockMidWorkPause(t *testing.T) {
 // pseudo-code does: each silent master costs its own 500 ms timeout.
 func TestRedlockSequential(t *testing.T) {
 	sc := redlockScenario(t, 2*ms)
-	sc.Sequential = true
+	redlock.Sequential.Set(sc, true)
 	sc.Faults = []sim.Fault{{At: 0, Crash: "redis-1"}, {At: 0, Crash: "redis-3"}}
 	r := record(t, sc)
 	var at []float64
@@ -525,7 +525,7 @@ func TestRedlockSequential(t *testing.T) {
 func TestRedlockWatchdog(t *testing.T) {
 	sc := redlockScenario(t, 2*ms)
 	sc.Clients = 2
-	sc.Watchdog = true
+	redlock.Watchdog.Set(sc, true)
 	sc.Work = sim.Duration(25 * time.Second)
 	sc.Duration = sim.Duration(40 * time.Second)
 	r := record(t, sc)
@@ -674,7 +674,8 @@ func TestRedlockContextTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := redlockScenario(t, 0)
-			sc.TTL, sc.Tries, sc.ContextTimeout = sim.Duration(4*time.Second), 1, tt.contextTimeout
+			sc.TTL, sc.Tries = sim.Duration(4*time.Second), 1
+			redlock.ContextTimeout.Set(sc, tt.contextTimeout)
 			for _, m := range []string{"redis-4", "redis-5"} {
 				f := sim.Fault{At: 0}
 				if tt.fault == "pause" {

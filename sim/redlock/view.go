@@ -83,7 +83,7 @@ type View struct {
 
 func (redlockMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	servers := s.Servers()
-	v := &View{Quorum: Quorum(len(servers)), Sequential: s.Scenario.Sequential}
+	v := &View{Quorum: Quorum(len(servers)), Sequential: Sequential.Of(s.Scenario)}
 	for _, id := range servers {
 		m := s.Nodes[id].Proc.(*redlockMaster)
 		snap.Nodes[id].Role = m.Role

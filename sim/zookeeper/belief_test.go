@@ -36,13 +36,13 @@ func TestZooKeeperBeliefEndsWhenTold(t *testing.T) {
 		{"cut off: told SUSPENDED, stops at its check", "zk-session-expiry", nil,
 			"client-1", true, false, "connection SUSPENDED: it does not write", 0, 0},
 		{"paused past its session: told SUSPENDED on waking, stops at its check on LOST", "zk-gc-pause",
-			func(sc *sim.Scenario) { sc.RespectSuspended = true },
+			func(sc *sim.Scenario) { zookeeper.RespectSuspended.Set(sc, true) },
 			"client-1", true, false, "session LOST: it does not write", 0, 1},
 		{"checked, then paused: told SUSPENDED after its check, the write lands", "zk-check-then-pause", nil,
 			"client-1", true, false, "", 1, 1},
 		{"leader crash: told SUSPENDED, RECONNECTED, writes", "zk-leader-crash", nil,
 			"client-2", true, true, "", 1, 0},
-		{"no listener: nothing tells it", "zk-session-expiry", func(sc *sim.Scenario) { sc.RespectSuspended = false },
+		{"no listener: nothing tells it", "zk-session-expiry", func(sc *sim.Scenario) { zookeeper.RespectSuspended.Set(sc, false) },
 			"client-1", false, false, "", 1, 1},
 	}
 	for _, tt := range tests {

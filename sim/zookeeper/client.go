@@ -192,7 +192,7 @@ func (c *zkClient) suspend(ctx sim.Ctx) {
 	ctx.Trace("state", SessionSuspended, "")
 	if c.State == sim.StateHolding {
 		c.flagSuspended = true
-		if ctx.Scenario().RespectSuspended {
+		if RespectSuspended.Of(ctx.Scenario()) {
 			var told sim.Words
 			if ctx.Tracing() {
 				told = sim.Say("note.zk.toldSuspended")
@@ -217,7 +217,7 @@ func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	case sim.StateHolding:
 		c.flagLost = true
 		switch {
-		case !ctx.Scenario().RespectSuspended:
+		case !RespectSuspended.Of(ctx.Scenario()):
 			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
 		case c.Stopped():
 			c.ourPath = ""
@@ -404,7 +404,7 @@ func (c *zkClient) advance(ctx sim.Ctx) {
 		c.tried = true
 		c.call(ctx, OpCreate, c.create, false, false)
 	case zkStepList:
-		c.call(ctx, OpGetChildren, LockPath, ctx.Scenario().Herd, false)
+		c.call(ctx, OpGetChildren, LockPath, Herd.Of(ctx.Scenario()), false)
 	case zkStepWatch:
 		c.call(ctx, OpGetData, LockPath+"/"+c.watching, true, false)
 	}
@@ -478,7 +478,7 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 	case i == 0:
 		c.step = ""
 		c.Grant(ctx, c.ourSeq, 0)
-	case ctx.Scenario().Herd:
+	case Herd.Of(ctx.Scenario()):
 		c.step = zkStepWait // the getChildren watch is set
 	default:
 		c.watching = sorted[i-1]
@@ -585,7 +585,7 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 // when the listener was told (suspend, lose); this read is where its
 // write path stops. A pause after this read still sends the write.
 func (c *zkClient) finish(ctx sim.Ctx) {
-	if ctx.Scenario().RespectSuspended {
+	if RespectSuspended.Of(ctx.Scenario()) {
 		switch {
 		case c.flagLost:
 			c.ourPath, c.step = "", ""

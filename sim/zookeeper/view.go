@@ -65,7 +65,7 @@ func (s *zkServer) detail() (string, sim.Words) {
 // View fills the ZooKeeper picture from the established leader (or, during
 // an election, the live server that has committed the most).
 func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
-	v := &View{Parent: LockPath, Quorum: zkQuorum(s.Scenario.Nodes)}
+	v := &View{Parent: LockPath, Quorum: zkQuorum(Nodes.Of(s.Scenario))}
 	var ref, leader *zkServer
 	leaderID := sim.None
 	for _, id := range s.Servers() {

@@ -130,7 +130,8 @@ func (zkMode) Name() string { return "zookeeper" }
 var zkTraits = sim.Traits{
 	Place:     3,
 	LeaseWord: "session", ServerWord: "servers", Token: sim.TokenAlways,
-	Fields: []string{"nodes", "herd", "respectSuspended", "fencing"},
+	Options: options,
+	Fields:  []string{"fencing"},
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)"),
@@ -140,21 +141,14 @@ var zkTraits = sim.Traits{
 
 func (zkMode) Traits() sim.Traits { return zkTraits }
 
-func (zkMode) Defaults(sc *sim.Scenario) {
-	sc.Nodes = 3
-	sc.Tries = 0
-}
+func (zkMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
-func (zkMode) Validate(sc *sim.Scenario) error {
-	switch {
-	case sc.Nodes < 1 || sc.Nodes > 7:
-		return sim.FieldErr("nodes", sim.Say("field.zkNodes", "n", strconv.Itoa(sc.Nodes)), "%d, want 1 to 7", sc.Nodes)
-	}
-	return nil
-}
+// Validate has nothing of its own to check: its options are checked by
+// their declarations (the size of the ensemble).
+func (zkMode) Validate(sc *sim.Scenario) error { return nil }
 
 func (zkMode) Servers(sc *sim.Scenario) []string {
-	out := make([]string, sc.Nodes)
+	out := make([]string, Nodes.Of(sc))
 	for i := range out {
 		out[i] = "zk-" + strconv.Itoa(i+1)
 	}
@@ -168,11 +162,11 @@ func (zkMode) CanFailover(sc *sim.Scenario, node string) error {
 func (zkMode) Failover(s *sim.Sim, node sim.NodeID) { s.CrashNode(node) }
 
 func (zkMode) NewServer(sc *sim.Scenario, i int) sim.Process {
-	return &zkServer{sid: i + 1, n: sc.Nodes, fresh: true}
+	return &zkServer{sid: i + 1, n: Nodes.Of(sc), fresh: true}
 }
 
 func (zkMode) NewClient(sc *sim.Scenario, i int) sim.Process {
-	return &zkClient{idx: i, n: sc.Nodes}
+	return &zkClient{idx: i, n: Nodes.Of(sc)}
 }
 
 // SessionTimeout is the timeout a server grants for a requested one:

@@ -64,14 +64,15 @@ func TestZooKeeperPresets(t *testing.T) {
 		{"herd", "zk-herd", nil, 0, 0, 0, 5, 16},
 		{"gc pause", "zk-gc-pause", nil, 1, 1, 0, 2, 1},
 		{"gc pause, fencing", "zk-gc-pause", func(sc *sim.Scenario) { sc.Fencing = true }, 1, 0, 1, 2, 1},
-		{"gc pause, respectSuspended", "zk-gc-pause", func(sc *sim.Scenario) { sc.RespectSuspended = true }, 1, 0, 0, 1, 1},
+		{"gc pause, respectSuspended", "zk-gc-pause", func(sc *sim.Scenario) { zookeeper.RespectSuspended.Set(sc, true) }, 1, 0, 0, 1, 1},
 		// SUSPENDED ends client-1's belief before client-2's grant (no
 		// overlap); its worker reads the flag at the end of its work and
 		// does not write.
 		{"session expiry, respectSuspended", "zk-session-expiry", nil, 0, 0, 0, 1, 1},
-		{"session expiry, respectSuspended off", "zk-session-expiry", func(sc *sim.Scenario) { sc.RespectSuspended = false }, 1, 1, 0, 2, 1},
+		{"session expiry, respectSuspended off", "zk-session-expiry", func(sc *sim.Scenario) { zookeeper.RespectSuspended.Set(sc, false) }, 1, 1, 0, 2, 1},
 		{"session expiry, respectSuspended off, fencing", "zk-session-expiry", func(sc *sim.Scenario) {
-			sc.RespectSuspended, sc.Fencing = false, true
+			zookeeper.RespectSuspended.Set(sc, false)
+			sc.Fencing = true
 		}, 1, 0, 1, 2, 1}, // client-2's read raised the storage's token before client-1's write arrived
 		{"check then pause", "zk-check-then-pause", nil, 1, 1, 0, 2, 1},
 		{"check then pause, fencing", "zk-check-then-pause", func(sc *sim.Scenario) { sc.Fencing = true }, 1, 0, 1, 2, 1},
@@ -109,7 +110,7 @@ func TestZooKeeperQueueIsFIFO(t *testing.T) {
 				assert.Equal(t, int64(i), g.Token, "the parent's cversion: 0, 1, 2, …")
 			}
 			assert.Equal(t, 5, sum.Releases)
-			if sc.Herd {
+			if zookeeper.Herd.Of(sc) {
 				return
 			}
 			watches := zkTrace(rec, "", "watch", "NodeDeleted", "")
@@ -135,7 +136,8 @@ func TestZooKeeperHerdGrowsWithTheSquare(t *testing.T) {
 		for _, herd := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%d clients, herd %v", n, herd), func(t *testing.T) {
 				sum, _ := simtest.Run(t, simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) {
-					sc.Clients, sc.Herd = n, herd
+					sc.Clients = n
+					zookeeper.Herd.Set(sc, herd)
 					sc.Duration = sim.Duration(time.Duration(n+3) * time.Second)
 				}))
 				want := n - 1
@@ -296,7 +298,7 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 func TestZooKeeperView(t *testing.T) {
 	for _, herd := range []bool{false, true} {
 		t.Run(fmt.Sprintf("herd %v", herd), func(t *testing.T) {
-			sc := simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) { sc.Herd = herd })
+			sc := simtest.Preset(t, "zk-happy-path", func(sc *sim.Scenario) { zookeeper.Herd.Set(sc, herd) })
 			_, rec := simtest.Run(t, sc)
 			snap := rec.At(450 * time.Millisecond) // four waiters queued
 			v := zookeeper.ViewOf(snap)
@@ -405,8 +407,8 @@ func TestZooKeeperValidate(t *testing.T) {
 	}
 	sc, err := sim.Defaults("zookeeper")
 	require.NoError(t, err)
-	assert.Equal(t, 3, sc.Nodes)
-	assert.True(t, sc.RespectSuspended)
+	assert.Equal(t, 3, zookeeper.Nodes.Of(sc))
+	assert.True(t, zookeeper.RespectSuspended.Of(sc))
 }
 
 // TestZooKeeperFigures pins the figures taken from ZooKeeper and Curator.
@@ -430,7 +432,7 @@ func TestZooKeeperFigures(t *testing.T) {
 // TestZooKeeperSingleServer: a lone server is its own quorum, commits at
 // once and still expires sessions.
 func TestZooKeeperSingleServer(t *testing.T) {
-	sum, rec := simtest.Run(t, simtest.Preset(t, "zk-gc-pause", func(sc *sim.Scenario) { sc.Nodes = 1 }))
+	sum, rec := simtest.Run(t, simtest.Preset(t, "zk-gc-pause", func(sc *sim.Scenario) { zookeeper.Nodes.Set(sc, 1) }))
 	assert.Equal(t, []string{"client-1", "client-2"}, zkGrantClients(sum))
 	assert.Len(t, zkTrace(rec, "zk-1", "expire", "session", ""), 1)
 	assert.Equal(t, 1, sum.Violations)
@@ -579,10 +581,10 @@ func TestZooKeeperServerCrashesKeepMutualExclusion(t *testing.T) {
 		sc.Clients = 2 + r.IntN(4)
 		sc.Rounds = 2
 		sc.Work = sim.Duration(time.Duration(200+r.IntN(2000)) * time.Millisecond)
-		sc.Nodes = 3 + 2*r.IntN(2)
+		zookeeper.Nodes.Set(sc, 3+2*r.IntN(2))
 		for i := r.IntN(5); i >= 0; i-- {
 			at := time.Duration(r.IntN(15000)) * time.Millisecond
-			srv := fmt.Sprintf("zk-%d", 1+r.IntN(sc.Nodes))
+			srv := fmt.Sprintf("zk-%d", 1+r.IntN(zookeeper.Nodes.Of(sc)))
 			sc.Faults = append(sc.Faults,
 				sim.Fault{At: sim.Duration(at), Crash: srv},
 				sim.Fault{At: sim.Duration(at + time.Duration(100+r.IntN(5000))*time.Millisecond), Restart: srv, Persist: true})
@@ -605,14 +607,14 @@ func zkRandomScenario(seed uint64) *sim.Scenario {
 	sc.Duration = sim.Duration(90 * time.Second)
 	sc.Clients = 1 + r.IntN(5)
 	sc.Rounds = 1 + r.IntN(3)
-	sc.Nodes = 1 + r.IntN(5)
+	zookeeper.Nodes.Set(sc, 1+r.IntN(5))
 	sc.TTL = sim.Duration(time.Duration(2+r.IntN(20)) * time.Second)
 	sc.Work = sim.Duration(time.Duration(r.IntN(4000)) * time.Millisecond)
 	sc.Latency = sim.Duration(time.Duration(1+r.IntN(15)) * time.Millisecond)
 	sc.Jitter = sim.Duration(time.Duration(r.IntN(10)) * time.Millisecond)
 	sc.Fencing = r.IntN(2) == 0
-	sc.Herd = r.IntN(3) == 0
-	sc.RespectSuspended = r.IntN(3) != 0
+	zookeeper.Herd.Set(sc, r.IntN(3) == 0)
+	zookeeper.RespectSuspended.Set(sc, r.IntN(3) != 0)
 	sc.ClockDrift = float64(r.IntN(3)) * 0.01
 	nodes := append(sc.ClientNames(), sc.ServerNames()...)
 	for i := r.IntN(7); i > 0; i-- {

@@ -189,19 +189,13 @@ func Refusal(sc *sim.Scenario, change func(sc *sim.Scenario)) string {
 }
 
 // PauseLength is the length of the first pause fault, if any.
-func PauseLength(sc *sim.Scenario) (time.Duration, bool) {
-	for _, f := range sc.Faults {
-		if f.Kind() == "pause" {
-			return f.For.D(), true
-		}
-	}
-	return 0, false
-}
+func PauseLength(sc *sim.Scenario) (time.Duration, bool) { return sc.PauseLength() }
 
-// Sliders is every slider a tab can show, by key: here one per scenario
-// field several tabs edit, with the rule they share (a design that truly
-// differs gives its own rule for its tab, ModeTab.SliderRules); each
-// design's tab adds the ones only it shows (Register).
+// Sliders is every slider a tab can show but for its design's options
+// (OptionSlider), by key: here one per scenario field several tabs edit,
+// with the rule they share (a design that truly differs gives its own
+// rule for its tab, ModeTab.SliderRules); a design's tab may add ones
+// only it shows (Register).
 var Sliders = map[string]SliderSpec{
 	"ttl": {
 		Key: "ttl", Label: "TTL", Min: 0.5, Max: 60, Step: 0.01, Log: true,
@@ -214,15 +208,6 @@ var Sliders = map[string]SliderSpec{
 		Value:  func(sc *sim.Scenario) (float64, bool) { return sim.Ms(sc.Latency.D()), true },
 		Apply:  func(sc *sim.Scenario, v float64) { sc.Latency = FromMs(v) },
 		Format: FormatMs,
-	},
-	// nodes is the number of servers; its name and range are each
-	// design's (what it calls its servers, how many it takes), so a tab
-	// that lists it gives its words in its rule.
-	"nodes": {
-		Key: "nodes", Min: 1, Max: 7, Step: 1,
-		Value:  func(sc *sim.Scenario) (float64, bool) { return float64(sc.Nodes), true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.Nodes = int(math.Round(v)) },
-		Format: FormatCount,
 	},
 	"work": {
 		Key: "work", Label: "Work", Min: 0, Max: 90, Step: 0.5,
@@ -259,10 +244,10 @@ var Sliders = map[string]SliderSpec{
 	},
 }
 
-// Toggles is every toggle a tab can show, by key: here one per scenario
-// field several tabs edit (a design's own words for one are its rule,
-// ModeTab.ToggleRules); each design's tab adds the ones only it shows
-// (Register).
+// Toggles is every toggle a tab can show but for its design's options
+// (OptionToggle), by key: here one per scenario field several tabs edit
+// (a design's own words for one are its rule, ModeTab.ToggleRules); a
+// design's tab may add ones only it shows (Register).
 var Toggles = map[string]ToggleSpec{
 	// fencing is off limits where the design refuses it (Redlock has no
 	// ordered token): the design's own validation says why.
@@ -274,16 +259,50 @@ var Toggles = map[string]ToggleSpec{
 			return Refusal(sc, func(c *sim.Scenario) { c.Fencing = true })
 		},
 	},
-	"watchdog": {
-		Key: "watchdog", Label: "Watchdog",
-		Value: func(sc *sim.Scenario) bool { return sc.Watchdog },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Watchdog = on },
-	},
-	"herd": {
-		Key: "herd", Label: "Herd",
-		Value: func(sc *sim.Scenario) bool { return sc.Herd },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Herd = on },
-	},
+}
+
+// OptionSlider is the slider of a design's option (sim.Option, a number
+// or a length of time): it reads and writes the option in the scenario,
+// a length of time in seconds, and is off where the option does not
+// apply (Option.Applies). Its words are under its key, "slider.<Key>",
+// as a shared control's are; its range, the design's words and how it
+// shows a value are the design's rule for it (ModeTab.SliderRules). A
+// design lists the option's key among its tab's sliders.
+func OptionSlider(o *sim.Option) SliderSpec {
+	s := SliderSpec{Key: o.Key, Label: o.Key, Min: 0, Max: 1, Step: 1, Format: FormatCount}
+	switch o.Kind() {
+	case sim.OptionDuration:
+		s.Max, s.Step, s.Format = 60, 0.5, FormatSeconds
+		s.Value = func(sc *sim.Scenario) (float64, bool) {
+			return Seconds(o.Value(sc).(sim.Duration)), o.AppliesTo(sc)
+		}
+		s.Apply = func(sc *sim.Scenario, v float64) { o.SetValue(sc, FromSeconds(v)) }
+	case sim.OptionFloat:
+		s.Step, s.Format = 0.001, func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+		s.Value = func(sc *sim.Scenario) (float64, bool) { return o.Value(sc).(float64), o.AppliesTo(sc) }
+		s.Apply = func(sc *sim.Scenario, v float64) { o.SetValue(sc, v) }
+	case sim.OptionInt:
+		s.Value = func(sc *sim.Scenario) (float64, bool) { return float64(o.Value(sc).(int)), o.AppliesTo(sc) }
+		s.Apply = func(sc *sim.Scenario, v float64) { o.SetValue(sc, int(math.Round(v))) }
+	default:
+		panic("designtab: option " + o.Key + " is a switch: a toggle, not a slider")
+	}
+	return s
+}
+
+// OptionToggle is the toggle of a design's on/off option (sim.Option):
+// it reads and writes the option in the scenario. Its words are under its
+// key, "toggle.<Key>", as a shared control's are; the design's own words
+// are its rule for it (ModeTab.ToggleRules). A design lists the option's
+// key among its tab's toggles.
+func OptionToggle(o *sim.Option) ToggleSpec {
+	if o.Kind() != sim.OptionBool {
+		panic("designtab: option " + o.Key + " is a number: a slider, not a toggle")
+	}
+	return ToggleSpec{Key: o.Key, Label: o.Key,
+		Value: func(sc *sim.Scenario) bool { return o.Value(sc).(bool) },
+		Apply: func(sc *sim.Scenario, on bool) { o.SetValue(sc, on) },
+	}
 }
 
 // addControls adds a design's own sliders and toggles to Sliders and

@@ -69,7 +69,7 @@ func TestOneControlPerField(t *testing.T) {
 		sc, err := assets.Preset(tab.Preset)
 		require.NoError(t, err)
 		for _, key := range tab.Sliders {
-			spec, shared := tab.Slider(key), designtab.Sliders[key]
+			spec, shared := tab.Slider(key), tab.SliderBase(key)
 			assert.Equal(t, key, spec.Key, "%s's rule keeps the key", tab.Mode)
 			c, d := sc.Clone(), sc.Clone()
 			spec.Apply(c, spec.Min)
@@ -180,10 +180,10 @@ func TestModeTabsAreComplete(t *testing.T) {
 		assert.NotNil(t, tab.NewState, tab.Mode)
 		assert.Contains(t, assets.PresetsFor(tab.Mode), tab.Preset, "%s opens with one of its presets", tab.Mode)
 		for _, k := range tab.Sliders {
-			assert.Contains(t, designtab.Sliders, k, tab.Mode)
+			assert.NotNil(t, tab.Slider(k).Value, "%s's slider %s is a shared one or its design's option's", tab.Mode, k)
 		}
 		for _, k := range tab.Toggles {
-			assert.Contains(t, designtab.Toggles, k, tab.Mode)
+			assert.NotNil(t, tab.Toggle(k).Value, "%s's toggle %s is a shared one or its design's option's", tab.Mode, k)
 		}
 	}
 }
@@ -195,9 +195,11 @@ func TestModeTabsAreComplete(t *testing.T) {
 func TestSharedControlsNameNoDesign(t *testing.T) {
 	designWords := []string{"Redis", "Redisson", "Redlock", "redsync", "ZooKeeper", "Curator", "etcd", "clientv3"}
 	tabsListing := map[string]int{}
+	listedBy := map[string]designtab.ModeTab{}
 	for _, tab := range designtab.Tabs() {
 		for _, k := range slices.Concat(tab.Sliders, tab.Toggles) {
 			tabsListing[k]++
+			listedBy[k] = tab
 		}
 	}
 	shared := 0
@@ -207,11 +209,14 @@ func TestSharedControlsNameNoDesign(t *testing.T) {
 				continue
 			}
 			shared++
+			// the control before any design's rule: a shared one, or an
+			// option several designs declare under one key (nodes, herd)
 			var words []string
-			if s, ok := designtab.Sliders[k]; ok {
+			if tab := listedBy[k]; slices.Contains(tab.Sliders, k) {
+				s := tab.SliderBase(k)
 				words = []string{i18n.In(lang, s.NameKey()), i18n.In(lang, s.Tip())}
 			} else {
-				c := designtab.Toggles[k]
+				c := tab.ToggleBase(k)
 				words = []string{i18n.In(lang, c.NameKey()), i18n.In(lang, c.Tip())}
 			}
 			for _, w := range words {

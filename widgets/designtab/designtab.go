@@ -46,8 +46,11 @@ type ModeTab struct {
 	StateTitle string // translation key of the title over the state picture
 	Preset     string // the preset shown at start
 	NewState   func() StateView
-	Sliders    []string // keys into Sliders
-	Toggles    []string // keys into Toggles
+	// Sliders and Toggles are the keys of the tab's controls, in order:
+	// keys into Sliders and Toggles, or the keys of the design's options
+	// (sim.Option.Key), whose controls are OptionSlider and OptionToggle.
+	Sliders []string
+	Toggles []string
 	// SliderRules and ToggleRules are the design's own rule for a shared
 	// control it lists, by key, where the design truly differs from the
 	// shared one: its words (what it calls the field, what it is in the
@@ -63,35 +66,56 @@ type ModeTab struct {
 	Protocol func(sc *sim.Scenario) []string
 }
 
-// Slider is the tab's slider of that key: the control in Sliders with the
-// design's rule for it applied.
+// Slider is the tab's slider of that key: the control in Sliders, or the
+// slider of its design's option of that key, with the design's rule for
+// it applied.
 func (t ModeTab) Slider(key string) SliderSpec {
-	s := Sliders[key]
+	s := t.SliderBase(key)
 	if rule := t.SliderRules[key]; rule != nil {
 		rule(&s)
 	}
 	return s
 }
 
-// Toggle is the tab's toggle of that key: the control in Toggles with the
-// design's rule for it applied.
+// SliderBase is the tab's slider of that key before the design's rule:
+// the control in Sliders, or OptionSlider of the design's option.
+func (t ModeTab) SliderBase(key string) SliderSpec {
+	if o := sim.OptionOf(t.Mode, key); o != nil && o.Kind() != sim.OptionBool {
+		return OptionSlider(o)
+	}
+	return Sliders[key]
+}
+
+// Toggle is the tab's toggle of that key: the control in Toggles, or the
+// toggle of its design's option of that key, with the design's rule for
+// it applied.
 func (t ModeTab) Toggle(key string) ToggleSpec {
-	c := Toggles[key]
+	c := t.ToggleBase(key)
 	if rule := t.ToggleRules[key]; rule != nil {
 		rule(&c)
 	}
 	return c
 }
 
+// ToggleBase is the tab's toggle of that key before the design's rule:
+// the control in Toggles, or OptionToggle of the design's option.
+func (t ModeTab) ToggleBase(key string) ToggleSpec {
+	if o := sim.OptionOf(t.Mode, key); o != nil && o.Kind() == sim.OptionBool {
+		return OptionToggle(o)
+	}
+	return Toggles[key]
+}
+
 // registered holds the tabs by mode, as Register added them.
 var registered = map[string]ModeTab{}
 
 // Register adds a design's tab to the window, with the sliders and toggles
-// only it shows (added to Sliders and Toggles); a design's window folder
-// calls it from its init. A mode has one tab, and a control's key is one
-// control's for good (settings and translations are keyed by it), so
-// either given twice is a mistake and panics, as is a rule for a control
-// the tab does not list.
+// only it shows that are none of its options' (added to Sliders and
+// Toggles); a design's window folder calls it from its init. A mode has
+// one tab, and a control's key is one control's for good (settings and
+// translations are keyed by it), so either given twice is a mistake and
+// panics, as is a rule for a control the tab does not list and a key the
+// tab lists that is no control's.
 func Register(tab ModeTab, sliders map[string]SliderSpec, toggles map[string]ToggleSpec) {
 	if tab.Mode == "" {
 		panic("designtab: a tab without a mode")
@@ -110,6 +134,16 @@ func Register(tab ModeTab, sliders map[string]SliderSpec, toggles map[string]Tog
 		}
 	}
 	addControls(sliders, toggles)
+	for _, key := range tab.Sliders {
+		if tab.SliderBase(key).Value == nil {
+			panic("designtab: mode " + tab.Mode + " lists slider " + key + ", which is no slider and none of its options")
+		}
+	}
+	for _, key := range tab.Toggles {
+		if tab.ToggleBase(key).Value == nil {
+			panic("designtab: mode " + tab.Mode + " lists toggle " + key + ", which is no toggle and none of its options")
+		}
+	}
 	registered[tab.Mode] = tab
 }
 

@@ -99,7 +99,7 @@ func TestEtcdKeysQueueInCreateRevisionOrder(t *testing.T) {
 }
 
 func TestEtcdKeysHerdWatchesThePrefix(t *testing.T) {
-	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, func(sc *sim.Scenario) { sc.Herd = true })
+	snap := etcdSnapshot(t, "etcd-happy-path", 400*time.Millisecond, func(sc *sim.Scenario) { etcdsim.Herd.Set(sc, true) })
 	_, r := showEtcd(t, snap, fyne.NewSize(560, 260))
 	m := r.model
 	require.Len(t, m.arrows, 3)

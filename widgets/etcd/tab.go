@@ -29,7 +29,7 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	}
 	session += i18n.F("etcd.proto.keepalive", "every", widgets.ShortTime(ttl/3))
 	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcdsim.Prefix)}
-	if sc.Herd {
+	if etcdsim.Herd.Of(sc) {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
 	} else {
 		out = append(out, i18n.T("etcd.proto.wait"))
@@ -39,7 +39,8 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	} else {
 		out = append(out, i18n.T("etcd.proto.write"))
 	}
-	return append(out, i18n.F("etcd.proto.unlock", "ttl", widgets.ShortTime(ttl), "n", sc.Nodes, "quorum", sc.Nodes/2+1))
+	n := etcdsim.Nodes.Of(sc)
+	return append(out, i18n.F("etcd.proto.unlock", "ttl", widgets.ShortTime(ttl), "n", n, "quorum", n/2+1))
 }
 
 // etcdModeTab is the etcd tab: its state picture, the preset it opens with,
@@ -51,8 +52,8 @@ var etcdModeTab = designtab.ModeTab{
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() designtab.StateView { return NewKeys() },
-	Sliders:    []string{"ttl", "nodes", "work", "pause", "latency", "clients", "clockDrift"},
-	Toggles:    []string{"herd", "fencing", "etcdPreVote"},
+	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
+	Toggles:    []string{etcdsim.Herd.Key, "fencing", etcdsim.PreVote.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The lease is whole seconds, as the simulator asks for it
 		// (concurrency.WithTTL), and shows what the lessor grants.
@@ -60,25 +61,17 @@ var etcdModeTab = designtab.ModeTab{
 			s.Words, s.Label, s.Min, s.Step, s.Format = "etcdLease", "Lease TTL", 1, 1, etcdLeaseFormat
 			s.Round = func(v float64) float64 { return etcdsim.AskedTTL(designtab.FromSeconds(v).D()).Seconds() }
 		},
-		"nodes":   func(s *designtab.SliderSpec) { s.Words, s.Label = "etcdNodes", "Members" },
-		"latency": func(s *designtab.SliderSpec) { s.Words = "etcdLatency" },
+		etcdsim.Nodes.Key: func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "etcdNodes", "Members", 1, 7 },
+		"latency":         func(s *designtab.SliderSpec) { s.Words = "etcdLatency" },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
-		"herd":    func(t *designtab.ToggleSpec) { t.Words = "etcdHerd" },
-		"fencing": func(t *designtab.ToggleSpec) { t.Words = "etcdFencing" },
+		etcdsim.Herd.Key:    func(t *designtab.ToggleSpec) { t.Words, t.Label = "etcdHerd", "Herd" },
+		"fencing":           func(t *designtab.ToggleSpec) { t.Words = "etcdFencing" },
+		etcdsim.PreVote.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "etcdPreVote", "Pre-vote" },
 	},
 	Formerly: map[string]string{"etcdLease": "ttl", "etcdNodes": "nodes", "etcdLatency": "latency",
-		"etcdHerd": "herd", "etcdFencing": "fencing"},
+		"etcdHerd": "herd", "etcdFencing": "fencing", "etcdPreVote": "preVote"},
 	Protocol: etcdProtocol,
 }
 
-// etcdToggles are the controls only the etcd tab shows.
-var etcdToggles = map[string]designtab.ToggleSpec{
-	"etcdPreVote": {
-		Key: "etcdPreVote", Label: "Pre-vote",
-		Value: func(sc *sim.Scenario) bool { return sc.PreVote },
-		Apply: func(sc *sim.Scenario, on bool) { sc.PreVote = on },
-	},
-}
-
-func init() { designtab.Register(etcdModeTab, nil, etcdToggles) }
+func init() { designtab.Register(etcdModeTab, nil, nil) }

@@ -34,7 +34,9 @@ func TestEtcdProtocolFollowsTheScenario(t *testing.T) {
 	assert.Contains(t, lines, "unlock: Delete(myKey) · lease revoked 2 s after its last keepalive · 3 members, quorum 2")
 
 	sc = sc.Clone()
-	sc.TTL, sc.Herd, sc.Fencing, sc.Nodes = sim.Duration(time.Second), true, true, 5
+	sc.TTL, sc.Fencing = sim.Duration(time.Second), true
+	etcdsim.Herd.Set(sc, true)
+	etcdsim.Nodes.Set(sc, 5)
 	lines = etcdProtocol(sc)
 	assert.Equal(t, "session: LeaseGrant TTL 1 s, raised to etcd's 2 s minimum; KeepAlive every 667 ms (TTL/3)", lines[0])
 	assert.Contains(t, lines, "wait (herd): watch the whole prefix; each delete wakes every waiter")

@@ -19,43 +19,30 @@ var redisModeTab = designtab.ModeTab{
 	StateTitle: "state.redis",
 	Preset:     "redis-gc-pause",
 	NewState:   func() designtab.StateView { return NewKeys() },
-	Sliders:    []string{"ttl", "work", "pause", "latency", "clients", "clockDrift", "failoverAfter"},
-	Toggles:    []string{"watchdog", "fencing", "replica"},
+	Sliders: []string{"ttl", "work", "pause", "latency", "clients", "clockDrift",
+		redissim.FailoverAfter.Key},
+	Toggles: []string{redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
 	// The shared controls in Redis's words: SET NX PX and Redisson's
-	// timeout, watchdog and INCR counter.
+	// timeout, watchdog and INCR counter; its options' controls
+	// (designtab.OptionSlider, OptionToggle) with their range and words.
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		"ttl":     func(s *designtab.SliderSpec) { s.Words = "redisTTL" },
 		"latency": func(s *designtab.SliderSpec) { s.Words = "redisLatency" },
+		// Sentinel's delay; it applies only with a replica (its option's
+		// Applies).
+		redissim.FailoverAfter.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Min, s.Max, s.Step = "Failover after", 0, 40, 0.5
+		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
-		"watchdog": func(t *designtab.ToggleSpec) { t.Words = "redisWatchdog" },
-		"fencing":  func(t *designtab.ToggleSpec) { t.Words = "redisFencing" },
+		redissim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redisWatchdog", "Watchdog" },
+		"fencing":             func(t *designtab.ToggleSpec) { t.Words = "redisFencing" },
+		redissim.Replica.Key:  func(t *designtab.ToggleSpec) { t.Label = "Replica" },
 	},
 	Protocol: redisProtocol,
 }
 
-// redisSliders and redisToggles are the controls only the Redis tab shows;
-// its TTL, latency, fencing and watchdog are the shared ones, with its
-// own words (its rules above).
-var redisSliders = map[string]designtab.SliderSpec{
-	// failoverAfter is Sentinel's delay; it applies only with a replica.
-	"failoverAfter": {
-		Key: "failoverAfter", Label: "Failover after", Min: 0, Max: 40, Step: 0.5,
-		Value:  func(sc *sim.Scenario) (float64, bool) { return designtab.Seconds(sc.FailoverAfter), sc.Replica },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.FailoverAfter = designtab.FromSeconds(v) },
-		Format: designtab.FormatSeconds,
-	},
-}
-
-var redisToggles = map[string]designtab.ToggleSpec{
-	"replica": {
-		Key: "replica", Label: "Replica",
-		Value: func(sc *sim.Scenario) bool { return sc.Replica },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Replica = on },
-	},
-}
-
-func init() { designtab.Register(redisModeTab, redisSliders, redisToggles) }
+func init() { designtab.Register(redisModeTab, nil, nil) }
 
 // redisProtocol is the Redis lock as the scenario runs it, command by
 // command, with its figures.
@@ -66,12 +53,12 @@ func redisProtocol(sc *sim.Scenario) []string {
 		fencing = i18n.T("redis.proto.incr")
 	}
 	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", widgets.ShortTime(sc.RetryDelay.D()))}
-	if sc.Watchdog {
+	if redissim.Watchdog.Of(sc) {
 		out = append(out, i18n.F("redis.proto.watchdog", "every", widgets.ShortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
 	} else {
 		out = append(out, i18n.F("redis.proto.noWatchdog", "ttl", widgets.ShortTime(sc.TTL.D())))
 	}
-	if sc.PlainDel {
+	if redissim.PlainDel.Of(sc) {
 		out = append(out, i18n.T("redis.proto.plainDel"))
 	} else {
 		out = append(out, i18n.T("redis.proto.release"))
@@ -81,7 +68,7 @@ func redisProtocol(sc *sim.Scenario) []string {
 	} else {
 		out = append(out, i18n.T("redis.proto.storage"))
 	}
-	if sc.Replica {
+	if redissim.Replica.Of(sc) {
 		out = append(out, i18n.T("redis.proto.replica"))
 	}
 	return append(out, i18n.F("redis.proto.timeout", "t", widgets.ShortTime(redissim.RequestTimeout)))

@@ -7,13 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets"
-	"github.com/lockscope/lockscope/widgets/designtab"
+	"github.com/lockscope/lockscope/sim"
+	redissim "github.com/lockscope/lockscope/sim/redis"
 )
 
 // TestFailoverAfterSliderNeedsAReplica: Sentinel's delay is off without a
 // replica and reads the scenario's own value with one.
 func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
-	spec := designtab.Sliders["failoverAfter"]
+	spec := redisModeTab.Slider(redissim.FailoverAfter.Key)
 	plain, err := assets.Preset("redis-gc-pause")
 	require.NoError(t, err)
 	_, ok := spec.Value(plain)
@@ -22,7 +23,7 @@ func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
 	require.NoError(t, err)
 	v, ok := spec.Value(failover)
 	require.True(t, ok)
-	assert.Equal(t, failover.FailoverAfter.D().Seconds(), v)
+	assert.Equal(t, redissim.FailoverAfter.Of(failover).D().Seconds(), v)
 	assert.Contains(t, spec.Help(), "30 s")
 }
 
@@ -35,7 +36,10 @@ func TestRedisProtocolFollowsTheScenario(t *testing.T) {
 	assert.Contains(t, lines, "a request with no reply in 3 s is resent at once, up to 3 times (Redisson's timeout and retryAttempts)")
 
 	sc = sc.Clone()
-	sc.Watchdog, sc.Fencing, sc.PlainDel, sc.Replica = true, true, true, true
+	sc.Fencing = true
+	for _, o := range []sim.BoolOption{redissim.Watchdog, redissim.PlainDel, redissim.Replica} {
+		o.Set(sc, true)
+	}
 	lines = redisProtocol(sc)
 	assert.Contains(t, lines[0], "INCR the fencing counter")
 	assert.Contains(t, lines, "watchdog: every 3.333 s (TTL/3) PEXPIRE lock 10000 if the value is still ours; stop when it returns 0")

@@ -17,13 +17,13 @@ import (
 // over N independent masters — in two or three short lines: the vote
 // tally above it already shows the quorum and the validity arithmetic.
 func redlockProtocol(sc *sim.Scenario) []string {
-	ttl, n := sc.TTL.D(), sc.Nodes
+	ttl, n := sc.TTL.D(), redlocksim.Nodes.Of(sc)
 	timeout := widgets.ShortTime(redlocksim.Timeout(ttl))
-	if wait := redlocksim.Wait(ttl, sc.ContextTimeout); wait != redlocksim.Timeout(ttl) {
+	if wait := redlocksim.Wait(ttl, redlocksim.ContextTimeout.Of(sc)); wait != redlocksim.Timeout(ttl) {
 		timeout += i18n.F("redlock.proto.silent", "wait", widgets.ShortTime(wait))
 	}
 	how := i18n.F("redlock.proto.parallel", "n", n, "timeout", timeout)
-	if sc.Sequential {
+	if redlocksim.Sequential.Of(sc) {
 		how = i18n.F("redlock.proto.sequential", "n", n, "timeout", timeout)
 	}
 	d := sc.RetryDelay.D()
@@ -36,7 +36,7 @@ func redlockProtocol(sc *sim.Scenario) []string {
 		tries = i18n.F("redlock.proto.tries", "n", sc.Tries)
 	}
 	out := []string{i18n.F("redlock.proto.acquire", "px", ttl.Milliseconds(), "how", how, "lo", lo, "hi", hi, "tries", tries)}
-	if sc.Watchdog {
+	if redlocksim.Watchdog.Of(sc) {
 		out = append(out, i18n.F("redlock.proto.extend", "every", widgets.ShortTime(ttl/3), "n", n))
 	}
 	return append(out, i18n.T("redlock.proto.noToken"))
@@ -52,48 +52,37 @@ var redlockModeTab = designtab.ModeTab{
 	Preset:     "redlock-clock-jump",
 	NewState:   func() designtab.StateView { return NewVoteTally() },
 	Sliders: []string{"ttl", "work", "pause", "latency", "clients",
-		"nodes", "redlockDriftFactor", "clockDrift"},
-	Toggles: []string{"watchdog", "fencing", "redlockSequential", "redlockContextTimeout"},
+		redlocksim.Nodes.Key, redlocksim.DriftFactor.Key, "clockDrift"},
+	Toggles: []string{redlocksim.Watchdog.Key, "fencing", redlocksim.Sequential.Key, redlocksim.ContextTimeout.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		"ttl": func(s *designtab.SliderSpec) { s.Words = "redlockTTL" },
 		// A try waits ttl × 0.05 for the votes: a slow link is worth
 		// seeing up to a second.
 		"latency": func(s *designtab.SliderSpec) { s.Words, s.Max = "redlockLatency", 1000 },
-		"nodes": func(s *designtab.SliderSpec) {
-			s.Words, s.Label, s.Max = "redlockNodes", "Masters", redlocksim.MaxNodes
+		redlocksim.Nodes.Key: func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Max = "redlockNodes", "Masters", 1, redlocksim.MaxNodes
+		},
+		redlocksim.DriftFactor.Key: func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Max, s.Step = "redlockDriftFactor", "Drift factor", 0, 0.1, 0.001
+			s.Apply = func(sc *sim.Scenario, v float64) { redlocksim.DriftFactor.Set(sc, math.Round(v*1000)/1000) }
+			s.Format = func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) }
 		},
 		"clockDrift": func(s *designtab.SliderSpec) { s.Words = "redlockClockDrift" },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
-		"watchdog": func(t *designtab.ToggleSpec) { t.Words = "redlockWatchdog" },
-		"fencing":  func(t *designtab.ToggleSpec) { t.Words = "redlockFencing" },
+		redlocksim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redlockWatchdog", "Watchdog" },
+		"fencing":               func(t *designtab.ToggleSpec) { t.Words = "redlockFencing" },
+		redlocksim.Sequential.Key: func(t *designtab.ToggleSpec) {
+			t.Words, t.Label = "redlockSequential", "Sequential"
+		},
+		redlocksim.ContextTimeout.Key: func(t *designtab.ToggleSpec) {
+			t.Words, t.Label = "redlockContextTimeout", "Context timeout"
+		},
 	},
 	Formerly: map[string]string{"redlockTTL": "ttl", "redlockLatency": "latency", "redlockNodes": "nodes",
-		"redlockClockDrift": "clockDrift", "redlockWatchdog": "watchdog", "redlockFencing": "fencing"},
+		"redlockClockDrift": "clockDrift", "redlockWatchdog": "watchdog", "redlockFencing": "fencing",
+		"redlockDriftFactor": "driftFactor", "redlockSequential": "sequential", "redlockContextTimeout": "contextTimeout"},
 	Protocol: redlockProtocol,
 }
 
-// redlockSliders and redlockToggles are the controls only the Redlock tab shows.
-var redlockSliders = map[string]designtab.SliderSpec{
-	"redlockDriftFactor": {
-		Key: "redlockDriftFactor", Label: "Drift factor", Min: 0, Max: 0.1, Step: 0.001,
-		Value:  func(sc *sim.Scenario) (float64, bool) { return sc.DriftFactor, true },
-		Apply:  func(sc *sim.Scenario, v float64) { sc.DriftFactor = math.Round(v*1000) / 1000 },
-		Format: func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) },
-	},
-}
-
-var redlockToggles = map[string]designtab.ToggleSpec{
-	"redlockSequential": {
-		Key: "redlockSequential", Label: "Sequential",
-		Value: func(sc *sim.Scenario) bool { return sc.Sequential },
-		Apply: func(sc *sim.Scenario, on bool) { sc.Sequential = on },
-	},
-	"redlockContextTimeout": {
-		Key: "redlockContextTimeout", Label: "Context timeout",
-		Value: func(sc *sim.Scenario) bool { return sc.ContextTimeout },
-		Apply: func(sc *sim.Scenario, on bool) { sc.ContextTimeout = on },
-	},
-}
-
-func init() { designtab.Register(redlockModeTab, redlockSliders, redlockToggles) }
+func init() { designtab.Register(redlockModeTab, nil, nil) }

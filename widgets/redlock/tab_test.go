@@ -23,8 +23,11 @@ func TestRedlockProtocolFollowsTheScenario(t *testing.T) {
 	}, lines)
 
 	sc = sc.Clone()
-	sc.Sequential, sc.Watchdog, sc.Nodes, sc.TTL = true, true, 3, sim.Duration(8*time.Second)
-	sc.ContextTimeout = true
+	sc.TTL = sim.Duration(8 * time.Second)
+	redlocksim.Sequential.Set(sc, true)
+	redlocksim.Watchdog.Set(sc, true)
+	redlocksim.Nodes.Set(sc, 3)
+	redlocksim.ContextTimeout.Set(sc, true)
 	lines = redlockProtocol(sc)
 	assert.Equal(t, "SET NX PX 8000 on the 3 masters in turn, ≤ 400 ms each; else unlock all, retry in 50–250 ms, 32 tries", lines[0])
 	assert.Equal(t, "extend: every 2.667 s (ttl/3) PEXPIRE on all 3 if still ours; kept on a majority within the validity", lines[1])
@@ -53,8 +56,8 @@ func TestRedlockSlidersRoundTrip(t *testing.T) {
 		check func(sc *sim.Scenario)
 		shown string
 	}{
-		{"nodes", 9, func(sc *sim.Scenario) { assert.Equal(t, 9, sc.Nodes) }, "9"},
-		{"redlockDriftFactor", 0.035, func(sc *sim.Scenario) { assert.Equal(t, 0.035, sc.DriftFactor) }, "0.035"},
+		{"nodes", 9, func(sc *sim.Scenario) { assert.Equal(t, 9, redlocksim.Nodes.Of(sc)) }, "9"},
+		{"driftFactor", 0.035, func(sc *sim.Scenario) { assert.Equal(t, 0.035, redlocksim.DriftFactor.Of(sc)) }, "0.035"},
 		{"clockDrift", 0.02, func(sc *sim.Scenario) { assert.Equal(t, 0.02, sc.ClockDrift) }, "±2 %"},
 		{"latency", 600, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(600*time.Millisecond), sc.Latency) }, "600 ms"},
 		{"ttl", 8, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(8*time.Second), sc.TTL) }, "8 s"},

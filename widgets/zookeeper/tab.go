@@ -3,7 +3,6 @@ package zookeeper
 import (
 	"strconv"
 
-	"github.com/lockscope/lockscope/sim"
 	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
@@ -28,32 +27,26 @@ var zookeeperModeTab = designtab.ModeTab{
 	StateTitle: "state.zookeeper",
 	Preset:     "zk-happy-path",
 	NewState:   func() designtab.StateView { return NewZNodeTree() },
-	Sliders:    []string{"ttl", "nodes", "work", "pause", "latency", "clients", "clockDrift"},
-	Toggles:    []string{"herd", "zkRespectSuspended", "fencing"},
+	Sliders:    []string{"ttl", zookeepersim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
+	Toggles:    []string{zookeepersim.Herd.Key, zookeepersim.RespectSuspended.Key, "fencing"},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The scenario's ttl is the session timeout the client asks for,
 		// shown with what the server grants.
 		"ttl": func(s *designtab.SliderSpec) {
 			s.Words, s.Label, s.Min, s.Step, s.Format = "zkSession", "Session", 1, 0.1, zkSessionFormat
 		},
-		"nodes":   func(s *designtab.SliderSpec) { s.Words, s.Label = "zkNodes", "Servers" },
-		"latency": func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
+		zookeepersim.Nodes.Key: func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "zkNodes", "Servers", 1, 7 },
+		"latency":              func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
-		"herd":    func(t *designtab.ToggleSpec) { t.Words = "zkHerd" },
+		zookeepersim.Herd.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "zkHerd", "Herd" },
+		zookeepersim.RespectSuspended.Key: func(t *designtab.ToggleSpec) {
+			t.Words, t.Label = "zkRespectSuspended", "Stop on SUSPENDED"
+		},
 		"fencing": func(t *designtab.ToggleSpec) { t.Words = "zkFencing" },
 	},
 	Formerly: map[string]string{"zkSession": "ttl", "zkNodes": "nodes", "zkLatency": "latency",
-		"zkHerd": "herd", "zkFencing": "fencing"},
+		"zkHerd": "herd", "zkFencing": "fencing", "zkRespectSuspended": "respectSuspended"},
 }
 
-// zookeeperToggles are the controls only the ZooKeeper tab shows.
-var zookeeperToggles = map[string]designtab.ToggleSpec{
-	"zkRespectSuspended": {
-		Key: "zkRespectSuspended", Label: "Stop on SUSPENDED",
-		Value: func(sc *sim.Scenario) bool { return sc.RespectSuspended },
-		Apply: func(sc *sim.Scenario, on bool) { sc.RespectSuspended = on },
-	},
-}
-
-func init() { designtab.Register(zookeeperModeTab, nil, zookeeperToggles) }
+func init() { designtab.Register(zookeeperModeTab, nil, nil) }

@@ -1,0 +1,35 @@
+package etcd
+
+import (
+	"strconv"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The settings etcd's scenarios have of their own (Traits.Options), in
+// the order the scenario file writes them.
+var (
+	// Nodes is the number of members, etcd-1…etcd-N.
+	Nodes = sim.NewInt(sim.Option{Key: "nodes", Elsewhere: sim.Ignored, Words: "members",
+		Describe: sim.DescribeFigure, Axis: "1:7:7"}, 3, func(n int) error {
+		if n < 1 || n > 7 {
+			return sim.FieldErr("nodes", sim.Say("field.etcdNodes", "n", strconv.Itoa(n)), "%d, want 1 to 7 etcd members", n)
+		}
+		return nil
+	})
+	// PreVote is raft's pre-vote. On, as etcd 3.5 and later start
+	// (etcd-io/etcd server/embed/config.go: NewConfig sets PreVote true;
+	// the flag --pre-vote says "Enable the raft Pre-Vote algorithm to
+	// prevent disruption when a node that has been partitioned away
+	// rejoins the cluster"). etcd 3.4, the Debian server the conformance
+	// suite runs, starts with it off: set "preVote": false for 3.4.
+	PreVote = sim.NewBool(sim.Option{Key: "preVote", Refusal: sim.OnlyReaders("preVote", "field.preVote", "only for %s (raft's pre-vote)"),
+		Words: "preVote", Describe: sim.DescribeOnOff}, true)
+	// Herd: every waiter watches the whole prefix instead of the key
+	// just before its own.
+	Herd = sim.NewBool(sim.Option{Key: "herd", Refusal: sim.OnlyReaders("herd", "field.herd", "only %s have watches to herd"),
+		Words: "herd", Describe: sim.DescribeWhenOn}, false)
+)
+
+// options are etcd's, in their order.
+var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option}

@@ -1,0 +1,27 @@
+package redis
+
+import "github.com/lockscope/lockscope/sim"
+
+// The settings Redis's scenarios have of their own (Traits.Options), in
+// the order the scenario file writes them.
+var (
+	// Replica adds redis-2, an asynchronous replica of redis-1, and
+	// Sentinel to promote it (a failover fault).
+	Replica = sim.NewBool(sim.Option{Key: "replica", Words: "replica", Describe: sim.DescribeOnOff}, false)
+	// FailoverAfter (with a replica) is Sentinel's delay from the
+	// master's failure to the promoted replica: down-after-milliseconds,
+	// the quorum's agreement, the leader election and SLAVEOF NO ONE.
+	FailoverAfter = sim.NewDuration(sim.Option{Key: "failoverAfter",
+		Refusal: sim.OnlyReaders("failoverAfter", "field.failoverAfter", "only for %s with a replica (Sentinel's delay)"),
+		Words:   "failoverAfter", Describe: sim.DescribeFigure,
+		Applies: func(sc *sim.Scenario) bool { return Replica.Of(sc) },
+	}, DefaultFailoverAfter, nil)
+	// Watchdog is Redisson's lock watchdog: the holder renews its key
+	// every TTL/3 while it works.
+	Watchdog = sim.NewBool(sim.Option{Key: "watchdog", Changeable: true, Words: "watchdog", Describe: sim.DescribeOnOff}, false)
+	// PlainDel releases with a bare DEL instead of compare-and-delete.
+	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
+)
+
+// options are Redis's, in their order.
+var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Watchdog.Option, PlainDel.Option}

@@ -1,0 +1,32 @@
+package zookeeper
+
+import (
+	"strconv"
+
+	"github.com/lockscope/lockscope/sim"
+)
+
+// The settings ZooKeeper's scenarios have of their own (Traits.Options),
+// in the order the scenario file writes them.
+var (
+	// Nodes is the size of the ensemble, zk-1…zk-N.
+	Nodes = sim.NewInt(sim.Option{Key: "nodes", Elsewhere: sim.Ignored, Words: "servers",
+		Describe: sim.DescribeFigure, Axis: "1:7:7"}, 3, func(n int) error {
+		if n < 1 || n > 7 {
+			return sim.FieldErr("nodes", sim.Say("field.zkNodes", "n", strconv.Itoa(n)), "%d, want 1 to 7", n)
+		}
+		return nil
+	})
+	// RespectSuspended is the application's ConnectionStateListener, as
+	// Curator asks: a holder stops its work while its connection is
+	// SUSPENDED.
+	RespectSuspended = sim.NewBool(sim.Option{Key: "respectSuspended", Changeable: true, Elsewhere: sim.Ignored,
+		Words: "respectSuspended", Describe: sim.DescribeOnOff}, true)
+	// Herd is the naive recipe: every waiter watches the whole lock
+	// directory instead of its predecessor.
+	Herd = sim.NewBool(sim.Option{Key: "herd", Refusal: sim.OnlyReaders("herd", "field.herd", "only %s have watches to herd"),
+		Words: "herd", Describe: sim.DescribeWhenOn}, false)
+)
+
+// options are ZooKeeper's, in their order.
+var options = []*sim.Option{Nodes.Option, RespectSuspended.Option, Herd.Option}
