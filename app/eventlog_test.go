@@ -240,7 +240,7 @@ func TestChangeMarksInWords(t *testing.T) {
 	}
 	markOfChange := func() string {
 		for _, f := range saidTimeline(rec.Timeline(), sc.Mode).Faults {
-			if f.Kind == "change" {
+			if f.Kind == sim.FaultChange {
 				return f.Note
 			}
 		}
@@ -254,7 +254,7 @@ func TestChangeMarksInWords(t *testing.T) {
 	assert.Equal(t, "TTL → 48 s · 看门狗 → 开", noteOfChange())
 	assert.Equal(t, "TTL → 48 s · 看门狗 → 开", markOfChange())
 	for _, f := range rec.Timeline().Faults {
-		if f.Kind == "change" {
+		if f.Kind == sim.FaultChange {
 			assert.Equal(t, "ttl=48s, watchdog=true", f.Note, "the recording keeps the file's syntax")
 		}
 	}

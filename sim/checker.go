@@ -67,7 +67,7 @@ type Ownership struct {
 // FaultMark is an injected fault as the timeline marks it.
 type FaultMark struct {
 	At     time.Duration
-	Kind   string
+	Kind   FaultKind
 	Target string
 	Note   string
 	For    time.Duration // how long a pause or a partition lasts; 0 for the rest
@@ -395,7 +395,9 @@ func (c *Checker) disown(now time.Duration, server NodeID, key string, expired b
 	}
 }
 
-func (c *Checker) Fault(now time.Duration, kind, target, note string) {
+// Fault marks a fault for the timeline at now: a design marks its own
+// (a replica promoted).
+func (c *Checker) Fault(now time.Duration, kind FaultKind, target, note string) {
 	c.mark(FaultMark{At: now, Kind: kind, Target: target, Note: note})
 }
 

@@ -481,10 +481,10 @@ func (s *Sim) handle(e *event) bool {
 		ch := s.Scenario.Changes[e.fault]
 		s.Scenario = ch.apply(s.Scenario)
 		s.trace(None, "change", "", None, ch.String())
-		s.Check.Fault(s.now, "change", "", ch.String())
+		s.Check.Fault(s.now, FaultChange, "", ch.String())
 	case evHeal:
 		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
-		s.Check.Fault(s.now, "heal", "", "")
+		s.Check.Fault(s.now, FaultHeal, "", "")
 	}
 	if n != nil && s.lazyNodes > 0 && n.lazy.wake {
 		s.replan(e.node)
@@ -517,7 +517,7 @@ func (s *Sim) fault(i int) {
 	f := s.Scenario.Faults[i]
 	kind := f.Kind()
 	switch kind {
-	case "pause":
+	case FaultPause:
 		id := s.Lookup(f.Pause)
 		n := &s.Nodes[id]
 		if n.Crashed {
@@ -549,8 +549,8 @@ func (s *Sim) fault(i int) {
 			n.held = append(n.held, e)
 		}
 		s.push(event{at: end, kind: evResume, node: id})
-		s.trace(id, "fault", "pause", None, f.For.D().String())
-	case "clockJump":
+		s.trace(id, "fault", FaultPause.String(), None, f.For.D().String())
+	case FaultClockJump:
 		id := s.Lookup(f.ClockJump)
 		s.Nodes[id].Clock.Offset += f.By.D()
 		var moved []int32
@@ -562,8 +562,8 @@ func (s *Sim) fault(i int) {
 		for _, ix := range moved {
 			s.queue.retime(ix, max(s.now, s.Nodes[id].Clock.trueAtWall(s.queue.slab[ix].local)))
 		}
-		s.trace(id, "fault", "clockJump", None, f.By.D().String())
-	case "partition":
+		s.trace(id, "fault", FaultClockJump.String(), None, f.By.D().String())
+	case FaultPartition:
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
 		p.group[s.storage] = ReachesAll
 		for gi, g := range f.Partition {
@@ -573,22 +573,22 @@ func (s *Sim) fault(i int) {
 		}
 		s.parts = append(s.parts, p)
 		s.push(event{at: p.end, kind: evHeal, node: None})
-		s.trace(None, "fault", "partition", None, fmt.Sprint(f.Partition))
-	case "crash":
+		s.trace(None, "fault", FaultPartition.String(), None, fmt.Sprint(f.Partition))
+	case FaultCrash:
 		s.CrashNode(s.Lookup(f.Crash))
-	case "restart":
+	case FaultRestart:
 		s.RestartNode(s.Lookup(f.Restart), f.Persist)
-	case "failover":
+	case FaultFailover:
 		id := s.Lookup(f.Failover)
-		s.trace(id, "fault", "failover", None, "")
+		s.trace(id, "fault", FaultFailover.String(), None, "")
 		s.Mode.Failover(s, id)
 	}
 	target := ""
-	if t := f.Targets(); len(t) > 0 && kind != "partition" {
+	if t := f.Targets(); len(t) > 0 && kind != FaultPartition {
 		target = t[0]
 	}
 	mark := FaultMark{At: s.now, Kind: kind, Target: target, Note: faultNote(f)}
-	if kind == "pause" || kind == "partition" {
+	if kind == FaultPause || kind == FaultPartition {
 		mark.For = f.For.D()
 	}
 	s.Check.mark(mark)
@@ -596,13 +596,13 @@ func (s *Sim) fault(i int) {
 
 func faultNote(f Fault) string {
 	switch f.Kind() {
-	case "pause":
+	case FaultPause:
 		return f.For.D().String()
-	case "clockJump":
+	case FaultClockJump:
 		return f.By.D().String()
-	case "partition":
+	case FaultPartition:
 		return fmt.Sprintf("%v for %v", f.Partition, f.For.D())
-	case "restart":
+	case FaultRestart:
 		if f.Persist {
 			return "persist"
 		}
@@ -628,7 +628,7 @@ func (s *Sim) CrashNode(id NodeID) {
 	if n.Client {
 		s.Check.crashed(s.now, id)
 	}
-	s.trace(id, "fault", "crash", None, "")
+	s.trace(id, "fault", FaultCrash.String(), None, "")
 }
 
 // RestartNode boots a crashed node again; persist keeps its durable state.
@@ -640,7 +640,7 @@ func (s *Sim) RestartNode(id NodeID, persist bool) {
 	n.Crashed = false
 	n.inc++
 	s.recordReboot(id)
-	s.trace(id, "fault", "restart", None, "")
+	s.trace(id, "fault", FaultRestart.String(), None, "")
 	n.Proc.Restart(s.Ctx(id), persist)
 }
 

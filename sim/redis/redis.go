@@ -134,7 +134,7 @@ func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 		return
 	}
 	rep.promote(ctx)
-	s.Check.Fault(s.Now(), "promote", s.Nodes[ctx.ID()].Name, "")
+	s.Check.Fault(s.Now(), sim.FaultPromote, s.Nodes[ctx.ID()].Name, "")
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok && !s.Nodes[i].Crashed {
 			c.master = ctx.ID()

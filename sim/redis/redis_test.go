@@ -64,7 +64,7 @@ func TestRedisPresets(t *testing.T) {
 			assert.False(t, sum.Safe)
 			var promoted []sim.FaultMark
 			for _, f := range rec.Timeline().Faults {
-				if f.Kind == "promote" {
+				if f.Kind == sim.FaultPromote {
 					promoted = append(promoted, f)
 				}
 			}
@@ -88,7 +88,7 @@ func TestRedisPresets(t *testing.T) {
 			sc.Faults = append(sc.Faults, sim.Fault{At: sim.Duration(2 * time.Second), Restart: "redis-1", Persist: true})
 		}, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 			for _, f := range rec.Timeline().Faults {
-				assert.NotEqual(t, "promote", f.Kind, "the master came back before Sentinel's delay: no failover")
+				assert.NotEqual(t, sim.FaultPromote, f.Kind, "the master came back before Sentinel's delay: no failover")
 			}
 			assert.Zero(t, sum.Violations)
 		}},

@@ -458,8 +458,8 @@ func TestRedlockRestartVariants(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sc, err := assets.Preset("redlock-restart-no-persist")
 			require.NoError(t, err)
-			require.Equal(t, "crash", sc.Faults[1].Kind())
-			require.Equal(t, "restart", sc.Faults[2].Kind())
+			require.Equal(t, sim.FaultCrash, sc.Faults[1].Kind())
+			require.Equal(t, sim.FaultRestart, sc.Faults[2].Kind())
 			tt.edit(sc)
 			sum := record(t, sc).Summary()
 			assert.Zero(t, sum.Violations)

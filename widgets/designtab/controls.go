@@ -191,7 +191,7 @@ func Refusal(sc *sim.Scenario, change func(sc *sim.Scenario)) string {
 // PauseLength is the length of the first pause fault, if any.
 func PauseLength(sc *sim.Scenario) (time.Duration, bool) {
 	for _, f := range sc.Faults {
-		if f.Kind() == "pause" {
+		if f.Kind() == sim.FaultPause {
 			return f.For.D(), true
 		}
 	}
@@ -238,7 +238,7 @@ var Sliders = map[string]SliderSpec{
 		},
 		Apply: func(sc *sim.Scenario, v float64) {
 			for i := range sc.Faults {
-				if sc.Faults[i].Kind() == "pause" {
+				if sc.Faults[i].Kind() == sim.FaultPause {
 					sc.Faults[i].For = FromSeconds(v)
 				}
 			}
