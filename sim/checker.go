@@ -273,10 +273,10 @@ func (c *Checker) traceStored(id NodeID, req storageRequest, accepted bool, high
 	if req.Write {
 		kind = "write"
 	}
-	note := fmt.Sprintf("%s from %s", string(req.op()), c.s.Nodes[id].Name)
+	note := fmt.Sprintf("%s from %s", req.op().String(), c.s.Nodes[id].Name)
 	words := say("note.storage."+kind, "client", c.s.Nodes[id].Name)
 	if req.Fenced {
-		note = fmt.Sprintf("%s from %s with token %d, highest %d", string(req.op()), c.s.Nodes[id].Name, req.Token, highest)
+		note = fmt.Sprintf("%s from %s with token %d, highest %d", req.op().String(), c.s.Nodes[id].Name, req.Token, highest)
 		words = say("note.storage."+kind+"Token", "client", c.s.Nodes[id].Name,
 			"token", strconv.FormatInt(req.Token, 10), "highest", strconv.FormatInt(highest, 10))
 	}

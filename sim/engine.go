@@ -192,6 +192,7 @@ func (s *Sim) release() {
 
 // build prepares a run of a scenario already validated.
 func build(sc *Scenario) *Sim {
+	seal() // the vocabularies are complete: runs read their names
 	m, _ := LookupMode(sc.Mode)
 	s := &Sim{
 		queue:    *queues.Get().(*eventQueue),
@@ -429,7 +430,7 @@ func (s *Sim) handle(e *event) bool {
 			if e.kind == evDeliver {
 				s.now = e.at
 				if s.tracing {
-					s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "node is down", say("note.drop.down"))
+					s.traceSaid(e.node, "drop", e.msg.Op.String(), e.from, "node is down", say("note.drop.down"))
 				}
 				return true
 			}
@@ -460,11 +461,13 @@ func (s *Sim) handle(e *event) bool {
 	case evDeliver:
 		if len(s.parts) > 0 && s.cutSince(e.from, e.node, e.sentAt) {
 			if s.tracing {
-				s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "partitioned", say("note.drop.partitioned"))
+				s.traceSaid(e.node, "drop", e.msg.Op.String(), e.from, "partitioned", say("note.drop.partitioned"))
 			}
 			return true
 		}
-		s.trace(e.node, "recv", string(e.msg.Op), e.from, "")
+		if s.tracing { // the op's name is looked up only for a trace
+			s.trace(e.node, "recv", e.msg.Op.String(), e.from, "")
+		}
 		n.Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
 		n.Proc.Fire(s.Ctx(e.node), e.timer)
@@ -717,7 +720,9 @@ func (c Ctx) Send(to NodeID, m Msg) {
 		at = s.lastSend[link]
 	}
 	s.lastSend[link] = at
-	s.trace(c.id, "send", string(m.Op), to, "")
+	if s.tracing {
+		s.trace(c.id, "send", m.Op.String(), to, "")
+	}
 	s.recordFlight(c.id, to, at, &m)
 	ix := s.queue.reserve()
 	// Field by field: a message is the commonest event, and writing the

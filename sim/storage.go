@@ -169,7 +169,7 @@ func (l *Loop) storageSend(ctx Ctx, op Op, token int64) {
 
 // storageResend handles the retransmission timer.
 func (l *Loop) storageResend(ctx Ctx, t Timer) {
-	if l.store.msg.Op == "" || t.Seq != l.store.msg.Seq {
+	if l.store.msg.Op == NoOp || t.Seq != l.store.msg.Seq {
 		return
 	}
 	ctx.Send(ctx.Sim().StorageID(), l.store.msg)
@@ -184,7 +184,7 @@ func (l *Loop) StorageReply(ctx Ctx, from NodeID, m *Msg) (handled, written bool
 	if from != ctx.Sim().StorageID() {
 		return false, false
 	}
-	if l.store.msg.Op == "" || m.Seq != l.store.msg.Seq {
+	if l.store.msg.Op == NoOp || m.Seq != l.store.msg.Seq {
 		return true, false // a late copy of an answer already had
 	}
 	op := l.store.msg.Op

@@ -86,7 +86,7 @@ func TestEtcdKeepAliveOnALeaderlessMember(t *testing.T) {
 		switch {
 		case simLost < 0 && e.Node == "etcd-3" && e.Kind == "raft" && strings.Contains(e.Note, "pre-vote"):
 			simLost = e.At
-		case simLost >= 0 && simSent < 0 && e.Node == "client-3" && e.Kind == "send" && e.Op == string(etcd.OpKeepAlive):
+		case simLost >= 0 && simSent < 0 && e.Node == "client-3" && e.Kind == "send" && e.Op == etcd.OpKeepAlive.String():
 			simSent = e.At
 		case simSent >= 0 && simEnded < 0 && e.Node == "client-3" && e.Kind == "session" && strings.Contains(e.Note, "stream broken"):
 			simEnded = e.At

@@ -264,7 +264,7 @@ func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why etcdErr) {
 	}
 	c.kaStream = false
 	c.kaGen++
-	ctx.TraceSaid("session", string(OpKeepAlive), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
+	ctx.TraceSaid("session", OpKeepAlive.String(), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
 		sim.Say("note.etcd.streamBroken", "err", string(why), "in", keepAliveTick.String()))
 	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAliveReopen, Seq: c.kaGen})
 }
@@ -335,7 +335,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, g.Lease, g.TTL, 0
 		c.myKey = Prefix + strconv.FormatInt(g.Lease, 16)
 		if ctx.Tracing() {
-			ctx.TraceSaid("session", string(OpGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
+			ctx.TraceSaid("session", OpGrant.String(), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
 				sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
 		}
 		c.startKeepAlive(ctx)
@@ -350,7 +350,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		if ctx.Tracing() {
-			ctx.TraceSaid("lock", string(OpTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
+			ctx.TraceSaid("lock", OpTxn.String(), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
 				sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", r.OwnerKey, "ownerRev", fmt.Sprint(r.OwnerRev)))
 		}
 		c.query(ctx)
@@ -379,7 +379,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.watch(ctx, r.Key, false, r.Rev)
 	case phCheck:
 		if RangeRespOf(m).Key == "" {
-			ctx.TraceSaid("lock", string(OpRange), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
+			ctx.TraceSaid("lock", OpRange.String(), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -394,7 +394,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// etcd recorded the write when it applied the Txn (applyEntry).
 		c.WriteAnswered()
 		if !TxnRespOf(m).Succeeded {
-			ctx.TraceSaid("write", string(OpTxn), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
+			ctx.TraceSaid("write", OpTxn.String(), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				sim.Say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
 		c.unlock(ctx)
@@ -420,7 +420,7 @@ func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 	if prefix {
 		what, words = "any change under "+key, sim.Say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
 	}
-	ctx.TraceSaid("lock", string(OpWatch), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
+	ctx.TraceSaid("lock", OpWatch.String(), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
 }
 
 func (c *etcdClient) openWatch(ctx sim.Ctx) {

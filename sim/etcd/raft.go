@@ -44,13 +44,13 @@ func (s *Server) campaign(ctx sim.Ctx, pre bool) {
 	if pre {
 		s.role, s.pre, s.lead = roleCandidate, true, sim.None
 		s.votes = make([]int8, len(s.members))
-		s.trace(ctx, "raft", string(raftPreVote), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
+		s.trace(ctx, "raft", raftPreVote.String(), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
 			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*Heartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
 		s.role, s.pre = roleCandidate, false
-		s.trace(ctx, "raft", string(raftVote), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
+		s.trace(ctx, "raft", raftVote.String(), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
 	}
 	if s.poll(ctx, s.self, true) {
 		return

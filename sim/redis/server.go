@@ -295,7 +295,7 @@ func (r *Server) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Rep
 	}
 	if held {
 		kv.holds++
-		ctx.TraceSaid("reenter", string(OpLock), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
+		ctx.TraceSaid("reenter", OpLock.String(), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
 			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
 	} else {
 		kv = redisKey{value: valueOf(m), owner: from, holds: 1}

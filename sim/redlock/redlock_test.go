@@ -39,10 +39,10 @@ func record(t *testing.T, sc *sim.Scenario) *sim.Recording {
 }
 
 // events lists the trace events of one node and kind (op "" for any op).
-func events(r *sim.Recording, node, kind string, op sim.Op) []sim.TraceEvent {
+func events(r *sim.Recording, node, kind, op string) []sim.TraceEvent {
 	var out []sim.TraceEvent
 	for _, e := range r.Trace() {
-		if e.Node == node && e.Kind == kind && (op == "" || e.Op == string(op)) {
+		if e.Node == node && e.Kind == kind && (op == "" || e.Op == op) {
 			out = append(out, e)
 		}
 	}
@@ -203,8 +203,8 @@ func TestRedlockLatency(t *testing.T) {
 				return
 			}
 			assert.Empty(t, sum.Grants)
-			assert.Len(t, events(r, "client-1", "send", redis.OpSet), 32*5, "32 tries on 5 masters")
-			assert.Len(t, events(r, "client-1", "send", redis.OpCAD), 32*5, "every failed try unlocks all masters")
+			assert.Len(t, events(r, "client-1", "send", redis.OpSet.String()), 32*5, "32 tries on 5 masters")
+			assert.Len(t, events(r, "client-1", "send", redis.OpCAD.String()), 32*5, "every failed try unlocks all masters")
 			assert.Len(t, events(r, "client-1", "giveup", ""), 1)
 			a := attempt(t, r, r.End(), 0)
 			assert.Equal(t, 32, a.Number)
@@ -242,7 +242,7 @@ func TestRedlockPauseDuringAcquire(t *testing.T) {
 			assert.Equal(t, tt.validity, a.Validity)
 			assert.Equal(t, tt.granted, a.Success)
 			assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
-			cads := events(r, "client-1", "send", redis.OpCAD)
+			cads := events(r, "client-1", "send", redis.OpCAD.String())
 			if tt.granted {
 				require.Len(t, r.Summary().Grants, 1)
 				assert.Equal(t, sim.Ms(tt.validity), *r.Summary().Grants[0].ValidityMs)
@@ -293,7 +293,7 @@ func TestRedlockPresets(t *testing.T) {
 			assert.False(t, a.Success)
 			assert.Equal(t, "unlocking", a.Phase)
 			n := 0
-			for _, e := range events(r, "client-1", "send", redis.OpCAD) {
+			for _, e := range events(r, "client-1", "send", redis.OpCAD.String()) {
 				if e.At == resume {
 					n++
 				}
@@ -384,7 +384,7 @@ func TestRedlockPresets(t *testing.T) {
 				g := events(r, c, "giveup", "")
 				require.Len(t, g, 1, c)
 				assert.Contains(t, g[0].Note, "gave up after 32 tries")
-				sets := events(r, c, "send", redis.OpSet)
+				sets := events(r, c, "send", redis.OpSet.String())
 				assert.Len(t, sets, 32*5)
 				// A try waits 500 ms for the votes and 500 ms for the
 				// unlocks, then redsync's rand(50 ms, 250 ms) in whole ms.
@@ -506,7 +506,7 @@ func TestRedlockSequential(t *testing.T) {
 	r := record(t, sc)
 	var at []float64
 	var to []string
-	for _, e := range events(r, "client-1", "send", redis.OpSet) {
+	for _, e := range events(r, "client-1", "send", redis.OpSet.String()) {
 		at, to = append(at, e.AtMs), append(to, e.Peer)
 	}
 	assert.Equal(t, []string{"redis-1", "redis-2", "redis-3", "redis-4", "redis-5"}, to)
@@ -533,7 +533,7 @@ func TestRedlockWatchdog(t *testing.T) {
 	assert.Zero(t, sum.Violations)
 	require.Len(t, sum.Grants, 1, "client-2 gave up while client-1 kept extending past its ttl")
 	exts := 0
-	for _, e := range events(r, "client-1", "watchdog", redis.OpPExpire) {
+	for _, e := range events(r, "client-1", "watchdog", redis.OpPExpire.String()) {
 		assert.Contains(t, e.Note, "extended on 5/5 masters; validity 9894 ms")
 		exts++
 	}

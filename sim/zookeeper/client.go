@@ -395,7 +395,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 		if m.Op != OpOK {
 			if ctx.Tracing() {
 				code := string(ReplyOf(m).Code)
-				ctx.TraceSaid("lock", string(OpCreate), code, sim.AsIs(code))
+				ctx.TraceSaid("lock", OpCreate.String(), code, sim.AsIs(code))
 			}
 			return // the session is ending; LOST will follow
 		}

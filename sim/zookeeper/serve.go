@@ -22,7 +22,7 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// A sender that numbers its messages (every zkClient does; a
 		// scripted conformance client does not) must not skip one.
 		if pos != s.conns[i].rcvd+1 {
-			ctx.TraceSaid("drop", string(m.Op), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
+			ctx.TraceSaid("drop", m.Op.String(), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
 			ctx.Send(from, connNotice(OpClose, connOf(m)))
 			s.dropConn(from)
 			return

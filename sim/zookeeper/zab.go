@@ -315,7 +315,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		return
 	}
 	if positionOf(m) != peer.rcvd+1 {
-		ctx.TraceSaid("drop", string(m.Op), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
+		ctx.TraceSaid("drop", m.Op.String(), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
 		ctx.Send(s.node(p), connNotice(OpClose, 0))
 		*peer = zkPeer{}
 		return
