@@ -430,7 +430,7 @@ func (s *Sim) handle(e *event) bool {
 			if e.kind == evDeliver {
 				s.now = e.at
 				if s.tracing {
-					s.traceSaid(e.node, "drop", e.msg.Op.String(), e.from, "node is down", say("note.drop.down"))
+					s.traceSaid(e.node, TraceDrop, e.msg.Op.String(), e.from, "node is down", say("note.drop.down"))
 				}
 				return true
 			}
@@ -461,20 +461,18 @@ func (s *Sim) handle(e *event) bool {
 	case evDeliver:
 		if len(s.parts) > 0 && s.cutSince(e.from, e.node, e.sentAt) {
 			if s.tracing {
-				s.traceSaid(e.node, "drop", e.msg.Op.String(), e.from, "partitioned", say("note.drop.partitioned"))
+				s.traceSaid(e.node, TraceDrop, e.msg.Op.String(), e.from, "partitioned", say("note.drop.partitioned"))
 			}
 			return true
 		}
-		if s.tracing { // the op's name is looked up only for a trace
-			s.trace(e.node, "recv", e.msg.Op.String(), e.from, "")
-		}
+		s.traceOp(e.node, TraceRecv, e.msg.Op, e.from)
 		n.Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
 		n.Proc.Fire(s.Ctx(e.node), e.timer)
 	case evTick:
 		s.tick(e)
 	case evStart:
-		s.trace(e.node, "start", "", None, "")
+		s.trace(e.node, TraceStart, "", None, "")
 		n.Proc.Start(s.Ctx(e.node))
 	case evFault:
 		s.fault(e.fault)
@@ -483,10 +481,10 @@ func (s *Sim) handle(e *event) bool {
 	case evChange:
 		ch := s.Scenario.Changes[e.fault]
 		s.Scenario = ch.apply(s.Scenario)
-		s.trace(None, "change", "", None, ch.String())
+		s.trace(None, TraceChange, "", None, ch.String())
 		s.Check.Fault(s.now, FaultChange, "", ch.String())
 	case evHeal:
-		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
+		s.traceSaid(None, TraceHeal, "", None, "partition healed", say("note.heal"))
 		s.Check.Fault(s.now, FaultHeal, "", "")
 	}
 	if n != nil && s.lazyNodes > 0 && n.lazy.wake {
@@ -552,7 +550,7 @@ func (s *Sim) fault(i int) {
 			n.held = append(n.held, e)
 		}
 		s.push(event{at: end, kind: evResume, node: id})
-		s.trace(id, "fault", FaultPause.String(), None, f.For.D().String())
+		s.trace(id, TraceFault, FaultPause.String(), None, f.For.D().String())
 	case FaultClockJump:
 		id := s.Lookup(f.ClockJump)
 		s.Nodes[id].Clock.Offset += f.By.D()
@@ -565,7 +563,7 @@ func (s *Sim) fault(i int) {
 		for _, ix := range moved {
 			s.queue.retime(ix, max(s.now, s.Nodes[id].Clock.trueAtWall(s.queue.slab[ix].local)))
 		}
-		s.trace(id, "fault", FaultClockJump.String(), None, f.By.D().String())
+		s.trace(id, TraceFault, FaultClockJump.String(), None, f.By.D().String())
 	case FaultPartition:
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
 		p.group[s.storage] = ReachesAll
@@ -576,14 +574,14 @@ func (s *Sim) fault(i int) {
 		}
 		s.parts = append(s.parts, p)
 		s.push(event{at: p.end, kind: evHeal, node: None})
-		s.trace(None, "fault", FaultPartition.String(), None, fmt.Sprint(f.Partition))
+		s.trace(None, TraceFault, FaultPartition.String(), None, fmt.Sprint(f.Partition))
 	case FaultCrash:
 		s.CrashNode(s.Lookup(f.Crash))
 	case FaultRestart:
 		s.RestartNode(s.Lookup(f.Restart), f.Persist)
 	case FaultFailover:
 		id := s.Lookup(f.Failover)
-		s.trace(id, "fault", FaultFailover.String(), None, "")
+		s.trace(id, TraceFault, FaultFailover.String(), None, "")
 		s.Mode.Failover(s, id)
 	}
 	target := ""
@@ -631,7 +629,7 @@ func (s *Sim) CrashNode(id NodeID) {
 	if n.Client {
 		s.Check.crashed(s.now, id)
 	}
-	s.trace(id, "fault", FaultCrash.String(), None, "")
+	s.trace(id, TraceFault, FaultCrash.String(), None, "")
 }
 
 // RestartNode boots a crashed node again; persist keeps its durable state.
@@ -643,7 +641,7 @@ func (s *Sim) RestartNode(id NodeID, persist bool) {
 	n.Crashed = false
 	n.inc++
 	s.recordReboot(id)
-	s.trace(id, "fault", FaultRestart.String(), None, "")
+	s.trace(id, TraceFault, FaultRestart.String(), None, "")
 	n.Proc.Restart(s.Ctx(id), persist)
 }
 
@@ -653,7 +651,7 @@ func (s *Sim) resume(id NodeID) {
 		return
 	}
 	n.Paused = false
-	s.trace(id, "resume", "", None, "")
+	s.trace(id, TraceResume, "", None, "")
 	for _, e := range n.held {
 		e.at = s.now + e.local
 		s.push(e)
@@ -720,9 +718,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 		at = s.lastSend[link]
 	}
 	s.lastSend[link] = at
-	if s.tracing {
-		s.trace(c.id, "send", m.Op.String(), to, "")
-	}
+	s.traceOp(c.id, TraceSend, m.Op, to)
 	s.recordFlight(c.id, to, at, &m)
 	ix := s.queue.reserve()
 	// Field by field: a message is the commonest event, and writing the
@@ -868,11 +864,11 @@ func (c Ctx) Quiet() bool { return c.s.quiet }
 func (c Ctx) Tracing() bool { return c.s.tracing && !c.s.replay }
 
 // Trace notes a protocol step in the run's trace.
-func (c Ctx) Trace(kind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
+func (c Ctx) Trace(kind TraceKind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
 
 // TraceSaid is Trace with the note's words, so the window can say the
 // note in the reader's language.
-func (c Ctx) TraceSaid(kind, op, note string, words Words) {
+func (c Ctx) TraceSaid(kind TraceKind, op, note string, words Words) {
 	c.s.traceSaid(c.id, kind, op, None, note, words)
 }
 
@@ -885,7 +881,7 @@ func (c Ctx) Granted(token int64, validity time.Duration) {
 	if !c.s.tracing {
 		return
 	}
-	c.s.traceSaid(c.id, "grant", "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
+	c.s.traceSaid(c.id, TraceGrant, "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
 }
 
 // WhyRelease is the Unheld reason of a voluntary release.
@@ -898,14 +894,14 @@ func (c Ctx) Unheld(why string, words Words) {
 		c.s.Check.released(c.s.now, c.id)
 	}
 	c.s.Check.unheld(c.s.now, c.id)
-	c.s.traceSaid(c.id, "unheld", "", None, why, words)
+	c.s.traceSaid(c.id, TraceUnheld, "", None, why, words)
 }
 
 // GaveUp records that this client stopped asking without getting the
 // lock; why is the reason in English, words the same for the window.
 func (c Ctx) GaveUp(why string, words Words) {
 	c.s.Check.gaveUp(c.s.now, c.id)
-	c.s.traceSaid(c.id, "giveup", "", None, why, words)
+	c.s.traceSaid(c.id, TraceGiveUp, "", None, why, words)
 }
 
 // Own records that a server now considers client the owner of key.

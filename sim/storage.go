@@ -194,7 +194,7 @@ func (l *Loop) StorageReply(ctx Ctx, from NodeID, m *Msg) (handled, written bool
 		return true, false
 	}
 	if r := storageReplyOf(m); !r.OK {
-		ctx.TraceSaid("write", "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, r.Highest),
+		ctx.TraceSaid(TraceWrite, "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, r.Highest),
 			say("note.storage.refused", "token", strconv.FormatInt(l.writeToken, 10), "highest", strconv.FormatInt(r.Highest, 10)))
 	}
 	l.writing = false

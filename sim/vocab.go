@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -36,16 +37,24 @@ func (v *vocabulary) declare(name string) uint16 {
 	if sealed.Load() {
 		panic("sim: " + v.kind + " " + strconv.Quote(name) + " declared after a run started: declare it in a package-level var")
 	}
-	for i, n := range v.names {
-		if n == name {
-			return uint16(i)
-		}
+	if i, ok := v.lookup(name); ok {
+		return i
 	}
 	if len(v.names) > math.MaxUint16 {
 		panic("sim: too many values of " + v.kind)
 	}
 	v.names = append(v.names, name)
 	return uint16(len(v.names) - 1)
+}
+
+// lookup is the value of a declared name.
+func (v *vocabulary) lookup(name string) (uint16, bool) {
+	for i, n := range v.names {
+		if n == name {
+			return uint16(i), true
+		}
+	}
+	return 0, false
 }
 
 // name is value i's name.
@@ -89,3 +98,43 @@ func NewTimerKind(name string) TimerKind { return TimerKind(timerKinds.declare(n
 
 // String is the kind's name.
 func (k TimerKind) String() string { return timerKinds.name(uint16(k)) }
+
+// TraceKind is the kind of a trace event: a message sent, a fault, a
+// grant, a design's protocol step (raft, election, watchdog). The core's
+// are constants (sim/trace.go); a design declares its own with
+// NewTraceKind in its messages.go. The trace files write its name.
+type TraceKind uint16
+
+var traceKinds = vocabulary{kind: "TraceKind", names: []string{TraceSend: "send", TraceRecv: "recv", TraceDrop: "drop",
+	TraceStart: "start", TraceResume: "resume", TraceFault: "fault", TraceHeal: "heal", TraceChange: "change",
+	TraceGrant: "grant", TraceUnheld: "unheld", TraceGiveUp: "giveup", TraceRead: "read", TraceWrite: "write",
+	TraceScript: "script"}}
+
+// NewTraceKind declares the trace kind named name; declared again (by
+// the core or another design), the name gives the same kind. Call it only
+// to initialise a package-level var.
+func NewTraceKind(name string) TraceKind { return TraceKind(traceKinds.declare(name)) }
+
+// ParseTraceKind is the kind a trace file names; false for a name no
+// package declared.
+func ParseTraceKind(name string) (TraceKind, bool) {
+	k, ok := traceKinds.lookup(name)
+	return TraceKind(k), ok
+}
+
+// String is the kind's name, as the trace files write it.
+func (k TraceKind) String() string { return traceKinds.name(uint16(k)) }
+
+// MarshalText writes the kind's name, so a trace's JSON lines read as
+// they did when the kind was a string.
+func (k TraceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind's name back.
+func (k *TraceKind) UnmarshalText(b []byte) error {
+	v, ok := ParseTraceKind(string(b))
+	if !ok {
+		return fmt.Errorf("unknown trace kind %q", b)
+	}
+	*k = v
+	return nil
+}

@@ -16,6 +16,9 @@ func TestVocabularyNames(t *testing.T) {
 	assert.Equal(t, []string{"work", "think", "retry", "sendwrite", "storage", "script"},
 		[]string{timerWork.String(), timerThink.String(), TimerRetry.String(), timerWrite.String(), storageRT.String(), timerScript.String()})
 
+	was := sealed.Load() // an earlier test's run sealed the vocabularies
+	defer sealed.Store(was)
+	sealed.Store(false)
 	v := vocabulary{kind: "Test", names: []string{""}}
 	a, b := v.declare("A"), v.declare("B")
 	assert.NotEqual(t, a, b)

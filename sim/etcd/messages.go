@@ -69,6 +69,16 @@ var (
 	timerWaitLeader      = sim.NewTimerKind("waitlead") // a request waits for a leader; Seq is the request
 )
 
+// Trace kinds of etcd's members and clientv3 (besides the core's, such as
+// sim.TraceWrite for a guarded write refused).
+var (
+	traceRaft    = sim.NewTraceKind("raft")    // raft: a campaign, a leader elected or stepping down, a member wiped
+	traceLease   = sim.NewTraceKind("lease")   // the lessor: a lease expired, revoked, the lessor promoted
+	traceSession = sim.NewTraceKind("session") // clientv3's Session: its lease granted, its keepalive broken, done
+	traceLock    = sim.NewTraceKind("lock")    // clientv3's Mutex: its key created, waiting, acquired
+	traceRPC     = sim.NewTraceKind("rpc")     // a call failed (its phase and error)
+)
+
 // appendEntries is the body of a MsgApp: raft's Message{Term, Index,
 // LogTerm, Commit, Entries}. It is never changed once sent: its entries
 // are a copy of the leader's log, which may be truncated and overwritten

@@ -44,13 +44,13 @@ func (s *Server) campaign(ctx sim.Ctx, pre bool) {
 	if pre {
 		s.role, s.pre, s.lead = roleCandidate, true, sim.None
 		s.votes = make([]int8, len(s.members))
-		s.trace(ctx, "raft", raftPreVote.String(), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
+		s.trace(ctx, traceRaft, raftPreVote.String(), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
 			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*Heartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
 		s.role, s.pre = roleCandidate, false
-		s.trace(ctx, "raft", raftVote.String(), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
+		s.trace(ctx, traceRaft, raftVote.String(), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
 	}
 	if s.poll(ctx, s.self, true) {
 		return
@@ -103,7 +103,7 @@ func (s *Server) poll(ctx sim.Ctx, from sim.NodeID, granted bool) bool {
 func (s *Server) becomeLeader(ctx sim.Ctx) {
 	s.reset(ctx, s.term)
 	s.role, s.pre, s.lead = roleLeader, false, s.self
-	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
+	s.trace(ctx, traceRaft, "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
 		sim.Say("note.etcd.elected", "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex())))
 	s.appendEntry(ctx, etcdEntry{Type: entNoop, Client: sim.None, Origin: sim.None})
 	s.newLeader(ctx)
@@ -161,7 +161,7 @@ func (s *Server) tick(ctx sim.Ctx) {
 				s.active[i] = false
 			}
 			if act < s.quorum() {
-				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down", sim.Say("note.etcd.stepDown"))
+				s.trace(ctx, traceRaft, "leader", "check-quorum: lost contact with a majority, stepping down", sim.Say("note.etcd.stepDown"))
 				s.becomeFollower(ctx, s.term, sim.None)
 			}
 		}

@@ -262,7 +262,7 @@ func (s *Server) memberIndex(id sim.NodeID) int {
 	return -1
 }
 
-func (s *Server) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) {
+func (s *Server) trace(ctx sim.Ctx, kind sim.TraceKind, op, note string, words sim.Words) {
 	if !s.replay {
 		ctx.TraceSaid(kind, op, note, words)
 	}
@@ -329,7 +329,7 @@ func (s *Server) Restart(ctx sim.Ctx, persist bool) {
 	if !persist {
 		s.term, s.vote, s.log, s.commit = 0, sim.None, sim.Chunked[etcdEntry]{}, 0
 		s.wipedReq = s.nextID()
-		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", sim.Say("note.etcd.wiped"))
+		ctx.TraceSaid(traceRaft, "restart", "data directory lost: rejoining with an empty log", sim.Say("note.etcd.wiped"))
 	}
 	s.resetState()
 	s.history = sim.Chunked[etcdEvent]{}

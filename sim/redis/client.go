@@ -135,17 +135,17 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.renewAfter(ctx)
 		} else {
 			c.renewing = false
-			ctx.TraceSaid("watchdog", OpPExpire.String(), "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
+			ctx.TraceSaid(traceWatchdog, OpPExpire.String(), "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
 		}
 	case OpUnlock, OpDel:
 		switch {
 		case r.Int == 0 && req.Op == OpUnlock:
-			ctx.TraceSaid("release", req.Op.String(), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
+			ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
 				sim.Say("note.redis.stillHeld"))
 		case r.Int < 0:
-			ctx.TraceSaid("release", req.Op.String(), "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
+			ctx.TraceSaid(traceRelease, req.Op.String(), "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
 		case r.Int == 0:
-			ctx.TraceSaid("release", req.Op.String(), "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
+			ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
 		}
 	}
 }
@@ -192,7 +192,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		if c.attempt < RedissonRetryAttempts {
 			c.attempt++
-			ctx.TraceSaid("resend", c.pending.Op.String(), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
+			ctx.TraceSaid(traceResend, c.pending.Op.String(), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
 				sim.Say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
 			c.send(ctx)
 			return
@@ -200,7 +200,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		req := c.pending
 		c.pending = sim.Msg{}
 		if ctx.Tracing() {
-			ctx.TraceSaid("timeout", req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
+			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
 				sim.Say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
 		}
 		switch req.Op {

@@ -32,6 +32,18 @@ var (
 	timerWatchdog = sim.NewTimerKind("watchdog") // Redisson's client: time to extend the lease
 )
 
+// Trace kinds of the Redis server, Sentinel and Redisson's client.
+var (
+	traceExpire   = sim.NewTraceKind("expire")   // a key expired on the server
+	tracePromote  = sim.NewTraceKind("promote")  // the replica promoted to master
+	traceSentinel = sim.NewTraceKind("sentinel") // Sentinel's verdict
+	traceReenter  = sim.NewTraceKind("reenter")  // a re-entry of the holder's own lock
+	traceRelease  = sim.NewTraceKind("release")  // an unlock that found the lock no longer ours
+	traceResend   = sim.NewTraceKind("resend")   // a request resent after its timeout
+	traceTimeout  = sim.NewTraceKind("timeout")  // a request given up
+	traceWatchdog = sim.NewTraceKind("watchdog") // the watchdog's renewal
+)
+
 // replEntry is the body of an OpRepl: one entry of the replication stream,
 // which the master ships right after applying a write (asynchronously, as
 // Redis does). It is never changed once sent.

@@ -126,7 +126,7 @@ func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
 func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 	s := ctx.Sim()
 	if !s.Nodes[failed].Crashed {
-		ctx.TraceSaid("sentinel", "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
+		ctx.TraceSaid(traceSentinel, "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
 		return
 	}
 	rep := s.Nodes[ctx.ID()].Proc.(*Server)

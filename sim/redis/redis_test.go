@@ -145,7 +145,7 @@ func TestWatchdogRenewsEveryThirdOfTTL(t *testing.T) {
 	require.NoError(t, err)
 	var renewals []time.Duration
 	for _, e := range rec.Trace() {
-		if e.Kind == "send" && e.Op == redis.OpPExpire.String() && e.Node == "client-1" {
+		if e.Kind == sim.TraceSend && e.Op == redis.OpPExpire.String() && e.Node == "client-1" {
 			renewals = append(renewals, e.At)
 		}
 	}
@@ -198,10 +198,10 @@ func TestRedissonResendsThroughAPartition(t *testing.T) {
 		if e.Node != "client-1" {
 			continue
 		}
-		if e.Kind == "resend" && e.Op == redis.OpPExpire.String() {
+		if e.Kind.String() == "resend" && e.Op == redis.OpPExpire.String() {
 			resends++
 		}
-		if e.Kind == "send" && e.Op == redis.OpPExpire.String() && e.At > 14*time.Second {
+		if e.Kind == sim.TraceSend && e.Op == redis.OpPExpire.String() && e.At > 14*time.Second {
 			renewalsAfterHeal++
 		}
 	}
@@ -220,10 +220,10 @@ func TestRenewalAnsweringGoneStopsTheWatchdog(t *testing.T) {
 		if e.Node != "client-1" {
 			continue
 		}
-		if e.Kind == "watchdog" && gone == 0 {
+		if e.Kind.String() == "watchdog" && gone == 0 {
 			gone = e.At
 		}
-		if gone > 0 && e.Kind == "send" && e.Op == redis.OpPExpire.String() {
+		if gone > 0 && e.Kind == sim.TraceSend && e.Op == redis.OpPExpire.String() {
 			after++
 		}
 	}

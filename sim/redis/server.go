@@ -171,7 +171,7 @@ func (r *Server) live(ctx sim.Ctx, key string) (redisKey, bool) {
 func (r *Server) expire(ctx sim.Ctx, key string) {
 	r.keys.del(key)
 	ctx.Disown(key, true)
-	ctx.Trace("expire", key, "")
+	ctx.Trace(traceExpire, key, "")
 	r.ship(ctx, replGone(key))
 }
 
@@ -194,7 +194,7 @@ func (r *Server) fullSync(ctx sim.Ctx) {
 func (r *Server) promote(ctx sim.Ctx) {
 	r.Role = "master"
 	r.Replica = sim.None
-	ctx.TraceSaid("promote", "", "replica promoted to master", sim.Say("note.redis.promoted"))
+	ctx.TraceSaid(tracePromote, "", "replica promoted to master", sim.Say("note.redis.promoted"))
 	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
 			ctx.Own(k, kv.owner)
@@ -295,7 +295,7 @@ func (r *Server) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Rep
 	}
 	if held {
 		kv.holds++
-		ctx.TraceSaid("reenter", OpLock.String(), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
+		ctx.TraceSaid(traceReenter, OpLock.String(), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
 			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
 	} else {
 		kv = redisKey{value: valueOf(m), owner: from, holds: 1}

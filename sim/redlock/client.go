@@ -303,7 +303,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	if c.att.Success {
 		if ctx.Tracing() {
 			sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.granted")
-			ctx.TraceSaid("redlock", redis.OpSet.String(), "granted: "+sum, words)
+			ctx.TraceSaid(traceRedlock, redis.OpSet.String(), "granted: "+sum, words)
 		}
 		c.hold(ctx, validity)
 		return
@@ -322,7 +322,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	}
 	if ctx.Tracing() {
 		sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.failed")
-		ctx.TraceSaid("redlock", redis.OpSet.String(), "failed: "+sum, words)
+		ctx.TraceSaid(traceRedlock, redis.OpSet.String(), "failed: "+sum, words)
 	}
 	c.newBatch(ctx, redlockUnlocking)
 	c.sendAll(ctx, redis.Command{Op: redis.OpCAD, Key: redis.LockKey, Value: c.value}.Msg())
@@ -378,7 +378,7 @@ func (c *redlockClient) extended(ctx sim.Ctx) {
 		c.att.Validity = validity
 		c.setValidity(ctx, validity)
 		c.watchdog = ctx.After(ttl/3, sim.Timer{Kind: timerRedlockWatchdog})
-		ctx.TraceSaid("watchdog", redis.OpPExpire.String(), fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
+		ctx.TraceSaid(traceWatchdog, redis.OpPExpire.String(), fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
 			sim.Say("note.redlock.extended", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "validity", redlockMs(validity)))
 		return
 	}
@@ -448,7 +448,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		// does nothing about it (Until() is a getter): the note is for the
 		// reader, the client goes on.
 		c.validity = 0
-		ctx.TraceSaid("redlock", "", fmt.Sprintf("validity ran out on its own clock, %s after the grant; the client does not look", redlockMs(c.att.Validity)),
+		ctx.TraceSaid(traceRedlock, "", fmt.Sprintf("validity ran out on its own clock, %s after the grant; the client does not look", redlockMs(c.att.Validity)),
 			sim.Say("note.redlock.ranOutUnseen", "validity", redlockMs(c.att.Validity)))
 	case timerRedlockWatchdog:
 		c.watchdog = 0

@@ -15,6 +15,12 @@ var (
 	timerRedlockWatchdog    = sim.NewTimerKind("watchdog")    // time to extend
 )
 
+// Trace kinds of redsync's Mutex.
+var (
+	traceRedlock  = sim.NewTraceKind("redlock")  // a round's verdict: granted, failed, validity ran out
+	traceWatchdog = sim.NewTraceKind("watchdog") // an extension
+)
+
 // A request's id (its Seq, and its timer's) names the batch it belongs
 // to and the master it went to, so an answer to a batch already decided
 // is told apart: batch*redlockSeqStride + master, which only requestID

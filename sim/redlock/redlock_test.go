@@ -42,7 +42,7 @@ func record(t *testing.T, sc *sim.Scenario) *sim.Recording {
 func events(r *sim.Recording, node, kind, op string) []sim.TraceEvent {
 	var out []sim.TraceEvent
 	for _, e := range r.Trace() {
-		if e.Node == node && e.Kind == kind && (op == "" || e.Op == op) {
+		if e.Node == node && e.Kind.String() == kind && (op == "" || e.Op == op) {
 			out = append(out, e)
 		}
 	}

@@ -102,6 +102,18 @@ var (
 	timerExpire       = sim.NewTimerKind("expire")   // the leader's session tracker: the next expiry interval; Seq is the era
 )
 
+// Trace kinds of the ensemble and of the ZooKeeper handle and Curator's
+// recipe (besides the core's, such as sim.TraceDrop for a message lost
+// on a reset connection).
+var (
+	traceElection   = sim.NewTraceKind("election")   // fast leader election and Zab's synchronisation
+	traceExpire     = sim.NewTraceKind("expire")     // the leader expired a session
+	traceDisconnect = sim.NewTraceKind("disconnect") // the client lost its connection
+	traceState      = sim.NewTraceKind("state")      // the session's state as Curator sees it
+	traceLock       = sim.NewTraceKind("lock")       // the recipe's steps
+	traceWatch      = sim.NewTraceKind("watch")      // a watch fired
+)
+
 // Every body is a pointer to a value built for its message and never
 // changed once sent: a transaction (zkTxn.msg copies it out of the log), a
 // notification (voteMsg: the sender's vote, its round and state), and the

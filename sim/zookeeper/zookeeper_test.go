@@ -20,7 +20,7 @@ import (
 func zkTrace(rec *sim.Recording, node, kind, op, note string) []sim.TraceEvent {
 	var out []sim.TraceEvent
 	for _, e := range rec.Trace() {
-		if (node == "" || e.Node == node) && e.Kind == kind && strings.Contains(e.Op, op) && strings.Contains(e.Note, note) {
+		if (node == "" || e.Node == node) && e.Kind.String() == kind && strings.Contains(e.Op, op) && strings.Contains(e.Note, note) {
 			out = append(out, e)
 		}
 	}
@@ -253,7 +253,7 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	assert.GreaterOrEqual(t, est[0].At-crash, zookeeper.FinalizeWait)
 	assert.Less(t, est[0].At-crash, 2*zookeeper.FinalizeWait)
 	for _, e := range rec.Trace() {
-		if e.Kind == "recv" && (e.Op == "COMMIT" || e.Op == "PROPOSAL") {
+		if e.Kind == sim.TraceRecv && (e.Op == "COMMIT" || e.Op == "PROPOSAL") {
 			assert.False(t, e.At > crash && e.At < est[0].At, "nothing commits during the election: %v", e)
 		}
 	}
