@@ -55,11 +55,17 @@ const (
 	StateDone    ClientState = "done"
 )
 
+// The core's roles; a design declares its own with NewRole.
+const (
+	NoRole      Role = iota // a client's
+	RoleStorage             // the storage node's, named StorageName
+)
+
 // NodeView is one node as drawn in the cluster view.
 type NodeView struct {
 	Name    string
 	Client  bool
-	Role    string        // master, replica, leader, follower, candidate; empty for clients
+	Role    Role          // master, replica, leader, follower, candidate; NoRole for clients
 	Wall    time.Duration // the node's wall clock reading
 	Skew    time.Duration // wall clock minus true time
 	Paused  bool
@@ -163,7 +169,7 @@ func (s *Sim) Snapshot() *Snapshot {
 			v.Token = s.Check.Token(NodeID(i))
 		}
 		if n.Storage {
-			v.Role = StorageName
+			v.Role = RoleStorage
 			v.Detail, v.DetailWords = n.Proc.(*StorageServer).detail(s.Scenario.Fencing && !valueInLockService(s.Scenario))
 		}
 		snap.Nodes[i] = v

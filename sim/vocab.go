@@ -99,6 +99,22 @@ func NewTimerKind(name string) TimerKind { return TimerKind(timerKinds.declare(n
 // String is the kind's name.
 func (k TimerKind) String() string { return timerKinds.name(uint16(k)) }
 
+// Role is what a server is in its design, as the cluster view writes it
+// under its name: master or replica, leader, follower, candidate,
+// looking. The storage node's is the core's RoleStorage; a client has
+// none, NoRole. A design declares its roles with NewRole.
+type Role uint16
+
+var roles = vocabulary{kind: "Role", names: []string{RoleStorage: StorageName}}
+
+// NewRole declares the role named name; declared again (by another
+// design), the name gives the same role. Call it only to initialise a
+// package-level var.
+func NewRole(name string) Role { return Role(roles.declare(name)) }
+
+// String is the role's name (the word the window translates).
+func (r Role) String() string { return roles.name(uint16(r)) }
+
 // TraceKind is the kind of a trace event: a message sent, a fault, a
 // grant, a design's protocol step (raft, election, watchdog). The core's
 // are constants (sim/trace.go); a design declares its own with

@@ -546,7 +546,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	if n.Client {
 		lines[1] = ClientStateText(n)
 	} else {
-		lines[1] = i18n.Term(n.Role)
+		lines[1] = i18n.Term(n.Role.String())
 	}
 	lines[2] = i18n.F("cluster.clock", "t", FormatTime(n.Wall))
 	if n.Skew != 0 {

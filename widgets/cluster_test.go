@@ -14,6 +14,7 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
+	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
@@ -27,14 +28,14 @@ func gcPauseSnapshot() *sim.Snapshot {
 			{Name: "client-1", Client: true, State: sim.StateHolding, Token: 3, Paused: true, Resume: 16 * time.Second, Wall: 12 * time.Second},
 			{Name: "client-2", Client: true, State: sim.StateHolding, Token: 4, Wall: 12 * time.Second},
 			{Name: "client-3", Client: true, State: sim.StateWaiting, Wall: 12 * time.Second},
-			{Name: "redis-1", Role: "master", Wall: 22 * time.Second, Skew: 10 * time.Second},
-			{Name: "redis-2", Role: "replica", Crashed: true, Wall: 12 * time.Second},
+			{Name: "redis-1", Role: redis.RoleMaster, Wall: 22 * time.Second, Skew: 10 * time.Second},
+			{Name: "redis-2", Role: redis.RoleReplica, Crashed: true, Wall: 12 * time.Second},
 		},
 		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "SET", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
 		Cuts:     [][]int{{0, 1, 0, 2, 2}},
 		Design: &redis.View{Master: 3, Servers: []redis.ServerView{
-			{Node: 3, Role: "master", Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
-			{Node: 4, Role: "replica"},
+			{Node: 3, Role: redis.RoleMaster, Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
+			{Node: 4, Role: redis.RoleReplica},
 		}},
 	}
 }
@@ -261,7 +262,7 @@ func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
 	snap := &sim.Snapshot{Mode: "zookeeper", At: time.Second, End: 10 * time.Second,
 		Nodes: []sim.NodeView{
 			{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
-			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"},
+			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
 		},
 		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "PING", SentAt: 0, DeliverAt: 2 * time.Second}},
 	}
@@ -324,7 +325,7 @@ func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
 		Nodes: []sim.NodeView{
 			{Name: "client-1", Client: true}, {Name: "client-2", Client: true}, {Name: "client-3", Client: true},
 			{Name: "client-4", Client: true}, {Name: "client-5", Client: true},
-			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"},
+			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
 		},
 		InFlight: []sim.MessageView{{From: 0, To: 5, Label: "CONNECT", SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
 	}
@@ -344,8 +345,8 @@ func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
 	w := test.NewTempWindow(t, v)
 	snap := &sim.Snapshot{Mode: "redlock", End: 10 * time.Second,
 		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
-			{Name: "redis-1", Role: "master"}, {Name: "redis-2", Role: "master"}, {Name: "redis-3", Role: "master"},
-			{Name: "redis-4", Role: "master"}, {Name: "redis-5", Role: "master"}, {Name: "storage", Role: "storage"}},
+			{Name: "redis-1", Role: redis.RoleMaster}, {Name: "redis-2", Role: redis.RoleMaster}, {Name: "redis-3", Role: redis.RoleMaster},
+			{Name: "redis-4", Role: redis.RoleMaster}, {Name: "redis-5", Role: redis.RoleMaster}, {Name: "storage", Role: sim.RoleStorage}},
 	}
 	var r *clusterRenderer
 	for _, size := range []fyne.Size{fyne.NewSize(560, 130), fyne.NewSize(368, 138)} {
@@ -364,7 +365,7 @@ func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
 	w.Resize(fyne.NewSize(560, 130))
 	snap = &sim.Snapshot{Mode: "zookeeper", End: 10 * time.Second,
 		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
-			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"}},
+			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage}},
 	}
 	v.SetSnapshot(snap)
 	assert.Contains(t, widgettest.Texts(r.Objects()), i18n.Term("leader"))

@@ -366,8 +366,8 @@ func TestEtcdView(t *testing.T) {
 		assert.Equal(t, m.Role, n.Role)
 		assert.Contains(t, n.Detail, "rev 5")
 	}
-	assert.Equal(t, "leader", snap.Nodes[v.Members[0].Node].Role)
-	assert.Equal(t, "follower", snap.Nodes[v.Members[1].Node].Role)
+	assert.Equal(t, etcd.RoleLeader, snap.Nodes[v.Members[0].Node].Role)
+	assert.Equal(t, etcd.RoleFollower, snap.Nodes[v.Members[1].Node].Role)
 	for i := 0; i < 4; i++ {
 		n := snap.Nodes[i]
 		assert.Equal(t, "alive", n.Session)

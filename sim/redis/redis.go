@@ -89,7 +89,7 @@ func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
 		s.replicaName = "redis-2"
 	}
 	if i == 1 {
-		s.Role = "replica"
+		s.Role = RoleReplica
 	}
 	return s
 }
@@ -130,7 +130,7 @@ func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 		return
 	}
 	rep := s.Nodes[ctx.ID()].Proc.(*Server)
-	if rep.Role != "replica" {
+	if rep.Role != RoleReplica {
 		return
 	}
 	rep.promote(ctx)

@@ -285,7 +285,7 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	for _, sv := range zookeeper.ViewOf(end).Servers {
 		assert.Equal(t, zookeeper.ViewOf(end).Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
 	}
-	assert.Equal(t, "follower", end.Nodes[zookeeper.ViewOf(end).Servers[0].Node].Role)
+	assert.Equal(t, zookeeper.RoleFollower, end.Nodes[zookeeper.ViewOf(end).Servers[0].Node].Role)
 }
 
 // TestZooKeeperView checks the picture a widget draws: the children in
@@ -327,8 +327,8 @@ func TestZooKeeperView(t *testing.T) {
 				assert.Equal(t, want, w.Path)
 			}
 			require.Len(t, v.Servers, 3)
-			assert.Equal(t, []string{"leader", "follower", "follower"},
-				[]string{snap.Nodes[v.Servers[0].Node].Role, snap.Nodes[v.Servers[1].Node].Role, snap.Nodes[v.Servers[2].Node].Role})
+			assert.Equal(t, []sim.Role{zookeeper.RoleLeader, zookeeper.RoleFollower, zookeeper.RoleFollower},
+				[]sim.Role{snap.Nodes[v.Servers[0].Node].Role, snap.Nodes[v.Servers[1].Node].Role, snap.Nodes[v.Servers[2].Node].Role})
 			require.Len(t, v.Sessions, 5)
 			for _, s := range v.Sessions {
 				assert.Equal(t, 10*time.Second, s.Timeout)
@@ -553,9 +553,9 @@ func TestZooKeeperRandomFaults(t *testing.T) {
 		require.NotEmpty(t, v.Leader, "seed %d: a leader after the faults", seed)
 		for _, sv := range v.Servers {
 			name := snap.Nodes[sv.Node].Name
-			want := "follower"
+			want := zookeeper.RoleFollower
 			if name == v.Leader {
-				want = "leader"
+				want = zookeeper.RoleLeader
 			}
 			require.Equal(t, want, sv.Role, "seed %d: %s", seed, name)
 			require.True(t, sv.Serving, "seed %d: %s serving", seed, name)
