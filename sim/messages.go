@@ -29,9 +29,6 @@ func Flag(b bool) int64 {
 	return 0
 }
 
-// Label is the short text drawn on a message in flight.
-func (m Msg) Label() string { return m.Op.String() }
-
 // Timer is what a process asked to be woken for; the engine hands it back.
 type Timer struct {
 	Kind TimerKind

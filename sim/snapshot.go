@@ -145,10 +145,13 @@ type Watch struct {
 // MessageView is a message on the wire.
 type MessageView struct {
 	From, To  int // indexes into Snapshot.Nodes
-	Label     string
+	Op        Op
 	SentAt    time.Duration
 	DeliverAt time.Duration
 }
+
+// Label is the short text drawn on the message: its op's name.
+func (m MessageView) Label() string { return m.Op.String() }
 
 // Snapshot captures the run's state now.
 func (s *Sim) Snapshot() *Snapshot {
@@ -186,7 +189,7 @@ func (s *Sim) Snapshot() *Snapshot {
 	for _, ix := range flying {
 		e := &s.queue.slab[ix]
 		snap.InFlight = append(snap.InFlight, MessageView{From: int(e.from), To: int(e.node),
-			Label: e.msg.Label(), SentAt: e.sentAt, DeliverAt: e.at})
+			Op: e.msg.Op, SentAt: e.sentAt, DeliverAt: e.at})
 	}
 	sort.SliceStable(snap.InFlight, func(i, j int) bool {
 		a, b := snap.InFlight[i], snap.InFlight[j]

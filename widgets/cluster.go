@@ -421,8 +421,8 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		if s.Nodes[m.From].Client != s.Nodes[m.To].Client {
 			lo, hi = aisleL, aisleR
 		}
-		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To], lo, hi)
-		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
+		p = clearOfBoxes(p, from, to, messageSize(o, m.Label()), boxes[m.From], boxes[m.To], lo, hi)
+		r.drawMessage(o, m.Label(), p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
 	r.drawLegend(fg)
 	r.drawBanner(s)

@@ -18,6 +18,9 @@ import (
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
+// opReplicate is a long op's name, for a label between two servers.
+var opReplicate = sim.NewOp("REPLICATE")
+
 // gcPauseSnapshot is the GC-pause story at 12 s, written by hand: client-1
 // paused while it believes it holds token 3, client-2 holding too, a SET
 // half-way to redis-1, redis-2 crashed, client-2 cut off from redis-1.
@@ -31,7 +34,7 @@ func gcPauseSnapshot() *sim.Snapshot {
 			{Name: "redis-1", Role: redis.RoleMaster, Wall: 22 * time.Second, Skew: 10 * time.Second},
 			{Name: "redis-2", Role: redis.RoleReplica, Crashed: true, Wall: 12 * time.Second},
 		},
-		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "SET", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
+		InFlight: []sim.MessageView{{From: 2, To: 3, Op: redis.OpSet, SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
 		Cuts:     [][]int{{0, 1, 0, 2, 2}},
 		Design: &redis.View{Master: 3, Servers: []redis.ServerView{
 			{Node: 3, Role: redis.RoleMaster, Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
@@ -162,7 +165,7 @@ func TestClusterViewReusesItsObjects(t *testing.T) {
 
 	more := gcPauseSnapshot()
 	for i := 0; i < 5; i++ {
-		more.InFlight = append(more.InFlight, sim.MessageView{From: 3, To: 1, Label: "OK", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second})
+		more.InFlight = append(more.InFlight, sim.MessageView{From: 3, To: 1, Op: redis.OpOK, SentAt: 11 * time.Second, DeliverAt: 13 * time.Second})
 	}
 	v.SetSnapshot(more)
 	assert.Greater(t, len(r.Objects()), len(after), "the message pool grew")
@@ -218,9 +221,9 @@ func TestClusterMessageLabelsClearTheBoxes(t *testing.T) {
 		w.Resize(size)
 		snap := gcPauseSnapshot()
 		snap.InFlight = []sim.MessageView{
-			{From: 2, To: 3, Label: "SET", SentAt: 12 * time.Second, DeliverAt: 13 * time.Second},       // just sent
-			{From: 3, To: 0, Label: "VALUE", SentAt: 11 * time.Second, DeliverAt: 12 * time.Second},     // arriving
-			{From: 3, To: 4, Label: "REPLICATE", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}, // server to server
+			{From: 2, To: 3, Op: redis.OpSet, SentAt: 12 * time.Second, DeliverAt: 13 * time.Second},  // just sent
+			{From: 3, To: 0, Op: sim.OpReadOK, SentAt: 11 * time.Second, DeliverAt: 12 * time.Second}, // arriving
+			{From: 3, To: 4, Op: opReplicate, SentAt: 11 * time.Second, DeliverAt: 13 * time.Second},  // server to server
 		}
 		r, boxes := showSnapshot(t, v, snap)
 		require.Equal(t, 3, r.msgs.used)
@@ -264,7 +267,7 @@ func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
 			{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
 			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
 		},
-		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "PING", SentAt: 0, DeliverAt: 2 * time.Second}},
+		InFlight: []sim.MessageView{{From: 2, To: 3, Op: zookeepersim.OpPing, SentAt: 0, DeliverAt: 2 * time.Second}},
 	}
 	r, boxes := showSnapshot(t, v, snap)
 	require.Less(t, boxes[2].pos.X+boxes[2].size.Width, boxes[3].pos.X+1, "zk-1 and zk-2 side by side")
@@ -327,7 +330,7 @@ func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
 			{Name: "client-4", Client: true}, {Name: "client-5", Client: true},
 			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
 		},
-		InFlight: []sim.MessageView{{From: 0, To: 5, Label: "CONNECT", SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
+		InFlight: []sim.MessageView{{From: 0, To: 5, Op: zookeepersim.OpConnect, SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
 	}
 	r, boxes := showSnapshot(t, v, snap)
 	require.Less(t, boxes[0].pos.X+boxes[0].size.Width, boxes[1].pos.X+1, "client-1 and client-2 side by side")
