@@ -157,7 +157,7 @@ func TestRedlockValidityInRun(t *testing.T) {
 	assert.Equal(t, 9598*ms, a.Validity)
 	assert.True(t, a.Success)
 	assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
-	assert.Equal(t, "holding", a.Phase)
+	assert.Equal(t, redlock.PhaseHolding, a.Phase)
 	assert.Equal(t, 9598*ms, a.Left)
 	assert.Equal(t, 9598*ms-time.Second, attempt(t, r, 1300*ms, 0).Left, "the bar shrinks on the client's clock")
 }
@@ -208,7 +208,7 @@ func TestRedlockLatency(t *testing.T) {
 			assert.Len(t, events(r, "client-1", "giveup", ""), 1)
 			a := attempt(t, r, r.End(), 0)
 			assert.Equal(t, 32, a.Number)
-			assert.Equal(t, "gave up", a.Phase)
+			assert.Equal(t, redlock.PhaseGaveUp, a.Phase)
 			assert.Equal(t, []redlock.Vote{redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout}, a.Votes)
 			assert.Zero(t, keysLeft(r.At(r.End())), "the unlocks removed every key the late SETs made")
 		})
@@ -291,7 +291,7 @@ func TestRedlockPresets(t *testing.T) {
 			assert.Greater(t, a.Elapsed, sc.TTL.D())
 			assert.Negative(t, a.Validity)
 			assert.False(t, a.Success)
-			assert.Equal(t, "unlocking", a.Phase)
+			assert.Equal(t, redlock.PhaseUnlocking, a.Phase)
 			n := 0
 			for _, e := range events(r, "client-1", "send", redis.OpCAD.String()) {
 				if e.At == resume {
@@ -491,7 +491,7 @@ func TestRedlockMidWorkPause(t *testing.T) {
 				for _, w := range r.Checker().Writes() {
 					assert.Equal(t, sim.NodeID(1), w.Client, "only client-2 writes")
 				}
-				assert.Equal(t, "lost", attempt(t, r, r.End(), 0).Phase)
+				assert.Equal(t, redlock.PhaseLost, attempt(t, r, r.End(), 0).Phase)
 			}
 		})
 	}
