@@ -59,11 +59,16 @@ func (s *Sim) trace(id NodeID, kind TraceKind, op string, peer NodeID, note stri
 }
 
 // traceOp traces a message sent or handled: the op's name is looked up
-// only when the run keeps a trace.
+// only when the run keeps a trace, and an untraced run makes no call
+// (the check is inlined).
 func (s *Sim) traceOp(id NodeID, kind TraceKind, op Op, peer NodeID) {
 	if s.tracing && !s.replay {
-		s.traceSaid(id, kind, op.String(), peer, "", Words{})
+		s.traceNamed(id, kind, op, peer)
 	}
+}
+
+func (s *Sim) traceNamed(id NodeID, kind TraceKind, op Op, peer NodeID) {
+	s.traceSaid(id, kind, op.String(), peer, "", Words{})
 }
 
 // traceSaid is trace with the note's words for the window.
