@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ func (v *tabView) uiDo(f func()) {
 
 // breakForm is the budget of a search as the dialog's fields hold it.
 type breakForm struct {
-	kinds                   map[string]*widget.Check
+	kinds                   map[sim.FaultKind]*widget.Check
 	maxFaults, runs, seed   *widget.Entry
 	maxPause, maxJump, part *widget.Entry
 }
@@ -55,16 +56,16 @@ type breakForm struct {
 // newBreakForm fills the fields with the scenario's defaults.
 func newBreakForm(sc *sim.Scenario) *breakForm {
 	b := breaker.DefaultBudget(sc)
-	f := &breakForm{kinds: map[string]*widget.Check{}}
+	f := &breakForm{kinds: map[sim.FaultKind]*widget.Check{}}
 	entry := func(s string) *widget.Entry {
 		e := widget.NewEntry()
 		e.SetText(s)
 		return e
 	}
 	for _, k := range breaker.Kinds {
-		c := widget.NewCheck(i18n.T("break.kind."+k), nil)
-		c.SetChecked(contains(b.Kinds, k))
-		if !contains(b.Kinds, k) {
+		c := widget.NewCheck(i18n.T("break.kind."+k.String()), nil)
+		c.SetChecked(slices.Contains(b.Kinds, k))
+		if !slices.Contains(b.Kinds, k) {
 			c.Disable() // failover where the mode has none
 		}
 		f.kinds[k] = c

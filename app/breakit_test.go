@@ -154,10 +154,10 @@ func TestBreakItInEveryTab(t *testing.T) {
 		mode, preset string
 		budget       breaker.Budget
 	}{
-		{"redis", "redis-gc-pause", breaker.Budget{Kinds: []string{breaker.KindPause}, MaxFaults: 1}},
-		{"redlock", "redlock-happy-path", breaker.Budget{Kinds: []string{breaker.KindClockJump}}},
-		{"zookeeper", "zk-gc-pause", breaker.Budget{Kinds: []string{breaker.KindPause}, MaxFaults: 1}},
-		{"etcd", "etcd-happy-path", breaker.Budget{Kinds: []string{breaker.KindPause}, MaxFaults: 1}},
+		{"redis", "redis-gc-pause", breaker.Budget{Kinds: []sim.FaultKind{breaker.KindPause}, MaxFaults: 1}},
+		{"redlock", "redlock-happy-path", breaker.Budget{Kinds: []sim.FaultKind{breaker.KindClockJump}}},
+		{"zookeeper", "zk-gc-pause", breaker.Budget{Kinds: []sim.FaultKind{breaker.KindPause}, MaxFaults: 1}},
+		{"etcd", "etcd-happy-path", breaker.Budget{Kinds: []sim.FaultKind{breaker.KindPause}, MaxFaults: 1}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			_, v, q := breakWindow(t, tc.mode, tc.preset)
@@ -201,7 +201,7 @@ func TestBreakItCancel(t *testing.T) {
 func TestBreakItNothingFoundSaysWhatWasSearched(t *testing.T) {
 	w, v, q := breakWindow(t, "etcd", "etcd-fenced-txn")
 	before := v.ctl.Scenario().Clone()
-	v.breakSearch(before, breaker.Budget{Kinds: []string{breaker.KindCrash}, MaxFaults: 1, Runs: 40}, 1)
+	v.breakSearch(before, breaker.Budget{Kinds: []sim.FaultKind{breaker.KindCrash}, MaxFaults: 1, Runs: 40}, 1)
 	q.pumpUntil(t, func() bool { return v.brk == nil })
 	assert.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
 	assert.Equal(t, before.Faults, v.ctl.Scenario().Faults)
@@ -242,7 +242,7 @@ func TestBreakFormReadsTheBudget(t *testing.T) {
 	f.kinds[breaker.KindPause].SetChecked(true)
 	b, _, err = f.budget()
 	require.NoError(t, err)
-	assert.Equal(t, []string{breaker.KindPause}, b.Kinds)
+	assert.Equal(t, []sim.FaultKind{breaker.KindPause}, b.Kinds)
 	assert.Equal(t, 5*time.Second, b.MaxPause)
 	assert.Equal(t, 1, b.MaxFaults)
 }

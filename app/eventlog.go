@@ -343,7 +343,7 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 		node = i18n.T("eventlog.scenario")
 	}
 	note := widgets.Say(e.NoteWords, e.Note)
-	if e.Kind == "change" {
+	if e.Kind == sim.TraceChange {
 		note = ChangeMarkText(l.mode, e.Note)
 	}
 	texts := [4]string{widgets.FormatTime(e.At), node, EventWhat(e), note}
@@ -374,20 +374,20 @@ func (l *EventLog) fillRow(row int, c *fyne.Container) {
 // and operation.
 func EventWhat(e sim.TraceEvent) string {
 	switch e.Kind {
-	case "send":
+	case sim.TraceSend:
 		return i18n.F("eventlog.send", "op", e.Op, "peer", e.Peer)
-	case "recv":
+	case sim.TraceRecv:
 		return i18n.F("eventlog.recv", "op", e.Op, "peer", e.Peer)
-	case "drop":
+	case sim.TraceDrop:
 		return i18n.F("eventlog.drop", "op", e.Op, "peer", e.Peer)
-	case "fault":
+	case sim.TraceFault:
 		return i18n.F("eventlog.fault", "op", e.Op)
 	}
-	kind, op := e.Kind, e.Op
+	kind, op := e.Kind.String(), e.Op
 	if i18n.Has(i18n.English, "eventlog.kind."+kind) {
 		kind = i18n.T("eventlog.kind." + kind)
 	}
-	if (e.Kind == "write" || e.Kind == "read") && i18n.Has(i18n.English, "eventlog.write."+op) {
+	if (e.Kind == sim.TraceWrite || e.Kind == sim.TraceRead) && i18n.Has(i18n.English, "eventlog.write."+op) {
 		op = i18n.T("eventlog.write." + op) // the storage's verdict, not a protocol op
 	}
 	return strings.TrimSpace(kind + " " + op)

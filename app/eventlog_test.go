@@ -48,7 +48,7 @@ func TestEventLogFollowsAndMovesTheCursor(t *testing.T) {
 	v.log.Messages.SetChecked(false)
 	assert.Less(t, v.log.Len(), len(trace), "without the messages")
 	for i := range v.log.Len() {
-		assert.NotContains(t, []string{"send", "recv", "drop"}, v.log.Event(i).Kind)
+		assert.NotContains(t, []sim.TraceKind{sim.TraceSend, sim.TraceRecv, sim.TraceDrop}, v.log.Event(i).Kind)
 	}
 }
 
@@ -57,8 +57,8 @@ func TestEventWhat(t *testing.T) {
 	_ = w
 	seen := map[string]string{}
 	for _, e := range v.ctl.Recording().Trace() {
-		if _, ok := seen[e.Kind]; !ok {
-			seen[e.Kind] = EventWhat(e)
+		if _, ok := seen[e.Kind.String()]; !ok {
+			seen[e.Kind.String()] = EventWhat(e)
 		}
 	}
 	assert.Equal(t, "LOCK to redis-1", seen["send"])
@@ -67,7 +67,7 @@ func TestEventWhat(t *testing.T) {
 	assert.Equal(t, "write accepted", seen["write"])
 	w.SetLanguage(i18n.Chinese)
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, "写入 被拒绝", EventWhat(sim.TraceEvent{Kind: "write", Op: "rejected"}))
+	assert.Equal(t, "写入 被拒绝", EventWhat(sim.TraceEvent{Kind: sim.TraceWrite, Op: "rejected"}))
 }
 
 // The controls show the values in effect at the cursor: a fork's value
@@ -230,7 +230,7 @@ func TestChangeMarksInWords(t *testing.T) {
 	l.SetTrace(rec.Events(), rec.End())
 	noteOfChange := func() string {
 		for row := range l.Len() {
-			if l.Event(row).Kind == "change" {
+			if l.Event(row).Kind == sim.TraceChange {
 				c := l.newEventRow().(*fyne.Container)
 				l.fillRow(row, c)
 				return c.Objects[3].(*widget.Label).Text
@@ -240,7 +240,7 @@ func TestChangeMarksInWords(t *testing.T) {
 	}
 	markOfChange := func() string {
 		for _, f := range saidTimeline(rec.Timeline(), sc.Mode).Faults {
-			if f.Kind == "change" {
+			if f.Kind == sim.FaultChange {
 				return f.Note
 			}
 		}
@@ -254,7 +254,7 @@ func TestChangeMarksInWords(t *testing.T) {
 	assert.Equal(t, "TTL → 48 s · 看门狗 → 开", noteOfChange())
 	assert.Equal(t, "TTL → 48 s · 看门狗 → 开", markOfChange())
 	for _, f := range rec.Timeline().Faults {
-		if f.Kind == "change" {
+		if f.Kind == sim.FaultChange {
 			assert.Equal(t, "ttl=48s, watchdog=true", f.Note, "the recording keeps the file's syntax")
 		}
 	}
@@ -313,7 +313,7 @@ func TestEventRowShowsWhatHappenedWholeAt1024(t *testing.T) {
 		if e.Note == "" && strings.HasPrefix(what.Text, "MsgHeartbeatResp") {
 			assert.GreaterOrEqual(t, what.Size().Width, text, "%q is whole", what.Text)
 		}
-		if e.Note != "" && e.Kind != "change" {
+		if e.Note != "" && e.Kind != sim.TraceChange {
 			details = true
 			assert.InDelta(t, eventWhatMin, what.Size().Width, 0.01, "with details, what happened keeps its column")
 		}

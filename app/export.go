@@ -368,24 +368,24 @@ func FaultText(f sim.Fault) string {
 		at = i18n.F("faulttext.when", "step", f.When, "round", f.WhenRound())
 	}
 	switch f.Kind() {
-	case "pause":
+	case sim.FaultPause:
 		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", widgets.ShortTime(f.For.D()))
-	case "clockJump":
+	case sim.FaultClockJump:
 		return i18n.F("faulttext.clockJump", "node", f.ClockJump, "by", widgets.FormatSkew(f.By.D()), "at", at)
-	case "partition":
+	case sim.FaultPartition:
 		var groups []string
 		for _, g := range f.Partition {
 			groups = append(groups, strings.Join(g, ","))
 		}
 		return i18n.F("faulttext.partition", "groups", "{"+strings.Join(groups, "} {")+"}", "at", at, "for", widgets.ShortTime(f.For.D()))
-	case "crash":
+	case sim.FaultCrash:
 		return i18n.F("faulttext.crash", "node", f.Crash, "at", at)
-	case "restart":
+	case sim.FaultRestart:
 		if f.Persist {
 			return i18n.F("faulttext.restartAOF", "node", f.Restart, "at", at)
 		}
 		return i18n.F("faulttext.restart", "node", f.Restart, "at", at)
-	case "failover":
+	case sim.FaultFailover:
 		return i18n.F("faulttext.failover", "node", f.Failover, "at", at)
 	}
 	return i18n.F("faulttext.other", "kind", f.Kind(), "at", at)

@@ -97,7 +97,7 @@ func TestPartitionChoiceCutsTheHolderOff(t *testing.T) {
 	at := 500 * time.Millisecond
 	var cut *FaultChoice
 	for _, ch := range FaultChoices(sc, rec.At(at), "client-1", 0) {
-		if ch.Fault.Kind() == "partition" {
+		if ch.Fault.Kind() == sim.FaultPartition {
 			cut = &ch
 		}
 	}

@@ -93,7 +93,7 @@ func NewPictures(spec designtab.ModeTab) *Pictures {
 func saidTimeline(tl sim.Timeline, mode string) sim.Timeline {
 	faults := make([]sim.FaultMark, len(tl.Faults))
 	for i, f := range tl.Faults {
-		if f.Kind == "change" {
+		if f.Kind == sim.FaultChange {
 			f.Note = ChangeMarkText(mode, f.Note)
 		}
 		faults[i] = f

@@ -204,7 +204,7 @@ func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sim.Axis, see
 	if !axis["pause"] {
 		pause = i18n.T("tradeoff.base.noPause")
 		for _, f := range base.Faults {
-			if f.Kind() == "pause" {
+			if f.Kind() == sim.FaultPause {
 				pause = i18n.F("tradeoff.base.pause", "t", briefTime(f.For.D()), "where", where)
 			}
 		}

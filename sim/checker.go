@@ -67,7 +67,7 @@ type Ownership struct {
 // FaultMark is an injected fault as the timeline marks it.
 type FaultMark struct {
 	At     time.Duration
-	Kind   string
+	Kind   FaultKind
 	Target string
 	Note   string
 	For    time.Duration // how long a pause or a partition lasts; 0 for the rest
@@ -307,15 +307,15 @@ func (c *Checker) traceStored(id NodeID, req storageRequest, accepted bool, high
 	if !accepted {
 		verdict = "rejected"
 	}
-	kind := "read"
+	kind := TraceRead
 	if req.Write {
-		kind = "write"
+		kind = TraceWrite
 	}
-	note := fmt.Sprintf("%s from %s", string(req.op()), c.s.Nodes[id].Name)
-	words := say("note.storage."+kind, "client", c.s.Nodes[id].Name)
+	note := fmt.Sprintf("%s from %s", req.op().String(), c.s.Nodes[id].Name)
+	words := say("note.storage."+kind.String(), "client", c.s.Nodes[id].Name)
 	if req.Fenced {
-		note = fmt.Sprintf("%s from %s with token %d, highest %d", string(req.op()), c.s.Nodes[id].Name, req.Token, highest)
-		words = say("note.storage."+kind+"Token", "client", c.s.Nodes[id].Name,
+		note = fmt.Sprintf("%s from %s with token %d, highest %d", req.op().String(), c.s.Nodes[id].Name, req.Token, highest)
+		words = say("note.storage."+kind.String()+"Token", "client", c.s.Nodes[id].Name,
 			"token", strconv.FormatInt(req.Token, 10), "highest", strconv.FormatInt(highest, 10))
 	}
 	c.s.traceSaid(c.s.storage, kind, verdict, id, note, words)
@@ -367,7 +367,7 @@ func (c *Checker) GuardedWrite(now time.Duration, server, id NodeID, token int64
 	if !accepted {
 		verdict = "rejected"
 	}
-	c.s.traceSaid(server, "write", verdict, id, fmt.Sprintf("guarded write from %s, revision %d", c.s.Nodes[id].Name, token),
+	c.s.traceSaid(server, TraceWrite, verdict, id, fmt.Sprintf("guarded write from %s, revision %d", c.s.Nodes[id].Name, token),
 		say("note.storage.guarded", "client", c.s.Nodes[id].Name, "rev", strconv.FormatInt(token, 10)))
 	if !c.s.replay {
 		c.record(now, id, token, sentWrite{grantAt: r.grantAt, issued: r.issued, readAt: r.grantAt}, accepted, false)
@@ -434,7 +434,9 @@ func (c *Checker) disown(now time.Duration, server NodeID, key string, expired b
 	}
 }
 
-func (c *Checker) Fault(now time.Duration, kind, target, note string) {
+// Fault marks a fault for the timeline at now: a design marks its own
+// (a replica promoted).
+func (c *Checker) Fault(now time.Duration, kind FaultKind, target, note string) {
 	c.mark(FaultMark{At: now, Kind: kind, Target: target, Note: note})
 }
 

@@ -192,6 +192,7 @@ func (s *Sim) release() {
 
 // build prepares a run of a scenario already validated.
 func build(sc *Scenario) *Sim {
+	seal() // the vocabularies are complete: runs read their names
 	m, _ := LookupMode(sc.Mode)
 	s := &Sim{
 		queue:    *queues.Get().(*eventQueue),
@@ -429,7 +430,7 @@ func (s *Sim) handle(e *event) bool {
 			if e.kind == evDeliver {
 				s.now = e.at
 				if s.tracing {
-					s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "node is down", say("note.drop.down"))
+					s.traceSaid(e.node, TraceDrop, e.msg.Op.String(), e.from, "node is down", say("note.drop.down"))
 				}
 				return true
 			}
@@ -460,18 +461,18 @@ func (s *Sim) handle(e *event) bool {
 	case evDeliver:
 		if len(s.parts) > 0 && s.cutSince(e.from, e.node, e.sentAt) {
 			if s.tracing {
-				s.traceSaid(e.node, "drop", string(e.msg.Op), e.from, "partitioned", say("note.drop.partitioned"))
+				s.traceSaid(e.node, TraceDrop, e.msg.Op.String(), e.from, "partitioned", say("note.drop.partitioned"))
 			}
 			return true
 		}
-		s.trace(e.node, "recv", string(e.msg.Op), e.from, "")
+		s.traceOp(e.node, TraceRecv, e.msg.Op, e.from)
 		n.Proc.Receive(s.Ctx(e.node), e.from, &e.msg)
 	case evTimer, evExec:
 		n.Proc.Fire(s.Ctx(e.node), e.timer)
 	case evTick:
 		s.tick(e)
 	case evStart:
-		s.trace(e.node, "start", "", None, "")
+		s.trace(e.node, TraceStart, "", None, "")
 		n.Proc.Start(s.Ctx(e.node))
 	case evFault:
 		s.fault(e.fault)
@@ -480,11 +481,11 @@ func (s *Sim) handle(e *event) bool {
 	case evChange:
 		ch := s.Scenario.Changes[e.fault]
 		s.Scenario = ch.apply(s.Scenario)
-		s.trace(None, "change", "", None, ch.String())
-		s.Check.Fault(s.now, "change", "", ch.String())
+		s.trace(None, TraceChange, "", None, ch.String())
+		s.Check.Fault(s.now, FaultChange, "", ch.String())
 	case evHeal:
-		s.traceSaid(None, "heal", "", None, "partition healed", say("note.heal"))
-		s.Check.Fault(s.now, "heal", "", "")
+		s.traceSaid(None, TraceHeal, "", None, "partition healed", say("note.heal"))
+		s.Check.Fault(s.now, FaultHeal, "", "")
 	}
 	if n != nil && s.lazyNodes > 0 && n.lazy.wake {
 		s.replan(e.node)
@@ -517,7 +518,7 @@ func (s *Sim) fault(i int) {
 	f := s.Scenario.Faults[i]
 	kind := f.Kind()
 	switch kind {
-	case "pause":
+	case FaultPause:
 		id := s.Lookup(f.Pause)
 		n := &s.Nodes[id]
 		if n.Crashed {
@@ -549,8 +550,8 @@ func (s *Sim) fault(i int) {
 			n.held = append(n.held, e)
 		}
 		s.push(event{at: end, kind: evResume, node: id})
-		s.trace(id, "fault", "pause", None, f.For.D().String())
-	case "clockJump":
+		s.trace(id, TraceFault, FaultPause.String(), None, f.For.D().String())
+	case FaultClockJump:
 		id := s.Lookup(f.ClockJump)
 		s.Nodes[id].Clock.Offset += f.By.D()
 		var moved []int32
@@ -562,8 +563,8 @@ func (s *Sim) fault(i int) {
 		for _, ix := range moved {
 			s.queue.retime(ix, max(s.now, s.Nodes[id].Clock.trueAtWall(s.queue.slab[ix].local)))
 		}
-		s.trace(id, "fault", "clockJump", None, f.By.D().String())
-	case "partition":
+		s.trace(id, TraceFault, FaultClockJump.String(), None, f.By.D().String())
+	case FaultPartition:
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
 		p.group[s.storage] = ReachesAll
 		for gi, g := range f.Partition {
@@ -573,22 +574,22 @@ func (s *Sim) fault(i int) {
 		}
 		s.parts = append(s.parts, p)
 		s.push(event{at: p.end, kind: evHeal, node: None})
-		s.trace(None, "fault", "partition", None, fmt.Sprint(f.Partition))
-	case "crash":
+		s.trace(None, TraceFault, FaultPartition.String(), None, fmt.Sprint(f.Partition))
+	case FaultCrash:
 		s.CrashNode(s.Lookup(f.Crash))
-	case "restart":
+	case FaultRestart:
 		s.RestartNode(s.Lookup(f.Restart), f.Persist)
-	case "failover":
+	case FaultFailover:
 		id := s.Lookup(f.Failover)
-		s.trace(id, "fault", "failover", None, "")
+		s.trace(id, TraceFault, FaultFailover.String(), None, "")
 		s.Mode.Failover(s, id)
 	}
 	target := ""
-	if t := f.Targets(); len(t) > 0 && kind != "partition" {
+	if t := f.Targets(); len(t) > 0 && kind != FaultPartition {
 		target = t[0]
 	}
 	mark := FaultMark{At: s.now, Kind: kind, Target: target, Note: faultNote(f)}
-	if kind == "pause" || kind == "partition" {
+	if kind == FaultPause || kind == FaultPartition {
 		mark.For = f.For.D()
 	}
 	s.Check.mark(mark)
@@ -596,13 +597,13 @@ func (s *Sim) fault(i int) {
 
 func faultNote(f Fault) string {
 	switch f.Kind() {
-	case "pause":
+	case FaultPause:
 		return f.For.D().String()
-	case "clockJump":
+	case FaultClockJump:
 		return f.By.D().String()
-	case "partition":
+	case FaultPartition:
 		return fmt.Sprintf("%v for %v", f.Partition, f.For.D())
-	case "restart":
+	case FaultRestart:
 		if f.Persist {
 			return "persist"
 		}
@@ -628,7 +629,7 @@ func (s *Sim) CrashNode(id NodeID) {
 	if n.Client {
 		s.Check.crashed(s.now, id)
 	}
-	s.trace(id, "fault", "crash", None, "")
+	s.trace(id, TraceFault, FaultCrash.String(), None, "")
 }
 
 // RestartNode boots a crashed node again; persist keeps its durable state.
@@ -640,7 +641,7 @@ func (s *Sim) RestartNode(id NodeID, persist bool) {
 	n.Crashed = false
 	n.inc++
 	s.recordReboot(id)
-	s.trace(id, "fault", "restart", None, "")
+	s.trace(id, TraceFault, FaultRestart.String(), None, "")
 	n.Proc.Restart(s.Ctx(id), persist)
 }
 
@@ -650,7 +651,7 @@ func (s *Sim) resume(id NodeID) {
 		return
 	}
 	n.Paused = false
-	s.trace(id, "resume", "", None, "")
+	s.trace(id, TraceResume, "", None, "")
 	for _, e := range n.held {
 		e.at = s.now + e.local
 		s.push(e)
@@ -717,7 +718,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 		at = s.lastSend[link]
 	}
 	s.lastSend[link] = at
-	s.trace(c.id, "send", string(m.Op), to, "")
+	s.traceOp(c.id, TraceSend, m.Op, to)
 	s.recordFlight(c.id, to, at, &m)
 	ix := s.queue.reserve()
 	// Field by field: a message is the commonest event, and writing the
@@ -863,11 +864,11 @@ func (c Ctx) Quiet() bool { return c.s.quiet }
 func (c Ctx) Tracing() bool { return c.s.tracing && !c.s.replay }
 
 // Trace notes a protocol step in the run's trace.
-func (c Ctx) Trace(kind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
+func (c Ctx) Trace(kind TraceKind, op, note string) { c.s.trace(c.id, kind, op, None, note) }
 
 // TraceSaid is Trace with the note's words, so the window can say the
 // note in the reader's language.
-func (c Ctx) TraceSaid(kind, op, note string, words Words) {
+func (c Ctx) TraceSaid(kind TraceKind, op, note string, words Words) {
 	c.s.traceSaid(c.id, kind, op, None, note, words)
 }
 
@@ -880,7 +881,7 @@ func (c Ctx) Granted(token int64, validity time.Duration) {
 	if !c.s.tracing {
 		return
 	}
-	c.s.traceSaid(c.id, "grant", "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
+	c.s.traceSaid(c.id, TraceGrant, "", None, fmt.Sprintf("token %d", token), say("note.grant", "token", strconv.FormatInt(token, 10)))
 }
 
 // WhyRelease is the Unheld reason of a voluntary release.
@@ -893,14 +894,14 @@ func (c Ctx) Unheld(why string, words Words) {
 		c.s.Check.released(c.s.now, c.id)
 	}
 	c.s.Check.unheld(c.s.now, c.id)
-	c.s.traceSaid(c.id, "unheld", "", None, why, words)
+	c.s.traceSaid(c.id, TraceUnheld, "", None, why, words)
 }
 
 // GaveUp records that this client stopped asking without getting the
 // lock; why is the reason in English, words the same for the window.
 func (c Ctx) GaveUp(why string, words Words) {
 	c.s.Check.gaveUp(c.s.now, c.id)
-	c.s.traceSaid(c.id, "giveup", "", None, why, words)
+	c.s.traceSaid(c.id, TraceGiveUp, "", None, why, words)
 }
 
 // Own records that a server now considers client the owner of key.

@@ -106,7 +106,7 @@ func TestPartitionDropsMessagesInFlight(t *testing.T) {
 	sum, rec := simtest.Run(t, sc)
 	dropped := 0
 	for _, e := range rec.Trace() {
-		if e.Kind == "drop" {
+		if e.Kind == sim.TraceDrop {
 			dropped++
 		}
 	}

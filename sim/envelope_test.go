@@ -1,10 +1,16 @@
 package sim_test
 
 import (
+	"bufio"
+	"bytes"
 	"go/ast"
+	"go/importer"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -72,7 +78,9 @@ import "github.com/lockscope/lockscope/sim"
 
 func leaseOf(m *sim.Msg) int64 { return m.Token }
 
-func grant(lease int64) sim.Msg { return sim.Msg{Op: "Grant", Token: lease} }
+var opGrant, opOK = sim.NewOp("Grant"), sim.NewOp("OK")
+
+func grant(lease int64) sim.Msg { return sim.Msg{Op: opGrant, Token: lease} }
 `)
 	server := write("server.go", `package x
 
@@ -80,7 +88,7 @@ import "github.com/lockscope/lockscope/sim"
 
 func serve(m *sim.Msg) sim.Msg {
 	if m.N == 1 && m.Seq > 0 && m.Key != "" {
-		return sim.Msg{Op: "OK", Seq: m.Seq, Value: "yes"}
+		return sim.Msg{Op: opOK, Seq: m.Seq, Value: "yes"}
 	}
 	r := grant(leaseOf(m))
 	r.Deadline = 1
@@ -139,4 +147,66 @@ func isMsg(t types.Type) bool {
 	}
 	n, ok := t.(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "github.com/lockscope/lockscope/sim" && n.Obj().Name() == "Msg"
+}
+
+// typeCheck parses and type-checks the files of package path, with the
+// type of every expression.
+func typeCheck(t *testing.T, imp types.Importer, path string, files []string) (*token.FileSet, []*ast.File, *types.Info) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var parsed []*ast.File
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err)
+		parsed = append(parsed, f)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	_, err := (&types.Config{Importer: imp}).Check(path, fset, parsed, info)
+	require.NoError(t, err, path)
+	return fset, parsed, info
+}
+
+// exportFiles is the export data file of each package go list -export
+// built, listed once for the tests that type-check packages.
+var exportFiles map[string]string
+
+// exportImporter imports a package from the export data the go command
+// builds for it (go list -export), so the check type-checks only the files
+// it looks at.
+func exportImporter(t *testing.T) types.Importer {
+	t.Helper()
+	if exportFiles == nil {
+		exportFiles = map[string]string{}
+		for _, line := range goList(t, "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", "./...") {
+			if path, file, ok := strings.Cut(line, "\t"); ok && file != "" {
+				exportFiles[path] = file
+			}
+		}
+	}
+	exports := exportFiles
+	return importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return os.Open(file)
+	})
+}
+
+// goList runs go list in the sim folder and returns its lines.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if sc.Text() != "" {
+			lines = append(lines, sc.Text())
+		}
+	}
+	return lines
 }

@@ -2,16 +2,6 @@ package sim
 
 import "time"
 
-// Op names the kind of a message: SET, MsgApp, a ZooKeeper create. A
-// design declares its ops as typed constants in one place (its
-// messages.go) and compares only those; the engine never reads an Op but
-// to print it in the trace and on a message in flight.
-type Op string
-
-// TimerKind names what a timer is for. As with Op, a design declares its
-// kinds as typed constants in one place; the engine only hands them back.
-type TimerKind string
-
 // Msg is one request or reply on the wire: an envelope of a few scalar
 // fields most requests need, and the design's own typed Body for what does
 // not fit them. A Msg is copied by value; its Body is shared between the
@@ -39,9 +29,6 @@ func Flag(b bool) int64 {
 	return 0
 }
 
-// Label is the short text drawn on a message in flight.
-func (m Msg) Label() string { return string(m.Op) }
-
 // Timer is what a process asked to be woken for; the engine hands it back.
 type Timer struct {
 	Kind TimerKind
@@ -55,11 +42,13 @@ type Timer struct {
 // What each carries is its typed form below (storageRequest,
 // storageReply); only this file reads or writes the envelope's fields for
 // them.
+// Their names are in sim/vocab.go.
 const (
-	OpRead    Op = "READ"
-	OpWrite   Op = "WRITE"
-	OpReadOK  Op = "VALUE"  // the read's answer or refusal
-	OpWriteOK Op = "STORED" // the write's answer or refusal
+	NoOp      Op = iota // no message
+	OpRead              // READ
+	OpWrite             // WRITE
+	OpReadOK            // VALUE: the read's answer or refusal
+	OpWriteOK           // STORED: the write's answer or refusal
 )
 
 // storageRequest is a holder's READ or WRITE to the storage.
@@ -116,11 +105,12 @@ func storageReplyOf(m *Msg) storageReply {
 // Timer kinds of the client loop every mode shares, the storage's
 // retransmission and a scripted client; modes declare their own for the
 // rest.
+// Their names are in sim/vocab.go.
 const (
-	timerWork   TimerKind = "work"
-	timerThink  TimerKind = "think"
-	TimerRetry  TimerKind = "retry"     // the next try for the lock, after RetryDelay
-	timerWrite  TimerKind = "sendwrite" // the write leaves after the last check
-	storageRT   TimerKind = "storage"   // the client's retransmission timer
-	timerScript TimerKind = "script"    // a scripted client's step; Seq is the step index
+	timerWork   TimerKind = iota + 1 // work
+	timerThink                       // think
+	TimerRetry                       // retry: the next try for the lock, after RetryDelay
+	timerWrite                       // sendwrite: the write leaves after the last check
+	storageRT                        // storage: the client's retransmission timer
+	timerScript                      // script: a scripted client's step; Seq is the step index
 )

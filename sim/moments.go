@@ -66,13 +66,13 @@ func (s *Sim) Moments() []Moment {
 	c := s.Check
 	for _, f := range c.Faults() {
 		switch f.Kind {
-		case "heal":
+		case FaultHeal:
 			add(f.At, MomentFaultEnd)
-		case "change":
+		case FaultChange:
 			add(f.At, MomentChange)
 		default:
 			add(f.At, MomentFault)
-			if f.Kind == "pause" && f.For > 0 {
+			if f.Kind == FaultPause && f.For > 0 {
 				add(f.At+f.For, MomentFaultEnd)
 			}
 		}

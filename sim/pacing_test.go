@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
 )
 
@@ -203,7 +204,7 @@ func TestWhichMessagesAreKey(t *testing.T) {
 	var tries []sim.Flight
 	var id sim.NodeID = -1
 	for _, f := range rec.Flights() {
-		if f.Op == "LOCK" && rec.At(f.Sent).Nodes[f.From].Name == waiter {
+		if f.Op == redis.OpLock && rec.At(f.Sent).Nodes[f.From].Name == waiter {
 			tries = append(tries, f)
 			id = f.From
 		}
@@ -231,7 +232,7 @@ func TestWhichMessagesAreKey(t *testing.T) {
 		var last time.Duration = -1
 		var votes []sim.Flight
 		for _, f := range rl.Flights() {
-			if f.From == g.Client && f.Op == "SET" && f.Sent <= g.At {
+			if f.From == g.Client && f.Op.String() == "SET" && f.Sent <= g.At {
 				if f.Sent != last {
 					last, votes = f.Sent, nil
 				}
@@ -251,18 +252,18 @@ func TestWhichMessagesAreKey(t *testing.T) {
 
 	for _, tc := range []struct {
 		preset string
-		ops    []sim.Op
+		ops    []string // the ops' names
 	}{
-		{"etcd-happy-path", []sim.Op{"MsgHeartbeat", "MsgHeartbeatResp"}},
-		{"zk-happy-path", []sim.Op{"PING", "PONG"}},
+		{"etcd-happy-path", []string{"MsgHeartbeat", "MsgHeartbeatResp"}},
+		{"zk-happy-path", []string{"PING", "PONG"}},
 	} {
 		rec, err := sim.Record(simtest.Preset(t, tc.preset, nil))
 		require.NoError(t, err)
-		seen := map[sim.Op]int{}
+		seen := map[string]int{}
 		key := 0
 		for _, f := range rec.Flights() {
 			for _, op := range tc.ops {
-				if f.Op == op {
+				if f.Op.String() == op {
 					seen[op]++
 					assert.False(t, f.Key, "%s %s at %v", tc.preset, op, f.Sent)
 				}

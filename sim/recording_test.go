@@ -94,7 +94,7 @@ func TestRecordingWithinBudgetsIsTheSameRun(t *testing.T) {
 	ev := small.Events()
 	quiet := 0
 	for i, e := range straight.Trace() {
-		if e.Kind != "send" && e.Kind != "recv" && e.Kind != "drop" {
+		if e.Kind != sim.TraceSend && e.Kind != sim.TraceRecv && e.Kind != sim.TraceDrop {
 			if quiet%997 == 0 {
 				got, at := ev.QuietAt(quiet)
 				assert.Equal(t, e, got)

@@ -96,39 +96,40 @@ func (f Fault) MarshalJSON() ([]byte, error) {
 	return bytes.Replace(b, []byte(`"at":"0s",`), nil, 1), nil
 }
 
-// Kind names the fault's action, as used in traces and markers.
-func (f Fault) Kind() string {
+// Kind is the fault's action, decided by the one action field its file
+// sets; NoFault when none is.
+func (f Fault) Kind() FaultKind {
 	switch {
 	case f.Pause != "":
-		return "pause"
+		return FaultPause
 	case f.ClockJump != "":
-		return "clockJump"
+		return FaultClockJump
 	case f.Partition != nil:
-		return "partition"
+		return FaultPartition
 	case f.Crash != "":
-		return "crash"
+		return FaultCrash
 	case f.Restart != "":
-		return "restart"
+		return FaultRestart
 	case f.Failover != "":
-		return "failover"
+		return FaultFailover
 	}
-	return ""
+	return NoFault
 }
 
 // Targets lists the nodes the fault names.
 func (f Fault) Targets() []string {
 	switch f.Kind() {
-	case "pause":
+	case FaultPause:
 		return []string{f.Pause}
-	case "clockJump":
+	case FaultClockJump:
 		return []string{f.ClockJump}
-	case "crash":
+	case FaultCrash:
 		return []string{f.Crash}
-	case "restart":
+	case FaultRestart:
 		return []string{f.Restart}
-	case "failover":
+	case FaultFailover:
 		return []string{f.Failover}
-	case "partition":
+	case FaultPartition:
 		var out []string
 		for _, g := range f.Partition {
 			out = append(out, g...)
@@ -558,19 +559,19 @@ func (sc *Scenario) Validate() error {
 		for _, t := range f.Targets() {
 			if !known[t] {
 				names := strings.Join(append(sc.ClientNames()[:min(3, sc.Clients)], servers...), ", ")
-				return FieldErr(p+"."+field, say("field.unknownNode", "node", strconv.Quote(t), "known", names), "unknown node %q (known: %s)", t, names)
+				return FieldErr(p+"."+field.String(), say("field.unknownNode", "node", strconv.Quote(t), "known", names), "unknown node %q (known: %s)", t, names)
 			}
 		}
 		switch field {
-		case "pause":
+		case FaultPause:
 			if f.For <= 0 {
 				return FieldErr(p+".for", say("field.pauseLength"), "a pause needs a length such as \"5s\"")
 			}
-		case "clockJump":
+		case FaultClockJump:
 			if f.By == 0 {
 				return FieldErr(p+".by", say("field.jumpSize"), "a clock jump needs a size such as \"10s\"")
 			}
-		case "partition":
+		case FaultPartition:
 			if len(f.Partition) == 0 {
 				return FieldErr(p+".partition", say("field.partitionGroups"), "want at least one group of nodes")
 			}
@@ -586,7 +587,7 @@ func (sc *Scenario) Validate() error {
 			if f.For <= 0 {
 				return FieldErr(p+".for", say("field.partitionLength"), "a partition needs a length such as \"5s\"")
 			}
-		case "failover":
+		case FaultFailover:
 			if err := m.CanFailover(sc, f.Failover); err != nil {
 				return fmt.Errorf("%s.failover: %w", p, err)
 			}
@@ -652,12 +653,12 @@ func validateWhen(sc *Scenario, p string, f Fault) error {
 	}
 	field := f.Kind()
 	switch field {
-	case "pause", "crash", "clockJump":
+	case FaultPause, FaultCrash, FaultClockJump:
 	default:
-		return FieldErr(p+"."+field, say("field.whenKind"), "a fault with \"when\" is a pause, crash or clockJump of one client")
+		return FieldErr(p+"."+field.String(), say("field.whenKind"), "a fault with \"when\" is a pause, crash or clockJump of one client")
 	}
 	if t := f.Targets()[0]; !contains(sc.ClientNames(), t) {
-		return FieldErr(p+"."+field, say("field.whenClient", "node", strconv.Quote(t)), "%q is not a client: \"when\" ties the fault to a client's step", t)
+		return FieldErr(p+"."+field.String(), say("field.whenClient", "node", strconv.Quote(t)), "%q is not a client: \"when\" ties the fault to a client's step", t)
 	}
 	return nil
 }

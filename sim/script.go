@@ -92,7 +92,7 @@ func (c *ScriptClient) Fire(ctx Ctx, t Timer) {
 	}
 	m.Seq = c.seqOf(c.sent)
 	c.sent++
-	ctx.Trace("script", string(m.Op), "step "+fmt.Sprint(c.sent))
+	ctx.Trace(TraceScript, m.Op.String(), "step "+fmt.Sprint(c.sent))
 	ctx.Send(to, m)
 }
 

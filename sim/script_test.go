@@ -95,12 +95,15 @@ func TestScriptClientCloneIsDeep(t *testing.T) {
 	require.Len(t, script.Replies, 2)
 	cp := c.Nodes[c.Lookup("client-1")].Proc.(*sim.ScriptClient)
 	assert.Equal(t, script.Replies, cp.Replies, "the clone replays the same answers")
-	cp.Replies[0].Msg.Op = "changed"
+	cp.Replies[0].Msg.Op = redis.OpNil
 	assert.Equal(t, redis.OpOK, script.Replies[0].Msg.Op, "and shares no memory with the original")
 }
 
+// opNoSuch is an op no server knows.
+var opNoSuch = sim.NewOp("NOSUCH")
+
 func TestScriptClientUnansweredStep(t *testing.T) {
-	script := sim.NewScriptClient(sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: "NOSUCH"}})
+	script := sim.NewScriptClient(sim.ScriptStep{At: 0, To: "redis-1", Msg: sim.Msg{Op: opNoSuch}})
 	s, err := sim.NewScripted(scriptScenario(t), script)
 	require.NoError(t, err)
 	s.Run()

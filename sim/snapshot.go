@@ -59,11 +59,17 @@ const (
 	StateTold ClientState = "told"
 )
 
+// The core's roles; a design declares its own with NewRole.
+const (
+	NoRole      Role = iota // a client's
+	RoleStorage             // the storage node's, named StorageName
+)
+
 // NodeView is one node as drawn in the cluster view.
 type NodeView struct {
 	Name    string
 	Client  bool
-	Role    string        // master, replica, leader, follower, candidate; empty for clients
+	Role    Role          // master, replica, leader, follower, candidate; NoRole for clients
 	Wall    time.Duration // the node's wall clock reading
 	Skew    time.Duration // wall clock minus true time
 	Paused  bool
@@ -143,10 +149,13 @@ type Watch struct {
 // MessageView is a message on the wire.
 type MessageView struct {
 	From, To  int // indexes into Snapshot.Nodes
-	Label     string
+	Op        Op
 	SentAt    time.Duration
 	DeliverAt time.Duration
 }
+
+// Label is the short text drawn on the message: its op's name.
+func (m MessageView) Label() string { return m.Op.String() }
 
 // Snapshot captures the run's state now.
 func (s *Sim) Snapshot() *Snapshot {
@@ -169,7 +178,7 @@ func (s *Sim) Snapshot() *Snapshot {
 			v.Token = s.Check.Token(NodeID(i))
 		}
 		if n.Storage {
-			v.Role = StorageName
+			v.Role = RoleStorage
 			v.Detail, v.DetailWords = n.Proc.(*StorageServer).detail(s.Scenario.Fencing && !valueInLockService(s.Scenario))
 		}
 		snap.Nodes[i] = v
@@ -186,7 +195,7 @@ func (s *Sim) Snapshot() *Snapshot {
 	for _, ix := range flying {
 		e := &s.queue.slab[ix]
 		snap.InFlight = append(snap.InFlight, MessageView{From: int(e.from), To: int(e.node),
-			Label: e.msg.Label(), SentAt: e.sentAt, DeliverAt: e.at})
+			Op: e.msg.Op, SentAt: e.sentAt, DeliverAt: e.at})
 	}
 	sort.SliceStable(snap.InFlight, func(i, j int) bool {
 		a, b := snap.InFlight[i], snap.InFlight[j]

@@ -169,7 +169,7 @@ func (l *Loop) storageSend(ctx Ctx, op Op, token int64) {
 
 // storageResend handles the retransmission timer.
 func (l *Loop) storageResend(ctx Ctx, t Timer) {
-	if l.store.msg.Op == "" || t.Seq != l.store.msg.Seq {
+	if l.store.msg.Op == NoOp || t.Seq != l.store.msg.Seq {
 		return
 	}
 	ctx.Send(ctx.Sim().StorageID(), l.store.msg)
@@ -184,7 +184,7 @@ func (l *Loop) StorageReply(ctx Ctx, from NodeID, m *Msg) (handled, written bool
 	if from != ctx.Sim().StorageID() {
 		return false, false
 	}
-	if l.store.msg.Op == "" || m.Seq != l.store.msg.Seq {
+	if l.store.msg.Op == NoOp || m.Seq != l.store.msg.Seq {
 		return true, false // a late copy of an answer already had
 	}
 	op := l.store.msg.Op
@@ -194,7 +194,7 @@ func (l *Loop) StorageReply(ctx Ctx, from NodeID, m *Msg) (handled, written bool
 		return true, false
 	}
 	if r := storageReplyOf(m); !r.OK {
-		ctx.TraceSaid("write", "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, r.Highest),
+		ctx.TraceSaid(TraceWrite, "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, r.Highest),
 			say("note.storage.refused", "token", strconv.FormatInt(l.writeToken, 10), "highest", strconv.FormatInt(r.Highest, 10)))
 	}
 	l.writing = false

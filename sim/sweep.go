@@ -67,7 +67,7 @@ func msDuration(v float64) Duration { return Duration(v * float64(time.Milliseco
 // PauseLength is the length of the scenario's first pause, if it has one.
 func (sc *Scenario) PauseLength() (time.Duration, bool) {
 	for _, f := range sc.Faults {
-		if f.Kind() == "pause" {
+		if f.Kind() == FaultPause {
 			return f.For.D(), true
 		}
 	}

@@ -39,10 +39,10 @@ func (timerMode) Traits() sim.Traits {
 var timerCancelAt time.Duration
 
 // The test process's timer kinds.
-const (
-	timerTestWork   sim.TimerKind = "work"
-	timerTestOther  sim.TimerKind = "other"
-	timerTestCancel sim.TimerKind = "cancel"
+var (
+	timerTestWork   = sim.NewTimerKind("work")
+	timerTestOther  = sim.NewTimerKind("other")
+	timerTestCancel = sim.NewTimerKind("cancel")
 )
 
 type timerProc struct {
@@ -85,12 +85,12 @@ func TestCancelFindsTimerWherever(t *testing.T) {
 		pause    bool
 		want     []sim.TimerKind
 	}{
-		{"queued", time.Second, false, []sim.TimerKind{"cancel", "other"}},
-		{"never cancelled", 4500 * time.Millisecond, false, []sim.TimerKind{"work", "other", "cancel"}},
+		{"queued", time.Second, false, []sim.TimerKind{timerTestCancel, timerTestOther}},
+		{"never cancelled", 4500 * time.Millisecond, false, []sim.TimerKind{timerTestWork, timerTestOther, timerTestCancel}},
 		// Paused from 1 s to 2 s: the work is frozen with 1 s left.
-		{"cancelled when the pause ends", 1500 * time.Millisecond, true, []sim.TimerKind{"cancel", "other"}},
-		{"queued again after the pause", 2500 * time.Millisecond, true, []sim.TimerKind{"cancel", "other"}},
-		{"fired before the cancel", 3500 * time.Millisecond, true, []sim.TimerKind{"work", "cancel", "other"}},
+		{"cancelled when the pause ends", 1500 * time.Millisecond, true, []sim.TimerKind{timerTestCancel, timerTestOther}},
+		{"queued again after the pause", 2500 * time.Millisecond, true, []sim.TimerKind{timerTestCancel, timerTestOther}},
+		{"fired before the cancel", 3500 * time.Millisecond, true, []sim.TimerKind{timerTestWork, timerTestCancel, timerTestOther}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			timerCancelAt = tc.cancelAt

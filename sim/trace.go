@@ -8,12 +8,30 @@ import (
 	"time"
 )
 
+// The core's trace kinds; their names are in sim/vocab.go.
+const (
+	TraceSend   TraceKind = iota + 1 // send: a message leaves (its op and peer)
+	TraceRecv                        // recv: a message is handled
+	TraceDrop                        // drop: a message is lost (a node down, a partition)
+	TraceStart                       // start: a node boots
+	TraceResume                      // resume: a pause ends
+	TraceFault                       // fault: a fault strikes (its FaultKind in the op column)
+	TraceHeal                        // heal: a partition heals
+	TraceChange                      // change: a control changed from here on (a fork)
+	TraceGrant                       // grant: a client believes it holds the lock
+	TraceUnheld                      // unheld: a client learns it lost the lock
+	TraceGiveUp                      // giveup: a client stops trying
+	TraceRead                        // read: the storage's verdict on a read
+	TraceWrite                       // write: the verdict on a write
+	TraceScript                      // script: a scripted client's step
+)
+
 // TraceEvent is one step of a run as the trace file and event log show it.
 type TraceEvent struct {
 	At   time.Duration `json:"-"`
 	AtMs float64       `json:"t"`
 	Node string        `json:"node,omitempty"`
-	Kind string        `json:"kind"`
+	Kind TraceKind     `json:"kind"`
 	Op   string        `json:"op,omitempty"`
 	Peer string        `json:"peer,omitempty"`
 	Note string        `json:"note,omitempty"`
@@ -34,14 +52,27 @@ func (s *Sim) TraceTo(sink func(*TraceEvent)) { s.tracing, s.sink = sink != nil,
 // Trace is every event kept by EnableTrace so far, in order.
 func (s *Sim) Trace() []TraceEvent { return s.events }
 
-func (s *Sim) trace(id NodeID, kind, op string, peer NodeID, note string) {
+func (s *Sim) trace(id NodeID, kind TraceKind, op string, peer NodeID, note string) {
 	if s.tracing && !s.replay { // checked here too, so an untraced run makes no call
 		s.traceSaid(id, kind, op, peer, note, Words{})
 	}
 }
 
+// traceOp traces a message sent or handled: the op's name is looked up
+// only when the run keeps a trace, and an untraced run makes no call
+// (the check is inlined).
+func (s *Sim) traceOp(id NodeID, kind TraceKind, op Op, peer NodeID) {
+	if s.tracing && !s.replay {
+		s.traceNamed(id, kind, op, peer)
+	}
+}
+
+func (s *Sim) traceNamed(id NodeID, kind TraceKind, op Op, peer NodeID) {
+	s.traceSaid(id, kind, op.String(), peer, "", Words{})
+}
+
 // traceSaid is trace with the note's words for the window.
-func (s *Sim) traceSaid(id NodeID, kind, op string, peer NodeID, note string, words Words) {
+func (s *Sim) traceSaid(id NodeID, kind TraceKind, op string, peer NodeID, note string, words Words) {
 	if !s.tracing || s.replay {
 		return
 	}
@@ -84,7 +115,7 @@ func (t *TraceWriter) Write(e *TraceEvent) error {
 	if t.enc != nil {
 		t.err = t.enc.Encode(e)
 	} else {
-		t.err = t.csv.Write([]string{strconv.FormatFloat(e.AtMs, 'f', -1, 64), e.Node, e.Kind, e.Op, e.Peer, e.Note})
+		t.err = t.csv.Write([]string{strconv.FormatFloat(e.AtMs, 'f', -1, 64), e.Node, e.Kind.String(), e.Op, e.Peer, e.Note})
 	}
 	t.n++
 	return t.err

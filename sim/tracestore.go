@@ -26,7 +26,7 @@ const traceBlockSize = 32 << 10
 const traceBlockSlack = 512
 
 // TraceStore is a run's trace kept compactly: each event a few bytes of
-// varints, with node names, kinds, ops and translation keys interned, in
+// varints, its kind by number, with node names, ops and translation keys interned, in
 // blocks; blocks past the memory budget go to a temporary file. It answers
 // the event log's questions (the n-th event, the event at a time, the
 // n-th event that is not a message) by decoding one block.
@@ -66,7 +66,9 @@ func newTraceStore(budget int, dir string) *TraceStore {
 }
 
 // messageKind reports whether a trace kind is a message on the wire.
-func messageKind(kind string) bool { return kind == "send" || kind == "recv" || kind == "drop" }
+func messageKind(kind TraceKind) bool {
+	return kind == TraceSend || kind == TraceRecv || kind == TraceDrop
+}
 
 func (t *TraceStore) intern(s string) uint32 {
 	if id, ok := t.ids[s]; ok {
@@ -121,7 +123,7 @@ func (t *TraceStore) add(e *TraceEvent) {
 	}
 	t.putUint(uint64(e.At))
 	t.putID(e.Node)
-	t.putID(e.Kind)
+	t.putUint(uint64(e.Kind))
 	t.putID(e.Op)
 	t.putID(e.Peer)
 	t.putStr(e.Note)
@@ -388,7 +390,9 @@ func (d *traceDecoder) words() Words {
 func (d *traceDecoder) event() TraceEvent {
 	e := TraceEvent{At: time.Duration(d.uint())}
 	e.AtMs = Ms(e.At)
-	e.Node, e.Kind, e.Op, e.Peer = d.id(), d.id(), d.id(), d.id()
+	e.Node = d.id()
+	e.Kind = TraceKind(d.uint())
+	e.Op, e.Peer = d.id(), d.id()
 	e.Note = d.str()
 	e.NoteWords = d.words()
 	return e

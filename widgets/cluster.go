@@ -421,8 +421,8 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		if s.Nodes[m.From].Client != s.Nodes[m.To].Client {
 			lo, hi = aisleL, aisleR
 		}
-		p = clearOfBoxes(p, from, to, messageSize(o, m.Label), boxes[m.From], boxes[m.To], lo, hi)
-		r.drawMessage(o, m.Label, p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
+		p = clearOfBoxes(p, from, to, messageSize(o, m.Label()), boxes[m.From], boxes[m.To], lo, hi)
+		r.drawMessage(o, m.Label(), p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
 	r.drawLegend(fg)
 	r.drawBanner(s)
@@ -546,7 +546,7 @@ func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyn
 	if n.Client {
 		lines[1] = ClientStateText(n)
 	} else {
-		lines[1] = i18n.Term(n.Role)
+		lines[1] = i18n.Term(n.Role.String())
 	}
 	lines[2] = i18n.F("cluster.clock", "t", FormatTime(n.Wall))
 	if n.Skew != 0 {

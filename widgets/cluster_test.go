@@ -14,8 +14,12 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
+	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
+
+// opReplicate is a long op's name, for a label between two servers.
+var opReplicate = sim.NewOp("REPLICATE")
 
 // gcPauseSnapshot is the GC-pause story at 12 s, written by hand: client-1
 // paused while it believes it holds token 3, client-2 holding too, a SET
@@ -27,14 +31,14 @@ func gcPauseSnapshot() *sim.Snapshot {
 			{Name: "client-1", Client: true, State: sim.StateHolding, Token: 3, Paused: true, Resume: 16 * time.Second, Wall: 12 * time.Second},
 			{Name: "client-2", Client: true, State: sim.StateHolding, Token: 4, Wall: 12 * time.Second},
 			{Name: "client-3", Client: true, State: sim.StateWaiting, Wall: 12 * time.Second},
-			{Name: "redis-1", Role: "master", Wall: 22 * time.Second, Skew: 10 * time.Second},
-			{Name: "redis-2", Role: "replica", Crashed: true, Wall: 12 * time.Second},
+			{Name: "redis-1", Role: redis.RoleMaster, Wall: 22 * time.Second, Skew: 10 * time.Second},
+			{Name: "redis-2", Role: redis.RoleReplica, Crashed: true, Wall: 12 * time.Second},
 		},
-		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "SET", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
+		InFlight: []sim.MessageView{{From: 2, To: 3, Op: redis.OpSet, SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}},
 		Cuts:     [][]int{{0, 1, 0, 2, 2}},
 		Design: &redis.View{Master: 3, Servers: []redis.ServerView{
-			{Node: 3, Role: "master", Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
-			{Node: 4, Role: "replica"},
+			{Node: 3, Role: redis.RoleMaster, Counter: 4, Keys: []redis.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
+			{Node: 4, Role: redis.RoleReplica},
 		}},
 	}
 }
@@ -161,7 +165,7 @@ func TestClusterViewReusesItsObjects(t *testing.T) {
 
 	more := gcPauseSnapshot()
 	for i := 0; i < 5; i++ {
-		more.InFlight = append(more.InFlight, sim.MessageView{From: 3, To: 1, Label: "OK", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second})
+		more.InFlight = append(more.InFlight, sim.MessageView{From: 3, To: 1, Op: redis.OpOK, SentAt: 11 * time.Second, DeliverAt: 13 * time.Second})
 	}
 	v.SetSnapshot(more)
 	assert.Greater(t, len(r.Objects()), len(after), "the message pool grew")
@@ -217,9 +221,9 @@ func TestClusterMessageLabelsClearTheBoxes(t *testing.T) {
 		w.Resize(size)
 		snap := gcPauseSnapshot()
 		snap.InFlight = []sim.MessageView{
-			{From: 2, To: 3, Label: "SET", SentAt: 12 * time.Second, DeliverAt: 13 * time.Second},       // just sent
-			{From: 3, To: 0, Label: "VALUE", SentAt: 11 * time.Second, DeliverAt: 12 * time.Second},     // arriving
-			{From: 3, To: 4, Label: "REPLICATE", SentAt: 11 * time.Second, DeliverAt: 13 * time.Second}, // server to server
+			{From: 2, To: 3, Op: redis.OpSet, SentAt: 12 * time.Second, DeliverAt: 13 * time.Second},  // just sent
+			{From: 3, To: 0, Op: sim.OpReadOK, SentAt: 11 * time.Second, DeliverAt: 12 * time.Second}, // arriving
+			{From: 3, To: 4, Op: opReplicate, SentAt: 11 * time.Second, DeliverAt: 13 * time.Second},  // server to server
 		}
 		r, boxes := showSnapshot(t, v, snap)
 		require.Equal(t, 3, r.msgs.used)
@@ -261,9 +265,9 @@ func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
 	snap := &sim.Snapshot{Mode: "zookeeper", At: time.Second, End: 10 * time.Second,
 		Nodes: []sim.NodeView{
 			{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
-			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"},
+			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
 		},
-		InFlight: []sim.MessageView{{From: 2, To: 3, Label: "PING", SentAt: 0, DeliverAt: 2 * time.Second}},
+		InFlight: []sim.MessageView{{From: 2, To: 3, Op: zookeepersim.OpPing, SentAt: 0, DeliverAt: 2 * time.Second}},
 	}
 	r, boxes := showSnapshot(t, v, snap)
 	require.Less(t, boxes[2].pos.X+boxes[2].size.Width, boxes[3].pos.X+1, "zk-1 and zk-2 side by side")
@@ -324,9 +328,9 @@ func TestClusterMessageFromATiledClientClearsItsNeighbour(t *testing.T) {
 		Nodes: []sim.NodeView{
 			{Name: "client-1", Client: true}, {Name: "client-2", Client: true}, {Name: "client-3", Client: true},
 			{Name: "client-4", Client: true}, {Name: "client-5", Client: true},
-			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"},
+			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
 		},
-		InFlight: []sim.MessageView{{From: 0, To: 5, Label: "CONNECT", SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
+		InFlight: []sim.MessageView{{From: 0, To: 5, Op: zookeepersim.OpConnect, SentAt: 5 * time.Millisecond, DeliverAt: 7 * time.Millisecond}},
 	}
 	r, boxes := showSnapshot(t, v, snap)
 	require.Less(t, boxes[0].pos.X+boxes[0].size.Width, boxes[1].pos.X+1, "client-1 and client-2 side by side")
@@ -344,8 +348,8 @@ func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
 	w := test.NewTempWindow(t, v)
 	snap := &sim.Snapshot{Mode: "redlock", End: 10 * time.Second,
 		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
-			{Name: "redis-1", Role: "master"}, {Name: "redis-2", Role: "master"}, {Name: "redis-3", Role: "master"},
-			{Name: "redis-4", Role: "master"}, {Name: "redis-5", Role: "master"}, {Name: "storage", Role: "storage"}},
+			{Name: "redis-1", Role: redis.RoleMaster}, {Name: "redis-2", Role: redis.RoleMaster}, {Name: "redis-3", Role: redis.RoleMaster},
+			{Name: "redis-4", Role: redis.RoleMaster}, {Name: "redis-5", Role: redis.RoleMaster}, {Name: "storage", Role: sim.RoleStorage}},
 	}
 	var r *clusterRenderer
 	for _, size := range []fyne.Size{fyne.NewSize(560, 130), fyne.NewSize(368, 138)} {
@@ -364,7 +368,7 @@ func TestClusterSlimServerRoleIsWholeOrNothing(t *testing.T) {
 	w.Resize(fyne.NewSize(560, 130))
 	snap = &sim.Snapshot{Mode: "zookeeper", End: 10 * time.Second,
 		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
-			{Name: "zk-1", Role: "leader"}, {Name: "zk-2", Role: "follower"}, {Name: "zk-3", Role: "follower"}, {Name: "storage", Role: "storage"}},
+			{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage}},
 	}
 	v.SetSnapshot(snap)
 	assert.Contains(t, widgettest.Texts(r.Objects()), i18n.Term("leader"))

@@ -394,23 +394,23 @@ func (r *timelineRenderer) drawCursor(size fyne.Size) {
 // shape and not by colour. Every sign is one the bundled fonts draw
 // (app's TestBundledFontCoversTheGlyphs), so none turns into a box on a
 // machine with few fonts.
-func faultGlyph(kind string) string {
+func faultGlyph(kind sim.FaultKind) string {
 	switch kind {
-	case "pause":
+	case sim.FaultPause:
 		return "‖"
-	case "crash":
+	case sim.FaultCrash:
 		return "╳"
-	case "restart":
+	case sim.FaultRestart:
 		return "⊕"
-	case "clockJump":
+	case sim.FaultClockJump:
 		return "◑"
-	case "partition":
+	case sim.FaultPartition:
 		return "∥"
-	case "heal":
+	case sim.FaultHeal:
 		return "⇔"
-	case "failover":
+	case sim.FaultFailover:
 		return "⇅"
-	case "promote":
+	case sim.FaultPromote:
 		return "↑"
 	}
 	return "!"
@@ -498,7 +498,7 @@ func (r *timelineRenderer) draw(size fyne.Size) {
 	// it believes is frozen.
 	for _, f := range tl.Faults {
 		li, ok := laneOf[f.Target]
-		if f.Kind != "pause" || !ok {
+		if f.Kind != sim.FaultPause || !ok {
 			continue
 		}
 		d, err := time.ParseDuration(f.Note)
@@ -763,16 +763,16 @@ func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
 // faultLabel is the short text beside a fault's glyph.
 func faultLabel(f sim.FaultMark) string {
 	switch f.Kind {
-	case "heal":
+	case sim.FaultHeal:
 		return i18n.T("timeline.healed")
-	case "partition":
+	case sim.FaultPartition:
 		return i18n.T("timeline.partition")
 	}
 	s := strings.TrimSpace(f.Target + " " + f.Note)
 	switch f.Kind {
-	case "failover":
+	case sim.FaultFailover:
 		s = i18n.F("timeline.failover", "node", f.Target)
-	case "promote":
+	case sim.FaultPromote:
 		s = i18n.F("timeline.promote", "node", f.Target)
 	}
 	return s

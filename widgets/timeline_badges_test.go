@@ -107,7 +107,7 @@ func crowdedTimeline() sim.Timeline {
 	run := clockJumpTimeline()
 	run.Faults = nil
 	for at := time.Duration(0); at < run.End; at += time.Second {
-		run.Faults = append(run.Faults, sim.FaultMark{At: at, Kind: "partition"})
+		run.Faults = append(run.Faults, sim.FaultMark{At: at, Kind: sim.FaultPartition})
 	}
 	return run
 }

@@ -30,7 +30,7 @@ func gcPauseTimeline() sim.Timeline {
 		Holding:  [][]sim.Interval{{{From: 0, To: 20 * sec}}, {{From: 10 * sec, To: 15 * sec}}},
 		Owned:    [][]sim.Interval{{{From: 0, To: 10 * sec}}, {{From: 10 * sec, To: 15 * sec}}},
 		Overlaps: []sim.Interval{{From: 10 * sec, To: 15 * sec}},
-		Faults:   []sim.FaultMark{{At: sec, Kind: "pause", Target: "client-1", Note: "15s"}},
+		Faults:   []sim.FaultMark{{At: sec, Kind: sim.FaultPause, Target: "client-1", Note: "15s"}},
 		Grants:   []sim.Grant{{At: 0, Client: 0, Token: 1}, {At: 10 * sec, Client: 1, Token: 2}},
 		Writes: []sim.WriteRecord{
 			{At: 15 * sec, Client: 1, Token: 2, Accepted: true},
@@ -182,8 +182,8 @@ func TestTickStep(t *testing.T) {
 }
 
 func TestFaultGlyphsDiffer(t *testing.T) {
-	seen := map[string]string{}
-	for _, k := range []string{"pause", "crash", "restart", "clockJump", "partition", "heal", "failover", "promote"} {
+	seen := map[string]sim.FaultKind{}
+	for _, k := range []sim.FaultKind{sim.FaultPause, sim.FaultCrash, sim.FaultRestart, sim.FaultClockJump, sim.FaultPartition, sim.FaultHeal, sim.FaultFailover, sim.FaultPromote} {
 		g := faultGlyph(k)
 		assert.NotContains(t, seen, g, "%s and %s share a glyph", k, seen[g])
 		seen[g] = k
@@ -262,14 +262,14 @@ func TestTimelineFaultLabelsNeverCover(t *testing.T) {
 	tl, r := newTestTimeline(t)
 	run := gcPauseTimeline()
 	run.Faults = []sim.FaultMark{
-		{At: 0, Kind: "partition"},
-		{At: sec, Kind: "crash", Target: "redis-1"},
-		{At: sec, Kind: "crash", Target: "redis-2"},
-		{At: sec, Kind: "crash", Target: "redis-3"},
-		{At: 1200 * time.Millisecond, Kind: "clockJump", Target: "redis-3", Note: "+10s"},
-		{At: 1500 * time.Millisecond, Kind: "restart", Target: "redis-3"},
-		{At: 1600 * time.Millisecond, Kind: "change", Note: "TTL 43.5s"},
-		{At: 29 * sec, Kind: "heal"},
+		{At: 0, Kind: sim.FaultPartition},
+		{At: sec, Kind: sim.FaultCrash, Target: "redis-1"},
+		{At: sec, Kind: sim.FaultCrash, Target: "redis-2"},
+		{At: sec, Kind: sim.FaultCrash, Target: "redis-3"},
+		{At: 1200 * time.Millisecond, Kind: sim.FaultClockJump, Target: "redis-3", Note: "+10s"},
+		{At: 1500 * time.Millisecond, Kind: sim.FaultRestart, Target: "redis-3"},
+		{At: 1600 * time.Millisecond, Kind: sim.FaultChange, Note: "TTL 43.5s"},
+		{At: 29 * sec, Kind: sim.FaultHeal},
 	}
 	tl.SetTimeline(run)
 	tl.SetCursor(1300 * time.Millisecond)
@@ -348,7 +348,7 @@ func TestTimelineLanesLabelsNeverCoverEachOther(t *testing.T) {
 		Holding:  [][]sim.Interval{{{From: 0, To: 4500 * time.Millisecond}}, {{From: 2500 * time.Millisecond, To: 4 * sec}}},
 		Owned:    [][]sim.Interval{{{From: 0, To: 2500 * time.Millisecond}}, {{From: 2500 * time.Millisecond, To: 4 * sec}}},
 		Overlaps: []sim.Interval{{From: 2500 * time.Millisecond, To: 4 * sec}},
-		Faults:   []sim.FaultMark{{At: sec / 2, Kind: "pause", Target: "client-1", Note: "3s"}},
+		Faults:   []sim.FaultMark{{At: sec / 2, Kind: sim.FaultPause, Target: "client-1", Note: "3s"}},
 		Grants:   []sim.Grant{{At: 0, Client: 0, Token: 1}, {At: 2500 * time.Millisecond, Client: 1, Token: 2}},
 		Writes: []sim.WriteRecord{
 			{At: 3200 * time.Millisecond, Client: 1, Token: 2, Accepted: true},
@@ -461,11 +461,11 @@ func clockJumpTimeline() sim.Timeline {
 		Owned:    [][]sim.Interval{{{From: 500 * ms, To: 5500 * ms}}, {{From: 2500 * ms, To: 7500 * ms}}},
 		Overlaps: []sim.Interval{{From: 2500 * ms, To: 5500 * ms}},
 		Faults: []sim.FaultMark{
-			{At: 0, Kind: "partition"},
-			{At: sec, Kind: "clockJump", Target: "redis-3", Note: "10s"},
-			{At: sec, Kind: "heal"},
-			{At: 1500 * ms, Kind: "partition"},
-			{At: 11500 * ms, Kind: "heal"},
+			{At: 0, Kind: sim.FaultPartition},
+			{At: sec, Kind: sim.FaultClockJump, Target: "redis-3", Note: "10s"},
+			{At: sec, Kind: sim.FaultHeal},
+			{At: 1500 * ms, Kind: sim.FaultPartition},
+			{At: 11500 * ms, Kind: sim.FaultHeal},
 		},
 		Grants: []sim.Grant{{At: 500 * ms, Client: 0}, {At: 2500 * ms, Client: 1}},
 		Writes: []sim.WriteRecord{

@@ -91,7 +91,7 @@ func TestTraceNotesAreTheSimulatorsEnglish(t *testing.T) {
 		require.NoError(t, err)
 		for _, e := range rec.Trace() {
 			if e.NoteWords.Key == "" {
-				assert.True(t, e.Note == "" || figures[e.Kind], "%s at %v: %s %s note %q has no key", name, e.At, e.Kind, e.Op, e.Note)
+				assert.True(t, e.Note == "" || figures[e.Kind.String()], "%s at %v: %s %s note %q has no key", name, e.At, e.Kind, e.Op, e.Note)
 				continue
 			}
 			seen[e.NoteWords.Key] = true

@@ -39,7 +39,7 @@ func TestBreakFindsThePauseAndWritesARunnableScenario(t *testing.T) {
 	res := breakJSONOf(t, "redis-happy-path", "--faults", "pause", "--max-faults=1", "--out", out)
 	require.True(t, res.Found)
 	require.Len(t, res.Faults, 1)
-	assert.Equal(t, "pause", res.Faults[0].Kind())
+	assert.Equal(t, sim.FaultPause, res.Faults[0].Kind())
 	assert.False(t, res.Summary.Safe)
 	assert.Positive(t, res.Summary.StaleWritesAccepted)
 
@@ -135,7 +135,7 @@ func TestBreakIsDeterministicForASeed(t *testing.T) {
 	res := breakJSONOf(t, "redlock-happy-path", "--faults", "clockJump", "--seed", "3")
 	require.True(t, res.Found)
 	for _, f := range res.Faults {
-		assert.Equal(t, "clockJump", f.Kind())
+		assert.Equal(t, sim.FaultClockJump, f.Kind())
 	}
 	assert.Positive(t, res.Summary.StaleWritesAccepted)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/sim"
 )
 
 // BenchmarkScheduleRuns runs random schedules of each mode's happy path
@@ -51,7 +52,7 @@ func BenchmarkBreak(b *testing.B) {
 		budget Budget
 	}{
 		{"redis-happy-path", Budget{}},
-		{"redlock-happy-path", Budget{Kinds: []string{KindClockJump}}},
+		{"redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump}}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			sc, err := assets.Preset(tc.name)

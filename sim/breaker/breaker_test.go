@@ -55,11 +55,11 @@ func withFaults(sc *sim.Scenario, faults []sim.Fault) *sim.Scenario {
 // the write), and a millisecond less does not break it.
 func TestRedisHappyPathIsBrokenByAPauseOfTTLMinusWork(t *testing.T) {
 	sc := preset(t, "redis-happy-path")
-	r := search(t, sc, Budget{Kinds: []string{KindPause}, MaxFaults: 1}, 1, 0)
+	r := search(t, sc, Budget{Kinds: []sim.FaultKind{KindPause}, MaxFaults: 1}, 1, 0)
 	require.True(t, r.Found)
 	require.Len(t, r.Faults, 1)
 	f := r.Faults[0]
-	require.Equal(t, "pause", f.Kind())
+	require.Equal(t, sim.FaultPause, f.Kind())
 	pause := f.For.D()
 
 	c, sum := runOf(t, r.Scenario)
@@ -109,8 +109,8 @@ func TestShrunkScheduleHasNoFaultToSpare(t *testing.T) {
 		budget Budget
 	}{
 		{"redis-happy-path", Budget{}},
-		{"redlock-happy-path", Budget{Kinds: []string{KindClockJump}}},
-		{"redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}}},
+		{"redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump}}},
+		{"redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump, KindPartition}}},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
 			r := search(t, preset(t, tc.preset), tc.budget, 1, 0)
@@ -136,11 +136,11 @@ func TestShrunkScheduleHasNoFaultToSpare(t *testing.T) {
 func TestRedlockIsBrokenByClockJumps(t *testing.T) {
 	sc := preset(t, "redlock-happy-path")
 	for seed := int64(1); seed <= 8; seed++ {
-		r := search(t, sc, Budget{Kinds: []string{KindClockJump}}, seed, 0)
+		r := search(t, sc, Budget{Kinds: []sim.FaultKind{KindClockJump}}, seed, 0)
 		require.True(t, r.Found, "seed %d", seed)
 		masters := map[string]bool{}
 		for _, f := range r.Faults {
-			require.Equal(t, "clockJump", f.Kind())
+			require.Equal(t, sim.FaultClockJump, f.Kind())
 			masters[f.ClockJump] = true
 		}
 		assert.Len(t, masters, len(sc.ServerNames())/2+1, "seed %d: a majority of masters jump", seed)
@@ -148,13 +148,13 @@ func TestRedlockIsBrokenByClockJumps(t *testing.T) {
 
 	// The storage is spared: a partition that holds a write back on its
 	// way breaks Redlock without any clock jump (TestRedlockIsBrokenByADelayedWrite).
-	r := search(t, sc, Budget{Kinds: []string{KindClockJump, KindPartition}, MaxFaults: 2, SpareStorage: true}, 5, 0)
+	r := search(t, sc, Budget{Kinds: []sim.FaultKind{KindClockJump, KindPartition}, MaxFaults: 2, SpareStorage: true}, 5, 0)
 	require.True(t, r.Found)
-	var kinds []string
+	var kinds []sim.FaultKind
 	for _, f := range r.Faults {
 		kinds = append(kinds, f.Kind())
 	}
-	assert.ElementsMatch(t, []string{"clockJump", "partition"}, kinds, "one master's clock jump and a partition: %v", r.Faults)
+	assert.ElementsMatch(t, []sim.FaultKind{sim.FaultClockJump, sim.FaultPartition}, kinds, "one master's clock jump and a partition: %v", r.Faults)
 	_, sum := runOf(t, withFaults(r.Scenario, r.Faults[:1]))
 	assert.True(t, sum.Safe)
 	_, sum = runOf(t, withFaults(r.Scenario, r.Faults[1:]))
@@ -186,11 +186,11 @@ func TestFencedRedisIsNeverBrokenByPausesPartitionsOrJumps(t *testing.T) {
 	sc := preset(t, "redis-gc-pause-fenced")
 	require.True(t, sc.Fencing)
 	for _, seed := range []int64{1, 2} {
-		r := search(t, sc, Budget{Kinds: []string{KindPause, KindPartition, KindClockJump}, Runs: 4000}, seed, 0)
+		r := search(t, sc, Budget{Kinds: []sim.FaultKind{KindPause, KindPartition, KindClockJump}, Runs: 4000}, seed, 0)
 		assert.False(t, r.Found, "seed %d: faults %v", seed, r.Faults)
 		assert.Equal(t, 4000, r.Runs)
 	}
-	r := search(t, sc, Budget{Kinds: []string{KindCrash}}, 1, 0)
+	r := search(t, sc, Budget{Kinds: []sim.FaultKind{KindCrash}}, 1, 0)
 	require.True(t, r.Found, "a crash without persistence resets what fencing relies on")
 	restarted := false
 	for _, f := range r.Faults {
@@ -221,7 +221,7 @@ func TestSearchIsDeterministicWhateverTheCores(t *testing.T) {
 		preset string
 		b      Budget
 	}{
-		{"redlock-happy-path", Budget{Kinds: []string{KindClockJump}}},
+		{"redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump}}},
 		{"redis-gc-pause-fenced", Budget{}},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
@@ -272,7 +272,7 @@ func TestSearchDrawsStepsAndTheStorage(t *testing.T) {
 				require.Zero(t, f.At, "a fault tied to a step has no instant")
 			}
 			if g.Target == sim.StorageName || slices.Contains(g.Group, sim.StorageName) {
-				seen["storage "+g.Kind] = true
+				seen["storage "+g.Kind.String()] = true
 			}
 		}
 	}
@@ -327,8 +327,8 @@ func TestBudgetIsChecked(t *testing.T) {
 		b    Budget
 		want string
 	}{
-		{Budget{Kinds: []string{"meteor"}}, `faults: unknown kind "meteor"`},
-		{Budget{Kinds: []string{KindFailover}}, "faults: redis mode has no failover here"},
+		{Budget{Kinds: []sim.FaultKind{sim.FaultRestart}}, `faults: unknown kind "restart"`},
+		{Budget{Kinds: []sim.FaultKind{KindFailover}}, "faults: redis mode has no failover here"},
 		{Budget{MaxFaults: 11}, "max-faults: 11, want 1 to 10"},
 		{Budget{MaxPause: time.Microsecond}, "max-pause:"},
 		{Budget{MaxJump: -time.Second}, "max-jump:"},
@@ -349,7 +349,7 @@ func TestBudgetIsChecked(t *testing.T) {
 func TestParseKinds(t *testing.T) {
 	k, err := ParseKinds("pause, clockjump,pause")
 	require.NoError(t, err)
-	assert.Equal(t, []string{KindPause, KindClockJump}, k)
+	assert.Equal(t, []sim.FaultKind{KindPause, KindClockJump}, k)
 	_, err = ParseKinds("pause,nope")
 	assert.ErrorContains(t, err, `unknown kind "nope"`)
 	_, err = ParseKinds(",")
@@ -424,15 +424,15 @@ func TestShrunkScheduleIsMinimal(t *testing.T) {
 		budget Budget
 		seed   int64
 	}{
-		{"redis one pause", "redis-happy-path", Budget{Kinds: []string{KindPause}, MaxFaults: 1}, 1},
+		{"redis one pause", "redis-happy-path", Budget{Kinds: []sim.FaultKind{KindPause}, MaxFaults: 1}, 1},
 		{"redis default", "redis-happy-path", Budget{}, 1},
 		{"fenced redis default", "redis-gc-pause-fenced", Budget{}, 1},
-		{"redlock jumps", "redlock-happy-path", Budget{Kinds: []string{KindClockJump}}, 1},
-		{"redlock jump and partitions", "redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}}, 1},
-		{"redlock Kleppmann", "redlock-happy-path", Budget{Kinds: []string{KindClockJump, KindPartition}, MaxFaults: 2, SpareStorage: true}, 5},
+		{"redlock jumps", "redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump}}, 1},
+		{"redlock jump and partitions", "redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump, KindPartition}}, 1},
+		{"redlock Kleppmann", "redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump, KindPartition}, MaxFaults: 2, SpareStorage: true}, 5},
 		{"zookeeper default", "zk-gc-pause", Budget{}, 1},
 		{"etcd default", "etcd-happy-path", Budget{}, 1},
-		{"etcd crashes and partitions", "etcd-happy-path", Budget{Kinds: []string{KindCrash, KindPartition}}, 1},
+		{"etcd crashes and partitions", "etcd-happy-path", Budget{Kinds: []sim.FaultKind{KindCrash, KindPartition}}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := search(t, preset(t, tc.preset), tc.budget, tc.seed, 0)
@@ -472,7 +472,7 @@ func TestSearchLeavesRoomForFaultsToPlayOut(t *testing.T) {
 // holder's write travels, healed after the lease has passed to another
 // client, whose read got there first. Redlock has no token to refuse it.
 func TestRedlockIsBrokenByADelayedWrite(t *testing.T) {
-	r := search(t, preset(t, "redlock-happy-path"), Budget{Kinds: []string{KindPartition}, MaxFaults: 1}, 1, 0)
+	r := search(t, preset(t, "redlock-happy-path"), Budget{Kinds: []sim.FaultKind{KindPartition}, MaxFaults: 1}, 1, 0)
 	require.True(t, r.Found)
 	require.Len(t, r.Faults, 1)
 	assert.Contains(t, r.Faults[0].Partition[0], sim.StorageName, "the partition holds the storage: %v", r.Faults)

@@ -18,26 +18,27 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
-// The kinds of fault the search may schedule, as `--faults` names them.
+// The kinds of fault the search may schedule; `--faults` names them as
+// the scenario file does.
 const (
-	KindPause     = "pause"
-	KindPartition = "partition"
-	KindClockJump = "clockJump"
-	KindCrash     = "crash"
-	KindFailover  = "failover"
+	KindPause     = sim.FaultPause
+	KindPartition = sim.FaultPartition
+	KindClockJump = sim.FaultClockJump
+	KindCrash     = sim.FaultCrash
+	KindFailover  = sim.FaultFailover
 )
 
 // Kinds lists every kind the search knows, in the order it reports them.
-var Kinds = []string{KindPause, KindPartition, KindClockJump, KindCrash, KindFailover}
+var Kinds = []sim.FaultKind{KindPause, KindPartition, KindClockJump, KindCrash, KindFailover}
 
 // Budget bounds what the search tries; the zero value of a field means the
 // mode's default (DefaultBudget).
 type Budget struct {
-	Kinds        []string      // kinds of fault a schedule may hold
-	MaxFaults    int           // most faults in one schedule
-	MaxPause     time.Duration // longest pause (and longest a crashed server stays down)
-	MaxJump      time.Duration // largest clock jump, either way
-	MaxPartition time.Duration // longest partition
+	Kinds        []sim.FaultKind // kinds of fault a schedule may hold
+	MaxFaults    int             // most faults in one schedule
+	MaxPause     time.Duration   // longest pause (and longest a crashed server stays down)
+	MaxJump      time.Duration   // largest clock jump, either way
+	MaxPartition time.Duration   // longest partition
 	// SpareStorage leaves the storage node out of every fault: the
 	// question is then what the lock service lets through by itself (a
 	// write held back on its way to the storage breaks any lock without
@@ -72,8 +73,8 @@ func DefaultBudget(sc *sim.Scenario) Budget {
 
 // availableKinds are the kinds the scenario has a target for: a failover
 // only where the mode allows one (Redis with a replica).
-func availableKinds(sc *sim.Scenario) []string {
-	out := []string{KindPause, KindPartition, KindClockJump, KindCrash}
+func availableKinds(sc *sim.Scenario) []sim.FaultKind {
+	out := []sim.FaultKind{KindPause, KindPartition, KindClockJump, KindCrash}
 	if len(failoverTargets(sc)) > 0 {
 		out = append(out, KindFailover)
 	}
@@ -139,7 +140,7 @@ func (b Budget) withDefaults(sc *sim.Scenario) Budget {
 func (b Budget) validate(sc *sim.Scenario) error {
 	for _, k := range b.Kinds {
 		if !slices.Contains(Kinds, k) {
-			return fmt.Errorf("faults: unknown kind %q (one of %s)", k, strings.Join(Kinds, ", "))
+			return fmt.Errorf("faults: unknown kind %q (one of %s)", k, sim.JoinFaultKinds(Kinds, ", "))
 		}
 		if k == KindFailover && len(failoverTargets(sc)) == 0 {
 			return fmt.Errorf("faults: %s mode has no failover here (%w)", sc.Mode, noFailover(sc))
@@ -162,24 +163,25 @@ func (b Budget) validate(sc *sim.Scenario) error {
 	return nil
 }
 
-// ParseKinds reads a comma-separated list of kinds (`pause,clockJump`).
-func ParseKinds(s string) ([]string, error) {
-	var out []string
-	for _, k := range strings.Split(s, ",") {
-		k = strings.TrimSpace(k)
-		if k == "" {
+// ParseKinds reads a comma-separated list of kinds (`pause,clockJump`),
+// in any case.
+func ParseKinds(s string) ([]sim.FaultKind, error) {
+	var out []sim.FaultKind
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
 			continue
 		}
-		i := slices.IndexFunc(Kinds, func(x string) bool { return strings.EqualFold(x, k) })
-		if i < 0 {
-			return nil, fmt.Errorf("unknown kind %q (one of %s)", k, strings.Join(Kinds, ", "))
+		k, ok := sim.ParseFaultKind(name)
+		if !ok || !slices.Contains(Kinds, k) {
+			return nil, fmt.Errorf("unknown kind %q (one of %s)", name, sim.JoinFaultKinds(Kinds, ", "))
 		}
-		if !slices.Contains(out, Kinds[i]) {
-			out = append(out, Kinds[i])
+		if !slices.Contains(out, k) {
+			out = append(out, k)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("want at least one kind (%s)", strings.Join(Kinds, ", "))
+		return nil, fmt.Errorf("want at least one kind (%s)", sim.JoinFaultKinds(Kinds, ", "))
 	}
 	return out, nil
 }

@@ -11,7 +11,7 @@ import (
 // gene is one fault of a schedule, in the form the search varies and the
 // shrink reduces; compile turns it into the scenario's faults.
 type gene struct {
-	Kind    string
+	Kind    sim.FaultKind
 	Target  string        // the node of a pause, clock jump, crash or failover
 	Group   []string      // the nodes a partition cuts off from the rest
 	At      time.Duration // when it starts

@@ -183,7 +183,7 @@ func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 	// When the first fault struck (a pause tied to a step has no instant
 	// of its own); the marks also hold heals and the scenario's changes.
 	for _, m := range c.Faults() {
-		if len(s) > 0 && m.Kind != "heal" && m.Kind != "change" && m.Kind != "promote" {
+		if len(s) > 0 && m.Kind != sim.FaultHeal && m.Kind != sim.FaultChange && m.Kind != sim.FaultPromote {
 			first = m.At
 			break
 		}
@@ -274,16 +274,16 @@ func Count(noun string, n int) sim.Words {
 }
 
 // limitOf is a kind of fault with the budget's bound on it: "pauses ≤ 20 s".
-func limitOf(b Budget, kind string) sim.Words {
+func limitOf(b Budget, kind sim.FaultKind) sim.Words {
 	switch kind {
 	case KindPause, KindCrash:
-		return sim.Say("break.limit."+kind, "d", seconds(b.MaxPause))
+		return sim.Say("break.limit."+kind.String(), "d", seconds(b.MaxPause))
 	case KindPartition:
-		return sim.Say("break.limit."+kind, "d", seconds(b.MaxPartition))
+		return sim.Say("break.limit."+kind.String(), "d", seconds(b.MaxPartition))
 	case KindClockJump:
-		return sim.Say("break.limit."+kind, "d", seconds(b.MaxJump))
+		return sim.Say("break.limit."+kind.String(), "d", seconds(b.MaxJump))
 	}
-	return sim.Say("break.kind." + kind)
+	return sim.Say("break.kind." + kind.String())
 }
 
 // Captioned is the found scenario with the story as its captions, each in

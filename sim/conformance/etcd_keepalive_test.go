@@ -84,11 +84,11 @@ func TestEtcdKeepAliveOnALeaderlessMember(t *testing.T) {
 	var simLost, simSent, simEnded time.Duration = -1, -1, -1
 	for _, e := range s.Trace() {
 		switch {
-		case simLost < 0 && e.Node == "etcd-3" && e.Kind == "raft" && strings.Contains(e.Note, "pre-vote"):
+		case simLost < 0 && e.Node == "etcd-3" && e.Kind.String() == "raft" && strings.Contains(e.Note, "pre-vote"):
 			simLost = e.At
-		case simLost >= 0 && simSent < 0 && e.Node == "client-3" && e.Kind == "send" && e.Op == string(etcd.OpKeepAlive):
+		case simLost >= 0 && simSent < 0 && e.Node == "client-3" && e.Kind == sim.TraceSend && e.Op == etcd.OpKeepAlive.String():
 			simSent = e.At
-		case simSent >= 0 && simEnded < 0 && e.Node == "client-3" && e.Kind == "session" && strings.Contains(e.Note, "stream broken"):
+		case simSent >= 0 && simEnded < 0 && e.Node == "client-3" && e.Kind.String() == "session" && strings.Contains(e.Note, "stream broken"):
 			simEnded = e.At
 		}
 	}

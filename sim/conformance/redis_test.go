@@ -75,7 +75,7 @@ func simAnswer(step redisStep, r sim.ScriptReply, ok bool) string {
 	case simredis.OpReadOnly:
 		return "READONLY"
 	}
-	return "? " + string(reply.Op)
+	return "? " + reply.Op.String()
 }
 
 // realRedis runs redis steps against real servers.
@@ -115,7 +115,7 @@ func (rr *realRedis) do(ctx context.Context, st redisStep) string {
 	case st.op == simredis.OpDel:
 		res, err = c.Del(ctx, rr.key).Result()
 	default:
-		panic("unknown op " + st.op)
+		panic("unknown op " + st.op.String())
 	}
 	switch {
 	case errors.Is(err, redis.Nil):

@@ -275,7 +275,7 @@ func (r *simZK) answer(steps []zkStep, k int) string {
 	case reply.Op == zookeeper.OpErr:
 		return string(reply.Code)
 	case reply.Op != zookeeper.OpOK:
-		return "? " + string(reply.Op)
+		return "? " + reply.Op.String()
 	case st.op == zookeeper.OpCreate:
 		return "OK " + baseName(reply.Path)
 	case st.op == zookeeper.OpGetChildren:

@@ -262,7 +262,7 @@ func (c *etcdClient) sessionDone(ctx sim.Ctx, why string, words sim.Words) {
 	c.sess = sessExpired
 	c.dlGen++
 	if ctx.Tracing() {
-		ctx.TraceSaid("session", "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
+		ctx.TraceSaid(traceSession, "Done", fmt.Sprintf("lease %x: %s", c.lease, why),
 			sim.Say("note.etcd.sessionDone", "lease", fmt.Sprintf("%x", c.lease)).Part("why", words))
 	}
 	if c.State == sim.StateHolding {
@@ -280,7 +280,7 @@ func (c *etcdClient) keepAliveBroken(ctx sim.Ctx, why etcdErr) {
 	}
 	c.kaStream = false
 	c.kaGen++
-	ctx.TraceSaid("session", string(OpKeepAlive), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
+	ctx.TraceSaid(traceSession, OpKeepAlive.String(), "keepalive stream broken: "+string(why)+"; reopening in "+keepAliveTick.String(),
 		sim.Say("note.etcd.streamBroken", "err", string(why), "in", keepAliveTick.String()))
 	ctx.After(keepAliveTick, sim.Timer{Kind: timerKeepAliveReopen, Seq: c.kaGen})
 }
@@ -353,7 +353,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.sess, c.lease, c.leaseTTL, c.keepalives = sessAlive, g.Lease, g.TTL, 0
 		c.myKey = Prefix + strconv.FormatInt(g.Lease, 16)
 		if ctx.Tracing() {
-			ctx.TraceSaid("session", string(OpGrant), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
+			ctx.TraceSaid(traceSession, OpGrant.String(), fmt.Sprintf("lease %x granted, TTL %v", g.Lease, g.TTL),
 				sim.Say("note.etcd.leaseGranted", "lease", fmt.Sprintf("%x", g.Lease), "ttl", g.TTL.String()))
 		}
 		c.startKeepAlive(ctx)
@@ -368,7 +368,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		if ctx.Tracing() {
-			ctx.TraceSaid("lock", string(OpTxn), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
+			ctx.TraceSaid(traceLock, OpTxn.String(), fmt.Sprintf("%s created at revision %d; owner %s has %d", c.myKey, c.myRev, r.OwnerKey, r.OwnerRev),
 				sim.Say("note.etcd.created", "key", c.myKey, "rev", fmt.Sprint(c.myRev), "owner", r.OwnerKey, "ownerRev", fmt.Sprint(r.OwnerRev)))
 		}
 		c.query(ctx)
@@ -397,7 +397,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.watch(ctx, r.Key, false, r.Rev)
 	case phCheck:
 		if RangeRespOf(m).Key == "" {
-			ctx.TraceSaid("lock", string(OpRange), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
+			ctx.TraceSaid(traceLock, OpRange.String(), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
 			if c.sess == sessAlive {
 				c.sess = sessExpired
 				c.dlGen++
@@ -412,7 +412,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// etcd recorded the write when it applied the Txn (applyEntry).
 		c.WriteAnswered()
 		if !TxnRespOf(m).Succeeded {
-			ctx.TraceSaid("write", string(OpTxn), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
+			ctx.TraceSaid(sim.TraceWrite, OpTxn.String(), fmt.Sprintf("guarded write refused: CreateRevision(%s) != %d", c.myKey, c.myRev),
 				sim.Say("note.etcd.writeRefused", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 		}
 		c.unlock(ctx)
@@ -438,7 +438,7 @@ func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
 	if prefix {
 		what, words = "any change under "+key, sim.Say("note.etcd.waitChange", "key", key, "rev", fmt.Sprint(from))
 	}
-	ctx.TraceSaid("lock", string(OpWatch), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
+	ctx.TraceSaid(traceLock, OpWatch.String(), fmt.Sprintf("waiting for %s from revision %d", what, from), words)
 }
 
 func (c *etcdClient) openWatch(ctx sim.Ctx) {
@@ -482,7 +482,7 @@ func (c *etcdClient) acquired(ctx sim.Ctx) {
 	c.cancelWatch(ctx)
 	c.phase = phWork
 	if ctx.Tracing() {
-		ctx.TraceSaid("lock", "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
+		ctx.TraceSaid(traceLock, "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
 			sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 	}
 	c.Grant(ctx, c.myRev, 0)
@@ -491,7 +491,7 @@ func (c *etcdClient) acquired(ctx sim.Ctx) {
 // failed handles an error or a timeout of the outstanding call: the
 // client moves to the next endpoint and the Mutex call returns the error.
 func (c *etcdClient) failed(ctx sim.Ctx, why etcdErr) {
-	ctx.TraceSaid("rpc", c.phase, string(why), sim.AsIs(string(why)))
+	ctx.TraceSaid(traceRPC, c.phase, string(why), sim.AsIs(string(why)))
 	c.switchEndpoint()
 	if c.repeatable(why) {
 		c.retries++

@@ -73,11 +73,12 @@ const (
 	errReset          etcdErr = "connection reset"
 )
 
-// Server roles as the cluster view shows them.
-const (
-	roleLeader    = "leader"
-	roleFollower  = "follower"
-	roleCandidate = "candidate"
+// A member's roles, as the cluster view shows them (a pre-candidate is a
+// candidate).
+var (
+	RoleLeader    = sim.NewRole("leader")
+	RoleFollower  = sim.NewRole("follower")
+	RoleCandidate = sim.NewRole("candidate")
 )
 
 func init() { sim.RegisterMode(etcdMode{}) }

@@ -45,7 +45,7 @@ func etcdGrantOf(sum sim.Summary, client string) (sim.GrantSummary, bool) {
 // fields (empty ones match anything) and containing note; -1 if none.
 func etcdTraceAt(s *sim.Sim, node, kind, op, note string) time.Duration {
 	for _, e := range s.Trace() {
-		if (node == "" || e.Node == node) && (kind == "" || e.Kind == kind) && (op == "" || e.Op == op) && strings.Contains(e.Note, note) {
+		if (node == "" || e.Node == node) && (kind == "" || e.Kind.String() == kind) && (op == "" || e.Op == op) && strings.Contains(e.Note, note) {
 			return e.At
 		}
 	}
@@ -242,7 +242,7 @@ func TestEtcdKeepAliveCadence(t *testing.T) {
 			s, _ := etcdRun(t, sc)
 			var sends []time.Duration
 			for _, e := range s.Trace() {
-				if e.Node == "client-1" && e.Kind == "send" && e.Op == "KeepAlive" {
+				if e.Node == "client-1" && e.Kind == sim.TraceSend && e.Op == "KeepAlive" {
 					sends = append(sends, e.At)
 				}
 			}
@@ -367,8 +367,8 @@ func TestEtcdView(t *testing.T) {
 		assert.Equal(t, m.Role, n.Role)
 		assert.Contains(t, n.Detail, "rev 5")
 	}
-	assert.Equal(t, "leader", snap.Nodes[v.Members[0].Node].Role)
-	assert.Equal(t, "follower", snap.Nodes[v.Members[1].Node].Role)
+	assert.Equal(t, etcd.RoleLeader, snap.Nodes[v.Members[0].Node].Role)
+	assert.Equal(t, etcd.RoleFollower, snap.Nodes[v.Members[1].Node].Role)
 	for i := 0; i < 4; i++ {
 		n := snap.Nodes[i]
 		assert.Equal(t, "alive", n.Session)
@@ -692,13 +692,13 @@ func TestEtcdLeaseGrantOnALeaderlessMember(t *testing.T) {
 				if e.Node != "client-3" || e.At < restart {
 					continue
 				}
-				if e.Kind == "send" && e.Op == "Grant" {
+				if e.Kind == sim.TraceSend && e.Op == "Grant" {
 					grants = append(grants, e)
 				}
-				if e.Kind == "session" && e.Op == "Grant" && granted < 0 {
+				if e.Kind.String() == "session" && e.Op == "Grant" && granted < 0 {
 					granted = e.At
 				}
-				assert.NotEqual(t, "unheld", e.Kind, "the Lock call does not fail: %v", e)
+				assert.NotEqual(t, sim.TraceUnheld, e.Kind, "the Lock call does not fail: %v", e)
 			}
 			require.Greater(t, granted, tc.heal, "granted after the heal")
 			if tc.crash == 0 {
@@ -739,10 +739,10 @@ func TestEtcdKeepAliveWaitsForALeader(t *testing.T) {
 		if e.Node != "client-3" || e.At < lost {
 			continue
 		}
-		if e.Kind == "send" && e.Op == "KeepAlive" {
+		if e.Kind == sim.TraceSend && e.Op == "KeepAlive" {
 			sent = append(sent, e)
 		}
-		if e.Kind == "session" && e.Op == "KeepAlive" && strings.Contains(e.Note, "stream broken") {
+		if e.Kind.String() == "session" && e.Op == "KeepAlive" && strings.Contains(e.Note, "stream broken") {
 			broken = append(broken, e)
 		}
 	}
@@ -773,10 +773,10 @@ func TestEtcdHeldKeepAliveGoesOnceALeaderIsBack(t *testing.T) {
 	require.Greater(t, lost, time.Second)
 	var held, renews []time.Duration
 	for _, e := range s.Trace() {
-		if e.Node == "etcd-3" && e.Kind == "recv" && e.Op == "KeepAlive" && e.At > lost && e.At < heal {
+		if e.Node == "etcd-3" && e.Kind == sim.TraceRecv && e.Op == "KeepAlive" && e.At > lost && e.At < heal {
 			held = append(held, e.At)
 		}
-		if e.Node == "etcd-3" && e.Kind == "send" && e.Op == "LeaseRenew" && e.At > heal && e.At < 5*time.Second {
+		if e.Node == "etcd-3" && e.Kind == sim.TraceSend && e.Op == "LeaseRenew" && e.At > heal && e.At < 5*time.Second {
 			renews = append(renews, e.At)
 		}
 	}

@@ -26,7 +26,7 @@ func (s *Server) promote(ctx sim.Ctx) {
 		s.putLease(id, l)
 	}
 	if len(s.leases) > 0 {
-		s.trace(ctx, "lease", "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), ElectionTimeout),
+		s.trace(ctx, traceLease, "promote", fmt.Sprintf("lessor promoted: %d lease(s) extended to %v + TTL", len(s.leases), ElectionTimeout),
 			sim.Say("note.etcd.promoted", "n", strconv.Itoa(len(s.leases)), "timeout", ElectionTimeout.String()))
 	}
 	var keep []etcdRenewWait
@@ -83,7 +83,7 @@ func (s *Server) revokeExpired(ctx sim.Ctx) {
 		l.RetryAt = now + expiredLeaseRetry
 		s.putLease(id, l)
 		if ctx.Tracing() {
-			s.trace(ctx, "lease", "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
+			s.trace(ctx, traceLease, "expire", fmt.Sprintf("lease %x expired by the leader's clock: proposing its revoke", id),
 				sim.Say("note.etcd.leaseExpired", "lease", fmt.Sprintf("%x", id)))
 		}
 		s.appendEntry(ctx, etcdEntry{Type: entRevoke, Lease: id, N: 1, Client: l.Client, Origin: s.self})

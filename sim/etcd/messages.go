@@ -13,60 +13,70 @@ import (
 // member's reply set it). The client's ops are exported, for the
 // conformance tests' scripted clients; the members' among themselves are
 // not.
-const (
-	OpGrant         sim.Op = "Grant"
-	OpGrantResp     sim.Op = "GrantResp"
-	OpKeepAlive     sim.Op = "KeepAlive"
-	OpKeepAliveResp sim.Op = "KeepAliveResp"
-	OpKeepAliveErr  sim.Op = "KeepAliveErr"
-	OpTxn           sim.Op = "Txn"
-	OpTxnResp       sim.Op = "TxnResp"
-	OpRange         sim.Op = "Range"
-	OpRangeResp     sim.Op = "RangeResp"
-	OpDelete        sim.Op = "Delete"
-	OpDeleteResp    sim.Op = "DeleteResp"
-	OpRevoke        sim.Op = "Revoke"
-	OpRevokeResp    sim.Op = "RevokeResp"
-	OpWatch         sim.Op = "Watch"
-	OpWatchCreated  sim.Op = "WatchCreated"
-	OpWatchCancel   sim.Op = "WatchCancel"
-	OpEventPut      sim.Op = "PUT"
-	OpEventDelete   sim.Op = "DELETE"
-	OpError         sim.Op = "Error"
-	OpRST           sim.Op = "RST" // the kernel resets the connections of a dead process
+var (
+	OpGrant         = sim.NewOp("Grant")
+	OpGrantResp     = sim.NewOp("GrantResp")
+	OpKeepAlive     = sim.NewOp("KeepAlive")
+	OpKeepAliveResp = sim.NewOp("KeepAliveResp")
+	OpKeepAliveErr  = sim.NewOp("KeepAliveErr")
+	OpTxn           = sim.NewOp("Txn")
+	OpTxnResp       = sim.NewOp("TxnResp")
+	OpRange         = sim.NewOp("Range")
+	OpRangeResp     = sim.NewOp("RangeResp")
+	OpDelete        = sim.NewOp("Delete")
+	OpDeleteResp    = sim.NewOp("DeleteResp")
+	OpRevoke        = sim.NewOp("Revoke")
+	OpRevokeResp    = sim.NewOp("RevokeResp")
+	OpWatch         = sim.NewOp("Watch")
+	OpWatchCreated  = sim.NewOp("WatchCreated")
+	OpWatchCancel   = sim.NewOp("WatchCancel")
+	OpEventPut      = sim.NewOp("PUT")
+	OpEventDelete   = sim.NewOp("DELETE")
+	OpError         = sim.NewOp("Error")
+	OpRST           = sim.NewOp("RST") // the kernel resets the connections of a dead process
 )
 
 // The members' ops among themselves.
-const (
-	raftApp           sim.Op = "MsgApp"
-	raftAppResp       sim.Op = "MsgAppResp"
-	raftHeartbeat     sim.Op = "MsgHeartbeat"
-	raftHeartbeatResp sim.Op = "MsgHeartbeatResp"
-	raftPreVote       sim.Op = "MsgPreVote"
-	raftPreVoteResp   sim.Op = "MsgPreVoteResp"
-	raftVote          sim.Op = "MsgVote"
-	raftVoteResp      sim.Op = "MsgVoteResp"
-	raftProp          sim.Op = "MsgProp"
-	raftReadIndex     sim.Op = "MsgReadIndex"
-	raftReadIndexResp sim.Op = "MsgReadIndexResp"
-	leaseRenew        sim.Op = "LeaseRenew" // a follower forwards a keepalive to the leader
-	leaseRenewResp    sim.Op = "LeaseRenewResp"
+var (
+	raftApp           = sim.NewOp("MsgApp")
+	raftAppResp       = sim.NewOp("MsgAppResp")
+	raftHeartbeat     = sim.NewOp("MsgHeartbeat")
+	raftHeartbeatResp = sim.NewOp("MsgHeartbeatResp")
+	raftPreVote       = sim.NewOp("MsgPreVote")
+	raftPreVoteResp   = sim.NewOp("MsgPreVoteResp")
+	raftVote          = sim.NewOp("MsgVote")
+	raftVoteResp      = sim.NewOp("MsgVoteResp")
+	raftProp          = sim.NewOp("MsgProp")
+	raftReadIndex     = sim.NewOp("MsgReadIndex")
+	raftReadIndexResp = sim.NewOp("MsgReadIndexResp")
+	leaseRenew        = sim.NewOp("LeaseRenew") // a follower forwards a keepalive to the leader
+	leaseRenewResp    = sim.NewOp("LeaseRenewResp")
 )
 
 // Timer kinds of etcd's members and clientv3's client.
-const (
-	timerRPC             sim.TimerKind = "rpc"      // the pending call's context deadline (or its retry); Seq is the call
-	timerKeepAlive       sim.TimerKind = "ka"       // clientv3's sendKeepAliveLoop: the next keepalive is due; Seq is the stream's generation
-	timerLeaseDeadline   sim.TimerKind = "deadline" // clientv3's deadlineLoop: has the lease's deadline passed?
-	timerKeepAliveReopen sim.TimerKind = "kareopen" // re-open a broken keepalive stream
-	timerWatchTimeout    sim.TimerKind = "wtimeout" // the watch's creation is due; Seq is the watch
-	timerResend          sim.TimerKind = "resend"   // retry a call refused by an unavailable member; Seq is the call
-	timerRewrite         sim.TimerKind = "rewrite"  // try the guarded write again
-	timerReunlock        sim.TimerKind = "reunlock" // try the unlock again
-	timerTick            sim.TimerKind = "tick"     // a member's raft tick (a Ctx.Tick)
-	timerLessor          sim.TimerKind = "lessor"   // the lessor's runLoop looks for expired leases (a Ctx.Tick)
-	timerRequest         sim.TimerKind = "req"      // a member gives up on a request it proposed (ReqTimeout); Seq is the request
-	timerWaitLeader      sim.TimerKind = "waitlead" // a request waits for a leader; Seq is the request
+var (
+	timerRPC             = sim.NewTimerKind("rpc")      // the pending call's context deadline (or its retry); Seq is the call
+	timerKeepAlive       = sim.NewTimerKind("ka")       // clientv3's sendKeepAliveLoop: the next keepalive is due; Seq is the stream's generation
+	timerLeaseDeadline   = sim.NewTimerKind("deadline") // clientv3's deadlineLoop: has the lease's deadline passed?
+	timerKeepAliveReopen = sim.NewTimerKind("kareopen") // re-open a broken keepalive stream
+	timerWatchTimeout    = sim.NewTimerKind("wtimeout") // the watch's creation is due; Seq is the watch
+	timerResend          = sim.NewTimerKind("resend")   // retry a call refused by an unavailable member; Seq is the call
+	timerRewrite         = sim.NewTimerKind("rewrite")  // try the guarded write again
+	timerReunlock        = sim.NewTimerKind("reunlock") // try the unlock again
+	timerTick            = sim.NewTimerKind("tick")     // a member's raft tick (a Ctx.Tick)
+	timerLessor          = sim.NewTimerKind("lessor")   // the lessor's runLoop looks for expired leases (a Ctx.Tick)
+	timerRequest         = sim.NewTimerKind("req")      // a member gives up on a request it proposed (ReqTimeout); Seq is the request
+	timerWaitLeader      = sim.NewTimerKind("waitlead") // a request waits for a leader; Seq is the request
+)
+
+// Trace kinds of etcd's members and clientv3 (besides the core's, such as
+// sim.TraceWrite for a guarded write refused).
+var (
+	traceRaft    = sim.NewTraceKind("raft")    // raft: a campaign, a leader elected or stepping down, a member wiped
+	traceLease   = sim.NewTraceKind("lease")   // the lessor: a lease expired, revoked, the lessor promoted
+	traceSession = sim.NewTraceKind("session") // clientv3's Session: its lease granted, its keepalive broken, done
+	traceLock    = sim.NewTraceKind("lock")    // clientv3's Mutex: its key created, waiting, acquired
+	traceRPC     = sim.NewTraceKind("rpc")     // a call failed (its phase and error)
 )
 
 // appendEntries is the body of a MsgApp: raft's Message{Term, Index,

@@ -28,7 +28,7 @@ func (s *Server) reset(ctx sim.Ctx, term int64) {
 func (s *Server) becomeFollower(ctx sim.Ctx, term int64, lead sim.NodeID) {
 	was, prev := s.isLeader(), s.lead
 	s.reset(ctx, term)
-	s.role, s.pre, s.lead = roleFollower, false, lead
+	s.role, s.pre, s.lead = RoleFollower, false, lead
 	if was {
 		s.demote(ctx)
 	}
@@ -42,15 +42,15 @@ func (s *Server) campaign(ctx sim.Ctx, pre bool) {
 		s.demote(ctx)
 	}
 	if pre {
-		s.role, s.pre, s.lead = roleCandidate, true, sim.None
+		s.role, s.pre, s.lead = RoleCandidate, true, sim.None
 		s.votes = make([]int8, len(s.members))
-		s.trace(ctx, "raft", string(raftPreVote), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
+		s.trace(ctx, traceRaft, raftPreVote.String(), fmt.Sprintf("no leader heard for %v: pre-vote for term %d", time.Duration(s.randomized)*Heartbeat, s.term+1),
 			sim.Say("note.etcd.preVote", "for", (time.Duration(s.randomized)*Heartbeat).String(), "term", strconv.FormatUint(uint64(s.term+1), 10)))
 	} else {
 		s.reset(ctx, s.term+1)
 		s.vote = s.self
-		s.role, s.pre = roleCandidate, false
-		s.trace(ctx, "raft", string(raftVote), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
+		s.role, s.pre = RoleCandidate, false
+		s.trace(ctx, traceRaft, raftVote.String(), fmt.Sprintf("campaign for term %d", s.term), sim.Say("note.etcd.campaign", "term", fmt.Sprint(s.term)))
 	}
 	if s.poll(ctx, s.self, true) {
 		return
@@ -102,8 +102,8 @@ func (s *Server) poll(ctx sim.Ctx, from sim.NodeID, granted bool) bool {
 
 func (s *Server) becomeLeader(ctx sim.Ctx) {
 	s.reset(ctx, s.term)
-	s.role, s.pre, s.lead = roleLeader, false, s.self
-	s.trace(ctx, "raft", "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
+	s.role, s.pre, s.lead = RoleLeader, false, s.self
+	s.trace(ctx, traceRaft, "leader", fmt.Sprintf("elected leader of term %d with log up to index %d", s.term, s.lastIndex()),
 		sim.Say("note.etcd.elected", "term", fmt.Sprint(s.term), "index", fmt.Sprint(s.lastIndex())))
 	s.appendEntry(ctx, etcdEntry{Type: entNoop, Client: sim.None, Origin: sim.None})
 	s.newLeader(ctx)
@@ -161,7 +161,7 @@ func (s *Server) tick(ctx sim.Ctx) {
 				s.active[i] = false
 			}
 			if act < s.quorum() {
-				s.trace(ctx, "raft", "leader", "check-quorum: lost contact with a majority, stepping down", sim.Say("note.etcd.stepDown"))
+				s.trace(ctx, traceRaft, "leader", "check-quorum: lost contact with a majority, stepping down", sim.Say("note.etcd.stepDown"))
 				s.becomeFollower(ctx, s.term, sim.None)
 			}
 		}
@@ -427,11 +427,11 @@ func (s *Server) step(ctx sim.Ctx, from sim.NodeID, peer int, m *sim.Msg) {
 			ctx.Send(from, voteResp{Term: s.term}.msg(resp))
 		}
 	case raftPreVoteResp:
-		if s.role == roleCandidate && s.pre {
+		if s.role == RoleCandidate && s.pre {
 			s.poll(ctx, from, voteRespOf(m).Granted)
 		}
 	case raftVoteResp:
-		if s.role == roleCandidate && !s.pre {
+		if s.role == RoleCandidate && !s.pre {
 			s.poll(ctx, from, voteRespOf(m).Granted)
 		}
 	case raftApp, raftHeartbeat:
@@ -447,7 +447,7 @@ func (s *Server) step(ctx sim.Ctx, from sim.NodeID, peer int, m *sim.Msg) {
 
 // fromLeader handles a MsgApp or MsgHeartbeat of term, this member's.
 func (s *Server) fromLeader(ctx sim.Ctx, from sim.NodeID, term int64, m *sim.Msg) {
-	if s.role == roleCandidate {
+	if s.role == RoleCandidate {
 		s.becomeFollower(ctx, term, from)
 	}
 	if s.isLeader() {

@@ -131,7 +131,7 @@ type Server struct {
 	commit int64
 
 	// Raft volatile state.
-	role            string
+	role            sim.Role
 	pre             bool // a pre-candidate, collecting pre-votes
 	lead            sim.NodeID
 	electionElapsed int
@@ -181,14 +181,14 @@ func newEtcdServer(sc *sim.Scenario, i int) *Server {
 		commit:   1,
 		applied:  1,
 		rev:      1,
-		role:     roleFollower,
+		role:     RoleFollower,
 		idPrefix: uint64(member) << 48,
 		idSuffix: (uint64(etcdBootUnixMilli) & (1<<40 - 1)) << 8,
 	}
 	s.log.Append(etcdEntry{Term: 1, Type: entNoop, Client: sim.None, Origin: sim.None})
 	s.resetState()
 	if i == 0 {
-		s.role, s.primary = roleLeader, true
+		s.role, s.primary = RoleLeader, true
 	}
 	return s
 }
@@ -245,7 +245,7 @@ func (s *Server) nextID() int64 {
 func (s *Server) quorum() int      { return len(s.members)/2 + 1 }
 func (s *Server) lastIndex() int64 { return int64(s.log.Len()) }
 func (s *Server) lastTerm() int64  { return s.termAt(s.lastIndex()) }
-func (s *Server) isLeader() bool   { return s.role == roleLeader }
+func (s *Server) isLeader() bool   { return s.role == RoleLeader }
 func (s *Server) termAt(i int64) int64 {
 	if i <= 0 || i > s.lastIndex() {
 		return 0
@@ -262,7 +262,7 @@ func (s *Server) memberIndex(id sim.NodeID) int {
 	return -1
 }
 
-func (s *Server) trace(ctx sim.Ctx, kind, op, note string, words sim.Words) {
+func (s *Server) trace(ctx sim.Ctx, kind sim.TraceKind, op, note string, words sim.Words) {
 	if !s.replay {
 		ctx.TraceSaid(kind, op, note, words)
 	}
@@ -315,7 +315,7 @@ func (s *Server) Crash(ctx sim.Ctx) {
 		ctx.Disown(Prefix, false)
 		s.ownedKey = ""
 	}
-	s.role, s.pre, s.lead, s.primary = roleFollower, false, sim.None, false
+	s.role, s.pre, s.lead, s.primary = RoleFollower, false, sim.None, false
 	s.pending = map[int64]etcdPending{}
 	s.watchers, s.conns, s.renewWait, s.kaStreams = nil, nil, nil, nil
 	s.reads, s.pendingReads = nil, nil
@@ -329,7 +329,7 @@ func (s *Server) Restart(ctx sim.Ctx, persist bool) {
 	if !persist {
 		s.term, s.vote, s.log, s.commit = 0, sim.None, sim.Chunked[etcdEntry]{}, 0
 		s.wipedReq = s.nextID()
-		ctx.TraceSaid("raft", "restart", "data directory lost: rejoining with an empty log", sim.Say("note.etcd.wiped"))
+		ctx.TraceSaid(traceRaft, "restart", "data directory lost: rejoining with an empty log", sim.Say("note.etcd.wiped"))
 	}
 	s.resetState()
 	s.history = sim.Chunked[etcdEvent]{}

@@ -125,7 +125,7 @@ func (s *Server) applyEntry(ctx sim.Ctx, e etcdEntry) {
 				note = fmt.Sprintf("lease %x %s: %s deleted at revision %d", e.Lease, why, strings.Join(l.Keys, ", "), s.rev)
 				words = sim.Say("note.etcd."+how+"Keys", "lease", lease, "keys", strings.Join(l.Keys, ", "), "rev", fmt.Sprint(s.rev))
 			}
-			s.trace(ctx, "lease", entRevoke, note, words)
+			s.trace(ctx, traceLease, entRevoke, note, words)
 		}
 		var keep []etcdRenewWait
 		for _, w := range s.renewWait {

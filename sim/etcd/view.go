@@ -35,7 +35,7 @@ type Lease struct {
 type Member struct {
 	Node      int // index into Snapshot.Nodes
 	Name      string
-	Role      string
+	Role      sim.Role
 	Term      int64
 	LastIndex int64 // last entry appended to its log
 	Commit    int64

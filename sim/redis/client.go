@@ -105,7 +105,7 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		return
 	}
-	if m.Seq != c.pending.Seq || c.pending.Op == "" {
+	if m.Seq != c.pending.Seq || c.pending.Op == sim.NoOp {
 		return // a late reply to an attempt already timed out
 	}
 	req := c.pending
@@ -136,17 +136,17 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.renewAfter(ctx)
 		} else {
 			c.renewing = false
-			ctx.TraceSaid("watchdog", string(OpPExpire), "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
+			ctx.TraceSaid(traceWatchdog, OpPExpire.String(), "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
 		}
 	case OpUnlock, OpDel:
 		switch {
 		case r.Int == 0 && req.Op == OpUnlock:
-			ctx.TraceSaid("release", string(req.Op), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
+			ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
 				sim.Say("note.redis.stillHeld"))
 		case r.Int < 0:
-			ctx.TraceSaid("release", string(req.Op), "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
+			ctx.TraceSaid(traceRelease, req.Op.String(), "returned nil: the lock was no longer ours", sim.Say("note.redis.unlockNotOurs"))
 		case r.Int == 0:
-			ctx.TraceSaid("release", string(req.Op), "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
+			ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: the lock was no longer ours", sim.Say("note.redis.releaseNotOurs"))
 		}
 	}
 }
@@ -178,12 +178,12 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			c.trySet(ctx)
 		}
 	case timerWatchdog:
-		if c.State == sim.StateHolding && c.renewing && c.pending.Op == "" {
+		if c.State == sim.StateHolding && c.renewing && c.pending.Op == sim.NoOp {
 			c.request(ctx, Command{Op: OpPExpire, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg())
 		}
 	case timerTimeout:
 		c.armed = false
-		if c.pending.Op == "" {
+		if c.pending.Op == sim.NoOp {
 			return
 		}
 		if left := c.deadline - ctx.Mono(); left > time.Microsecond {
@@ -193,7 +193,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		if c.attempt < RedissonRetryAttempts {
 			c.attempt++
-			ctx.TraceSaid("resend", string(c.pending.Op), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
+			ctx.TraceSaid(traceResend, c.pending.Op.String(), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
 				sim.Say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
 			c.send(ctx)
 			return
@@ -201,7 +201,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		req := c.pending
 		c.pending = sim.Msg{}
 		if ctx.Tracing() {
-			ctx.TraceSaid("timeout", string(req.Op), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
+			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
 				sim.Say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
 		}
 		switch req.Op {

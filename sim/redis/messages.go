@@ -10,26 +10,38 @@ import (
 // request's typed form is a Command and an answer's a Reply (below); only
 // this file reads or writes the envelope's fields for them. Both carry the
 // client's request id in Seq.
-const (
-	OpSet      sim.Op = "SET"     // SET key value NX PX ttl (with fencing: + INCR)
-	OpCAD      sim.Op = "CAD"     // compare-and-delete script
-	OpDel      sim.Op = "DEL"     // bare DEL
-	OpPExpire  sim.Op = "PEXPIRE" // compare-and-PEXPIRE script (watchdog)
-	OpLock     sim.Op = "LOCK"    // Redisson's lock script: a hash whose hold count a re-entry increments
-	OpUnlock   sim.Op = "UNLOCK"  // Redisson's unlock script: decrements the hold count, deletes at 0
-	OpOK       sim.Op = "OK"
-	OpNil      sim.Op = "nil"
-	OpInt      sim.Op = "INT"      // integer reply in N
-	OpRepl     sim.Op = "REPL"     // replication stream entry to a replica; its body is a *replEntry
-	OpReadOnly sim.Op = "READONLY" // error reply of a replica to a write
+var (
+	OpSet      = sim.NewOp("SET")     // SET key value NX PX ttl (with fencing: + INCR)
+	OpCAD      = sim.NewOp("CAD")     // compare-and-delete script
+	OpDel      = sim.NewOp("DEL")     // bare DEL
+	OpPExpire  = sim.NewOp("PEXPIRE") // compare-and-PEXPIRE script (watchdog)
+	OpLock     = sim.NewOp("LOCK")    // Redisson's lock script: a hash whose hold count a re-entry increments
+	OpUnlock   = sim.NewOp("UNLOCK")  // Redisson's unlock script: decrements the hold count, deletes at 0
+	OpOK       = sim.NewOp("OK")
+	OpNil      = sim.NewOp("nil")
+	OpInt      = sim.NewOp("INT")      // integer reply in N
+	OpRepl     = sim.NewOp("REPL")     // replication stream entry to a replica; its body is a *replEntry
+	OpReadOnly = sim.NewOp("READONLY") // error reply of a replica to a write
 )
 
 // Timer kinds of the Redis server and Redisson's client.
-const (
-	timerExpire   sim.TimerKind = "expire"   // a key's deadline on the server's wall clock; Key is the key
-	timerSentinel sim.TimerKind = "sentinel" // Sentinel's promotion order reaching the replica
-	timerTimeout  sim.TimerKind = "timeout"  // Redisson's client: the pending request's answer is due
-	timerWatchdog sim.TimerKind = "watchdog" // Redisson's client: time to extend the lease
+var (
+	timerExpire   = sim.NewTimerKind("expire")   // a key's deadline on the server's wall clock; Key is the key
+	timerSentinel = sim.NewTimerKind("sentinel") // Sentinel's promotion order reaching the replica
+	timerTimeout  = sim.NewTimerKind("timeout")  // Redisson's client: the pending request's answer is due
+	timerWatchdog = sim.NewTimerKind("watchdog") // Redisson's client: time to extend the lease
+)
+
+// Trace kinds of the Redis server, Sentinel and Redisson's client.
+var (
+	traceExpire   = sim.NewTraceKind("expire")   // a key expired on the server
+	tracePromote  = sim.NewTraceKind("promote")  // the replica promoted to master
+	traceSentinel = sim.NewTraceKind("sentinel") // Sentinel's verdict
+	traceReenter  = sim.NewTraceKind("reenter")  // a re-entry of the holder's own lock
+	traceRelease  = sim.NewTraceKind("release")  // an unlock that found the lock no longer ours
+	traceResend   = sim.NewTraceKind("resend")   // a request resent after its timeout
+	traceTimeout  = sim.NewTraceKind("timeout")  // a request given up
+	traceWatchdog = sim.NewTraceKind("watchdog") // the watchdog's renewal
 )
 
 // replEntry is the body of an OpRepl: one entry of the replication stream,

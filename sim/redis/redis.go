@@ -87,7 +87,7 @@ func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
 		s.replicaName = "redis-2"
 	}
 	if i == 1 {
-		s.Role = "replica"
+		s.Role = RoleReplica
 	}
 	return s
 }
@@ -124,15 +124,15 @@ func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
 func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 	s := ctx.Sim()
 	if !s.Nodes[failed].Crashed {
-		ctx.TraceSaid("sentinel", "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
+		ctx.TraceSaid(traceSentinel, "", "the master answers again: no failover", sim.Say("note.redis.sentinelNoFailover"))
 		return
 	}
 	rep := s.Nodes[ctx.ID()].Proc.(*Server)
-	if rep.Role != "replica" {
+	if rep.Role != RoleReplica {
 		return
 	}
 	rep.promote(ctx)
-	s.Check.Fault(s.Now(), "promote", s.Nodes[ctx.ID()].Name, "")
+	s.Check.Fault(s.Now(), sim.FaultPromote, s.Nodes[ctx.ID()].Name, "")
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok && !s.Nodes[i].Crashed {
 			c.master = ctx.ID()

@@ -64,7 +64,7 @@ func TestRedisPresets(t *testing.T) {
 			assert.False(t, sum.Safe)
 			var promoted []sim.FaultMark
 			for _, f := range rec.Timeline().Faults {
-				if f.Kind == "promote" {
+				if f.Kind == sim.FaultPromote {
 					promoted = append(promoted, f)
 				}
 			}
@@ -88,7 +88,7 @@ func TestRedisPresets(t *testing.T) {
 			sc.Faults = append(sc.Faults, sim.Fault{At: sim.Duration(2 * time.Second), Restart: "redis-1", Persist: true})
 		}, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 			for _, f := range rec.Timeline().Faults {
-				assert.NotEqual(t, "promote", f.Kind, "the master came back before Sentinel's delay: no failover")
+				assert.NotEqual(t, sim.FaultPromote, f.Kind, "the master came back before Sentinel's delay: no failover")
 			}
 			assert.Zero(t, sum.Violations)
 		}},
@@ -145,7 +145,7 @@ func TestWatchdogRenewsEveryThirdOfTTL(t *testing.T) {
 	require.NoError(t, err)
 	var renewals []time.Duration
 	for _, e := range rec.Trace() {
-		if e.Kind == "send" && e.Op == string(redis.OpPExpire) && e.Node == "client-1" {
+		if e.Kind == sim.TraceSend && e.Op == redis.OpPExpire.String() && e.Node == "client-1" {
 			renewals = append(renewals, e.At)
 		}
 	}
@@ -198,10 +198,10 @@ func TestRedissonResendsThroughAPartition(t *testing.T) {
 		if e.Node != "client-1" {
 			continue
 		}
-		if e.Kind == "resend" && e.Op == string(redis.OpPExpire) {
+		if e.Kind.String() == "resend" && e.Op == redis.OpPExpire.String() {
 			resends++
 		}
-		if e.Kind == "send" && e.Op == string(redis.OpPExpire) && e.At > 14*time.Second {
+		if e.Kind == sim.TraceSend && e.Op == redis.OpPExpire.String() && e.At > 14*time.Second {
 			renewalsAfterHeal++
 		}
 	}
@@ -220,10 +220,10 @@ func TestRenewalAnsweringGoneStopsTheWatchdog(t *testing.T) {
 		if e.Node != "client-1" {
 			continue
 		}
-		if e.Kind == "watchdog" && gone == 0 {
+		if e.Kind.String() == "watchdog" && gone == 0 {
 			gone = e.At
 		}
-		if gone > 0 && e.Kind == "send" && e.Op == string(redis.OpPExpire) {
+		if gone > 0 && e.Kind == sim.TraceSend && e.Op == redis.OpPExpire.String() {
 			after++
 		}
 	}

@@ -25,7 +25,7 @@ type redisKey struct {
 // NewServer makes the two of Sentinel's pair, Redlock takes NewMaster's
 // masters, which stand alone.
 type Server struct {
-	Role    string // master or replica
+	Role    sim.Role // RoleMaster or RoleReplica
 	keys    keyspace
 	counter int64
 	Replica sim.NodeID
@@ -43,7 +43,13 @@ type Server struct {
 
 // NewMaster is a master that stands alone: no replica, and restarted it
 // is a master again. Redlock's masters are these.
-func NewMaster() *Server { return &Server{Role: "master", Replica: sim.None} }
+func NewMaster() *Server { return &Server{Role: RoleMaster, Replica: sim.None} }
+
+// A Redis server's roles.
+var (
+	RoleMaster  = sim.NewRole("master")
+	RoleReplica = sim.NewRole("replica")
+)
 
 // keyspace is a server's keys in the order they were set. A lock's
 // keyspace holds one key or none, so a short list found by comparing
@@ -108,11 +114,11 @@ func (r *Server) Clone() sim.Process {
 
 // Start implements Process.
 func (r *Server) Start(ctx sim.Ctx) {
-	if r.Role == "master" && r.replicaName != "" {
+	if r.Role == RoleMaster && r.replicaName != "" {
 		r.Replica = ctx.Lookup(r.replicaName)
 	}
 	for _, k := range r.keys {
-		if r.Role == "master" {
+		if r.Role == RoleMaster {
 			ctx.Own(k.name, k.owner)
 			ctx.AtWall(k.deadline, sim.Timer{Kind: timerExpire, Key: k.name})
 		}
@@ -124,7 +130,7 @@ func (r *Server) Start(ctx sim.Ctx) {
 // before its reply, so the AOF holds exactly the keyspace at the crash.
 func (r *Server) Crash(ctx sim.Ctx) {
 	for _, k := range r.keys {
-		if r.Role == "master" {
+		if r.Role == RoleMaster {
 			ctx.Disown(k.name, false)
 		}
 	}
@@ -141,10 +147,10 @@ func (r *Server) Restart(ctx sim.Ctx, persist bool) {
 		r.keys = r.durable.clone()
 		r.counter = r.dCount
 	}
-	if r.Role == "master" && r.paired {
+	if r.Role == RoleMaster && r.paired {
 		for _, id := range ctx.Sim().Servers() {
-			if o, ok := ctx.Sim().Nodes[id].Proc.(*Server); ok && id != ctx.ID() && o.Role == "master" && o.Replica == sim.None {
-				r.Role = "replica"
+			if o, ok := ctx.Sim().Nodes[id].Proc.(*Server); ok && id != ctx.ID() && o.Role == RoleMaster && o.Replica == sim.None {
+				r.Role = RoleReplica
 				r.keys = nil
 				o.Replica = ctx.ID()
 				o.fullSync(ctx.Sim().Ctx(id))
@@ -161,7 +167,7 @@ func (r *Server) live(ctx sim.Ctx, key string) (redisKey, bool) {
 	if !ok {
 		return kv, false
 	}
-	if r.Role == "master" && ctx.Wall() >= kv.deadline {
+	if r.Role == RoleMaster && ctx.Wall() >= kv.deadline {
 		r.expire(ctx, key)
 		return kv, false
 	}
@@ -171,13 +177,13 @@ func (r *Server) live(ctx sim.Ctx, key string) (redisKey, bool) {
 func (r *Server) expire(ctx sim.Ctx, key string) {
 	r.keys.del(key)
 	ctx.Disown(key, true)
-	ctx.Trace("expire", key, "")
+	ctx.Trace(traceExpire, key, "")
 	r.ship(ctx, replGone(key))
 }
 
 // ship sends a write to the replica, right after applying it (async).
 func (r *Server) ship(ctx sim.Ctx, e replEntry) {
-	if r.Replica != sim.None && r.Role == "master" {
+	if r.Replica != sim.None && r.Role == RoleMaster {
 		body := e
 		body.Counter = r.counter
 		ctx.Send(r.Replica, sim.Msg{Op: OpRepl, Body: &body})
@@ -192,9 +198,9 @@ func (r *Server) fullSync(ctx sim.Ctx) {
 }
 
 func (r *Server) promote(ctx sim.Ctx) {
-	r.Role = "master"
+	r.Role = RoleMaster
 	r.Replica = sim.None
-	ctx.TraceSaid("promote", "", "replica promoted to master", sim.Say("note.redis.promoted"))
+	ctx.TraceSaid(tracePromote, "", "replica promoted to master", sim.Say("note.redis.promoted"))
 	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
 			ctx.Own(k, kv.owner)
@@ -209,7 +215,7 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		r.applyRepl(ctx, m.Body.(*replEntry))
 		return
 	}
-	if r.Role != "master" {
+	if r.Role != RoleMaster {
 		// A replica refuses writes at once: -READONLY You can't write
 		// against a read only replica.
 		if m.Op == OpSet || m.Op == OpCAD || m.Op == OpDel || m.Op == OpPExpire || m.Op == OpLock || m.Op == OpUnlock {
@@ -265,7 +271,7 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 }
 
 func (r *Server) applyRepl(ctx sim.Ctx, e *replEntry) {
-	if r.Role != "replica" {
+	if r.Role != RoleReplica {
 		return
 	}
 	r.counter = e.Counter
@@ -295,7 +301,7 @@ func (r *Server) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Rep
 	}
 	if held {
 		kv.holds++
-		ctx.TraceSaid("reenter", string(OpLock), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
+		ctx.TraceSaid(traceReenter, OpLock.String(), fmt.Sprintf("the holder's own field: hold count %d", kv.holds),
 			sim.Say("note.redis.reentered", "n", fmt.Sprint(kv.holds)))
 	} else {
 		kv = redisKey{value: valueOf(m), owner: from, holds: 1}
@@ -345,7 +351,7 @@ func (r *Server) Fire(ctx sim.Ctx, t sim.Timer) {
 		sentinelPromote(ctx, sim.NodeID(t.Seq))
 		return
 	}
-	if t.Kind != timerExpire || r.Role != "master" {
+	if t.Kind != timerExpire || r.Role != RoleMaster {
 		return
 	}
 	if kv, ok := r.keys.get(t.Key); ok && ctx.Wall() >= kv.deadline {

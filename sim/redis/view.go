@@ -20,7 +20,7 @@ type KeyView struct {
 // ServerView is one Redis server's keyspace.
 type ServerView struct {
 	Node    int // index into Snapshot.Nodes
-	Role    string
+	Role    sim.Role
 	Keys    []KeyView
 	Counter int64 // the fencing INCR counter
 }
@@ -36,7 +36,7 @@ func (redisMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	for _, id := range s.Servers() {
 		srv := s.Nodes[id].Proc.(*Server)
 		snap.Nodes[id].Role = srv.Role
-		if srv.Role == "master" && !s.Nodes[id].Crashed {
+		if srv.Role == RoleMaster && !s.Nodes[id].Crashed {
 			v.Master = int(id)
 		}
 		v.Servers = append(v.Servers, srv.View(s, id))

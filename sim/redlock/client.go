@@ -9,18 +9,33 @@ import (
 	"github.com/lockscope/lockscope/sim/redis"
 )
 
-// Phases of a Redlock client, as Attempt.Phase shows them.
+// Phase is where a Redlock client is, as Attempt.Phase shows it.
+type Phase uint8
+
+// A Redlock client's phases.
 const (
-	redlockAcquiring = "acquiring"
-	redlockUnlocking = "unlocking"
-	redlockRetrying  = "retrying"
-	redlockHolding   = "holding"
-	redlockExtending = "extending"
-	redlockWriting   = "writing"
-	redlockReleased  = "released"
-	redlockLost      = "lost"
-	redlockGaveUp    = "gave up"
+	PhaseNone Phase = iota // no attempt yet
+	PhaseAcquiring
+	PhaseUnlocking
+	PhaseRetrying
+	PhaseHolding
+	PhaseExtending
+	PhaseWriting
+	PhaseReleased
+	PhaseLost
+	PhaseGaveUp
 )
+
+var phaseNames = [...]string{"", "acquiring", "unlocking", "retrying", "holding", "extending", "writing", "released", "lost", "gave up"}
+
+// String is the phase's name, the word the window translates
+// (term.holding).
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "Phase(" + strconv.Itoa(int(p)) + ")"
+}
 
 // redlockClient is a redsync Mutex in a loop of Lock, work, write, Unlock.
 //
@@ -45,7 +60,7 @@ type redlockClient struct {
 	sim.Loop
 	masters  []sim.NodeID
 	value    string
-	phase    string
+	phase    Phase
 	why      string        // why the last try failed
 	batch    int64         // numbers each batch of requests; answers carry it
 	start    time.Duration // monotonic reading before the batch's first request
@@ -101,7 +116,7 @@ func (c *redlockClient) wait(ctx sim.Ctx) time.Duration {
 }
 
 // newBatch starts a batch of requests, one per master.
-func (c *redlockClient) newBatch(ctx sim.Ctx, phase string) {
+func (c *redlockClient) newBatch(ctx sim.Ctx, phase Phase) {
 	c.cancelDeadlines(ctx)
 	c.batch++
 	c.pending = c.pending[:0]
@@ -157,7 +172,7 @@ func (c *redlockClient) refused(ctx sim.Ctx, i int) bool {
 // acquire starts one try: SET NX PX on every master.
 func (c *redlockClient) acquire(ctx sim.Ctx) {
 	sc := ctx.Scenario()
-	c.newBatch(ctx, redlockAcquiring)
+	c.newBatch(ctx, PhaseAcquiring)
 	// The votes reuse the last try's slice: views and clones copy it.
 	votes := c.att.Votes[:0]
 	for range c.masters {
@@ -204,7 +219,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	}
 	c.pending[i] = false
 	switch c.phase {
-	case redlockAcquiring:
+	case PhaseAcquiring:
 		if c.att.Votes[i] != VotePending {
 			return
 		}
@@ -218,7 +233,7 @@ func (c *redlockClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.advance(ctx)
 			return
 		}
-	case redlockUnlocking, redlockExtending:
+	case PhaseUnlocking, PhaseExtending:
 		if r := redis.ReplyOf(m); r.Op == redis.OpInt && r.Int == 1 {
 			c.yes++
 		}
@@ -242,7 +257,7 @@ func (c *redlockClient) answered(ctx sim.Ctx) {
 // redsync's deadline (refused); silent ones keep go-redis reading.
 func (c *redlockClient) giveUpOnRefused(ctx sim.Ctx, seq int64) {
 	if Sequential.Of(ctx.Scenario()) {
-		if c.phase != redlockAcquiring || seq != requestID(c.batch, c.next) || !c.refused(ctx, c.next) {
+		if c.phase != PhaseAcquiring || seq != requestID(c.batch, c.next) || !c.refused(ctx, c.next) {
 			return
 		}
 		c.pending[c.next] = false
@@ -258,7 +273,7 @@ func (c *redlockClient) giveUpOnRefused(ctx sim.Ctx, seq int64) {
 			continue
 		}
 		c.pending[i] = false
-		if c.phase == redlockAcquiring {
+		if c.phase == PhaseAcquiring {
 			c.att.Votes[i] = VoteTimeout
 		}
 		c.answered(ctx)
@@ -282,11 +297,11 @@ func (c *redlockClient) advance(ctx sim.Ctx) {
 
 func (c *redlockClient) batchDone(ctx sim.Ctx) {
 	switch c.phase {
-	case redlockAcquiring:
+	case PhaseAcquiring:
 		c.decide(ctx)
-	case redlockUnlocking:
+	case PhaseUnlocking:
 		c.unlocked(ctx)
-	case redlockExtending:
+	case PhaseExtending:
 		c.extended(ctx)
 	}
 }
@@ -303,7 +318,7 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	if c.att.Success {
 		if ctx.Tracing() {
 			sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.granted")
-			ctx.TraceSaid("redlock", string(redis.OpSet), "granted: "+sum, words)
+			ctx.TraceSaid(traceRedlock, redis.OpSet.String(), "granted: "+sum, words)
 		}
 		c.hold(ctx, validity)
 		return
@@ -322,9 +337,9 @@ func (c *redlockClient) decide(ctx sim.Ctx) {
 	}
 	if ctx.Tracing() {
 		sum, words := c.tally(ttl, elapsed, validity, quorum, "note.redlock.failed")
-		ctx.TraceSaid("redlock", string(redis.OpSet), "failed: "+sum, words)
+		ctx.TraceSaid(traceRedlock, redis.OpSet.String(), "failed: "+sum, words)
 	}
-	c.newBatch(ctx, redlockUnlocking)
+	c.newBatch(ctx, PhaseUnlocking)
 	c.sendAll(ctx, redis.Command{Op: redis.OpCAD, Key: redis.LockKey, Value: c.value}.Msg())
 }
 
@@ -338,7 +353,7 @@ func (c *redlockClient) tally(ttl, elapsed, validity time.Duration, quorum int, 
 
 // hold starts believing: the validity timer, the work, the watchdog.
 func (c *redlockClient) hold(ctx sim.Ctx, validity time.Duration) {
-	c.phase = redlockHolding
+	c.phase = PhaseHolding
 	c.Grant(ctx, 0, validity)
 	c.setValidity(ctx, validity)
 	if Watchdog.Of(ctx.Scenario()) {
@@ -357,10 +372,10 @@ func (c *redlockClient) setValidity(ctx sim.Ctx, validity time.Duration) {
 // or give up after `tries`.
 func (c *redlockClient) unlocked(ctx sim.Ctx) {
 	if !c.Failed(ctx, c.why, c.att.NoteWords) {
-		c.phase = redlockGaveUp
+		c.phase = PhaseGaveUp
 		return
 	}
-	c.phase = redlockRetrying
+	c.phase = PhaseRetrying
 	c.retry = ctx.After(redlockRetryDelay(ctx), sim.Timer{Kind: sim.TimerRetry})
 }
 
@@ -372,13 +387,13 @@ func (c *redlockClient) extended(ctx sim.Ctx) {
 	quorum := Quorum(len(c.masters))
 	elapsed := ctx.Mono() - c.start
 	validity := Validity(ttl, elapsed, DriftFactor.Of(sc))
-	c.phase = redlockHolding
+	c.phase = PhaseHolding
 	if c.yes >= quorum && validity > 0 {
 		c.att.Renewals++
 		c.att.Validity = validity
 		c.setValidity(ctx, validity)
 		c.watchdog = ctx.After(ttl/3, sim.Timer{Kind: timerRedlockWatchdog})
-		ctx.TraceSaid("watchdog", string(redis.OpPExpire), fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
+		ctx.TraceSaid(traceWatchdog, redis.OpPExpire.String(), fmt.Sprintf("extended on %d/%d masters; validity %s", c.yes, len(c.masters), redlockMs(validity)),
 			sim.Say("note.redlock.extended", "yes", strconv.Itoa(c.yes), "n", strconv.Itoa(len(c.masters)), "validity", redlockMs(validity)))
 		return
 	}
@@ -397,7 +412,7 @@ func (c *redlockClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	ctx.Cancel(c.watchdog)
 	c.cancelDeadlines(ctx)
 	c.validity, c.watchdog = 0, 0
-	c.phase = redlockLost
+	c.phase = PhaseLost
 	c.att.Note, c.att.NoteWords = why, words
 	c.Lost(ctx, why, words)
 }
@@ -417,7 +432,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			return
 		}
 		c.deadline = 0
-		if c.phase == redlockAcquiring {
+		if c.phase == PhaseAcquiring {
 			for i, v := range c.att.Votes {
 				if v == VotePending {
 					c.att.Votes[i] = c.silent(ctx, i)
@@ -429,7 +444,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		c.ctxDone = 0
 		c.giveUpOnRefused(ctx, t.Seq)
 	case timerRedlockNodeTimeout:
-		if c.phase != redlockAcquiring || t.Seq != requestID(c.batch, c.next) {
+		if c.phase != PhaseAcquiring || t.Seq != requestID(c.batch, c.next) {
 			return
 		}
 		c.deadline = 0
@@ -437,7 +452,7 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		c.advance(ctx)
 	case sim.TimerRetry:
 		c.retry = 0
-		if c.phase == redlockRetrying && c.State == sim.StateWaiting {
+		if c.phase == PhaseRetrying && c.State == sim.StateWaiting {
 			c.acquire(ctx)
 		}
 	case timerRedlockValidity:
@@ -448,14 +463,14 @@ func (c *redlockClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		// does nothing about it (Until() is a getter): the note is for the
 		// reader, the client goes on.
 		c.validity = 0
-		ctx.TraceSaid("redlock", "", fmt.Sprintf("validity ran out on its own clock, %s after the grant; the client does not look", redlockMs(c.att.Validity)),
+		ctx.TraceSaid(traceRedlock, "", fmt.Sprintf("validity ran out on its own clock, %s after the grant; the client does not look", redlockMs(c.att.Validity)),
 			sim.Say("note.redlock.ranOutUnseen", "validity", redlockMs(c.att.Validity)))
 	case timerRedlockWatchdog:
 		c.watchdog = 0
-		if c.State != sim.StateHolding || c.phase != redlockHolding {
+		if c.State != sim.StateHolding || c.phase != PhaseHolding {
 			return
 		}
-		c.newBatch(ctx, redlockExtending)
+		c.newBatch(ctx, PhaseExtending)
 		c.sendAll(ctx, redis.Command{Op: redis.OpPExpire, Key: redis.LockKey, Value: c.value, PX: c.ttl(ctx)}.Msg())
 	}
 }
@@ -468,7 +483,7 @@ func (c *redlockClient) workDone(ctx sim.Ctx) {
 		c.lose(ctx, "its work ended after the validity ran out on its own clock: it does not write", sim.Say("note.redlock.workLate"))
 		return
 	}
-	c.phase = redlockWriting
+	c.phase = PhaseWriting
 	c.Write(ctx, 0)
 }
 
@@ -479,7 +494,7 @@ func (c *redlockClient) release(ctx sim.Ctx) {
 	ctx.Cancel(c.validity)
 	ctx.Cancel(c.watchdog)
 	c.validity, c.watchdog = 0, 0
-	c.newBatch(ctx, redlockReleased)
+	c.newBatch(ctx, PhaseReleased)
 	for i := range c.masters {
 		c.send(ctx, i, redis.Command{Op: redis.OpCAD, Key: redis.LockKey, Value: c.value}.Msg())
 	}
@@ -495,16 +510,16 @@ func (c *redlockClient) detail(a Attempt) (string, sim.Words) {
 		}
 	}
 	switch a.Phase {
-	case "":
+	case PhaseNone:
 		return "", sim.Words{}
-	case redlockHolding, redlockExtending, redlockWriting:
+	case PhaseHolding, PhaseExtending, PhaseWriting:
 		return fmt.Sprintf("%s: validity left %s", a.Phase, redlockMs(a.Left)),
-			sim.Say("detail.redlock.left", "left", redlockMs(a.Left)).Term("phase", a.Phase)
-	case redlockAcquiring:
+			sim.Say("detail.redlock.left", "left", redlockMs(a.Left)).Term("phase", a.Phase.String())
+	case PhaseAcquiring:
 		return fmt.Sprintf("try %d: %d/%d yes", a.Number, yes, len(a.Votes)),
 			sim.Say("detail.redlock.votes", "try", strconv.Itoa(a.Number), "yes", strconv.Itoa(yes), "n", strconv.Itoa(len(a.Votes)))
 	}
-	return fmt.Sprintf("try %d: %s", a.Number, a.Phase), sim.Say("detail.redlock.phase", "try", strconv.Itoa(a.Number)).Term("phase", a.Phase)
+	return fmt.Sprintf("try %d: %s", a.Number, a.Phase), sim.Say("detail.redlock.phase", "try", strconv.Itoa(a.Number)).Term("phase", a.Phase.String())
 }
 
 // redlockMs writes a duration in milliseconds, as every figure shown is.

@@ -7,12 +7,18 @@ import "github.com/lockscope/lockscope/sim"
 // redis.OpPExpire, redis.OpOK, redis.OpInt, ...).
 
 // Timer kinds of redsync's Mutex.
-const (
-	timerRedlockDeadline    sim.TimerKind = "deadline"    // a batch's answers are due (all at once)
-	timerRedlockCtxDone     sim.TimerKind = "ctxdone"     // redsync's deadline passed; go-redis still reads (contextTimeout off)
-	timerRedlockNodeTimeout sim.TimerKind = "nodetimeout" // sequential: one master's answer is due
-	timerRedlockValidity    sim.TimerKind = "validity"    // the validity ran out on the client's clock
-	timerRedlockWatchdog    sim.TimerKind = "watchdog"    // time to extend
+var (
+	timerRedlockDeadline    = sim.NewTimerKind("deadline")    // a batch's answers are due (all at once)
+	timerRedlockCtxDone     = sim.NewTimerKind("ctxdone")     // redsync's deadline passed; go-redis still reads (contextTimeout off)
+	timerRedlockNodeTimeout = sim.NewTimerKind("nodetimeout") // sequential: one master's answer is due
+	timerRedlockValidity    = sim.NewTimerKind("validity")    // the validity ran out on the client's clock
+	timerRedlockWatchdog    = sim.NewTimerKind("watchdog")    // time to extend
+)
+
+// Trace kinds of redsync's Mutex.
+var (
+	traceRedlock  = sim.NewTraceKind("redlock")  // a round's verdict: granted, failed, validity ran out
+	traceWatchdog = sim.NewTraceKind("watchdog") // an extension
 )
 
 // A request's id (its Seq, and its timer's) names the batch it belongs

@@ -39,10 +39,10 @@ func record(t *testing.T, sc *sim.Scenario) *sim.Recording {
 }
 
 // events lists the trace events of one node and kind (op "" for any op).
-func events(r *sim.Recording, node, kind string, op sim.Op) []sim.TraceEvent {
+func events(r *sim.Recording, node, kind, op string) []sim.TraceEvent {
 	var out []sim.TraceEvent
 	for _, e := range r.Trace() {
-		if e.Node == node && e.Kind == kind && (op == "" || e.Op == string(op)) {
+		if e.Node == node && e.Kind.String() == kind && (op == "" || e.Op == op) {
 			out = append(out, e)
 		}
 	}
@@ -157,7 +157,7 @@ func TestRedlockValidityInRun(t *testing.T) {
 	assert.Equal(t, 9598*ms, a.Validity)
 	assert.True(t, a.Success)
 	assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
-	assert.Equal(t, "holding", a.Phase)
+	assert.Equal(t, redlock.PhaseHolding, a.Phase)
 	assert.Equal(t, 9598*ms, a.Left)
 	assert.Equal(t, 9598*ms-time.Second, attempt(t, r, 1300*ms, 0).Left, "the bar shrinks on the client's clock")
 }
@@ -203,12 +203,12 @@ func TestRedlockLatency(t *testing.T) {
 				return
 			}
 			assert.Empty(t, sum.Grants)
-			assert.Len(t, events(r, "client-1", "send", redis.OpSet), 32*5, "32 tries on 5 masters")
-			assert.Len(t, events(r, "client-1", "send", redis.OpCAD), 32*5, "every failed try unlocks all masters")
+			assert.Len(t, events(r, "client-1", "send", redis.OpSet.String()), 32*5, "32 tries on 5 masters")
+			assert.Len(t, events(r, "client-1", "send", redis.OpCAD.String()), 32*5, "every failed try unlocks all masters")
 			assert.Len(t, events(r, "client-1", "giveup", ""), 1)
 			a := attempt(t, r, r.End(), 0)
 			assert.Equal(t, 32, a.Number)
-			assert.Equal(t, "gave up", a.Phase)
+			assert.Equal(t, redlock.PhaseGaveUp, a.Phase)
 			assert.Equal(t, []redlock.Vote{redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout, redlock.VoteTimeout}, a.Votes)
 			assert.Zero(t, keysLeft(r.At(r.End())), "the unlocks removed every key the late SETs made")
 		})
@@ -242,7 +242,7 @@ func TestRedlockPauseDuringAcquire(t *testing.T) {
 			assert.Equal(t, tt.validity, a.Validity)
 			assert.Equal(t, tt.granted, a.Success)
 			assert.Equal(t, []redlock.Vote{redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes, redlock.VoteYes}, a.Votes)
-			cads := events(r, "client-1", "send", redis.OpCAD)
+			cads := events(r, "client-1", "send", redis.OpCAD.String())
 			if tt.granted {
 				require.Len(t, r.Summary().Grants, 1)
 				assert.Equal(t, sim.Ms(tt.validity), *r.Summary().Grants[0].ValidityMs)
@@ -291,9 +291,9 @@ func TestRedlockPresets(t *testing.T) {
 			assert.Greater(t, a.Elapsed, sc.TTL.D())
 			assert.Negative(t, a.Validity)
 			assert.False(t, a.Success)
-			assert.Equal(t, "unlocking", a.Phase)
+			assert.Equal(t, redlock.PhaseUnlocking, a.Phase)
 			n := 0
-			for _, e := range events(r, "client-1", "send", redis.OpCAD) {
+			for _, e := range events(r, "client-1", "send", redis.OpCAD.String()) {
 				if e.At == resume {
 					n++
 				}
@@ -384,7 +384,7 @@ func TestRedlockPresets(t *testing.T) {
 				g := events(r, c, "giveup", "")
 				require.Len(t, g, 1, c)
 				assert.Contains(t, g[0].Note, "gave up after 32 tries")
-				sets := events(r, c, "send", redis.OpSet)
+				sets := events(r, c, "send", redis.OpSet.String())
 				assert.Len(t, sets, 32*5)
 				// A try waits 500 ms for the votes and 500 ms for the
 				// unlocks, then redsync's rand(50 ms, 250 ms) in whole ms.
@@ -458,8 +458,8 @@ func TestRedlockRestartVariants(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sc, err := assets.Preset("redlock-restart-no-persist")
 			require.NoError(t, err)
-			require.Equal(t, "crash", sc.Faults[1].Kind())
-			require.Equal(t, "restart", sc.Faults[2].Kind())
+			require.Equal(t, sim.FaultCrash, sc.Faults[1].Kind())
+			require.Equal(t, sim.FaultRestart, sc.Faults[2].Kind())
 			tt.edit(sc)
 			sum := record(t, sc).Summary()
 			assert.Zero(t, sum.Violations)
@@ -491,7 +491,7 @@ func TestRedlockMidWorkPause(t *testing.T) {
 				for _, w := range r.Checker().Writes() {
 					assert.Equal(t, sim.NodeID(1), w.Client, "only client-2 writes")
 				}
-				assert.Equal(t, "lost", attempt(t, r, r.End(), 0).Phase)
+				assert.Equal(t, redlock.PhaseLost, attempt(t, r, r.End(), 0).Phase)
 			}
 		})
 	}
@@ -506,7 +506,7 @@ func TestRedlockSequential(t *testing.T) {
 	r := record(t, sc)
 	var at []float64
 	var to []string
-	for _, e := range events(r, "client-1", "send", redis.OpSet) {
+	for _, e := range events(r, "client-1", "send", redis.OpSet.String()) {
 		at, to = append(at, e.AtMs), append(to, e.Peer)
 	}
 	assert.Equal(t, []string{"redis-1", "redis-2", "redis-3", "redis-4", "redis-5"}, to)
@@ -533,7 +533,7 @@ func TestRedlockWatchdog(t *testing.T) {
 	assert.Zero(t, sum.Violations)
 	require.Len(t, sum.Grants, 1, "client-2 gave up while client-1 kept extending past its ttl")
 	exts := 0
-	for _, e := range events(r, "client-1", "watchdog", redis.OpPExpire) {
+	for _, e := range events(r, "client-1", "watchdog", redis.OpPExpire.String()) {
 		assert.Contains(t, e.Note, "extended on 5/5 masters; validity 9894 ms")
 		exts++
 	}

@@ -35,7 +35,7 @@ type Attempt struct {
 	Success  bool
 	// Phase is where the client is now: acquiring, unlocking, retrying,
 	// holding, extending, writing, released, lost, gave up.
-	Phase string
+	Phase Phase
 	// Left is the validity still left on the client's own clock while it
 	// holds the lock, so the widget can shrink the bar.
 	Left time.Duration

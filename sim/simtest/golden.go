@@ -240,7 +240,7 @@ func WriteTraceTSV(w io.Writer, events []sim.TraceEvent) error {
 	bw := bufio.NewWriter(w)
 	for i := range events {
 		e := &events[i]
-		fields := []string{strconv.FormatFloat(e.AtMs, 'f', -1, 64), e.Node, e.Kind, e.Op, e.Peer, e.Note}
+		fields := []string{strconv.FormatFloat(e.AtMs, 'f', -1, 64), e.Node, e.Kind.String(), e.Op, e.Peer, e.Note}
 		for len(fields) > 1 && fields[len(fields)-1] == "" {
 			fields = fields[:len(fields)-1]
 		}
@@ -279,7 +279,11 @@ func ReadTraceTSV(r io.Reader) ([]sim.TraceEvent, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
-		events = append(events, sim.TraceEvent{AtMs: at, Node: fields[1], Kind: fields[2], Op: fields[3], Peer: fields[4], Note: fields[5]})
+		kind, ok := sim.ParseTraceKind(fields[2])
+		if !ok {
+			return nil, fmt.Errorf("line %d: %q is no trace kind", n, fields[2])
+		}
+		events = append(events, sim.TraceEvent{AtMs: at, Node: fields[1], Kind: kind, Op: fields[3], Peer: fields[4], Note: fields[5]})
 	}
 	return events, sc.Err()
 }

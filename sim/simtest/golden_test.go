@@ -39,12 +39,15 @@ func TestDiffLines(t *testing.T) {
 	require.Contains(t, d, "and 56 more differing lines")
 }
 
+// traceK is a trace kind only the round trip uses.
+var traceK = sim.NewTraceKind("k")
+
 func TestTraceTSVRoundTrip(t *testing.T) {
 	events := []sim.TraceEvent{
-		{AtMs: 0, Node: "client-1", Kind: "start"},
-		{AtMs: 5.631, Node: "client-1", Kind: "send", Op: "SET", Peer: "redis-1"},
-		{AtMs: 1e-7, Kind: "fault", Note: "tab\there, newline\nhere, \\t not a tab, cr\r"},
-		{AtMs: 123456789.125, Node: "n", Kind: "k", Note: "only a note"},
+		{AtMs: 0, Node: "client-1", Kind: sim.TraceStart},
+		{AtMs: 5.631, Node: "client-1", Kind: sim.TraceSend, Op: "SET", Peer: "redis-1"},
+		{AtMs: 1e-7, Kind: sim.TraceFault, Note: "tab\there, newline\nhere, \\t not a tab, cr\r"},
+		{AtMs: 123456789.125, Node: "n", Kind: traceK, Note: "only a note"},
 	}
 	var b strings.Builder
 	require.NoError(t, WriteTraceTSV(&b, events))

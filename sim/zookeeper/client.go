@@ -158,13 +158,13 @@ func (c *zkClient) call(ctx sim.Ctx, op sim.Op, path string, watch, find bool) {
 func (c *zkClient) disconnect(ctx sim.Ctx, why string, words sim.Words) {
 	if c.closing {
 		c.conn, c.calls = zkConnNone, nil
-		ctx.TraceSaid("disconnect", "", why, words)
+		ctx.TraceSaid(traceDisconnect, "", why, words)
 		return
 	}
 	was := c.conn == zkConnConnected
 	c.conn = zkConnNone
 	c.calls = nil
-	ctx.TraceSaid("disconnect", "", why, words)
+	ctx.TraceSaid(traceDisconnect, "", why, words)
 	if was && c.cstate == SessionConnected {
 		c.suspend(ctx)
 	}
@@ -189,7 +189,7 @@ func (c *zkClient) suspend(ctx sim.Ctx) {
 	c.suspendedAt = ctx.Wall()
 	c.suspendGen++
 	ctx.AtWall(c.suspendedAt+c.negotiated(ctx), sim.Timer{Kind: timerLost, Seq: c.suspendGen})
-	ctx.Trace("state", SessionSuspended, "")
+	ctx.Trace(traceState, SessionSuspended, "")
 	if c.State == sim.StateHolding {
 		c.flagSuspended = true
 		if RespectSuspended.Of(ctx.Scenario()) {
@@ -212,13 +212,13 @@ func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	c.session = 0
 	c.timeout = 0
 	c.connected = false // the new handle connects without the random wait
-	ctx.TraceSaid("state", SessionLost, why, words)
+	ctx.TraceSaid(traceState, SessionLost, why, words)
 	switch c.State {
 	case sim.StateHolding:
 		c.flagLost = true
 		switch {
 		case !RespectSuspended.Of(ctx.Scenario()):
-			ctx.TraceSaid("lock", "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
+			ctx.TraceSaid(traceLock, "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
 		case c.Stopped():
 			c.ourPath = ""
 			c.step = ""
@@ -248,7 +248,7 @@ func (c *zkClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	if c.closing && (m.Op == OpClose || m.Op == OpExpired) {
 		c.conn, c.calls = zkConnNone, nil
 		if ctx.Tracing() {
-			ctx.TraceSaid("state", SessionClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
+			ctx.TraceSaid(traceState, SessionClosed, fmt.Sprintf("session %#x closed: its ephemeral znodes are gone", c.session), sim.Say("note.zk.sessionClosed", "session", fmt.Sprintf("%#x", c.session)))
 		}
 		return
 	}
@@ -311,9 +311,9 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 	switch {
 	case !ctx.Tracing():
 	case prev == "":
-		ctx.TraceSaid("state", SessionConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), sim.Say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
+		ctx.TraceSaid(traceState, SessionConnected, fmt.Sprintf("session %#x, timeout %v", c.session, c.timeout), sim.Say("note.zk.connected", "session", fmt.Sprintf("%#x", c.session), "timeout", c.timeout.String()))
 	default:
-		ctx.TraceSaid("state", "RECONNECTED", fmt.Sprintf("session %#x", c.session), sim.Say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
+		ctx.TraceSaid(traceState, "RECONNECTED", fmt.Sprintf("session %#x", c.session), sim.Say("note.zk.reconnected", "session", fmt.Sprintf("%#x", c.session)))
 	}
 	if prev == SessionSuspended && same {
 		c.flagSuspended = false // the listener hears RECONNECTED
@@ -323,7 +323,7 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 		// ours. A holder told SUSPENDED believes again; one whose worker
 		// stopped does the interrupted work again from the start.
 		if ctx.Tracing() {
-			ctx.TraceSaid("lock", "", "RECONNECTED in the same session: the lock is still its own", sim.Say("note.zk.stillOurs"))
+			ctx.TraceSaid(traceLock, "", "RECONNECTED in the same session: the lock is still its own", sim.Say("note.zk.stillOurs"))
 		}
 		c.Resume(ctx, c.Token, 0)
 	}
@@ -428,7 +428,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 		if m.Op != OpOK {
 			if ctx.Tracing() {
 				code := string(ReplyOf(m).Code)
-				ctx.TraceSaid("lock", string(OpCreate), code, sim.AsIs(code))
+				ctx.TraceSaid(traceLock, OpCreate.String(), code, sim.AsIs(code))
 			}
 			return // the session is ending; LOST will follow
 		}
@@ -472,7 +472,7 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 	switch {
 	case i < 0:
 		if ctx.Tracing() {
-			ctx.TraceSaid("lock", "", "our znode is gone (NoNode): trying again", sim.Say("note.zk.znodeGone"))
+			ctx.TraceSaid(traceLock, "", "our znode is gone (NoNode): trying again", sim.Say("note.zk.znodeGone"))
 		}
 		c.newAttempt(ctx)
 	case i == 0:
@@ -493,7 +493,7 @@ func (c *zkClient) onWatch(ctx sim.Ctx, m *sim.Msg) {
 	}
 	ctx.Notified()
 	ev := WatchEventOf(m)
-	ctx.Trace("watch", string(ev.Event), ev.Path)
+	ctx.Trace(traceWatch, string(ev.Event), ev.Path)
 	if c.step == zkStepWait {
 		c.step = zkStepList
 		c.advance(ctx)
@@ -631,7 +631,7 @@ func (c *zkClient) close(ctx sim.Ctx) {
 	c.cstate = SessionClosed
 	if c.conn != zkConnConnected {
 		c.conn, c.calls = zkConnNone, nil
-		ctx.TraceSaid("state", SessionClosed, "close() while disconnected: the session is left to expire", sim.Say("note.zk.closeDisconnected"))
+		ctx.TraceSaid(traceState, SessionClosed, "close() while disconnected: the session is left to expire", sim.Say("note.zk.closeDisconnected"))
 		return
 	}
 	c.xid++
@@ -639,7 +639,7 @@ func (c *zkClient) close(ctx sim.Ctx) {
 	if !ctx.Tracing() {
 		return
 	}
-	ctx.TraceSaid("state", SessionClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), sim.Say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
+	ctx.TraceSaid(traceState, SessionClosed, fmt.Sprintf("rounds done: close() sends closeSession for %#x", c.session), sim.Say("note.zk.close", "session", fmt.Sprintf("%#x", c.session)))
 }
 
 func (c *zkClient) detail(s *sim.Sim, id sim.NodeID) (string, sim.Words) {

@@ -22,37 +22,37 @@ import (
 // so the conformance tests' scripted clients can speak to it; the
 // client's ops are exported for them, the servers' among themselves are
 // not.
-const (
-	OpConnect      sim.Op = "CONNECT"
-	OpConnected    sim.Op = "CONNECTED"
-	OpExpired      sim.Op = "EXPIRED"
-	OpClose        sim.Op = "CLOSE" // the connection was closed or reset
-	OpPing         sim.Op = "PING"
-	OpPong         sim.Op = "PONG"
-	OpCreate       sim.Op = "CREATE"
-	OpDelete       sim.Op = "DELETE"
-	OpGetChildren  sim.Op = "GETCHILDREN"
-	OpGetData      sim.Op = "GETDATA"
-	OpOK           sim.Op = "OK"
-	OpErr          sim.Op = "ERR"
-	OpWatch        sim.Op = "WATCH"
-	OpCloseSession sim.Op = "CLOSESESSION" // a client's closeSession request (ZooKeeper.close())
+var (
+	OpConnect      = sim.NewOp("CONNECT")
+	OpConnected    = sim.NewOp("CONNECTED")
+	OpExpired      = sim.NewOp("EXPIRED")
+	OpClose        = sim.NewOp("CLOSE") // the connection was closed or reset
+	OpPing         = sim.NewOp("PING")
+	OpPong         = sim.NewOp("PONG")
+	OpCreate       = sim.NewOp("CREATE")
+	OpDelete       = sim.NewOp("DELETE")
+	OpGetChildren  = sim.NewOp("GETCHILDREN")
+	OpGetData      = sim.NewOp("GETDATA")
+	OpOK           = sim.NewOp("OK")
+	OpErr          = sim.NewOp("ERR")
+	OpWatch        = sim.NewOp("WATCH")
+	OpCloseSession = sim.NewOp("CLOSESESSION") // a client's closeSession request (ZooKeeper.close())
 )
 
 // The servers' ops among themselves.
-const (
-	zkOpVote       sim.Op = "VOTE"
-	zkOpFollowInfo sim.Op = "FOLLOWERINFO"
-	zkOpTrunc      sim.Op = "TRUNC"
-	zkOpDiff       sim.Op = "DIFF"
-	zkOpNewLeader  sim.Op = "NEWLEADER"
-	zkOpAckNewLdr  sim.Op = "ACKNEWLEADER"
-	zkOpUpToDate   sim.Op = "UPTODATE"
-	zkOpRequest    sim.Op = "REQUEST"
-	zkOpProposal   sim.Op = "PROPOSAL"
-	zkOpAck        sim.Op = "ACK"
-	zkOpCommit     sim.Op = "COMMIT"
-	zkOpRevalidate sim.Op = "REVALIDATE"
+var (
+	zkOpVote       = sim.NewOp("VOTE")
+	zkOpFollowInfo = sim.NewOp("FOLLOWERINFO")
+	zkOpTrunc      = sim.NewOp("TRUNC")
+	zkOpDiff       = sim.NewOp("DIFF")
+	zkOpNewLeader  = sim.NewOp("NEWLEADER")
+	zkOpAckNewLdr  = sim.NewOp("ACKNEWLEADER")
+	zkOpUpToDate   = sim.NewOp("UPTODATE")
+	zkOpRequest    = sim.NewOp("REQUEST")
+	zkOpProposal   = sim.NewOp("PROPOSAL")
+	zkOpAck        = sim.NewOp("ACK")
+	zkOpCommit     = sim.NewOp("COMMIT")
+	zkOpRevalidate = sim.NewOp("REVALIDATE")
 )
 
 // zkCode is an error code an ERR carries, as ZooKeeper's
@@ -89,17 +89,29 @@ const (
 )
 
 // Timer kinds of the ZooKeeper servers and of the client (its handle and Curator).
-const (
-	timerDial         sim.TimerKind = "dial"     // a reconnect dials after its random delay; Seq is the connection
-	timerRefused      sim.TimerKind = "refused"  // a crashed server's kernel refused the connection; Seq is the connection
-	timerRead         sim.TimerKind = "read"     // ClientCnxn's read or connect timeout; Seq is the read generation
-	timerPing         sim.TimerKind = "ping"     // the client's next ping is due; Seq is the connection
-	timerLost         sim.TimerKind = "lost"     // Curator: the session timeout passed since SUSPENDED, on the wall clock; Seq is the suspension
-	timerElection     sim.TimerKind = "fle"      // fast leader election: no notification within the timeout; Seq is the era
-	timerFinalize     sim.TimerKind = "finalize" // fast leader election: the finalize wait after a quorum agrees; Seq is the era
-	timerFollowerInfo sim.TimerKind = "finfo"    // a follower sends FOLLOWERINFO again; Seq is the era
-	timerTick         sim.TimerKind = "tick"     // half a tickTime: the leader pings, a follower checks the sync limit; Seq is the era
-	timerExpire       sim.TimerKind = "expire"   // the leader's session tracker: the next expiry interval; Seq is the era
+var (
+	timerDial         = sim.NewTimerKind("dial")     // a reconnect dials after its random delay; Seq is the connection
+	timerRefused      = sim.NewTimerKind("refused")  // a crashed server's kernel refused the connection; Seq is the connection
+	timerRead         = sim.NewTimerKind("read")     // ClientCnxn's read or connect timeout; Seq is the read generation
+	timerPing         = sim.NewTimerKind("ping")     // the client's next ping is due; Seq is the connection
+	timerLost         = sim.NewTimerKind("lost")     // Curator: the session timeout passed since SUSPENDED, on the wall clock; Seq is the suspension
+	timerElection     = sim.NewTimerKind("fle")      // fast leader election: no notification within the timeout; Seq is the era
+	timerFinalize     = sim.NewTimerKind("finalize") // fast leader election: the finalize wait after a quorum agrees; Seq is the era
+	timerFollowerInfo = sim.NewTimerKind("finfo")    // a follower sends FOLLOWERINFO again; Seq is the era
+	timerTick         = sim.NewTimerKind("tick")     // half a tickTime: the leader pings, a follower checks the sync limit; Seq is the era
+	timerExpire       = sim.NewTimerKind("expire")   // the leader's session tracker: the next expiry interval; Seq is the era
+)
+
+// Trace kinds of the ensemble and of the ZooKeeper handle and Curator's
+// recipe (besides the core's, such as sim.TraceDrop for a message lost
+// on a reset connection).
+var (
+	traceElection   = sim.NewTraceKind("election")   // fast leader election and Zab's synchronisation
+	traceExpire     = sim.NewTraceKind("expire")     // the leader expired a session
+	traceDisconnect = sim.NewTraceKind("disconnect") // the client lost its connection
+	traceState      = sim.NewTraceKind("state")      // the session's state as Curator sees it
+	traceLock       = sim.NewTraceKind("lock")       // the recipe's steps
+	traceWatch      = sim.NewTraceKind("watch")      // a watch fired
 )
 
 // Every body is a pointer to a value built for its message and never

@@ -22,7 +22,7 @@ func (s *zkServer) fromClient(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		// A sender that numbers its messages (every zkClient does; a
 		// scripted conformance client does not) must not skip one.
 		if pos != s.conns[i].rcvd+1 {
-			ctx.TraceSaid("drop", string(m.Op), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
+			ctx.TraceSaid(sim.TraceDrop, m.Op.String(), "message lost on the connection from "+ctx.Sim().Nodes[from].Name+": reset", sim.Say("note.zk.connLost", "peer", ctx.Sim().Nodes[from].Name))
 			ctx.Send(from, connNotice(OpClose, connOf(m)))
 			s.dropConn(from)
 			return
@@ -203,7 +203,7 @@ func (s *zkServer) Fire(ctx sim.Ctx, t sim.Timer) {
 		// tracker, so the expired sessions are collected first.
 		for _, tr := range expired {
 			if ctx.Tracing() {
-				ctx.TraceSaid("expire", "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
+				ctx.TraceSaid(traceExpire, "session", fmt.Sprintf("session %#x expired (timeout %v)", tr.id, tr.timeout),
 					sim.Say("note.zk.sessionExpired", "session", fmt.Sprintf("%#x", tr.id), "timeout", tr.timeout.String()))
 			}
 			x, _ := s.prepare(zkTxnCloseSession, "", tr.id, 0, 0, "")

@@ -34,10 +34,17 @@ type View struct {
 	Sessions []ZSession   // the replicated session table
 }
 
+// A server's roles in the ensemble, as the cluster view shows them.
+var (
+	RoleLeader   = sim.NewRole("leader")
+	RoleFollower = sim.NewRole("follower")
+	RoleLooking  = sim.NewRole("looking")
+)
+
 // ServerView is one ZooKeeper server's place in the ensemble.
 type ServerView struct {
-	Node      int    // index into Snapshot.Nodes
-	Role      string // leader, follower, looking; empty when down
+	Node      int      // index into Snapshot.Nodes
+	Role      sim.Role // RoleLeader, RoleFollower, RoleLooking; NoRole when down
 	Epoch     int64
 	LastZxid  int64 // last transaction in its log
 	Committed int64 // last transaction it has applied
@@ -71,15 +78,15 @@ func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	for _, id := range s.Servers() {
 		srv := s.Nodes[id].Proc.(*zkServer)
 		down := s.Nodes[id].Crashed
-		role := ""
+		role := sim.NoRole
 		if !down {
 			switch srv.state {
 			case zkLeading:
-				role = "leader"
+				role = RoleLeader
 			case zkFollowing:
-				role = "follower"
+				role = RoleFollower
 			default:
-				role = "looking"
+				role = RoleLooking
 			}
 		}
 		snap.Nodes[id].Role = role

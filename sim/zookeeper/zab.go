@@ -23,7 +23,7 @@ func (s *zkServer) startElection(ctx sim.Ctx, why string, words sim.Words) {
 	}
 	s.dropClients(ctx)
 	s.enter(ctx, zkLooking, 0)
-	ctx.TraceSaid("election", zkLooking, why, words)
+	ctx.TraceSaid(traceElection, zkLooking, why, words)
 	s.round++
 	s.vote = zkVote{leader: s.sid, zxid: s.lastLogged(), round: s.round, state: zkLooking, valid: true}
 	s.recv = make([]zkVote, s.n)
@@ -134,7 +134,7 @@ func (s *zkServer) decide(ctx sim.Ctx, leader int) {
 
 func (s *zkServer) becomeLeader(ctx sim.Ctx) {
 	s.enter(ctx, zkLeading, s.sid)
-	ctx.TraceSaid("election", zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), sim.Say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
+	ctx.TraceSaid(traceElection, zkLeading, fmt.Sprintf("elected, last zxid %#x", s.lastLogged()), sim.Say("note.zk.elected", "zxid", fmt.Sprintf("%#x", s.lastLogged())))
 	s.prep = s.tree.clone()
 	s.log.Range(s.commit, func(_ int, x zkTxn) bool {
 		s.prep.apply(x)
@@ -150,7 +150,7 @@ func (s *zkServer) becomeLeader(ctx sim.Ctx) {
 
 func (s *zkServer) becomeFollower(ctx sim.Ctx, leader int) {
 	s.enter(ctx, zkFollowing, leader)
-	ctx.TraceSaid("election", zkFollowing, fmt.Sprintf("following zk-%d", leader), sim.Say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
+	ctx.TraceSaid(traceElection, zkFollowing, fmt.Sprintf("following zk-%d", leader), sim.Say("note.zk.following", "leader", fmt.Sprintf("zk-%d", leader)))
 	s.sendFollowerInfo(ctx)
 	ctx.After(TickTime/2, sim.Timer{Kind: timerTick, Seq: s.era})
 	ctx.After(zkLeaderConnectRetry, sim.Timer{Kind: timerFollowerInfo, Seq: s.era})
@@ -265,7 +265,7 @@ func (s *zkServer) maybeEstablish(ctx sim.Ctx) {
 	}
 	s.updateOwner(ctx, false)
 	s.armExpirer(ctx)
-	ctx.TraceSaid("election", "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch), sim.Say("note.zk.established", "epoch", fmt.Sprint(s.currentEpoch)))
+	ctx.TraceSaid(traceElection, "established", fmt.Sprintf("epoch %d, serving", s.currentEpoch), sim.Say("note.zk.established", "epoch", fmt.Sprint(s.currentEpoch)))
 }
 
 // Receive implements Process.
@@ -315,7 +315,7 @@ func (s *zkServer) fromFollower(ctx sim.Ctx, p int, m *sim.Msg) {
 		return
 	}
 	if positionOf(m) != peer.rcvd+1 {
-		ctx.TraceSaid("drop", string(m.Op), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
+		ctx.TraceSaid(sim.TraceDrop, m.Op.String(), fmt.Sprintf("message lost on the connection from zk-%d: reset", p), sim.Say("note.zk.connLost", "peer", fmt.Sprintf("zk-%d", p)))
 		ctx.Send(s.node(p), connNotice(OpClose, 0))
 		*peer = zkPeer{}
 		return
@@ -415,7 +415,7 @@ func (s *zkServer) fromLeader(ctx sim.Ctx, m *sim.Msg) {
 		s.applyUpTo(ctx, s.indexAfter(zxidOf(m)))
 		if !s.serving {
 			s.serving = true
-			ctx.TraceSaid("election", "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), sim.Say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
+			ctx.TraceSaid(traceElection, "uptodate", fmt.Sprintf("following zk-%d, serving", s.leader), sim.Say("note.zk.uptodate", "leader", fmt.Sprintf("zk-%d", s.leader)))
 		}
 	case zkOpProposal:
 		x := zkTxnOf(m)

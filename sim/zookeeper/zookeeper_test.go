@@ -20,7 +20,7 @@ import (
 func zkTrace(rec *sim.Recording, node, kind, op, note string) []sim.TraceEvent {
 	var out []sim.TraceEvent
 	for _, e := range rec.Trace() {
-		if (node == "" || e.Node == node) && e.Kind == kind && strings.Contains(e.Op, op) && strings.Contains(e.Note, note) {
+		if (node == "" || e.Node == node) && e.Kind.String() == kind && strings.Contains(e.Op, op) && strings.Contains(e.Note, note) {
 			out = append(out, e)
 		}
 	}
@@ -256,7 +256,7 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	assert.GreaterOrEqual(t, est[0].At-crash, zookeeper.FinalizeWait)
 	assert.Less(t, est[0].At-crash, 2*zookeeper.FinalizeWait)
 	for _, e := range rec.Trace() {
-		if e.Kind == "recv" && (e.Op == "COMMIT" || e.Op == "PROPOSAL") {
+		if e.Kind == sim.TraceRecv && (e.Op == "COMMIT" || e.Op == "PROPOSAL") {
 			assert.False(t, e.At > crash && e.At < est[0].At, "nothing commits during the election: %v", e)
 		}
 	}
@@ -289,7 +289,7 @@ func TestZooKeeperLeaderCrash(t *testing.T) {
 	for _, sv := range zookeeper.ViewOf(end).Servers {
 		assert.Equal(t, zookeeper.ViewOf(end).Zxid, sv.Committed, "%s caught up", end.Nodes[sv.Node].Name)
 	}
-	assert.Equal(t, "follower", end.Nodes[zookeeper.ViewOf(end).Servers[0].Node].Role)
+	assert.Equal(t, zookeeper.RoleFollower, end.Nodes[zookeeper.ViewOf(end).Servers[0].Node].Role)
 }
 
 // TestZooKeeperView checks the picture a widget draws: the children in
@@ -331,8 +331,8 @@ func TestZooKeeperView(t *testing.T) {
 				assert.Equal(t, want, w.Path)
 			}
 			require.Len(t, v.Servers, 3)
-			assert.Equal(t, []string{"leader", "follower", "follower"},
-				[]string{snap.Nodes[v.Servers[0].Node].Role, snap.Nodes[v.Servers[1].Node].Role, snap.Nodes[v.Servers[2].Node].Role})
+			assert.Equal(t, []sim.Role{zookeeper.RoleLeader, zookeeper.RoleFollower, zookeeper.RoleFollower},
+				[]sim.Role{snap.Nodes[v.Servers[0].Node].Role, snap.Nodes[v.Servers[1].Node].Role, snap.Nodes[v.Servers[2].Node].Role})
 			require.Len(t, v.Sessions, 5)
 			for _, s := range v.Sessions {
 				assert.Equal(t, 10*time.Second, s.Timeout)
@@ -557,9 +557,9 @@ func TestZooKeeperRandomFaults(t *testing.T) {
 		require.NotEmpty(t, v.Leader, "seed %d: a leader after the faults", seed)
 		for _, sv := range v.Servers {
 			name := snap.Nodes[sv.Node].Name
-			want := "follower"
+			want := zookeeper.RoleFollower
 			if name == v.Leader {
-				want = "leader"
+				want = zookeeper.RoleLeader
 			}
 			require.Equal(t, want, sv.Role, "seed %d: %s", seed, name)
 			require.True(t, sv.Serving, "seed %d: %s serving", seed, name)

@@ -223,7 +223,7 @@ var Sliders = map[string]SliderSpec{
 		},
 		Apply: func(sc *sim.Scenario, v float64) {
 			for i := range sc.Faults {
-				if sc.Faults[i].Kind() == "pause" {
+				if sc.Faults[i].Kind() == sim.FaultPause {
 					sc.Faults[i].For = FromSeconds(v)
 				}
 			}

@@ -728,7 +728,7 @@ func (r *etcdRenderer) membersText(v *etcdsim.View) string {
 		switch {
 		case down:
 			parts = append(parts, i18n.F("etcd.member.down", "name", m.Name))
-		case m.Role == "leader":
+		case m.Role == etcdsim.RoleLeader:
 			parts = append(parts, i18n.F("etcd.member.leader", "name", m.Name, "rev", m.Revision))
 		case m.Revision < v.Revision:
 			parts = append(parts, i18n.F("etcd.member.behind", "name", m.Name, "rev", m.Revision))

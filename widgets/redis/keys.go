@@ -228,7 +228,7 @@ func buildKeysModel(servers []redissim.ServerView, nodes []sim.NodeView, master 
 		if sv.Node >= 0 && sv.Node < len(nodes) {
 			node = nodes[sv.Node]
 		}
-		c := keysCard{node: node, inUse: sv.Node == master && len(servers) > 1, role: i18n.Term(sv.Role),
+		c := keysCard{node: node, inUse: sv.Node == master && len(servers) > 1, role: i18n.Term(sv.Role.String()),
 			counter: i18n.F("keys.counter", "n", sv.Counter), clock: i18n.F("cluster.clock", "t", widgets.FormatTime(node.Wall))}
 		if c.inUse {
 			c.role = i18n.F("keys.roleInUse", "role", c.role)

@@ -24,12 +24,12 @@ func keysSnapshot() *sim.Snapshot {
 	return &sim.Snapshot{
 		Mode: "redis", At: 12 * time.Second, End: 30 * time.Second,
 		Nodes: []sim.NodeView{
-			{Name: "redis-1", Role: "master", Wall: 22 * time.Second, Skew: 10 * time.Second},
-			{Name: "redis-2", Role: "replica", Crashed: true, Wall: 12 * time.Second},
+			{Name: "redis-1", Role: redissim.RoleMaster, Wall: 22 * time.Second, Skew: 10 * time.Second},
+			{Name: "redis-2", Role: redissim.RoleReplica, Crashed: true, Wall: 12 * time.Second},
 		},
 		Design: &redissim.View{Master: 0, Servers: []redissim.ServerView{
-			{Node: 0, Role: "master", Counter: 4, Keys: []redissim.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
-			{Node: 1, Role: "replica"},
+			{Node: 0, Role: redissim.RoleMaster, Counter: 4, Keys: []redissim.KeyView{{Key: "lock", Owner: "client-2", Value: "ab12cd34:1", TTL: 10 * time.Second, Left: 8 * time.Second}}},
+			{Node: 1, Role: redissim.RoleReplica},
 		}},
 	}
 }
@@ -142,7 +142,7 @@ func TestKeysModel(t *testing.T) {
 	alone := buildKeysModel(v.Servers[:1], snap.Nodes, v.Master)
 	assert.False(t, alone.cards[0].inUse, "one server needs no pointer to the master")
 	assert.Equal(t, "master", alone.cards[0].role)
-	free := []redissim.ServerView{{Node: 0, Role: "master"}}
+	free := []redissim.ServerView{{Node: 0, Role: redissim.RoleMaster}}
 	assert.Equal(t, "lock — no key: the lock is free", buildKeysModel(free, snap.Nodes, 0).cards[0].note)
 	assert.Empty(t, buildKeysModel(nil, snap.Nodes, -1).cards)
 }

@@ -176,19 +176,19 @@ func NewValidityBar(a redlocksim.Attempt, at time.Duration) ValidityBar {
 
 // holdingPhase reports whether a client in this phase believes it holds
 // the lock.
-func holdingPhase(p string) bool {
-	return p == "holding" || p == "extending" || p == "writing"
+func holdingPhase(p redlocksim.Phase) bool {
+	return p == redlocksim.PhaseHolding || p == redlocksim.PhaseExtending || p == redlocksim.PhaseWriting
 }
 
 // phaseColor is the colour of a client's phase pill; its name is always
 // written in the pill too.
-func phaseColor(p string) color.NRGBA {
+func phaseColor(p redlocksim.Phase) color.NRGBA {
 	switch {
 	case holdingPhase(p):
 		return widgets.ColorHolding
-	case p == "acquiring" || p == "unlocking" || p == "retrying":
+	case p == redlocksim.PhaseAcquiring || p == redlocksim.PhaseUnlocking || p == redlocksim.PhaseRetrying:
 		return widgets.ColorWaiting
-	case p == "lost":
+	case p == redlocksim.PhaseLost:
 		return widgets.ColorViolation
 	}
 	return widgets.ColorIdle
@@ -471,7 +471,7 @@ func tallyText(a redlocksim.Attempt, n, q int) string {
 
 // phaseText is where an attempt is, in words.
 func phaseText(a redlocksim.Attempt) string {
-	if phase := i18n.Term(a.Phase); phase != "" {
+	if phase := i18n.Term(a.Phase.String()); phase != "" {
 		return phase
 	}
 	return i18n.T("redlock.notStarted")
@@ -834,7 +834,7 @@ func (r *tallyRenderer) drawAttempt(a redlocksim.Attempt, y float32, g tallyGeom
 	widgets.PlaceText(o.arith, widgets.FitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
 	if g.detail && why != "" {
 		col := c.muted
-		if bar.Overdue > 0 || a.Phase == "lost" {
+		if bar.Overdue > 0 || a.Phase == redlocksim.PhaseLost {
 			col = widgets.Readable(widgets.ColorViolation, c.th)
 		}
 		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+tallyWhyY*k), col)
@@ -872,7 +872,7 @@ func AttemptText(a redlocksim.Attempt, at time.Duration, sequential bool) (line,
 		line += " · " + i18n.F("redlock.ranOut", "ms", MsFigure((-a.Left).Round(time.Millisecond)))
 		why = i18n.T("redlock.ranOut.why")
 	case a.Success:
-		line += " · " + i18n.Term(a.Phase)
+		line += " · " + i18n.Term(a.Phase.String())
 		why = note
 	default:
 		if a.Validity <= 0 {
@@ -880,12 +880,12 @@ func AttemptText(a redlocksim.Attempt, at time.Duration, sequential bool) (line,
 		} else if yes < len(a.Votes)/2+1 {
 			line += i18n.T("redlock.failedQuorum")
 		}
-		why = i18n.Term(a.Phase)
+		why = i18n.Term(a.Phase.String())
 		if note != "" {
 			why += ": " + note
 		}
 	}
-	if a.Phase == "lost" {
+	if a.Phase == redlocksim.PhaseLost {
 		why = i18n.Term("lost") + ": " + note
 	}
 	return line, why

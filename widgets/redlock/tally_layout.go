@@ -240,11 +240,11 @@ func urgentFull(atts []redlocksim.Attempt, full []bool) int {
 // those waiting to retry or given up, then the rest.
 func blockRank(a redlocksim.Attempt) int {
 	switch {
-	case holdingPhase(a.Phase), a.Phase == "lost":
+	case holdingPhase(a.Phase), a.Phase == redlocksim.PhaseLost:
 		return 0
-	case a.Phase == "acquiring" || a.Phase == "unlocking":
+	case a.Phase == redlocksim.PhaseAcquiring || a.Phase == redlocksim.PhaseUnlocking:
 		return 1
-	case a.Phase == "retrying" || a.Phase == "gave up":
+	case a.Phase == redlocksim.PhaseRetrying || a.Phase == redlocksim.PhaseGaveUp:
 		return 2
 	}
 	return 3

@@ -93,7 +93,7 @@ func TestVoteGlyphsAreDrawable(t *testing.T) {
 func TestValidityBar(t *testing.T) {
 	base := redlocksim.Attempt{Number: 1, TTL: 10 * time.Second, Drift: 102 * tallyMs, Started: time.Second}
 	holding := base
-	holding.Done, holding.Success, holding.Phase = true, true, "holding"
+	holding.Done, holding.Success, holding.Phase = true, true, redlocksim.PhaseHolding
 	holding.Elapsed, holding.Validity, holding.Left = 500*tallyMs, 9398*tallyMs, 7398*tallyMs
 	b := NewValidityBar(holding, 3*time.Second)
 	assert.InDelta(t, 0.05, b.Elapsed, 1e-6)
@@ -111,13 +111,13 @@ func TestValidityBar(t *testing.T) {
 	assert.InDelta(t, 0.9398, b.Used, 1e-6)
 
 	collecting := base
-	collecting.Phase = "acquiring"
+	collecting.Phase = redlocksim.PhaseAcquiring
 	b = NewValidityBar(collecting, time.Second+250*tallyMs)
 	assert.InDelta(t, 0.025, b.Elapsed, 1e-6, "elapsed so far, in true time")
 	assert.Zero(t, b.Used+b.Left)
 
 	late := base
-	late.Done, late.Phase, late.Elapsed = true, "unlocking", 12001*tallyMs
+	late.Done, late.Phase, late.Elapsed = true, redlocksim.PhaseUnlocking, 12001*tallyMs
 	late.Validity = redlocksim.Validity(late.TTL, late.Elapsed, 0.01)
 	b = NewValidityBar(late, 13*time.Second)
 	assert.InDelta(t, 1, b.Elapsed, 1e-6, "the votes took longer than the ttl")
@@ -126,7 +126,7 @@ func TestValidityBar(t *testing.T) {
 
 func TestAttemptText(t *testing.T) {
 	a := redlocksim.Attempt{Number: 3, TTL: 10 * time.Second, Wait: 500 * tallyMs, Drift: 102 * tallyMs, Started: 2 * time.Second,
-		Votes: []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VotePending, redlocksim.VotePending}, Phase: "acquiring"}
+		Votes: []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VotePending, redlocksim.VotePending}, Phase: redlocksim.PhaseAcquiring}
 	line, _ := AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 500 ms", line)
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, true)
@@ -135,7 +135,7 @@ func TestAttemptText(t *testing.T) {
 	line, _ = AttemptText(a, 2*time.Second+3*tallyMs, false)
 	assert.Equal(t, "collecting votes: 3 ms so far, timeout 5000 ms", line, "go-redis's read timeout without contextTimeout")
 
-	a.Done, a.Phase, a.Elapsed = true, "retrying", 3*tallyMs
+	a.Done, a.Phase, a.Elapsed = true, redlocksim.PhaseRetrying, 3*tallyMs
 	a.Votes = []redlocksim.Vote{redlocksim.VoteNo, redlocksim.VoteNo, redlocksim.VoteYes}
 	a.Validity = redlocksim.Validity(a.TTL, a.Elapsed, 0.01)
 	a.Note = "only 1 of 3 masters said yes, quorum is 2"
@@ -144,12 +144,12 @@ func TestAttemptText(t *testing.T) {
 	assert.Equal(t, "retrying: only 1 of 3 masters said yes, quorum is 2", why)
 
 	a.Votes = []redlocksim.Vote{redlocksim.VoteYes, redlocksim.VoteYes, redlocksim.VoteYes}
-	a.Elapsed, a.Phase = 12001*tallyMs, "unlocking"
+	a.Elapsed, a.Phase = 12001*tallyMs, redlocksim.PhaseUnlocking
 	a.Validity = redlocksim.Validity(a.TTL, a.Elapsed, 0.01)
 	line, _ = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 12001 − 102 = −2103 ms ≤ 0: failed", line)
 
-	a.Elapsed, a.Success, a.Phase, a.Note = 4*tallyMs, true, "lost", "validity ran out on its own clock, 9894 ms after the grant"
+	a.Elapsed, a.Success, a.Phase, a.Note = 4*tallyMs, true, redlocksim.PhaseLost, "validity ran out on its own clock, 9894 ms after the grant"
 	a.Validity = redlocksim.Validity(a.TTL, a.Elapsed, 0.01)
 	line, why = AttemptText(a, 14*time.Second, false)
 	assert.Equal(t, "validity = 10000 − 4 − 102 = 9894 ms · lost", line)
@@ -277,7 +277,7 @@ func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 }
 
 func TestFullBlocksPreferHolders(t *testing.T) {
-	atts := []redlocksim.Attempt{{Phase: "retrying"}, {Phase: "holding"}, {Phase: "acquiring"}, {}}
+	atts := []redlocksim.Attempt{{Phase: redlocksim.PhaseRetrying}, {Phase: redlocksim.PhaseHolding}, {Phase: redlocksim.PhaseAcquiring}, {}}
 	full, detail := fullBlocks(atts, 4*(tallyVoteH+tallyGap)+(tallyFullH-tallyVoteH-tallyGap), 1)
 	assert.Equal(t, []bool{false, true, false, false}, full)
 	assert.False(t, detail)

@@ -656,7 +656,7 @@ func zkBandText(z *zookeepersim.View, s *sim.Snapshot) string {
 func zkFiredWatches(s *sim.Snapshot) []string {
 	var out []string
 	for _, m := range s.InFlight {
-		if m.Label == "WATCH" && m.To >= 0 && m.To < len(s.Nodes) && s.Nodes[m.To].Client {
+		if m.Op == zookeepersim.OpWatch && m.To >= 0 && m.To < len(s.Nodes) && s.Nodes[m.To].Client {
 			out = append(out, s.Nodes[m.To].Name)
 		}
 	}

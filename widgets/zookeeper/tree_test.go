@@ -494,3 +494,18 @@ func TestZNodeTreeDrawnHeight(t *testing.T) {
 	widgettest.AssertDrawnHeight(t, "zk-herd", 3*time.Second, NewZNodeTree(), 680)
 	widgettest.AssertDrawnHeight(t, "zk-session-expiry", 45*time.Second, NewZNodeTree(), 680)
 }
+
+// A watch event in flight to a client names it, whatever else flies: a
+// watch is told by its op, not by the text drawn on it.
+func TestZKFiredWatchesByOp(t *testing.T) {
+	s := &sim.Snapshot{
+		Nodes: []sim.NodeView{{Name: "client-1", Client: true}, {Name: "client-2", Client: true}, {Name: "zk-1"}, {Name: "zk-2"}},
+		InFlight: []sim.MessageView{
+			{From: 2, To: 1, Op: zookeepersim.OpWatch},
+			{From: 2, To: 0, Op: zookeepersim.OpPong},
+			{From: 2, To: 3, Op: zookeepersim.OpWatch}, // not to a client
+			{From: 3, To: 0, Op: zookeepersim.OpWatch},
+		},
+	}
+	assert.Equal(t, []string{"client-1", "client-2"}, zkFiredWatches(s))
+}
