@@ -159,8 +159,13 @@ func rate(n, d int) *float64 {
 	return &x
 }
 
-// Metrics computes the dashboard over everything recorded up to t.
-func (c *Checker) Metrics(t time.Duration) Metrics {
+// Metrics computes the dashboard over everything recorded up to t, the
+// run having sent all its messages by then (a run's own checker at its
+// end; Recording.Metrics counts those of an earlier instant).
+func (c *Checker) Metrics(t time.Duration) Metrics { return c.metrics(t, c.Messages) }
+
+// metrics is Metrics with the messages sent up to t.
+func (c *Checker) metrics(t time.Duration, messages int) Metrics {
 	m := Metrics{Clients: make([]ClientMetrics, len(c.clients)), Fairness: Fairness{Starved: []string{}}}
 	names := c.s.Scenario.ClientNames()
 	lat := make([][]float64, len(c.clients))
@@ -241,7 +246,7 @@ func (c *Checker) Metrics(t time.Duration) Metrics {
 		finishRates(&m.Clients[i])
 	}
 	finishRates(&m.Run)
-	m.MessagesPerAcquisition = rate(c.Messages, m.Run.Acquisitions)
+	m.MessagesPerAcquisition = rate(messages, m.Run.Acquisitions)
 	if t > 0 {
 		m.GrantsPerSecond = Round3(float64(m.Run.Acquisitions) / t.Seconds())
 	}

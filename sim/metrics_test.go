@@ -99,6 +99,10 @@ func TestDashboardUpToTheCursor(t *testing.T) {
 	after := rec.Metrics(rec.End())
 	assert.Greater(t, after.Run.FailedTries, before.Run.FailedTries)
 	assert.Nil(t, rec.Metrics(0).MessagesPerAcquisition, "nothing acquired at 0")
+	// Messages per acquisition counts the messages sent by the instant.
+	at := 5 * time.Second
+	require.NotNil(t, before.MessagesPerAcquisition)
+	assert.Equal(t, float64(rec.At(at).Metrics.Messages), *before.MessagesPerAcquisition, "one acquisition by 5 s")
 }
 
 func TestDistributionAndInversions(t *testing.T) {

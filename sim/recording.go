@@ -201,7 +201,18 @@ func (r *Recording) Summary() Summary { return r.final.Check.Summary(r.final.end
 
 // Metrics is the dashboard of the run up to t (metrics.go).
 func (r *Recording) Metrics(t time.Duration) Metrics {
-	return r.final.Check.Metrics(min(t, r.final.end))
+	s, c := r.final, r.final.Check
+	if t >= s.end {
+		return c.Metrics(s.end)
+	}
+	// A traced run keeps a flight per message sent, in the order sent; past
+	// the last one kept (a very long run) the instant is replayed.
+	fs := s.flights
+	n := sort.Search(len(fs), func(i int) bool { return fs[i].Sent > t })
+	if n == len(fs) && len(fs) >= maxFlights {
+		return c.metrics(t, r.At(t).Metrics.Messages)
+	}
+	return c.metrics(max(0, t), n)
 }
 
 // Events is the run's trace, kept compactly.
