@@ -236,7 +236,7 @@ func TestChangesReadOnceAndRefused(t *testing.T) {
 	// ChangeableFields are the fields a change may set: those every design
 	// has, then the designs' changeable options, design by design.
 	assert.Equal(t, []string{"ttl", "work", "think", "latency", "jitter", "fencing", "retryDelay", "tries",
-		"watchdog", "plainDel", "driftFactor", "checkValidity", "respectSuspended"}, ChangeableFields())
+		"watchdog", "plainDel", "driftFactor", "checkValidity", "readTimeout", "respectSuspended"}, ChangeableFields())
 }
 
 // A change that sets an option the scenario's design does not declare is

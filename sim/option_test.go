@@ -43,7 +43,7 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 		"latency", "jitter", "fencing", "clockDrift", "tries", "retryDelay"}
 	for mode, own := range map[string][]string{
 		"redis":     {"replica", "failoverAfter", "watchdog", "plainDel"},
-		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential"},
+		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
 		"zookeeper": {"nodes", "respectSuspended", "herd"},
 		"etcd":      {"nodes", "preVote", "herd"},
 	} {
@@ -165,15 +165,16 @@ func TestOptionHandlesAcrossDesigns(t *testing.T) {
 // A sweep's fields are those every design has and the options with an
 // axis; an option a design does not declare is set as a file sets it.
 func TestSweepFieldsFromTheOptions(t *testing.T) {
-	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}, sim.SweepFields())
+	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes", "readTimeout"}, sim.SweepFields())
 	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients"}, sim.SweepFieldsOf("redis"))
 	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}, sim.SweepFieldsOf("etcd"))
+	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes", "readTimeout"}, sim.SweepFieldsOf("redlock"))
 	a, err := sim.ParseAxis("nodes=3:7:3")
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 5, 7}, a.Values)
 	assert.False(t, a.IsDuration())
 	_, err = sim.ParseAxis("herd=0:1:2")
-	assert.EqualError(t, err, "herd: cannot sweep this field (one of ttl, work, pause, clockDrift, latency, clients, nodes)")
+	assert.EqualError(t, err, "herd: cannot sweep this field (one of ttl, work, pause, clockDrift, latency, clients, nodes, readTimeout)")
 
 	sc, err := sim.SweepBase("redlock")
 	require.NoError(t, err)

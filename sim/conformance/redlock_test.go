@@ -131,9 +131,15 @@ func (ms *masters) lock(key string) redsyncLock {
 // example passes only Addr), and opens a connection on each while every
 // master answers, as a running application has them.
 func (ms *masters) warmPools(contextTimeout bool) []redsyncredis.Pool {
+	return ms.warmPoolsReading(contextTimeout, 0)
+}
+
+// warmPoolsReading is warmPools with go-redis's Options.ReadTimeout set
+// (0: the release's default).
+func (ms *masters) warmPoolsReading(contextTimeout bool, readTimeout time.Duration) []redsyncredis.Pool {
 	var pools []redsyncredis.Pool
 	for _, port := range ms.ports {
-		c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + port, ContextTimeoutEnabled: contextTimeout})
+		c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + port, ContextTimeoutEnabled: contextTimeout, ReadTimeout: readTimeout})
 		ms.t.Cleanup(func() { c.Close() })
 		require.NoError(ms.t, c.Ping(ctxFor(ms.t, 5*time.Second)).Err())
 		pools = append(pools, goredis.NewPool(c))
@@ -351,6 +357,25 @@ func TestRedlockContextTimeout(t *testing.T) {
 			real := lockOn(pools, uniqueKey(t), redlockTTL)
 			ms5.thaw(3, 4)
 			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) { redlock.ContextTimeout.Set(sc, on) })
+			require.True(t, real.granted, "redsync: %v", real.err)
+			require.Len(t, grants, 1)
+			assert.GreaterOrEqual(t, real.elapsed, wait, "redsync waited for the frozen masters")
+			assert.Less(t, real.elapsed, wait+time.Second, "redsync did not wait longer than go-redis's read")
+			checkValidity(t, real, grants[0], wait)
+		})
+		// go-redis up to v9.21 read for 3 s (its ReadTimeout default then):
+		// the simulator's readTimeout stands for the older release.
+		const older = 3 * time.Second
+		t.Run(fmt.Sprintf("TTL 10s readTimeout=3s contextTimeout=%v", on), func(t *testing.T) {
+			wait := redlock.WaitWith(redlockTTL, on, older)
+			pools := ms5.warmPoolsReading(on, older)
+			ms5.freeze(3, 4)
+			real := lockOn(pools, uniqueKey(t), redlockTTL)
+			ms5.thaw(3, 4)
+			grants := runRedlockSimWith(t, 1, 0, paused, func(sc *sim.Scenario) {
+				redlock.ContextTimeout.Set(sc, on)
+				redlock.ReadTimeout.Set(sc, sim.Duration(older))
+			})
 			require.True(t, real.granted, "redsync: %v", real.err)
 			require.Len(t, grants, 1)
 			assert.GreaterOrEqual(t, real.elapsed, wait, "redsync waited for the frozen masters")

@@ -112,7 +112,8 @@ func (c *redlockClient) ttl(ctx sim.Ctx) time.Duration { return ctx.Scenario().T
 // redsync's deadline as go-redis applies it (func Wait). The watchdog's
 // extension runs under the same deadline (ExtendContext with the try's ctx).
 func (c *redlockClient) wait(ctx sim.Ctx) time.Duration {
-	return Wait(c.ttl(ctx), ContextTimeout.Of(ctx.Scenario()))
+	sc := ctx.Scenario()
+	return WaitWith(c.ttl(ctx), ContextTimeout.Of(sc), ReadTimeout.Of(sc).D())
 }
 
 // newBatch starts a batch of requests, one per master.

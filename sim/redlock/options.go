@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/lockscope/lockscope/sim"
 )
@@ -45,6 +46,20 @@ var (
 	// Watchdog extends the lock on every master every TTL/3 while the
 	// holder works (Mutex.Extend), as Redisson's watchdog does.
 	Watchdog = sim.NewBool(sim.Option{Key: "watchdog", Changeable: true, Words: "watchdog", Describe: sim.DescribeOnOff}, false)
+	// ReadTimeout is go-redis's Options.ReadTimeout, the socket read
+	// deadline of each attempt of a command: 5 s from v9.22.0 (the pinned
+	// v9.23.0, options.go init; RELEASE-NOTES.md of 9.22.0, "Cross-SDK
+	// Aligned Defaults"), 3 s in v9.0 to v9.21. A silent master holds a try
+	// for it unless contextTimeout is on (Wait).
+	ReadTimeout = sim.NewDuration(sim.Option{Key: "readTimeout", Changeable: true,
+		Refusal: sim.OnlyReaders("readTimeout", "field.readTimeout", "only for %s (go-redis's Options.ReadTimeout)"),
+		Words:   "readTimeout", Describe: sim.DescribeAsIs, Axis: "1s:10s:10"}, GoRedisReadTimeout, func(d sim.Duration) error {
+		if d.D() < time.Millisecond || d.D() > time.Minute {
+			return sim.FieldErr("readTimeout", sim.Say("field.readTimeout.range", "value", d.D().String()),
+				"%v, want 1ms to 1m (go-redis's read deadline)", d.D())
+		}
+		return nil
+	})
 	// Sequential asks the masters one after another instead of all at
 	// once.
 	Sequential = sim.NewBool(sim.Option{Key: "sequential", Refusal: sim.OnlyFor("sequential")}, false)
@@ -52,4 +67,4 @@ var (
 
 // options are Redlock's, in their order.
 var options = []*sim.Option{Nodes.Option, DriftFactor.Option, ContextTimeout.Option, CheckValidity.Option,
-	Watchdog.Option, Sequential.Option}
+	Watchdog.Option, Sequential.Option, ReadTimeout.Option}

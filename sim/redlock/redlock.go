@@ -47,7 +47,8 @@ func Timeout(ttl time.Duration) time.Duration {
 }
 
 // go-redis v9 figures (redis/go-redis v9.23.0, options.go init: the
-// defaults of Options; v9.21 and older had a 3 s ReadTimeout).
+// defaults of Options; v9.21 and older had a 3 s ReadTimeout, which the
+// scenario's readTimeout sets).
 const (
 	// GoRedisReadTimeout is Options.ReadTimeout's default: the socket read
 	// deadline of every attempt of a command.
@@ -80,13 +81,19 @@ const (
 //
 // The retry backoffs (10 ms doubling, at most 1 s) are left out.
 func Wait(ttl time.Duration, contextTimeout bool) time.Duration {
+	return WaitWith(ttl, contextTimeout, GoRedisReadTimeout)
+}
+
+// WaitWith is Wait for a client whose ReadTimeout is readTimeout (the
+// scenario's readTimeout: 3 s for go-redis v9.0 to v9.21).
+func WaitWith(ttl time.Duration, contextTimeout bool, readTimeout time.Duration) time.Duration {
 	deadline := Timeout(ttl)
-	most := (GoRedisMaxRetries + 1) * GoRedisReadTimeout
+	most := (GoRedisMaxRetries + 1) * readTimeout
 	if contextTimeout {
 		return min(deadline, most)
 	}
-	attempts := max(1, (deadline+GoRedisReadTimeout-1)/GoRedisReadTimeout)
-	return min(attempts*GoRedisReadTimeout, most)
+	attempts := max(1, (deadline+readTimeout-1)/readTimeout)
+	return min(attempts*readTimeout, most)
 }
 
 // redlockRetryDelay draws the wait before the next try: uniform in whole

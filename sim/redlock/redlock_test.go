@@ -13,6 +13,7 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 const ms = time.Millisecond
@@ -699,4 +700,25 @@ func TestRedlockContextTimeout(t *testing.T) {
 			assert.Equal(t, tt.granted, len(r.Summary().Grants) == 1)
 		})
 	}
+}
+
+// TestReadTimeoutIsTheRelease: go-redis's read timeout is the scenario's
+// readTimeout, 5 s by default (v9.22 on), 3 s for v9.0 to v9.21: a silent
+// master holds a try that long, so redlock-silent-masters tells another
+// story under the older release.
+func TestReadTimeoutIsTheRelease(t *testing.T) {
+	assert.Equal(t, 5*time.Second, redlock.ReadTimeout.Default().(sim.Duration).D())
+	assert.Equal(t, 3*time.Second, redlock.WaitWith(10*time.Second, false, 3*time.Second))
+	assert.Equal(t, redlock.Wait(10*time.Second, false), redlock.WaitWith(10*time.Second, false, redlock.GoRedisReadTimeout))
+	assert.Equal(t, 500*time.Millisecond, redlock.WaitWith(10*time.Second, true, 3*time.Second), "contextTimeout: redsync's deadline")
+	grantAt := func(rt time.Duration) sim.Summary {
+		s, _ := simtest.Run(t, simtest.Preset(t, "redlock-silent-masters", func(sc *sim.Scenario) {
+			redlock.ReadTimeout.Set(sc, sim.Duration(rt))
+		}))
+		return s
+	}
+	v922, v921 := grantAt(5*time.Second), grantAt(3*time.Second)
+	require.NotEmpty(t, v922.Grants)
+	require.NotEmpty(t, v921.Grants)
+	assert.Less(t, v921.Grants[0].AtMs, v922.Grants[0].AtMs, "the older release gives up on the silent masters sooner")
 }

@@ -52,7 +52,7 @@ var redlockModeTab = designtab.ModeTab{
 	Preset:     "redlock-clock-jump",
 	NewState:   func() designtab.StateView { return NewVoteTally() },
 	Sliders: []string{"ttl", "work", "pause", "latency", "clients",
-		redlocksim.Nodes.Key, redlocksim.DriftFactor.Key, "clockDrift"},
+		redlocksim.Nodes.Key, redlocksim.DriftFactor.Key, "clockDrift", redlocksim.ReadTimeout.Key},
 	Toggles: []string{redlocksim.Watchdog.Key, "fencing", redlocksim.Sequential.Key, redlocksim.ContextTimeout.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		"ttl": func(s *designtab.SliderSpec) { s.Words = "redlockTTL" },
@@ -68,6 +68,9 @@ var redlockModeTab = designtab.ModeTab{
 			s.Format = func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) }
 		},
 		"clockDrift": func(s *designtab.SliderSpec) { s.Words = "redlockClockDrift" },
+		redlocksim.ReadTimeout.Key: func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Max = "readTimeout", "Read timeout", 1, 10
+		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
 		redlocksim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redlockWatchdog", "Watchdog" },
