@@ -742,31 +742,6 @@ func (r *clusterRenderer) drawLegend(fg color.Color) {
 	}
 }
 
-// Readable makes a palette colour readable as text on the theme's
-// background: darker on a light theme, lighter on a dark one.
-func Readable(c color.NRGBA, th fyne.Theme) color.NRGBA {
-	if isDark(th) {
-		return mix(c, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 0.45)
-	}
-	return mix(c, color.NRGBA{A: 0xFF}, 0.3)
-}
-
-// isDark reports whether the theme's background is dark.
-func isDark(th fyne.Theme) bool {
-	bg := toNRGBA(ThemeColor(th, theme.ColorNameBackground))
-	return 0.299*float64(bg.R)+0.587*float64(bg.G)+0.114*float64(bg.B) < 128
-}
-
-// mix blends c towards d by f (0..1).
-func mix(c, d color.NRGBA, f float64) color.NRGBA {
-	m := func(a, b uint8) uint8 { return uint8(float64(a)*(1-f) + float64(b)*f) }
-	return color.NRGBA{R: m(c.R, d.R), G: m(c.G, d.G), B: m(c.B, d.B), A: c.A}
-}
-
-func toNRGBA(c color.Color) color.NRGBA {
-	return color.NRGBAModel.Convert(c).(color.NRGBA)
-}
-
 // nodeTwoLinesH is the least height of a node box that holds its name and
 // its state one above the other; a slimmer box (many nodes in a short
 // window) says both on one line.
@@ -811,20 +786,4 @@ func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]
 	}
 	o.lines[2].Hide()
 	o.lines[3].Hide()
-}
-
-// ResizeText gives a text a new size, refreshing it only when it changed.
-func ResizeText(t *canvas.Text, size float32) {
-	if t.TextSize != size {
-		t.TextSize = size
-		t.Resize(t.MinSize())
-		t.Refresh()
-	}
-}
-
-// ResizeTexts gives each text its size at scale 1 (sizes) times k.
-func ResizeTexts(k float32, sizes map[*canvas.Text]float32) {
-	for t, size := range sizes {
-		ResizeText(t, size*k)
-	}
 }
