@@ -6,4 +6,10 @@
 // below (widgets/<design>/, registered by widgets/designs). They only
 // draw: every value comes from a sim.Snapshot or sim.Timeline handed to
 // them, and they never change the simulation.
+//
+// A picture's longer drawing is in two parts: its geometry, a pure
+// function of the snapshot (or timeline) and the size that says where
+// each of its objects goes as spots (TextSpot, RectSpot, LineSpot), tested
+// without canvas objects; and its placing, which hands each spot to the
+// object it is for (Place).
 package widgets
