@@ -233,38 +233,6 @@ func cutBetween(cuts [][]int, a, b int) bool {
 	return false
 }
 
-// nodeObjects are the canvas objects of one node, made once and reused.
-type nodeObjects struct {
-	frame          *canvas.Rectangle
-	lines          [4]*canvas.Text
-	badge          *canvas.Rectangle
-	badgeText      *canvas.Text
-	pause1, pause2 *canvas.Rectangle
-	cross1, cross2 *canvas.Line
-}
-
-func newNodeObjects() *nodeObjects {
-	o := &nodeObjects{
-		frame:     &canvas.Rectangle{CornerRadius: 6},
-		badge:     &canvas.Rectangle{CornerRadius: 4},
-		badgeText: NewText(11, true),
-		pause1:    &canvas.Rectangle{},
-		pause2:    &canvas.Rectangle{},
-		cross1:    &canvas.Line{},
-		cross2:    &canvas.Line{},
-	}
-	o.lines[0] = NewText(13, true)
-	for i := 1; i < len(o.lines); i++ {
-		o.lines[i] = NewText(11.5, false)
-	}
-	return o
-}
-
-func (o *nodeObjects) all() []fyne.CanvasObject {
-	return []fyne.CanvasObject{o.frame, o.lines[0], o.lines[1], o.lines[2], o.lines[3],
-		o.badge, o.badgeText, o.pause1, o.pause2, o.cross1, o.cross2}
-}
-
 // msgObjects are a message pill and its label.
 type msgObjects struct {
 	pill *canvas.Rectangle
@@ -403,8 +371,9 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		r.drawLinks(s, boxes, linkColor)
 	}
 
+	k := clusterScale(r.size) // a large panel's boxes and words grow together
 	for i, n := range s.Nodes {
-		r.drawNode(r.nodes.Next(), n, boxes[i], th, fg)
+		r.nodes.Next().place(nodeGeometry(n, boxes[i], k, th, fg))
 	}
 
 	now := float64(s.At)
@@ -522,142 +491,6 @@ func (r *clusterRenderer) drawCut(a, b fyne.Position) {
 	PlaceLine(r.dashes.Next(), m.AddXY(-k, k), m.AddXY(k, -k), ColorFault, 3)
 }
 
-func (r *clusterRenderer) drawNode(o *nodeObjects, n sim.NodeView, b box, th fyne.Theme, fg color.Color) {
-	accent := ColorServerLink
-	fill := Fade(ColorServerLink, 0.10)
-	stroke := float32(1.5)
-	if n.Client {
-		accent = StateColor(n.State)
-		fill = Fade(accent, 0.14)
-		if n.State == sim.StateHolding {
-			stroke = 3.5
-		}
-	}
-	if n.Paused {
-		fill = Fade(ColorIdle, 0.35)
-	}
-	if n.Crashed {
-		fill, accent = Fade(ColorIdle, 0.2), ColorIdle
-	}
-	PlaceBox(o.frame, b.pos, b.size, fill, accent, stroke)
-
-	var lines [4]string
-	lines[0] = n.Name
-	if n.Client {
-		lines[1] = ClientStateText(n)
-	} else {
-		lines[1] = i18n.Term(n.Role.String())
-	}
-	lines[2] = i18n.F("cluster.clock", "t", FormatTime(n.Wall))
-	if n.Skew != 0 {
-		lines[2] += "  (" + FormatSkew(n.Skew) + ")"
-	}
-	switch {
-	case n.Crashed:
-		lines[3] = i18n.T("cluster.crashed")
-	case n.Paused:
-		lines[3] = i18n.F("cluster.pausedUntil", "t", FormatTime(n.Resume))
-	case n.Session != "":
-		lines[3] = i18n.Term(n.Session)
-	default:
-		lines[3] = Say(n.DetailWords, n.Detail)
-	}
-	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
-	slim := b.size.Height < nodeTwoLinesH
-	k := clusterScale(r.size) // a large panel's boxes and words grow together
-	if slim {
-		r.drawSlimNode(o, n, lines, b, fg, th)
-	} else {
-		ResizeText(o.lines[0], 13*k)
-		for _, t := range o.lines[1:] {
-			ResizeText(t, 11.5*k)
-		}
-	}
-	y := b.pos.Y + 5*k
-	for i, t := range o.lines {
-		if slim {
-			break
-		}
-		h := t.TextSize + 4*k
-		// Only a line wholly inside the box, clear of its bottom edge, is
-		// drawn; a line too long for the box's width is shortened.
-		bold := i == 0
-		text := FitText(lines[i], t.TextSize, bold, b.size.Width-18*k)
-		if lines[i] == "" || y+fyne.MeasureText(text, t.TextSize, fyne.TextStyle{Bold: bold}).Height > b.pos.Y+b.size.Height-2 {
-			t.Hide()
-			continue
-		}
-		c := fg
-		if i >= 2 {
-			c = muted
-		}
-		if i == 1 && n.Client {
-			c = Readable(StateColor(n.State), th)
-		}
-		if i == 3 && (n.Paused || n.Crashed) {
-			c = fg
-		}
-		PlaceText(t, text, fyne.NewPos(b.pos.X+9*k, y), c)
-		y += h
-	}
-
-	// The holder's badge: its token when the mode hands one out.
-	if n.Client && n.State == sim.StateHolding && !slim && b.size.Width >= 150*k {
-		label := i18n.T("cluster.holder")
-		if n.Token > 0 {
-			label = i18n.F("cluster.holderToken", "token", n.Token)
-		}
-		ResizeText(o.badgeText, 11*k)
-		w := TextWidth(label, o.badgeText.TextSize, true) + 10*k
-		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6*k, b.pos.Y+5*k)
-		PlaceRect(o.badge, pos, fyne.NewSize(w, 17*k), ColorHolding)
-		PlaceText(o.badgeText, label, pos.AddXY(5*k, k), color.White)
-	} else {
-		o.badge.Hide()
-		o.badgeText.Hide()
-	}
-
-	// A paused node carries the pause glyph: two bars.
-	if n.Paused && !n.Crashed {
-		x := b.pos.X + b.size.Width - 22
-		if !o.badge.Hidden {
-			x = o.badge.Position().X - 18
-		}
-		gh := float32(math.Max(2, math.Min(16, float64(b.size.Height-8))))
-		PlaceRect(o.pause1, fyne.NewPos(x, b.pos.Y+6), fyne.NewSize(4, gh), fg)
-		PlaceRect(o.pause2, fyne.NewPos(x+8, b.pos.Y+6), fyne.NewSize(4, gh), fg)
-	} else {
-		o.pause1.Hide()
-		o.pause2.Hide()
-	}
-
-	// A crashed node is crossed out.
-	if n.Crashed {
-		br := b.pos.Add(fyne.NewPos(b.size.Width, b.size.Height))
-		PlaceLine(o.cross1, b.pos, br, ColorFault, 3)
-		PlaceLine(o.cross2, fyne.NewPos(b.pos.X, br.Y), fyne.NewPos(br.X, b.pos.Y), ColorFault, 3)
-	} else {
-		o.cross1.Hide()
-		o.cross2.Hide()
-	}
-}
-
-// ClientStateText spells a client's state out, so colour is never the only
-// cue.
-func ClientStateText(n sim.NodeView) string {
-	switch n.State {
-	case sim.StateHolding:
-		return i18n.T("client.holding")
-	case sim.StateWaiting:
-		return i18n.T("client.waiting")
-	case sim.StateDone:
-		return i18n.T("client.done")
-	case sim.StateTold:
-		return i18n.T("client.told")
-	}
-	return i18n.T("client.idle")
-}
-
 // msgTextSize is the size of a message's label in a cluster of the
 // reference size (clusterScale).
 const msgTextSize = 10.5
@@ -741,92 +574,5 @@ func (r *clusterRenderer) drawLegend(fg color.Color) {
 		ResizeText(t, r.caption)
 		PlaceText(t, it.label, fyne.NewPos(x+16, y), fg)
 		x += 16 + t.MinSize().Width + 16
-	}
-}
-
-// Readable makes a palette colour readable as text on the theme's
-// background: darker on a light theme, lighter on a dark one.
-func Readable(c color.NRGBA, th fyne.Theme) color.NRGBA {
-	if isDark(th) {
-		return mix(c, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 0.45)
-	}
-	return mix(c, color.NRGBA{A: 0xFF}, 0.3)
-}
-
-// isDark reports whether the theme's background is dark.
-func isDark(th fyne.Theme) bool {
-	bg := toNRGBA(ThemeColor(th, theme.ColorNameBackground))
-	return 0.299*float64(bg.R)+0.587*float64(bg.G)+0.114*float64(bg.B) < 128
-}
-
-// mix blends c towards d by f (0..1).
-func mix(c, d color.NRGBA, f float64) color.NRGBA {
-	m := func(a, b uint8) uint8 { return uint8(float64(a)*(1-f) + float64(b)*f) }
-	return color.NRGBA{R: m(c.R, d.R), G: m(c.G, d.G), B: m(c.B, d.B), A: c.A}
-}
-
-func toNRGBA(c color.Color) color.NRGBA {
-	return color.NRGBAModel.Convert(c).(color.NRGBA)
-}
-
-// nodeTwoLinesH is the least height of a node box that holds its name and
-// its state one above the other; a slimmer box (many nodes in a short
-// window) says both on one line.
-const nodeTwoLinesH = 40
-
-// drawSlimNode writes a slim box's name and state side by side, as large
-// as the box allows, so a short window still says who each node is and
-// what it is doing.
-func (r *clusterRenderer) drawSlimNode(o *nodeObjects, n sim.NodeView, lines [4]string, b box, fg color.Color, th fyne.Theme) {
-	size := min(13, max(8, b.size.Height-5))
-	// A name a little too wide for a narrow tile (Redlock's five masters
-	// beside the event log in a 1024×768 window: "redis…") is set smaller
-	// rather than cut, down to 9 points.
-	for room := b.size.Width - 14; size > 9; {
-		w := TextWidth(lines[0], size, true)
-		if w <= room {
-			break
-		}
-		size = max(9, min(size-0.25, size*room/w)) // the width is not quite linear in the size
-	}
-	ResizeText(o.lines[0], size)
-	ResizeText(o.lines[1], size*0.9)
-	y := b.pos.Y + (b.size.Height-size*1.35)/2
-	name := FitText(lines[0], size, true, b.size.Width-14)
-	PlaceText(o.lines[0], name, fyne.NewPos(b.pos.X+7, y), fg)
-	x := b.pos.X + 7 + TextWidth(name, size, true) + 8
-	c := ThemeColor(th, theme.ColorNamePlaceHolder)
-	if n.Client {
-		c = Readable(StateColor(n.State), th)
-	}
-	// A client's state is worth its first words; a server's role is shown
-	// whole or not at all ("redis-1 ma…" in Redlock's tiles at 1024×768
-	// said less than "redis-1": every one of them is a master).
-	room := b.pos.X + b.size.Width - 6 - x
-	if !n.Client && TextWidth(lines[1], size*0.9, false) > room {
-		room = 0
-	}
-	if lines[1] != "" && room > 2*size {
-		PlaceText(o.lines[1], FitText(lines[1], size*0.9, false, room), fyne.NewPos(x, y+size*0.05), c)
-	} else {
-		o.lines[1].Hide()
-	}
-	o.lines[2].Hide()
-	o.lines[3].Hide()
-}
-
-// ResizeText gives a text a new size, refreshing it only when it changed.
-func ResizeText(t *canvas.Text, size float32) {
-	if t.TextSize != size {
-		t.TextSize = size
-		t.Resize(t.MinSize())
-		t.Refresh()
-	}
-}
-
-// ResizeTexts gives each text its size at scale 1 (sizes) times k.
-func ResizeTexts(k float32, sizes map[*canvas.Text]float32) {
-	for t, size := range sizes {
-		ResizeText(t, size*k)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/lockscope/lockscope/assets/i18n"
 )
 
@@ -82,4 +84,9 @@ func FitText(s string, size float32, bold bool, w float32) string {
 		}
 	}
 	return string(rs[:lo]) + "…"
+}
+
+// TextWidth measures s at the given size and style.
+func TextWidth(s string, size float32, bold bool) float32 {
+	return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
 }

@@ -94,9 +94,12 @@ const tlEasyLane = 40
 // EasyHeight is the height at which each lane is tlEasyLane tall under
 // the fault badges' rows, with the axis and the legend: what the tab gives
 // the timeline when the panels above it can spare the room.
-func (t *Timeline) EasyHeight() float32 {
-	_, rows := t.faultBadges(faultRowsMax)
-	return t.bandH(rows) + float32(len(t.tl.Clients))*tlEasyLane + t.overlapStripH() + tlAxisH + tlLegendH
+func (t *Timeline) EasyHeight() float32 { return t.frame().easyHeight() }
+
+// easyHeight is EasyHeight in the frame.
+func (f tlFrame) easyHeight() float32 {
+	_, rows := f.faultBadges(faultRowsMax)
+	return f.bandH(rows) + float32(len(f.tl.Clients))*tlEasyLane + f.overlapStripH() + tlAxisH + tlLegendH
 }
 
 // tlReadableLane is the least height a lane is given room for by folding
@@ -115,8 +118,8 @@ const tlBareBand = 6
 
 // bandH is the band above the lanes when the fault badges take rows rows:
 // tlBareBand when nothing can go in it (an overlap's badge may), else badgeBandH.
-func (t *Timeline) bandH(rows int) float32 {
-	if len(t.tl.Faults) == 0 && len(t.tl.Overlaps) == 0 {
+func (f tlFrame) bandH(rows int) float32 {
+	if len(f.tl.Faults) == 0 && len(f.tl.Overlaps) == 0 {
 		return tlBareBand
 	}
 	return badgeBandH(rows)
@@ -125,10 +128,10 @@ func (t *Timeline) bandH(rows int) float32 {
 // badgeRows is how many rows the fault badges may take at the timeline's
 // height: as many as faultRowsMax while each lane keeps tlReadableLane
 // beneath them, at least one.
-func (t *Timeline) badgeRows() int {
-	n := float32(max(len(t.tl.Clients), 1))
+func (f tlFrame) badgeRows() int {
+	n := float32(max(len(f.tl.Clients), 1))
 	for rows := faultRowsMax; rows > 1; rows-- {
-		if (t.Size().Height-t.bandH(rows)-tlAxisH-tlLegendH)/n >= tlReadableLane {
+		if (f.size.Height-f.bandH(rows)-tlAxisH-tlLegendH)/n >= tlReadableLane {
 			return rows
 		}
 	}
@@ -136,26 +139,32 @@ func (t *Timeline) badgeRows() int {
 }
 
 // plotSpan is the x range the run's time maps onto.
-func (t *Timeline) plotSpan() (x0, x1 float32) {
-	return tlGutter, max(t.Size().Width-tlRightPad, tlGutter+1)
+func (f tlFrame) plotSpan() (x0, x1 float32) {
+	return tlGutter, max(f.size.Width-tlRightPad, tlGutter+1)
 }
 
 // XAt is the x coordinate of instant at.
-func (t *Timeline) XAt(at time.Duration) float32 {
-	x0, x1 := t.plotSpan()
-	if t.tl.End <= 0 {
+func (t *Timeline) XAt(at time.Duration) float32 { return t.frame().xAt(at) }
+
+// xAt is the x coordinate of instant at.
+func (f tlFrame) xAt(at time.Duration) float32 {
+	x0, x1 := f.plotSpan()
+	if f.tl.End <= 0 {
 		return x0
 	}
-	f := float64(at) / float64(t.tl.End)
-	return x0 + float32(f)*(x1-x0)
+	share := float64(at) / float64(f.tl.End)
+	return x0 + float32(share)*(x1-x0)
 }
 
 // TimeAt is the instant under x coordinate x, clamped to the run.
-func (t *Timeline) TimeAt(x float32) time.Duration {
-	x0, x1 := t.plotSpan()
-	f := float64((x - x0) / (x1 - x0))
-	f = math.Max(0, math.Min(1, f))
-	return time.Duration(f * float64(t.tl.End)).Round(time.Microsecond)
+func (t *Timeline) TimeAt(x float32) time.Duration { return t.frame().timeAt(x) }
+
+// timeAt is the instant under x coordinate x, clamped to the run.
+func (f tlFrame) timeAt(x float32) time.Duration {
+	x0, x1 := f.plotSpan()
+	share := float64((x - x0) / (x1 - x0))
+	share = math.Max(0, math.Min(1, share))
+	return time.Duration(share * float64(f.tl.End)).Round(time.Microsecond)
 }
 
 // Tapped implements fyne.Tappable: seek to the tapped instant.
@@ -181,16 +190,19 @@ type laneGeometry struct {
 	ownedY, ownedH   float32
 }
 
-func (t *Timeline) lanes() []laneGeometry {
-	n := len(t.tl.Clients)
+// lanes are the clients' lanes, one under the other from lanesTop: each
+// as tall as the frame allows above the axis and the legend, at most
+// tlMaxLane.
+func (f tlFrame) lanes() []laneGeometry {
+	n := len(f.tl.Clients)
 	out := make([]laneGeometry, n)
 	if n == 0 {
 		return out
 	}
-	avail := t.Size().Height - t.lanesTop() - t.overlapStripH() - tlAxisH - tlLegendH
+	avail := f.size.Height - f.lanesTop() - f.overlapStripH() - tlAxisH - tlLegendH
 	h := min(avail/float32(n), tlMaxLane)
 	for i := range out {
-		top := t.lanesTop() + float32(i)*h
+		top := f.lanesTop() + float32(i)*h
 		g := laneGeometry{top: top, height: h}
 		g.beliefY, g.beliefH = top+h*0.12, h*0.44
 		g.ownedY, g.ownedH = top+h*0.62, h*0.22
@@ -200,25 +212,28 @@ func (t *Timeline) lanes() []laneGeometry {
 }
 
 // LaneHeight is the height each client's lane is drawn at.
-func (t *Timeline) LaneHeight() float32 {
-	return (t.lanesBottom() - t.overlapStripH() - t.lanesTop()) / float32(max(len(t.tl.Clients), 1))
+func (t *Timeline) LaneHeight() float32 { return t.frame().laneHeight() }
+
+// laneHeight is the height each client's lane is drawn at in the frame.
+func (f tlFrame) laneHeight() float32 {
+	return (f.lanesBottom() - f.overlapStripH() - f.lanesTop()) / float32(max(len(f.tl.Clients), 1))
 }
 
 // lanesTop is the y where the first lane starts, below the fault badges'
 // rows (one row until a layout has counted them).
-func (t *Timeline) lanesTop() float32 {
-	return cmp.Or(t.top, t.bandH(1))
+func (f tlFrame) lanesTop() float32 {
+	return cmp.Or(f.top, f.bandH(1))
 }
 
 // lanesBottom is the y where the lanes end: under the last lane's bars
 // and the overlaps' strip (overlapStripH).
-func (t *Timeline) lanesBottom() float32 {
-	ls := t.lanes()
+func (f tlFrame) lanesBottom() float32 {
+	ls := f.lanes()
 	if len(ls) == 0 {
-		return t.lanesTop()
+		return f.lanesTop()
 	}
 	l := ls[len(ls)-1]
-	return l.top + l.height + t.overlapStripH()
+	return l.top + l.height + f.overlapStripH()
 }
 
 // CreateRenderer implements fyne.Widget.
@@ -356,11 +371,12 @@ func (r *timelineRenderer) drawCursor(size fyne.Size) {
 		return
 	}
 	fg, bg := r.fg, r.bg
-	x := t.XAt(t.cursor)
-	bottom := t.lanesBottom()
+	f := t.frame()
+	x := f.xAt(t.cursor)
+	top, bottom := f.lanesTop(), f.lanesBottom()
 	// The future is dimmed to the widget's right edge, over the lanes'
 	// backgrounds too, so no strip of them stays bright past the axis.
-	PlaceRect(r.dim, fyne.NewPos(x, t.lanesTop()), fyne.NewSize(max(size.Width-x, 0), bottom-t.lanesTop()), Fade(bg, futureDim))
+	PlaceRect(r.dim, fyne.NewPos(x, top), fyne.NewSize(max(size.Width-x, 0), bottom-top), Fade(bg, futureDim))
 	// Only the labels of instants between the cursor's last place and
 	// this one change; after a redraw, all of them.
 	timed := r.timed
@@ -382,7 +398,7 @@ func (r *timelineRenderer) drawCursor(size fyne.Size) {
 	r.labelsAt, r.labelsSet = t.cursor, true
 	// The cursor's time sits on the axis below the lanes, where it covers
 	// a tick label at most and never a fault's badge.
-	PlaceLine(r.cursor, fyne.NewPos(x, t.lanesTop()-4), fyne.NewPos(x, bottom+5), fg, 2)
+	PlaceLine(r.cursor, fyne.NewPos(x, top-4), fyne.NewPos(x, bottom+5), fg, 2)
 	label := FormatTime(t.cursor)
 	w := TextWidth(label, r.cursorTxt.TextSize, true) + 10
 	lx := min(max(x-w/2, 0), size.Width-w)
@@ -417,193 +433,46 @@ func faultGlyph(kind sim.FaultKind) string {
 }
 
 // draw places the lanes, the fault badges, the axis and the legend of the
-// run on show in size.
+// run on show in size, where its picture says.
 func (r *timelineRenderer) draw(size fyne.Size) {
 	t := r.t
-	tl := t.tl
-	if tl.End <= 0 || len(tl.Clients) == 0 {
+	if t.tl.End <= 0 || len(t.tl.Clients) == 0 {
 		return
 	}
-	fg, muted := r.fg, r.muted
-	x0, x1 := t.plotSpan()
-	badges, rows := t.faultBadges(t.badgeRows())
-	t.top = t.bandH(rows)
-	if !t.overlapBadgesFit(badges, rows) {
-		rows++ // a row of their own rather than on a fault badge
-		t.top = t.bandH(rows)
+	f := t.frame()
+	p := f.picture(size.Width, r.fg, r.muted, r.ops)
+	t.top, r.ops = p.top, p.ops
+	for _, s := range p.names {
+		s.Place(r.laneText.Next())
 	}
-	lanes := t.lanes()
-	bottom := t.lanesBottom()
-	laneOf := map[string]int{}
-	for i, c := range tl.Clients {
-		laneOf[c] = i
+	for _, s := range p.captions {
+		s.Place(r.subText.Next())
 	}
-	span := func(iv sim.Interval) (float32, float32) {
-		a, b := t.XAt(iv.From), t.XAt(iv.To)
-		return a, max(b-a, 1)
-	}
-
-	// Lanes: background, name, row captions.
-	for i, g := range lanes {
-		if i%2 == 0 {
-			r.rect(0, g.top, size.Width, g.height, Fade(ColorIdle, 0.07))
+	for _, m := range p.marks {
+		var objs []fyne.CanvasObject
+		if m.badge.Shown {
+			badge := r.badges.Next()
+			m.badge.Place(badge)
+			objs = append(objs, badge)
 		}
-		// A thin lane (many clients in a short window) still names its
-		// client, in a smaller type.
-		if g.height >= 8 {
-			size := min(12.5, g.height-1)
-			txt := r.laneText.Next()
-			ResizeText(txt, size)
-			y := g.top + (g.height-size*1.4)/2
-			if g.height >= 36 { // beside its belief row, above "key on server"
-				y = g.beliefY + g.beliefH/2 - 9
-			}
-			PlaceText(txt, tl.Clients[i], fyne.NewPos(8, y), fg)
-		}
-		if g.height >= 36 {
-			PlaceText(r.subText.Next(), i18n.T("timeline.keyOnServer"), fyne.NewPos(8, g.ownedY+g.ownedH/2-7), muted)
+		txt := r.labels.Next()
+		m.text.Place(txt)
+		if m.timed {
+			r.when(m.at, append(objs, txt)...)
 		}
 	}
-
-	for i, g := range lanes {
-		if i < len(tl.Waiting) {
-			for _, s := range t.pixelSpans(tl.Waiting[i]) {
-				r.rect(s[0], g.beliefY+g.beliefH*0.3, s[1]-s[0], g.beliefH*0.4, Fade(ColorWaiting, 0.85))
-			}
-		}
-		if i < len(tl.Holding) {
-			for _, s := range t.pixelSpans(tl.Holding[i]) {
-				r.rect(s[0], g.beliefY, s[1]-s[0], g.beliefH, ColorHolding)
-			}
-		}
-		if i < len(tl.Owned) {
-			for _, s := range t.pixelSpans(tl.Owned[i]) {
-				r.rect(s[0], g.ownedY, s[1]-s[0], g.ownedH, ColorOwned)
-			}
-		}
-	}
-
-	// The writes' badges are placed first, as they say the outcome; every
-	// other label in the lanes goes where none of them is (taken), or is
-	// left out, so no label hides another.
-	writes := t.writeBadges(lanes)
-	var taken labelBoxes
-	for _, wb := range writes {
-		if wb.text != "" {
-			taken = append(taken, wb.box)
-		}
-	}
-
-	// Pauses grey a client's lane over its bars for their length: what
-	// it believes is frozen.
-	for _, f := range tl.Faults {
-		li, ok := laneOf[f.Target]
-		if f.Kind != sim.FaultPause || !ok {
-			continue
-		}
-		d, err := time.ParseDuration(f.Note)
-		if err != nil {
-			continue
-		}
-		g := lanes[li]
-		a, w := span(sim.Interval{From: f.At, To: min(f.At+d, tl.End)})
-		r.rect(a, g.beliefY-2, w, g.beliefH+4, Fade(ColorIdle, 0.55))
-		label := i18n.T("timeline.paused")
-		box := labelBox{a + 6, g.beliefY + g.beliefH/2 - 8, TextWidth(label, 11, true), 16}
-		if g.beliefH >= 14 && w > 60 && taken.free(box) {
-			txt := r.labels.Next()
-			PlaceText(txt, label, fyne.NewPos(box.x, box.y), color.White)
-			r.when(f.At, txt)
-			taken = append(taken, box)
-		}
-	}
-
-	// Grants: a white tick where the holding bar starts, with the token
-	// where there is room for it.
-	tickEnd := make([]float32, len(lanes))
-	labelEnd := make([]float32, len(lanes))
-	for _, gr := range tl.Grants {
-		li := int(gr.Client)
-		if li < 0 || li >= len(lanes) {
-			continue
-		}
-		g := lanes[li]
-		x := t.XAt(gr.At)
-		if x < tickEnd[li] {
-			continue
-		}
-		r.vline(x+1, g.beliefY, g.beliefY+g.beliefH, color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xFF}, 2)
-		tickEnd[li] = x + 4
-		label := "#" + strconv.FormatInt(gr.Token, 10)
-		box := labelBox{x + 5, g.beliefY + g.beliefH/2 - 8, TextWidth(label, 11, true), 16}
-		if gr.Token > 0 && g.beliefH >= 12 && x+5 >= labelEnd[li] && t.roomAfter(li, gr.At, box.w+8) && taken.free(box) {
-			txt := r.labels.Next()
-			PlaceText(txt, label, fyne.NewPos(box.x, box.y), color.White)
-			r.when(gr.At, txt)
-			labelEnd[li] = x + 5 + box.w + 4
-			taken = append(taken, box)
-		}
-	}
-
-	// Overlaps: hatched across every lane, labelled, bordered; their
-	// badges keep clear of the fault badges above the lanes too.
-	taken = append(taken, faultBadgeBoxes(badges)...)
-	for _, ov := range tl.Overlaps {
-		a, w := span(ov)
-		r.rect(a, t.top, w, bottom-t.top, Fade(ColorViolation, 0.20))
-		r.ops = append(r.ops, paintOp{hatch: true, x: a, y: t.top, w: w, h: bottom - t.top, c: Fade(ColorViolation, 0.6)})
-		r.vline(a, t.top, bottom, ColorViolation, 2)
-		r.vline(a+w, t.top, bottom, ColorViolation, 2)
-		label, box, _ := t.overlapBadge(ov, rows, taken)
-		badge, txt := r.badges.Next(), r.labels.Next()
-		PlaceRect(badge, fyne.NewPos(box.x, box.y), fyne.NewSize(box.w, box.h), ColorViolation)
-		PlaceText(txt, label, fyne.NewPos(box.x+4, box.y+1), color.White)
-		r.when(ov.From, badge, txt)
-		taken = append(taken, box)
-	}
-
-	// Faults and changes: a line down the lanes hit, and a badge in the
-	// band above the lanes (faultBadges: one per instant and kind, in
-	// rows so none covers another).
-	for _, f := range tl.Faults {
-		x := t.XAt(f.At)
-		from, to := t.top, bottom
-		if li, ok := laneOf[f.Target]; ok {
-			from, to = lanes[li].top, lanes[li].top+lanes[li].height
-		}
-		r.vline(x, from, to, ColorFault, 2)
-		r.vline(x, faultRowY(0)+faultRowH, from, Fade(ColorFault, 0.5), 1)
-	}
-	for _, b := range badges {
-		y := faultRowY(b.row)
-		PlaceRect(r.badges.Next(), fyne.NewPos(b.x, y), fyne.NewSize(b.w, faultRowH-2), ColorFault)
-		PlaceText(r.labels.Next(), b.text, fyne.NewPos(b.x+4, y+1), color.White)
-	}
-
-	// Writes: ✓ accepted, × rejected; stale ones say so (writeBadges).
-	for _, wb := range writes {
-		if wb.text == "" {
-			g := lanes[wb.lane]
-			r.vline(wb.x, g.top+2, g.top+g.height-2, wb.c, 2)
-			continue
-		}
-		badge, txt := r.badges.Next(), r.labels.Next()
-		PlaceRect(badge, fyne.NewPos(wb.box.x, wb.box.y), fyne.NewSize(wb.box.w, wb.box.h), wb.c)
-		PlaceText(txt, wb.text, fyne.NewPos(wb.box.x+4, wb.box.y+1), color.White)
-		r.when(wb.at, badge, txt)
-	}
-
-	r.drawAxis(x0, x1, bottom, fg, muted)
-	r.drawLegend(bottom+tlAxisH, fg)
+	x0, x1 := f.plotSpan()
+	r.drawAxis(x0, x1, p.bottom, r.fg, r.muted)
+	r.drawLegend(p.bottom+tlAxisH, r.fg)
 }
 
 // pixelSpans maps intervals to x ranges, merging those less than a pixel
 // apart: a long run draws one bar where its stretches blur together, not
 // thousands.
-func (t *Timeline) pixelSpans(ivs []sim.Interval) [][2]float32 {
+func (f tlFrame) pixelSpans(ivs []sim.Interval) [][2]float32 {
 	var out [][2]float32
 	for _, iv := range ivs {
-		a, b := t.XAt(iv.From), t.XAt(iv.To)
+		a, b := f.xAt(iv.From), f.xAt(iv.To)
 		b = max(b, a+1)
 		if n := len(out); n > 0 && a <= out[n-1][1]+1 {
 			out[n-1][1] = max(out[n-1][1], b)
@@ -628,11 +497,11 @@ type writeBadge struct {
 
 // writeBadges lays out the writes' marks, lane by lane, none covering the
 // one before it.
-func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
-	x0, x1 := t.plotSpan()
+func (f tlFrame) writeBadges(lanes []laneGeometry) []writeBadge {
+	x0, x1 := f.plotSpan()
 	var out []writeBadge
 	badgeEnd := make([]float32, len(lanes))
-	for _, wr := range t.tl.Writes {
+	for _, wr := range f.tl.Writes {
 		li := int(wr.Client)
 		if li < 0 || li >= len(lanes) {
 			continue
@@ -653,7 +522,7 @@ func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
 			label = label[:strings.Index(label, " ")]
 		}
 		lw := TextWidth(label, 11, true) + 8
-		x := t.XAt(wr.At)
+		x := f.xAt(wr.At)
 		lx := min(x-lw/2, x1-lw)
 		lx = max(lx, x0)
 		if lx < badgeEnd[li] {
@@ -671,13 +540,13 @@ func (t *Timeline) writeBadges(lanes []laneGeometry) []writeBadge {
 
 // roomAfter reports whether a label w pixels wide fits after instant at
 // in lane li before that client's holding bar ends.
-func (t *Timeline) roomAfter(li int, at time.Duration, w float32) bool {
-	if li >= len(t.tl.Holding) {
+func (f tlFrame) roomAfter(li int, at time.Duration, w float32) bool {
+	if li >= len(f.tl.Holding) {
 		return false
 	}
-	for _, iv := range t.tl.Holding[li] {
+	for _, iv := range f.tl.Holding[li] {
 		if iv.From <= at && at <= iv.To {
-			return t.XAt(iv.To)-t.XAt(at) >= w
+			return f.xAt(iv.To)-f.xAt(at) >= w
 		}
 	}
 	return false
@@ -715,26 +584,26 @@ type faultBadge struct {
 // So no badge hides another or is drawn off the edge. The cursor's time is
 // written on the axis, below the lanes, so it never covers them either. maxRows (1 to faultRowsMax) is
 // how many rows the badges may take; rows is how many they do.
-func (t *Timeline) faultBadges(maxRows int) (badges []faultBadge, rows int) {
-	faults := t.tl.Faults
-	width := t.Size().Width
+func (f tlFrame) faultBadges(maxRows int) (badges []faultBadge, rows int) {
+	faults := f.tl.Faults
+	width := f.size.Width
 	ends := make([]float32, max(1, min(maxRows, faultRowsMax)))
 	for i := range ends {
 		ends[i] = -1
 	}
 	var hidden []sim.FaultMark // no room for their badges: the "+N" badge says them
 	for i := 0; i < len(faults); {
-		first, f := i, faults[i]
-		words := []string{faultLabel(f)}
+		first, fm := i, faults[i]
+		words := []string{faultLabel(fm)}
 		j := i + 1
-		for ; j < len(faults) && faults[j].At == f.At && faults[j].Kind == f.Kind; j++ {
+		for ; j < len(faults) && faults[j].At == fm.At && faults[j].Kind == fm.Kind; j++ {
 			if w := faultLabel(faults[j]); !slices.Contains(words, w) {
 				words = append(words, w)
 			}
 		}
 		i = j
-		x := t.XAt(f.At)
-		glyph := faultGlyph(f.Kind)
+		x := f.xAt(fm.At)
+		glyph := faultGlyph(fm.Kind)
 		placed := false
 		for _, text := range []string{glyph + " " + strings.Join(words, ", "), glyph} {
 			w := TextWidth(text, 11, true) + 8
@@ -784,16 +653,6 @@ type paintOp struct {
 	x, y, w, h float32
 	c          color.NRGBA
 	hatch      bool
-}
-
-// rect adds a filled rectangle to the raster layer.
-func (r *timelineRenderer) rect(x, y, w, h float32, c color.NRGBA) {
-	r.ops = append(r.ops, paintOp{x: x, y: y, w: w, h: h, c: c})
-}
-
-// vline adds a vertical line of the given width to the raster layer.
-func (r *timelineRenderer) vline(x, y0, y1 float32, c color.NRGBA, width float32) {
-	r.rect(x-width/2, y0, width, y1-y0, c)
 }
 
 // hatchStep is the distance between two hatch stripes, in pixels.

@@ -43,9 +43,9 @@ const tlOverlapStrip = 19
 // tlOverlapStrip in a run with an overlap where each lane keeps
 // tlReadableLane beside it (under the fault badges' rows, which come
 // first), else none and the badge goes in the fault badges' band.
-func (t *Timeline) overlapStripH() float32 {
-	n := float32(max(len(t.tl.Clients), 1))
-	if len(t.tl.Overlaps) == 0 || (t.Size().Height-t.lanesTop()-tlOverlapStrip-tlAxisH-tlLegendH)/n < tlReadableLane {
+func (f tlFrame) overlapStripH() float32 {
+	n := float32(max(len(f.tl.Clients), 1))
+	if len(f.tl.Overlaps) == 0 || (f.size.Height-f.lanesTop()-tlOverlapStrip-tlAxisH-tlLegendH)/n < tlReadableLane {
 		return 0
 	}
 	return tlOverlapStrip
@@ -65,10 +65,10 @@ func faultBadgeBoxes(badges []faultBadge) labelBoxes {
 // take: where one does not, the band takes a row more, of the overlaps'
 // badges alone (issue 16: the badge used to go on the first fault badge in
 // its way). The lanes' own labels go in the lanes, not in the band.
-func (t *Timeline) overlapBadgesFit(badges []faultBadge, rows int) bool {
+func (f tlFrame) overlapBadgesFit(badges []faultBadge, rows int) bool {
 	taken := faultBadgeBoxes(badges)
-	for _, ov := range t.tl.Overlaps {
-		_, box, ok := t.overlapBadge(ov, rows, taken)
+	for _, ov := range f.tl.Overlaps {
+		_, box, ok := f.overlapBadge(ov, rows, taken)
 		if !ok {
 			return false
 		}
@@ -89,9 +89,9 @@ func (t *Timeline) overlapBadgesFit(badges []faultBadge, rows int) bool {
 // overlap's start, which draw makes a row of the overlaps' badges alone
 // (overlapBadgesFit): the badge always shows, never on a bar nor on a
 // fault badge.
-func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (label string, box labelBox, ok bool) {
-	a, b := t.XAt(ov.From), t.XAt(ov.To)
-	_, x1 := t.plotSpan()
+func (f tlFrame) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (label string, box labelBox, ok bool) {
+	a, b := f.xAt(ov.From), f.xAt(ov.To)
+	_, x1 := f.plotSpan()
 	right := x1 + tlRightPad
 	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
 	short := i18n.T("timeline.overlap")
@@ -100,8 +100,8 @@ func (t *Timeline) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (la
 		texts = []string{long, short}
 	}
 	var ys []float32
-	if t.overlapStripH() > 0 {
-		ys = append(ys, t.lanesBottom()-tlOverlapStrip)
+	if f.overlapStripH() > 0 {
+		ys = append(ys, f.lanesBottom()-tlOverlapStrip)
 	}
 	for row := range rows {
 		ys = append(ys, faultRowY(row))
@@ -234,7 +234,8 @@ func (t *Timeline) SetTipLayer(layer *TipLayer) { t.tip.layer = layer }
 
 // tipAt is the tip of the badge at p, "" where there is none.
 func (t *Timeline) tipAt(p fyne.Position) string {
-	badges, _ := t.faultBadges(t.badgeRows())
+	f := t.frame()
+	badges, _ := f.faultBadges(f.badgeRows())
 	for _, b := range badges {
 		if y := faultRowY(b.row); b.more && p.X >= b.x && p.X <= b.x+b.w && p.Y >= y && p.Y <= y+faultRowH {
 			return moreTip(b)

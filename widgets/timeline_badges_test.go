@@ -22,12 +22,12 @@ import (
 func laneBars(tl *Timeline) []labelBox {
 	var out []labelBox
 	run := tl.tl
-	for i, g := range tl.lanes() {
+	for i, g := range tl.frame().lanes() {
 		add := func(ivs [][]sim.Interval, y, h float32) {
 			if i >= len(ivs) {
 				return
 			}
-			for _, s := range tl.pixelSpans(ivs[i]) {
+			for _, s := range tl.frame().pixelSpans(ivs[i]) {
 				out = append(out, labelBox{s[0], y, s[1] - s[0], h})
 			}
 		}

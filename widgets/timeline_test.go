@@ -50,7 +50,7 @@ func newTestTimeline(t *testing.T) (*Timeline, *timelineRenderer) {
 
 func TestTimelineMapsTimeAndX(t *testing.T) {
 	tl, _ := newTestTimeline(t)
-	x0, x1 := tl.plotSpan()
+	x0, x1 := tl.frame().plotSpan()
 	assert.Equal(t, x0, tl.XAt(0))
 	assert.Equal(t, x1, tl.XAt(30*sec))
 	for _, at := range []time.Duration{0, 1 * sec, 12 * sec, 29500 * time.Millisecond, 30 * sec} {
@@ -87,8 +87,8 @@ func TestTimelineDrawsTheRun(t *testing.T) {
 
 	// The overlap is hatched across every lane (in the raster, under the
 	// future's dimming before the cursor reaches it).
-	lanes := tl.lanes()
-	top, bottom := lanes[0].top, tl.lanesBottom()
+	lanes := tl.frame().lanes()
+	top, bottom := lanes[0].top, tl.frame().lanesBottom()
 	a, b := tl.XAt(10*sec), tl.XAt(15*sec)
 	var hatch, band *paintOp
 	for i, op := range r.ops {
@@ -117,7 +117,7 @@ func TestTimelinePaintsItsBars(t *testing.T) {
 	at := func(when time.Duration, y float32) color.NRGBA {
 		return color.NRGBAModel.Convert(img.At(int(tl.XAt(when)*scale), int(y*scale))).(color.NRGBA)
 	}
-	lanes := tl.lanes()
+	lanes := tl.frame().lanes()
 	held := at(500*time.Millisecond, lanes[0].beliefY+lanes[0].beliefH/2)
 	assert.Equal(t, ColorHolding, held, "client-1 holds from 0")
 	owned := at(5*sec, lanes[0].ownedY+lanes[0].ownedH/2)
@@ -299,9 +299,9 @@ func TestTimelineFaultLabelsNeverCover(t *testing.T) {
 		for _, b := range badges[i+1:] {
 			assert.False(t, over(a, b), "badges overlap: %v %v", a, b)
 		}
-		assert.LessOrEqual(t, a.y+a.h, tl.lanesTop(), "badges sit above the lanes")
+		assert.LessOrEqual(t, a.y+a.h, tl.frame().lanesTop(), "badges sit above the lanes")
 	}
-	assert.Greater(t, tl.lanesTop(), float32(tlTopRow), "crowded faults take more than one row")
+	assert.Greater(t, tl.frame().lanesTop(), float32(tlTopRow), "crowded faults take more than one row")
 }
 
 // shownLabels are the rectangles of the lanes' labels on show: each badge,
@@ -379,7 +379,7 @@ func TestTimelineLabelLeftOfTheCursorIsNotDimmed(t *testing.T) {
 	var badge *canvas.Rectangle
 	for _, o := range r.badges.objects() {
 		if o.Visible() && o.Position().X < tl.XAt(15*sec) && o.Position().X+o.Size().Width > tl.XAt(15*sec)+10 &&
-			o.Position().Y > tl.lanes()[1].top {
+			o.Position().Y > tl.frame().lanes()[1].top {
 			badge = o.(*canvas.Rectangle)
 		}
 	}
@@ -404,7 +404,7 @@ func TestTimelineLanesFillALargeTimeline(t *testing.T) {
 	tl, _ := newTestTimeline(t)
 	for _, size := range []fyne.Size{fyne.NewSize(2200, 420), fyne.NewSize(1400, 300), fyne.NewSize(1000, 200)} {
 		tl.Resize(size)
-		used := tl.lanesBottom() + tlAxisH + tlLegendH
+		used := tl.frame().lanesBottom() + tlAxisH + tlLegendH
 		assert.InDelta(t, size.Height, used, 1, "%v: the lanes, axis and legend fill the height", size)
 	}
 }
@@ -418,12 +418,12 @@ func TestTimelineOverlapBadgeKeepsTheFootBesideTouchingLabels(t *testing.T) {
 	tl.SetTimeline(run)
 	tl.Resize(fyne.NewSize(1300, tlTopRow+2*40+tlOverlapStrip+tlAxisH+tlLegendH))
 	tl.SetCursor(run.End)
-	require.InDelta(t, 40, tl.lanes()[0].height, 0.01)
+	require.InDelta(t, 40, tl.frame().lanes()[0].height, 0.01)
 	var found bool
 	for _, o := range r.labels.objects() {
 		if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, "2 holders") {
 			found = true
-			assert.InDelta(t, tl.lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
+			assert.InDelta(t, tl.frame().lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
 			assert.InDelta(t, tl.XAt(10*sec)+6, txt.Position().X, 0.01, "at the overlap's start")
 		}
 	}
@@ -443,7 +443,7 @@ func TestTimelineOverlapBadgeShowsInFullInItsStrip(t *testing.T) {
 	for _, o := range r.labels.objects() {
 		if txt := o.(*canvas.Text); txt.Visible() && strings.HasPrefix(txt.Text, "2 holders") {
 			shown = append(shown, txt.Text)
-			assert.InDelta(t, tl.lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
+			assert.InDelta(t, tl.frame().lanesBottom()-18, txt.Position().Y, 0.01, "at the foot of the lanes")
 		}
 	}
 	assert.Equal(t, []string{"2 holders · 5.000 s"}, shown)
@@ -493,10 +493,10 @@ func TestTimelineLanesStayReadableUnderManyFaults(t *testing.T) {
 		{fyne.NewSize(1350, 300), 3},
 	} {
 		r := drawnAtEnd(t, w, tl, run, c.size)
-		for _, g := range tl.lanes() {
+		for _, g := range tl.frame().lanes() {
 			assert.GreaterOrEqual(t, g.height, float32(tlReadableLane), "%v: lanes stay readable", c.size)
 		}
-		assert.Equal(t, badgeBandH(c.rows), tl.lanesTop(), "%v: the badges take %d rows", c.size, c.rows)
+		assert.Equal(t, badgeBandH(c.rows), tl.frame().lanesTop(), "%v: the badges take %d rows", c.size, c.rows)
 		shown := widgettest.Texts(r.Objects())
 		for _, want := range []string{"∥ " + i18n.T("timeline.partition"), "◑ redis-3 10s", "⇔ " + i18n.T("timeline.healed")} {
 			assert.Contains(t, shown, want, "%v", c.size)
@@ -545,8 +545,8 @@ func TestTimelineOverlapBadgeAlwaysShows(t *testing.T) {
 		}
 		require.NotNil(t, badge, "%s: the overlap's badge shows", c.name)
 		if c.name == "five thin lanes" {
-			assert.Zero(t, tl.overlapStripH(), "%s: lanes too thin to spare its strip", c.name)
-			assert.Less(t, badge.Position().Y, tl.lanesTop(), "%s: above lanes too thin for it", c.name)
+			assert.Zero(t, tl.frame().overlapStripH(), "%s: lanes too thin to spare its strip", c.name)
+			assert.Less(t, badge.Position().Y, tl.frame().lanesTop(), "%s: above lanes too thin for it", c.name)
 		}
 		boxes, names := shownLabels(r)
 		for i := range boxes {
@@ -565,7 +565,7 @@ func TestTimelineCursorRunsUnderTheBadges(t *testing.T) {
 	tl.SetCursor(20 * sec)
 	var badge *canvas.Rectangle
 	for _, o := range r.badges.objects() {
-		if o.Visible() && o.Position().X < x-10 && o.Position().X+o.Size().Width > x+10 && o.Position().Y < tl.lanes()[0].top+tl.lanes()[0].height {
+		if o.Visible() && o.Position().X < x-10 && o.Position().X+o.Size().Width > x+10 && o.Position().Y < tl.frame().lanes()[0].top+tl.frame().lanes()[0].height {
 			badge = o.(*canvas.Rectangle)
 		}
 	}
@@ -595,13 +595,13 @@ func TestTimelineQuietRunGivesTheBandToTheLanes(t *testing.T) {
 	require.Empty(t, quiet.Overlaps)
 	tl.SetTimeline(quiet)
 	test.TempWidgetRenderer(t, tl).Refresh()
-	assert.Equal(t, float32(tlBareBand), tl.lanesTop())
-	for _, g := range tl.lanes() {
+	assert.Equal(t, float32(tlBareBand), tl.frame().lanesTop())
+	for _, g := range tl.frame().lanes() {
 		assert.GreaterOrEqual(t, g.height, float32(15.5), "a quiet run's five lanes stay readable")
 	}
 	tl.SetTimeline(gcPauseTimeline())
 	test.TempWidgetRenderer(t, tl).Refresh()
-	assert.Equal(t, badgeBandH(1), tl.lanesTop(), "a run with a fault keeps its badges' row")
+	assert.Equal(t, badgeBandH(1), tl.frame().lanesTop(), "a run with a fault keeps its badges' row")
 }
 
 // The timeline follows Fyne's idiom: Refresh takes the theme for the run

@@ -430,36 +430,6 @@ func (k *Keys) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// etcdRowObjects are the canvas objects of one row, made once and reused.
-type etcdRowObjects struct {
-	frame, revBg, tagBg, barBg, bar   *canvas.Rectangle
-	rev, key, owner, tag, lease, left *canvas.Text
-}
-
-// newEtcdRowObjects makes a row's objects, its small print at size caption.
-func newEtcdRowObjects(caption float32) *etcdRowObjects {
-	o := &etcdRowObjects{
-		frame: &canvas.Rectangle{CornerRadius: 5}, revBg: &canvas.Rectangle{CornerRadius: 3},
-		tagBg: &canvas.Rectangle{CornerRadius: 3}, barBg: &canvas.Rectangle{CornerRadius: 2},
-		bar: &canvas.Rectangle{CornerRadius: 2},
-		rev: widgets.NewText(etcdSmallSize, true), key: widgets.NewText(etcdLineSize, false), owner: widgets.NewText(etcdLineSize, true),
-		tag: widgets.NewText(caption, true), lease: widgets.NewText(caption, false), left: widgets.NewText(caption, false),
-	}
-	o.key.TextStyle = fyne.TextStyle{Monospace: true}
-	return o
-}
-
-// resize gives the row's words their sizes: the picture's own at k (its
-// lengths' unit, etcdGeometry.k), its small print caption.
-func (o *etcdRowObjects) resize(k, caption float32) {
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.rev: etcdSmallSize, o.key: etcdLineSize, o.owner: etcdLineSize})
-	widgets.ResizeTextsTo(caption, o.tag, o.lease, o.left)
-}
-
-func (o *etcdRowObjects) all() []fyne.CanvasObject {
-	return []fyne.CanvasObject{o.frame, o.revBg, o.rev, o.key, o.owner, o.tagBg, o.tag, o.lease, o.barBg, o.bar, o.left}
-}
-
 // etcdNoteObjects are one warning: a "!" badge and up to two lines.
 type etcdNoteObjects struct {
 	badge *canvas.Rectangle
@@ -557,7 +527,7 @@ func (r *etcdRenderer) draw(size fyne.Size) {
 	for i, row := range m.rows[:g.shown] {
 		o := r.rows.Next()
 		o.resize(k, caption)
-		r.drawRow(o, row, g.rowY(i), g, size.Width, th, fg, muted)
+		o.place(etcdRowGeometry(row, g.rowY(i), g, size.Width, caption, th, fg, muted))
 	}
 	if left := len(m.rows) - g.shown; left > 0 {
 		widgets.PlaceText(r.more, i18n.F("etcd.moreRows", "n", left),
@@ -737,143 +707,6 @@ func (r *etcdRenderer) membersText(v *etcdsim.View) string {
 		}
 	}
 	return i18n.F("etcd.members", "members", strings.Join(parts, " · "))
-}
-
-func (r *etcdRenderer) drawRow(o *etcdRowObjects, row etcdRow, y float32, g etcdGeometry, width float32, th fyne.Theme, fg, muted color.Color) {
-	k := g.k
-	x0 := g.gutter
-	w := max(width-x0, etcdRowLeast*g.em)
-	fill, stroke, sw := widgets.Fade(widgets.ColorServerLink, 0.07), widgets.Fade(widgets.ColorServerLink, 0.45), k
-	switch {
-	case row.owner:
-		fill, stroke, sw = widgets.Fade(widgets.ColorHolding, 0.22), widgets.ColorHolding, 2.5*k
-	case row.kind == etcdRowGone:
-		fill, stroke = widgets.Fade(widgets.ColorIdle, 0.12), widgets.Fade(widgets.ColorIdle, 0.7)
-	}
-	widgets.PlaceBox(o.frame, fyne.NewPos(x0, y), fyne.NewSize(w, g.rowH), fill, stroke, sw)
-
-	// Line one: create revision, key, client, and what it is doing.
-	ty := y + etcdRowTextY*k
-	if g.small {
-		ty = y + etcdSlimTextY*k
-	}
-	x := x0 + etcdInset*k
-	if row.kind == etcdRowKey {
-		rev := i18n.F("etcd.rev", "rev", row.key.CreateRev)
-		rw := widgets.TextWidth(rev, o.rev.TextSize, true) + 2*etcdRevInset*k
-		revFill := widgets.Fade(widgets.ColorServerLink, 0.8)
-		if row.owner {
-			revFill = widgets.ColorHolding
-		}
-		widgets.PlaceRect(o.revBg, fyne.NewPos(x, ty+etcdPillY*k), fyne.NewSize(rw, etcdPillH*k), revFill)
-		widgets.PlaceText(o.rev, rev, fyne.NewPos(x+etcdRevInset*k, ty+etcdPillY*k), color.White)
-		x += rw + etcdRevGap*k
-	} else {
-		o.revBg.Hide()
-		o.rev.Hide()
-	}
-
-	tag := etcdTagText(row.tag)
-	tagFill, tagText := widgets.Fade(widgets.ColorWaiting, 0.28), color.Color(widgets.Readable(widgets.ColorWaiting, th))
-	switch {
-	case row.owner:
-		tagFill, tagText = widgets.ColorHolding, color.White
-	case row.kind == etcdRowLease || row.tag == "queued":
-		tagFill, tagText = widgets.Fade(widgets.ColorIdle, 0.25), fg
-	case row.kind == etcdRowGone && !strings.HasPrefix(row.tag, "waits") && !strings.HasPrefix(row.tag, "watches"):
-		tagFill, tagText = widgets.Fade(widgets.ColorIdle, 0.25), fg
-	}
-	tw := widgets.TextWidth(tag, o.tag.TextSize, true) + 2*etcdTagInset*k
-	tagX := x0 + w - tw - etcdInset*k
-	widgets.PlaceRect(o.tagBg, fyne.NewPos(tagX, ty+etcdPillY*k), fyne.NewSize(tw, etcdPillH*k), tagFill)
-	widgets.PlaceText(o.tag, tag, fyne.NewPos(tagX+etcdTagInset*k, ty+etcdPillY*k), tagText)
-
-	client := row.client
-	ow := widgets.TextWidth(client, o.owner.TextSize, true)
-	room := tagX - etcdKeyGap*k - ow - x
-	var key string
-	switch row.kind {
-	case etcdRowKey:
-		key = row.key.Key
-		if widgets.TextWidth(key, o.key.TextSize, false)*1.08 > room {
-			key = "…/" + leaseHex(row.key.Lease)
-		}
-	case etcdRowLease:
-		key = i18n.T("etcd.row.noKey")
-	case etcdRowGone:
-		key = i18n.T("etcd.row.gone")
-	}
-	o.key.TextStyle = fyne.TextStyle{Monospace: row.kind == etcdRowKey}
-	kc := fg
-	if row.kind != etcdRowKey {
-		kc = muted
-	}
-	if row.kind != etcdRowKey && widgets.TextWidth(key, o.key.TextSize, false) > room {
-		key = ""
-	}
-	widgets.PlaceText(o.owner, client, fyne.NewPos(x, ty), fg)
-	if key != "" {
-		widgets.PlaceText(o.key, key, fyne.NewPos(x+ow+etcdKeyGap*k, ty), kc)
-	} else {
-		o.key.Hide()
-	}
-
-	// Line two: the lease and its TTL bar.
-	l := row.lease
-	if l == nil {
-		o.lease.Hide()
-		o.barBg.Hide()
-		o.bar.Hide()
-		if row.kind == etcdRowKey && !g.small {
-			widgets.PlaceText(o.left, i18n.F("etcd.lease.gone", "lease", leaseHex(row.key.Lease)), fyne.NewPos(x0+etcdInset*k, y+etcdLeaseY*k), muted)
-		} else {
-			o.left.Hide()
-		}
-		return
-	}
-	barColor := widgets.ColorOwned
-	f := LeaseFraction(*l)
-	switch {
-	case l.Frozen:
-		barColor = widgets.ColorIdle
-	case f < 0.2:
-		barColor = widgets.ColorWaiting
-	}
-	if g.small {
-		o.lease.Hide()
-		o.left.Hide()
-		bw := w - 2*etcdInset*k
-		widgets.PlaceRect(o.barBg, fyne.NewPos(x0+etcdInset*k, y+g.rowH-etcdSlimBarRise*k), fyne.NewSize(bw, etcdSlimBarH*k), widgets.Fade(widgets.ColorIdle, 0.25))
-		r.placeBar(o.bar, fyne.NewPos(x0+etcdInset*k, y+g.rowH-etcdSlimBarRise*k), fyne.NewSize(bw*f, etcdSlimBarH*k), barColor)
-		return
-	}
-	ly := y + etcdLeaseY*k
-	lease := i18n.F("etcd.lease.line", "lease", leaseHex(l.ID), "ttl", widgets.ShortTime(l.TTL), "every", widgets.ShortTime(l.TTL/3))
-	left := leaseLeftText(*l)
-	lw := widgets.TextWidth(i18n.F("etcd.lease.left", "left", "00.000 s", "ttl", "00 s"), o.left.TextSize, false)
-	lw = max(lw, widgets.TextWidth(left, o.left.TextSize, false))
-	if x0+etcdInset*k+widgets.TextWidth(lease, o.lease.TextSize, false)+etcdBarWant*k+lw+2*etcdBarGap*k > x0+w {
-		lease = i18n.F("etcd.lease.short", "lease", leaseHex(l.ID))
-	}
-	widgets.PlaceText(o.lease, lease, fyne.NewPos(x0+etcdInset*k, ly), muted)
-	bx := x0 + etcdInset*k + o.lease.MinSize().Width + etcdBarGap*k
-	bw := max(x0+w-etcdInset*k-lw-etcdBarGap*k-bx, etcdBarLeast*k)
-	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, ly+etcdBarY*k), fyne.NewSize(bw, etcdBarH*k), widgets.Fade(widgets.ColorIdle, 0.25))
-	r.placeBar(o.bar, fyne.NewPos(bx, ly+etcdBarY*k), fyne.NewSize(bw*f, etcdBarH*k), barColor)
-	lc := muted
-	if l.Expired {
-		lc = widgets.Readable(widgets.ColorViolation, th)
-	}
-	widgets.PlaceText(o.left, left, fyne.NewPos(bx+bw+etcdBarGap*k, ly), lc)
-}
-
-// placeBar shows a TTL bar, or hides it when nothing is left.
-func (r *etcdRenderer) placeBar(b *canvas.Rectangle, pos fyne.Position, size fyne.Size, c color.Color) {
-	if size.Width < 0.5 {
-		b.Hide()
-		return
-	}
-	widgets.PlaceRect(b, pos, size, c)
 }
 
 // drawArrow draws a watch: out of the waiter's row into its lane, along

@@ -21,7 +21,6 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
-	"github.com/lockscope/lockscope/widgets/redis"
 )
 
 // VoteTally is the Redlock picture. Across the top, one column per master
@@ -400,9 +399,10 @@ func (r *tallyRenderer) draw(size fyne.Size) {
 		return
 	}
 	r.k, r.grow = g.k, g.grow
-	r.drawMasters(view, g.colW, g.colX, c)
+	f := tallyFrame{view: view, nodes: r.v.nodes, at: r.v.at, width: r.v.Size().Width, g: g, text: r.text, caption: r.caption, c: c}
+	r.placeHeads(f.heads())
 	for i, y := range g.ys {
-		r.drawAttempt(view.Attempts[i], y, g, g.full[i], c)
+		r.placeAttempt(f.attempt(view.Attempts[i], y, g.full[i]))
 	}
 	if g.more > 0 {
 		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, r.caption*g.grow), fyne.NewPos(0, g.moreY), c.muted)
@@ -477,132 +477,35 @@ func phaseText(a redlocksim.Attempt) string {
 	return i18n.T("redlock.notStarted")
 }
 
-// drawMasters draws the column heads: name, clock offset, the key's owner
-// and its TTL bar by the master's own clock.
-func (r *tallyRenderer) drawMasters(view *redlocksim.View, colW float32, colX func(int) float32, c tallyColors) {
-	rows := []string{i18n.T("redlock.head.master"), i18n.T("redlock.head.offset"), i18n.T("redlock.head.owner"), i18n.T("redlock.head.ttl")}
-	k := r.k
-	ys := []float32{0, tallyHeadPitch * k, 2 * tallyHeadPitch * k, 3 * tallyHeadPitch * k}
-	for i, s := range rows {
-		widgets.PlaceText(r.label(), s, fyne.NewPos(0, ys[i]+tallyHeadTextY*k), c.muted)
-	}
-	var drift, ttl time.Duration
-	for _, a := range view.Attempts {
-		if a.Drift > 0 {
-			drift, ttl = a.Drift, a.TTL
+// placeHeads puts the column heads where s says.
+func (r *tallyRenderer) placeHeads(s tallyHeadSpots) {
+	for i, l := range s.labels {
+		if i == s.skipped {
+			r.label() // the quorum rule's line takes a label and leaves it empty
 		}
+		l.Place(r.label())
 	}
-	// Every head says "A · redis-1" when all of them fit, else just "A".
-	names := true
-	for i, m := range view.Masters {
-		if m.Node >= 0 && m.Node < len(r.v.nodes) &&
-			widgets.TextWidth(MasterLetter(i)+" · "+r.v.nodes[m.Node].Name, tallyBoldSize*k, true) > colW-tallyColPad*k {
-			names = false
-		}
-	}
-	for i, m := range view.Masters {
-		var node sim.NodeView
-		if m.Node >= 0 && m.Node < len(r.v.nodes) {
-			node = r.v.nodes[m.Node]
-		}
+	for _, m := range s.masters {
 		o := r.masters.Next()
-		o.resize(k, r.caption*r.grow)
-		x := colX(i)
-		center := func(t *canvas.Text, s string, y float32, col color.Color) {
-			s = widgets.FitText(s, t.TextSize, t.TextStyle.Bold, colW-tallyColPad*k)
-			w := widgets.TextWidth(s, t.TextSize, t.TextStyle.Bold)
-			widgets.PlaceText(t, s, fyne.NewPos(x+(colW-w)/2, y), col)
-		}
-		name := MasterLetter(i)
-		if names {
-			name += " · " + node.Name
-		}
-		center(o.name, name, ys[0], c.fg)
+		o.resize(r.k, r.caption*r.grow)
+		o.place(m)
+	}
+	s.quorum.Place(r.heads.Next())
+	s.rule.Place(r.lines.Next())
+}
 
-		skew, beyond := SkewLabel(node.Skew, drift)
-		skewCol := c.muted
-		if o.skew.TextStyle.Bold != beyond {
-			o.skew.TextStyle.Bold = beyond
-			o.skew.Text = "" // a new style needs a new rasterisation
-		}
-		switch {
-		case beyond:
-			skewCol = widgets.Readable(widgets.ColorViolation, c.th)
-			word := i18n.T("redlock.ahead")
-			if node.Skew < 0 {
-				word = i18n.T("redlock.behind")
-			}
-			if widgets.TextWidth(skew+word, o.skew.TextSize, true) <= colW-tallyColPad*k {
-				skew += word
-			}
-		case skew != "0":
-			skewCol = c.fg
-		}
-		center(o.skew, skew, ys[1], skewCol)
-
-		// The TTL bar by the master's own clock, the time left written on it.
-		bw := max(colW-tallyHeadBarPad*k, tallyHeadBarLeast*k)
-		bx := x + (colW-bw)/2
-		by, bh := ys[3]+tallyHeadTextY*k, tallyHeadBarH*k
-		track := func() { widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw, bh), c.track) }
-		onBar := func(s string, col color.Color) {
-			s = widgets.FitText(s, o.left.TextSize, false, bw-tallyBarTextPad*k)
-			w := widgets.TextWidth(s, o.left.TextSize, false)
-			widgets.PlaceText(o.left, s, fyne.NewPos(bx+(bw-w)/2, by), col)
-		}
-		switch {
-		case node.Crashed:
-			center(o.owner, i18n.T("redlock.down"), ys[2], c.fg)
-			o.barBg.Hide()
-			o.bar.Hide()
-			onBar(widgets.FitWords("redlock.keysLost", o.left.TextSize, false, bw-tallyBarTextPad*k), c.muted)
-		case len(m.Keys) == 0:
-			center(o.owner, i18n.T("redlock.free"), ys[2], c.muted)
-			track()
-			o.bar.Hide()
-			onBar(widgets.FitWords("redlock.noKey", o.left.TextSize, false, bw-tallyBarTextPad*k), c.muted)
-		default:
-			key := m.Keys[0]
-			center(o.owner, ownerLabel(key.Owner, o.owner.TextSize, colW-tallyColPad*k), ys[2], widgets.Readable(ownerColor(r.v.nodes, key.Owner), c.th))
-			track()
-			if f := redis.TTLFraction(key); f > 0 {
-				col := widgets.ColorOwned
-				if f < 0.2 {
-					col = widgets.ColorWaiting
-				}
-				widgets.PlaceRect(o.bar, fyne.NewPos(bx, by), fyne.NewSize(bw*f, bh), col)
-			} else {
-				o.bar.Hide()
-			}
-			left := compactTime(key.Left)
-			if key.Expired {
-				left = widgets.FitWords("redlock.expired", o.left.TextSize, false, bw-tallyBarTextPad*k)
-			}
-			onBar(left, c.fg)
-		}
+// place puts a master's head where s says.
+func (o *tallyMaster) place(s tallyMasterSpots) {
+	s.name.Place(o.name)
+	if o.skew.TextStyle.Bold != s.skewBold {
+		o.skew.TextStyle.Bold = s.skewBold
+		o.skew.Text = "" // a new style needs a new rasterisation
 	}
-
-	// The right column: what the heads mean and the quorum rule.
-	x := colX(len(view.Masters)) + tallyRightGap*k
-	mode := i18n.T("redlock.parallel")
-	if view.Sequential {
-		mode = i18n.T("redlock.sequential")
-	}
-	notes := []string{i18n.F("redlock.quorum", "q", view.Quorum, "n", len(view.Masters)), mode}
-	noteW := r.v.Size().Width - x - tallyRightMargin*k
-	if drift > 0 {
-		notes = append(notes, driftLines(DriftArithmetic(ttl, drift), r.caption*r.grow, noteW)...)
-	}
-	for i, s := range notes {
-		o, col := r.label(), c.muted
-		if i == 0 {
-			o, col = r.heads.Next(), c.fg
-			widgets.ResizeText(o, tallyBoldSize*k)
-		}
-		widgets.PlaceText(o, widgets.FitText(s, o.TextSize, i == 0, noteW), fyne.NewPos(x, ys[i]+tallyHeadTextY*k), col)
-	}
-	w := r.v.Size().Width
-	widgets.PlaceLine(r.lines.Next(), fyne.NewPos(0, tallyMastersH*k-tallyRuleRise*k), fyne.NewPos(w, tallyMastersH*k-tallyRuleRise*k), c.track, k)
+	s.skew.Place(o.skew)
+	s.owner.Place(o.owner)
+	s.barBg.Place(o.barBg)
+	s.bar.Place(o.bar)
+	s.left.Place(o.left)
 }
 
 // driftLines breaks the drift's arithmetic ("drift = 10000 × 0.01 + 2 =
@@ -695,152 +598,36 @@ func (g tallyGeometry) row(text, caption float32) tallyRow {
 		quorumY: -tallyQuorumRise * k, quorumH: tallyVoteH * k, nameY: tallyNameY * k, tallyY: tallyTallyY * k, phaseY: tallyPhaseY * k}
 }
 
-// drawAttempt draws one client's block at y: a full one or a row of votes.
-func (r *tallyRenderer) drawAttempt(a redlocksim.Attempt, y float32, g tallyGeometry, full bool, c tallyColors) {
-	k, colW, colX, row := r.k, g.colW, g.colX, g.row(r.text, r.caption)
+// placeAttempt puts a client's block, its vote boxes and its quorum
+// meter where s says.
+func (r *tallyRenderer) placeAttempt(s tallyAttemptSpots) {
 	o := r.blocks.Next()
-	o.resize(k, r.caption*r.grow)
-	if g.tight {
-		widgets.ResizeText(o.name, tallyBoldSize*k)
-	}
-	var node sim.NodeView
-	for _, n := range r.v.nodes {
-		if n.Name == a.Client {
-			node = n
-		}
-	}
-	width := r.v.Size().Width
-	widgets.PlaceText(o.name, widgets.FitText(a.Client, o.name.TextSize, true, g.nameW-tallyNamePad*k), fyne.NewPos(0, y+row.nameY), c.fg)
-
-	// Vote boxes in the masters' columns.
-	bw := min(colW-tallyVotePad*k, tallyVoteMaxW*k)
-	for i := range len(r.v.view.Masters) {
-		vote := redlocksim.Vote("")
-		if i < len(a.Votes) {
-			vote = a.Votes[i]
-		}
+	o.resize(r.k, r.caption*r.grow)
+	s.name.Place(o.name)
+	for _, v := range s.votes {
 		vo := r.votes.Next()
-		widgets.ResizeText(vo.glyph, row.glyph)
-		pos := fyne.NewPos(colX(i)+(colW-bw)/2, y)
-		size := fyne.NewSize(bw, row.boxH)
-		if fill := voteColor(vote); fill.A > 0 {
-			widgets.PlaceBox(vo.box, pos, size, fill, fill, 0)
-			centerIn(vo.glyph, VoteGlyph(vote), pos, size, color.White)
-		} else {
-			widgets.PlaceBox(vo.box, pos, size, color.Transparent, c.muted, k)
-			if vote == "" {
-				vo.glyph.Hide()
-			} else {
-				centerIn(vo.glyph, VoteGlyph(vote), pos, size, c.muted)
-			}
-		}
+		v.box.Place(vo.box)
+		v.glyph.Place(vo.glyph)
 	}
-
-	// The quorum meter: a cell per master, the yes votes filled, a line
-	// after the quorum-th cell.
-	n, q, yes := len(r.v.view.Masters), r.v.view.Quorum, Yes(a.Votes)
-	x := colX(n) + tallyRightGap*k
-	cellW, cellGap := tallyCellW*k, tallyCellGap*k
-	for i := range n {
-		cell := r.cells.Next()
-		pos := fyne.NewPos(x+float32(i)*(cellW+cellGap), y+row.meterY)
-		if i < yes {
-			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, row.meterH), widgets.ColorHolding)
-		} else {
-			widgets.PlaceRect(cell, pos, fyne.NewSize(cellW, row.meterH), c.track)
-		}
+	for _, c := range s.cells {
+		c.Place(r.cells.Next())
 	}
-	if q > 0 && q <= n {
-		qx := x + float32(q)*(cellW+cellGap) - cellGap/2
-		widgets.PlaceLine(r.lines.Next(), fyne.NewPos(qx, y+row.quorumY), fyne.NewPos(qx, y+row.quorumY+row.quorumH), c.fg, 2*k)
+	if s.quorum.Shown {
+		s.quorum.Place(r.lines.Next())
 	}
-	mx := x + float32(n)*(cellW+cellGap) + tallyMeterGap*k
-	tally := tallyText(a, n, q)
-	tallyCol := c.fg
-	if a.Number == 0 {
-		tallyCol = c.muted
+	s.tally.Place(o.tally)
+	s.try.Place(o.try)
+	s.pill.Place(o.pill)
+	s.pillText.Place(o.pillText)
+	for _, p := range []struct {
+		s widgets.RectSpot
+		o *canvas.Rectangle
+	}{{s.barBg, o.barBg}, {s.elapsed, o.elapsed}, {s.used, o.used}, {s.left, o.left}, {s.drift, o.drift}} {
+		p.s.Place(p.o)
 	}
-	widgets.PlaceText(o.tally, widgets.FitText(tally, o.tally.TextSize, true, width-mx), fyne.NewPos(mx, y+row.tallyY), tallyCol)
-
-	phase := phaseText(a)
-	try := ""
-	if a.Number > 0 {
-		try = i18n.F("redlock.try", "n", a.Number)
-	}
-	if node.Paused {
-		try = strings.TrimPrefix(try+" · "+i18n.T("redlock.paused"), " · ")
-	}
-	if !full {
-		// One row: the phase rides in the name column's second half.
-		o.pill.Hide()
-		o.pillText.Hide()
-		o.try.Hide()
-		for _, obj := range []fyne.CanvasObject{o.barBg, o.elapsed, o.used, o.left, o.drift, o.now, o.arith, o.note} {
-			obj.Hide()
-		}
-		label := phase
-		if node.Paused {
-			label += " · " + i18n.T("redlock.paused")
-		}
-		tx := mx + widgets.TextWidth(tally, o.tally.TextSize, true) + tallyPhaseGap*k
-		if width-tx > tallyPhaseLeast*k {
-			widgets.PlaceText(o.try, widgets.FitText(label, o.try.TextSize, false, width-tx), fyne.NewPos(tx, y+row.phaseY), widgets.Readable(phaseColor(a.Phase), c.th))
-		}
-		return
-	}
-
-	// Phase pill and try number under the name.
-	pw := widgets.TextWidth(phase, o.pillText.TextSize, true) + 2*tallyPillInset*k
-	widgets.PlaceRect(o.pill, fyne.NewPos(0, y+tallyVoteH*k+tallyPillY*k), fyne.NewSize(pw, tallyPillH*k), phaseColor(a.Phase))
-	widgets.PlaceText(o.pillText, phase, fyne.NewPos(tallyPillInset*k, y+tallyVoteH*k+tallyPillTextY*k), color.White)
-	if try != "" {
-		widgets.PlaceText(o.try, try, fyne.NewPos(0, y+tallyVoteH*k+tallyTryY*k), c.muted)
-	} else {
-		o.try.Hide()
-	}
-
-	// The ttl bar.
-	bx, by := g.nameW, y+tallyVoteH*k+tallyBarY*k
-	bw2 := width - bx
-	bh := tallyBarH * k
-	bar := NewValidityBar(a, r.v.at)
-	widgets.PlaceRect(o.barBg, fyne.NewPos(bx, by), fyne.NewSize(bw2, bh), c.track)
-	seg := func(rect *canvas.Rectangle, from, share float32, fill color.Color) {
-		if share <= 0 {
-			rect.Hide()
-			return
-		}
-		widgets.PlaceRect(rect, fyne.NewPos(bx+from*bw2, by), fyne.NewSize(max(share*bw2, 1), bh), fill)
-	}
-	granted := a.Done && a.Success
-	usedCol, leftCol := widgets.Fade(widgets.ColorHolding, 0.35), widgets.ColorHolding
-	if !granted {
-		usedCol = widgets.Fade(widgets.ColorIdle, 0.45)
-	}
-	seg(o.elapsed, 0, bar.Elapsed, widgets.ColorWaiting)
-	seg(o.used, bar.Elapsed, bar.Used, usedCol)
-	seg(o.left, bar.Elapsed+bar.Used, bar.Left, leftCol)
-	seg(o.drift, 1-bar.Drift, bar.Drift, widgets.Fade(widgets.ColorIdle, 0.8))
-	if holdingPhase(a.Phase) && a.Done {
-		nx := bx + (bar.Elapsed+bar.Used)*bw2
-		widgets.PlaceLine(o.now, fyne.NewPos(nx, by-tallyNowOver*k), fyne.NewPos(nx, by+bh+tallyNowOver*k), c.fg, 2*k)
-	} else {
-		o.now.Hide()
-	}
-
-	// The arithmetic and its outcome, and why when there is room.
-	line, why := AttemptText(a, r.v.at, r.v.view.Sequential)
-	ay := by + bh + tallyArithGap*k
-	widgets.PlaceText(o.arith, widgets.FitText(line, o.arith.TextSize, false, bw2), fyne.NewPos(bx, ay), c.fg)
-	if g.detail && why != "" {
-		col := c.muted
-		if bar.Overdue > 0 || a.Phase == redlocksim.PhaseLost {
-			col = widgets.Readable(widgets.ColorViolation, c.th)
-		}
-		widgets.PlaceText(o.note, widgets.FitText(why, o.note.TextSize, false, bw2), fyne.NewPos(bx, ay+tallyWhyY*k), col)
-	} else {
-		o.note.Hide()
-	}
+	s.now.Place(o.now)
+	s.arith.Place(o.arith)
+	s.note.Place(o.note)
 }
 
 // AttemptText is what a client's block says under its bar: the validity
@@ -889,13 +676,6 @@ func AttemptText(a redlocksim.Attempt, at time.Duration, sequential bool) (line,
 		why = i18n.Term("lost") + ": " + note
 	}
 	return line, why
-}
-
-// centerIn centres a text in a box.
-func centerIn(t *canvas.Text, s string, pos fyne.Position, size fyne.Size, c color.Color) {
-	tw := widgets.TextWidth(s, t.TextSize, t.TextStyle.Bold)
-	th := fyne.MeasureText(s, t.TextSize, t.TextStyle).Height
-	widgets.PlaceText(t, s, fyne.NewPos(pos.X+(size.Width-tw)/2, pos.Y+(size.Height-th)/2), c)
 }
 
 // drawLegend explains the vote glyphs and the bar's colours along the

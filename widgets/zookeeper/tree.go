@@ -271,72 +271,6 @@ func (t *ZNodeTree) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// zsessionObjects draw a session: the state pill, the id, the bar of
-// time left and the timer in words.
-type zsessionObjects struct {
-	name, state, id, note *canvas.Text
-	stateBg, barBg, bar   *canvas.Rectangle
-	k                     float32 // the picture's scale (zkGeometry.k)
-}
-
-// resize gives the session's words their sizes: the picture's own at k
-// (its lengths' unit, zkGeometry.k), its small print caption.
-func (o *zsessionObjects) resize(k, caption float32) {
-	o.k = k
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.name: zkNameSize, o.state: zkPillSize})
-	widgets.ResizeTextsTo(caption, o.id, o.note)
-}
-
-// newZSessionObjects makes a session's objects, its small print at size
-// caption.
-func newZSessionObjects(caption float32) *zsessionObjects {
-	return &zsessionObjects{k: 1, name: widgets.NewText(zkNameSize, true), state: widgets.NewText(zkPillSize, true), id: widgets.NewText(caption, false),
-		note: widgets.NewText(caption, false), stateBg: &canvas.Rectangle{CornerRadius: 3},
-		barBg: &canvas.Rectangle{CornerRadius: 2}, bar: &canvas.Rectangle{CornerRadius: 2}}
-}
-
-func (o *zsessionObjects) all() []fyne.CanvasObject {
-	return []fyne.CanvasObject{o.name, o.stateBg, o.state, o.id, o.barBg, o.bar, o.note}
-}
-
-// znodeObjects draw one child of the lock znode; its owner's session
-// (the one that keeps the ephemeral znode alive) is drawn inside it.
-type znodeObjects struct {
-	zsessionObjects
-	frame                           *canvas.Rectangle
-	prefix, seq, eph, badge, remark *canvas.Text
-	ephBg, badgeBg                  *canvas.Rectangle
-}
-
-// newZNodeObjects makes a child's objects, its small print at size caption.
-func newZNodeObjects(caption float32) *znodeObjects {
-	o := &znodeObjects{
-		zsessionObjects: *newZSessionObjects(caption),
-		frame:           &canvas.Rectangle{CornerRadius: 5},
-		prefix:          widgets.NewText(caption, false),
-		seq:             widgets.NewText(zkSeqSize, true),
-		ephBg:           &canvas.Rectangle{CornerRadius: 3},
-		eph:             widgets.NewText(zkPillSize, true),
-		badgeBg:         &canvas.Rectangle{CornerRadius: 4},
-		badge:           widgets.NewText(caption, true),
-		remark:          widgets.NewText(caption, true),
-	}
-	return o
-}
-
-// resize gives the child's words their sizes: the picture's own at k, its
-// small print caption.
-func (o *znodeObjects) resize(k, caption float32) {
-	o.zsessionObjects.resize(k, caption)
-	widgets.ResizeTexts(k, map[*canvas.Text]float32{o.seq: zkSeqSize, o.eph: zkPillSize})
-	widgets.ResizeTextsTo(caption, o.prefix, o.badge, o.remark)
-}
-
-func (o *znodeObjects) all() []fyne.CanvasObject {
-	return append([]fyne.CanvasObject{o.frame, o.prefix, o.seq, o.ephBg, o.eph, o.badgeBg, o.badge, o.remark},
-		o.zsessionObjects.all()...)
-}
-
 // rowBox is a znode's rectangle in the picture.
 type rowBox struct {
 	pos  fyne.Position
@@ -520,7 +454,7 @@ func (r *zkRenderer) draw(size fyne.Size) {
 		sess, ok := zkSessionOf(z, owner)
 		o := r.rows.Next()
 		o.resize(k, caption)
-		r.drawZNode(o, z, c, i, b, owner, sess, ok, fg, muted, th)
+		o.place(znodeGeometry(z, c, i, b, owner, sess, ok, zkRowLook{k: k, pad: r.pad, caption: caption, th: th, fg: fg, muted: muted}))
 		lastCenter = y + rowH/2
 		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent*k, lastCenter), muted, k)
 		y += rowH + zkRowGap*k
@@ -559,7 +493,7 @@ func (r *zkRenderer) draw(size fyne.Size) {
 		}
 		o := r.others.Next()
 		o.resize(k, caption)
-		r.drawOther(o, z, c, y, size.Width, fg, muted)
+		r.drawOther(o, z, c, y, size.Width, caption, fg, muted)
 		y += zkLineH * k
 	}
 }
@@ -689,203 +623,7 @@ func zkBrokenBeliefs(z *zookeepersim.View, clients []sim.NodeView) []string {
 	return out
 }
 
-// zkPillLabel is what a session state's pill says.
-func zkPillLabel(state string) string {
-	if state == "" {
-		return i18n.T("zk.noSession.pill")
-	}
-	return state
-}
-
-// placePill draws a session state's pill at pos, its lengths at scale k,
-// and returns its width.
-func placePill(bg *canvas.Rectangle, t *canvas.Text, state string, pos fyne.Position, k float32) float32 {
-	label := zkPillLabel(state)
-	w := widgets.TextWidth(label, t.TextSize, true) + 2*zkPillInset*k
-	widgets.PlaceRect(bg, pos, fyne.NewSize(w, zkPillH*k), SessionStateColor(state))
-	ink := color.Color(color.White)
-	if state == zookeepersim.SessionSuspended {
-		ink = color.Black
-	}
-	widgets.PlaceText(t, label, pos.AddXY(zkPillInset*k, zkPillTextY*k), ink)
-	return w
-}
-
-// placeTimer draws a session's id, its bar and its timer in words from x
-// to limit on the line at y. Where the line is too short for all of it
-// (a 1024-point window cut "expires in 6.000 s if silent · timeout 10 s"
-// after "if silen…"), the timer leaves out the timeout, then the id its
-// label ("session "), then the bar, before the words are shortened with
-// "…".
-func (o *zsessionObjects) placeTimer(z *zookeepersim.View, c sim.NodeView, sess zookeepersim.ZSession, ok bool, lead, label string, x, y, limit float32, fg, muted color.Color) {
-	k := o.k
-	barW := zkSessionBarW * k
-	idOf := func(label string) string {
-		if !ok {
-			return i18n.T("zk.noSession")
-		}
-		return fmt.Sprintf("%s%#x", label, sess.ID)
-	}
-	noteOf := func(short bool) string {
-		text := lead
-		if note := zkSessionNoteIn(z, c, sess, ok, short); note != "" && text != "" {
-			text += " · " + note
-		} else if note != "" {
-			text = note
-		}
-		return text
-	}
-	// barAt is where the bar starts after the id.
-	barAt := func(label string) float32 {
-		return x + max(widgets.TextWidth(label+"0x000000000000000", o.id.TextSize, false), widgets.TextWidth(idOf(label), o.id.TextSize, false)) + zkSessionGap*k
-	}
-	var text string
-	bar := ok
-	for _, try := range []struct {
-		label      string
-		short, bar bool
-	}{{label, false, ok}, {label, true, ok}, {"", true, ok}, {"", true, false}} {
-		text, label, bar = noteOf(try.short), try.label, try.bar
-		at := barAt(label)
-		if bar {
-			at += barW + zkSessionGap*k
-		}
-		if widgets.TextWidth(text, o.note.TextSize, false) <= limit-at {
-			break
-		}
-	}
-	widgets.PlaceText(o.id, idOf(label), fyne.NewPos(x, y), muted)
-	x = barAt(label)
-	if bar {
-		widgets.PlaceRect(o.barBg, fyne.NewPos(x, y+zkSessionBarY*k), fyne.NewSize(barW, zkSessionBarH*k), widgets.Fade(widgets.ColorIdle, 0.3))
-		if f := zkSessionFraction(sess); f > 0 {
-			bc := widgets.ColorOwned
-			if f < 0.2 {
-				bc = widgets.ColorWaiting
-			}
-			widgets.PlaceRect(o.bar, fyne.NewPos(x, y+zkSessionBarY*k), fyne.NewSize(barW*f, zkSessionBarH*k), bc)
-		} else {
-			o.bar.Hide()
-		}
-		x += barW + zkSessionGap*k
-	} else {
-		o.barBg.Hide()
-		o.bar.Hide()
-	}
-	nc := muted
-	if c.Session == zookeepersim.SessionSuspended || c.Session == zookeepersim.SessionLost || c.Paused || c.Crashed {
-		nc = fg
-	}
-	widgets.PlaceText(o.note, zkClip(text, limit-x, o.note.TextSize, false), fyne.NewPos(x, y), nc)
-}
-
-func (r *zkRenderer) drawZNode(o *znodeObjects, z *zookeepersim.View, c zookeepersim.ZNode, i int, b rowBox, owner sim.NodeView,
-	sess zookeepersim.ZSession, ok bool, fg, muted color.Color, th fyne.Theme) {
-	k := o.k
-	fill, stroke, width := widgets.Fade(widgets.ColorWaiting, 0.07), widgets.Fade(widgets.ColorWaiting, 0.6), k
-	if c.Holder {
-		fill, stroke, width = widgets.Fade(widgets.ColorHolding, 0.18), widgets.ColorHolding, 2.5*k
-	}
-	widgets.PlaceBox(o.frame, b.pos, b.size, fill, stroke, width)
-
-	slim := b.size.Height < zkRowH*k
-	ty := b.pos.Y + zkRowTextY*k
-	if slim {
-		ty = b.pos.Y + (b.size.Height-zkBadgeH*k)/2
-	}
-	x := b.pos.X + r.pad
-	end := b.pos.X + b.size.Width - r.pad
-
-	// The badge on the right: HOLDER, or the place in the queue.
-	badge := i18n.F("zk.inLine", "ordinal", zkOrdinal(i))
-	if c.Holder {
-		badge = i18n.F("zk.holder", "seq", c.Seq)
-	}
-	bw := widgets.TextWidth(badge, o.badge.TextSize, true) + 2*zkBadgeInset*k
-	bpos := fyne.NewPos(end-bw, ty)
-	if c.Holder {
-		widgets.PlaceRect(o.badgeBg, bpos, fyne.NewSize(bw, zkBadgeH*k), widgets.ColorHolding)
-		widgets.PlaceText(o.badge, badge, bpos.AddXY(zkBadgeInset*k, zkBadgeTextY*k), color.White)
-	} else {
-		widgets.PlaceBox(o.badgeBg, bpos, fyne.NewSize(bw, zkBadgeH*k), color.Transparent, widgets.Fade(widgets.ColorWaiting, 0.8), k)
-		widgets.PlaceText(o.badge, badge, bpos.AddXY(zkBadgeInset*k, zkBadgeTextY*k), widgets.Readable(widgets.ColorWaiting, th))
-	}
-	end = bpos.X - zkBadgeGap*k
-
-	prefix, seq := zkShortName(c.Name)
-	pw := widgets.TextWidth(prefix, o.prefix.TextSize, false)
-	nw := widgets.TextWidth(seq, o.seq.TextSize, true)
-	ephText := i18n.T("zk.ephemeral")
-	if !c.Ephemeral {
-		ephText = i18n.T("zk.persistent")
-	}
-	ew := widgets.TextWidth(ephText, o.eph.TextSize, true) + 2*zkPillInset*k
-	ow := widgets.TextWidth(c.Owner, o.name.TextSize, true)
-	sw := widgets.TextWidth(zkPillLabel(owner.Session), o.state.TextSize, true) + 2*zkPillInset*k
-	// When narrow, drop the guid prefix first (so that a remark on the
-	// owner fits), then the ephemeral pill.
-	remark := zkOwnerNote(c, owner)
-	rw := widgets.TextWidth(remark, o.remark.TextSize, true)
-	rest := nw + zkWordGap*k + ow + zkOwnerGap*k + sw
-	showPrefix := prefix != "" && x+pw+ew+zkWordGap*k+rest+rw+zkWordGap*k <= end
-	showEph := x+ew+zkWordGap*k+rest <= end
-	if showPrefix {
-		widgets.PlaceText(o.prefix, prefix, fyne.NewPos(x, ty+zkSmallTextY*k), muted)
-		x += pw
-	} else {
-		o.prefix.Hide()
-	}
-	widgets.PlaceText(o.seq, seq, fyne.NewPos(x, ty), fg)
-	x += nw + zkWordGap*k
-	if showEph {
-		widgets.PlaceRect(o.ephBg, fyne.NewPos(x, ty+zkPillY*k), fyne.NewSize(ew, zkPillH*k), widgets.Fade(widgets.ColorServerLink, 0.85))
-		widgets.PlaceText(o.eph, ephText, fyne.NewPos(x+zkPillInset*k, ty+zkSmallTextY*k), color.White)
-		x += ew + zkWordGap*k
-	} else {
-		o.ephBg.Hide()
-		o.eph.Hide()
-	}
-	ownerColor := color.Color(fg)
-	if owner.Client {
-		ownerColor = widgets.Readable(widgets.StateColor(owner.State), th)
-	}
-	widgets.PlaceText(o.name, zkClip(c.Owner, end-x, o.name.TextSize, true), fyne.NewPos(x, ty+zkOwnerY*k), ownerColor)
-	x += ow + zkOwnerGap*k
-	if x+sw <= end {
-		placePill(o.stateBg, o.state, owner.Session, fyne.NewPos(x, ty+zkPillY*k), k)
-		x += sw + zkWordGap*k
-	} else {
-		o.stateBg.Hide()
-		o.state.Hide()
-	}
-
-	// The remark on the owner goes on the first line when it fits there,
-	// else at the end of the second.
-	dy := b.pos.Y + zkSessionLineY*k
-	limit := b.pos.X + b.size.Width - r.pad
-	switch {
-	case remark == "":
-		o.remark.Hide()
-	case x+rw <= end:
-		widgets.PlaceText(o.remark, remark, fyne.NewPos(end-rw, ty+zkBadgeTextY*k), fg)
-	case !slim:
-		widgets.PlaceText(o.remark, remark, fyne.NewPos(limit-rw, dy), fg)
-		limit -= rw + zkWordGap*k
-	default:
-		o.remark.Hide()
-	}
-	if slim {
-		for _, obj := range []fyne.CanvasObject{o.id, o.barBg, o.bar, o.note} {
-			obj.Hide()
-		}
-		return
-	}
-	o.placeTimer(z, owner, sess, ok, "", i18n.T("zk.sessionLabel")+" ", b.pos.X+r.pad, dy, limit, fg, muted)
-}
-
-// drawOther is one line for a client with no znode under the lock: its
-// name, what it is doing and its session.
-func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.View, c sim.NodeView, y, width float32, fg, muted color.Color) {
+func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.View, c sim.NodeView, y, width, caption float32, fg, muted color.Color) {
 	widgets.PlaceText(o.name, c.Name, fyne.NewPos(0, y), fg)
 	x := zkIndent*o.k + widgets.TextWidth("client-00", o.name.TextSize, true)
 	x += placePill(o.stateBg, o.state, c.Session, fyne.NewPos(x, y+zkPillY*o.k), o.k) + zkOwnerGap*o.k
@@ -897,5 +635,5 @@ func (r *zkRenderer) drawOther(o *zsessionObjects, z *zookeepersim.View, c sim.N
 			lead = i18n.T("zk.wants")
 		}
 	}
-	o.placeTimer(z, c, sess, ok, lead, "", x, y, width, fg, muted)
+	o.placeTimer(zkTimerGeometry(z, c, sess, ok, lead, "", x, y, width, o.k, caption, fg, muted))
 }
