@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
@@ -32,12 +33,12 @@ var tradeoffRanges = map[string]string{
 }
 
 // tradeoffAxis is the map's axis for a field.
-func tradeoffAxis(field string) sim.Axis {
+func tradeoffAxis(field string) sweep.Axis {
 	spec, ok := tradeoffRanges[field]
 	if !ok {
 		spec = field + "=" + sim.OptionAxis(field)
 	}
-	a, err := sim.ParseAxis(spec)
+	a, err := sweep.ParseAxis(spec)
 	if err != nil {
 		panic(fmt.Sprintf("the trade-off axis of %q: %v", field, err)) // a typo in the table above or an option's Axis
 	}
@@ -99,15 +100,15 @@ func scenarioValue(sc *sim.Scenario, field string) (float64, bool) {
 	return sim.SweepValue(sc, field)
 }
 
-// tradeoffBase is the scenario a mode's map sweeps: sim.SweepBase with
+// tradeoffBase is the scenario a mode's map sweeps: sweep.Base with
 // what the main view's scenario says about the lock, the network and the
 // clients. The axes' own fields are set to their first values, so moving
 // a slider along an axis moves the crosshair and keeps the map. Without a
 // pause axis, the main view's pause (if any) is injected where the sweep
-// injects its own (pauseAt, one of sim.PauseAts); the scenario's other
+// injects its own (pauseAt, one of sweep.PauseAts); the scenario's other
 // faults are left out.
-func tradeoffBase(sc *sim.Scenario, x, y sim.Axis, pauseAt string) (*sim.Scenario, error) {
-	base, err := sim.SweepBase(sc.Mode)
+func tradeoffBase(sc *sim.Scenario, x, y sweep.Axis, pauseAt string) (*sim.Scenario, error) {
+	base, err := sweep.Base(sc.Mode)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +123,7 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis, pauseAt string) (*sim.Scenari
 		top[f], _ = scenarioValue(sc, f)
 	}
 	pauseAxis := false
-	for _, a := range []sim.Axis{x, y} {
+	for _, a := range []sweep.Axis{x, y} {
 		if a.Field == "" || len(a.Values) == 0 {
 			continue
 		}
@@ -135,7 +136,7 @@ func tradeoffBase(sc *sim.Scenario, x, y sim.Axis, pauseAt string) (*sim.Scenari
 		if d, ok := designtab.PauseLength(sc); ok {
 			top["pause"] = sim.Ms(d)
 			f := sim.Fault{When: sim.StepBeforeWrite, Pause: sim.ClientName(0), For: sim.Duration(d)}
-			if pauseAt == sim.PauseMidWork { // where sim.Sweep.CellScenario puts its own
+			if pauseAt == sweep.PauseMidWork { // where sweep.Sweep.CellScenario puts its own
 				f.When, f.At = "", sim.Duration(2*base.Latency.D()+base.Work.D()/2)
 			}
 			base.Faults = []sim.Fault{f}
@@ -160,7 +161,7 @@ func briefTime(d time.Duration) string {
 
 // describeBase says in words what each cell of the map runs, and where
 // its pause strikes (pauseAt).
-func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string) string {
+func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sweep.Axis, seeds int, pauseAt string) string {
 	axis := map[string]bool{x.Field: true, y.Field: true}
 	var parts []string
 	if !axis["clients"] {
@@ -233,8 +234,8 @@ type tradeoffView struct {
 
 	fields         []string
 	xField, yField string
-	pauseAt        string                      // one of sim.PauseAts, as `lockscope sweep --pause-at`
-	axis           func(field string) sim.Axis // the values a field takes on an axis
+	pauseAt        string                        // one of sweep.PauseAts, as `lockscope sweep --pause-at`
+	axis           func(field string) sweep.Axis // the values a field takes on an axis
 	seeds          int
 	runner         *tradeoffRunner
 	job            *tradeoffJob // the map being computed or shown
@@ -246,7 +247,7 @@ type tradeoffView struct {
 // newTradeoffView builds a tab's Trade-off view beside run, its run view.
 func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	t := &tradeoffView{tab: v, run: run, heat: widgets.NewHeatmap(), chart: widgets.NewRecoveryChart(),
-		fields: tradeoffFields(v.spec.Mode), xField: "ttl", yField: "pause", pauseAt: sim.PauseAts[0],
+		fields: tradeoffFields(v.spec.Mode), xField: "ttl", yField: "pause", pauseAt: sweep.PauseAts[0],
 		axis: tradeoffAxis, seeds: TradeoffSeeds,
 		runner: newTradeoffRunner(fyne.Do)}
 	t.heat.OnTapCell = t.open
@@ -263,7 +264,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	t.colour = widgets.NewTipSelect([]string{i18n.T("tradeoff.colour.unsafe"), i18n.T("tradeoff.colour.violations")},
 		func(string) { t.colourChosen() }, v.tips, i18n.T("tradeoff.colour.tip"))
 	var ats []string
-	for _, at := range sim.PauseAts {
+	for _, at := range sweep.PauseAts {
 		ats = append(ats, pauseAtName(at))
 	}
 	t.pauseSel = widgets.NewTipSelect(ats, func(string) { t.pauseAtChosen() }, v.tips, i18n.T("tradeoff.pauseAt.tip"))
@@ -375,7 +376,7 @@ func (t *tradeoffView) follow() {
 
 // start computes job; the old map stays drawn, marked out of date, until
 // the coarse pass replaces it.
-func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sim.Axis) {
+func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sweep.Axis) {
 	keep := t.job != nil && t.job.fine.X.Field == x.Field && t.job.fine.Y.Field == y.Field
 	t.job = job
 	t.last = tradeoffUpdate{job: job, total: 2 * len(x.Values) * max(1, len(y.Values)) * t.seeds}
@@ -383,8 +384,8 @@ func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sim.Axis
 	t.progress.SetValue(0)
 	t.state.SetText(i18n.T("tradeoff.computing"))
 	if !keep {
-		t.heat.SetGrid(sim.Axis{}, sim.Axis{}, "", "", nil)
-		t.chart.SetSeries(sim.Axis{}, "", nil, false)
+		t.heat.SetGrid(sweep.Axis{}, sweep.Axis{}, "", "", nil)
+		t.chart.SetSeries(sweep.Axis{}, "", nil, false)
 	} else {
 		stale := append([]widgets.HeatCell(nil), t.heat.Cells()...)
 		for i := range stale {
@@ -429,7 +430,7 @@ func (t *tradeoffView) apply(u tradeoffUpdate) {
 			ttl = fine.Y
 		}
 	}
-	var pts []sim.Cell
+	var pts []sweep.Cell
 	var left []float64
 	for _, p := range u.recovery {
 		if censored(recSweep, p) {
@@ -455,7 +456,7 @@ func (t *tradeoffView) apply(u tradeoffUpdate) {
 // no grant after the crash, so its recovery time is only a lower bound.
 // (When another client already held the lock before the crash, the sweep
 // counts recovery as 0: nobody waited.)
-func censored(sw *sim.Sweep, c sim.Cell) bool {
+func censored(sw *sweep.Sweep, c sweep.Cell) bool {
 	sc := sw.CellScenario(c.X, c.Y, sw.Base.Seed, true)
 	at := sc.Faults[len(sc.Faults)-1].At.D()
 	return c.Runs > 0 && c.RecoveryMeanMs >= sim.Ms(sc.Duration.D()-at)-1
@@ -493,7 +494,7 @@ func (t *tradeoffView) fieldOf(name string) string {
 	return ""
 }
 
-// pauseAtName is what the Pause at choice calls a moment of sim.PauseAts.
+// pauseAtName is what the Pause at choice calls a moment of sweep.PauseAts.
 func pauseAtName(at string) string { return i18n.T("tradeoff.pauseAt." + at) }
 
 // pauseAtChosen recomputes the map with the pause where it was picked.
@@ -501,7 +502,7 @@ func (t *tradeoffView) pauseAtChosen() {
 	if t.selecting {
 		return
 	}
-	for _, at := range sim.PauseAts {
+	for _, at := range sweep.PauseAts {
 		if pauseAtName(at) == t.pauseSel.Selected {
 			t.pauseAt = at
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -37,26 +38,26 @@ const publishEvery = 250 * time.Millisecond
 // the quick coarse pass drawn first, and the sweep along ttl that feeds
 // the recovery chart when the map's own grid cannot.
 type tradeoffJob struct {
-	key    string     // the base, axes and seeds: equal keys, equal maps
-	fine   *sim.Sweep // the map as refined
-	coarse *sim.Sweep // nil when the refined map is as quick as a coarse one
+	key    string       // the base, axes and seeds: equal keys, equal maps
+	fine   *sweep.Sweep // the map as refined
+	coarse *sweep.Sweep // nil when the refined map is as quick as a coarse one
 	// rec and recCoarse sweep ttl alone for the recovery chart; nil when
 	// the map's own cells give it (ttl against pause, which a crash run
 	// does not depend on).
-	rec, recCoarse *sim.Sweep
+	rec, recCoarse *sweep.Sweep
 }
 
 // newTradeoffJob plans the passes of a map with its pause at pauseAt (one
-// of sim.PauseAts): the coarse one sized to take about CoarseBudget at
+// of sweep.PauseAts): the coarse one sized to take about CoarseBudget at
 // pairCost seconds of one core per seed (a paused run and a crashed one).
-func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string, ttl sim.Axis, pairCost float64, workers int) (*tradeoffJob, error) {
-	fine := &sim.Sweep{Base: base, X: x, Y: y, Seeds: seeds, PauseAt: pauseAt}
+func newTradeoffJob(base *sim.Scenario, x, y sweep.Axis, seeds int, pauseAt string, ttl sweep.Axis, pairCost float64, workers int) (*tradeoffJob, error) {
+	fine := &sweep.Sweep{Base: base, X: x, Y: y, Seeds: seeds, PauseAt: pauseAt}
 	if err := fine.Validate(); err != nil {
 		return nil, err
 	}
 	doc, err := json.Marshal(struct {
 		Base    *sim.Scenario
-		X, Y    sim.Axis
+		X, Y    sweep.Axis
 		Seeds   int
 		PauseAt string
 	}{base, x, y, seeds, pauseAt})
@@ -67,20 +68,20 @@ func newTradeoffJob(base *sim.Scenario, x, y sim.Axis, seeds int, pauseAt string
 	budget := CoarseBudget.Seconds() * float64(workers) / pairCost
 	if kx, ky, s, ok := coarsePlan(len(x.Values), len(y.Values), seeds, budget); ok {
 		// The coarse cells and seeds are among the refined map's: its
-		// runs are not run again (sim.RunCache).
-		fine.Runs = sim.NewRunCache()
-		j.coarse = &sim.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s, PauseAt: pauseAt, Runs: fine.Runs}
+		// runs are not run again (sweep.RunCache).
+		fine.Runs = sweep.NewRunCache()
+		j.coarse = &sweep.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s, PauseAt: pauseAt, Runs: fine.Runs}
 	}
 	if !gridHasRecovery(x, y) {
 		recBase := base.Clone()
 		recBase.Faults = nil // a crash run needs no pause
-		j.rec = &sim.Sweep{Base: recBase, X: ttl, Seeds: seeds}
+		j.rec = &sweep.Sweep{Base: recBase, X: ttl, Seeds: seeds}
 		if err := j.rec.Validate(); err != nil {
 			return nil, err
 		}
 		if j.coarse != nil {
-			j.rec.Runs = sim.NewRunCache()
-			j.recCoarse = &sim.Sweep{Base: recBase, X: subsample(ttl, max(5, len(j.coarse.X.Values))), Seeds: j.coarse.Seeds, Runs: j.rec.Runs}
+			j.rec.Runs = sweep.NewRunCache()
+			j.recCoarse = &sweep.Sweep{Base: recBase, X: subsample(ttl, max(5, len(j.coarse.X.Values))), Seeds: j.coarse.Seeds, Runs: j.rec.Runs}
 		}
 	}
 	return j, nil
@@ -110,12 +111,12 @@ func coarsePlan(nx, ny, seeds int, budget float64) (kx, ky, s int, ok bool) {
 }
 
 // subsample keeps k values of an axis spread evenly, both ends included.
-func subsample(a sim.Axis, k int) sim.Axis {
+func subsample(a sweep.Axis, k int) sweep.Axis {
 	n := len(a.Values)
 	if k <= 0 || k >= n {
 		return a
 	}
-	out := sim.Axis{Field: a.Field}
+	out := sweep.Axis{Field: a.Field}
 	for i := 0; i < k; i++ {
 		idx := 0
 		if k > 1 {
@@ -129,13 +130,13 @@ func subsample(a sim.Axis, k int) sim.Axis {
 // gridHasRecovery reports whether a map's cells carry the recovery along
 // ttl: with ttl on one axis and nothing but the pause on the other, which
 // a crash run ignores.
-func gridHasRecovery(x, y sim.Axis) bool {
+func gridHasRecovery(x, y sweep.Axis) bool {
 	return (x.Field == "ttl" && (y.Field == "" || y.Field == "pause")) || (x.Field == "pause" && y.Field == "ttl")
 }
 
 // recoveryFromGrid reads the recovery series out of a map's cells: the
 // first row with ttl across, the first column with ttl up.
-func recoveryFromGrid(x, y sim.Axis, cells []widgets.HeatCell) (pts []sim.Cell, coarse bool) {
+func recoveryFromGrid(x, y sweep.Axis, cells []widgets.HeatCell) (pts []sweep.Cell, coarse bool) {
 	nx := len(x.Values)
 	if nx == 0 || len(cells) < nx {
 		return nil, false
@@ -171,7 +172,7 @@ type tradeoffUpdate struct {
 	job       *tradeoffJob
 	stage     tradeoffStage
 	cells     []widgets.HeatCell // the refined grid, coarse where not yet refined; nil: progress only
-	recovery  []sim.Cell
+	recovery  []sweep.Cell
 	recCoarse bool
 	done      int // simulated runs finished (two per seed)
 	total     int
@@ -250,10 +251,10 @@ func (r *tradeoffRunner) start(job *tradeoffJob, apply func(tradeoffUpdate)) con
 // a time, publishing after each and between them as runs finish.
 func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func(tradeoffUpdate)) {
 	start := time.Now()
-	defer sim.KeepGCRaised()() // the passes run one after another
+	defer sweep.KeepGCRaised()() // the passes run one after another
 	fine := job.fine
 	nx, rows := len(fine.X.Values), max(1, len(fine.Y.Values))
-	pairs := func(sw *sim.Sweep) int {
+	pairs := func(sw *sweep.Sweep) int {
 		if sw == nil {
 			return 0
 		}
@@ -284,7 +285,7 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		p.done, p.elapsed = 2*(offset+done), now
 		publish(p)
 	}
-	pass := func(sw *sim.Sweep) ([]sim.Cell, bool) {
+	pass := func(sw *sweep.Sweep) ([]sweep.Cell, bool) {
 		t0 := time.Now()
 		cells, err := sw.Run(ctx, r.workers, progress)
 		if err != nil {
@@ -311,12 +312,12 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 		u.elapsed = time.Since(start)
 		p := u
 		p.cells = append([]widgets.HeatCell(nil), u.cells...)
-		p.recovery = append([]sim.Cell(nil), u.recovery...)
+		p.recovery = append([]sweep.Cell(nil), u.recovery...)
 		publish(p)
 	}
 	// seal keeps the refined passes from adding their runs to the caches
 	// the coarse ones filled: each of those runs is met once.
-	seal := func(sweeps ...*sim.Sweep) {
+	seal := func(sweeps ...*sweep.Sweep) {
 		for _, sw := range sweeps {
 			if sw != nil && sw.Runs != nil {
 				sw.Runs.Seal()
@@ -377,16 +378,16 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 // refineChunk is one part of the refined map: a sweep over some of its
 // cells, and where each of its cells goes in the map.
 type refineChunk struct {
-	sweep *sim.Sweep
+	sweep *sweep.Sweep
 	index func(i int) int
 }
 
 // refineChunks cuts the refined map into parts, so it is drawn as it
 // fills in: columns when the pause runs up the map (a part then holds
 // every pause of its column and runs each crash run once for them all,
-// see sim.Sweep.Run), rows otherwise (a row holds every pause when the
+// see sweep.Sweep.Run), rows otherwise (a row holds every pause when the
 // pause runs across).
-func refineChunks(fine *sim.Sweep) []refineChunk {
+func refineChunks(fine *sweep.Sweep) []refineChunk {
 	nx := len(fine.X.Values)
 	if len(fine.Y.Values) == 0 {
 		return []refineChunk{{sweep: fine, index: func(i int) int { return i }}}
@@ -394,13 +395,13 @@ func refineChunks(fine *sim.Sweep) []refineChunk {
 	var out []refineChunk
 	if fine.Y.Field == "pause" {
 		for col := range fine.X.Values {
-			sw := &sim.Sweep{Base: fine.Base, X: sim.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds, PauseAt: fine.PauseAt, Runs: fine.Runs}
+			sw := &sweep.Sweep{Base: fine.Base, X: sweep.Axis{Field: fine.X.Field, Values: fine.X.Values[col : col+1]}, Y: fine.Y, Seeds: fine.Seeds, PauseAt: fine.PauseAt, Runs: fine.Runs}
 			out = append(out, refineChunk{sweep: sw, index: func(i int) int { return i*nx + col }})
 		}
 		return out
 	}
 	for row := range fine.Y.Values {
-		sw := &sim.Sweep{Base: fine.Base, X: fine.X, Y: sim.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds, PauseAt: fine.PauseAt, Runs: fine.Runs}
+		sw := &sweep.Sweep{Base: fine.Base, X: fine.X, Y: sweep.Axis{Field: fine.Y.Field, Values: fine.Y.Values[row : row+1]}, Seeds: fine.Seeds, PauseAt: fine.PauseAt, Runs: fine.Runs}
 		out = append(out, refineChunk{sweep: sw, index: func(i int) int { return row*nx + i }})
 	}
 	return out
@@ -408,7 +409,7 @@ func refineChunks(fine *sim.Sweep) []refineChunk {
 
 // fillFromCoarse fills every cell of the refined grid with the coarse
 // cell nearest to it, marked coarse.
-func fillFromCoarse(dst []widgets.HeatCell, fine, coarse *sim.Sweep, cells []sim.Cell) {
+func fillFromCoarse(dst []widgets.HeatCell, fine, coarse *sweep.Sweep, cells []sweep.Cell) {
 	near := func(values []float64, v float64) int {
 		best := 0
 		for i, w := range values {

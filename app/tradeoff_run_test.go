@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -36,18 +37,18 @@ func (q uiQueue) pumpUntil(t *testing.T, done func() bool) {
 	}
 }
 
-func parseAxis(t *testing.T, spec string) sim.Axis {
+func parseAxis(t *testing.T, spec string) sweep.Axis {
 	t.Helper()
-	a, err := sim.ParseAxis(spec)
+	a, err := sweep.ParseAxis(spec)
 	require.NoError(t, err)
 	return a
 }
 
 // smallAxes is a grid small enough for a test, over the same fields.
-func smallAxes(field string) sim.Axis {
+func smallAxes(field string) sweep.Axis {
 	specs := map[string]string{"ttl": "ttl=2s:10s:5", "pause": "pause=0s:12s:4", "work": "work=0s:8s:3",
 		"latency": "latency=0ms:100ms:3", "clockDrift": "clockDrift=0:0.1:3", "clients": "clients=1:4:4", "nodes": "nodes=1:5:3"}
-	a, err := sim.ParseAxis(specs[field])
+	a, err := sweep.ParseAxis(specs[field])
 	if err != nil {
 		panic(err)
 	}
@@ -75,7 +76,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	sc.Latency = sim.Duration(7 * time.Millisecond)
 	ttl, pause := tradeoffAxis("ttl"), tradeoffAxis("pause")
 
-	base, err := tradeoffBase(sc, ttl, pause, sim.PauseBeforeWrite)
+	base, err := tradeoffBase(sc, ttl, pause, sweep.PauseBeforeWrite)
 	require.NoError(t, err)
 	assert.Equal(t, sc.Work, base.Work)
 	assert.Equal(t, sc.Clients, base.Clients)
@@ -87,14 +88,14 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	assert.Equal(t, sim.Duration(time.Second), base.TTL, "an axis' field takes its first value …")
 	moved := sc.Clone()
 	moved.TTL = sim.Duration(25 * time.Second)
-	again, err := tradeoffBase(moved, ttl, pause, sim.PauseBeforeWrite)
+	again, err := tradeoffBase(moved, ttl, pause, sweep.PauseBeforeWrite)
 	require.NoError(t, err)
 	assert.Equal(t, base, again, "… so a slider along an axis keeps the map")
 
 	// Without a pause axis the scenario's pause goes where the sweep puts
 	// its own: by default just before client-1 sends its write …
 	work := tradeoffAxis("work")
-	base, err = tradeoffBase(sc, ttl, work, sim.PauseBeforeWrite)
+	base, err = tradeoffBase(sc, ttl, work, sweep.PauseBeforeWrite)
 	require.NoError(t, err)
 	require.Len(t, base.Faults, 1)
 	f := base.Faults[0]
@@ -105,7 +106,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	assert.GreaterOrEqual(t, base.Duration.D(), 60*time.Second)
 	require.NoError(t, base.Validate())
 
-	desc := describeBase(designtab.Tabs()[0], base, ttl, work, TradeoffSeeds, sim.PauseBeforeWrite)
+	desc := describeBase(designtab.Tabs()[0], base, ttl, work, TradeoffSeeds, sweep.PauseBeforeWrite)
 	for _, s := range []string{"50 seeds of redis", "2 clients", "latency 7 ms", "Watchdog on", "Fencing off",
 		"pauses for 15 s (the Pause slider) just before it sends its write, after its last check (Pause at: before the write)"} {
 		assert.Contains(t, desc, s)
@@ -113,25 +114,25 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 	assert.NotContains(t, desc, "checkValidity", "said only when on, and only Redlock reads it")
 
 	// … or halfway through its work, with mid-work.
-	base, err = tradeoffBase(sc, ttl, work, sim.PauseMidWork)
+	base, err = tradeoffBase(sc, ttl, work, sweep.PauseMidWork)
 	require.NoError(t, err)
 	require.Len(t, base.Faults, 1)
 	f = base.Faults[0]
 	assert.Empty(t, f.When)
 	assert.Equal(t, sim.Duration(2*7*time.Millisecond), f.At, "work is the axis: its first value, 0 s, halves to 0")
-	assert.Contains(t, describeBase(designtab.Tabs()[0], base, ttl, work, TradeoffSeeds, sim.PauseMidWork),
+	assert.Contains(t, describeBase(designtab.Tabs()[0], base, ttl, work, TradeoffSeeds, sweep.PauseMidWork),
 		"pauses for 15 s (the Pause slider) halfway through its work, before its last check (Pause at: mid-work)")
 
 	// A Redlock scenario with checkValidity says so under the map.
 	rl, err := assets.Preset("redlock-check-then-pause")
 	require.NoError(t, err)
 	require.True(t, isOn(rl, "checkValidity"))
-	base, err = tradeoffBase(rl, ttl, tradeoffAxis("pause"), sim.PauseBeforeWrite)
+	base, err = tradeoffBase(rl, ttl, tradeoffAxis("pause"), sweep.PauseBeforeWrite)
 	require.NoError(t, err)
 	assert.True(t, isOn(base, "checkValidity"))
 	redlockTab, ok := tabFor("redlock")
 	require.True(t, ok)
-	assert.Contains(t, describeBase(redlockTab, base, ttl, tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite),
+	assert.Contains(t, describeBase(redlockTab, base, ttl, tradeoffAxis("pause"), TradeoffSeeds, sweep.PauseBeforeWrite),
 		"checkValidity on")
 }
 
@@ -164,21 +165,21 @@ func runJob(t *testing.T, r *tradeoffRunner, q uiQueue, job *tradeoffJob) []trad
 }
 
 // TestTradeoffMatchesSweep: the map the view shows, computed coarse first
-// and then a row at a time, has exactly sim.Sweep's numbers for the grid,
+// and then a row at a time, has exactly sweep.Sweep's numbers for the grid,
 // with the pause where the map says (sweep --pause-at). A Redis client
 // checks nothing before its write, so a pause anywhere in the work delays
 // the write alike: the two maps are the same (Redlock's checkValidity
 // tells them apart, TestTradeoffViewPausesWhereItIsTold).
 func TestTradeoffMatchesSweep(t *testing.T) {
-	var maps [][]sim.Cell
-	for _, at := range sim.PauseAts {
+	var maps [][]sweep.Cell
+	for _, at := range sweep.PauseAts {
 		maps = append(maps, tradeoffMatchesSweep(t, at))
 	}
 	assert.Equal(t, maps[0], maps[1])
 }
 
-func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sim.Cell {
-	base, err := sim.SweepBase("redis")
+func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sweep.Cell {
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
 	x, y := parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4")
 	q := make(uiQueue, 1024)
@@ -207,7 +208,7 @@ func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sim.Cell {
 	}
 
 	last := cells[len(cells)-1]
-	want, err := (&sim.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: pauseAt}).Run(context.Background(), 1, nil)
+	want, err := (&sweep.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: pauseAt}).Run(context.Background(), 1, nil)
 	require.NoError(t, err)
 	require.Len(t, last.cells, len(want))
 	for i, c := range last.cells {
@@ -224,12 +225,12 @@ func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sim.Cell {
 }
 
 func TestTradeoffSeparateRecoverySweep(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
 	x, y, ttl := parseAxis(t, "ttl=2s:6s:3"), parseAxis(t, "work=1s:3s:2"), parseAxis(t, "ttl=2s:8s:4")
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
-	job, err := newTradeoffJob(base, x, y, 3, sim.PauseBeforeWrite, ttl, 1, r.workers)
+	job, err := newTradeoffJob(base, x, y, 3, sweep.PauseBeforeWrite, ttl, 1, r.workers)
 	require.NoError(t, err)
 	require.NotNil(t, job.rec, "ttl × work: recovery depends on the work, so it gets its own sweep at the base")
 	ups := runJob(t, r, q, job)
@@ -243,17 +244,17 @@ func TestTradeoffSeparateRecoverySweep(t *testing.T) {
 // TestTradeoffCancelsStaleWork: starting a map cancels the one before; no
 // late result of the old one reaches the view.
 func TestTradeoffCancelsStaleWork(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
-	big, err := newTradeoffJob(base, tradeoffAxis("ttl"), tradeoffAxis("pause"), TradeoffSeeds, sim.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-3, r.workers)
+	big, err := newTradeoffJob(base, tradeoffAxis("ttl"), tradeoffAxis("pause"), TradeoffSeeds, sweep.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-3, r.workers)
 	require.NoError(t, err)
 	var stale []tradeoffUpdate
 	oldCtx := r.start(big, func(u tradeoffUpdate) { stale = append(stale, u) })
 	time.Sleep(20 * time.Millisecond) // let it get going
 
-	small, err := newTradeoffJob(base, parseAxis(t, "ttl=2s:4s:2"), parseAxis(t, "pause=0s:4s:2"), 2, sim.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-3, r.workers)
+	small, err := newTradeoffJob(base, parseAxis(t, "ttl=2s:4s:2"), parseAxis(t, "pause=0s:4s:2"), 2, sweep.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-3, r.workers)
 	require.NoError(t, err)
 	var fresh []tradeoffUpdate
 	r.start(small, func(u tradeoffUpdate) { fresh = append(fresh, u) })
@@ -277,19 +278,19 @@ func TestTradeoffCancelsStaleWork(t *testing.T) {
 // slider is dragged, sized as the view sizes it after timing a pass: its
 // target is CoarseBudget.
 func BenchmarkTradeoffCoarsePass(b *testing.B) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	if err != nil {
 		b.Fatal(err)
 	}
 	r := newTradeoffRunner(func(func()) {})
 	ttl, pause := tradeoffAxis("ttl"), tradeoffAxis("pause")
-	calibrate := &sim.Sweep{Base: base, X: subsample(ttl, 10), Y: subsample(pause, 7), Seeds: 3}
+	calibrate := &sweep.Sweep{Base: base, X: subsample(ttl, 10), Y: subsample(pause, 7), Seeds: 3}
 	start := time.Now()
 	if _, err := calibrate.Run(context.Background(), r.workers, nil); err != nil {
 		b.Fatal(err)
 	}
 	r.measured(10*7*3, time.Since(start))
-	job, err := newTradeoffJob(base, ttl, pause, TradeoffSeeds, sim.PauseBeforeWrite, ttl, r.pairCost(), r.workers)
+	job, err := newTradeoffJob(base, ttl, pause, TradeoffSeeds, sweep.PauseBeforeWrite, ttl, r.pairCost(), r.workers)
 	if err != nil || job.coarse == nil {
 		b.Fatal("no coarse pass planned", err)
 	}
@@ -316,7 +317,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 			if c.Validate() != nil {
 				continue // a toggle the scenario refuses (Redlock's fencing)
 			}
-			base, err := tradeoffBase(c, x, y, sim.PauseBeforeWrite)
+			base, err := tradeoffBase(c, x, y, sweep.PauseBeforeWrite)
 			require.NoError(t, err)
 			assert.Equal(t, tg.Value(c), tg.Value(base), "%s: %s", tab.Mode, key)
 		}
@@ -332,7 +333,7 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 			if c.Validate() != nil {
 				continue
 			}
-			base, err := tradeoffBase(c, x, y, sim.PauseBeforeWrite)
+			base, err := tradeoffBase(c, x, y, sweep.PauseBeforeWrite)
 			require.NoError(t, err)
 			want, wok := s.Value(c)
 			got, gok := s.Value(base)
@@ -345,11 +346,11 @@ func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 // BenchmarkTradeoffDefaultMap times each tab's default map as the window
 // computes it (the coarse pass, then the refined map a column at a time,
 // every update handed over and dropped) against the same refined grid in
-// one sim.Sweep.Run, as `lockscope sweep` runs it: what the window's
+// one sweep.Sweep.Run, as `lockscope sweep` runs it: what the window's
 // computation adds, apart from its drawing.
 func BenchmarkTradeoffDefaultMap(b *testing.B) {
 	x, y := tradeoffAxis("ttl"), tradeoffAxis("pause")
-	at := sim.PauseAts[0]
+	at := sweep.PauseAts[0]
 	for _, tab := range designtab.Tabs() {
 		sc, err := assets.Preset(tab.Preset)
 		require.NoError(b, err)
@@ -371,7 +372,7 @@ func BenchmarkTradeoffDefaultMap(b *testing.B) {
 		})
 		b.Run(tab.Mode+"/sweep", func(b *testing.B) {
 			for b.Loop() {
-				sw := &sim.Sweep{Base: base, X: x, Y: y, Seeds: TradeoffSeeds, PauseAt: at}
+				sw := &sweep.Sweep{Base: base, X: x, Y: y, Seeds: TradeoffSeeds, PauseAt: at}
 				_, err := sw.Run(context.Background(), 0, nil)
 				require.NoError(b, err)
 			}

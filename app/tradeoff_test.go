@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
@@ -55,8 +56,8 @@ func TestTradeoffViewShowsTheSweepAndOpensAnUnsafeRun(t *testing.T) {
 	require.NotNil(t, to.job)
 	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
 
-	// The numbers on show are sim.Sweep's for the same grid and base.
-	want, err := (&sim.Sweep{Base: to.job.fine.Base, X: smallAxes("ttl"), Y: smallAxes("pause"), Seeds: 6}).Run(context.Background(), 1, nil)
+	// The numbers on show are sweep.Sweep's for the same grid and base.
+	want, err := (&sweep.Sweep{Base: to.job.fine.Base, X: smallAxes("ttl"), Y: smallAxes("pause"), Seeds: 6}).Run(context.Background(), 1, nil)
 	require.NoError(t, err)
 	got := to.heat.Cells()
 	require.Len(t, got, len(want))
@@ -164,7 +165,7 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 
 // TestTradeoffViewPausesWhereItIsTold: the map offers sweep --pause-at's
 // two moments, before the write by default; picking the other recomputes
-// the map, which is then sim.Sweep's with that PauseAt, and the words
+// the map, which is then sweep.Sweep's with that PauseAt, and the words
 // under the map say which one is shown. With checkValidity a Redlock
 // holder paused mid-work sees its validity gone and skips its write; paused
 // before the write, after its look, it writes late.
@@ -176,19 +177,19 @@ func TestTradeoffViewPausesWhereItIsTold(t *testing.T) {
 	to.setShown(true)
 	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
 	before, beforeCells := to.job, to.heat.Cells()
-	assert.Equal(t, sim.PauseBeforeWrite, before.fine.PauseAt)
+	assert.Equal(t, sweep.PauseBeforeWrite, before.fine.PauseAt)
 	assert.Contains(t, to.about.Text, "just before it sends its write, after its last check (Pause at: before the write)")
 
 	to.pauseSel.SetSelected("mid-work")
 	require.NotSame(t, before, to.job, "another moment is another map")
-	assert.Equal(t, sim.PauseMidWork, to.pauseAt)
-	assert.Equal(t, sim.PauseMidWork, to.job.fine.PauseAt)
+	assert.Equal(t, sweep.PauseMidWork, to.pauseAt)
+	assert.Equal(t, sweep.PauseMidWork, to.job.fine.PauseAt)
 	assert.Contains(t, to.about.Text, "halfway through its work, before its last check (Pause at: mid-work)")
 	assert.NotContains(t, to.about.Text, "before the write")
 	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
 
-	want, err := (&sim.Sweep{Base: to.job.fine.Base, X: smallAxes("ttl"), Y: smallAxes("pause"), Seeds: 6,
-		PauseAt: sim.PauseMidWork}).Run(context.Background(), 1, nil)
+	want, err := (&sweep.Sweep{Base: to.job.fine.Base, X: smallAxes("ttl"), Y: smallAxes("pause"), Seeds: 6,
+		PauseAt: sweep.PauseMidWork}).Run(context.Background(), 1, nil)
 	require.NoError(t, err)
 	got := to.heat.Cells()
 	require.Len(t, got, len(want))
@@ -229,11 +230,11 @@ func TestTradeoffViewPausesWhereItIsTold(t *testing.T) {
 func TestTradeoffPauseAtIsSaidInChinese(t *testing.T) {
 	i18n.Set(i18n.Chinese)
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, "写入前", pauseAtName(sim.PauseBeforeWrite))
-	assert.Equal(t, "工作进行到一半时", pauseAtName(sim.PauseMidWork))
-	base, err := sim.SweepBase("redis")
+	assert.Equal(t, "写入前", pauseAtName(sweep.PauseBeforeWrite))
+	assert.Equal(t, "工作进行到一半时", pauseAtName(sweep.PauseMidWork))
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
-	for at, want := range map[string]string{sim.PauseBeforeWrite: "暂停时机：写入前", sim.PauseMidWork: "暂停时机：工作进行到一半时"} {
+	for at, want := range map[string]string{sweep.PauseBeforeWrite: "暂停时机：写入前", sweep.PauseMidWork: "暂停时机：工作进行到一半时"} {
 		assert.Contains(t, describeBase(designtab.Tabs()[0], base, smallAxes("ttl"), smallAxes("pause"), 6, at), want)
 	}
 }

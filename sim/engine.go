@@ -951,7 +951,7 @@ func (s *Sim) cloneWith(q eventQueue) *Sim {
 // fork is a copy of the run that goes on as a run of its own, checker
 // and all, where Clone's copy replays silently: the sweep runs a seed's
 // events up to its pause once and forks them there for each length of
-// the pause (Sweep.pausedLine).
+// the pause (package sim/sweep, Fork).
 func (s *Sim) fork() *Sim {
 	q := *queues.Get().(*eventQueue)
 	s.queue.cloneInto(&q)

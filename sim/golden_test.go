@@ -1,15 +1,14 @@
 package sim_test
 
-// Golden grids: the numbers of a sweep, and the traces of the presets, as
-// the code computed them before it was made faster. A speed-up must leave
-// every byte of them alone; TestSweepGolden and TestPresetTraceGolden
-// compare a fresh computation with the files in testdata/golden, and a
-// difference prints the first differing lines with their line numbers
-// (simtest.Golden), not the whole files.
+// Golden traces: the traces of the presets, as the code computed them
+// before it was made faster (the sweeps' golden grids are sim/sweep's,
+// TestSweepGolden). A speed-up must leave every byte of them alone;
+// TestPresetTraceGolden compares a fresh computation with the files in
+// testdata/golden, and a difference prints the first differing lines with
+// their line numbers (simtest.Golden), not the whole files.
 //
-// They are text, one line to a row of the grid (sweep-<grid>.txt) or to an
-// event of the trace (traces/<preset>.txt: t_ms, node, kind, op, peer and
-// note, separated by tabs, after three lines of header: the run's summary
+// They are text, one line to an event of the trace (traces/<preset>.txt:
+// t_ms, node, kind, op, peer and note, separated by tabs, after three lines of header: the run's summary
 // as JSON, its steps, its number of events and the sha256 of its trace as
 // JSON lines). Each trace is stored whole (the 30 of issue 30: 26,124
 // events, 1.1 MB).
@@ -18,7 +17,7 @@ package sim_test
 //
 // Regenerate them with
 //
-//	go test ./sim -run 'TestSweepGolden|TestPresetTraceGolden' -update
+//	go test ./sim -run TestPresetTraceGolden -update
 //
 // (which also removes the trace of a preset that is gone) ONLY when
 // behaviour changes on purpose (a protocol fix, a new node, a new client
@@ -28,7 +27,6 @@ package sim_test
 // failure go away: a failure here means the optimisation changed a result.
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"flag"
@@ -36,7 +34,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -44,70 +41,17 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
-	"github.com/lockscope/lockscope/sim/redis"
+
 	"github.com/lockscope/lockscope/sim/simtest"
-	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden from the current code (see golden_test.go first)")
-
-// goldenGrid is one sweep of the golden set.
-type goldenGrid struct {
-	name   string
-	mode   string
-	x, y   string
-	seeds  int
-	adjust func(*sim.Scenario)
-}
-
-var goldenGrids = []goldenGrid{
-	{name: "redis", mode: "redis", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
-	{name: "redis-fencing-watchdog", mode: "redis", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4,
-		adjust: func(sc *sim.Scenario) { sc.Fencing = true; redis.Watchdog.Set(sc, true) }},
-	{name: "redis-replica-plaindel", mode: "redis", x: "ttl=1s:30s:4", y: "pause=0s:20s:4", seeds: 3,
-		adjust: func(sc *sim.Scenario) { redis.Replica.Set(sc, true); redis.PlainDel.Set(sc, true) }},
-	{name: "redlock", mode: "redlock", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
-	{name: "redlock-nodes-drift", mode: "redlock", x: "nodes=3:7:3", y: "clockDrift=0:0.2:3", seeds: 3},
-	{name: "zookeeper", mode: "zookeeper", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
-	{name: "zookeeper-herd-clients", mode: "zookeeper", x: "clients=2:5:4", y: "pause=0s:12s:3", seeds: 3,
-		adjust: func(sc *sim.Scenario) { zookeeper.Herd.Set(sc, true) }},
-	{name: "etcd", mode: "etcd", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
-	{name: "etcd-clients-latency", mode: "etcd", x: "clients=2:4:3", y: "latency=1ms:50ms:3", seeds: 3},
-}
-
-// formatCells prints every number of every cell at full precision.
-func formatCells(cells []sim.Cell) string {
-	var b strings.Builder
-	b.WriteString("x y runs unsafeRate violationRate recoveryMeanMs recoveryP99Ms acquireMeanMs unsafeSeed\n")
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	for _, c := range cells {
-		fmt.Fprintf(&b, "%s %s %d %s %s %s %s %s %d\n", f(c.X), f(c.Y), c.Runs, f(c.UnsafeRate), f(c.ViolationRate),
-			f(c.RecoveryMeanMs), f(c.RecoveryP99Ms), f(c.AcquireMeanMs), c.UnsafeSeed)
-	}
-	return b.String()
-}
 
 // compareGolden checks got against testdata/golden/name, or writes it with
 // -update; a difference prints the first differing lines.
 func compareGolden(t *testing.T, name, got string) {
 	t.Helper()
 	simtest.Golden(t, filepath.Join("testdata", "golden", name), got, *updateGolden)
-}
-
-func TestSweepGolden(t *testing.T) {
-	for _, g := range goldenGrids {
-		t.Run(g.name, func(t *testing.T) {
-			base, err := sim.SweepBase(g.mode)
-			require.NoError(t, err)
-			if g.adjust != nil {
-				g.adjust(base)
-			}
-			sw := &sim.Sweep{Base: base, X: axis(t, g.x), Y: axis(t, g.y), Seeds: g.seeds}
-			cells, err := sw.Run(context.Background(), 2, nil)
-			require.NoError(t, err)
-			compareGolden(t, "sweep-"+g.name+".txt", formatCells(cells))
-		})
-	}
 }
 
 // traceGoldenDir holds a file per preset: presetTraceText.

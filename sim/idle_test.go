@@ -162,7 +162,7 @@ func TestLazyTicksChangeNothing(t *testing.T) {
 				settle := func(lazy bool) (*Sim, time.Duration, string) {
 					s := build(sc)
 					s.lazy = lazy
-					end := s.settleVerdict()
+					end := s.SettleVerdict()
 					js, err := json.Marshal(s.Check.Summary(end))
 					require.NoError(t, err)
 					return s, end, string(js)

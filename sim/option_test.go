@@ -15,6 +15,7 @@ import (
 	"github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
@@ -169,21 +170,21 @@ func TestSweepFieldsFromTheOptions(t *testing.T) {
 	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients"}, sim.SweepFieldsOf("redis"))
 	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes"}, sim.SweepFieldsOf("etcd"))
 	assert.Equal(t, []string{"ttl", "work", "pause", "clockDrift", "latency", "clients", "nodes", "readTimeout"}, sim.SweepFieldsOf("redlock"))
-	a, err := sim.ParseAxis("nodes=3:7:3")
+	a, err := sweep.ParseAxis("nodes=3:7:3")
 	require.NoError(t, err)
 	assert.Equal(t, []float64{3, 5, 7}, a.Values)
 	assert.False(t, a.IsDuration())
-	_, err = sim.ParseAxis("herd=0:1:2")
+	_, err = sweep.ParseAxis("herd=0:1:2")
 	assert.EqualError(t, err, "herd: cannot sweep this field (one of ttl, work, pause, clockDrift, latency, clients, nodes, readTimeout)")
 
-	sc, err := sim.SweepBase("redlock")
+	sc, err := sweep.Base("redlock")
 	require.NoError(t, err)
 	sim.SetSweepField(sc, "nodes", 7)
 	assert.Equal(t, 7, redlock.Nodes.Of(sc))
 	v, ok := sim.SweepValue(sc, "nodes")
 	assert.True(t, ok)
 	assert.Equal(t, 7.0, v)
-	r, err := sim.SweepBase("redis")
+	r, err := sweep.Base("redis")
 	require.NoError(t, err)
 	before, _ := r.Marshal()
 	sim.SetSweepField(r, "nodes", 7)

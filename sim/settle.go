@@ -21,28 +21,53 @@ func (s *Sim) Settle() time.Duration {
 	return s.now
 }
 
-// settleVerdict is Settle for a run of which only the checker's verdict is
+// NewVerdictRun prepares a run of sc, already validated, made for its
+// checker's verdict alone, as a sweep makes its runs (package sim/sweep):
+// quiet (Settle), and with lazy ticks when lazy (lazy.go), in which case a
+// run that meets a tie says so (Tie) and is to be made again without.
+func NewVerdictRun(sc *Scenario, lazy bool) *Sim {
+	s := build(sc)
+	s.quiet, s.lazy = true, lazy
+	return s
+}
+
+// Tie reports whether a run with lazy ticks met an instant where they could
+// change the order of events (lazy.go): its verdict is not to be used, the
+// run is to be made again without them.
+func (s *Sim) Tie() bool { return s.tie }
+
+// Release hands the run's event queue back for reuse by the next run (a
+// sweep makes thousands); only its checker may be read afterwards.
+func (s *Sim) Release() { s.release() }
+
+// Fork is a copy of the run that goes on as a run of its own, checker and
+// all (where Clone's copy replays silently): a sweep runs a seed's events
+// up to its pause once (SettleUntil) and forks them there for each length
+// of the pause, setting the fork's Scenario to the one with that length.
+func (s *Sim) Fork() *Sim { return s.fork() }
+
+// SettleVerdict is Settle for a run of of which only the checker's verdict is
 // read (the sweep's): it stops at the first event after which every client
 // has done its rounds and no request is on its way to the storage, not at
 // the next 64th step, so it runs no event the verdict cannot use. That can
 // become true only when a client, the storage or a fault (a crash) acts, so
 // only those events look (a client only once it is done itself). Settle keeps its instant of stopping, which the
 // fault-schedule search reads (its horizon), as it was.
-func (s *Sim) settleVerdict() time.Duration {
+func (s *Sim) SettleVerdict() time.Duration {
 	defer s.release()
-	end, _ := s.settleUntil(noFault)
+	end, _ := s.SettleUntil(noFault)
 	return end
 }
 
-// noFault is settleUntil's stop when it stops at no fault.
+// noFault is SettleUntil's stop when it stops at no fault.
 const noFault = -1
 
-// settleUntil is settleVerdict's loop without handing the queue back, and
+// SettleUntil is SettleVerdict's loop without handing the queue back, and
 // with a stop: it returns early, with stopped, when fault number stop
 // (of the scenario's Faults) is the next event, before it is handled, so
-// the sweep can fork the run there (Sim.fork) and strike it with several
+// the sweep can fork the run there (Fork) and strike it with several
 // pauses. Nothing before that event reads the fault's duration.
-func (s *Sim) settleUntil(stop int) (end time.Duration, stopped bool) {
+func (s *Sim) SettleUntil(stop int) (end time.Duration, stopped bool) {
 	s.quiet = true
 	// The clients come first among the nodes; a run keeps its processes.
 	var done []interface{ Finished() bool }
@@ -120,4 +145,18 @@ func (c *Checker) NodeName(id NodeID) string {
 func finished(n *Node) bool {
 	f, ok := n.Proc.(interface{ Finished() bool })
 	return ok && f.Finished()
+}
+
+// clientsFinished reports whether every client has done all its rounds.
+func (s *Sim) clientsFinished() bool {
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		if !n.Client {
+			break
+		}
+		if !n.Crashed && !finished(n) {
+			return false
+		}
+	}
+	return true
 }

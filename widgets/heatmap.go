@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets/i18n"
-	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 )
 
 var (
@@ -33,7 +33,7 @@ const (
 )
 
 // Share is the metric's value for a cell, 0 to 1.
-func (m HeatMetric) Share(c sim.Cell) float64 {
+func (m HeatMetric) Share(c sweep.Cell) float64 {
 	if m == MetricViolations {
 		return c.ViolationRate
 	}
@@ -50,7 +50,7 @@ func (m HeatMetric) Legend() string {
 
 // HeatCell is one cell of a heatmap: a sweep's verdict at a grid point.
 type HeatCell struct {
-	sim.Cell
+	sweep.Cell
 	// Coarse marks a cell that still shows a quicker, coarser pass: its
 	// numbers are those of the nearest point of that pass (Cell.X, Cell.Y)
 	// over fewer runs.
@@ -74,7 +74,7 @@ type Heatmap struct {
 	// cell does.
 	Hint func(c HeatCell) string
 
-	x, y         sim.Axis
+	x, y         sweep.Axis
 	xName, yName string
 	cells        []HeatCell
 	metric       HeatMetric
@@ -95,8 +95,8 @@ func NewHeatmap() *Heatmap {
 
 // SetGrid shows a sweep's cells: x and y are its axes (y with no Field for
 // a single row), xName and yName their titles without units, and cells
-// run along x first, from the lowest y up, as sim.Sweep.Run returns them.
-func (h *Heatmap) SetGrid(x, y sim.Axis, xName, yName string, cells []HeatCell) {
+// run along x first, from the lowest y up, as sweep.Sweep.Run returns them.
+func (h *Heatmap) SetGrid(x, y sweep.Axis, xName, yName string, cells []HeatCell) {
 	h.x, h.y, h.xName, h.yName = x, y, xName, yName
 	h.cells = cells
 	if h.hover >= len(cells) || !h.complete() {
@@ -590,7 +590,7 @@ func (r *heatRenderer) drawOverlay(f heatFrame, size fyne.Size) {
 // crossLabel says where the sliders stand, off the map (frame f) or not.
 func (r *heatRenderer) crossLabel(f heatFrame) string {
 	h := r.h
-	part := func(name string, a sim.Axis, v float64, ok bool, s scale) string {
+	part := func(name string, a sweep.Axis, v float64, ok bool, s scale) string {
 		if !ok {
 			return ""
 		}

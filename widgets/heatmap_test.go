@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
@@ -43,14 +43,14 @@ func TestPlotHelpers(t *testing.T) {
 	}
 	assert.Equal(t, []float64{0.5, 1.5, 2.5, 3.5}, cellBounds([]float64{1, 2, 3}))
 
-	ttl, err := sim.ParseAxis("ttl=1s:30s:30")
+	ttl, err := sweep.ParseAxis("ttl=1s:30s:30")
 	require.NoError(t, err)
-	lat, err := sim.ParseAxis("latency=0ms:200ms:21")
+	lat, err := sweep.ParseAxis("latency=0ms:200ms:21")
 	require.NoError(t, err)
-	clients, err := sim.ParseAxis("clients=1:12:12")
+	clients, err := sweep.ParseAxis("clients=1:12:12")
 	require.NoError(t, err)
 	for _, tc := range []struct {
-		a     sim.Axis
+		a     sweep.Axis
 		v     float64
 		want  string
 		title string
@@ -73,14 +73,14 @@ func TestPlotHelpers(t *testing.T) {
 
 // heatGrid is a 3 × 2 ttl × pause map with a cell at each level of the
 // ramp, the middle one of the top row still coarse.
-func heatGrid(t *testing.T) (sim.Axis, sim.Axis, []HeatCell) {
+func heatGrid(t *testing.T) (sweep.Axis, sweep.Axis, []HeatCell) {
 	t.Helper()
-	x, err := sim.ParseAxis("ttl=2s:6s:3")
+	x, err := sweep.ParseAxis("ttl=2s:6s:3")
 	require.NoError(t, err)
-	y, err := sim.ParseAxis("pause=0s:4s:2")
+	y, err := sweep.ParseAxis("pause=0s:4s:2")
 	require.NoError(t, err)
 	cell := func(x, y, unsafe, violations float64, coarse bool) HeatCell {
-		return HeatCell{Cell: sim.Cell{X: x, Y: y, Runs: 4, UnsafeRate: unsafe, ViolationRate: violations,
+		return HeatCell{Cell: sweep.Cell{X: x, Y: y, Runs: 4, UnsafeRate: unsafe, ViolationRate: violations,
 			RecoveryMeanMs: x - 1000, RecoveryP99Ms: x - 900, AcquireMeanMs: 2.5, UnsafeSeed: 3}, Coarse: coarse}
 	}
 	return x, y, []HeatCell{

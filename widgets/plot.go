@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
-	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 )
 
 // viridisStops are matplotlib's viridis at tenths. Its lightness rises
@@ -62,7 +62,7 @@ type PlotUnit struct {
 
 // AxisUnit picks the unit an axis reads best in: seconds for durations
 // reaching 2 s, milliseconds for shorter ones, the bare number otherwise.
-func AxisUnit(a sim.Axis) PlotUnit {
+func AxisUnit(a sweep.Axis) PlotUnit {
 	if !a.IsDuration() {
 		return PlotUnit{Div: 1}
 	}
@@ -236,7 +236,7 @@ func paintFills(fills []fill, size fyne.Size, w, h int) image.Image {
 // every `spacing` pixels, labels that do not collide, and the titled unit
 // under them — from the renderer's pools, as the heatmap and the recovery
 // chart both do; the tick labels are measured at caption, their size.
-func drawXAxis(lines *Pool[*canvas.Line], ticks, titles *Pool[*canvas.Text], xs scale, a sim.Axis, name string,
+func drawXAxis(lines *Pool[*canvas.Line], ticks, titles *Pool[*canvas.Text], xs scale, a sweep.Axis, name string,
 	x0, width, y1, spacing, caption float32, muted, fg color.Color) {
 	u := AxisUnit(a)
 	lastEnd := float32(-1e9)

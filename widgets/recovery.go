@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets/i18n"
-	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 )
 
 var _ desktop.Hoverable = (*RecoveryChart)(nil)
@@ -24,9 +24,9 @@ var _ desktop.Hoverable = (*RecoveryChart)(nil)
 type RecoveryChart struct {
 	widget.BaseWidget
 
-	x       sim.Axis
+	x       sweep.Axis
 	xName   string
-	points  []sim.Cell
+	points  []sweep.Cell
 	coarse  bool
 	cursor  float64
 	hasCur  bool
@@ -45,7 +45,7 @@ func NewRecoveryChart() *RecoveryChart {
 
 // SetSeries shows one point per value of x (a sweep's cells along it:
 // Cell.X is the x value); coarse says they come from a quick first pass.
-func (c *RecoveryChart) SetSeries(x sim.Axis, xName string, points []sim.Cell, coarse bool) {
+func (c *RecoveryChart) SetSeries(x sweep.Axis, xName string, points []sweep.Cell, coarse bool) {
 	c.x, c.xName, c.points, c.coarse = x, xName, points, coarse
 	if c.hover >= len(points) {
 		c.hover = -1
@@ -65,7 +65,7 @@ func (c *RecoveryChart) SetNote(s string) {
 }
 
 // Points are the points on show.
-func (c *RecoveryChart) Points() []sim.Cell { return c.points }
+func (c *RecoveryChart) Points() []sweep.Cell { return c.points }
 
 // SetCursor marks the TTL the main view's slider stands at.
 func (c *RecoveryChart) SetCursor(x float64, ok bool) {
@@ -89,10 +89,10 @@ func (c *RecoveryChart) SetMessage(s string) {
 
 // MeanAt is the mean recovery at x, interpolated between the points.
 func (c *RecoveryChart) MeanAt(x float64) (float64, bool) {
-	return interpolate(c.points, x, func(p sim.Cell) float64 { return p.RecoveryMeanMs })
+	return interpolate(c.points, x, func(p sweep.Cell) float64 { return p.RecoveryMeanMs })
 }
 
-func interpolate(ps []sim.Cell, x float64, val func(sim.Cell) float64) (float64, bool) {
+func interpolate(ps []sweep.Cell, x float64, val func(sweep.Cell) float64) (float64, bool) {
 	if len(ps) == 0 || x < ps[0].X || x > ps[len(ps)-1].X {
 		return 0, false
 	}
@@ -363,8 +363,8 @@ func (r *recRenderer) draw(f recFrame) {
 	drawXAxis(r.lines, r.ticks, r.titles, f.xs, c.x, c.xName, x0, f.size.Width, y1, 60, caption, muted, fg)
 
 	// The band from the mean up to the p99, a column of pixels at a time.
-	mean := func(p sim.Cell) float64 { return p.RecoveryMeanMs }
-	p99 := func(p sim.Cell) float64 { return p.RecoveryP99Ms }
+	mean := func(p sweep.Cell) float64 { return p.RecoveryMeanMs }
+	p99 := func(p sweep.Cell) float64 { return p.RecoveryP99Ms }
 	left, right := f.xs.at(c.points[0].X), f.xs.at(c.points[len(c.points)-1].X)
 	for px := left; px < right; px++ {
 		v := f.xs.lo + float64(px+0.5-f.xs.p0)/float64(f.xs.p1-f.xs.p0)*(f.xs.hi-f.xs.lo)

@@ -11,24 +11,24 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
-func recoverySeries(t *testing.T) (sim.Axis, []sim.Cell) {
+func recoverySeries(t *testing.T) (sweep.Axis, []sweep.Cell) {
 	t.Helper()
-	x, err := sim.ParseAxis("ttl=4s:16s:4")
+	x, err := sweep.ParseAxis("ttl=4s:16s:4")
 	require.NoError(t, err)
-	var pts []sim.Cell
+	var pts []sweep.Cell
 	for _, v := range x.Values {
-		pts = append(pts, sim.Cell{X: v, Runs: 50, RecoveryMeanMs: v - 2500, RecoveryP99Ms: v - 2000})
+		pts = append(pts, sweep.Cell{X: v, Runs: 50, RecoveryMeanMs: v - 2500, RecoveryP99Ms: v - 2000})
 	}
 	return x, pts
 }
 
 // newTestRecoveryChart is a 420 × 320 chart of recoverySeries in a window
 // of its own.
-func newTestRecoveryChart(t *testing.T, coarse bool) (*RecoveryChart, *recRenderer, []sim.Cell) {
+func newTestRecoveryChart(t *testing.T, coarse bool) (*RecoveryChart, *recRenderer, []sweep.Cell) {
 	t.Helper()
 	test.NewTempApp(t)
 	c := NewRecoveryChart()

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/sweep"
 )
 
 const sweepUsage = `usage: lockscope sweep --mode M --x field=from:to:steps [--y field=from:to:steps] [--seeds N] [--pause-at before-write|mid-work] [--set field=value]... [--csv]
@@ -63,8 +64,8 @@ func parseSweepArgs(args []string) (sweepOptions, error) {
 		case "y":
 			o.y, err = value()
 		case "pause-at":
-			if o.pauseAt, err = value(); err == nil && !slices.Contains(sim.PauseAts, o.pauseAt) {
-				err = fmt.Errorf("--pause-at: want %s, got %q", strings.Join(sim.PauseAts, " or "), o.pauseAt)
+			if o.pauseAt, err = value(); err == nil && !slices.Contains(sweep.PauseAts, o.pauseAt) {
+				err = fmt.Errorf("--pause-at: want %s, got %q", strings.Join(sweep.PauseAts, " or "), o.pauseAt)
 			}
 		case "seeds":
 			var v string
@@ -102,8 +103,8 @@ func parseSweepArgs(args []string) (sweepOptions, error) {
 }
 
 // buildSweep turns the options into a validated sweep.
-func buildSweep(o sweepOptions) (*sim.Sweep, error) {
-	base, err := sim.SweepBase(o.mode)
+func buildSweep(o sweepOptions) (*sweep.Sweep, error) {
+	base, err := sweep.Base(o.mode)
 	if err != nil {
 		return nil, fmt.Errorf("--mode: %w", err)
 	}
@@ -119,12 +120,12 @@ func buildSweep(o sweepOptions) (*sim.Sweep, error) {
 			return nil, err
 		}
 	}
-	sw := &sim.Sweep{Base: base, Seeds: o.seeds, PauseAt: o.pauseAt}
-	if sw.X, err = sim.ParseAxis(o.x); err != nil {
+	sw := &sweep.Sweep{Base: base, Seeds: o.seeds, PauseAt: o.pauseAt}
+	if sw.X, err = sweep.ParseAxis(o.x); err != nil {
 		return nil, fmt.Errorf("--x: %w", err)
 	}
 	if o.y != "" {
-		if sw.Y, err = sim.ParseAxis(o.y); err != nil {
+		if sw.Y, err = sweep.ParseAxis(o.y); err != nil {
 			return nil, fmt.Errorf("--y: %w", err)
 		}
 		if sw.Y.Field == sw.X.Field {
@@ -182,7 +183,7 @@ func sweepScenario(args []string, stdout, stderr io.Writer) int {
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // writeSweepCSV prints one line per cell; durations in milliseconds.
-func writeSweepCSV(w io.Writer, sw *sim.Sweep, cells []sim.Cell) error {
+func writeSweepCSV(w io.Writer, sw *sweep.Sweep, cells []sweep.Cell) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"x", "y", "runs", "unsafeRate", "violationRate", "recoveryMeanMs", "recoveryP99Ms", "acquireMeanMs"})
 	for _, c := range cells {
@@ -198,7 +199,7 @@ func writeSweepCSV(w io.Writer, sw *sim.Sweep, cells []sim.Cell) error {
 }
 
 // writeSweepTable prints a readable table, one row per cell.
-func writeSweepTable(w io.Writer, sw *sim.Sweep, cells []sim.Cell) error {
+func writeSweepTable(w io.Writer, sw *sweep.Sweep, cells []sweep.Cell) error {
 	fmt.Fprintf(w, "%s sweep: %s", sw.Base.Mode, sw.X.Field)
 	if sw.Y.Field != "" {
 		fmt.Fprintf(w, " × %s", sw.Y.Field)

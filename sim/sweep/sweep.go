@@ -1,11 +1,10 @@
-package sim
+package sweep
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,80 +12,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
-// SweepFields are the fields a sweep can vary: those every design has,
-// then the registered designs' options with an Axis. `pause` is the
-// length of a pause injected into the first holder: by default after its
-// last check, just before it sends its write (PauseBeforeWrite), or
-// halfway through its work (PauseMidWork).
-func SweepFields() []string {
-	out := slices.Clone(sweepSharedOrder)
-	for _, k := range optionKeysListed() {
-		if k.axis {
-			out = append(out, k.key)
-		}
-	}
-	return out
-}
-
-// sweepField is a field every design has that a sweep can vary: the kind
-// of its values, where a scenario stands on it and how to set it, in the
-// sweep's unit (milliseconds for a length of time).
-type sweepField struct {
-	kind OptionKind
-	get  func(sc *Scenario) (float64, bool)
-	set  func(sc *Scenario, v float64) // nil for the pause, which is a fault
-}
-
-// sweepSharedOrder and sweepShared are the fields every design has that
-// a sweep can vary.
-var (
-	sweepSharedOrder = []string{"ttl", "work", "pause", "clockDrift", "latency", "clients"}
-	sweepShared      = map[string]sweepField{
-		"ttl": {OptionDuration, func(sc *Scenario) (float64, bool) { return Ms(sc.TTL.D()), true },
-			func(sc *Scenario, v float64) { sc.TTL = msDuration(v) }},
-		"work": {OptionDuration, func(sc *Scenario) (float64, bool) { return Ms(sc.Work.D()), true },
-			func(sc *Scenario, v float64) { sc.Work = msDuration(v) }},
-		"pause": {OptionDuration, func(sc *Scenario) (float64, bool) {
-			d, ok := sc.PauseLength()
-			return Ms(d), ok
-		}, nil},
-		"clockDrift": {OptionFloat, func(sc *Scenario) (float64, bool) { return sc.ClockDrift, true },
-			func(sc *Scenario, v float64) { sc.ClockDrift = v }},
-		"latency": {OptionDuration, func(sc *Scenario) (float64, bool) { return Ms(sc.Latency.D()), true },
-			func(sc *Scenario, v float64) { sc.Latency = msDuration(v) }},
-		"clients": {OptionInt, func(sc *Scenario) (float64, bool) { return float64(sc.Clients), true },
-			func(sc *Scenario, v float64) { sc.Clients = int(v) }},
-	}
-)
-
-// msDuration is v milliseconds.
-func msDuration(v float64) Duration { return Duration(v * float64(time.Millisecond)) }
-
-// PauseLength is the length of the scenario's first pause, if it has one.
-func (sc *Scenario) PauseLength() (time.Duration, bool) {
-	for _, f := range sc.Faults {
-		if f.Kind() == FaultPause {
-			return f.For.D(), true
-		}
-	}
-	return 0, false
-}
-
-// sweepKind is the kind of a swept field's values, 0 for a field no sweep
-// can vary.
-func sweepKind(field string) OptionKind {
-	if f, ok := sweepShared[field]; ok {
-		return f.kind
-	}
-	if k, ok := optionKeys[field]; ok && k.axis {
-		return k.kind
-	}
-	return 0
-}
-
-// Axis is one swept field and the values it takes, in the field's unit:
 // milliseconds for durations, a plain number otherwise.
 type Axis struct {
 	Field  string
@@ -94,7 +23,7 @@ type Axis struct {
 }
 
 // IsDuration reports whether the axis' values are milliseconds.
-func (a Axis) IsDuration() bool { return sweepKind(a.Field) == OptionDuration }
+func (a Axis) IsDuration() bool { return sim.SweepKind(a.Field) == sim.OptionDuration }
 
 // Format renders one value of the axis as a person reads it.
 func (a Axis) Format(v float64) string {
@@ -112,8 +41,8 @@ func ParseAxis(spec string) (Axis, error) {
 		return Axis{}, fmt.Errorf("%q: want field=from:to:steps", spec)
 	}
 	a := Axis{Field: field}
-	if sweepKind(field) == 0 {
-		return a, fmt.Errorf("%s: cannot sweep this field (one of %s)", field, strings.Join(SweepFields(), ", "))
+	if sim.SweepKind(field) == 0 {
+		return a, fmt.Errorf("%s: cannot sweep this field (one of %s)", field, strings.Join(sim.SweepFields(), ", "))
 	}
 	parts := strings.Split(rng, ":")
 	if len(parts) != 3 {
@@ -139,7 +68,7 @@ func ParseAxis(spec string) (Axis, error) {
 		if steps > 1 {
 			v = from + (to-from)*float64(i)/float64(steps-1)
 		}
-		if sweepKind(a.Field) == OptionInt {
+		if sim.SweepKind(a.Field) == sim.OptionInt {
 			v = math.Round(v)
 		}
 		a.Values = append(a.Values, v)
@@ -169,7 +98,7 @@ func (a Axis) parseValue(s string) (float64, error) {
 // seeds per cell. Each run is independent and seeded, so the numbers do
 // not depend on how many cores run them or in what order.
 type Sweep struct {
-	Base  *Scenario
+	Base  *sim.Scenario
 	X     Axis
 	Y     Axis // Field "" for a one-dimensional sweep
 	Seeds int
@@ -191,7 +120,7 @@ func (sw *Sweep) Events() int64 { return sw.events.Load() }
 const (
 	// PauseBeforeWrite is the worst moment: after the holder's last check,
 	// just before it sends its write (a fault with "when": "before-write").
-	PauseBeforeWrite = StepBeforeWrite
+	PauseBeforeWrite = sim.StepBeforeWrite
 	// PauseMidWork is halfway through the work, where a client that checks
 	// its lock before writing can still notice.
 	PauseMidWork = "mid-work"
@@ -200,18 +129,18 @@ const (
 // PauseAts lists the moments a sweep's pause can strike, the default first.
 var PauseAts = []string{PauseBeforeWrite, PauseMidWork}
 
-// SweepBase is the scenario a sweep starts from for a mode: two clients,
+// Base is the scenario a sweep starts from for a mode: two clients,
 // one round each, 60 s of simulated time, and clients that keep asking
 // until the end (tries 0), so recovery is measured rather than given up on.
-func SweepBase(mode string) (*Scenario, error) {
-	sc, err := Defaults(mode)
+func Base(mode string) (*sim.Scenario, error) {
+	sc, err := sim.Defaults(mode)
 	if err != nil {
 		return nil, err
 	}
 	sc.Name = "sweep"
-	sc.Duration = Duration(60 * time.Second)
+	sc.Duration = sim.Duration(60 * time.Second)
 	sc.Clients, sc.Rounds = 2, 1
-	sc.Work = Duration(2 * time.Second)
+	sc.Work = sim.Duration(2 * time.Second)
 	sc.Tries = 0
 	return sc, nil
 }
@@ -231,7 +160,7 @@ type Cell struct {
 // CellScenario is the scenario of one grid point and seed. With crash the
 // first holder crashes at the instant the pause would start, to measure
 // recovery; otherwise it pauses for `pause` there.
-func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
+func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *sim.Scenario {
 	sc := sw.Base.Clone()
 	sc.Seed = seed
 	pause := -1.0
@@ -243,34 +172,19 @@ func (sw *Sweep) CellScenario(x, y float64, seed int64, crash bool) *Scenario {
 			pause = ax.v
 			continue
 		}
-		SetSweepField(sc, ax.a.Field, ax.v)
+		sim.SetSweepField(sc, ax.a.Field, ax.v)
 	}
-	at := Duration(2*sc.Latency.D() + sc.Work.D()/2)
-	holder := ClientName(0)
+	at := sim.Duration(2*sc.Latency.D() + sc.Work.D()/2)
+	holder := sim.ClientName(0)
 	switch {
 	case crash:
-		sc.Faults = append(sc.Faults, Fault{At: at, Crash: holder})
+		sc.Faults = append(sc.Faults, sim.Fault{At: at, Crash: holder})
 	case pause > 0 && sw.PauseAt == PauseMidWork:
-		sc.Faults = append(sc.Faults, Fault{At: at, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
+		sc.Faults = append(sc.Faults, sim.Fault{At: at, Pause: holder, For: sim.Duration(pause * float64(time.Millisecond))})
 	case pause > 0:
-		sc.Faults = append(sc.Faults, Fault{When: StepBeforeWrite, Pause: holder, For: Duration(pause * float64(time.Millisecond))})
+		sc.Faults = append(sc.Faults, sim.Fault{When: sim.StepBeforeWrite, Pause: holder, For: sim.Duration(pause * float64(time.Millisecond))})
 	}
 	return sc
-}
-
-// SetSweepField sets one of SweepFields (but pause, which is a fault) to v
-// in the field's sweep unit: milliseconds for durations. An option sc's
-// design does not declare is set as another design's is (Option.Elsewhere).
-func SetSweepField(sc *Scenario, field string, v float64) {
-	if f, ok := sweepShared[field]; ok {
-		if f.set != nil {
-			f.set(sc, v)
-		}
-		return
-	}
-	if k, ok := optionKeys[field]; ok && k.axis {
-		sc.Options.putKey(sc, field, k.kind.fromSweep(v))
-	}
 }
 
 // Size is the number of simulated runs the sweep makes (two per seed: one
@@ -282,7 +196,7 @@ func (sw *Sweep) Validate() error {
 	if sw.Seeds < 1 {
 		return fmt.Errorf("seeds: %d, want at least 1", sw.Seeds)
 	}
-	if sw.PauseAt != "" && !contains(PauseAts, sw.PauseAt) {
+	if sw.PauseAt != "" && !slices.Contains(PauseAts, sw.PauseAt) {
 		return fmt.Errorf("pause-at: %q, want one of %s", sw.PauseAt, strings.Join(PauseAts, ", "))
 	}
 	if len(sw.X.Values) == 0 {
@@ -388,13 +302,12 @@ func (sw *Sweep) Run(ctx context.Context, workers int, progress func(done, total
 func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 	// The grid's corners were validated by Run; every cell lies between.
 	sc := sw.CellScenario(x, y, seed, false)
-	s := build(sc)
-	s.lazy = true
-	end := s.settleVerdict()
-	sw.events.Add(int64(s.steps))
-	if s.tie {
+	s := sim.NewVerdictRun(sc, true)
+	end := s.SettleVerdict()
+	sw.events.Add(int64(s.Steps()))
+	if s.Tie() {
 		// An instant where lazy ticks could change the order of events
-		// (lazy.go): the run again as it always ran.
+		// (sim/lazy.go): the run again as it always ran.
 		return sw.strictRun(sc)
 	}
 	return verdictOf(s, end)
@@ -402,23 +315,23 @@ func (sw *Sweep) runOne(x, y float64, seed int64) runResult {
 
 // strictRun is the run of sc without lazy ticks: what a lazy run that met
 // a tie gives instead.
-func (sw *Sweep) strictRun(sc *Scenario) runResult {
-	s := build(sc)
-	end := s.settleVerdict()
-	sw.events.Add(int64(s.steps))
+func (sw *Sweep) strictRun(sc *sim.Scenario) runResult {
+	s := sim.NewVerdictRun(sc, false)
+	end := s.SettleVerdict()
+	sw.events.Add(int64(s.Steps()))
 	return verdictOf(s, end)
 }
 
 // verdictOf is what the sweep keeps of a settled run, which ended at end.
-func verdictOf(s *Sim, end time.Duration) runResult {
+func verdictOf(s *sim.Sim, end time.Duration) runResult {
 	var r runResult
 	sum := s.Check.Summary(end)
 	r.unsafe = !sum.Safe
 	r.violation = sum.Violations > 0
-	for _, g := range s.Check.grants {
-		r.acquireMs += Ms(g.At - g.Asked)
+	for _, g := range s.Check.Grants() {
+		r.acquireMs += sim.Ms(g.At - g.Asked)
 	}
-	if n := len(s.Check.grants); n > 0 {
+	if n := len(s.Check.Grants()); n > 0 {
 		r.acquireMs /= float64(n)
 		r.acquired = true
 	}
@@ -512,22 +425,21 @@ func (sw *Sweep) pausedLine(cells []Cell, line []int, seed int64) []runResult {
 // without; a fork that meets one is made again alone, without them.
 func (sw *Sweep) forkedRuns(cells []Cell, seed int64, lazy bool) []runResult {
 	out := make([]runResult, len(cells))
-	scs := make([]*Scenario, len(cells))
+	scs := make([]*sim.Scenario, len(cells))
 	for i, c := range cells {
 		scs[i] = sw.CellScenario(c.X, c.Y, seed, false)
 	}
 	pause := len(scs[0].Faults) - 1 // CellScenario's pause comes last
-	s := build(scs[0])
-	s.lazy = lazy
-	end, struck := s.settleUntil(pause)
-	prefix := s.steps
+	s := sim.NewVerdictRun(scs[0], lazy)
+	end, struck := s.SettleUntil(pause)
+	prefix := s.Steps()
 	sw.events.Add(int64(prefix))
 	switch {
-	case s.tie:
-		s.release()
+	case s.Tie():
+		s.Release()
 		return sw.forkedRuns(cells, seed, false)
 	case !struck:
-		s.release()
+		s.Release()
 		r := verdictOf(s, end)
 		for i := range out {
 			out[i] = r
@@ -537,12 +449,12 @@ func (sw *Sweep) forkedRuns(cells []Cell, seed int64, lazy bool) []runResult {
 	for i, sc := range scs {
 		f := s
 		if i < len(scs)-1 {
-			f = s.fork()
+			f = s.Fork()
 		}
 		f.Scenario = sc
-		end := f.settleVerdict()
-		sw.events.Add(int64(f.steps - prefix))
-		if f.tie {
+		end := f.SettleVerdict()
+		sw.events.Add(int64(f.Steps() - prefix))
+		if f.Tie() {
 			out[i] = sw.strictRun(sc)
 			continue
 		}
@@ -561,32 +473,31 @@ func (sw *Sweep) recoveryMs(x, y float64, seed int64) float64 {
 		return ms
 	}
 	// An instant where lazy ticks could change the order of events
-	// (lazy.go): the run again as it always ran.
+	// (sim/lazy.go): the run again as it always ran.
 	ms, _ := sw.recovery(crash, false)
 	return ms
 }
 
 // recovery is recoveryMs's run, with lazy ticks or without; ok is false
 // when the lazy run met a tie before its answer.
-func (sw *Sweep) recovery(crash *Scenario, lazy bool) (ms float64, ok bool) {
-	c := build(crash)
-	c.quiet, c.lazy = true, lazy
-	defer c.release()
-	defer func() { sw.events.Add(int64(c.steps)) }()
+func (sw *Sweep) recovery(crash *sim.Scenario, lazy bool) (ms float64, ok bool) {
+	c := sim.NewVerdictRun(crash, lazy)
+	defer c.Release()
+	defer func() { sw.events.Add(int64(c.Steps())) }()
 	at := crash.Faults[len(crash.Faults)-1].At.D()
 	for c.Step() {
-		g := c.Check.grants
+		g := c.Check.Grants()
 		if len(g) == 0 || g[len(g)-1].Client == 0 {
 			continue
 		}
 		if last := g[len(g)-1]; last.At >= at {
-			return Ms(last.At - at), !c.tie
+			return sim.Ms(last.At - at), !c.Tie()
 		}
-		if c.now >= at {
-			return 0, !c.tie // another client took over before the crash
+		if c.Now() >= at {
+			return 0, !c.Tie() // another client took over before the crash
 		}
 	}
-	return Ms(c.end - at), !c.tie // no grant before the end: censored at the end
+	return sim.Ms(c.End() - at), !c.Tie() // no grant before the end: censored at the end
 }
 
 // crashShare runs each crash run once for all the cells that differ only
@@ -628,20 +539,6 @@ func (cs *crashShare) recovery(cell, seed int, run func() float64) float64 {
 	return cs.ms[i]
 }
 
-// clientsFinished reports whether every client has done all its rounds.
-func (s *Sim) clientsFinished() bool {
-	for i := range s.Nodes {
-		n := &s.Nodes[i]
-		if !n.Client {
-			break
-		}
-		if !n.Crashed && !finished(n) {
-			return false
-		}
-	}
-	return true
-}
-
 func summarize(c *Cell, rs []runResult, baseSeed int64) {
 	c.Runs = len(rs)
 	var rec []float64
@@ -667,63 +564,25 @@ func summarize(c *Cell, rs []runResult, baseSeed int64) {
 	c.UnsafeRate /= n
 	c.ViolationRate /= n
 	if nAcq > 0 {
-		c.AcquireMeanMs = Round3(acq / float64(nAcq))
+		c.AcquireMeanMs = sim.Round3(acq / float64(nAcq))
 	}
 	sort.Float64s(rec)
 	var sum float64
 	for _, v := range rec {
 		sum += v
 	}
-	c.RecoveryMeanMs = Round3(sum / n)
-	c.RecoveryP99Ms = Round3(percentile(rec, 0.99))
+	c.RecoveryMeanMs = sim.Round3(sum / n)
+	c.RecoveryP99Ms = sim.Round3(percentile(rec, 0.99))
 }
 
-// sweepGCPercent is the garbage collector's target while a sweep runs. A
-// sweep keeps about 2 MB live (the runs' verdicts) while its runs allocate
-// 400 to 900 MB a grid, a few kilobytes each, so at the default 100 the
-// collector ran 354 times in a 2.4 s etcd grid (GODEBUG=gctrace=1), with
-// its write barriers on a quarter of the time. At 400 it runs about a
-// quarter as often for about 10 MB more heap.
-const sweepGCPercent = 400
-
-// gcRaise counts the sweeps running, so the target goes back when the last
-// one ends (the window's coarse and fine passes overlap).
-var gcRaise struct {
-	sync.Mutex
-	running int
-	prev    int
-	raised  bool
-}
-
-// KeepGCRaised raises the collector's target as a running sweep does, and
-// returns what puts it back. A caller that runs sweeps one after another
-// (the window computes a map as a coarse pass and then one sweep a column)
-// holds it across them: otherwise the target drops to the default between
-// two sweeps, and the collector and the scavenger give back the heap the
-// next sweep grows again, thirty times a map (a Redlock map's process spent
-// 2.3 % of its CPU in the scavenger and more in the kernel's page faults).
-func KeepGCRaised() (restore func()) { return raiseGCPercent() }
-
-// raiseGCPercent raises the collector's target to sweepGCPercent, unless it
-// is higher already or off (GOGC), and returns what puts it back.
-func raiseGCPercent() (restore func()) {
-	gcRaise.Lock()
-	defer gcRaise.Unlock()
-	if gcRaise.running == 0 {
-		gcRaise.prev = debug.SetGCPercent(sweepGCPercent)
-		gcRaise.raised = gcRaise.prev >= 0 && gcRaise.prev < sweepGCPercent
-		if !gcRaise.raised {
-			debug.SetGCPercent(gcRaise.prev)
-		}
+// percentile is nearest-rank on a copy of xs; 0 for no samples (the
+// checker's, for the cells' recovery).
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
 	}
-	gcRaise.running++
-	return func() {
-		gcRaise.Lock()
-		defer gcRaise.Unlock()
-		gcRaise.running--
-		if gcRaise.running == 0 && gcRaise.raised {
-			debug.SetGCPercent(gcRaise.prev)
-			gcRaise.raised = false
-		}
-	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	k := int(math.Ceil(p*float64(len(s)))) - 1
+	return s[max(0, min(k, len(s)-1))]
 }

@@ -1,4 +1,4 @@
-package sim_test
+package sweep_test
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 	"github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/sweep"
 )
 
-func axis(t *testing.T, spec string) sim.Axis {
+func axis(t *testing.T, spec string) sweep.Axis {
 	t.Helper()
-	a, err := sim.ParseAxis(spec)
+	a, err := sweep.ParseAxis(spec)
 	require.NoError(t, err)
 	return a
 }
@@ -29,12 +30,12 @@ func TestParseAxis(t *testing.T) {
 	assert.Equal(t, "2s", a.Format(2000))
 	assert.Equal(t, []float64{1, 3, 4, 6}, axis(t, "clients=1:6:4").Values)
 	for _, bad := range []string{"ttl", "ttl=1s:2s", "ttl=1x:2s:3", "ttl=2s:1s:3", "ttl=1s:2s:0", "colour=1:2:3", "clients=-1:2:2"} {
-		_, err := sim.ParseAxis(bad)
+		_, err := sweep.ParseAxis(bad)
 		assert.Error(t, err, bad)
 	}
 }
 
-func runSweep(t *testing.T, sw *sim.Sweep, workers int) []sim.Cell {
+func runSweep(t *testing.T, sw *sweep.Sweep, workers int) []sweep.Cell {
 	t.Helper()
 	cells, err := sw.Run(context.Background(), workers, nil)
 	require.NoError(t, err)
@@ -44,10 +45,10 @@ func runSweep(t *testing.T, sw *sim.Sweep, workers int) []sim.Cell {
 // TestSweepMatchesAnalyticBoundary: without a watchdog, a Redis lock is
 // unsafe exactly when the pause plus the work outlives the TTL.
 func TestSweepMatchesAnalyticBoundary(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
 	base.Latency, base.Jitter = sim.Duration(time.Millisecond), sim.Duration(time.Millisecond)
-	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:10s:10"), Y: axis(t, "pause=0s:10s:11"), Seeds: 3}
+	sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=1s:10s:10"), Y: axis(t, "pause=0s:10s:11"), Seeds: 3}
 	step := 1000.0
 	for _, c := range runSweep(t, sw, 0) {
 		work := float64(base.Work.D() / time.Millisecond)
@@ -63,11 +64,11 @@ func TestSweepMatchesAnalyticBoundary(t *testing.T) {
 // TestSweepWatchdogBoundary: with Redisson's watchdog the lock survives any
 // pause shorter than 2·ttl/3 and none longer than ttl.
 func TestSweepWatchdogBoundary(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
 	redis.Watchdog.Set(base, true)
 	base.Work = sim.Duration(40 * time.Second)
-	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=3s:12s:4"), Y: axis(t, "pause=0s:16s:17"), Seeds: 2}
+	sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=3s:12s:4"), Y: axis(t, "pause=0s:16s:17"), Seeds: 2}
 	for _, c := range runSweep(t, sw, 0) {
 		switch {
 		case c.Y < 2*c.X/3:
@@ -79,9 +80,9 @@ func TestSweepWatchdogBoundary(t *testing.T) {
 }
 
 func TestSweepIsIndependentOfWorkers(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
-	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:6s:4"), Y: axis(t, "pause=0s:6s:3"), Seeds: 4}
+	sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=1s:6s:4"), Y: axis(t, "pause=0s:6s:3"), Seeds: 4}
 	one := runSweep(t, sw, 1)
 	assert.Equal(t, one, runSweep(t, sw, 4))
 	for _, c := range one {
@@ -97,9 +98,9 @@ func TestSweepIsIndependentOfWorkers(t *testing.T) {
 }
 
 func TestSweepRecoveryFollowsTTL(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
-	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=2s:20s:4"), Seeds: 3}
+	sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=2s:20s:4"), Seeds: 3}
 	cells := runSweep(t, sw, 0)
 	for i, c := range cells {
 		// The crashed holder's key lives ttl from its grant; the crash is
@@ -116,11 +117,11 @@ func TestSweepRecoveryFollowsTTL(t *testing.T) {
 // a pause axis shares it; the recovery figures are those of the same
 // sweep without the pause axis, on either axis.
 func TestSweepSharesCrashRunsAcrossPauses(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
 	ttl, pause := axis(t, "ttl=2s:8s:4"), axis(t, "pause=0s:9s:4")
-	alone := runSweep(t, &sim.Sweep{Base: base, X: ttl, Seeds: 3}, 2)
-	for _, sw := range []*sim.Sweep{
+	alone := runSweep(t, &sweep.Sweep{Base: base, X: ttl, Seeds: 3}, 2)
+	for _, sw := range []*sweep.Sweep{
 		{Base: base, X: ttl, Y: pause, Seeds: 3},
 		{Base: base, X: pause, Y: ttl, Seeds: 3},
 	} {
@@ -138,9 +139,9 @@ func TestSweepSharesCrashRunsAcrossPauses(t *testing.T) {
 }
 
 func TestSweepCancel(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
-	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:30s:30"), Y: axis(t, "pause=0s:20s:21"), Seeds: 50}
+	sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=1s:30s:30"), Y: axis(t, "pause=0s:20s:21"), Seeds: 50}
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
 	_, err = sw.Run(ctx, 2, func(done, total int) {
@@ -164,7 +165,7 @@ func BenchmarkSweepDefaultGrid(b *testing.B) {
 
 // BenchmarkSweepSmallGrid is a 10 × 7 × 5 grid of the same axes on one
 // worker: small enough to run under valgrind, whose instruction counts
-// (GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind ./sim.test
+// (GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind ./sweep.test
 // -test.run '^$' -test.bench 'SweepSmallGrid/etcd' -test.benchtime 1x)
 // compare two builds where wall time on a shared machine cannot.
 func BenchmarkSweepSmallGrid(b *testing.B) {
@@ -192,7 +193,7 @@ func BenchmarkSweepTabGrid(b *testing.B) {
 	}
 	for _, tab := range tabs {
 		b.Run(tab.name, func(b *testing.B) {
-			base, _ := sim.SweepBase(tab.mode)
+			base, _ := sweep.Base(tab.mode)
 			tab.set(base)
 			runGrid(b, base, "ttl=1s:30s:10", "pause=0s:20s:7", 5, 1)
 		})
@@ -205,7 +206,7 @@ func BenchmarkSweepTabGrid(b *testing.B) {
 func benchmarkGrid(b *testing.B, x, y string, seeds, workers int, more func(b *testing.B, events int64)) {
 	for _, mode := range sim.ModeNames() {
 		b.Run(mode, func(b *testing.B) {
-			base, _ := sim.SweepBase(mode)
+			base, _ := sweep.Base(mode)
 			events := runGrid(b, base, x, y, seeds, workers)
 			if more != nil {
 				more(b, events)
@@ -217,9 +218,9 @@ func benchmarkGrid(b *testing.B, x, y string, seeds, workers int, more func(b *t
 // runGrid runs the grid x × y over base with seeds a cell on workers,
 // reports its events per grid and returns the events of all its runs.
 func runGrid(b *testing.B, base *sim.Scenario, x, y string, seeds, workers int) int64 {
-	xa, _ := sim.ParseAxis(x)
-	ya, _ := sim.ParseAxis(y)
-	sw := &sim.Sweep{Base: base, X: xa, Y: ya, Seeds: seeds}
+	xa, _ := sweep.ParseAxis(x)
+	ya, _ := sweep.ParseAxis(y)
+	sw := &sweep.Sweep{Base: base, X: xa, Y: ya, Seeds: seeds}
 	var events int64
 	for b.Loop() {
 		if _, err := sw.Run(context.Background(), workers, nil); err != nil {
@@ -235,9 +236,9 @@ func runGrid(b *testing.B, base *sim.Scenario, x, y string, seeds, workers int) 
 // time to the crash means another client already holds the lock when the
 // holder dies; nobody waits for it.
 func TestSweepRecoveryIsZeroWhenTheLeaseRanOutFirst(t *testing.T) {
-	base, err := sim.SweepBase("redis")
+	base, err := sweep.Base("redis")
 	require.NoError(t, err)
-	sw := &sim.Sweep{Base: base, X: axis(t, "ttl=500ms:500ms:1"), Seeds: 3}
+	sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=500ms:500ms:1"), Seeds: 3}
 	cells := runSweep(t, sw, 0)
 	require.Len(t, cells, 1)
 	assert.Zero(t, cells[0].RecoveryMeanMs)
@@ -253,9 +254,9 @@ func TestSettleGivesTheFullRunsVerdict(t *testing.T) {
 	stopped := 0 // runs Settle ended before the events ran out
 	for _, mode := range sim.ModeNames() {
 		t.Run(mode, func(t *testing.T) {
-			base, err := sim.SweepBase(mode)
+			base, err := sweep.Base(mode)
 			require.NoError(t, err)
-			sw := &sim.Sweep{Base: base, X: axis(t, "ttl=1s:30s:4"), Y: axis(t, "pause=0s:20s:5"), Seeds: 3}
+			sw := &sweep.Sweep{Base: base, X: axis(t, "ttl=1s:30s:4"), Y: axis(t, "pause=0s:20s:5"), Seeds: 3}
 			for _, x := range sw.X.Values {
 				for _, y := range sw.Y.Values {
 					for seed := int64(1); seed <= int64(sw.Seeds); seed++ {
@@ -294,32 +295,6 @@ func TestSettleGivesTheFullRunsVerdict(t *testing.T) {
 	assert.Positive(t, stopped)
 }
 
-// TestSettleWaitsForRequestsInFlight: a crashed client counts as done, but
-// a write it sent before it crashed is still on its way to the storage (here
-// held in the paused storage's backlog) and is judged when it lands: Settle
-// must not stop before it does, or the stale write goes unseen.
-func TestSettleWaitsForRequestsInFlight(t *testing.T) {
-	sc, err := sim.ParseScenario([]byte(`{"mode":"zookeeper","seed":1,"duration":"60s","clients":2,"rounds":1,
-		"work":"2s","tries":0,
-		"faults":[{"when":"before-write","pause":"client-1","for":"15s"},
-		          {"at":"16900ms","pause":"storage","for":"20s"},
-		          {"at":"17500ms","crash":"client-1"}]}`))
-	require.NoError(t, err)
-	full, err := sim.New(sc)
-	require.NoError(t, err)
-	want := full.Run()
-	require.Equal(t, 1, want.StaleWritesAccepted, "client-1's write, sent before its crash, lands stale: %+v", want)
-	early, err := sim.New(sc)
-	require.NoError(t, err)
-	end := early.Settle()
-	got := early.Check.Summary(end)
-	assert.Equal(t, want.Writes, got.Writes)
-	assert.Equal(t, want.StaleWritesAccepted, got.StaleWritesAccepted)
-	assert.Equal(t, want.LostUpdates, got.LostUpdates)
-	assert.Equal(t, want.Safe, got.Safe)
-	assert.Less(t, early.Steps(), full.Steps(), "it still stops once the write has landed")
-}
-
 // TestRunCacheReusesRunsWithoutChangingCells: a sweep that shares a
 // RunCache with a smaller sweep over some of its cells and seeds takes
 // those runs from the cache (it simulates fewer events) and its cells are
@@ -330,23 +305,23 @@ func TestRunCacheReusesRunsWithoutChangingCells(t *testing.T) {
 		{"zookeeper", "ttl=2s:20s:4", "latency=1ms:100ms:3", "ttl=2s:20s:2", "latency=1ms:100ms:2"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			base, err := sim.SweepBase(tc.mode)
+			base, err := sweep.Base(tc.mode)
 			require.NoError(t, err)
-			axis := func(spec string) sim.Axis {
-				a, err := sim.ParseAxis(spec)
+			axis := func(spec string) sweep.Axis {
+				a, err := sweep.ParseAxis(spec)
 				require.NoError(t, err)
 				return a
 			}
-			alone := &sim.Sweep{Base: base, X: axis(tc.x), Y: axis(tc.y), Seeds: 4}
+			alone := &sweep.Sweep{Base: base, X: axis(tc.x), Y: axis(tc.y), Seeds: 4}
 			want, err := alone.Run(context.Background(), 2, nil)
 			require.NoError(t, err)
 
-			runs := sim.NewRunCache()
-			small := &sim.Sweep{Base: base, X: axis(tc.xs), Y: axis(tc.ys), Seeds: 2, Runs: runs}
+			runs := sweep.NewRunCache()
+			small := &sweep.Sweep{Base: base, X: axis(tc.xs), Y: axis(tc.ys), Seeds: 2, Runs: runs}
 			_, err = small.Run(context.Background(), 2, nil)
 			require.NoError(t, err)
 			runs.Seal()
-			shared := &sim.Sweep{Base: base, X: axis(tc.x), Y: axis(tc.y), Seeds: 4, Runs: runs}
+			shared := &sweep.Sweep{Base: base, X: axis(tc.x), Y: axis(tc.y), Seeds: 4, Runs: runs}
 			got, err := shared.Run(context.Background(), 2, nil)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)

@@ -1,4 +1,4 @@
-package sim
+package sweep
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
 )
 
 // forkCases are the settings the fork tests try in every mode: the pause
@@ -16,27 +18,27 @@ import (
 var forkCases = []struct {
 	name    string
 	pauseAt string
-	set     func(*Scenario)
+	set     func(*sim.Scenario)
 }{
-	{"before-write", PauseBeforeWrite, func(*Scenario) {}},
-	{"mid-work", PauseMidWork, func(*Scenario) {}},
-	{"three clients, two rounds", PauseBeforeWrite, func(sc *Scenario) { sc.Clients, sc.Rounds = 3, 2 }},
-	{"latency and drift", PauseBeforeWrite, func(sc *Scenario) {
-		sc.Latency, sc.ClockDrift = Duration(30*time.Millisecond), 0.05
+	{"before-write", PauseBeforeWrite, func(*sim.Scenario) {}},
+	{"mid-work", PauseMidWork, func(*sim.Scenario) {}},
+	{"three clients, two rounds", PauseBeforeWrite, func(sc *sim.Scenario) { sc.Clients, sc.Rounds = 3, 2 }},
+	{"latency and drift", PauseBeforeWrite, func(sc *sim.Scenario) {
+		sc.Latency, sc.ClockDrift = sim.Duration(30*time.Millisecond), 0.05
 	}},
-	{"over before the pause", PauseBeforeWrite, func(sc *Scenario) { sc.Duration = Duration(1500 * time.Millisecond) }},
+	{"over before the pause", PauseBeforeWrite, func(sc *sim.Scenario) { sc.Duration = sim.Duration(1500 * time.Millisecond) }},
 }
 
 // TestAForkAtThePauseIsTheRunAlone: a run forked where its pause is the
-// next event (settleUntil, Sim.fork) and given another pause's scenario
+// next event (settleUntil, sim.Sim.fork) and given another pause's scenario
 // goes on event for event as that scenario's run made alone: the same
 // number of events, the same end and the same records, whole, in every
 // mode. The last fork is the prefix run itself, as in the sweep.
 func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
 	struck, over := 0, 0
-	for _, mode := range ModeNames() {
+	for _, mode := range sim.ModeNames() {
 		for _, v := range forkCases {
-			base, err := SweepBase(mode)
+			base, err := Base(mode)
 			require.NoError(t, err)
 			v.set(base)
 			x, err := ParseAxis("ttl=1s:30s:3")
@@ -46,42 +48,42 @@ func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
 			sw := &Sweep{Base: base, X: x, Y: y, Seeds: 2, PauseAt: v.pauseAt}
 			for _, xv := range x.Values {
 				for seed := int64(1); seed <= 2; seed++ {
-					scs := make([]*Scenario, len(y.Values))
+					scs := make([]*sim.Scenario, len(y.Values))
 					for i, yv := range y.Values {
 						scs[i] = sw.CellScenario(xv, yv, seed, false)
 					}
-					prefix := build(scs[0])
-					_, stopped := prefix.settleUntil(len(scs[0].Faults) - 1)
+					prefix := sim.NewVerdictRun(scs[0], false)
+					_, stopped := prefix.SettleUntil(len(scs[0].Faults) - 1)
 					if !stopped {
 						over++
-						prefix.release()
+						prefix.Release()
 						continue
 					}
 					struck++
 					// Every fork is made and run before any is compared, so
 					// records a fork shared with another would show.
-					forks := make([]*Sim, len(scs))
+					forks := make([]*sim.Sim, len(scs))
 					ends := make([]time.Duration, len(scs))
 					for i, sc := range scs {
 						forks[i] = prefix
 						if i < len(scs)-1 {
-							forks[i] = prefix.fork()
+							forks[i] = prefix.Fork()
 						}
 						forks[i].Scenario = sc
-						ends[i] = forks[i].settleVerdict()
+						ends[i] = forks[i].SettleVerdict()
 					}
 					for i, sc := range scs {
 						at := fmt.Sprintf("%s, %s: ttl %v pause %v seed %d", mode, v.name, xv, y.Values[i], seed)
 						f, end := forks[i], ends[i]
-						alone := build(sc)
-						want := alone.settleVerdict()
+						alone := sim.NewVerdictRun(sc, false)
+						want := alone.SettleVerdict()
 						require.Equal(t, want, end, at)
-						require.Equal(t, alone.steps, f.steps, at)
+						require.Equal(t, alone.Steps(), f.Steps(), at)
 						assert.Equal(t, alone.Check.Summary(want), f.Check.Summary(end), at)
-						assert.Equal(t, alone.Check.grants, f.Check.grants, at)
-						assert.Equal(t, alone.Check.writes, f.Check.writes, at)
-						assert.Equal(t, alone.Check.owners, f.Check.owners, at)
-						assert.Equal(t, alone.Check.faults, f.Check.faults, at)
+						assert.Equal(t, alone.Check.Grants(), f.Check.Grants(), at)
+						assert.Equal(t, alone.Check.Writes(), f.Check.Writes(), at)
+						assert.Equal(t, alone.Check.Ownerships(), f.Check.Ownerships(), at)
+						assert.Equal(t, alone.Check.Faults(), f.Check.Faults(), at)
 					}
 				}
 			}
@@ -96,9 +98,9 @@ func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
 // every cell exactly what the cell's runs made one by one give, with the
 // pause up the grid and across it, in every mode and setting above.
 func TestAForkedSweepIsTheSweepOfRunsAlone(t *testing.T) {
-	for _, mode := range ModeNames() {
+	for _, mode := range sim.ModeNames() {
 		for _, v := range forkCases {
-			base, err := SweepBase(mode)
+			base, err := Base(mode)
 			require.NoError(t, err)
 			v.set(base)
 			ttl, err := ParseAxis("ttl=1s:30s:3")

@@ -1,4 +1,4 @@
-package sim
+package sweep
 
 import "sync"
 
