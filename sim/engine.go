@@ -167,6 +167,7 @@ type Sim struct {
 	tie       bool
 	events    []TraceEvent      // what EnableTrace keeps
 	sink      func(*TraceEvent) // where the trace goes; nil when not tracing
+	flying    bool              // the run keeps its flights (KeepFlights, or tracing)
 	flights   []Flight          // every message sent, when tracing (pacing.go)
 	reboots   []nodeReboot      // every crash and restart, when tracing (pacing.go)
 }

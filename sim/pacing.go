@@ -66,9 +66,14 @@ type nodeReboot struct {
 // Playback after the last one kept runs at the quiet rate.
 const maxFlights = 1 << 20
 
+// KeepFlights makes the run keep its messages for its pacing (Pace)
+// without a trace: `lockscope run --json` reports the playback of a run
+// whose sentences nobody reads. A traced run keeps them anyway.
+func (s *Sim) KeepFlights() { s.flying = true }
+
 // recordFlight keeps a message for the pacing of a traced run.
 func (s *Sim) recordFlight(from, to NodeID, due time.Duration, m *Msg) {
-	if !s.tracing || s.replay || len(s.flights) >= maxFlights {
+	if !s.flying || s.replay || len(s.flights) >= maxFlights {
 		return
 	}
 	s.flights = append(s.flights, Flight{From: from, To: to, Op: m.Op, Sent: s.now, Due: due, inc: s.Nodes[to].inc,
@@ -90,7 +95,7 @@ func (s *Sim) routine(from NodeID, m *Msg) bool {
 // recordReboot keeps a crash or restart, which drops the messages in
 // flight to the node.
 func (s *Sim) recordReboot(id NodeID) {
-	if !s.tracing || s.replay {
+	if !s.flying || s.replay {
 		return
 	}
 	s.reboots = append(s.reboots, nodeReboot{node: id, at: s.now, inc: s.Nodes[id].inc})

@@ -47,7 +47,10 @@ func (s *Sim) EnableTrace() { s.TraceTo(func(e *TraceEvent) { s.events = append(
 // TraceTo hands every event of the run to sink as it happens, so a trace
 // can go to a file or a compact store instead of memory. The event is
 // only valid during the call.
-func (s *Sim) TraceTo(sink func(*TraceEvent)) { s.tracing, s.sink = sink != nil, sink }
+func (s *Sim) TraceTo(sink func(*TraceEvent)) {
+	s.tracing, s.sink = sink != nil, sink
+	s.flying = s.flying || s.tracing
+}
 
 // Trace is every event kept by EnableTrace so far, in order.
 func (s *Sim) Trace() []TraceEvent { return s.events }

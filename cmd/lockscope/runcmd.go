@@ -157,9 +157,9 @@ func runScenario(args []string, stdout, stderr io.Writer) int {
 		buf = bufio.NewWriterSize(trace, 1<<20)
 		tw = sim.NewTraceWriter(buf, strings.HasSuffix(strings.ToLower(o.trace), ".csv"))
 		s.TraceTo(tw.Sink)
-	} else if o.json {
-		// A traced run keeps its messages for the pacing "playback" reports.
-		s.TraceTo(func(*sim.TraceEvent) {})
+	}
+	if o.json {
+		s.KeepFlights() // for the pacing "playback" reports
 	}
 	sum := runWithProgress(s, stderr)
 	if o.json {
