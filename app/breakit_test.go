@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/breaker"
@@ -215,7 +214,7 @@ func TestBreakItNothingFoundSaysWhatWasSearched(t *testing.T) {
 // search cannot take, naming the field.
 func TestBreakFormReadsTheBudget(t *testing.T) {
 	test.NewTempApp(t)
-	sc, err := assets.Preset("redlock-happy-path")
+	sc, err := Preset("redlock-happy-path")
 	require.NoError(t, err)
 	f := newBreakForm(sc)
 	b, seed, err := f.budget()

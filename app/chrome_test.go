@@ -16,14 +16,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/designs"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
-// TestMain pins the locale the window reads on a first start to English,
-// so the tests read the same words on a developer's Chinese desktop.
+// TestMain installs the list of designs (no design adds itself) and pins
+// the locale the window reads on a first start to English, so the tests
+// read the same words on a developer's Chinese desktop.
 func TestMain(m *testing.M) {
+	if err := designs.InstallAll(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	for _, k := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES"} {
 		os.Unsetenv(k)
 	}

@@ -48,9 +48,23 @@ func NewController(mode string) *Controller {
 // Mode is the tab's mode.
 func (c *Controller) Mode() string { return c.mode }
 
+// Preset parses one of the bundled scenarios (assets holds their files,
+// as data; the window and the command line parse them).
+func Preset(name string) (*sim.Scenario, error) {
+	b, ok := assets.PresetFile(name)
+	if !ok {
+		return nil, fmt.Errorf("no preset named %q", name)
+	}
+	sc, err := sim.ParseScenario(b)
+	if err != nil {
+		return nil, fmt.Errorf("preset %s: %w", name, err)
+	}
+	return sc, nil
+}
+
 // LoadPreset loads one of the bundled scenarios.
 func (c *Controller) LoadPreset(name string) error {
-	sc, err := assets.Preset(name)
+	sc, err := Preset(name)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
@@ -131,7 +130,7 @@ func TestEventLogNotesInChinese(t *testing.T) {
 		t.Run(tc.preset, func(t *testing.T) {
 			w, _, _, _ := newTestWindow(t)
 			inChinese(t, w)
-			sc, err := assets.Preset(tc.preset)
+			sc, err := Preset(tc.preset)
 			require.NoError(t, err)
 			rec, err := sim.Record(sc)
 			require.NoError(t, err)
@@ -216,7 +215,7 @@ func TestEventLogFutureRowsLegible(t *testing.T) {
 // timeline's badge and in the log's row: "TTL → 48 s", not ttl=48s.
 func TestChangeMarksInWords(t *testing.T) {
 	w, _, _, _ := newTestWindow(t)
-	sc, err := assets.Preset("redis-gc-pause")
+	sc, err := Preset("redis-gc-pause")
 	require.NoError(t, err)
 	sc = sc.Clone()
 	var ch sim.Change
@@ -293,7 +292,7 @@ func TestEventColumnsWidenWhatHappenedInAWideLog(t *testing.T) {
 // back.
 func TestEventRowShowsWhatHappenedWholeAt1024(t *testing.T) {
 	test.NewTempApp(t).Settings().SetTheme(&Theme{Choice: ThemeDark})
-	sc, err := assets.Preset("etcd-lease-expiry")
+	sc, err := Preset("etcd-lease-expiry")
 	require.NoError(t, err)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)

@@ -20,9 +20,9 @@ func labels(cs []FaultChoice) []string {
 }
 
 func TestFaultChoices(t *testing.T) {
-	withReplica, err := assets.Preset("redis-failover")
+	withReplica, err := Preset("redis-failover")
 	require.NoError(t, err)
-	single, err := assets.Preset("redis-happy-path")
+	single, err := Preset("redis-happy-path")
 	require.NoError(t, err)
 	snap := func(sc *sim.Scenario) *sim.Snapshot {
 		rec, err := sim.Record(sc)
@@ -70,7 +70,7 @@ func TestFaultChoices(t *testing.T) {
 
 func TestEveryFaultChoiceValidates(t *testing.T) {
 	for _, name := range assets.PresetsFor("redis") {
-		sc, err := assets.Preset(name)
+		sc, err := Preset(name)
 		require.NoError(t, err)
 		rec, err := sim.Record(sc)
 		require.NoError(t, err)
@@ -90,7 +90,7 @@ func TestEveryFaultChoiceValidates(t *testing.T) {
 // TestPartitionChoiceCutsTheHolderOff: the node menu's partition isolates a
 // Redis holder; its lease runs out and another client gets the lock.
 func TestPartitionChoiceCutsTheHolderOff(t *testing.T) {
-	sc, err := assets.Preset("redis-happy-path")
+	sc, err := Preset("redis-happy-path")
 	require.NoError(t, err)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 )
@@ -27,7 +26,7 @@ func waitJob(t *testing.T, job *recordJob) {
 // shown like Load: its tab selected, from the start, paused.
 func TestLoadInBackgroundShowsTheRun(t *testing.T) {
 	w, _, _, _ := newTestWindow(t)
-	sc, err := assets.Preset("etcd-happy-path")
+	sc, err := Preset("etcd-happy-path")
 	require.NoError(t, err)
 	loaded := false
 	job := w.startLoad(sc, "a file", func(err error) { t.Errorf("refused: %v", err) }, func() { loaded = true })

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redlock"
@@ -16,7 +15,7 @@ import (
 )
 
 func TestRedlockFaultsOfferClockJumpsOnEveryMaster(t *testing.T) {
-	sc, err := assets.Preset("redlock-happy-path")
+	sc, err := Preset("redlock-happy-path")
 	require.NoError(t, err)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
@@ -96,11 +95,11 @@ func TestParametersNameTheIssue14Fields(t *testing.T) {
 		{"redis-failover", "Sentinel promotes after 3 s"},
 		{"etcd-happy-path", "pre-vote on"},
 	} {
-		sc, err := assets.Preset(tc.preset)
+		sc, err := Preset(tc.preset)
 		require.NoError(t, err)
 		assert.Contains(t, ScenarioParameters(sc), tc.want, tc.preset)
 	}
-	plain, err := assets.Preset("redis-gc-pause")
+	plain, err := Preset("redis-gc-pause")
 	require.NoError(t, err)
 	assert.NotContains(t, ScenarioParameters(plain), "Sentinel", "no replica, no Sentinel")
 }
@@ -109,9 +108,9 @@ func TestParametersNameTheIssue14Fields(t *testing.T) {
 // when the Redlock client looks at Until() before its write, in both
 // languages, and leaves it out for redsync's default, which never looks.
 func TestParametersSayCheckValidity(t *testing.T) {
-	checked, err := assets.Preset("redlock-check-then-pause")
+	checked, err := Preset("redlock-check-then-pause")
 	require.NoError(t, err)
-	plain, err := assets.Preset("redlock-slow-work")
+	plain, err := Preset("redlock-slow-work")
 	require.NoError(t, err)
 	require.True(t, isOn(checked, "checkValidity"))
 	require.False(t, isOn(plain, "checkValidity"))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -327,7 +328,7 @@ func TestSplitGivesTheLanesRoom(t *testing.T) {
 	a := test.NewTempApp(t)
 	w := NewWindow(a)
 	t.Cleanup(w.Close)
-	sc, err := assets.Preset("redlock-clock-jump")
+	sc, err := Preset("redlock-clock-jump")
 	require.NoError(t, err)
 	require.NoError(t, w.Load(sc, "redlock-clock-jump.lockscope.json"))
 	v := w.tab("redlock")
@@ -359,8 +360,8 @@ func TestEveryPresetsLanesAreReadableAt1024(t *testing.T) {
 	size := fyne.NewSize(1008, 676)
 	for _, l := range i18n.Langs {
 		w.SetLanguage(l)
-		for _, slug := range assets.PresetNames() {
-			sc, err := assets.Preset(slug)
+		for _, slug := range assets.PresetNames(sim.ModeNames()) {
+			sc, err := Preset(slug)
 			require.NoError(t, err)
 			require.NoError(t, w.Load(sc, slug))
 			v := w.tab(sc.Mode)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
 )
 
 func parseFont(t *testing.T, r fyne.Resource) *font.Face {
@@ -40,8 +41,8 @@ func chineseTexts(t *testing.T) map[string]string {
 			out[string(l)+".json "+k] = i18n.In(l, k)
 		}
 	}
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
+		sc, err := Preset(name)
 		require.NoError(t, err)
 		for i, c := range sc.Captions {
 			out[fmt.Sprintf("%s captions[%d].zh", name, i)] = c.Zh

@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 )
 
@@ -18,7 +17,7 @@ func BenchmarkWindowSeek(b *testing.B) {
 	a := test.NewApp()
 	w := NewWindow(a)
 	defer w.Close()
-	sc, err := assets.Preset("redis-happy-path")
+	sc, err := Preset("redis-happy-path")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -31,9 +31,9 @@ func playTo(t *testing.T, c *Controller, to time.Duration) {
 // t2 shows, and what a fresh simulator run to t2 holds, for every preset;
 // stepping back and forth lands on the same instants too.
 func TestSeekThenPlayEqualsPlayingStraight(t *testing.T) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
 		t.Run(name, func(t *testing.T) {
-			sc, err := assets.Preset(name)
+			sc, err := Preset(name)
 			require.NoError(t, err)
 			load := func() *Controller {
 				c := NewController(sc.Mode)
@@ -189,8 +189,8 @@ func TestFaultInjectedMidRunKeepsThePast(t *testing.T) {
 // and each tab shows the caption of the cursor's time.
 func TestEveryPresetHasCaptionsAndEveryTabShowsThem(t *testing.T) {
 	w, _, _, _ := newTestWindow(t)
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
+		sc, err := Preset(name)
 		require.NoError(t, err)
 		assert.GreaterOrEqual(t, len(sc.Captions), 3, name)
 		assert.LessOrEqual(t, len(sc.Captions), 6, name)

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/sweep"
 	"github.com/lockscope/lockscope/widgets/designtab"
@@ -70,7 +69,7 @@ func TestTradeoffAxesParse(t *testing.T) {
 }
 
 func TestTradeoffBaseTakesTheSliders(t *testing.T) {
-	sc, err := assets.Preset("redis-gc-pause")
+	sc, err := Preset("redis-gc-pause")
 	require.NoError(t, err)
 	setOption(sc, "watchdog", true)
 	sc.Latency = sim.Duration(7 * time.Millisecond)
@@ -124,7 +123,7 @@ func TestTradeoffBaseTakesTheSliders(t *testing.T) {
 		"pauses for 15 s (the Pause slider) halfway through its work, before its last check (Pause at: mid-work)")
 
 	// A Redlock scenario with checkValidity says so under the map.
-	rl, err := assets.Preset("redlock-check-then-pause")
+	rl, err := Preset("redlock-check-then-pause")
 	require.NoError(t, err)
 	require.True(t, isOn(rl, "checkValidity"))
 	base, err = tradeoffBase(rl, ttl, tradeoffAxis("pause"), sweep.PauseBeforeWrite)
@@ -308,7 +307,7 @@ func BenchmarkTradeoffCoarsePass(b *testing.B) {
 func TestTradeoffBaseKeepsEveryControl(t *testing.T) {
 	x, y := tradeoffAxis("clients"), tradeoffAxis("latency")
 	for _, tab := range designtab.Tabs() {
-		sc, err := assets.Preset(tab.Preset)
+		sc, err := Preset(tab.Preset)
 		require.NoError(t, err)
 		for _, key := range tab.Toggles {
 			tg := tab.Toggle(key)
@@ -352,7 +351,7 @@ func BenchmarkTradeoffDefaultMap(b *testing.B) {
 	x, y := tradeoffAxis("ttl"), tradeoffAxis("pause")
 	at := sweep.PauseAts[0]
 	for _, tab := range designtab.Tabs() {
-		sc, err := assets.Preset(tab.Preset)
+		sc, err := Preset(tab.Preset)
 		require.NoError(b, err)
 		base, err := tradeoffBase(sc, x, y, at)
 		require.NoError(b, err)

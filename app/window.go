@@ -11,7 +11,6 @@ import (
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
-	_ "github.com/lockscope/lockscope/widgets/designs" // every design's tab
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
@@ -291,7 +292,7 @@ func TestEveryControlHasWords(t *testing.T) {
 			assert.Equal(t, spec.Label, i18n.In(i18n.English, spec.NameKey()), "the English name of %s's toggle %s", tab.Mode, key)
 		}
 	}
-	for _, name := range assets.PresetNames() {
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
 		need("preset." + name)
 	}
 	sort.Strings(missing)
@@ -301,8 +302,8 @@ func TestEveryControlHasWords(t *testing.T) {
 // The English name of a preset is the name in its file, so the two
 // cannot drift apart.
 func TestPresetNamesMatchTheirFiles(t *testing.T) {
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
+		sc, err := Preset(name)
 		require.NoError(t, err)
 		if i18n.Has(i18n.English, "preset."+name) {
 			assert.Equal(t, sc.Name, i18n.In(i18n.English, "preset."+name), name)

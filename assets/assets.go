@@ -1,19 +1,17 @@
-// Package assets holds what the program bundles: the preset scenarios, the
-// icon and the translations. It has no Fyne import, so the simulator's
-// tests and the command line can use it too.
+// Package assets holds what the program bundles, as data: the preset
+// scenarios' files, the icon and the translations (and the fonts, under
+// fonts/). It imports no simulator package: whoever loads a preset parses
+// it (sim.ParseScenario); the "mode" each file declares is read here with
+// encoding/json alone, to group and filter the presets.
 package assets
 
 import (
 	"embed"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/lockscope/lockscope/sim"
-	_ "github.com/lockscope/lockscope/sim/designs" // a preset names its design: every one must be registered to read it
 )
 
 //go:embed presets/*.lockscope.json
@@ -21,14 +19,15 @@ var presets embed.FS
 
 const presetExt = ".lockscope.json"
 
-// PresetNames lists every preset, grouped by mode in display order.
-func PresetNames() []string { return presetNames(presets, presetModes()) }
+// PresetNames lists every preset, grouped by mode in the order given (the
+// simulator's, sim.ModeNames(), which the caller has), then by name.
+func PresetNames(order []string) []string { return presetNames(presets, presetModes(), order) }
 
 // PresetsFor lists the presets of one mode.
 func PresetsFor(mode string) []string {
 	modes := presetModes()
 	var out []string
-	for _, n := range presetNames(presets, modes) {
+	for _, n := range presetNames(presets, modes, nil) {
 		if modes[n] == mode {
 			out = append(out, n)
 		}
@@ -41,7 +40,7 @@ func PresetsFor(mode string) []string {
 var presetModes = sync.OnceValue(func() map[string]string { return readModes(presets) })
 
 // readModes reads the "mode" field of every preset in fsys; a preset whose
-// file does not say maps to "" (Preset then reports why it does not parse).
+// file does not say maps to "" (parsing it then reports why).
 func readModes(fsys fs.FS) map[string]string {
 	entries, _ := fs.ReadDir(fsys, "presets")
 	modes := make(map[string]string, len(entries))
@@ -59,22 +58,22 @@ func readModes(fsys fs.FS) map[string]string {
 }
 
 // presetNames lists the presets of fsys grouped by their mode, in the order
-// of sim.ModeNames() (modes it does not list after them), then by name.
-func presetNames(fsys fs.FS, modes map[string]string) []string {
+// of order (modes it does not list after them), then by name.
+func presetNames(fsys fs.FS, modes map[string]string, order []string) []string {
 	entries, _ := fs.ReadDir(fsys, "presets")
 	var names []string
 	for _, e := range entries {
 		names = append(names, strings.TrimSuffix(e.Name(), presetExt))
 	}
-	order := map[string]int{}
-	for i, m := range sim.ModeNames() {
-		order[m] = i + 1
+	place := map[string]int{}
+	for i, m := range order {
+		place[m] = i + 1
 	}
 	rank := func(n string) int {
-		if r, ok := order[modes[n]]; ok {
+		if r, ok := place[modes[n]]; ok {
 			return r
 		}
-		return len(order) + 1
+		return len(place) + 1
 	}
 	sort.SliceStable(names, func(i, j int) bool {
 		a, b := rank(names[i]), rank(names[j])
@@ -90,19 +89,6 @@ func presetNames(fsys fs.FS, modes map[string]string) []string {
 func PresetFile(name string) ([]byte, bool) {
 	b, err := presets.ReadFile("presets/" + name + presetExt)
 	return b, err == nil
-}
-
-// Preset parses a preset scenario.
-func Preset(name string) (*sim.Scenario, error) {
-	b, ok := PresetFile(name)
-	if !ok {
-		return nil, fmt.Errorf("no preset named %q", name)
-	}
-	sc, err := sim.ParseScenario(b)
-	if err != nil {
-		return nil, fmt.Errorf("preset %s: %w", name, err)
-	}
-	return sc, nil
 }
 
 //go:generate go run ./gen/icon

@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // BenchmarkRun runs each preset to its end without a trace and reports
 // simulated events per second.
 func BenchmarkRun(b *testing.B) {
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range simtest.PresetNames() {
+		sc, err := simtest.Load(name)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func BenchmarkRun(b *testing.B) {
 // BenchmarkSeek rebuilds instants of a 10-minute, 20-client run, the case
 // the time-travel slider must keep under 50 ms.
 func BenchmarkSeek(b *testing.B) {
-	sc, _ := assets.Preset("redis-happy-path")
+	sc, _ := simtest.Load("redis-happy-path")
 	sc.Duration, sc.Clients, sc.Rounds = sim.Duration(10*time.Minute), 20, 0
 	rec, err := sim.Record(sc)
 	if err != nil {
@@ -68,7 +68,7 @@ func (q *bareQueue) Pop() any {
 // BenchmarkEngine compares the simulator's event rate with a bare
 // container/heap push/pop loop handling the same number of events.
 func BenchmarkEngine(b *testing.B) {
-	sc, _ := assets.Preset("redis-happy-path")
+	sc, _ := simtest.Load("redis-happy-path")
 	sc.Duration, sc.Rounds = sim.Duration(60*time.Second), 0
 	probe, _ := sim.New(sc)
 	probe.Run()

@@ -23,8 +23,8 @@ import (
 // no design and no design's setting (its options, sim.Option), so that a
 // new design, or a new setting of one, edits none of them (ARCHITECTURE.md,
 // "Adding a design"). A design's own folders (sim/<design>/,
-// widgets/<design>/) and the two registrations (sim/designs,
-// widgets/designs) are not the core.
+// widgets/<design>/), the list of designs (designs/) and the simulator
+// sides the tests install (sim/simtest) are not the core.
 var coreFolders = []string{"sim", "app", "widgets", "widgets/designtab", "cmd/lockscope"}
 
 // coreSettingAllowed lists what names a design's setting in a core file

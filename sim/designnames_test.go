@@ -17,19 +17,38 @@ import (
 
 // designNameAllowed lists the places outside a design's own folders that
 // name a design, as `file "literal"` or `file identifier`, each with its
-// reason. The list only shrinks: a new design adds its registration lines,
-// one in sim/designs and one in widgets/designs.
+// reason. The list only shrinks but for a new design, which adds its lines
+// of the list of designs: its two sides' imports and the values taken from
+// them in designs/designs.go, its simulator side's in sim/simtest/designs.go.
 var designNameAllowed = map[string]string{
-	// Registration: a design in a folder of its own is one import here.
-	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/zookeeper"`: "registration (the design's package)",
-	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/redlock"`:   "registration (the design's package)",
-	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/etcd"`:      "registration (the design's package)",
-	`sim/designs/designs.go "github.com/lockscope/lockscope/sim/redis"`:     "registration (the design's package)",
-	// The window's registration: a design's window folder is one import here.
-	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/zookeeper"`: "registration (the design's window folder)",
-	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/redlock"`:   "registration (the design's window folder)",
-	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/etcd"`:      "registration (the design's window folder)",
-	`widgets/designs/designs.go "github.com/lockscope/lockscope/widgets/redis"`:     "registration (the design's window folder)",
+	// The list of designs: an entry is a design's two sides, as values of
+	// its packages.
+	`designs/designs.go "github.com/lockscope/lockscope/sim/zookeeper"`:     "the list of designs (the simulator side's package)",
+	`designs/designs.go "github.com/lockscope/lockscope/widgets/zookeeper"`: "the list of designs (the window side's package)",
+	`designs/designs.go zookeeper`:                                          "the list of designs (zookeeper.Mode, the simulator side)",
+	`designs/designs.go zookeepertab`:                                       "the list of designs (zookeepertab.Tab, the window side)",
+	`designs/designs.go "github.com/lockscope/lockscope/sim/redlock"`:       "the list of designs (the simulator side's package)",
+	`designs/designs.go "github.com/lockscope/lockscope/widgets/redlock"`:   "the list of designs (the window side's package)",
+	`designs/designs.go redlock`:                                            "the list of designs (redlock.Mode, the simulator side)",
+	`designs/designs.go redlocktab`:                                         "the list of designs (redlocktab.Tab, the window side)",
+	`designs/designs.go "github.com/lockscope/lockscope/sim/etcd"`:          "the list of designs (the simulator side's package)",
+	`designs/designs.go "github.com/lockscope/lockscope/widgets/etcd"`:      "the list of designs (the window side's package)",
+	`designs/designs.go etcd`:                                               "the list of designs (etcd.Mode, the simulator side)",
+	`designs/designs.go etcdtab`:                                            "the list of designs (etcdtab.Tab, the window side)",
+	`designs/designs.go "github.com/lockscope/lockscope/sim/redis"`:         "the list of designs (the simulator side's package)",
+	`designs/designs.go "github.com/lockscope/lockscope/widgets/redis"`:     "the list of designs (the window side's package)",
+	`designs/designs.go redis`:                                              "the list of designs (redis.Mode, the simulator side)",
+	`designs/designs.go redistab`:                                           "the list of designs (redistab.Tab, the window side)",
+	// The simulator sides for the tests that cannot link the window, held
+	// to the list by a test of package designs.
+	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/zookeeper"`: "the simulator sides for tests (the design's package)",
+	`sim/simtest/designs.go zookeeper`:                                      "the simulator sides for tests (zookeeper.Mode)",
+	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/redlock"`:   "the simulator sides for tests (the design's package)",
+	`sim/simtest/designs.go redlock`:                                        "the simulator sides for tests (redlock.Mode)",
+	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/etcd"`:      "the simulator sides for tests (the design's package)",
+	`sim/simtest/designs.go etcd`:                                           "the simulator sides for tests (etcd.Mode)",
+	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/redis"`:     "the simulator sides for tests (the design's package)",
+	`sim/simtest/designs.go redis`:                                          "the simulator sides for tests (redis.Mode)",
 }
 
 // ownDesignFile says which design's own file rel is, "" for none: a file
@@ -158,7 +177,7 @@ func f() string { return "a ZooKeeper session" + ` + "`etcd`" + ` + fmt.Sprint(e
 		"sim/etcd/raft.go": "etcd", "widgets/redis/keys.go": "redis", "widgets/etcd/tab.go": "etcd", "sim/etcd/x/y.go": "etcd",
 		"sim/etcd.go": "", "sim/etcd_raft.go": "", "app/redis.go": "", "widgets/etcd.go": "", "app/etcd/tab.go": "",
 		"app/etcd_lease.go": "", "sim/storage.go": "", "sim/breaker/etcd.go": "", "cmd/lockscope/redis.go": "",
-		"sim/designs/designs.go": "", "widgets/designs/designs.go": "",
+		"designs/designs.go": "", "sim/simtest/designs.go": "",
 	} {
 		assert.Equal(t, own, ownDesignFile(rel, designs), rel)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
@@ -26,7 +25,7 @@ func traceBytes(t *testing.T, sc *sim.Scenario) []byte {
 }
 
 func TestRunsAreDeterministic(t *testing.T) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range simtest.PresetNames() {
 		t.Run(name, func(t *testing.T) {
 			sc := simtest.Preset(t, name, nil)
 			a, b := traceBytes(t, sc), traceBytes(t, sc.Clone())
@@ -43,7 +42,7 @@ func TestRunsAreDeterministic(t *testing.T) {
 // TestSeekMatchesStraightRun checks that rebuilding an instant from a
 // checkpoint equals running straight to it, for every preset.
 func TestSeekMatchesStraightRun(t *testing.T) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range simtest.PresetNames() {
 		t.Run(name, func(t *testing.T) {
 			sc := simtest.Preset(t, name, nil)
 			rec, err := sim.Record(sc)

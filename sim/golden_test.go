@@ -39,7 +39,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 
 	"github.com/lockscope/lockscope/sim/simtest"
@@ -64,7 +63,7 @@ var traceGoldenDir = filepath.Join("testdata", "golden", "traces")
 // (simtest.WriteTraceTSV).
 func presetTraceText(t *testing.T, name string) string {
 	t.Helper()
-	sc, err := assets.Preset(name)
+	sc, err := simtest.Load(name)
 	require.NoError(t, err)
 	s, err := sim.New(sc)
 	require.NoError(t, err)
@@ -85,7 +84,7 @@ func presetTraceText(t *testing.T, name string) string {
 // TestPresetTraceGolden: every preset's summary and whole trace, so that a
 // speed-up of the engine cannot change what the window shows either.
 func TestPresetTraceGolden(t *testing.T) {
-	names := assets.PresetNames()
+	names := simtest.PresetNames()
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			compareGolden(t, filepath.Join("traces", name+".txt"), presetTraceText(t, name))

@@ -130,15 +130,22 @@ func TraitsOf(mode string) Traits {
 
 var modes = map[string]Mode{}
 
-// RegisterMode makes a mode available to scenarios; modes call it from init.
-func RegisterMode(m Mode) {
+// AddMode makes a design's simulator side available to scenarios. The list
+// of designs (package designs) calls it for each of its entries at start,
+// before any scenario is read; no design adds itself. It refuses a mode
+// without a name, a name or a place taken, and a design whose options cannot
+// be bound or that would refuse a field or option without words for it.
+func AddMode(m Mode) error {
+	if m == nil || m.Name() == "" {
+		return fmt.Errorf("sim: a mode without a name")
+	}
 	if _, dup := modes[m.Name()]; dup {
-		panic("sim: mode registered twice: " + m.Name())
+		return fmt.Errorf("sim: mode registered twice: %s", m.Name())
 	}
 	if place := m.Traits().Place; place != 0 {
 		for _, o := range modes {
 			if o.Traits().Place == place {
-				panic(fmt.Sprintf("sim: modes %s and %s both take place %d", o.Name(), m.Name(), place))
+				return fmt.Errorf("sim: modes %s and %s both take place %d", o.Name(), m.Name(), place)
 			}
 		}
 	}
@@ -147,10 +154,19 @@ func RegisterMode(m Mode) {
 		err = checkRefusals(m, set, fresh)
 	}
 	if err != nil {
-		panic("sim: " + err.Error())
+		return fmt.Errorf("sim: %w", err)
 	}
 	registerOptions(set, fresh)
 	modes[m.Name()] = m
+	return nil
+}
+
+// RegisterMode is AddMode for a mode that cannot fail (a test's): it panics
+// with AddMode's error.
+func RegisterMode(m Mode) {
+	if err := AddMode(m); err != nil {
+		panic(err.Error())
+	}
 }
 
 // ModeNames lists the registered designs in the order of their places

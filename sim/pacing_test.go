@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
@@ -179,7 +178,7 @@ func TestEasingGivesWayToTheKeyMessages(t *testing.T) {
 // "playback": at the window's pace every preset plays in 20 to 60 s, its
 // key messages each on show for 0.3 s at least.
 func TestEveryPresetTellsItsStoryInAMinute(t *testing.T) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range simtest.PresetNames() {
 		t.Run(name, func(t *testing.T) {
 			rec, err := sim.Record(simtest.Preset(t, name, nil))
 			require.NoError(t, err)

@@ -89,9 +89,9 @@ func TestParseScenarioErrorsNameTheField(t *testing.T) {
 }
 
 func TestScenarioRoundTrip(t *testing.T) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range simtest.PresetNames() {
 		t.Run(name, func(t *testing.T) {
-			sc, err := assets.Preset(name)
+			sc, err := simtest.Load(name)
 			require.NoError(t, err)
 			b, err := sc.Marshal()
 			require.NoError(t, err)
@@ -116,7 +116,7 @@ func TestScenarioCloneIsDeep(t *testing.T) {
 }
 
 func FuzzParseScenario(f *testing.F) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range simtest.PresetNames() {
 		b, _ := assets.PresetFile(name)
 		f.Add(b)
 	}

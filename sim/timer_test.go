@@ -15,8 +15,6 @@ import (
 // engine's timer bookkeeping is seen on its own.
 type timerMode struct{}
 
-func init() { sim.RegisterMode(timerMode{}) }
-
 func (timerMode) Name() string                                  { return "timer-test" }
 func (timerMode) Defaults(sc *sim.Scenario)                     {}
 func (timerMode) Validate(sc *sim.Scenario) error               { return nil }

@@ -3,7 +3,7 @@
 // strip, the trade-off map — and the drawing helpers every picture uses,
 // once: object pools, text measuring and fitting, placing, the palette,
 // time formatting. A design's own state picture and tab live in its folder
-// below (widgets/<design>/, registered by widgets/designs). They only
+// below (widgets/<design>/, listed in package designs). They only
 // draw: every value comes from a sim.Snapshot or sim.Timeline handed to
 // them, and they never change the simulation.
 //

@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
@@ -22,8 +22,8 @@ import (
 func TestSayIsTheSimulatorsEnglish(t *testing.T) {
 	require.Equal(t, i18n.English, i18n.Current())
 	seen := map[string]bool{}
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range simtest.PresetNames() {
+		sc, err := simtest.Load(name)
 		require.NoError(t, err)
 		rec, err := sim.Record(sc)
 		require.NoError(t, err)
@@ -84,8 +84,8 @@ func TestTraceNotesAreTheSimulatorsEnglish(t *testing.T) {
 	require.Equal(t, i18n.English, i18n.Current())
 	figures := map[string]bool{"fault": true, "change": true, "watch": true}
 	seen := map[string]bool{}
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range simtest.PresetNames() {
+		sc, err := simtest.Load(name)
 		require.NoError(t, err)
 		rec, err := sim.Record(sc)
 		require.NoError(t, err)

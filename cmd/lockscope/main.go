@@ -20,6 +20,8 @@ import (
 
 	"github.com/lockscope/lockscope/app"
 	"github.com/lockscope/lockscope/assets"
+	"github.com/lockscope/lockscope/designs"
+	"github.com/lockscope/lockscope/sim"
 )
 
 // version is the program's version. The Makefile sets it from FyneApp.toml
@@ -69,6 +71,10 @@ func main() {
 
 // run is the whole program behind main, so tests drive it without exec.
 func run(args []string, stdout, stderr io.Writer) int {
+	if err := designs.InstallAll(); err != nil {
+		fmt.Fprintf(stderr, "lockscope: the list of designs: %s\n", oneLine(err))
+		return exitFailure
+	}
 	if len(args) == 0 {
 		app.Version = version
 		openWindow()
@@ -117,8 +123,8 @@ func oneLine(err error) string {
 // listPresets prints each preset with the scenario's name as its caption.
 func listPresets(stdout, stderr io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for _, name := range assets.PresetNames() {
-		sc, err := assets.Preset(name)
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
+		sc, err := app.Preset(name)
 		if err != nil {
 			tw.Flush()
 			fmt.Fprintf(stderr, "lockscope: %s\n", oneLine(err))

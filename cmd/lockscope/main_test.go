@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockscope/lockscope/app"
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 )
@@ -57,11 +58,11 @@ func TestPresetsListsEveryPresetWithItsName(t *testing.T) {
 	code, stdout, stderr := invoke("presets")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	names := assets.PresetNames()
+	names := assets.PresetNames(sim.ModeNames())
 	require.Len(t, lines, len(names))
 	require.Contains(t, names, "redis-gc-pause")
 	for i, name := range names {
-		sc, err := assets.Preset(name)
+		sc, err := app.Preset(name)
 		require.NoError(t, err)
 		fields := strings.Fields(lines[i])
 		require.NotEmpty(t, fields)
@@ -430,7 +431,7 @@ func TestSweepTable(t *testing.T) {
 // pacing of the run says (DESIGN.md), and every preset tells its story
 // in 20 to 60 s, each key message on show for 0.3 s at least.
 func TestRunJSONPlaybackIsTheWindows(t *testing.T) {
-	for _, name := range assets.PresetNames() {
+	for _, name := range assets.PresetNames(sim.ModeNames()) {
 		code, stdout, stderr := invoke("run", name, "--json")
 		require.Equal(t, 0, code, stderr)
 		var sum sim.Summary
@@ -442,7 +443,7 @@ func TestRunJSONPlaybackIsTheWindows(t *testing.T) {
 		assert.GreaterOrEqual(t, pb.KeyMessages, 1, name)
 		assert.GreaterOrEqual(t, pb.MinKeyMessageSeconds, 0.3, name)
 
-		sc, err := assets.Preset(name)
+		sc, err := app.Preset(name)
 		require.NoError(t, err)
 		rec, err := sim.Record(sc)
 		require.NoError(t, err)

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // BenchmarkScheduleRuns runs random schedules of each mode's happy path
@@ -15,7 +15,7 @@ import (
 func BenchmarkScheduleRuns(b *testing.B) {
 	for _, name := range []string{"redis-happy-path", "redlock-happy-path", "zk-happy-path", "etcd-happy-path"} {
 		b.Run(name, func(b *testing.B) {
-			sc, err := assets.Preset(name)
+			sc, err := simtest.Load(name)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func BenchmarkBreak(b *testing.B) {
 		{"redlock-happy-path", Budget{Kinds: []sim.FaultKind{KindClockJump}}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			sc, err := assets.Preset(tc.name)
+			sc, err := simtest.Load(tc.name)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,14 +11,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 func preset(t *testing.T, name string) *sim.Scenario {
 	t.Helper()
-	sc, err := assets.Preset(name)
+	sc, err := simtest.Load(name)
 	require.NoError(t, err)
 	return sc
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // need returns the address or setting run.sh exported under name. Without
@@ -111,3 +112,7 @@ func runSafely(t *testing.T, s interface{ Run() sim.Summary }) {
 	}()
 	s.Run()
 }
+
+// TestMain installs the designs' simulator sides the tests run beside the
+// real servers (simtest.Modes): no design adds itself.
+func TestMain(m *testing.M) { simtest.Main(m) }

@@ -81,7 +81,9 @@ var (
 	RoleCandidate = sim.NewRole("candidate")
 )
 
-func init() { sim.RegisterMode(etcdMode{}) }
+// Mode is the design's simulator side, a value: the list of designs
+// (package designs) installs it with sim.AddMode at start.
+var Mode sim.Mode = etcdMode{}
 
 type etcdMode struct{}
 

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // etcdRun runs a scenario to its end with the trace on.
@@ -26,7 +26,7 @@ func etcdRun(t *testing.T, sc *sim.Scenario) (*sim.Sim, sim.Summary) {
 
 func etcdPreset(t *testing.T, name string) *sim.Scenario {
 	t.Helper()
-	sc, err := assets.Preset(name)
+	sc, err := simtest.Load(name)
 	require.NoError(t, err)
 	return sc
 }
@@ -443,7 +443,7 @@ func TestEtcdRestartedMemberCatchesUp(t *testing.T) {
 
 // TestEtcdDeterministic: same scenario, same seed, same trace.
 func TestEtcdDeterministic(t *testing.T) {
-	for _, name := range assets.PresetsFor("etcd") {
+	for _, name := range simtest.PresetsFor("etcd") {
 		t.Run(name, func(t *testing.T) {
 			a, sa := etcdRun(t, etcdPreset(t, name))
 			b, sb := etcdRun(t, etcdPreset(t, name))
@@ -457,7 +457,7 @@ func TestEtcdDeterministic(t *testing.T) {
 // equals the one of a run played straight to that instant, in any seek
 // order, so Clone shares nothing with the original.
 func TestEtcdSeekMatchesFreshRun(t *testing.T) {
-	for _, name := range assets.PresetsFor("etcd") {
+	for _, name := range simtest.PresetsFor("etcd") {
 		t.Run(name, func(t *testing.T) {
 			sc := etcdPreset(t, name)
 			rec, err := sim.Record(sc)

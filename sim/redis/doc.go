@@ -1,8 +1,8 @@
 // Package redis is the single-instance Redis lock: a master (and, with a
 // replica, Sentinel's failover to it) holding the lock key with SET NX PX,
 // and clients running Redisson's RLock (its lock and unlock scripts, the
-// watchdog). Redlock's masters are this package's Server. It is a
-// sim.Mode registered from init; importing sim/designs registers it. Its
-// figures and their sources are in redis.go; ARCHITECTURE.md is the map of
-// the whole program.
+// watchdog). Redlock's masters are this package's Server. Its sim.Mode is
+// the value Mode, which the list of designs (package designs) installs at
+// start. Its figures and their sources are in redis.go; ARCHITECTURE.md is
+// the map of the whole program.
 package redis

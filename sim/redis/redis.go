@@ -26,7 +26,9 @@ const RequestTimeout = 3 * time.Second
 // idempotent.
 const RedissonRetryAttempts = 3
 
-func init() { sim.RegisterMode(redisMode{}) }
+// Mode is the design's simulator side, a value: the list of designs
+// (package designs) installs it with sim.AddMode at start.
+var Mode sim.Mode = redisMode{}
 
 type redisMode struct{}
 

@@ -111,7 +111,9 @@ func redlockRetryDelay(ctx sim.Ctx) time.Duration {
 	return lo + time.Duration(ctx.Rand().Int64N(int64(span)))
 }
 
-func init() { sim.RegisterMode(redlockMode{}) }
+// Mode is the design's simulator side, a value: the list of designs
+// (package designs) installs it with sim.AddMode at start.
+var Mode sim.Mode = redlockMode{}
 
 type redlockMode struct{}
 

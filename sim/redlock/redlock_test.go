@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
@@ -400,7 +399,7 @@ func TestRedlockPresets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.preset, func(t *testing.T) {
-			sc, err := assets.Preset(tt.preset)
+			sc, err := simtest.Load(tt.preset)
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, len(sc.Captions), 3)
 			for _, c := range sc.Captions {
@@ -457,7 +456,7 @@ func TestRedlockRestartVariants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sc, err := assets.Preset("redlock-restart-no-persist")
+			sc, err := simtest.Load("redlock-restart-no-persist")
 			require.NoError(t, err)
 			require.Equal(t, sim.FaultCrash, sc.Faults[1].Kind())
 			require.Equal(t, sim.FaultRestart, sc.Faults[2].Kind())
@@ -479,7 +478,7 @@ func TestRedlockRestartVariants(t *testing.T) {
 func TestRedlockMidWorkPause(t *testing.T) {
 	for _, check := range []bool{false, true} {
 		t.Run(fmt.Sprint("checkValidity=", check), func(t *testing.T) {
-			sc, err := assets.Preset("redlock-pause-after-acquire")
+			sc, err := simtest.Load("redlock-pause-after-acquire")
 			require.NoError(t, err)
 			sc.Faults[0] = sim.Fault{At: sim.Duration(time.Second), Pause: "client-1", For: sim.Duration(12 * time.Second)}
 			redlock.CheckValidity.Set(sc, check)
@@ -584,9 +583,9 @@ func TestRedlockMasterClocks(t *testing.T) {
 // TestRedlockDeterminism: the same scenario and seed give the same trace,
 // and a sim's clone runs on without touching the original's state.
 func TestRedlockDeterminism(t *testing.T) {
-	for _, name := range assets.PresetsFor("redlock") {
+	for _, name := range simtest.PresetsFor("redlock") {
 		t.Run(name, func(t *testing.T) {
-			sc, err := assets.Preset(name)
+			sc, err := simtest.Load(name)
 			require.NoError(t, err)
 			a, b := record(t, sc), record(t, sc.Clone())
 			require.Equal(t, a.Trace(), b.Trace())

@@ -1,6 +1,8 @@
 // Package simtest holds the helpers the simulator's tests share across
 // packages: package sim's own tests and each design's, which live in the
-// design's folder. It is imported by tests only.
+// design's folder: the designs' simulator sides (Modes, Install, Main), the
+// bundled presets read from the source tree (Load, PresetNames), a run, a
+// grant. It is imported by tests only, and imports nothing above sim.
 package simtest
 
 import (
@@ -8,15 +10,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 )
 
-// Preset is the bundled preset name, edited by edit (when not nil) and
-// valid; the test stops if it is not.
+// Preset is the bundled preset name (Load), edited by edit (when not nil)
+// and valid; the test stops if it is not.
 func Preset(t testing.TB, name string, edit func(*sim.Scenario)) *sim.Scenario {
 	t.Helper()
-	sc, err := assets.Preset(name)
+	sc, err := Load(name)
 	require.NoError(t, err)
 	if edit != nil {
 		edit(sc)

@@ -8,17 +8,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
-	_ "github.com/lockscope/lockscope/widgets/designs" // every design's tab and controls
+	"github.com/lockscope/lockscope/sim/simtest"
+
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 // Every tab's slider, the design's rule applied, reads back what it wrote
 // across its range, in a scenario the simulator takes.
 func TestSlidersRoundTrip(t *testing.T) {
-	failover, err := assets.Preset("redis-failover")
+	failover, err := simtest.Load("redis-failover")
 	require.NoError(t, err)
 	for _, tab := range designtab.Tabs() {
 		sc := quietPreset(t, tab.Mode)
@@ -50,8 +50,8 @@ func TestSlidersRoundTrip(t *testing.T) {
 // every number of clients and servers makes a scenario it can run.
 func quietPreset(t *testing.T, mode string) *sim.Scenario {
 	t.Helper()
-	for _, name := range assets.PresetsFor(mode) {
-		sc, err := assets.Preset(name)
+	for _, name := range simtest.PresetsFor(mode) {
+		sc, err := simtest.Load(name)
 		require.NoError(t, err)
 		if len(sc.Faults) == 0 {
 			return sc
@@ -66,7 +66,7 @@ func quietPreset(t *testing.T, mode string) *sim.Scenario {
 // and its reading and writing of the scenario.
 func TestOneControlPerField(t *testing.T) {
 	for _, tab := range designtab.Tabs() {
-		sc, err := assets.Preset(tab.Preset)
+		sc, err := simtest.Load(tab.Preset)
 		require.NoError(t, err)
 		for _, key := range tab.Sliders {
 			spec, shared := tab.Slider(key), tab.SliderBase(key)
@@ -134,7 +134,7 @@ func TestLogSlidersHaveAUsableResolution(t *testing.T) {
 }
 
 func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
-	sc, err := assets.Preset("redis-gc-pause")
+	sc, err := simtest.Load("redis-gc-pause")
 	require.NoError(t, err)
 	spec := designtab.Sliders["pause"]
 	v, ok := spec.Value(sc)
@@ -144,7 +144,7 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 	spec.Apply(c, 4)
 	assert.Equal(t, sim.Duration(4*time.Second), c.Faults[0].For)
 
-	happy, err := assets.Preset("redis-happy-path")
+	happy, err := simtest.Load("redis-happy-path")
 	require.NoError(t, err)
 	_, ok = spec.Value(happy)
 	assert.False(t, ok, "nothing to edit: the slider is off")
@@ -156,7 +156,7 @@ func TestPauseSliderEditsPausesAndAddsNone(t *testing.T) {
 
 func TestTogglesRoundTrip(t *testing.T) {
 	for _, tab := range designtab.Tabs() {
-		sc, err := assets.Preset(tab.Preset)
+		sc, err := simtest.Load(tab.Preset)
 		require.NoError(t, err)
 		for _, key := range tab.Toggles {
 			spec := tab.Toggle(key)
@@ -178,7 +178,7 @@ func TestModeTabsAreComplete(t *testing.T) {
 		seen[tab.Mode] = true
 		assert.NotEmpty(t, tab.Title)
 		assert.NotNil(t, tab.NewState, tab.Mode)
-		assert.Contains(t, assets.PresetsFor(tab.Mode), tab.Preset, "%s opens with one of its presets", tab.Mode)
+		assert.Contains(t, simtest.PresetsFor(tab.Mode), tab.Preset, "%s opens with one of its presets", tab.Mode)
 		for _, k := range tab.Sliders {
 			assert.NotNil(t, tab.Slider(k).Value, "%s's slider %s is a shared one or its design's option's", tab.Mode, k)
 		}

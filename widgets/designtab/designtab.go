@@ -4,8 +4,8 @@
 // interface (StateView), the tab's description (ModeTab), the sliders and
 // toggles a tab can show (SliderSpec, ToggleSpec, the ones several tabs
 // share), the formatting helpers their values use, and the one list of
-// tabs each design's folder adds itself to from its init (Register). The
-// window (app) builds one tab per entry of Tabs. Like every widget
+// tabs the list of designs (package designs) adds each design's to at start
+// (Register). The window (app) builds one tab per entry of Tabs. Like every widget
 // package, it never imports app.
 package designtab
 
@@ -111,7 +111,9 @@ var registered = map[string]ModeTab{}
 
 // Register adds a design's tab to the window, with the sliders and toggles
 // only it shows that are none of its options' (added to Sliders and
-// Toggles); a design's window folder calls it from its init. A mode has
+// Toggles); the list of designs (package designs) calls it for each of
+// its entries at start, after the simulator side. The tab's mode must be
+// one the simulator has (sim.AddMode), so no tab is left out. A mode has
 // one tab, and a control's key is one control's for good (settings and
 // translations are keyed by it), so either given twice is a mistake and
 // panics, as is a rule for a control the tab does not list and a key the
@@ -119,6 +121,9 @@ var registered = map[string]ModeTab{}
 func Register(tab ModeTab, sliders map[string]SliderSpec, toggles map[string]ToggleSpec) {
 	if tab.Mode == "" {
 		panic("designtab: a tab without a mode")
+	}
+	if _, err := sim.LookupMode(tab.Mode); err != nil {
+		panic("designtab: the tab of mode " + tab.Mode + " has no simulator side: " + err.Error())
 	}
 	if _, dup := registered[tab.Mode]; dup {
 		panic("designtab: mode " + tab.Mode + " has a tab already")
@@ -148,8 +153,9 @@ func Register(tab ModeTab, sliders map[string]SliderSpec, toggles map[string]Tog
 }
 
 // Tabs lists the registered tabs in window order: the simulator's order of
-// its designs (their Traits.Place, sim.ModeNames), leaving out a tab whose
-// mode the simulator does not list.
+// its designs (their Traits.Place, sim.ModeNames). Register refuses a tab
+// of a mode the simulator does not have, so none is left out; a design the
+// simulator has without a tab (a test's) has none in the window.
 func Tabs() []ModeTab {
 	var out []ModeTab
 	for _, mode := range sim.ModeNames() {

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/lockscope/lockscope/sim"
-	_ "github.com/lockscope/lockscope/widgets/designs" // every design's tab and controls
+
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 

@@ -1,8 +1,8 @@
 // Package etcd is the etcd lock's side of the window, one folder as its
 // simulation is (sim/etcd): its state picture (Keys: the keys under the
 // mutex prefix with their leases and watches), its tab (tab.go: the
-// sliders and toggles only it shows, its protocol lines), registered with
-// designtab from init and imported once by widgets/designs.
+// sliders and toggles only it shows, its protocol lines), the value
+// Tab, which the list of designs (package designs) installs at start.
 package etcd
 
 import (

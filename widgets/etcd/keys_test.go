@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	etcdsim "github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
@@ -21,7 +21,7 @@ import (
 // at t.
 func etcdSnapshot(t *testing.T, preset string, at time.Duration, edit func(sc *sim.Scenario)) *sim.Snapshot {
 	t.Helper()
-	sc, err := assets.Preset(preset)
+	sc, err := simtest.Load(preset)
 	require.NoError(t, err)
 	if edit != nil {
 		edit(sc)

@@ -43,10 +43,12 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	return append(out, i18n.F("etcd.proto.unlock", "ttl", widgets.ShortTime(ttl), "n", n, "quorum", n/2+1))
 }
 
-// etcdModeTab is the etcd tab: its state picture, the preset it opens with,
+// Tab is the etcd tab: its state picture, the preset it opens with,
 // its sliders and toggles (the shared ones in designtab with its rules for
 // them, its own below) and its protocol lines.
-var etcdModeTab = designtab.ModeTab{
+// It is the design's window side, a value: the list of designs (package
+// designs) installs it with designtab.Register at start.
+var Tab = designtab.ModeTab{
 	Mode:       "etcd",
 	Title:      "etcd",
 	StateTitle: "state.etcd",
@@ -73,5 +75,3 @@ var etcdModeTab = designtab.ModeTab{
 		"etcdHerd": "herd", "etcdFencing": "fencing", "etcdPreVote": "preVote"},
 	Protocol: etcdProtocol,
 }
-
-func init() { designtab.Register(etcdModeTab, nil, nil) }

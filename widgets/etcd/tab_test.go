@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	etcdsim "github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 func TestEtcdGrantedTTL(t *testing.T) {
@@ -25,7 +25,7 @@ func TestEtcdGrantedTTL(t *testing.T) {
 }
 
 func TestEtcdProtocolFollowsTheScenario(t *testing.T) {
-	sc, err := assets.Preset("etcd-lease-expiry")
+	sc, err := simtest.Load("etcd-lease-expiry")
 	require.NoError(t, err)
 	lines := etcdProtocol(sc)
 	assert.Equal(t, "session: LeaseGrant TTL 2 s; KeepAlive every 667 ms (TTL/3)", lines[0])

@@ -1,8 +1,8 @@
 // Package redis is the Redis lock's side of the window, one folder as its
 // simulation is (sim/redis): its state picture (Keys: the lock key on each
 // server with its TTL bar), its tab (tab.go: the sliders and toggles only
-// it shows, its protocol lines), registered with designtab from init and
-// imported once by widgets/designs.
+// it shows, its protocol lines), the value Tab, which the list of designs
+// (package designs) installs at start.
 package redis
 
 import (

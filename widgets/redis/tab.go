@@ -10,10 +10,12 @@ import (
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
-// redisModeTab is the Redis tab: its state picture, the preset it opens with,
+// Tab is the Redis tab: its state picture, the preset it opens with,
 // its sliders and toggles (the shared ones in designtab, its own below)
 // and its protocol lines.
-var redisModeTab = designtab.ModeTab{
+// It is the design's window side, a value: the list of designs (package
+// designs) installs it with designtab.Register at start.
+var Tab = designtab.ModeTab{
 	Mode:       "redis",
 	Title:      "Redis",
 	StateTitle: "state.redis",
@@ -41,8 +43,6 @@ var redisModeTab = designtab.ModeTab{
 	},
 	Protocol: redisProtocol,
 }
-
-func init() { designtab.Register(redisModeTab, nil, nil) }
 
 // redisProtocol is the Redis lock as the scenario runs it, command by
 // command, with its figures.

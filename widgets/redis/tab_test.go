@@ -6,20 +6,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	redissim "github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // TestFailoverAfterSliderNeedsAReplica: Sentinel's delay is off without a
 // replica and reads the scenario's own value with one.
 func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
-	spec := redisModeTab.Slider(redissim.FailoverAfter.Key)
-	plain, err := assets.Preset("redis-gc-pause")
+	spec := Tab.Slider(redissim.FailoverAfter.Key)
+	plain, err := simtest.Load("redis-gc-pause")
 	require.NoError(t, err)
 	_, ok := spec.Value(plain)
 	assert.False(t, ok, "no replica: nothing for Sentinel to promote")
-	failover, err := assets.Preset("redis-failover")
+	failover, err := simtest.Load("redis-failover")
 	require.NoError(t, err)
 	v, ok := spec.Value(failover)
 	require.True(t, ok)
@@ -28,7 +28,7 @@ func TestFailoverAfterSliderNeedsAReplica(t *testing.T) {
 }
 
 func TestRedisProtocolFollowsTheScenario(t *testing.T) {
-	sc, err := assets.Preset("redis-gc-pause")
+	sc, err := simtest.Load("redis-gc-pause")
 	require.NoError(t, err)
 	lines := redisProtocol(sc)
 	assert.Equal(t, "acquire: Redisson's lock script on the hash lock (HINCRBY our hold count, PEXPIRE 10000); held by another: retry after about 100 ms (jittered)", lines[0])

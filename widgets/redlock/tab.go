@@ -42,10 +42,12 @@ func redlockProtocol(sc *sim.Scenario) []string {
 	return append(out, i18n.T("redlock.proto.noToken"))
 }
 
-// redlockModeTab is the Redlock tab: its state picture, the preset it opens
+// Tab is the Redlock tab: its state picture, the preset it opens
 // with, its sliders and toggles (the shared ones in designtab with its rules
 // for them, its own below) and its protocol lines.
-var redlockModeTab = designtab.ModeTab{
+// It is the design's window side, a value: the list of designs (package
+// designs) installs it with designtab.Register at start.
+var Tab = designtab.ModeTab{
 	Mode:       "redlock",
 	Title:      "Redlock",
 	StateTitle: "state.redlock",
@@ -87,5 +89,3 @@ var redlockModeTab = designtab.ModeTab{
 		"redlockDriftFactor": "driftFactor", "redlockSequential": "sequential", "redlockContextTimeout": "contextTimeout"},
 	Protocol: redlockProtocol,
 }
-
-func init() { designtab.Register(redlockModeTab, nil, nil) }

@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/sim"
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
 
 func TestRedlockProtocolFollowsTheScenario(t *testing.T) {
-	sc, err := assets.Preset("redlock-happy-path")
+	sc, err := simtest.Load("redlock-happy-path")
 	require.NoError(t, err)
 	lines := redlockProtocol(sc)
 	assert.Equal(t, []string{
@@ -34,21 +34,21 @@ func TestRedlockProtocolFollowsTheScenario(t *testing.T) {
 }
 
 func TestRefusalIsTheModesOwnError(t *testing.T) {
-	happy, err := assets.Preset("redlock-happy-path")
+	happy, err := simtest.Load("redlock-happy-path")
 	require.NoError(t, err)
 	on := func(sc *sim.Scenario) { sc.Fencing = true }
 	assert.Equal(t, redlocksim.ErrFencing.Error(), designtab.Refusal(happy, on))
-	assert.Equal(t, redlocksim.ErrFencing.Error(), redlockModeTab.Toggle("fencing").DisabledWhy(happy))
+	assert.Equal(t, redlocksim.ErrFencing.Error(), Tab.Toggle("fencing").DisabledWhy(happy))
 	assert.False(t, happy.Fencing, "the scenario itself is left alone")
 
-	redis, err := assets.Preset("redis-gc-pause")
+	redis, err := simtest.Load("redis-gc-pause")
 	require.NoError(t, err)
 	assert.Empty(t, designtab.Refusal(redis, on), "Redis takes a fencing token")
 	assert.Empty(t, designtab.Toggles["fencing"].DisabledWhy(redis), "the shared fencing toggle is off limits only where the design refuses it")
 }
 
 func TestRedlockSlidersRoundTrip(t *testing.T) {
-	sc, err := assets.Preset("redlock-happy-path")
+	sc, err := simtest.Load("redlock-happy-path")
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		key   string
@@ -62,7 +62,7 @@ func TestRedlockSlidersRoundTrip(t *testing.T) {
 		{"latency", 600, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(600*time.Millisecond), sc.Latency) }, "600 ms"},
 		{"ttl", 8, func(sc *sim.Scenario) { assert.Equal(t, sim.Duration(8*time.Second), sc.TTL) }, "8 s"},
 	} {
-		spec := redlockModeTab.Slider(tc.key)
+		spec := Tab.Slider(tc.key)
 		c := sc.Clone()
 		spec.Apply(c, tc.value)
 		tc.check(c)

@@ -1,8 +1,8 @@
 // Package redlock is Redlock's side of the window, one folder as its
 // simulation is (sim/redlock): its state picture (VoteTally: each master's
 // vote and clock, each attempt's validity arithmetic), its tab (tab.go:
-// the sliders and toggles only it shows, its protocol lines), registered
-// with designtab from init and imported once by widgets/designs.
+// the sliders and toggles only it shows, its protocol lines), the value
+// Tab, which the list of designs (package designs) installs at start.
 package redlock
 
 import (

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
@@ -244,7 +244,7 @@ func TestVoteTallyMovesItsObjects(t *testing.T) {
 func TestVoteTallyShowsADownMasterAndAPausedHolder(t *testing.T) {
 	v, r := newTestTally(t, fyne.NewSize(560, 260))
 	// An instant when a try was just decided: the crashed masters timed out.
-	sc, err := assets.Preset("redlock-majority-down")
+	sc, err := simtest.Load("redlock-majority-down")
 	require.NoError(t, err)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
@@ -293,7 +293,7 @@ func BenchmarkVoteTallyFrame(b *testing.B) {
 	v := NewVoteTally()
 	w := test.NewTempWindow(b, v)
 	w.Resize(fyne.NewSize(560, 260))
-	sc, err := assets.Preset("redlock-clock-jump")
+	sc, err := simtest.Load("redlock-clock-jump")
 	require.NoError(b, err)
 	rec, err := sim.Record(sc)
 	require.NoError(b, err)
@@ -426,7 +426,7 @@ func TestTallyLayout(t *testing.T) {
 func TestVoteTallyMastersCellsReadAt1024(t *testing.T) {
 	t.Cleanup(func() { i18n.Set(i18n.English) })
 	const easyColW = 48 // holds "999 ms" on a master's TTL bar
-	majority, err := assets.Preset("redlock-majority-down")
+	majority, err := simtest.Load("redlock-majority-down")
 	require.NoError(t, err)
 	rec, err := sim.Record(majority)
 	require.NoError(t, err)

@@ -19,15 +19,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 )
 
 // RecordPreset records a bundled preset, closed when the test ends.
 func RecordPreset(t testing.TB, name string) *sim.Recording {
 	t.Helper()
-	sc, err := assets.Preset(name)
+	sc, err := simtest.Load(name)
 	require.NoError(t, err)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)

@@ -18,10 +18,12 @@ func zkSessionFormat(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64) + "→" + designtab.FormatSeconds(got.Seconds())
 }
 
-// zookeeperModeTab is the ZooKeeper tab: its state picture, the preset it
+// Tab is the ZooKeeper tab: its state picture, the preset it
 // opens with, its sliders and toggles (the shared ones in designtab with its
 // rules for them, its own below).
-var zookeeperModeTab = designtab.ModeTab{
+// It is the design's window side, a value: the list of designs (package
+// designs) installs it with designtab.Register at start.
+var Tab = designtab.ModeTab{
 	Mode:       "zookeeper",
 	Title:      "ZooKeeper",
 	StateTitle: "state.zookeeper",
@@ -48,5 +50,3 @@ var zookeeperModeTab = designtab.ModeTab{
 	Formerly: map[string]string{"zkSession": "ttl", "zkNodes": "nodes", "zkLatency": "latency",
 		"zkHerd": "herd", "zkFencing": "fencing", "zkRespectSuspended": "respectSuspended"},
 }
-
-func init() { designtab.Register(zookeeperModeTab, nil, nil) }

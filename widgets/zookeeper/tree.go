@@ -1,8 +1,8 @@
 // Package zookeeper is the ZooKeeper lock's side of the window, one folder
 // as its simulation is (sim/zookeeper): its state picture (ZNodeTree: the
 // lock znode's children, sessions and watches), its tab (tab.go: the
-// sliders and toggles only it shows), registered with designtab from init
-// and imported once by widgets/designs.
+// sliders and toggles only it shows), the value Tab, which the list of
+// designs (package designs) installs at start.
 package zookeeper
 
 import (

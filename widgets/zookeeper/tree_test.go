@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/widgettest"
@@ -22,7 +22,7 @@ import (
 // zkSnapshot records a bundled ZooKeeper preset and rebuilds instant at.
 func zkSnapshot(t *testing.T, preset string, at time.Duration) *sim.Snapshot {
 	t.Helper()
-	sc, err := assets.Preset(preset)
+	sc, err := simtest.Load(preset)
 	require.NoError(t, err)
 	rec, err := sim.Record(sc)
 	require.NoError(t, err)
