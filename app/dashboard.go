@@ -77,7 +77,7 @@ func (v *tabView) followDashboard(now bool) {
 	if !p.dashOn || p.Dashboard == nil || !v.ctl.Loaded() {
 		return
 	}
-	at, t := v.ctl.Cursor(), v.now()
+	at, t := v.ctl.Cursor(), v.clock.now()
 	if !now && v.dashFor == v.ctl.Recording() && at == v.dashAt {
 		return
 	}

@@ -21,7 +21,7 @@ func etcdTab(t *testing.T) (*Window, *tabView) {
 	t.Cleanup(w.Close)
 	v := w.tab("etcd")
 	require.NotNil(t, v, "the etcd mode has a tab")
-	v.frames = &fakeFrames{}
+	v.clock.frames = &fakeFrames{}
 	w.appTabs.SelectIndex(w.index(v))
 	require.Equal(t, "etcd", w.CurrentMode())
 	return w, v

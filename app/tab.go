@@ -3,7 +3,6 @@ package app
 import (
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -18,10 +17,6 @@ import (
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
-
-// FrameInterval is the real time between two frames while playing. When
-// paused no timer runs at all.
-const FrameInterval = time.Second / 30
 
 // Pictures are the drawings of one tab's instant — cluster, the mode's
 // state, caption, timeline and metrics — apart from the controls, so the
@@ -253,9 +248,7 @@ type tabView struct {
 
 	syncing bool // controls are being set from the scenario: ignore their callbacks
 
-	frames    frameSource
-	now       func() time.Time
-	lastFrame time.Time
+	clock *frameClock // plays the run (frameclock.go)
 
 	title   string         // the run's title when last shown
 	onTitle func(*tabView) // called when the title changes (the window's title follows the current tab)
@@ -278,8 +271,8 @@ func newTabView(spec designtab.ModeTab, win fyne.Window, tips *widgets.TipLayer)
 // the language changes.
 func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
 	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips,
-		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
-		frames: &tickerFrames{}, now: time.Now}
+		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{}}
+	v.clock = newFrameClock(v)
 	v.pics.Timeline.OnSeek = v.seek
 	v.pics.Timeline.SetTipLayer(tips)
 	v.pics.Cluster.OnTapNode = v.nodeMenu
@@ -684,89 +677,10 @@ func (v *tabView) redo() {
 	}
 }
 
-// syncTicker runs the frame source exactly while the controller plays.
-func (v *tabView) syncTicker() {
-	if v.ctl.Playing() {
-		v.startTicker()
-	} else {
-		v.stopTicker()
-	}
-}
+// syncTicker runs the frame clock exactly while the controller plays.
+func (v *tabView) syncTicker() { v.clock.sync() }
 
-func (v *tabView) startTicker() {
-	if v.frames.Running() {
-		return
-	}
-	v.lastFrame = v.now()
-	v.frames.Start(v.frame)
-}
-
-func (v *tabView) stopTicker() { v.frames.Stop() }
-
-// frame advances a playing run by the real time since the last frame.
-func (v *tabView) frame() {
-	if !v.frames.Running() {
-		return
-	}
-	now := v.now()
-	v.ctl.Advance(now.Sub(v.lastFrame))
-	v.lastFrame = now
-	if !v.ctl.Playing() {
-		v.stopTicker()
-	}
-	v.show()
-}
-
-// frameSource calls a frame function on the UI goroutine while running.
-type frameSource interface {
-	Start(frame func())
-	Stop()
-	Running() bool
-}
-
-// tickerFrames is the frame source of the window: a time.Ticker whose
-// ticks reach the UI goroutine through fyne.Do. It exists only while
-// playing, so a paused window runs no timer at all.
-type tickerFrames struct {
-	stop    chan struct{}
-	pending atomic.Bool // a frame is queued: drop ticks rather than pile them up
-}
-
-// Start implements frameSource; call it on the UI goroutine.
-func (t *tickerFrames) Start(frame func()) {
-	if t.stop != nil {
-		return
-	}
-	stop := make(chan struct{})
-	t.stop = stop
-	go func() {
-		tk := time.NewTicker(FrameInterval)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				if t.pending.CompareAndSwap(false, true) {
-					fyne.Do(func() {
-						t.pending.Store(false)
-						frame()
-					})
-				}
-			}
-		}
-	}()
-}
-
-// Stop implements frameSource; call it on the UI goroutine.
-func (t *tickerFrames) Stop() {
-	if t.stop != nil {
-		close(t.stop)
-		t.stop = nil
-	}
-}
-
-// Running implements frameSource.
-func (t *tickerFrames) Running() bool { return t.stop != nil }
+// stopTicker stops the frame clock.
+func (v *tabView) stopTicker() { v.clock.stop() }
 
 func contains(xs []string, x string) bool { return slices.Contains(xs, x) }

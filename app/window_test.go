@@ -41,7 +41,7 @@ func newTestWindow(t *testing.T) (*Window, *tabView, *fakeFrames, *time.Time) {
 	require.NotNil(t, v)
 	frames := &fakeFrames{}
 	clock := time.Unix(1000, 0)
-	v.frames, v.now = frames, func() time.Time { return clock }
+	v.clock.frames, v.clock.now = frames, func() time.Time { return clock }
 	return w, v, frames, &clock
 }
 
