@@ -140,7 +140,7 @@ func (w *Window) actions() []MenuGroup {
 		{Label: "action.nextPreset", Key: fyne.KeyPageDown, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
 		{Label: "action.prevPreset", Key: fyne.KeyPageUp, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
 		nil,
-		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent((*tabView).breakIt)},
+		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent(func(v *tabView) { v.breakIt.open() })},
 	}}
 	help := MenuGroup{Title: "menu.help", Actions: []*Action{
 		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},
@@ -284,7 +284,7 @@ func (w *Window) typedKey(ev *fyne.KeyEvent) {
 		w.help.Hide()
 		return
 	}
-	if v := w.current(); ev.Name == fyne.KeyEscape && w.tour == nil && v != nil && v.closeBreakResult() {
+	if v := w.current(); ev.Name == fyne.KeyEscape && w.tour == nil && v != nil && v.breakIt.closeResult() {
 		return
 	}
 	if w.tour != nil { // the tour is modal: its keys only

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -235,10 +234,7 @@ type tabView struct {
 	content                 fyne.CanvasObject
 	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
 	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
-	breakBtn                *widgets.TipButton
-	brk                     *breakFlow    // the Break it search running, nil when none (breakit.go)
-	breakDeliver            func(func())  // hands the search's results to the UI goroutine; nil: fyne.Do
-	breakResult             dialog.Dialog // the search's result on show, nil when closed; Escape closes it
+	breakIt                 *breakIt        // the Break it search (breakit.go)
 
 	log        *EventLog      // the trace around the cursor (eventlog.go)
 	dashFor    *sim.Recording // the run, instant and time the dashboard was last worked out for (dashboard.go)
@@ -294,7 +290,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.delta = widgets.NewTipButton(i18n.T("toolbar.delta"), nil, v.stepDelta, v.tips, "toolbar.delta.tip")
 	v.back = widgets.NewTipButton(i18n.T("toolbar.back"), theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "toolbar.back.tip")
 	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
-	v.breakBtn = widgets.NewTipButton(i18n.T("toolbar.break"), theme.WarningIcon(), v.breakIt, v.tips, "toolbar.break.tip")
+	v.breakIt = newBreakIt(v)
 
 	var speedNames []string
 	for _, sp := range Speeds {
@@ -340,7 +336,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.bar = newFlow(container.NewHBox(v.play, v.step, v.delta, v.back, v.reset),
 		container.NewHBox(bold("toolbar.speed"), atLeast(150, v.speed)),
 		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, v.presets), 360)),
-		v.tradeoff.button, v.breakBtn)
+		v.tradeoff.button, v.breakIt.button)
 	v.bar.Objects = append(v.bar.Objects, toggles...)
 
 	for _, key := range v.spec.Sliders {

@@ -55,7 +55,7 @@ var tourStops = []tourStop{
 		return out
 	}, func(v *tabView) []fyne.CanvasObject {
 		out := []fyne.CanvasObject{v.play, v.step, v.back, v.reset, v.delta, v.speed, v.presets,
-			v.breakBtn, v.tradeoff.button}
+			v.breakIt.button, v.tradeoff.button}
 		for _, name := range slices.Sorted(maps.Keys(v.toggles)) {
 			out = append(out, v.toggles[name])
 		}
