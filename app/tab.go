@@ -236,10 +236,8 @@ type tabView struct {
 	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
 	breakIt                 *breakIt        // the Break it search (breakit.go)
 
-	log        *EventLog      // the trace around the cursor (eventlog.go)
-	dashFor    *sim.Recording // the run, instant and time the dashboard was last worked out for (dashboard.go)
-	dashAt     time.Duration
-	dashTime   time.Time
+	log        *EventLog     // the trace around the cursor (eventlog.go)
+	dash       *tabDashboard // the dashboard's following of the cursor (dashboard.go)
 	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
 
 	syncing bool // controls are being set from the scenario: ignore their callbacks
@@ -357,7 +355,7 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	top := v.bar
 	v.addEventLog()
-	v.addDashboard()
+	v.dash = newTabDashboard(v)
 	return newFlowBorder(top, container.NewStack(v.pics.Content(), v.tradeoff.content), v.status)
 }
 
@@ -380,7 +378,7 @@ func (v *tabView) showRun() {
 func (v *tabView) show() {
 	v.pics.Show(v.ctl)
 	v.follow()
-	v.followDashboard(false)
+	v.dash.follow(false)
 	switch {
 	case v.ctl.Playing() && v.play.Text != i18n.T("toolbar.pause"):
 		v.play.SetText(i18n.T("toolbar.pause"))
