@@ -105,12 +105,12 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	w := NewWindow(a)
 	v := w.tab("redis")
 	v.selectPreset("redis-happy-path")
-	for _, c := range v.sliders {
+	for _, c := range v.controls.sliders {
 		if c.spec.Key == "ttl" {
 			c.set(7.5)
 		}
 	}
-	v.toggles["watchdog"].SetChecked(true)
+	v.controls.toggles["watchdog"].SetChecked(true)
 	w.SetTheme(ThemeDark)
 	w.SetLanguage(i18n.Chinese)
 	last := len(w.tabs) - 1
@@ -132,7 +132,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	assert.Equal(t, "redis-happy-path", v.ctl.Origin())
 	assert.InDelta(t, 7.5, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "the TTL slider")
 	assert.True(t, isOn(v.ctl.Scenario(), "watchdog"), "the watchdog toggle")
-	assert.True(t, v.toggles["watchdog"].Checked, "and the control shows it")
+	assert.True(t, v.controls.toggles["watchdog"].Checked, "and the control shows it")
 	assert.Equal(t, Speed100, v.ctl.Speed())
 	assert.Equal(t, fyne.NewSize(1200, 800), w.settings.WindowSize())
 }
@@ -384,7 +384,7 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	require.True(t, ok)
 	require.NotEmpty(t, cp.Zh)
 	assert.Equal(t, cp.Zh, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)
-	for _, c := range v.sliders {
+	for _, c := range v.controls.sliders {
 		assert.Equal(t, i18n.In(i18n.Chinese, c.spec.NameKey()), c.spec.Name())
 	}
 	assert.Equal(t, i18n.In(i18n.Chinese, "slider.ttl.tip"), designtab.Sliders["ttl"].Help())

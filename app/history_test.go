@@ -196,7 +196,7 @@ func TestUndoIsCtrlZAndRedoCtrlShiftZ(t *testing.T) {
 
 	// What undo names follows the language, whatever it was made in.
 	v.seek(4 * time.Second)
-	v.toggles["watchdog"].SetChecked(true)
+	v.controls.toggles["watchdog"].SetChecked(true)
 	inChinese(t, w)
 	v = w.tab("redis")
 	undo, _ = entries()

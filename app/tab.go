@@ -201,19 +201,6 @@ func (p *Pictures) showCaption(c *Controller) {
 	}
 }
 
-// sliderControl is one parameter slider with its value read-out.
-type sliderControl struct {
-	spec   designtab.SliderSpec
-	slider *widgets.TipSlider
-	value  *widget.Label
-}
-
-// set moves the slider to value x, as a drag there would.
-func (c *sliderControl) set(x float64) { c.slider.SetValue(c.spec.Position(x)) }
-
-// current is the value the slider stands at.
-func (c *sliderControl) current() float64 { return c.spec.ValueAt(c.slider.Value) }
-
 // tabView is one mode's tab: its controller, controls and pictures, and
 // the ticker that plays it.
 type tabView struct {
@@ -227,18 +214,16 @@ type tabView struct {
 	delta                   *widgets.TipButton // +Δt
 	speed                   *widgets.TipSelect // the speed control's named stops (Speeds)
 	presets                 *widgets.TipSelect
-	presetSlugs             []string // the presets' file names, in the order of presets.Options
-	sliders                 []*sliderControl
-	toggles                 map[string]*widgets.TipCheck
+	presetSlugs             []string  // the presets' file names, in the order of presets.Options
+	controls                *controls // toggles and sliders (controls.go)
 	status                  *widget.Label
 	content                 fyne.CanvasObject
 	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
 	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
 	breakIt                 *breakIt        // the Break it search (breakit.go)
 
-	log        *EventLog     // the trace around the cursor (eventlog.go)
-	dash       *tabDashboard // the dashboard's following of the cursor (dashboard.go)
-	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
+	log  *EventLog     // the trace around the cursor (eventlog.go)
+	dash *tabDashboard // the dashboard's following of the cursor (dashboard.go)
 
 	syncing bool // controls are being set from the scenario: ignore their callbacks
 
@@ -265,7 +250,7 @@ func newTabView(spec designtab.ModeTab, win fyne.Window, tips *widgets.TipLayer)
 // the language changes.
 func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
 	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips,
-		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{}}
+		pics: NewPictures(spec)}
 	v.clock = newFrameClock(v)
 	v.pics.Timeline.OnSeek = v.seek
 	v.pics.Timeline.SetTipLayer(tips)
@@ -273,13 +258,6 @@ func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips
 	v.content = v.build()
 	return v
 }
-
-// sliderMinWidth is the shortest a slider's track gets in a crowded row:
-// still a track to drag along (its knob is about 20 points), and short
-// enough that ZooKeeper's and etcd's five slider cells share one row at
-// 1024 points, so their toolbars take three rows there, not four, and the
-// timeline has that row's room for its lanes (at 80 the last cell wrapped).
-const sliderMinWidth = 64
 
 func (v *tabView) build() fyne.CanvasObject {
 	v.tradeoff = newTradeoffView(v, v.pics.Content())
@@ -311,18 +289,8 @@ func (v *tabView) build() fyne.CanvasObject {
 	v.presets = widgets.NewTipSelect(presetOptions, v.choosePreset, v.tips, "toolbar.preset.tip")
 	v.presets.PlaceHolder = i18n.T("toolbar.preset.edited")
 
-	var toggles []fyne.CanvasObject
-	for _, key := range v.spec.Toggles {
-		spec := v.spec.Toggle(key)
-		c := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip())
-		c.OnChanged = func(on bool) { v.toggle(spec, c, on) }
-		v.toggles[key] = c
-		toggles = append(toggles, c)
-	}
+	v.controls = newControls(v)
 
-	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
-		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
-	}
 	bold := func(key string) *widget.Label {
 		return widget.NewLabelWithStyle(i18n.T(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
@@ -335,20 +303,9 @@ func (v *tabView) build() fyne.CanvasObject {
 		container.NewHBox(bold("toolbar.speed"), atLeast(150, v.speed)),
 		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, v.presets), 360)),
 		v.tradeoff.button, v.breakIt.button)
-	v.bar.Objects = append(v.bar.Objects, toggles...)
-
-	for _, key := range v.spec.Sliders {
-		spec := v.spec.Slider(key)
-		sc := &sliderControl{spec: spec,
-			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip()),
-			value:  widget.NewLabel("")}
-		sc.slider.Step = spec.TrackStep()
-		sc.slider.OnChanged = func(p float64) { v.slide(sc, spec.ValueAt(p)) }
-		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
-		v.sliders = append(v.sliders, sc)
-		name := widget.NewLabelWithStyle(spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(sliderMinWidth, sc.slider))
-		v.bar.Add(stretch(cell, 360))
+	v.bar.Objects = append(v.bar.Objects, v.controls.toggleCells()...)
+	for _, cell := range v.controls.sliderCells() {
+		v.bar.Add(cell)
 	}
 
 	v.status = widget.NewLabel("")
@@ -364,7 +321,8 @@ func (v *tabView) build() fyne.CanvasObject {
 func (v *tabView) showRun() {
 	v.pics.ShowRun(v.ctl)
 	v.delta.SetTip(i18n.F("toolbar.delta.tip", "t", widgets.FormatTime(v.ctl.DeltaT())))
-	v.showRunLog()
+	v.log.showRun(v.ctl)
+	v.controls.showRun()
 	v.syncControls()
 	v.syncSpeed()
 	v.show()
@@ -377,7 +335,8 @@ func (v *tabView) showRun() {
 // show redraws the instant at the cursor and the status line.
 func (v *tabView) show() {
 	v.pics.Show(v.ctl)
-	v.follow()
+	v.log.Follow(v.ctl.Cursor())
+	v.controls.follow()
 	v.dash.follow(false)
 	switch {
 	case v.ctl.Playing() && v.play.Text != i18n.T("toolbar.pause"):
@@ -402,30 +361,9 @@ func (v *tabView) syncControls() {
 	if sc == nil {
 		return
 	}
+	v.controls.sync(sc)
 	v.syncing = true
 	defer func() { v.syncing = false }()
-	for _, c := range v.sliders {
-		x, ok := c.spec.Value(sc)
-		if ok {
-			c.slider.Enable()
-			c.slider.SetValue(c.spec.Position(x))
-			c.value.SetText(c.spec.Format(x))
-		} else {
-			c.slider.Disable()
-			c.value.SetText(i18n.T("slider.none"))
-		}
-	}
-	for key, c := range v.toggles {
-		spec := v.spec.Toggle(key)
-		c.SetChecked(spec.Value(sc))
-		if why := spec.DisabledWhy(sc); why != "" {
-			c.Disable()
-			c.SetTip(why)
-		} else if c.Disabled() {
-			c.Enable()
-			c.SetTip(spec.Tip())
-		}
-	}
 	// An edited preset is not the preset: the picker shows the run's name
 	// with its edited mark, as the title and the status line do (choosing
 	// the preset again loads it as it was).
@@ -503,37 +441,6 @@ func (v *tabView) fail(err error) {
 	}
 	v.syncControls()
 	v.status.SetText(v.ctl.Status())
-}
-
-func (v *tabView) slide(c *sliderControl, x float64) {
-	c.value.SetText(c.spec.Format(x))
-	if v.syncing {
-		return
-	}
-	if old, ok := c.spec.Value(v.ctl.Effective()); ok && old == x {
-		return
-	}
-	if err := v.ctl.SetControl(c.spec.Name()+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
-		v.fail(err)
-		return
-	}
-	v.showRun()
-}
-
-func (v *tabView) toggle(spec designtab.ToggleSpec, c *widgets.TipCheck, on bool) {
-	if v.syncing {
-		return
-	}
-	v.unfocus()
-	what := i18n.F("toggle.off", "name", spec.Name())
-	if on {
-		what = i18n.F("toggle.on", "name", spec.Name())
-	}
-	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
-		v.fail(err)
-		return
-	}
-	v.showRun()
 }
 
 // choosePreset loads the preset of a picker's option.

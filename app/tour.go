@@ -43,21 +43,21 @@ var tourStops = []tourStop{
 	{"playback", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.play, v.speed} }, nil, nil},
 	{"sliders", func(v *tabView) []fyne.CanvasObject {
 		var out []fyne.CanvasObject
-		for _, s := range v.sliders {
+		for _, s := range v.controls.sliders {
 			out = append(out, s.slider, s.value)
 		}
 		return out
 	}, func(v *tabView) [][]fyne.CanvasObject {
 		var out [][]fyne.CanvasObject
-		for _, s := range v.sliders {
+		for _, s := range v.controls.sliders {
 			out = append(out, []fyne.CanvasObject{s.slider, s.value})
 		}
 		return out
 	}, func(v *tabView) []fyne.CanvasObject {
 		out := []fyne.CanvasObject{v.play, v.step, v.back, v.reset, v.delta, v.speed, v.presets,
 			v.breakIt.button, v.tradeoff.button}
-		for _, name := range slices.Sorted(maps.Keys(v.toggles)) {
-			out = append(out, v.toggles[name])
+		for _, name := range slices.Sorted(maps.Keys(v.controls.toggles)) {
+			out = append(out, v.controls.toggles[name])
 		}
 		return out
 	}},

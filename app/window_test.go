@@ -236,7 +236,7 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 }
 
 func (v *tabView) slider(key string) *sliderControl {
-	for _, s := range v.sliders {
+	for _, s := range v.controls.sliders {
 		if s.spec.Key == key {
 			return s
 		}
@@ -247,7 +247,7 @@ func (v *tabView) slider(key string) *sliderControl {
 func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
 	v.selectPreset("redis-failover")
-	replica := v.toggles["replica"]
+	replica := v.controls.toggles["replica"]
 	require.True(t, replica.Checked)
 
 	replica.SetChecked(false)
@@ -255,7 +255,7 @@ func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	assert.True(t, replica.Checked, "and the box goes back")
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "the error is shown in a dialog")
 
-	fencing := v.toggles["fencing"]
+	fencing := v.controls.toggles["fencing"]
 	fencing.SetChecked(true)
 	assert.True(t, v.ctl.Scenario().Fencing)
 	assert.Contains(t, v.pics.Protocol.Text, "INCR the fencing counter", "the protocol notes follow the toggles")

@@ -49,7 +49,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	assert.Contains(t, cluster, "follower")
 
 	// The herd toggle re-records with every waiter on the lock znode.
-	v.toggles["herd"].SetChecked(true)
+	v.controls.toggles["herd"].SetChecked(true)
 	require.True(t, isOn(v.ctl.Scenario(), "herd"))
 	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
@@ -99,7 +99,7 @@ func TestZKTabSessionExpiry(t *testing.T) {
 	v := zkTab(t)
 	v.selectPreset("zk-session-expiry")
 	require.Equal(t, "zk-session-expiry", v.ctl.Origin())
-	stop := v.toggles["respectSuspended"]
+	stop := v.controls.toggles["respectSuspended"]
 	require.True(t, stop.Checked)
 	assert.Zero(t, v.ctl.Recording().Summary().StaleWritesAccepted)
 	assert.True(t, v.ctl.Recording().Summary().Safe)
@@ -127,7 +127,7 @@ func TestZKTabFencing(t *testing.T) {
 	require.False(t, sum.Safe)
 	assert.Equal(t, 1, sum.StaleWritesAccepted)
 
-	v.toggles["fencing"].SetChecked(true)
+	v.controls.toggles["fencing"].SetChecked(true)
 	require.True(t, v.ctl.Scenario().Fencing)
 	sum = v.ctl.Recording().Summary()
 	assert.True(t, sum.Safe, "the znode sequence fences the late write")
