@@ -50,7 +50,7 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	assert.Contains(t, cluster, "expired", "and client-1's session, closed by a keepalive answered TTL 0")
 	assert.Contains(t, cluster, "told it may have lost the lock", "client-1's state, in words")
 
-	v.selectPreset("etcd-fenced-txn")
+	v.toolbar.selectPreset("etcd-fenced-txn")
 	require.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
 	assert.True(t, v.controls.toggles["fencing"].Checked)
 	v.seek(4528 * time.Millisecond)

@@ -64,7 +64,7 @@ func TestAnEditThatChangesNothingKeepsTheCaptions(t *testing.T) {
 
 func TestTheWindowMarksAFalsifiedCaption(t *testing.T) {
 	_, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause-fenced")
+	v.toolbar.selectPreset("redis-gc-pause-fenced")
 	v.seek(6760 * time.Millisecond)
 	v.inject(sim.Fault{Crash: "client-2"})
 	v.seek(v.ctl.End())
@@ -159,7 +159,7 @@ func TestUndoRedoOverForksFaultsAndControls(t *testing.T) {
 
 func TestUndoIsCtrlZAndRedoCtrlShiftZ(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause")
+	v.toolbar.selectPreset("redis-gc-pause")
 	v.seek(2 * time.Second)
 	v.inject(sim.Fault{Crash: "redis-1"})
 	require.True(t, v.ctl.Edited())

@@ -61,7 +61,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Contains(t, v.pics.Protocol.Text, "no fencing token")
 
 	// Masters and driftFactor are this tab's sliders.
-	v.selectPreset("redlock-happy-path")
+	v.toolbar.selectPreset("redlock-happy-path")
 	v.seek(time.Second)
 	masters := v.slider("nodes")
 	require.NotNil(t, masters)

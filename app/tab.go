@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
@@ -201,8 +200,8 @@ func (p *Pictures) showCaption(c *Controller) {
 	}
 }
 
-// tabView is one mode's tab: its controller, controls and pictures, and
-// the ticker that plays it.
+// tabView is one mode's tab: its controller and pictures, and the parts
+// around them, each in a file of its own, which it wires together.
 type tabView struct {
 	spec designtab.ModeTab
 	ctl  *Controller
@@ -210,24 +209,16 @@ type tabView struct {
 	tips *widgets.TipLayer
 	pics *Pictures
 
-	play, step, back, reset *widgets.TipButton
-	delta                   *widgets.TipButton // +Δt
-	speed                   *widgets.TipSelect // the speed control's named stops (Speeds)
-	presets                 *widgets.TipSelect
-	presetSlugs             []string  // the presets' file names, in the order of presets.Options
-	controls                *controls // toggles and sliders (controls.go)
-	status                  *widget.Label
-	content                 fyne.CanvasObject
-	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
-	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
-	breakIt                 *breakIt        // the Break it search (breakit.go)
-
-	log  *EventLog     // the trace around the cursor (eventlog.go)
-	dash *tabDashboard // the dashboard's following of the cursor (dashboard.go)
-
-	syncing bool // controls are being set from the scenario: ignore their callbacks
-
-	clock *frameClock // plays the run (frameclock.go)
+	toolbar  *toolbar        // transport, speed and preset picker (toolbar.go)
+	controls *controls       // toggles and sliders (controls.go)
+	clock    *frameClock     // plays the run (frameclock.go)
+	log      *EventLog       // the trace around the cursor (eventlog.go)
+	dash     *tabDashboard   // the dashboard's following of the cursor (dashboard.go)
+	tradeoff *tradeoffView   // the Trade-off map, shown instead of the run
+	breakIt  *breakIt        // the Break it search (breakit.go)
+	bar      *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
+	status   *widget.Label
+	content  fyne.CanvasObject
 
 	title   string         // the run's title when last shown
 	onTitle func(*tabView) // called when the title changes (the window's title follows the current tab)
@@ -249,8 +240,7 @@ func newTabView(spec designtab.ModeTab, win fyne.Window, tips *widgets.TipLayer)
 // in the current language; the window builds its tabs again this way when
 // the language changes.
 func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
-	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips,
-		pics: NewPictures(spec)}
+	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips, pics: NewPictures(spec)}
 	v.clock = newFrameClock(v)
 	v.pics.Timeline.OnSeek = v.seek
 	v.pics.Timeline.SetTipLayer(tips)
@@ -261,48 +251,16 @@ func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips
 
 func (v *tabView) build() fyne.CanvasObject {
 	v.tradeoff = newTradeoffView(v, v.pics.Content())
-	v.play = widgets.NewTipButton(i18n.T("toolbar.play"), theme.MediaPlayIcon(), v.togglePlay, v.tips, "toolbar.play.tip")
-	v.step = widgets.NewTipButton(i18n.T("toolbar.step"), theme.MediaSkipNextIcon(), v.stepForward, v.tips, "toolbar.step.tip")
-	v.delta = widgets.NewTipButton(i18n.T("toolbar.delta"), nil, v.stepDelta, v.tips, "toolbar.delta.tip")
-	v.back = widgets.NewTipButton(i18n.T("toolbar.back"), theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "toolbar.back.tip")
-	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
+	v.toolbar = newToolbar(v)
 	v.breakIt = newBreakIt(v)
-
-	var speedNames []string
-	for _, sp := range Speeds {
-		speedNames = append(speedNames, sp.Name())
-	}
-	v.speed = widgets.NewTipSelect(speedNames, func(name string) {
-		if i := slices.Index(speedNames, name); i >= 0 && !v.syncing {
-			v.ctl.SetSpeed(Speeds[i])
-			v.unfocus()
-			v.show()
-		}
-	}, v.tips, "toolbar.speed.tip")
-	v.syncSpeed()
-
-	v.presetSlugs = assets.PresetsFor(v.spec.Mode)
-	var presetOptions []string
-	for _, slug := range v.presetSlugs {
-		presetOptions = append(presetOptions, PresetOption(slug))
-	}
-	v.presets = widgets.NewTipSelect(presetOptions, v.choosePreset, v.tips, "toolbar.preset.tip")
-	v.presets.PlaceHolder = i18n.T("toolbar.preset.edited")
-
 	v.controls = newControls(v)
 
-	bold := func(key string) *widget.Label {
-		return widget.NewLabelWithStyle(i18n.T(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
 	// One flow of groups, each kept whole: the transport, the speed, the
 	// preset, the Trade-off button, the toggles, then a cell per slider.
 	// A narrow window wraps them into more rows; the slider cells share
 	// what a row has to spare. An action added to the bar is one more
 	// object in v.bar.
-	v.bar = newFlow(container.NewHBox(v.play, v.step, v.delta, v.back, v.reset),
-		container.NewHBox(bold("toolbar.speed"), atLeast(150, v.speed)),
-		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, v.presets), 360)),
-		v.tradeoff.button, v.breakIt.button)
+	v.bar = newFlow(append(v.toolbar.groups(), v.tradeoff.button, v.breakIt.button)...)
 	v.bar.Objects = append(v.bar.Objects, v.controls.toggleCells()...)
 	for _, cell := range v.controls.sliderCells() {
 		v.bar.Add(cell)
@@ -320,11 +278,11 @@ func (v *tabView) build() fyne.CanvasObject {
 // instant.
 func (v *tabView) showRun() {
 	v.pics.ShowRun(v.ctl)
-	v.delta.SetTip(i18n.F("toolbar.delta.tip", "t", widgets.FormatTime(v.ctl.DeltaT())))
+	v.toolbar.showRun()
 	v.log.showRun(v.ctl)
 	v.controls.showRun()
 	v.syncControls()
-	v.syncSpeed()
+	v.toolbar.syncSpeed()
 	v.show()
 	v.tradeoff.follow()
 	if v.onRun != nil {
@@ -338,14 +296,7 @@ func (v *tabView) show() {
 	v.log.Follow(v.ctl.Cursor())
 	v.controls.follow()
 	v.dash.follow(false)
-	switch {
-	case v.ctl.Playing() && v.play.Text != i18n.T("toolbar.pause"):
-		v.play.SetText(i18n.T("toolbar.pause"))
-		v.play.SetIcon(theme.MediaPauseIcon())
-	case !v.ctl.Playing() && v.play.Text != i18n.T("toolbar.play"):
-		v.play.SetText(i18n.T("toolbar.play"))
-		v.play.SetIcon(theme.MediaPlayIcon())
-	}
+	v.toolbar.showPlaying()
 	v.status.SetText(v.ctl.Status())
 	if t := v.ctl.Title(); t != v.title {
 		v.title = t
@@ -362,68 +313,7 @@ func (v *tabView) syncControls() {
 		return
 	}
 	v.controls.sync(sc)
-	v.syncing = true
-	defer func() { v.syncing = false }()
-	// An edited preset is not the preset: the picker shows the run's name
-	// with its edited mark, as the title and the status line do (choosing
-	// the preset again loads it as it was).
-	o := v.presetOptionOf(v.ctl.Origin())
-	if v.ctl.Edited() {
-		o = ""
-	}
-	if o == "" {
-		v.presets.PlaceHolder = v.pickerTitle()
-	}
-	if v.presets.Selected != o {
-		if o != "" {
-			v.presets.SetSelected(o)
-		} else {
-			v.presets.ClearSelected()
-		}
-	} else if o == "" {
-		v.presets.Refresh()
-	}
-}
-
-// pickerTitle is what the preset picker shows for a run that is not one of
-// the tab's presets as shipped: its name and edited mark, with the preset's
-// file name after it when it is one edited.
-func (v *tabView) pickerTitle() string {
-	if !v.ctl.Loaded() {
-		return i18n.T("toolbar.preset.edited")
-	}
-	if v.presetOptionOf(v.ctl.Origin()) != "" {
-		return i18n.F("toolbar.preset.option", "title", v.ctl.Title(), "slug", v.ctl.Origin())
-	}
-	return v.ctl.Title()
-}
-
-// PresetOption is how the preset picker shows a preset: its title in the
-// reader's language, then its file name as the detail.
-func PresetOption(slug string) string {
-	if key := "preset." + slug; i18n.Has(i18n.English, key) {
-		return i18n.F("toolbar.preset.option", "title", i18n.T(key), "slug", slug)
-	}
-	return slug
-}
-
-// presetOptionOf is the picker's option of the preset named slug, "" when
-// slug is not one of the tab's presets (a file, an edit, a map cell).
-func (v *tabView) presetOptionOf(slug string) string {
-	for i, s := range v.presetSlugs {
-		if s == slug {
-			return v.presets.Options[i]
-		}
-	}
-	return ""
-}
-
-// selectPreset loads the tab's preset named slug through its picker, as a
-// person choosing it would.
-func (v *tabView) selectPreset(slug string) {
-	if o := v.presetOptionOf(slug); o != "" {
-		v.presets.SetSelected(o)
-	}
+	v.toolbar.syncPreset()
 }
 
 // unfocus gives the keyboard back to the window's shortcuts after a
@@ -443,24 +333,6 @@ func (v *tabView) fail(err error) {
 	v.status.SetText(v.ctl.Status())
 }
 
-// choosePreset loads the preset of a picker's option.
-func (v *tabView) choosePreset(option string) {
-	if v.syncing || option == "" {
-		return
-	}
-	i := slices.Index(v.presets.Options, option)
-	if i < 0 {
-		return
-	}
-	v.unfocus()
-	v.stopTicker()
-	if err := v.ctl.LoadPreset(v.presetSlugs[i]); err != nil {
-		v.fail(err)
-		return
-	}
-	v.showRun()
-}
-
 // LoadScenario replaces the tab's scenario (an opened file, a preset).
 func (v *tabView) LoadScenario(sc *sim.Scenario, origin string) error {
 	v.stopTicker()
@@ -474,19 +346,6 @@ func (v *tabView) LoadScenario(sc *sim.Scenario, origin string) error {
 func (v *tabView) seek(t time.Duration) {
 	v.ctl.Seek(t)
 	v.show()
-}
-
-// syncSpeed puts the speed control at the controller's stop without
-// acting on it.
-func (v *tabView) syncSpeed() {
-	name := v.ctl.Speed().Name()
-	if v.speed.Selected == name {
-		return
-	}
-	was := v.syncing
-	v.syncing = true
-	v.speed.SetSelected(name)
-	v.syncing = was
 }
 
 // jumpMoment moves to the next moment of interest (N) or the previous one

@@ -33,7 +33,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	v := zkTab(t)
 	assert.Equal(t, "zk-happy-path", v.ctl.Origin(), "the tab opens on the happy path")
 	for _, p := range []string{"zk-happy-path", "zk-herd", "zk-gc-pause", "zk-session-expiry", "zk-minority-partition", "zk-leader-crash"} {
-		assert.Contains(t, v.presetSlugs, p)
+		assert.Contains(t, v.toolbar.presetSlugs, p)
 	}
 	_, ok := v.pics.State.(*zookeeperwidget.ZNodeTree)
 	require.True(t, ok, "the state picture is the znode tree")
@@ -97,7 +97,7 @@ func TestZKTabSliders(t *testing.T) {
 // is safe); without it the stale write is taken.
 func TestZKTabSessionExpiry(t *testing.T) {
 	v := zkTab(t)
-	v.selectPreset("zk-session-expiry")
+	v.toolbar.selectPreset("zk-session-expiry")
 	require.Equal(t, "zk-session-expiry", v.ctl.Origin())
 	stop := v.controls.toggles["respectSuspended"]
 	require.True(t, stop.Checked)
@@ -122,7 +122,7 @@ func TestZKTabSessionExpiry(t *testing.T) {
 // znode sequence as fencing token turns that write away.
 func TestZKTabFencing(t *testing.T) {
 	v := zkTab(t)
-	v.selectPreset("zk-gc-pause")
+	v.toolbar.selectPreset("zk-gc-pause")
 	sum := v.ctl.Recording().Summary()
 	require.False(t, sum.Safe)
 	assert.Equal(t, 1, sum.StaleWritesAccepted)
@@ -139,7 +139,7 @@ func TestZKTabFencing(t *testing.T) {
 
 func TestZKTabElection(t *testing.T) {
 	v := zkTab(t)
-	v.selectPreset("zk-leader-crash")
+	v.toolbar.selectPreset("zk-leader-crash")
 	v.seek(3100 * time.Millisecond)
 	assert.True(t, zookeeper.ViewOf(v.ctl.Snapshot()).Electing)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "ELECTION: no established leader — writes stall")
