@@ -17,7 +17,7 @@ func BenchmarkFrame(b *testing.B) {
 	v := w.tab("redis")
 	frames := &fakeFrames{}
 	clock := time.Unix(1000, 0)
-	v.frames, v.now = frames, func() time.Time { return clock }
+	v.clock.frames, v.clock.now = frames, func() time.Time { return clock }
 	v.togglePlay()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

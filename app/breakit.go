@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets/i18n"
@@ -29,6 +30,24 @@ const BreakTimeLimit = 2 * time.Minute
 // OriginBreak is the origin of a run the Break it search found.
 const OriginBreak = "break it"
 
+// breakIt is a tab's Break it: its toolbar button, the search running
+// and the result on show.
+type breakIt struct {
+	tab *tabView
+
+	button  *widgets.TipButton
+	flow    *breakFlow    // the search running, nil when none
+	deliver func(func())  // hands the search's results to the UI goroutine; nil: fyne.Do
+	result  dialog.Dialog // the search's result on show, nil when closed; Escape closes it
+}
+
+// newBreakIt builds a tab's Break it button.
+func newBreakIt(v *tabView) *breakIt {
+	b := &breakIt{tab: v}
+	b.button = widgets.NewTipButton(i18n.T("toolbar.break"), theme.WarningIcon(), b.open, v.tips, "toolbar.break.tip")
+	return b
+}
+
 // breakFlow is a tab's Break it search: the budget asked for, the search
 // running off the UI goroutine, and its cancel.
 type breakFlow struct {
@@ -37,10 +56,10 @@ type breakFlow struct {
 }
 
 // uiDo hands f to the UI goroutine: fyne.Do in the window, the test's
-// queue when a test set breakDeliver.
-func (v *tabView) uiDo(f func()) {
-	if v.breakDeliver != nil {
-		v.breakDeliver(f)
+// queue when a test set deliver.
+func (b *breakIt) uiDo(f func()) {
+	if b.deliver != nil {
+		b.deliver(f)
 		return
 	}
 	fyne.Do(f)
@@ -146,10 +165,11 @@ func (f *breakForm) budget() (breaker.Budget, int64, error) {
 	return b, seed, nil
 }
 
-// breakIt asks for the budget of a search of the scenario on show, then
-// runs it (breakSearch).
-func (v *tabView) breakIt() {
-	if v.win == nil || !v.ctl.Loaded() || (v.brk != nil && v.brk.cancel != nil) {
+// open asks for the budget of a search of the scenario on show, then
+// runs it (search).
+func (b *breakIt) open() {
+	v := b.tab
+	if v.win == nil || !v.ctl.Loaded() || (b.flow != nil && b.flow.cancel != nil) {
 		return
 	}
 	v.ctl.Pause()
@@ -163,33 +183,34 @@ func (v *tabView) breakIt() {
 			if !ok {
 				return
 			}
-			b, seed, err := form.budget()
+			budget, seed, err := form.budget()
 			if err != nil {
 				showError(err, v.win)
 				return
 			}
-			v.breakSearch(sc, b, seed)
+			b.search(sc, budget, seed)
 		}, v.win)
 	d.Resize(fyne.NewSize(560, 440))
 	d.Show()
 }
 
-// breakSearch runs the search on its own goroutine, with a progress
-// dialog whose button cancels it; the result comes back through fyne.Do.
-func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
+// search runs the search on its own goroutine, with a progress dialog
+// whose button cancels it; the result comes back through fyne.Do.
+func (b *breakIt) search(sc *sim.Scenario, budget breaker.Budget, seed int64) {
+	v := b.tab
 	ctx, cancel := context.WithCancel(context.Background())
-	v.brk = &breakFlow{cancel: cancel}
+	b.flow = &breakFlow{cancel: cancel}
 	bar := widget.NewProgressBar()
-	bar.Max = float64(b.Runs)
-	line := widget.NewLabel(searching(0, b.Runs))
+	bar.Max = float64(budget.Runs)
+	line := widget.NewLabel(searching(0, budget.Runs))
 	prog := dialog.NewCustomWithoutButtons(i18n.T("break.title"), container.NewVBox(line, bar,
 		container.NewHBox(layout.NewSpacer(), widget.NewButton(i18n.T("break.cancel"), cancel))), v.win)
 	prog.Resize(fyne.NewSize(460, 160))
 	prog.Show()
 	progress := func(p breaker.Progress) {
-		v.uiDo(func() {
-			if v.brk != nil {
-				v.brk.runs = p.Runs
+		b.uiDo(func() {
+			if b.flow != nil {
+				b.flow.runs = p.Runs
 			}
 			bar.SetValue(float64(p.Runs))
 			if p.Phase == breaker.PhaseShrink {
@@ -204,21 +225,22 @@ func (v *tabView) breakSearch(sc *sim.Scenario, b breaker.Budget, seed int64) {
 	sc = sc.Clone()
 	origin := v.ctl.Origin()
 	go func() {
-		res, err := breaker.Search(ctx, sc, breaker.Options{Budget: b, Seed: seed, Progress: progress})
-		v.uiDo(func() {
+		res, err := breaker.Search(ctx, sc, breaker.Options{Budget: budget, Seed: seed, Progress: progress})
+		b.uiDo(func() {
 			prog.Hide()
-			runs := v.brk.runs
-			v.brk = nil
+			runs := b.flow.runs
+			b.flow = nil
 			cancel()
-			v.breakDone(sc, origin, res, err, runs)
+			b.done(sc, origin, res, err, runs)
 		})
 	}()
 }
 
-// breakDone shows a search's result: the found schedule loaded as a fork
+// done shows a search's result: the found schedule loaded as a fork
 // of the scenario, the cursor on the first stale write; or what was
 // searched when nothing was found.
-func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result, err error, runs int) {
+func (b *breakIt) done(sc *sim.Scenario, origin string, res *breaker.Result, err error, runs int) {
+	v := b.tab
 	switch {
 	case errors.Is(err, context.Canceled):
 		v.ctl.note = widgets.Say(sim.Say("break.cancelled").With("schedules", breaker.Count(breaker.NounSchedules, runs)), "")
@@ -229,7 +251,7 @@ func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result
 		return
 	}
 	if !res.Found {
-		v.breakReport(i18n.T("break.nothing"), widgets.Say(res.Sentence, ""))
+		b.report(i18n.T("break.nothing"), widgets.Say(res.Sentence, ""))
 		return
 	}
 	fork := res.Captioned(widgets.SayBoth)
@@ -246,7 +268,7 @@ func (v *tabView) breakDone(sc *sim.Scenario, origin string, res *breaker.Result
 	}
 	v.showRun()
 	v.seek(res.Story.StaleWrite)
-	v.breakReport(widgets.Say(res.Sentence, ""), widgets.Say(foundAfter(res), ""))
+	b.report(widgets.Say(res.Sentence, ""), widgets.Say(foundAfter(res), ""))
 }
 
 // foundAfter says how many schedules found the result and how many runs
@@ -263,26 +285,26 @@ func searching(runs, of int) string {
 		With("of", breaker.Count(breaker.NounSchedules, of)), "")
 }
 
-// breakReport shows the result's sentences in a dialog over the replay.
-func (v *tabView) breakReport(head, detail string) {
+// report shows the result's sentences in a dialog over the replay.
+func (b *breakIt) report(head, detail string) {
 	top := widget.NewLabelWithStyle(head, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top.Wrapping = fyne.TextWrapWord
 	more := widget.NewLabel(detail)
 	more.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom(i18n.T("break.title"), i18n.T("dialog.close"), container.NewVBox(top, more), v.win)
-	d.SetOnClosed(func() { v.breakResult = nil })
-	v.breakResult = d
+	d := dialog.NewCustom(i18n.T("break.title"), i18n.T("dialog.close"), container.NewVBox(top, more), b.tab.win)
+	d.SetOnClosed(func() { b.result = nil })
+	b.result = d
 	d.Resize(fyne.NewSize(560, 220))
 	d.Show()
 }
 
-// closeBreakResult closes the search's result when it shows (Escape); it
+// closeResult closes the search's result when it shows (Escape); it
 // reports whether it did.
-func (v *tabView) closeBreakResult() bool {
-	if v.breakResult == nil {
+func (b *breakIt) closeResult() bool {
+	if b.result == nil {
 		return false
 	}
-	v.breakResult.Hide()
-	v.breakResult = nil
+	b.result.Hide()
+	b.result = nil
 	return true
 }

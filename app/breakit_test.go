@@ -32,7 +32,7 @@ func breakWindow(t *testing.T, mode, preset string) (*Window, *tabView, uiQueue)
 	require.NoError(t, v.ctl.LoadPreset(preset))
 	v.showRun()
 	q := make(uiQueue, 4096)
-	v.breakDeliver = q.deliver
+	v.breakIt.deliver = q.deliver
 	return w, v, q
 }
 
@@ -76,10 +76,10 @@ func TestBreakItFromTheKeyReplaysTheShrunkSchedule(t *testing.T) {
 	key(w, fyne.KeyB)
 	assert.Contains(t, overlayLabels(w), i18n.T("break.intro"))
 	test.Tap(overlayButton(t, w, i18n.T("break.start")))
-	require.NotNil(t, v.brk, "the search runs")
+	require.NotNil(t, v.breakIt.flow, "the search runs")
 	assert.Contains(t, overlayLabels(w)[0], "Searching", "the progress dialog is up")
 	key(w, fyne.KeyB) // a second search does not start while one runs
-	q.pumpUntil(t, func() bool { return v.brk == nil })
+	q.pumpUntil(t, func() bool { return v.breakIt.flow == nil })
 
 	b := breaker.DefaultBudget(before)
 	b.Time = BreakTimeLimit
@@ -160,11 +160,11 @@ func TestBreakItInEveryTab(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			_, v, q := breakWindow(t, tc.mode, tc.preset)
-			require.NotNil(t, v.breakBtn)
-			assert.Equal(t, i18n.T("toolbar.break"), v.breakBtn.Text)
+			require.NotNil(t, v.breakIt.button)
+			assert.Equal(t, i18n.T("toolbar.break"), v.breakIt.button.Text)
 			sc := v.ctl.Scenario().Clone()
-			v.breakSearch(sc, tc.budget, 1)
-			q.pumpUntil(t, func() bool { return v.brk == nil })
+			v.breakIt.search(sc, tc.budget, 1)
+			q.pumpUntil(t, func() bool { return v.breakIt.flow == nil })
 			require.Equal(t, OriginBreak, v.ctl.Origin(), "a schedule was found and loaded")
 			got := v.ctl.Scenario()
 			require.NotEmpty(t, got.Faults)
@@ -185,10 +185,10 @@ func TestBreakItCancel(t *testing.T) {
 	before := v.ctl.Scenario().Clone()
 	// The guarded transaction is never broken: the search would run all
 	// its schedules.
-	v.breakSearch(before, breaker.Budget{Runs: 1_000_000}, 1)
-	require.NotNil(t, v.brk)
+	v.breakIt.search(before, breaker.Budget{Runs: 1_000_000}, 1)
+	require.NotNil(t, v.breakIt.flow)
 	test.Tap(overlayButton(t, w, i18n.T("break.cancel")))
-	q.pumpUntil(t, func() bool { return v.brk == nil })
+	q.pumpUntil(t, func() bool { return v.breakIt.flow == nil })
 	assert.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
 	assert.Equal(t, before.Faults, v.ctl.Scenario().Faults)
 	assert.Contains(t, v.status.Text, "Search cancelled after")
@@ -200,8 +200,8 @@ func TestBreakItCancel(t *testing.T) {
 func TestBreakItNothingFoundSaysWhatWasSearched(t *testing.T) {
 	w, v, q := breakWindow(t, "etcd", "etcd-fenced-txn")
 	before := v.ctl.Scenario().Clone()
-	v.breakSearch(before, breaker.Budget{Kinds: []sim.FaultKind{breaker.KindCrash}, MaxFaults: 1, Runs: 40}, 1)
-	q.pumpUntil(t, func() bool { return v.brk == nil })
+	v.breakIt.search(before, breaker.Budget{Kinds: []sim.FaultKind{breaker.KindCrash}, MaxFaults: 1, Runs: 40}, 1)
+	q.pumpUntil(t, func() bool { return v.breakIt.flow == nil })
 	assert.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
 	assert.Equal(t, before.Faults, v.ctl.Scenario().Faults)
 	said := strings.Join(overlayLabels(w), "\n")

@@ -22,32 +22,8 @@ import (
 // would, and the status line with it.
 func (v *tabView) setSpeed(s Speed) {
 	v.ctl.SetSpeed(s)
-	v.syncSpeed()
+	v.toolbar.syncSpeed()
 	v.status.SetText(v.ctl.Status())
-}
-
-// stepPreset loads the next (or previous) preset of the tab's mode,
-// wrapping around; from an edited scenario it starts at the first.
-func (v *tabView) stepPreset(forward bool) {
-	opts := v.presets.Options
-	if len(opts) == 0 {
-		return
-	}
-	i := -1
-	for j, o := range opts {
-		if o == v.presets.Selected {
-			i = j
-		}
-	}
-	switch {
-	case i < 0:
-		i = 0
-	case forward:
-		i = (i + 1) % len(opts)
-	default:
-		i = (i - 1 + len(opts)) % len(opts)
-	}
-	v.presets.SetSelected(opts[i])
 }
 
 // rebuilt is the tab built anew around the same controller, so every word
@@ -137,10 +113,10 @@ func (w *Window) actions() []MenuGroup {
 		{Label: "action.slower", Key: fyne.KeyLeftBracket, Do: w.onCurrent(func(v *tabView) { v.setSpeed(v.ctl.Speed().next(false)) })},
 		{Label: "action.speed1", Key: fyne.KeyBackslash, Do: w.onCurrent(func(v *tabView) { v.setSpeed(SpeedReal) })},
 		nil,
-		{Label: "action.nextPreset", Key: fyne.KeyPageDown, Do: w.onCurrent(func(v *tabView) { v.stepPreset(true) })},
-		{Label: "action.prevPreset", Key: fyne.KeyPageUp, Do: w.onCurrent(func(v *tabView) { v.stepPreset(false) })},
+		{Label: "action.nextPreset", Key: fyne.KeyPageDown, Do: w.onCurrent(func(v *tabView) { v.toolbar.stepPreset(true) })},
+		{Label: "action.prevPreset", Key: fyne.KeyPageUp, Do: w.onCurrent(func(v *tabView) { v.toolbar.stepPreset(false) })},
 		nil,
-		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent((*tabView).breakIt)},
+		{Label: "action.break", Key: fyne.KeyB, Do: w.onCurrent(func(v *tabView) { v.breakIt.open() })},
 	}}
 	help := MenuGroup{Title: "menu.help", Actions: []*Action{
 		{Label: "menu.shortcuts", Key: fyne.KeyF1, Rune: '?', Do: w.ToggleShortcuts},
@@ -284,7 +260,7 @@ func (w *Window) typedKey(ev *fyne.KeyEvent) {
 		w.help.Hide()
 		return
 	}
-	if v := w.current(); ev.Name == fyne.KeyEscape && w.tour == nil && v != nil && v.closeBreakResult() {
+	if v := w.current(); ev.Name == fyne.KeyEscape && w.tour == nil && v != nil && v.breakIt.closeResult() {
 		return
 	}
 	if w.tour != nil { // the tour is modal: its keys only
@@ -426,7 +402,7 @@ func (w *Window) SetStoryStops(on bool) {
 	w.settings.SetStoryStops(on)
 	for _, v := range w.tabs {
 		v.ctl.SetStoryStops(on)
-		v.syncSpeed()
+		v.toolbar.syncSpeed()
 		v.show()
 	}
 	w.refreshMenu()

@@ -82,7 +82,7 @@ func TestFirstStartFollowsTheLocaleThenTheSavedChoice(t *testing.T) {
 // and speed carry over: the tabs are rebuilt around their controllers.
 func TestLanguageSwitchRelabelsWithoutLosingTheRun(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause")
+	v.toolbar.selectPreset("redis-gc-pause")
 	v.ctl.Seek(12_000_000_000)
 	v.setSpeed(Speed10)
 	w.appTabs.SelectIndex(0)
@@ -96,7 +96,7 @@ func TestLanguageSwitchRelabelsWithoutLosingTheRun(t *testing.T) {
 	assert.Equal(t, "redis-gc-pause", nv.ctl.Origin())
 	assert.Equal(t, int64(12_000_000_000), int64(nv.ctl.Cursor()))
 	assert.Equal(t, Speed10, nv.ctl.Speed())
-	assert.Equal(t, "10×", nv.speed.Selected, "the speed control shows the kept speed")
+	assert.Equal(t, "10×", nv.toolbar.speed.Selected, "the speed control shows the kept speed")
 	assert.Equal(t, i18n.In(i18n.Chinese, "menu.file"), w.MainMenu().Items[0].Label)
 	assert.NotEqual(t, enMenu, w.MainMenu().Items[0].Label)
 	assert.Equal(t, 0, w.appTabs.SelectedIndex())
@@ -110,13 +110,13 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	a := test.NewTempApp(t)
 	w := NewWindow(a)
 	v := w.tab("redis")
-	v.selectPreset("redis-happy-path")
-	for _, c := range v.sliders {
+	v.toolbar.selectPreset("redis-happy-path")
+	for _, c := range v.controls.sliders {
 		if c.spec.Key == "ttl" {
 			c.set(7.5)
 		}
 	}
-	v.toggles["watchdog"].SetChecked(true)
+	v.controls.toggles["watchdog"].SetChecked(true)
 	w.SetTheme(ThemeDark)
 	w.SetLanguage(i18n.Chinese)
 	last := len(w.tabs) - 1
@@ -138,7 +138,7 @@ func TestSettingsSurviveARestart(t *testing.T) {
 	assert.Equal(t, "redis-happy-path", v.ctl.Origin())
 	assert.InDelta(t, 7.5, v.ctl.Scenario().TTL.D().Seconds(), 1e-9, "the TTL slider")
 	assert.True(t, isOn(v.ctl.Scenario(), "watchdog"), "the watchdog toggle")
-	assert.True(t, v.toggles["watchdog"].Checked, "and the control shows it")
+	assert.True(t, v.controls.toggles["watchdog"].Checked, "and the control shows it")
 	assert.Equal(t, Speed100, v.ctl.Speed())
 	assert.Equal(t, fyne.NewSize(1200, 800), w.settings.WindowSize())
 }
@@ -149,7 +149,7 @@ func TestResetToDefaults(t *testing.T) {
 	w := NewWindow(a)
 	defer w.Close()
 	v := w.tab("redis")
-	v.selectPreset("redis-happy-path")
+	v.toolbar.selectPreset("redis-happy-path")
 	v.setSpeed(SpeedFastest)
 	w.SetTheme(ThemeLight)
 	w.SetLanguage(i18n.Chinese)
@@ -198,14 +198,14 @@ func TestRestoreToleratesStaleSettings(t *testing.T) {
 
 func TestKeysRunTheMenuActions(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause")
+	v.toolbar.selectPreset("redis-gc-pause")
 	assert.Equal(t, SpeedStory, v.ctl.Speed(), "a preset with captions starts as a story")
 
 	key(w, fyne.KeyRightBracket)
 	assert.Equal(t, SpeedPaced, v.ctl.Speed())
 	key(w, fyne.KeyRightBracket)
 	assert.Equal(t, SpeedReal, v.ctl.Speed())
-	assert.Equal(t, SpeedReal.Name(), v.speed.Selected, "the control follows the keys")
+	assert.Equal(t, SpeedReal.Name(), v.toolbar.speed.Selected, "the control follows the keys")
 	key(w, fyne.KeyLeftBracket)
 	key(w, fyne.KeyLeftBracket)
 	key(w, fyne.KeyLeftBracket)
@@ -225,7 +225,7 @@ func TestKeysRunTheMenuActions(t *testing.T) {
 	assert.Equal(t, first, v.ctl.Cursor(), "Shift+N: back to it")
 	assert.Contains(t, v.status.Text, i18n.T("moment.grant"))
 
-	opts := v.presetSlugs
+	opts := v.toolbar.presetSlugs
 	i := indexOf(opts, "redis-gc-pause")
 	key(w, fyne.KeyPageDown)
 	assert.Equal(t, opts[(i+1)%len(opts)], v.ctl.Origin())
@@ -379,18 +379,18 @@ func TestSettingsDialogOffersLanguageThemeAndReset(t *testing.T) {
 // and tips, the panels; and back in English every word is English again.
 func TestChineseTabSpeaksChinese(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause")
+	v.toolbar.selectPreset("redis-gc-pause")
 	v.ctl.Seek(12_000_000_000)
 	inChinese(t, w)
 	v = w.tab("redis")
 	v.show()
-	assert.Equal(t, "播放", v.play.Text)
+	assert.Equal(t, "播放", v.toolbar.play.Text)
 	assert.Contains(t, v.status.Text, "GC 停顿超过了租约")
 	cp, ok := v.ctl.Caption()
 	require.True(t, ok)
 	require.NotEmpty(t, cp.Zh)
 	assert.Equal(t, cp.Zh, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)
-	for _, c := range v.sliders {
+	for _, c := range v.controls.sliders {
 		assert.Equal(t, i18n.In(i18n.Chinese, c.spec.NameKey()), c.spec.Name())
 	}
 	assert.Equal(t, i18n.In(i18n.Chinese, "slider.ttl.tip"), designtab.Sliders["ttl"].Help())
@@ -399,17 +399,17 @@ func TestChineseTabSpeaksChinese(t *testing.T) {
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "panel.cluster"))
 	assert.Contains(t, texts, i18n.In(i18n.Chinese, "metrics.acquisitions"))
 
-	assert.Equal(t, "GC 停顿超过了租约  ·  redis-gc-pause", v.presets.Selected, "the picker shows the title, then the file name")
-	assert.Equal(t, "回到开始", v.reset.Text)
+	assert.Equal(t, "GC 停顿超过了租约  ·  redis-gc-pause", v.toolbar.presets.Selected, "the picker shows the title, then the file name")
+	assert.Equal(t, "回到开始", v.toolbar.reset.Text)
 
 	w.SetLanguage(i18n.English)
 	v = w.tab("redis")
 	v.show()
-	assert.Equal(t, "Play", v.play.Text)
-	assert.Equal(t, "GC pause outlives the lease  ·  redis-gc-pause", v.presets.Selected)
-	assert.Equal(t, "Rewind", v.reset.Text, "the button says what it does")
-	for i, slug := range v.presetSlugs {
-		assert.Equal(t, i18n.T("preset."+slug)+"  ·  "+slug, v.presets.Options[i])
+	assert.Equal(t, "Play", v.toolbar.play.Text)
+	assert.Equal(t, "GC pause outlives the lease  ·  redis-gc-pause", v.toolbar.presets.Selected)
+	assert.Equal(t, "Rewind", v.toolbar.reset.Text, "the button says what it does")
+	for i, slug := range v.toolbar.presetSlugs {
+		assert.Equal(t, i18n.T("preset."+slug)+"  ·  "+slug, v.toolbar.presets.Options[i])
 	}
 	assert.Contains(t, v.status.Text, "GC pause outlives the lease")
 	assert.Equal(t, cp.Text, v.pics.Caption.Segments[2].(*widget.TextSegment).Text)

@@ -41,7 +41,7 @@ func (w *Window) ShowDashboard(on bool) {
 	fyne.CurrentApp().Preferences().SetBool(prefDashboard, on)
 	for _, v := range w.tabs {
 		v.pics.ShowDashboard(on)
-		v.followDashboard(true)
+		v.dash.follow(true)
 	}
 	if w.files != nil && w.files.dashButton != nil {
 		w.files.dashButton.Importance = widget.MediumImportance
@@ -53,12 +53,24 @@ func (w *Window) ShowDashboard(on bool) {
 	w.refreshMenu()
 }
 
-// addDashboard builds the tab's dashboard and puts it beside the pictures.
-func (v *tabView) addDashboard() {
+// tabDashboard is a tab's dashboard beside its pictures, brought to the
+// cursor as the run plays.
+type tabDashboard struct {
+	tab *tabView
+
+	forRec  *sim.Recording // the run, instant and time the dashboard was last worked out for
+	at      time.Duration
+	shownAt time.Time
+}
+
+// newTabDashboard builds the tab's dashboard and puts it beside the
+// pictures.
+func newTabDashboard(v *tabView) *tabDashboard {
 	v.pics.Dashboard = widgets.NewDashboard()
 	v.pics.dashScroll = container.NewVScroll(v.pics.Dashboard)
 	v.pics.sideDash = widgets.NewPanel("panel.dashboard", v.pics.dashScroll)
 	v.pics.ShowDashboard(DashboardShown())
+	return &tabDashboard{tab: v}
 }
 
 // ShowDashboard shows or hides the dashboard beside the pictures.
@@ -70,21 +82,22 @@ func (p *Pictures) ShowDashboard(on bool) {
 	p.arrangeSide()
 }
 
-// followDashboard brings a shown dashboard to the cursor: at once when
-// paused or asked to (now), else at most every dashboardEvery.
-func (v *tabView) followDashboard(now bool) {
+// follow brings a shown dashboard to the cursor: at once when paused or
+// asked to (now), else at most every dashboardEvery.
+func (d *tabDashboard) follow(now bool) {
+	v := d.tab
 	p := v.pics
 	if !p.dashOn || p.Dashboard == nil || !v.ctl.Loaded() {
 		return
 	}
-	at, t := v.ctl.Cursor(), v.now()
-	if !now && v.dashFor == v.ctl.Recording() && at == v.dashAt {
+	at, t := v.ctl.Cursor(), v.clock.now()
+	if !now && d.forRec == v.ctl.Recording() && at == d.at {
 		return
 	}
-	if !now && v.ctl.Playing() && t.Sub(v.dashTime) < dashboardEvery {
+	if !now && v.ctl.Playing() && t.Sub(d.shownAt) < dashboardEvery {
 		return
 	}
-	v.dashFor, v.dashAt, v.dashTime = v.ctl.Recording(), at, t
+	d.forRec, d.at, d.shownAt = v.ctl.Recording(), at, t
 	p.Dashboard.SetMetrics(v.ctl.Metrics())
 	p.dashScroll.Refresh() // the dashboard's height follows its figures
 }

@@ -21,7 +21,7 @@ func etcdTab(t *testing.T) (*Window, *tabView) {
 	t.Cleanup(w.Close)
 	v := w.tab("etcd")
 	require.NotNil(t, v, "the etcd mode has a tab")
-	v.frames = &fakeFrames{}
+	v.clock.frames = &fakeFrames{}
 	w.appTabs.SelectIndex(w.index(v))
 	require.Equal(t, "etcd", w.CurrentMode())
 	return w, v
@@ -33,8 +33,8 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	assert.Equal(t, "2 s", v.slider("ttl").value.Text)
 	assert.Equal(t, "3", v.slider("nodes").value.Text)
 	assert.Equal(t, "3 s", v.slider("pause").value.Text)
-	assert.False(t, v.toggles["fencing"].Checked)
-	assert.False(t, v.toggles["herd"].Checked)
+	assert.False(t, v.controls.toggles["fencing"].Checked)
+	assert.False(t, v.controls.toggles["herd"].Checked)
 
 	v.seek(3200 * time.Millisecond)
 	assert.Equal(t, []string{"client-1", "client-2"}, widgets.Holders(v.pics.Cluster.Snapshot()), "paused, client-1 still believes")
@@ -50,9 +50,9 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 	assert.Contains(t, cluster, "expired", "and client-1's session, closed by a keepalive answered TTL 0")
 	assert.Contains(t, cluster, "told it may have lost the lock", "client-1's state, in words")
 
-	v.selectPreset("etcd-fenced-txn")
+	v.toolbar.selectPreset("etcd-fenced-txn")
 	require.Equal(t, "etcd-fenced-txn", v.ctl.Origin())
-	assert.True(t, v.toggles["fencing"].Checked)
+	assert.True(t, v.controls.toggles["fencing"].Checked)
 	v.seek(4528 * time.Millisecond)
 	assert.Equal(t, 1, v.ctl.Snapshot().Metrics.StaleWritesRejected)
 	assert.Contains(t, shownTexts(v.pics.State), "/storage/data last put by client-2 at revision 5 · 1 guarded write refused")
@@ -60,11 +60,11 @@ func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {
 
 func TestEtcdTabTogglesAndSliders(t *testing.T) {
 	_, v := etcdTab(t)
-	v.toggles["fencing"].SetChecked(true)
+	v.controls.toggles["fencing"].SetChecked(true)
 	assert.True(t, v.ctl.Scenario().Fencing)
 	assert.Equal(t, 0, v.ctl.Recording().Summary().StaleWritesAccepted, "the guarded write saves the data")
 
-	v.toggles["herd"].SetChecked(true)
+	v.controls.toggles["herd"].SetChecked(true)
 	assert.True(t, isOn(v.ctl.Scenario(), "herd"))
 
 	nodes := v.slider("nodes")

@@ -482,25 +482,14 @@ func (p *Pictures) arrangeSide() {
 	p.content.Refresh()
 }
 
-// showRunLog hands a new recording's trace to the log.
-func (v *tabView) showRunLog() {
-	if rec := v.ctl.Recording(); rec != nil {
-		sc := v.ctl.Scenario()
-		v.log.mode = sc.Mode
-		v.log.fitColumns(rec.End(), append(append(sc.ClientNames(), sc.ServerNames()...), sim.StorageName))
-		v.log.SetTrace(rec.Events(), v.ctl.Cursor())
-	}
-	v.controlsAt = v.ctl.Effective()
-}
-
-// follow keeps the log on the cursor's event and, when the cursor crosses
-// a control change recorded in the scenario, the controls on the values
-// in effect.
-func (v *tabView) follow() {
-	v.log.Follow(v.ctl.Cursor())
-	if eff := v.ctl.Effective(); eff != v.controlsAt {
-		v.controlsAt = eff
-		v.syncControls()
+// showRun hands a new recording's trace to the log, its columns fitted to
+// the run's longest time and node names.
+func (l *EventLog) showRun(c *Controller) {
+	if rec := c.Recording(); rec != nil {
+		sc := c.Scenario()
+		l.mode = sc.Mode
+		l.fitColumns(rec.End(), append(append(sc.ClientNames(), sc.ServerNames()...), sim.StorageName))
+		l.SetTrace(rec.Events(), c.Cursor())
 	}
 }
 

@@ -51,7 +51,7 @@ func TestSaveThenOpenRoundTrips(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, saved, onDisk)
 
-	v.selectPreset("redis-happy-path")
+	v.toolbar.selectPreset("redis-happy-path")
 	require.Equal(t, "redis-happy-path", v.ctl.Origin())
 	require.NoError(t, w.OpenURI(u))
 	assert.Equal(t, saved, v.ctl.Scenario())

@@ -64,7 +64,7 @@ func TestAnEditThatChangesNothingKeepsTheCaptions(t *testing.T) {
 
 func TestTheWindowMarksAFalsifiedCaption(t *testing.T) {
 	_, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause-fenced")
+	v.toolbar.selectPreset("redis-gc-pause-fenced")
 	v.seek(6760 * time.Millisecond)
 	v.inject(sim.Fault{Crash: "client-2"})
 	v.seek(v.ctl.End())
@@ -159,7 +159,7 @@ func TestUndoRedoOverForksFaultsAndControls(t *testing.T) {
 
 func TestUndoIsCtrlZAndRedoCtrlShiftZ(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-gc-pause")
+	v.toolbar.selectPreset("redis-gc-pause")
 	v.seek(2 * time.Second)
 	v.inject(sim.Fault{Crash: "redis-1"})
 	require.True(t, v.ctl.Edited())
@@ -196,7 +196,7 @@ func TestUndoIsCtrlZAndRedoCtrlShiftZ(t *testing.T) {
 
 	// What undo names follows the language, whatever it was made in.
 	v.seek(4 * time.Second)
-	v.toggles["watchdog"].SetChecked(true)
+	v.controls.toggles["watchdog"].SetChecked(true)
 	inChinese(t, w)
 	v = w.tab("redis")
 	undo, _ = entries()

@@ -42,13 +42,13 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Equal(t, "redlock", w.CurrentMode())
 
 	// The fencing toggle is there, greyed, and says why.
-	fencing := v.toggles["fencing"]
+	fencing := v.controls.toggles["fencing"]
 	require.NotNil(t, fencing)
 	assert.True(t, fencing.Disabled())
 	assert.False(t, fencing.Checked)
 	assert.Contains(t, fencing.TipText(), "Redlock has no fencing token")
 	assert.Contains(t, fencing.TipText(), "Kleppmann")
-	assert.False(t, w.tab("redis").toggles["fencing"].Disabled(), "the Redis tab's fencing is untouched")
+	assert.False(t, w.tab("redis").controls.toggles["fencing"].Disabled(), "the Redis tab's fencing is untouched")
 
 	// The moment both clients hold the lock.
 	v.seek(2500 * time.Millisecond)
@@ -60,7 +60,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Contains(t, v.pics.Protocol.Text, "no fencing token")
 
 	// Masters and driftFactor are this tab's sliders.
-	v.selectPreset("redlock-happy-path")
+	v.toolbar.selectPreset("redlock-happy-path")
 	v.seek(time.Second)
 	masters := v.slider("nodes")
 	require.NotNil(t, masters)
@@ -79,7 +79,7 @@ func TestWindowRedlockTab(t *testing.T) {
 	assert.Equal(t, 0.05, number(v.ctl.Scenario(), "driftFactor"))
 	assert.Contains(t, shownTexts(v.pics.State), "drift = 10000 × 0.05 + 2", "the tally's arithmetic follows the slider")
 
-	seq := v.toggles["sequential"]
+	seq := v.controls.toggles["sequential"]
 	seq.SetChecked(true)
 	assert.True(t, isOn(v.ctl.Scenario(), "sequential"))
 	assert.Contains(t, shownTexts(v.pics.State), "one master after another")

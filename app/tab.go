@@ -3,25 +3,18 @@ package app
 import (
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
-
-// FrameInterval is the real time between two frames while playing. When
-// paused no timer runs at all.
-const FrameInterval = time.Second / 30
 
 // Pictures are the drawings of one tab's instant — cluster, the mode's
 // state, caption, timeline and metrics — apart from the controls, so the
@@ -207,21 +200,8 @@ func (p *Pictures) showCaption(c *Controller) {
 	}
 }
 
-// sliderControl is one parameter slider with its value read-out.
-type sliderControl struct {
-	spec   designtab.SliderSpec
-	slider *widgets.TipSlider
-	value  *widget.Label
-}
-
-// set moves the slider to value x, as a drag there would.
-func (c *sliderControl) set(x float64) { c.slider.SetValue(c.spec.Position(x)) }
-
-// current is the value the slider stands at.
-func (c *sliderControl) current() float64 { return c.spec.ValueAt(c.slider.Value) }
-
-// tabView is one mode's tab: its controller, controls and pictures, and
-// the ticker that plays it.
+// tabView is one mode's tab: its controller and pictures, and the parts
+// around them, each in a file of its own, which it wires together.
 type tabView struct {
 	spec designtab.ModeTab
 	ctl  *Controller
@@ -229,33 +209,16 @@ type tabView struct {
 	tips *widgets.TipLayer
 	pics *Pictures
 
-	play, step, back, reset *widgets.TipButton
-	delta                   *widgets.TipButton // +Δt
-	speed                   *widgets.TipSelect // the speed control's named stops (Speeds)
-	presets                 *widgets.TipSelect
-	presetSlugs             []string // the presets' file names, in the order of presets.Options
-	sliders                 []*sliderControl
-	toggles                 map[string]*widgets.TipCheck
-	status                  *widget.Label
-	content                 fyne.CanvasObject
-	bar                     *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
-	tradeoff                *tradeoffView   // the Trade-off map, shown instead of the run
-	breakBtn                *widgets.TipButton
-	brk                     *breakFlow    // the Break it search running, nil when none (breakit.go)
-	breakDeliver            func(func())  // hands the search's results to the UI goroutine; nil: fyne.Do
-	breakResult             dialog.Dialog // the search's result on show, nil when closed; Escape closes it
-
-	log        *EventLog      // the trace around the cursor (eventlog.go)
-	dashFor    *sim.Recording // the run, instant and time the dashboard was last worked out for (dashboard.go)
-	dashAt     time.Duration
-	dashTime   time.Time
-	controlsAt *sim.Scenario // what the controls show: Effective at their last sync
-
-	syncing bool // controls are being set from the scenario: ignore their callbacks
-
-	frames    frameSource
-	now       func() time.Time
-	lastFrame time.Time
+	toolbar  *toolbar        // transport, speed and preset picker (toolbar.go)
+	controls *controls       // toggles and sliders (controls.go)
+	clock    *frameClock     // plays the run (frameclock.go)
+	log      *EventLog       // the trace around the cursor (eventlog.go)
+	dash     *tabDashboard   // the dashboard's following of the cursor (dashboard.go)
+	tradeoff *tradeoffView   // the Trade-off map, shown instead of the run
+	breakIt  *breakIt        // the Break it search (breakit.go)
+	bar      *fyne.Container // the toolbar, toggles and sliders, flowing into rows (responsive.go)
+	status   *widget.Label
+	content  fyne.CanvasObject
 
 	title   string         // the run's title when last shown
 	onTitle func(*tabView) // called when the title changes (the window's title follows the current tab)
@@ -277,9 +240,8 @@ func newTabView(spec designtab.ModeTab, win fyne.Window, tips *widgets.TipLayer)
 // in the current language; the window builds its tabs again this way when
 // the language changes.
 func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips *widgets.TipLayer) *tabView {
-	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips,
-		pics: NewPictures(spec), toggles: map[string]*widgets.TipCheck{},
-		frames: &tickerFrames{}, now: time.Now}
+	v := &tabView{spec: spec, ctl: ctl, win: win, tips: tips, pics: NewPictures(spec)}
+	v.clock = newFrameClock(v)
 	v.pics.Timeline.OnSeek = v.seek
 	v.pics.Timeline.SetTipLayer(tips)
 	v.pics.Cluster.OnTapNode = v.nodeMenu
@@ -287,88 +249,28 @@ func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips
 	return v
 }
 
-// sliderMinWidth is the shortest a slider's track gets in a crowded row:
-// still a track to drag along (its knob is about 20 points), and short
-// enough that ZooKeeper's and etcd's five slider cells share one row at
-// 1024 points, so their toolbars take three rows there, not four, and the
-// timeline has that row's room for its lanes (at 80 the last cell wrapped).
-const sliderMinWidth = 64
-
 func (v *tabView) build() fyne.CanvasObject {
 	v.tradeoff = newTradeoffView(v, v.pics.Content())
-	v.play = widgets.NewTipButton(i18n.T("toolbar.play"), theme.MediaPlayIcon(), v.togglePlay, v.tips, "toolbar.play.tip")
-	v.step = widgets.NewTipButton(i18n.T("toolbar.step"), theme.MediaSkipNextIcon(), v.stepForward, v.tips, "toolbar.step.tip")
-	v.delta = widgets.NewTipButton(i18n.T("toolbar.delta"), nil, v.stepDelta, v.tips, "toolbar.delta.tip")
-	v.back = widgets.NewTipButton(i18n.T("toolbar.back"), theme.MediaSkipPreviousIcon(), v.stepBack, v.tips, "toolbar.back.tip")
-	v.reset = widgets.NewTipButton(i18n.T("toolbar.reset"), theme.MediaReplayIcon(), v.rewind, v.tips, "toolbar.reset.tip")
-	v.breakBtn = widgets.NewTipButton(i18n.T("toolbar.break"), theme.WarningIcon(), v.breakIt, v.tips, "toolbar.break.tip")
+	v.toolbar = newToolbar(v)
+	v.breakIt = newBreakIt(v)
+	v.controls = newControls(v)
 
-	var speedNames []string
-	for _, sp := range Speeds {
-		speedNames = append(speedNames, sp.Name())
-	}
-	v.speed = widgets.NewTipSelect(speedNames, func(name string) {
-		if i := slices.Index(speedNames, name); i >= 0 && !v.syncing {
-			v.ctl.SetSpeed(Speeds[i])
-			v.unfocus()
-			v.show()
-		}
-	}, v.tips, "toolbar.speed.tip")
-	v.syncSpeed()
-
-	v.presetSlugs = assets.PresetsFor(v.spec.Mode)
-	var presetOptions []string
-	for _, slug := range v.presetSlugs {
-		presetOptions = append(presetOptions, PresetOption(slug))
-	}
-	v.presets = widgets.NewTipSelect(presetOptions, v.choosePreset, v.tips, "toolbar.preset.tip")
-	v.presets.PlaceHolder = i18n.T("toolbar.preset.edited")
-
-	var toggles []fyne.CanvasObject
-	for _, key := range v.spec.Toggles {
-		spec := v.spec.Toggle(key)
-		c := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip())
-		c.OnChanged = func(on bool) { v.toggle(spec, c, on) }
-		v.toggles[key] = c
-		toggles = append(toggles, c)
-	}
-
-	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
-		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
-	}
-	bold := func(key string) *widget.Label {
-		return widget.NewLabelWithStyle(i18n.T(key), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
 	// One flow of groups, each kept whole: the transport, the speed, the
 	// preset, the Trade-off button, the toggles, then a cell per slider.
 	// A narrow window wraps them into more rows; the slider cells share
 	// what a row has to spare. An action added to the bar is one more
 	// object in v.bar.
-	v.bar = newFlow(container.NewHBox(v.play, v.step, v.delta, v.back, v.reset),
-		container.NewHBox(bold("toolbar.speed"), atLeast(150, v.speed)),
-		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, v.presets), 360)),
-		v.tradeoff.button, v.breakBtn)
-	v.bar.Objects = append(v.bar.Objects, toggles...)
-
-	for _, key := range v.spec.Sliders {
-		spec := v.spec.Slider(key)
-		sc := &sliderControl{spec: spec,
-			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip()),
-			value:  widget.NewLabel("")}
-		sc.slider.Step = spec.TrackStep()
-		sc.slider.OnChanged = func(p float64) { v.slide(sc, spec.ValueAt(p)) }
-		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
-		v.sliders = append(v.sliders, sc)
-		name := widget.NewLabelWithStyle(spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(sliderMinWidth, sc.slider))
-		v.bar.Add(stretch(cell, 360))
+	v.bar = newFlow(append(v.toolbar.groups(), v.tradeoff.button, v.breakIt.button)...)
+	v.bar.Objects = append(v.bar.Objects, v.controls.toggleCells()...)
+	for _, cell := range v.controls.sliderCells() {
+		v.bar.Add(cell)
 	}
 
 	v.status = widget.NewLabel("")
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	top := v.bar
 	v.addEventLog()
-	v.addDashboard()
+	v.dash = newTabDashboard(v)
 	return newFlowBorder(top, container.NewStack(v.pics.Content(), v.tradeoff.content), v.status)
 }
 
@@ -376,10 +278,11 @@ func (v *tabView) build() fyne.CanvasObject {
 // instant.
 func (v *tabView) showRun() {
 	v.pics.ShowRun(v.ctl)
-	v.delta.SetTip(i18n.F("toolbar.delta.tip", "t", widgets.FormatTime(v.ctl.DeltaT())))
-	v.showRunLog()
+	v.toolbar.showRun()
+	v.log.showRun(v.ctl)
+	v.controls.showRun()
 	v.syncControls()
-	v.syncSpeed()
+	v.toolbar.syncSpeed()
 	v.show()
 	v.tradeoff.follow()
 	if v.onRun != nil {
@@ -390,16 +293,10 @@ func (v *tabView) showRun() {
 // show redraws the instant at the cursor and the status line.
 func (v *tabView) show() {
 	v.pics.Show(v.ctl)
-	v.follow()
-	v.followDashboard(false)
-	switch {
-	case v.ctl.Playing() && v.play.Text != i18n.T("toolbar.pause"):
-		v.play.SetText(i18n.T("toolbar.pause"))
-		v.play.SetIcon(theme.MediaPauseIcon())
-	case !v.ctl.Playing() && v.play.Text != i18n.T("toolbar.play"):
-		v.play.SetText(i18n.T("toolbar.play"))
-		v.play.SetIcon(theme.MediaPlayIcon())
-	}
+	v.log.Follow(v.ctl.Cursor())
+	v.controls.follow()
+	v.dash.follow(false)
+	v.toolbar.showPlaying()
 	v.status.SetText(v.ctl.Status())
 	if t := v.ctl.Title(); t != v.title {
 		v.title = t
@@ -415,90 +312,8 @@ func (v *tabView) syncControls() {
 	if sc == nil {
 		return
 	}
-	v.syncing = true
-	defer func() { v.syncing = false }()
-	for _, c := range v.sliders {
-		x, ok := c.spec.Value(sc)
-		if ok {
-			c.slider.Enable()
-			c.slider.SetValue(c.spec.Position(x))
-			c.value.SetText(c.spec.Format(x))
-		} else {
-			c.slider.Disable()
-			c.value.SetText(i18n.T("slider.none"))
-		}
-	}
-	for key, c := range v.toggles {
-		spec := v.spec.Toggle(key)
-		c.SetChecked(spec.Value(sc))
-		if why := spec.DisabledWhy(sc); why != "" {
-			c.Disable()
-			c.SetTip(why)
-		} else if c.Disabled() {
-			c.Enable()
-			c.SetTip(spec.Tip())
-		}
-	}
-	// An edited preset is not the preset: the picker shows the run's name
-	// with its edited mark, as the title and the status line do (choosing
-	// the preset again loads it as it was).
-	o := v.presetOptionOf(v.ctl.Origin())
-	if v.ctl.Edited() {
-		o = ""
-	}
-	if o == "" {
-		v.presets.PlaceHolder = v.pickerTitle()
-	}
-	if v.presets.Selected != o {
-		if o != "" {
-			v.presets.SetSelected(o)
-		} else {
-			v.presets.ClearSelected()
-		}
-	} else if o == "" {
-		v.presets.Refresh()
-	}
-}
-
-// pickerTitle is what the preset picker shows for a run that is not one of
-// the tab's presets as shipped: its name and edited mark, with the preset's
-// file name after it when it is one edited.
-func (v *tabView) pickerTitle() string {
-	if !v.ctl.Loaded() {
-		return i18n.T("toolbar.preset.edited")
-	}
-	if v.presetOptionOf(v.ctl.Origin()) != "" {
-		return i18n.F("toolbar.preset.option", "title", v.ctl.Title(), "slug", v.ctl.Origin())
-	}
-	return v.ctl.Title()
-}
-
-// PresetOption is how the preset picker shows a preset: its title in the
-// reader's language, then its file name as the detail.
-func PresetOption(slug string) string {
-	if key := "preset." + slug; i18n.Has(i18n.English, key) {
-		return i18n.F("toolbar.preset.option", "title", i18n.T(key), "slug", slug)
-	}
-	return slug
-}
-
-// presetOptionOf is the picker's option of the preset named slug, "" when
-// slug is not one of the tab's presets (a file, an edit, a map cell).
-func (v *tabView) presetOptionOf(slug string) string {
-	for i, s := range v.presetSlugs {
-		if s == slug {
-			return v.presets.Options[i]
-		}
-	}
-	return ""
-}
-
-// selectPreset loads the tab's preset named slug through its picker, as a
-// person choosing it would.
-func (v *tabView) selectPreset(slug string) {
-	if o := v.presetOptionOf(slug); o != "" {
-		v.presets.SetSelected(o)
-	}
+	v.controls.sync(sc)
+	v.toolbar.syncPreset()
 }
 
 // unfocus gives the keyboard back to the window's shortcuts after a
@@ -518,55 +333,6 @@ func (v *tabView) fail(err error) {
 	v.status.SetText(v.ctl.Status())
 }
 
-func (v *tabView) slide(c *sliderControl, x float64) {
-	c.value.SetText(c.spec.Format(x))
-	if v.syncing {
-		return
-	}
-	if old, ok := c.spec.Value(v.ctl.Effective()); ok && old == x {
-		return
-	}
-	if err := v.ctl.SetControl(c.spec.Name()+" "+c.spec.Format(x), func(sc *sim.Scenario) { c.spec.Apply(sc, x) }); err != nil {
-		v.fail(err)
-		return
-	}
-	v.showRun()
-}
-
-func (v *tabView) toggle(spec designtab.ToggleSpec, c *widgets.TipCheck, on bool) {
-	if v.syncing {
-		return
-	}
-	v.unfocus()
-	what := i18n.F("toggle.off", "name", spec.Name())
-	if on {
-		what = i18n.F("toggle.on", "name", spec.Name())
-	}
-	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
-		v.fail(err)
-		return
-	}
-	v.showRun()
-}
-
-// choosePreset loads the preset of a picker's option.
-func (v *tabView) choosePreset(option string) {
-	if v.syncing || option == "" {
-		return
-	}
-	i := slices.Index(v.presets.Options, option)
-	if i < 0 {
-		return
-	}
-	v.unfocus()
-	v.stopTicker()
-	if err := v.ctl.LoadPreset(v.presetSlugs[i]); err != nil {
-		v.fail(err)
-		return
-	}
-	v.showRun()
-}
-
 // LoadScenario replaces the tab's scenario (an opened file, a preset).
 func (v *tabView) LoadScenario(sc *sim.Scenario, origin string) error {
 	v.stopTicker()
@@ -580,19 +346,6 @@ func (v *tabView) LoadScenario(sc *sim.Scenario, origin string) error {
 func (v *tabView) seek(t time.Duration) {
 	v.ctl.Seek(t)
 	v.show()
-}
-
-// syncSpeed puts the speed control at the controller's stop without
-// acting on it.
-func (v *tabView) syncSpeed() {
-	name := v.ctl.Speed().Name()
-	if v.speed.Selected == name {
-		return
-	}
-	was := v.syncing
-	v.syncing = true
-	v.speed.SetSelected(name)
-	v.syncing = was
 }
 
 // jumpMoment moves to the next moment of interest (N) or the previous one
@@ -684,89 +437,10 @@ func (v *tabView) redo() {
 	}
 }
 
-// syncTicker runs the frame source exactly while the controller plays.
-func (v *tabView) syncTicker() {
-	if v.ctl.Playing() {
-		v.startTicker()
-	} else {
-		v.stopTicker()
-	}
-}
+// syncTicker runs the frame clock exactly while the controller plays.
+func (v *tabView) syncTicker() { v.clock.sync() }
 
-func (v *tabView) startTicker() {
-	if v.frames.Running() {
-		return
-	}
-	v.lastFrame = v.now()
-	v.frames.Start(v.frame)
-}
-
-func (v *tabView) stopTicker() { v.frames.Stop() }
-
-// frame advances a playing run by the real time since the last frame.
-func (v *tabView) frame() {
-	if !v.frames.Running() {
-		return
-	}
-	now := v.now()
-	v.ctl.Advance(now.Sub(v.lastFrame))
-	v.lastFrame = now
-	if !v.ctl.Playing() {
-		v.stopTicker()
-	}
-	v.show()
-}
-
-// frameSource calls a frame function on the UI goroutine while running.
-type frameSource interface {
-	Start(frame func())
-	Stop()
-	Running() bool
-}
-
-// tickerFrames is the frame source of the window: a time.Ticker whose
-// ticks reach the UI goroutine through fyne.Do. It exists only while
-// playing, so a paused window runs no timer at all.
-type tickerFrames struct {
-	stop    chan struct{}
-	pending atomic.Bool // a frame is queued: drop ticks rather than pile them up
-}
-
-// Start implements frameSource; call it on the UI goroutine.
-func (t *tickerFrames) Start(frame func()) {
-	if t.stop != nil {
-		return
-	}
-	stop := make(chan struct{})
-	t.stop = stop
-	go func() {
-		tk := time.NewTicker(FrameInterval)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tk.C:
-				if t.pending.CompareAndSwap(false, true) {
-					fyne.Do(func() {
-						t.pending.Store(false)
-						frame()
-					})
-				}
-			}
-		}
-	}()
-}
-
-// Stop implements frameSource; call it on the UI goroutine.
-func (t *tickerFrames) Stop() {
-	if t.stop != nil {
-		close(t.stop)
-		t.stop = nil
-	}
-}
-
-// Running implements frameSource.
-func (t *tickerFrames) Running() bool { return t.stop != nil }
+// stopTicker stops the frame clock.
+func (v *tabView) stopTicker() { v.clock.stop() }
 
 func contains(xs []string, x string) bool { return slices.Contains(xs, x) }

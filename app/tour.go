@@ -40,24 +40,24 @@ var tourStops = []tourStop{
 	{"state", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.State} }, nil, nil},
 	{"timeline", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Timeline} }, nil, nil},
 	{"verdict", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.pics.Metrics} }, nil, nil},
-	{"playback", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.play, v.speed} }, nil, nil},
+	{"playback", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.toolbar.play, v.toolbar.speed} }, nil, nil},
 	{"sliders", func(v *tabView) []fyne.CanvasObject {
 		var out []fyne.CanvasObject
-		for _, s := range v.sliders {
+		for _, s := range v.controls.sliders {
 			out = append(out, s.slider, s.value)
 		}
 		return out
 	}, func(v *tabView) [][]fyne.CanvasObject {
 		var out [][]fyne.CanvasObject
-		for _, s := range v.sliders {
+		for _, s := range v.controls.sliders {
 			out = append(out, []fyne.CanvasObject{s.slider, s.value})
 		}
 		return out
 	}, func(v *tabView) []fyne.CanvasObject {
-		out := []fyne.CanvasObject{v.play, v.step, v.back, v.reset, v.delta, v.speed, v.presets,
-			v.breakBtn, v.tradeoff.button}
-		for _, name := range slices.Sorted(maps.Keys(v.toggles)) {
-			out = append(out, v.toggles[name])
+		out := []fyne.CanvasObject{v.toolbar.play, v.toolbar.step, v.toolbar.back, v.toolbar.reset, v.toolbar.delta, v.toolbar.speed, v.toolbar.presets,
+			v.breakIt.button, v.tradeoff.button}
+		for _, name := range slices.Sorted(maps.Keys(v.controls.toggles)) {
+			out = append(out, v.controls.toggles[name])
 		}
 		return out
 	}},

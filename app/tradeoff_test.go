@@ -119,7 +119,7 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 	job := to.job
 
 	// TTL is an axis: the crosshair moves, the map stays.
-	ttl := v.sliders[0]
+	ttl := v.controls.sliders[0]
 	require.Equal(t, "ttl", ttl.spec.Key)
 	ttl.set(6)
 	assert.Same(t, job, to.job, "moving along an axis recomputes nothing")
@@ -131,7 +131,7 @@ func TestTradeoffViewFollowsTheSliders(t *testing.T) {
 	// Work is not: the map starts again, coarse first, and the old
 	// computation is cancelled.
 	var work *sliderControl
-	for _, s := range v.sliders {
+	for _, s := range v.controls.sliders {
 		if s.spec.Key == "work" {
 			work = s
 		}

@@ -41,7 +41,7 @@ func newTestWindow(t *testing.T) (*Window, *tabView, *fakeFrames, *time.Time) {
 	require.NotNil(t, v)
 	frames := &fakeFrames{}
 	clock := time.Unix(1000, 0)
-	v.frames, v.now = frames, func() time.Time { return clock }
+	v.clock.frames, v.clock.now = frames, func() time.Time { return clock }
 	return w, v, frames, &clock
 }
 
@@ -62,17 +62,17 @@ func TestWindowPlaysGCPauseIntoAViolation(t *testing.T) {
 	w, v, frames, clock := newTestWindow(t)
 	assert.Equal(t, "LockScope — GC pause outlives the lease", w.Title())
 
-	v.selectPreset("redis-happy-path")
+	v.toolbar.selectPreset("redis-happy-path")
 	require.Equal(t, "redis-happy-path", v.ctl.Origin())
-	v.selectPreset("redis-gc-pause")
+	v.toolbar.selectPreset("redis-gc-pause")
 	require.Equal(t, "redis-gc-pause", v.ctl.Origin())
 
-	v.speed.SetSelected("10×") // a uniform 10×
+	v.toolbar.speed.SetSelected("10×") // a uniform 10×
 	assert.Equal(t, Speed10, v.ctl.Speed())
 
 	key(w, fyne.KeySpace)
 	require.True(t, frames.Running(), "playing runs the frame source")
-	assert.Equal(t, "Pause", v.play.Text)
+	assert.Equal(t, "Pause", v.toolbar.play.Text)
 	for v.ctl.Cursor() < 12*time.Second {
 		*clock = clock.Add(FrameInterval)
 		frames.frame()
@@ -126,7 +126,7 @@ func TestWindowStopsAtCaptionsUntilTurnedOff(t *testing.T) {
 	w, v, frames, clock := newTestWindow(t)
 	require.True(t, v.ctl.StoryStops(), "on at first start")
 	require.Equal(t, SpeedStory, v.ctl.Speed())
-	assert.Equal(t, SpeedStory.Name(), v.speed.Selected)
+	assert.Equal(t, SpeedStory.Name(), v.toolbar.speed.Selected)
 	f := v.ctl.Recording().Flights()[0]
 	v.seek(f.Sent)
 	key(w, fyne.KeySpace)
@@ -150,7 +150,7 @@ func TestWindowStopsAtCaptionsUntilTurnedOff(t *testing.T) {
 		assert.False(t, w.Controller(m).StoryStops(), m)
 	}
 	assert.Equal(t, SpeedPaced, v.ctl.Speed(), "the same pace without the stops")
-	assert.Equal(t, SpeedPaced.Name(), v.speed.Selected)
+	assert.Equal(t, SpeedPaced.Name(), v.toolbar.speed.Selected)
 	assert.False(t, w.settings.StoryStops(), "kept for the next start")
 	assert.False(t, menuItem(t, w, "Story: stop at each caption").Checked)
 	for frames.Running() {
@@ -191,7 +191,7 @@ func menuItem(t *testing.T, w *Window, label string) *fyne.MenuItem {
 
 func TestWindowPlaybackStopsAtTheEnd(t *testing.T) {
 	_, v, frames, clock := newTestWindow(t)
-	v.speed.SetSelected("100×")
+	v.toolbar.speed.SetSelected("100×")
 	v.togglePlay()
 	for i := 0; i < 100 && frames.Running(); i++ {
 		*clock = clock.Add(FrameInterval)
@@ -199,7 +199,7 @@ func TestWindowPlaybackStopsAtTheEnd(t *testing.T) {
 	}
 	assert.False(t, frames.Running(), "the frames stop with the run")
 	assert.Equal(t, v.ctl.End(), v.ctl.Cursor())
-	assert.Equal(t, "Play", v.play.Text)
+	assert.Equal(t, "Play", v.toolbar.play.Text)
 }
 
 func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
@@ -230,13 +230,13 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 	pause.set(5)
 	assert.Equal(t, sim.Duration(5*time.Second), v.ctl.Scenario().Faults[0].For)
 
-	v.selectPreset("redis-happy-path")
+	v.toolbar.selectPreset("redis-happy-path")
 	assert.True(t, pause.slider.Disabled(), "no pause fault: nothing for the slider to edit")
 	assert.Equal(t, "none", pause.value.Text)
 }
 
 func (v *tabView) slider(key string) *sliderControl {
-	for _, s := range v.sliders {
+	for _, s := range v.controls.sliders {
 		if s.spec.Key == key {
 			return s
 		}
@@ -246,8 +246,8 @@ func (v *tabView) slider(key string) *sliderControl {
 
 func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-failover")
-	replica := v.toggles["replica"]
+	v.toolbar.selectPreset("redis-failover")
+	replica := v.controls.toggles["replica"]
 	require.True(t, replica.Checked)
 
 	replica.SetChecked(false)
@@ -255,7 +255,7 @@ func TestWindowToggleErrorKeepsTheState(t *testing.T) {
 	assert.True(t, replica.Checked, "and the box goes back")
 	assert.NotNil(t, w.Canvas().Overlays().Top(), "the error is shown in a dialog")
 
-	fencing := v.toggles["fencing"]
+	fencing := v.controls.toggles["fencing"]
 	fencing.SetChecked(true)
 	assert.True(t, v.ctl.Scenario().Fencing)
 	assert.Contains(t, v.pics.Protocol.Text, "INCR the fencing counter", "the protocol notes follow the toggles")
@@ -270,7 +270,7 @@ func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
 	assert.Equal(t, "redis", w.CurrentMode())
 	assert.Equal(t, "three.lockscope.json", v.ctl.Origin())
 	assert.Len(t, v.pics.Cluster.Snapshot().Nodes, 5, "three clients, redis-1 and the storage")
-	assert.Empty(t, v.presets.Selected, "a file is no preset")
+	assert.Empty(t, v.toolbar.presets.Selected, "a file is no preset")
 	assert.Equal(t, "3", v.slider("clients").value.Text)
 
 	other := *sc
@@ -284,7 +284,7 @@ func TestWindowLoadsAScenarioIntoItsTab(t *testing.T) {
 
 func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	w, v, _, _ := newTestWindow(t)
-	v.selectPreset("redis-happy-path")
+	v.toolbar.selectPreset("redis-happy-path")
 	v.seek(3 * time.Second)
 	v.nodeMenu("redis-1", fyne.NewPos(300, 300))
 	require.NotNil(t, w.Canvas().Overlays().Top(), "tapping a node opens its fault menu")
@@ -309,10 +309,10 @@ func TestWindowNodeFaultIsInjectedAtTheCursor(t *testing.T) {
 	assert.Contains(t, v.status.Text, "crash redis-1 at 3 s")
 	assert.Contains(t, v.status.Text, "Three clients take turns (edited)")
 	assert.Equal(t, "LockScope — Three clients take turns (edited)", w.Title())
-	assert.Empty(t, v.presets.Selected, "the picker does not claim the preset as shipped")
-	assert.Equal(t, "Three clients take turns (edited)  ·  redis-happy-path", v.presets.PlaceHolder, "the picker shows the run is edited")
-	v.selectPreset("redis-happy-path")
-	assert.Equal(t, PresetOption("redis-happy-path"), v.presets.Selected, "choosing it again loads it as shipped")
+	assert.Empty(t, v.toolbar.presets.Selected, "the picker does not claim the preset as shipped")
+	assert.Equal(t, "Three clients take turns (edited)  ·  redis-happy-path", v.toolbar.presets.PlaceHolder, "the picker shows the run is edited")
+	v.toolbar.selectPreset("redis-happy-path")
+	assert.Equal(t, PresetOption("redis-happy-path"), v.toolbar.presets.Selected, "choosing it again loads it as shipped")
 	assert.False(t, v.ctl.Edited())
 }
 

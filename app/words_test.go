@@ -230,7 +230,7 @@ func f() {
 	b.SetText("clock " + t)
 	placeText(o, fmt.Sprintf("%d holders", n), p, c)
 	_ = Spec{Label: "menu.file", Tip: "A tip"}
-	v.presets.PlaceHolder = "(edited)"
+	v.toolbar.presets.PlaceHolder = "(edited)"
 }`
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, 0)

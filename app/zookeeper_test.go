@@ -33,7 +33,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	v := zkTab(t)
 	assert.Equal(t, "zk-happy-path", v.ctl.Origin(), "the tab opens on the happy path")
 	for _, p := range []string{"zk-happy-path", "zk-herd", "zk-gc-pause", "zk-session-expiry", "zk-minority-partition", "zk-leader-crash"} {
-		assert.Contains(t, v.presetSlugs, p)
+		assert.Contains(t, v.toolbar.presetSlugs, p)
 	}
 	_, ok := v.pics.State.(*zookeeperwidget.ZNodeTree)
 	require.True(t, ok, "the state picture is the znode tree")
@@ -49,7 +49,7 @@ func TestZKTabShowsTheQueue(t *testing.T) {
 	assert.Contains(t, cluster, "follower")
 
 	// The herd toggle re-records with every waiter on the lock znode.
-	v.toggles["herd"].SetChecked(true)
+	v.controls.toggles["herd"].SetChecked(true)
 	require.True(t, isOn(v.ctl.Scenario(), "herd"))
 	assert.Equal(t, 600*time.Millisecond, v.ctl.Cursor(), "the cursor stays")
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "every waiter watches its children (herd)")
@@ -97,9 +97,9 @@ func TestZKTabSliders(t *testing.T) {
 // is safe); without it the stale write is taken.
 func TestZKTabSessionExpiry(t *testing.T) {
 	v := zkTab(t)
-	v.selectPreset("zk-session-expiry")
+	v.toolbar.selectPreset("zk-session-expiry")
 	require.Equal(t, "zk-session-expiry", v.ctl.Origin())
-	stop := v.toggles["respectSuspended"]
+	stop := v.controls.toggles["respectSuspended"]
 	require.True(t, stop.Checked)
 	assert.Zero(t, v.ctl.Recording().Summary().StaleWritesAccepted)
 	assert.True(t, v.ctl.Recording().Summary().Safe)
@@ -122,12 +122,12 @@ func TestZKTabSessionExpiry(t *testing.T) {
 // znode sequence as fencing token turns that write away.
 func TestZKTabFencing(t *testing.T) {
 	v := zkTab(t)
-	v.selectPreset("zk-gc-pause")
+	v.toolbar.selectPreset("zk-gc-pause")
 	sum := v.ctl.Recording().Summary()
 	require.False(t, sum.Safe)
 	assert.Equal(t, 1, sum.StaleWritesAccepted)
 
-	v.toggles["fencing"].SetChecked(true)
+	v.controls.toggles["fencing"].SetChecked(true)
 	require.True(t, v.ctl.Scenario().Fencing)
 	sum = v.ctl.Recording().Summary()
 	assert.True(t, sum.Safe, "the znode sequence fences the late write")
@@ -139,7 +139,7 @@ func TestZKTabFencing(t *testing.T) {
 
 func TestZKTabElection(t *testing.T) {
 	v := zkTab(t)
-	v.selectPreset("zk-leader-crash")
+	v.toolbar.selectPreset("zk-leader-crash")
 	v.seek(3100 * time.Millisecond)
 	assert.True(t, zookeeper.ViewOf(v.ctl.Snapshot()).Electing)
 	assert.Contains(t, joined(shownTexts(v.pics.State)), "ELECTION: no established leader — writes stall")

@@ -1,0 +1,163 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/designtab"
+)
+
+// sliderControl is one parameter slider with its value read-out.
+type sliderControl struct {
+	spec   designtab.SliderSpec
+	slider *widgets.TipSlider
+	value  *widget.Label
+}
+
+// set moves the slider to value x, as a drag there would.
+func (c *sliderControl) set(x float64) { c.slider.SetValue(c.spec.Position(x)) }
+
+// current is the value the slider stands at.
+func (c *sliderControl) current() float64 { return c.spec.ValueAt(c.slider.Value) }
+
+// controls are a tab's toggles and parameter sliders: moving one edits
+// the scenario and records it again; they follow the scenario in effect
+// at the cursor.
+type controls struct {
+	tab *tabView
+
+	sliders []*sliderControl
+	toggles map[string]*widgets.TipCheck
+	at      *sim.Scenario // what the controls show: Effective at their last sync
+	syncing bool          // the controls are being set from the scenario: ignore their callbacks
+}
+
+// sliderMinWidth is the shortest a slider's track gets in a crowded row:
+// still a track to drag along (its knob is about 20 points), and short
+// enough that ZooKeeper's and etcd's five slider cells share one row at
+// 1024 points, so their toolbars take three rows there, not four, and the
+// timeline has that row's room for its lanes (at 80 the last cell wrapped).
+const sliderMinWidth = 64
+
+// newControls builds a tab's toggles and sliders.
+func newControls(v *tabView) *controls {
+	c := &controls{tab: v, toggles: map[string]*widgets.TipCheck{}}
+	for _, key := range v.spec.Toggles {
+		spec := v.spec.Toggle(key)
+		ch := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip())
+		ch.OnChanged = func(on bool) { c.toggle(spec, ch, on) }
+		c.toggles[key] = ch
+	}
+	for _, key := range v.spec.Sliders {
+		spec := v.spec.Slider(key)
+		sc := &sliderControl{spec: spec,
+			slider: widgets.NewTipSlider(spec.Position(spec.Min), spec.Position(spec.Max), v.tips, spec.Tip()),
+			value:  widget.NewLabel("")}
+		sc.slider.Step = spec.TrackStep()
+		sc.slider.OnChanged = func(p float64) { c.slide(sc, spec.ValueAt(p)) }
+		sc.slider.OnChangeEnded = func(float64) { v.unfocus() }
+		c.sliders = append(c.sliders, sc)
+	}
+	return c
+}
+
+// toggleCells are the toggles for the tab's bar, in the tab's order.
+func (c *controls) toggleCells() []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, key := range c.tab.spec.Toggles {
+		out = append(out, c.toggles[key])
+	}
+	return out
+}
+
+// sliderCells are the sliders for the tab's bar, a cell each: its name,
+// its track and its value.
+func (c *controls) sliderCells() []fyne.CanvasObject {
+	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
+	}
+	var out []fyne.CanvasObject
+	for _, sc := range c.sliders {
+		name := widget.NewLabelWithStyle(sc.spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(sliderMinWidth, sc.slider))
+		out = append(out, stretch(cell, 360))
+	}
+	return out
+}
+
+// sync sets every control from sc without acting on it.
+func (c *controls) sync(sc *sim.Scenario) {
+	c.syncing = true
+	defer func() { c.syncing = false }()
+	for _, s := range c.sliders {
+		x, ok := s.spec.Value(sc)
+		if ok {
+			s.slider.Enable()
+			s.slider.SetValue(s.spec.Position(x))
+			s.value.SetText(s.spec.Format(x))
+		} else {
+			s.slider.Disable()
+			s.value.SetText(i18n.T("slider.none"))
+		}
+	}
+	for key, ch := range c.toggles {
+		spec := c.tab.spec.Toggle(key)
+		ch.SetChecked(spec.Value(sc))
+		if why := spec.DisabledWhy(sc); why != "" {
+			ch.Disable()
+			ch.SetTip(why)
+		} else if ch.Disabled() {
+			ch.Enable()
+			ch.SetTip(spec.Tip())
+		}
+	}
+}
+
+// showRun notes what a new recording's controls were synced to.
+func (c *controls) showRun() { c.at = c.tab.ctl.Effective() }
+
+// follow puts the controls on the values in effect when the cursor
+// crosses a control change recorded in the scenario.
+func (c *controls) follow() {
+	if eff := c.tab.ctl.Effective(); eff != c.at {
+		c.at = eff
+		c.tab.syncControls()
+	}
+}
+
+func (c *controls) slide(s *sliderControl, x float64) {
+	s.value.SetText(s.spec.Format(x))
+	if c.syncing {
+		return
+	}
+	v := c.tab
+	if old, ok := s.spec.Value(v.ctl.Effective()); ok && old == x {
+		return
+	}
+	if err := v.ctl.SetControl(s.spec.Name()+" "+s.spec.Format(x), func(sc *sim.Scenario) { s.spec.Apply(sc, x) }); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
+
+func (c *controls) toggle(spec designtab.ToggleSpec, ch *widgets.TipCheck, on bool) {
+	if c.syncing {
+		return
+	}
+	v := c.tab
+	v.unfocus()
+	what := i18n.F("toggle.off", "name", spec.Name())
+	if on {
+		what = i18n.F("toggle.on", "name", spec.Name())
+	}
+	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
