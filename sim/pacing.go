@@ -235,12 +235,16 @@ type PaceRules struct {
 	MinRate, MaxRate float64
 	// Longest is what a run may take before its moments' easing shrinks.
 	Longest time.Duration
+	// Most is what a run's key messages alone may take before their dwell
+	// shrinks (a crowd of clients over minutes); 0 for no bound.
+	Most time.Duration
 }
 
 // StoryPace is how the window plays a run at its default speed: each key
 // message on show for 0.3 s at least, a moment eased down to a quarter of
 // real time over about a second, and the whole run in about 30 s (up to
-// 55 s where its key messages need it).
+// 55 s where its key messages need it, and no more than about ten
+// minutes however many they are).
 var StoryPace = PaceRules{
 	KeyDwell:   301 * time.Millisecond, // 0.3 s, with room for rounding
 	Target:     30 * time.Second,
@@ -251,6 +255,7 @@ var StoryPace = PaceRules{
 	MinRate:    0.01,
 	MaxRate:    10000,
 	Longest:    55 * time.Second,
+	Most:       10 * time.Minute,
 }
 
 // Pacing is how playback spends real time on a run: a pace (run seconds
@@ -293,21 +298,30 @@ type paceLimit struct {
 // shrinks (by halves, to none) before the run gets longer: a key message's
 // dwell never does.
 func NewPacing(flights []Flight, moments []Moment, end time.Duration, rules PaceRules) *Pacing {
-	var limits []paceLimit
-	dwell := rules.KeyDwell.Seconds()
-	for _, f := range flights {
-		if !f.Key || dwell <= 0 {
-			continue
+	keyedAt := func(dwell float64) paceSteps {
+		var limits []paceLimit
+		for _, f := range flights {
+			if !f.Key || dwell <= 0 {
+				continue
+			}
+			shown := shownWithin(f.Shown, end)
+			if shown <= 0 {
+				continue
+			}
+			for _, iv := range f.Shown {
+				limits = addLimit(limits, iv.From, iv.To, shown.Seconds()/dwell, end)
+			}
 		}
-		shown := shownWithin(f.Shown, end)
-		if shown <= 0 {
-			continue
-		}
-		for _, iv := range f.Shown {
-			limits = addLimit(limits, iv.From, iv.To, shown.Seconds()/dwell, end)
+		return paint(limits, end)
+	}
+	keyed := keyedAt(rules.KeyDwell.Seconds()) // what the key messages ask, the same at every easing
+	// A crowd's key messages alone may ask for hours: past rules.Most each
+	// is on show for less, in proportion, so the run takes about Most.
+	if most := rules.Most.Seconds(); most > 0 {
+		if alone := layOut(keyed, nil, end, rules, 0).Wall(0, end, 1).Seconds(); alone > most {
+			keyed = keyedAt(rules.KeyDwell.Seconds() * most / alone)
 		}
 	}
-	keyed := paint(limits, end) // what the key messages ask, the same at every easing
 	p := layOut(keyed, moments, end, rules, 1)
 	if rules.Longest > 0 && len(moments) > 0 && p.Wall(0, end, 1) > rules.Longest {
 		bare := layOut(keyed, moments, end, rules, 0)

@@ -378,3 +378,17 @@ func BenchmarkPacingLargest(b *testing.B) {
 		sim.NewPacing(flights, moments, end, sim.StoryPace)
 	}
 }
+
+// TestACrowdPlaysInAboutTenMinutes: where the key messages alone would
+// take longer than StoryPace.Most, each is on show for less, in
+// proportion, and the run takes about Most.
+func TestACrowdPlaysInAboutTenMinutes(t *testing.T) {
+	crowd := manyFlights(3000) // 3000 s of key messages at 1 s each
+	rules := sim.StoryPace
+	rules.KeyDwell = time.Second
+	sum := sim.NewPacing(crowd, nil, 3001*time.Second, rules).Summary()
+	assert.InDelta(t, rules.Most.Seconds(), sum.Seconds, 2)
+	assert.InDelta(t, 0.2, sum.MinKeyMessageSeconds, 0.01, "600 s over 3000 messages")
+	rules.Most = 0
+	assert.Greater(t, sim.NewPacing(crowd, nil, 3001*time.Second, rules).Summary().Seconds, 3000.0, "unbounded")
+}
