@@ -11,6 +11,14 @@ import (
 // script to acquire (retried while held), watchdog renewal, the unlock
 // script to release. Every command that gets no reply in RequestTimeout is
 // resent at once, RedissonRetryAttempts times, before it fails.
+//
+// With PlainClient it is the redis.io recipe's client instead ("Correct
+// Implementation with a Single Instance",
+// https://redis.io/docs/latest/develop/use/patterns/distributed-locks/):
+// SET key token NX PX ttl to acquire, the compare-and-delete script to
+// release, and with Watchdog a compare-and-PEXPIRE every TTL/3. Its key is
+// a string (no hash, no hold count), it sends no WAIT, and a command with
+// no reply in RequestTimeout fails without a resend.
 type redisClient struct {
 	sim.Loop
 	master   sim.NodeID
@@ -52,6 +60,9 @@ func (c *redisClient) begin(ctx sim.Ctx) {
 		return
 	}
 	c.value = fmt.Sprintf("%08x:1", ctx.Rand().Uint32())
+	if PlainClient.Of(ctx.Scenario()) {
+		c.value = c.value[:8] // the recipe's random token; Redisson's is its id and thread
+	}
 	c.trySet(ctx)
 }
 
@@ -82,7 +93,11 @@ func (c *redisClient) send(ctx sim.Ctx) {
 
 func (c *redisClient) trySet(ctx sim.Ctx) {
 	sc := ctx.Scenario()
-	c.request(ctx, Command{Op: OpLock, Value: c.value, PX: sc.TTL.D(), Fenced: sc.Fencing}.Msg())
+	op := OpLock
+	if PlainClient.Of(sc) {
+		op = OpSet // SET key token NX PX ttl
+	}
+	c.request(ctx, Command{Op: op, Value: c.value, PX: sc.TTL.D(), Fenced: sc.Fencing}.Msg())
 }
 
 // renewAfter schedules the watchdog's next renewal TTL/3 from now, as
@@ -112,7 +127,7 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	c.pending = sim.Msg{}
 	r := ReplyOf(m)
 	switch req.Op {
-	case OpLock:
+	case OpLock, OpSet:
 		if c.State != sim.StateWaiting {
 			return
 		}
@@ -138,7 +153,7 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			c.renewing = false
 			ctx.TraceSaid(traceWatchdog, OpPExpire.String(), "renewal returned 0: the lock is gone, renewal stops", sim.Say("note.redis.renewalGone"))
 		}
-	case OpUnlock, OpDel:
+	case OpUnlock, OpDel, OpCAD:
 		switch {
 		case r.Int == 0 && req.Op == OpUnlock:
 			ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
@@ -191,7 +206,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			ctx.After(left, sim.Timer{Kind: timerTimeout})
 			return
 		}
-		if c.attempt < RedissonRetryAttempts {
+		if c.attempt < RedissonRetryAttempts && !PlainClient.Of(ctx.Scenario()) {
 			c.attempt++
 			ctx.TraceSaid(traceResend, c.pending.Op.String(), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
 				sim.Say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
@@ -200,12 +215,15 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		req := c.pending
 		c.pending = sim.Msg{}
-		if ctx.Tracing() {
+		if ctx.Tracing() && PlainClient.Of(ctx.Scenario()) {
+			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply in %v", RequestTimeout),
+				sim.Say("note.redis.noReplyPlain", "timeout", RequestTimeout.String()))
+		} else if ctx.Tracing() {
 			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),
 				sim.Say("note.redis.noReply", "timeout", RequestTimeout.String(), "n", fmt.Sprint(RedissonRetryAttempts+1)))
 		}
 		switch req.Op {
-		case OpLock:
+		case OpLock, OpSet:
 			if c.State == sim.StateWaiting {
 				c.retry(ctx, "timed out", "note.redis.timedOut")
 			}
@@ -227,6 +245,9 @@ func (c *redisClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
 	c.renewing = false
 	m := Command{Op: OpUnlock, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg()
+	if PlainClient.Of(ctx.Scenario()) {
+		m = Command{Op: OpCAD, Value: c.value}.Msg() // if GET == token then DEL
+	}
 	if PlainDel.Of(ctx.Scenario()) {
 		m = Command{Op: OpDel}.Msg()
 	}
