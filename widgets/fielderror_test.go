@@ -81,6 +81,7 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "redlock", "replica": true}`, `replica: Redlock masters are independent and have no replica; use redis mode for one`},
 	{`{"mode": "redlock", "herd": true}`, `herd: only zookeeper and etcd have watches to herd`},
 	{`{"mode": "redlock", "plainDel": true}`, `plainDel: only for redis; Redlock always releases with compare-and-delete`},
+	{`{"mode": "redlock", "plainClient": true}`, `plainClient: only for redis (a plain SET NX client instead of Redisson)`},
 	{`{"mode": "redlock", "faults": [{"at": "1s", "failover": "redis-1"}]}`, `faults[0].failover: Redlock masters have no replica to promote; use crash and restart`},
 	{`{"mode": "zookeeper", "plainDel": true}`, `plainDel: only for redis; a zookeeper client releases by deleting its own znode`},
 	{`{"mode": "zookeeper", "replica": true}`, `replica: only for redis; a zookeeper ensemble replicates every write (set nodes)`},

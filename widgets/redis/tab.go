@@ -23,7 +23,7 @@ var Tab = designtab.ModeTab{
 	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders: []string{"ttl", "work", "pause", "latency", "clients", "clockDrift",
 		redissim.FailoverAfter.Key},
-	Toggles: []string{redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
+	Toggles: []string{redissim.PlainClient.Key, redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
 	// The shared controls in Redis's words: SET NX PX and Redisson's
 	// timeout, watchdog and INCR counter; its options' controls
 	// (designtab.OptionSlider, OptionToggle) with their range and words.
@@ -40,6 +40,8 @@ var Tab = designtab.ModeTab{
 		redissim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redisWatchdog", "Watchdog" },
 		"fencing":             func(t *designtab.ToggleSpec) { t.Words = "redisFencing" },
 		redissim.Replica.Key:  func(t *designtab.ToggleSpec) { t.Label = "Replica" },
+		// The client: Redisson's RLock (off) or the redis.io recipe's.
+		redissim.PlainClient.Key: func(t *designtab.ToggleSpec) { t.Label = "Plain client" },
 	},
 	Protocol: redisProtocol,
 }
@@ -52,7 +54,12 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Fencing {
 		fencing = i18n.T("redis.proto.incr")
 	}
-	out := []string{i18n.F("redis.proto.acquire", "px", ms(sc.TTL), "fencing", fencing, "retry", widgets.ShortTime(sc.RetryDelay.D()))}
+	plain := redissim.PlainClient.Of(sc)
+	acquire, release := "redis.proto.acquire", "redis.proto.release"
+	if plain {
+		acquire, release = "redis.proto.acquirePlain", "redis.proto.releasePlain"
+	}
+	out := []string{i18n.F(acquire, "px", ms(sc.TTL), "fencing", fencing, "retry", widgets.ShortTime(sc.RetryDelay.D()))}
 	if redissim.Watchdog.Of(sc) {
 		out = append(out, i18n.F("redis.proto.watchdog", "every", widgets.ShortTime(sc.TTL.D()/3), "px", ms(sc.TTL)))
 	} else {
@@ -61,7 +68,7 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if redissim.PlainDel.Of(sc) {
 		out = append(out, i18n.T("redis.proto.plainDel"))
 	} else {
-		out = append(out, i18n.T("redis.proto.release"))
+		out = append(out, i18n.T(release))
 	}
 	if sc.Fencing {
 		out = append(out, i18n.T("redis.proto.storageFenced"))
