@@ -34,6 +34,20 @@ func TestRedisPresets(t *testing.T) {
 			assert.GreaterOrEqual(t, sum.ExpiredWhileHeld, 1)
 			assert.False(t, sum.Safe)
 		}},
+		{"redis-plain-setnx", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			g, ok := simtest.GrantOf(sum, "client-2")
+			require.True(t, ok, "client-2's SET NX succeeds once the key expired")
+			assert.InDelta(t, 10000, g.AtMs, 250)
+			assert.Equal(t, 1, sum.StaleWritesAccepted)
+			assert.False(t, sum.Safe)
+			notOurs := false
+			for _, e := range rec.Trace() {
+				if e.Node == "client-1" && e.Kind.String() == "release" && e.Op == redis.OpCAD.String() {
+					notOurs = true // its compare-and-delete found client-2's token
+				}
+			}
+			assert.True(t, notOurs, "client-1's compare-and-delete returns 0")
+		}},
 		{"redis-gc-pause-fenced", nil, func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
 			assert.GreaterOrEqual(t, sum.Violations, 1, "fencing does not stop the overlap")
 			assert.Equal(t, 1, sum.StaleWritesRejected)
