@@ -261,7 +261,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	}
 	t.xSel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.across.tip"))
 	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.up.tip"))
-	t.colour = widgets.NewTipSelect([]string{i18n.T("tradeoff.colour.unsafe"), i18n.T("tradeoff.colour.violations")},
+	t.colour = widgets.NewTipSelect(colourNames(),
 		func(string) { t.colourChosen() }, v.tips, i18n.T("tradeoff.colour.tip"))
 	var ats []string
 	for _, at := range sweep.PauseAts {
@@ -516,11 +516,24 @@ func (t *tradeoffView) colourChosen() {
 		return
 	}
 	m := widgets.MetricUnsafe
-	if t.colour.Selected == i18n.T("tradeoff.colour.violations") {
-		m = widgets.MetricViolations
+	for _, c := range widgets.HeatMetrics {
+		if t.colour.Selected == c.Legend() {
+			m = c
+		}
 	}
 	t.heat.SetMetric(m)
 	t.tab.unfocus()
+}
+
+// colourNames are the colour select's choices, in the current language:
+// the unsafe runs, the runs with two holders, and the price of safety
+// (throughput, the p99 wait).
+func colourNames() []string {
+	var names []string
+	for _, m := range widgets.HeatMetrics {
+		names = append(names, m.Legend())
+	}
+	return names
 }
 
 // seedFor picks the run a click on a cell shows: one that went wrong in
