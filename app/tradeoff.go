@@ -224,6 +224,7 @@ type tradeoffView struct {
 	chart *widgets.RecoveryChart
 
 	xSel, ySel, colour *widgets.TipSelect
+	heatPanel          *widgets.Panel     // its title says what the colour shows
 	pauseSel           *widgets.TipSelect // where the pause strikes: sweep --pause-at
 	progress           *widget.ProgressBar
 	state              *widget.Label
@@ -301,9 +302,9 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 		container.NewHBox(bold(i18n.T("tradeoff.pauseAt")), fixed(170, t.pauseSel)),
 		container.NewHBox(bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
 		fixed(220, t.progress), stretch(wholeText(t.state, 600), 0))
-	heatTitle := i18n.T("tradeoff.heat.title")
 	chartTitle := i18n.T("tradeoff.chart.title")
-	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))
+	t.heatPanel = widgets.NewPanel(heatTitle(t.heat.Metric()), t.heat)
+	split := container.NewHSplit(t.heatPanel, widgets.NewPanel(chartTitle, t.chart))
 	split.Offset = 0.64
 	t.content = newFlowBorder(bar, split, t.about)
 	t.content.Hide()
@@ -522,7 +523,20 @@ func (t *tradeoffView) colourChosen() {
 		}
 	}
 	t.heat.SetMetric(m)
+	if t.heatPanel != nil {
+		t.heatPanel.SetTitle(heatTitle(m))
+	}
 	t.tab.unfocus()
+}
+
+// heatTitle is the key of the map's title for what its colour shows: the
+// runs that went wrong, or the price of safety (a key, which the panel
+// looks up as it draws, so the title follows a change of language).
+func heatTitle(m widgets.HeatMetric) string {
+	if m.IsShare() {
+		return "tradeoff.heat.title"
+	}
+	return "tradeoff.heat.titlePrice"
 }
 
 // colourNames are the colour select's choices, in the current language:

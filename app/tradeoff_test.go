@@ -302,7 +302,9 @@ func TestTradeoffColoursShowThePriceOfSafety(t *testing.T) {
 			assert.InDelta(t, tc.value(c.Cell)/top, to.heat.Level(c.Cell), 1e-12, tc.name)
 		}
 		assert.Equal(t, tc.name, tc.metric.Legend())
+		assert.Equal(t, heatTitle(tc.metric), to.heatPanel.Title, tc.name)
 	}
+	assert.Contains(t, i18n.T(heatTitle(widgets.MetricWaitP99)), "price of safety")
 	// The longest pause costs throughput: at each TTL, fewer grants a second
 	// with a 12 s pause than with none (the grid runs x first, pause up).
 	nx := len(smallAxes("ttl").Values)
