@@ -224,6 +224,7 @@ type tradeoffView struct {
 	chart *widgets.RecoveryChart
 
 	xSel, ySel, colour *widgets.TipSelect
+	heatPanel          *widgets.Panel     // its title says what the colour shows
 	pauseSel           *widgets.TipSelect // where the pause strikes: sweep --pause-at
 	progress           *widget.ProgressBar
 	state              *widget.Label
@@ -261,7 +262,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	}
 	t.xSel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.across.tip"))
 	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.up.tip"))
-	t.colour = widgets.NewTipSelect([]string{i18n.T("tradeoff.colour.unsafe"), i18n.T("tradeoff.colour.violations")},
+	t.colour = widgets.NewTipSelect(colourNames(),
 		func(string) { t.colourChosen() }, v.tips, i18n.T("tradeoff.colour.tip"))
 	var ats []string
 	for _, at := range sweep.PauseAts {
@@ -301,9 +302,9 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 		container.NewHBox(bold(i18n.T("tradeoff.pauseAt")), fixed(170, t.pauseSel)),
 		container.NewHBox(bold(i18n.T("tradeoff.colour")), fixed(190, t.colour)),
 		fixed(220, t.progress), stretch(wholeText(t.state, 600), 0))
-	heatTitle := i18n.T("tradeoff.heat.title")
 	chartTitle := i18n.T("tradeoff.chart.title")
-	split := container.NewHSplit(widgets.NewPanel(heatTitle, t.heat), widgets.NewPanel(chartTitle, t.chart))
+	t.heatPanel = widgets.NewPanel(heatTitle(t.heat.Metric()), t.heat)
+	split := container.NewHSplit(t.heatPanel, widgets.NewPanel(chartTitle, t.chart))
 	split.Offset = 0.64
 	t.content = newFlowBorder(bar, split, t.about)
 	t.content.Hide()
@@ -516,11 +517,37 @@ func (t *tradeoffView) colourChosen() {
 		return
 	}
 	m := widgets.MetricUnsafe
-	if t.colour.Selected == i18n.T("tradeoff.colour.violations") {
-		m = widgets.MetricViolations
+	for _, c := range widgets.HeatMetrics {
+		if t.colour.Selected == c.Legend() {
+			m = c
+		}
 	}
 	t.heat.SetMetric(m)
+	if t.heatPanel != nil {
+		t.heatPanel.SetTitle(heatTitle(m))
+	}
 	t.tab.unfocus()
+}
+
+// heatTitle is the key of the map's title for what its colour shows: the
+// runs that went wrong, or the price of safety (a key, which the panel
+// looks up as it draws, so the title follows a change of language).
+func heatTitle(m widgets.HeatMetric) string {
+	if m.IsShare() {
+		return "tradeoff.heat.title"
+	}
+	return "tradeoff.heat.titlePrice"
+}
+
+// colourNames are the colour select's choices, in the current language:
+// the unsafe runs, the runs with two holders, and the price of safety
+// (throughput, the p99 wait).
+func colourNames() []string {
+	var names []string
+	for _, m := range widgets.HeatMetrics {
+		names = append(names, m.Legend())
+	}
+	return names
 }
 
 // seedFor picks the run a click on a cell shows: one that went wrong in

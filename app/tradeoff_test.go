@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -263,4 +264,60 @@ func TestTradeoffStatusIsWhole(t *testing.T) {
 			to.setShown(false)
 		}
 	}
+}
+
+// The colour shows the price of safety too: throughput and the p99 wait
+// beside the unsafe runs, named in both languages, and clients is an axis.
+func TestTradeoffColoursShowThePriceOfSafety(t *testing.T) {
+	_, v, q := tradeoffWindow(t)
+	to := v.tradeoff
+	assert.Equal(t, []string{"unsafe runs", "runs with 2 holders", "throughput", "p99 wait"}, to.colour.Options)
+	assert.Contains(t, to.xSel.Options, fieldName("redis", "clients"))
+	to.button.OnTapped()
+	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+	cells := to.heat.Cells()
+	require.NotEmpty(t, cells)
+
+	for _, tc := range []struct {
+		name   string
+		metric widgets.HeatMetric
+		value  func(sweep.Cell) float64
+	}{
+		{"throughput", widgets.MetricThroughput, func(c sweep.Cell) float64 { return c.Throughput }},
+		{"p99 wait", widgets.MetricWaitP99, func(c sweep.Cell) float64 { return c.WaitP99Ms }},
+		{"unsafe runs", widgets.MetricUnsafe, func(c sweep.Cell) float64 { return c.UnsafeRate }},
+	} {
+		to.colour.SetSelected(tc.name)
+		require.Equal(t, tc.metric, to.heat.Metric(), tc.name)
+		top := 0.0
+		for _, c := range cells {
+			top = max(top, tc.value(c.Cell))
+		}
+		if tc.metric.IsShare() {
+			top = 1
+		}
+		require.Positive(t, top, tc.name)
+		assert.Equal(t, top, to.heat.Top(), "%s: the ramp's top is the grid's highest", tc.name)
+		for _, c := range cells {
+			assert.InDelta(t, tc.value(c.Cell)/top, to.heat.Level(c.Cell), 1e-12, tc.name)
+		}
+		assert.Equal(t, tc.name, tc.metric.Legend())
+		assert.Equal(t, heatTitle(tc.metric), to.heatPanel.Title, tc.name)
+	}
+	assert.Contains(t, i18n.T(heatTitle(widgets.MetricWaitP99)), "price of safety")
+	// The longest pause costs throughput: at each TTL, fewer grants a second
+	// with a 12 s pause than with none (the grid runs x first, pause up).
+	nx := len(smallAxes("ttl").Values)
+	for i := 0; i < nx; i++ {
+		assert.Less(t, cells[len(cells)-nx+i].Throughput, cells[i].Throughput, "ttl %v", cells[i].X)
+	}
+	// The read-out says both figures.
+	lines := to.heat.Readout(cells[0])
+	assert.Contains(t, lines, "throughput: "+strconv.FormatFloat(cells[0].Throughput, 'f', 2, 64)+" grants/s (paused runs, until settled)")
+	assert.Contains(t, lines, "acquire latency: mean "+widgets.FormatMs(cells[0].AcquireMeanMs)+" · p99 "+widgets.FormatMs(cells[0].WaitP99Ms))
+
+	i18n.Set(i18n.Chinese)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	assert.Equal(t, []string{"不安全的运行", "出现 2 个持有者的运行", "吞吐量", "p99 等待"}, colourNames())
+	assert.Equal(t, "0.49/秒", widgets.MetricThroughput.Format(0.494))
 }

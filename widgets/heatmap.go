@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -20,7 +21,9 @@ var (
 	_ desktop.Hoverable = (*Heatmap)(nil)
 )
 
-// HeatMetric is the share of runs a heatmap colours its cells by.
+// HeatMetric is what a heatmap colours its cells by: a share of runs, or
+// a price of safety (grants a second, the p99 wait) scaled to the grid's
+// highest.
 type HeatMetric int
 
 const (
@@ -30,23 +33,59 @@ const (
 	// MetricViolations colours by the runs in which two clients were in
 	// their critical section at once, whether or not a write went wrong.
 	MetricViolations
+	// MetricThroughput colours by the grants a second (sweep.Cell.Throughput).
+	MetricThroughput
+	// MetricWaitP99 colours by the p99 wait for the lock (sweep.Cell.WaitP99Ms).
+	MetricWaitP99
 )
 
-// Share is the metric's value for a cell, 0 to 1.
-func (m HeatMetric) Share(c sweep.Cell) float64 {
-	if m == MetricViolations {
+// HeatMetrics are the metrics in the order the map offers them.
+var HeatMetrics = []HeatMetric{MetricUnsafe, MetricViolations, MetricThroughput, MetricWaitP99}
+
+// Value is the metric's value for a cell: a share of runs (0 to 1), grants
+// a second or milliseconds.
+func (m HeatMetric) Value(c sweep.Cell) float64 {
+	switch m {
+	case MetricViolations:
 		return c.ViolationRate
+	case MetricThroughput:
+		return c.Throughput
+	case MetricWaitP99:
+		return c.WaitP99Ms
 	}
 	return c.UnsafeRate
 }
 
-// Legend names the metric over the colour legend.
-func (m HeatMetric) Legend() string {
-	if m == MetricViolations {
-		return i18n.T("tradeoff.colour.violations")
+// IsShare reports whether the metric is a share of runs, drawn from 0 to
+// 100 %; the others run from 0 to the grid's highest value.
+func (m HeatMetric) IsShare() bool { return m == MetricUnsafe || m == MetricViolations }
+
+// Format writes a value of the metric as the legend and the read-out do.
+func (m HeatMetric) Format(v float64) string {
+	switch m {
+	case MetricThroughput:
+		return i18n.F("heat.perSecond", "n", strconv.FormatFloat(v, 'f', 2, 64))
+	case MetricWaitP99:
+		return FormatMs(v)
 	}
-	return i18n.T("tradeoff.colour.unsafe")
+	return FormatPercent(v)
 }
+
+// Key is the metric's name among the translations (tradeoff.colour.<key>).
+func (m HeatMetric) Key() string {
+	switch m {
+	case MetricViolations:
+		return "tradeoff.colour.violations"
+	case MetricThroughput:
+		return "tradeoff.colour.throughput"
+	case MetricWaitP99:
+		return "tradeoff.colour.waitP99"
+	}
+	return "tradeoff.colour.unsafe"
+}
+
+// Legend names the metric over the colour legend.
+func (m HeatMetric) Legend() string { return i18n.T(m.Key()) }
 
 // HeatCell is one cell of a heatmap: a sweep's verdict at a grid point.
 type HeatCell struct {
@@ -78,6 +117,7 @@ type Heatmap struct {
 	xName, yName string
 	cells        []HeatCell
 	metric       HeatMetric
+	top          float64 // the value the top of the ramp stands for (rescale)
 	cross        [2]float64
 	crossOK      [2]bool
 	message      string
@@ -88,7 +128,7 @@ type Heatmap struct {
 
 // NewHeatmap returns an empty heatmap; SetGrid fills it.
 func NewHeatmap() *Heatmap {
-	h := &Heatmap{hover: -1}
+	h := &Heatmap{hover: -1, top: 1}
 	h.ExtendBaseWidget(h)
 	return h
 }
@@ -99,6 +139,7 @@ func NewHeatmap() *Heatmap {
 func (h *Heatmap) SetGrid(x, y sweep.Axis, xName, yName string, cells []HeatCell) {
 	h.x, h.y, h.xName, h.yName = x, y, xName, yName
 	h.cells = cells
+	h.rescale()
 	if h.hover >= len(cells) || !h.complete() {
 		h.hover = -1
 	}
@@ -113,6 +154,7 @@ func (h *Heatmap) Cells() []HeatCell { return h.cells }
 func (h *Heatmap) SetMetric(m HeatMetric) {
 	if h.metric != m {
 		h.metric = m
+		h.rescale()
 		h.version++
 		h.Refresh()
 	}
@@ -120,6 +162,30 @@ func (h *Heatmap) SetMetric(m HeatMetric) {
 
 // Metric is what the colour shows.
 func (h *Heatmap) Metric() HeatMetric { return h.metric }
+
+// rescale sets the value the top of the ramp stands for: 1 (100 %) for a
+// share of runs, the highest cell's value otherwise (1 when all are 0).
+func (h *Heatmap) rescale() {
+	h.top = 1
+	if h.metric.IsShare() {
+		return
+	}
+	top := 0.0
+	for _, c := range h.cells {
+		top = max(top, h.metric.Value(c.Cell))
+	}
+	if top > 0 {
+		h.top = top
+	}
+}
+
+// Top is the value the top of the colour ramp stands for.
+func (h *Heatmap) Top() float64 { return h.top }
+
+// Level is where a cell's value stands on the ramp, 0 to 1.
+func (h *Heatmap) Level(c sweep.Cell) float64 {
+	return min(1, max(0, h.metric.Value(c)/h.top))
+}
 
 // SetCrosshair marks the point the main view's sliders stand at, in the
 // axes' units; a coordinate that is not ok (no such slider) is left out.
@@ -255,7 +321,8 @@ func (h *Heatmap) Readout(c HeatCell) []string {
 		i18n.F("heat.unsafe", "share", FormatPercent(c.UnsafeRate), "n", unsafe, "runs", c.Runs),
 		i18n.F("heat.violations", "share", FormatPercent(c.ViolationRate)),
 		i18n.F("heat.recovery", "mean", FormatMs(c.RecoveryMeanMs), "p99", FormatMs(c.RecoveryP99Ms)),
-		i18n.F("heat.latency", "mean", FormatMs(c.AcquireMeanMs)),
+		i18n.F("heat.latency", "mean", FormatMs(c.AcquireMeanMs), "p99", FormatMs(c.WaitP99Ms)),
+		i18n.F("heat.throughput", "rate", strconv.FormatFloat(c.Throughput, 'f', 2, 64)),
 	}
 	if c.NoRecovery != "" {
 		lines[3] = i18n.F("heat.noRecovery", "why", c.NoRecovery)
@@ -424,7 +491,7 @@ func (r *heatRenderer) draw(f heatFrame, size fyne.Size) {
 	if h.complete() {
 		for i, c := range h.cells {
 			pos, sz := f.cellRect(i)
-			col := Viridis(h.metric.Share(c.Cell))
+			col := Viridis(h.Level(c.Cell))
 			r.fills = append(r.fills, fill{x: pos.X, y: pos.Y, w: sz.Width, h: sz.Height, c: col})
 			if c.Coarse {
 				hatch := color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0x50}
@@ -474,7 +541,8 @@ func (r *heatRenderer) draw(f heatFrame, size fyne.Size) {
 		PlaceText(r.titles.Next(), uy.Title(h.yName), fyne.NewPos(0, 2), fg)
 	}
 
-	// Legend: the ramp from 0 % at the bottom to 100 % at the top.
+	// Legend: the ramp from 0 at the bottom to 100 % (the grid's highest
+	// value, for a price) at the top.
 	lx := x1 + heatBarGap
 	const slices = 64
 	for i := 0; i < slices; i++ {
@@ -484,7 +552,7 @@ func (r *heatRenderer) draw(f heatFrame, size fyne.Size) {
 	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		py := y1 - f.size.Height*float32(p)
 		PlaceLine(r.lines.Next(), fyne.NewPos(lx+heatBarW, py), fyne.NewPos(lx+heatBarW+4, py), muted, 1)
-		PlaceText(r.ticks.Next(), FormatPercent(p), fyne.NewPos(lx+heatBarW+7, py-8), muted)
+		PlaceText(r.ticks.Next(), h.metric.Format(p*h.top), fyne.NewPos(lx+heatBarW+7, py-8), muted)
 	}
 	legend := h.metric.Legend()
 	PlaceText(r.titles.Next(), legend, fyne.NewPos(size.Width-TextWidth(legend, 12, true), 2), fg)
@@ -553,11 +621,10 @@ func (r *heatRenderer) drawOverlay(f heatFrame, size fyne.Size) {
 	PlaceBox(r.hoverBox, pos.SubtractXY(1, 1), sz.AddWidthHeight(2, 2), color.Transparent, white, 2)
 
 	// The cell's value on the legend, in figures.
-	share := h.metric.Share(c.Cell)
 	lx := x1 + heatBarGap
-	my := y1 - f.size.Height*float32(share)
+	my := y1 - f.size.Height*float32(h.Level(c.Cell))
 	PlaceLine(r.markLine, fyne.NewPos(lx-5, my), fyne.NewPos(lx+heatBarW+5, my), white, 2.5)
-	txt := FormatPercent(share)
+	txt := h.metric.Format(h.metric.Value(c.Cell))
 	ResizeText(r.markText, r.caption)
 	tw := TextWidth(txt, r.caption, true)
 	ty := min(max(my-9, y0), y1-17)

@@ -166,6 +166,57 @@ func TestHeatmapRendersCellsLegendAndAxes(t *testing.T) {
 	assert.Contains(t, visibleTexts(r.Objects()), "runs with 2 holders")
 }
 
+// The price of safety is scaled to the grid's highest value: the cell
+// with the most grants a second (or the longest p99 wait) is the ramp's
+// top, and the legend says the figures, not shares.
+func TestHeatmapColoursThePrice(t *testing.T) {
+	h, r := newTestHeatmap(t)
+	cells := h.Cells()
+	for i := range cells {
+		cells[i].Throughput = float64(i+1) / 8 // 0.125 to 0.75 grants a second
+		cells[i].WaitP99Ms = 1000 * float64(6-i)
+	}
+	x, y, _ := heatGrid(t)
+	h.SetGrid(x, y, "TTL", "pause of the holder", cells)
+	size := h.Size()
+	colourAt := func(i int) color.NRGBA {
+		img := r.raster.Generator(int(size.Width), int(size.Height))
+		pos, sz := h.CellRect(i)
+		c := cellCenter(pos, sz)
+		return color.NRGBAModel.Convert(img.At(int(c.X), int(c.Y))).(color.NRGBA)
+	}
+
+	h.SetMetric(MetricThroughput)
+	assert.Equal(t, 0.75, h.Top())
+	assert.Equal(t, Viridis(1), colourAt(5), "the highest throughput is the ramp's top")
+	assert.Equal(t, Viridis(0.5), colourAt(2))
+	shown := visibleTexts(r.Objects())
+	for _, s := range []string{"throughput", "0.00/s", "0.38/s", "0.75/s"} {
+		assert.Contains(t, shown, s)
+	}
+
+	h.SetMetric(MetricWaitP99)
+	assert.Equal(t, 6000.0, h.Top())
+	assert.Equal(t, Viridis(1), colourAt(0), "the longest wait is the ramp's top")
+	assert.Equal(t, Viridis(0.5), colourAt(3))
+	shown = visibleTexts(r.Objects())
+	for _, s := range []string{"p99 wait", "0 ms", "3.00 s", "6.00 s"} {
+		assert.Contains(t, shown, s)
+	}
+
+	// All at 0: the ramp still spans something, the cells at its foot.
+	for i := range cells {
+		cells[i].Throughput = 0
+	}
+	h.SetMetric(MetricThroughput)
+	h.SetGrid(x, y, "TTL", "pause of the holder", cells)
+	assert.Equal(t, 1.0, h.Top())
+	assert.Zero(t, h.Level(cells[0].Cell))
+
+	h.SetMetric(MetricUnsafe)
+	assert.Equal(t, 1.0, h.Top(), "a share runs to 100 %")
+}
+
 func TestHeatmapCrosshair(t *testing.T) {
 	h, r := newTestHeatmap(t)
 	assert.False(t, r.crossLine[0].Visible(), "no slider values yet")
@@ -202,7 +253,8 @@ func TestHeatmapHoverReadsOutACell(t *testing.T) {
 		"unsafe: 50 % — 2 of 4 runs took a stale write",
 		"two holders at once: 75 % of runs",
 		"recovery after a crash: mean 1.00 s · p99 1.10 s",
-		"acquire latency: mean 2.5 ms",
+		"acquire latency: mean 2.5 ms · p99 0 ms",
+		"throughput: 0.00 grants/s (paused runs, until settled)",
 		"click: watch seed 3, an unsafe run"} {
 		assert.Contains(t, shown, s)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -412,10 +413,21 @@ func TestSweepCSV(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	require.Len(t, lines, 1+9)
-	assert.Equal(t, "x,y,runs,unsafeRate,violationRate,recoveryMeanMs,recoveryP99Ms,acquireMeanMs", lines[0])
+	assert.Equal(t, "x,y,runs,unsafeRate,violationRate,recoveryMeanMs,recoveryP99Ms,acquireMeanMs,throughputPerS,waitP99Ms", lines[0])
 	// ttl 2 s with an 8 s pause in 2 s of work: always unsafe; ttl 8 s with no pause: never.
 	assert.True(t, strings.HasPrefix(lines[7], "2000,8000,2,1,1,"), lines[7])
 	assert.True(t, strings.HasPrefix(lines[3], "8000,0,2,0,0,"), lines[3])
+	// The two new columns come last: grants a second and the p99 wait,
+	// the throughput falling as the pause grows (ttl 8 s: pause 0, 4, 8 s).
+	tput := func(line string) float64 {
+		f := strings.Split(line, ",")
+		require.Len(t, f, 10, line)
+		v, err := strconv.ParseFloat(f[8], 64)
+		require.NoError(t, err, line)
+		return v
+	}
+	assert.Greater(t, tput(lines[3]), tput(lines[6]))
+	assert.Greater(t, tput(lines[6]), tput(lines[9]))
 	assert.Contains(t, stderr, "sweep: 100%")
 }
 
@@ -424,6 +436,8 @@ func TestSweepTable(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "redis sweep: ttl, 1 seeds per cell")
 	assert.Contains(t, stdout, "recovery mean")
+	assert.Contains(t, stdout, "throughput")
+	assert.Contains(t, stdout, "wait p99")
 	assert.Contains(t, stdout, "8s")
 }
 

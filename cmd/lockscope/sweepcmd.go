@@ -29,7 +29,9 @@ const sweepUsage = `usage: lockscope sweep --mode M --x field=from:to:steps [--y
   --seeds N           runs per cell (default 20)
   --set field=value   override the base scenario (two clients, one round, 60 s)
   --csv               print x,y,runs,unsafeRate,violationRate,recoveryMeanMs,
-                      recoveryP99Ms,acquireMeanMs (durations in ms)
+                      recoveryP99Ms,acquireMeanMs,throughputPerS,waitP99Ms
+                      (durations in ms; throughputPerS: grants per second of
+                      each paused run until it settled, the mean over them)
 `
 
 // sweepOptions is the parsed command line of `lockscope sweep`.
@@ -185,14 +187,15 @@ func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 // writeSweepCSV prints one line per cell; durations in milliseconds.
 func writeSweepCSV(w io.Writer, sw *sweep.Sweep, cells []sweep.Cell) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"x", "y", "runs", "unsafeRate", "violationRate", "recoveryMeanMs", "recoveryP99Ms", "acquireMeanMs"})
+	cw.Write([]string{"x", "y", "runs", "unsafeRate", "violationRate", "recoveryMeanMs", "recoveryP99Ms", "acquireMeanMs",
+		"throughputPerS", "waitP99Ms"})
 	for _, c := range cells {
 		y := ""
 		if sw.Y.Field != "" {
 			y = num(c.Y)
 		}
 		cw.Write([]string{num(c.X), y, strconv.Itoa(c.Runs), num(c.UnsafeRate), num(c.ViolationRate),
-			num(c.RecoveryMeanMs), num(c.RecoveryP99Ms), num(c.AcquireMeanMs)})
+			num(c.RecoveryMeanMs), num(c.RecoveryP99Ms), num(c.AcquireMeanMs), num(c.Throughput), num(c.WaitP99Ms)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -210,7 +213,7 @@ func writeSweepTable(w io.Writer, sw *sweep.Sweep, cells []sweep.Cell) error {
 	if sw.Y.Field != "" {
 		head += sw.Y.Field + "\t"
 	}
-	fmt.Fprintln(tw, head+"runs\tunsafe\tviolations\trecovery mean\trecovery p99\tacquire mean\t")
+	fmt.Fprintln(tw, head+"runs\tunsafe\tviolations\trecovery mean\trecovery p99\tacquire mean\tthroughput\twait p99\t")
 	pct := func(r float64) string { return strconv.FormatFloat(r*100, 'f', 0, 64) + "%" }
 	msd := func(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) + " ms" }
 	for _, c := range cells {
@@ -218,8 +221,9 @@ func writeSweepTable(w io.Writer, sw *sweep.Sweep, cells []sweep.Cell) error {
 		if sw.Y.Field != "" {
 			row += sw.Y.Format(c.Y) + "\t"
 		}
-		fmt.Fprintf(tw, "%s%d\t%s\t%s\t%s\t%s\t%s\t\n", row, c.Runs, pct(c.UnsafeRate), pct(c.ViolationRate),
-			msd(c.RecoveryMeanMs), msd(c.RecoveryP99Ms), msd(c.AcquireMeanMs))
+		fmt.Fprintf(tw, "%s%d\t%s\t%s\t%s\t%s\t%s\t%s/s\t%s\t\n", row, c.Runs, pct(c.UnsafeRate), pct(c.ViolationRate),
+			msd(c.RecoveryMeanMs), msd(c.RecoveryP99Ms), msd(c.AcquireMeanMs),
+			strconv.FormatFloat(c.Throughput, 'f', 2, 64), msd(c.WaitP99Ms))
 	}
 	return tw.Flush()
 }

@@ -155,6 +155,19 @@ type Cell struct {
 	RecoveryP99Ms  float64
 	AcquireMeanMs  float64
 	UnsafeSeed     int64 // the seed of the first unsafe run, when UnsafeRate > 0
+	// Throughput is the grants per second of the cell's paused runs (the
+	// seeds' runs with the pause, not the crash runs): each run's grants
+	// over its settled length (from 0 to the instant it settled, every
+	// client done with its rounds and no write on its way, or the
+	// scenario's end when that never came), the mean over the runs. Not
+	// over the scenario's duration: a sweep's run stops once settled, and
+	// 60 s of idle time after two grants would say nothing about the lock.
+	Throughput float64
+	// WaitP99Ms is the 99th percentile (nearest rank) of the wait, from a
+	// round's first ask to its grant (Grant.At - Grant.Asked, the wait
+	// AcquireMeanMs averages), over every grant of the cell's paused runs;
+	// 0 when none was granted.
+	WaitP99Ms float64
 }
 
 // CellScenario is the scenario of one grid point and seed. With crash the
@@ -221,6 +234,8 @@ type runResult struct {
 	acquireMs         float64
 	acquired          bool
 	recoveryMs        float64
+	throughput        float64   // grants per second of the settled run
+	waitsMs           []float64 // each grant's wait, for the cell's p99
 }
 
 // Run computes every cell on `workers` goroutines (0: one per core),
@@ -328,12 +343,21 @@ func verdictOf(s *sim.Sim, end time.Duration) runResult {
 	sum := s.Check.Summary(end)
 	r.unsafe = !sum.Safe
 	r.violation = sum.Violations > 0
-	for _, g := range s.Check.Grants() {
-		r.acquireMs += sim.Ms(g.At - g.Asked)
+	grants := s.Check.Grants()
+	if len(grants) > 0 {
+		r.waitsMs = make([]float64, len(grants))
 	}
-	if n := len(s.Check.Grants()); n > 0 {
+	for i, g := range grants {
+		w := sim.Ms(g.At - g.Asked)
+		r.waitsMs[i] = w
+		r.acquireMs += w
+	}
+	if n := len(grants); n > 0 {
 		r.acquireMs /= float64(n)
 		r.acquired = true
+		if end > 0 {
+			r.throughput = float64(n) / end.Seconds()
+		}
 	}
 	return r
 }
@@ -542,9 +566,15 @@ func (cs *crashShare) recovery(cell, seed int, run func() float64) float64 {
 func summarize(c *Cell, rs []runResult, baseSeed int64) {
 	c.Runs = len(rs)
 	var rec []float64
-	var acq float64
-	nAcq := 0
+	var acq, tput float64
+	nAcq, nWait := 0, 0
+	for _, r := range rs {
+		nWait += len(r.waitsMs)
+	}
+	waits := make([]float64, 0, nWait)
 	for i, r := range rs {
+		tput += r.throughput
+		waits = append(waits, r.waitsMs...)
 		if r.unsafe {
 			if c.UnsafeRate == 0 {
 				c.UnsafeSeed = baseSeed + int64(i)
@@ -573,6 +603,18 @@ func summarize(c *Cell, rs []runResult, baseSeed int64) {
 	}
 	c.RecoveryMeanMs = sim.Round3(sum / n)
 	c.RecoveryP99Ms = sim.Round3(percentile(rec, 0.99))
+	c.Throughput = sim.Round3(tput / n)
+	sort.Float64s(waits)
+	c.WaitP99Ms = sim.Round3(nearestRank(waits, 0.99))
+}
+
+// nearestRank is percentile on xs already sorted, without a copy.
+func nearestRank(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	k := int(math.Ceil(p*float64(len(xs)))) - 1
+	return xs[max(0, min(k, len(xs)-1))]
 }
 
 // percentile is nearest-rank on a copy of xs; 0 for no samples (the
