@@ -53,16 +53,32 @@ func (v *ClusterView) SetSnapshot(s *sim.Snapshot) {
 func (v *ClusterView) Snapshot() *sim.Snapshot { return v.snap }
 
 // NodeAt names the node drawn at pos (relative to the view), "" for none.
+// In a crowd (the clients drawn as groups by state) a group's box names
+// its first client: the holder of the holding group.
 func (v *ClusterView) NodeAt(pos fyne.Position) string {
-	if v.snap == nil {
-		return ""
-	}
-	for i, b := range clusterLayout(v.snap.Nodes, v.Size()) {
-		if b.contains(pos) {
-			return v.snap.Nodes[i].Name
-		}
+	if g := v.GroupAt(pos); len(g) > 0 {
+		return g[0]
 	}
 	return ""
+}
+
+// GroupAt names the nodes drawn in the box at pos: a node's box its node,
+// a crowd's group's box all its clients; nil for none.
+func (v *ClusterView) GroupAt(pos fyne.Position) []string {
+	if v.snap == nil {
+		return nil
+	}
+	shape := clusterShapeOf(v.snap.Nodes, v.Size())
+	for i, b := range clusterLayout(shape.nodes, v.Size()) {
+		if b.contains(pos) {
+			names := make([]string, len(shape.members[i]))
+			for j, m := range shape.members[i] {
+				names[j] = v.snap.Nodes[m].Name
+			}
+			return names
+		}
+	}
+	return nil
 }
 
 // Tapped implements fyne.Tappable: a tap on a node asks for its faults.
@@ -157,9 +173,7 @@ func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
 		}
 	}
 	scale := clusterScale(size)
-	w := min(nodeMaxW*scale, (size.Width-3*clusterMargin)*0.36)
-	w = max(w, 60)
-	h := size.Height - 2*clusterMargin - clusterLegendH - clusterBannerH
+	w, h := clusterColumn(size)
 	// column stacks nodes from the top; when they do not fit one above the
 	// other at a readable height, they wrap into more columns of tiles.
 	column := func(idx []int, x float32) {
@@ -167,20 +181,7 @@ func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
 		if n == 0 {
 			return
 		}
-		gap := float32(nodeGap)
-		cols, rows := 1, n
-		bh := (h - float32(rows-1)*gap) / float32(rows)
-		if bh < nodeMinH {
-			gap = 2
-			for cols = 1; ; cols++ {
-				rows = (n + cols - 1) / cols
-				bh = (h - float32(rows-1)*gap) / float32(rows)
-				cw := (w - float32(cols-1)*gap) / float32(cols)
-				if bh >= nodeMinH || cw < 2*nodeMinH {
-					break
-				}
-			}
-		}
+		cols, rows, bh, gap := tileGrid(n, w, h)
 		bh = max(min(bh, nodeMaxH*scale), 1)
 		cw := (w - float32(cols-1)*gap) / float32(cols)
 		total := float32(rows)*bh + float32(rows-1)*gap
@@ -193,6 +194,37 @@ func clusterLayout(nodes []sim.NodeView, size fyne.Size) []box {
 	column(clients, clusterMargin)
 	column(servers, size.Width-clusterMargin-w)
 	return out
+}
+
+// clusterColumn is the width and height of the clients' column (and the
+// servers') in a view of size.
+func clusterColumn(size fyne.Size) (w, h float32) {
+	w = min(nodeMaxW*clusterScale(size), (size.Width-3*clusterMargin)*0.36)
+	w = max(w, 60)
+	return w, size.Height - 2*clusterMargin - clusterLegendH - clusterBannerH
+}
+
+// tileGrid is how a column w wide and h high stacks n boxes: one above
+// the other nodeGap apart when they are at least nodeMinH high so, else
+// in cols columns of tiles 2 apart, as many as it takes for a tile to be
+// nodeMinH high while it stays 2·nodeMinH wide; bh is a box's height
+// before it is capped, gap the space between two.
+func tileGrid(n int, w, h float32) (cols, rows int, bh, gap float32) {
+	gap = float32(nodeGap)
+	cols, rows = 1, n
+	bh = (h - float32(rows-1)*gap) / float32(rows)
+	if bh < nodeMinH {
+		gap = 2
+		for cols = 1; ; cols++ {
+			rows = (n + cols - 1) / cols
+			bh = (h - float32(rows-1)*gap) / float32(rows)
+			cw := (w - float32(cols-1)*gap) / float32(cols)
+			if bh >= nodeMinH || cw < 2*nodeMinH {
+				break
+			}
+		}
+	}
+	return cols, rows, bh, gap
 }
 
 // linkEnds are the points where the link between nodes a and b leaves
@@ -277,6 +309,7 @@ type clusterRenderer struct {
 // the view's size and the links' colour (the theme).
 type linkKey struct {
 	clients []bool
+	kinds   []crowdKind // a crowd's groups (clusterShape.kinds)
 	cuts    [][]int
 	size    fyne.Size
 	color   color.NRGBA
@@ -285,7 +318,10 @@ type linkKey struct {
 
 // same reports whether the links placed for k hold for snapshot s at size
 // in colour c.
-func (k linkKey) same(s *sim.Snapshot, size fyne.Size, c color.NRGBA) bool {
+func (k linkKey) same(s *sim.Snapshot, shape clusterShape, size fyne.Size, c color.NRGBA) bool {
+	if !slices.Equal(k.kinds, shape.kinds) {
+		return false
+	}
 	if !k.set || k.size != size || k.color != c || len(k.clients) != len(s.Nodes) || len(k.cuts) != len(s.Cuts) {
 		return false
 	}
@@ -303,8 +339,8 @@ func (k linkKey) same(s *sim.Snapshot, size fyne.Size, c color.NRGBA) bool {
 }
 
 // linkKeyOf is the key the links of s at size in colour c are placed for.
-func linkKeyOf(s *sim.Snapshot, size fyne.Size, c color.NRGBA) linkKey {
-	k := linkKey{size: size, color: c, set: true, clients: make([]bool, len(s.Nodes)), cuts: make([][]int, len(s.Cuts))}
+func linkKeyOf(s *sim.Snapshot, shape clusterShape, size fyne.Size, c color.NRGBA) linkKey {
+	k := linkKey{kinds: slices.Clone(shape.kinds), size: size, color: c, set: true, clients: make([]bool, len(s.Nodes)), cuts: make([][]int, len(s.Cuts))}
 	for i, n := range s.Nodes {
 		k.clients[i] = n.Client
 	}
@@ -358,31 +394,37 @@ func (r *clusterRenderer) Layout(size fyne.Size) {
 // the size Layout was given.
 func (r *clusterRenderer) draw(s *sim.Snapshot) {
 	th, fg, linkColor := r.th, r.fg, r.linkColor
-	boxes := clusterLayout(s.Nodes, r.size)
+	// A crowd of clients is drawn as its groups (clusterShapeOf): boxes,
+	// links and messages are the shape's, a message from or to a client
+	// drawn from or to its group's box.
+	shape := clusterShapeOf(s.Nodes, r.size)
+	nodes := shape.nodes
+	boxes := clusterLayout(nodes, r.size)
 
 	// Links: every client to every server, and servers stacked next to
 	// each other (replication, ensembles); placed again only when what
 	// they depend on changed.
-	if !r.linked.same(s, r.size, linkColor) {
+	if !r.linked.same(s, shape, r.size, linkColor) {
 		r.relinks++
-		r.linked = linkKeyOf(s, r.size, linkColor)
+		r.linked = linkKeyOf(s, shape, r.size, linkColor)
 		r.links.Reset()
 		r.dashes.Reset()
-		r.drawLinks(s, boxes, linkColor)
+		r.drawLinks(s, shape, boxes, linkColor)
 	}
 
 	k := clusterScale(r.size) // a large panel's boxes and words grow together
-	for i, n := range s.Nodes {
-		r.nodes.Next().place(nodeGeometry(n, boxes[i], k, th, fg))
+	for i, n := range nodes {
+		r.nodes.Next().place(nodeGeometryOf(n, shape.lines[i], boxes[i], k, th, fg))
 	}
 
 	now := float64(s.At)
-	aisleL, aisleR := aisle(s.Nodes, boxes)
+	aisleL, aisleR := aisle(nodes, boxes)
 	for _, m := range s.InFlight {
-		if m.From < 0 || m.To < 0 || m.From >= len(boxes) || m.To >= len(boxes) {
+		if m.From < 0 || m.To < 0 || m.From >= len(s.Nodes) || m.To >= len(s.Nodes) {
 			continue
 		}
-		from, to := linkEnds(boxes[m.From], boxes[m.To])
+		a, b := shape.drawnOf[m.From], shape.drawnOf[m.To]
+		from, to := linkEnds(boxes[a], boxes[b])
 		p := MessagePosition(m, from, to, now)
 		o := r.msgs.Next()
 		ResizeText(o.text, msgTextSize*clusterScale(r.size))
@@ -390,7 +432,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		if s.Nodes[m.From].Client != s.Nodes[m.To].Client {
 			lo, hi = aisleL, aisleR
 		}
-		p = clearOfBoxes(p, from, to, messageSize(o, m.Label()), boxes[m.From], boxes[m.To], lo, hi)
+		p = clearOfBoxes(p, from, to, messageSize(o, m.Label()), boxes[a], boxes[b], lo, hi)
 		r.drawMessage(o, m.Label(), p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
 	r.drawLegend(fg)
@@ -399,15 +441,15 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 
 // drawLinks places the link of every client to every server, and of
 // servers stacked next to each other; a partitioned one dashed.
-func (r *clusterRenderer) drawLinks(s *sim.Snapshot, boxes []box, linkColor color.NRGBA) {
+func (r *clusterRenderer) drawLinks(s *sim.Snapshot, shape clusterShape, boxes []box, linkColor color.NRGBA) {
 	type link struct{ a, b int }
 	var links []link
 	prevServer := -1
-	for i, n := range s.Nodes {
+	for i, n := range shape.nodes {
 		if n.Client {
 			continue
 		}
-		for j, c := range s.Nodes {
+		for j, c := range shape.nodes {
 			if c.Client {
 				links = append(links, link{j, i})
 			}
@@ -419,7 +461,7 @@ func (r *clusterRenderer) drawLinks(s *sim.Snapshot, boxes []box, linkColor colo
 	}
 	for _, l := range links {
 		a, b := linkEnds(boxes[l.a], boxes[l.b])
-		if cutBetween(s.Cuts, l.a, l.b) {
+		if shape.cut(s.Cuts, l.a, l.b) {
 			r.drawCut(a, b)
 			continue
 		}

@@ -90,6 +90,12 @@ func nodeLines(n sim.NodeView) [4]string {
 // shortened to the box's width; a slim box (slimNodeLines) says the name
 // and the state on one line.
 func nodeGeometry(n sim.NodeView, b box, k float32, th fyne.Theme, fg color.Color) nodeSpots {
+	return nodeGeometryOf(n, nodeLines(n), b, k, th, fg)
+}
+
+// nodeGeometryOf is nodeGeometry for a box that says lines: a node's own
+// (nodeLines) or a crowd's group's (groupLines).
+func nodeGeometryOf(n sim.NodeView, lines [4]string, b box, k float32, th fyne.Theme, fg color.Color) nodeSpots {
 	var s nodeSpots
 	accent := ColorServerLink
 	fill := Fade(ColorServerLink, 0.10)
@@ -109,7 +115,6 @@ func nodeGeometry(n sim.NodeView, b box, k float32, th fyne.Theme, fg color.Colo
 	}
 	s.frame = BoxAt(b.pos, b.size, fill, accent, stroke)
 
-	lines := nodeLines(n)
 	muted := ThemeColor(th, theme.ColorNamePlaceHolder)
 	slim := b.size.Height < nodeTwoLinesH
 	if slim {

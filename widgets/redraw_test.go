@@ -131,3 +131,67 @@ func BenchmarkClusterViewFrame(b *testing.B) {
 		v.SetSnapshot(snaps[(i+1)%len(snaps)])
 	}
 }
+
+// crowdRecording is issue 33's crowd: 200 etcd clients for two minutes.
+func crowdRecording(b *testing.B) *sim.Recording {
+	sc, err := sim.ParseScenario([]byte(`{"mode":"etcd","clients":200,"nodes":5,"duration":"2m","rounds":1000,"work":"1s","think":"100ms","ttl":"10s"}`))
+	require.NoError(b, err)
+	rec, err := sim.Record(sc)
+	require.NoError(b, err)
+	return rec
+}
+
+// BenchmarkClusterViewCrowdFrame is BenchmarkClusterViewFrame for 200
+// clients in the cluster's panel of a 1024×768 window: drawn as a crowd.
+func BenchmarkClusterViewCrowdFrame(b *testing.B) {
+	rec := crowdRecording(b)
+	defer rec.Close()
+	var snaps []*sim.Snapshot
+	for i := range 300 {
+		snaps = append(snaps, rec.At(20*time.Second+time.Duration(i)*33*time.Millisecond))
+	}
+	test.NewTempApp(b)
+	v := NewClusterView()
+	w := test.NewTempWindow(b, v)
+	w.Resize(fyne.NewSize(500, 160))
+	v.SetSnapshot(snaps[0])
+	i := 0
+	for b.Loop() {
+		i++
+		v.SetSnapshot(snaps[i%len(snaps)])
+	}
+}
+
+// BenchmarkTimelineCrowdFrame is the timeline's share of a playing frame
+// with 200 clients, folded in its panel of a 1024×768 window: the cursor
+// 33 ms on.
+func BenchmarkTimelineCrowdFrame(b *testing.B) {
+	rec := crowdRecording(b)
+	defer rec.Close()
+	test.NewTempApp(b)
+	tl := NewTimeline()
+	w := test.NewTempWindow(b, tl)
+	w.Resize(fyne.NewSize(1000, 330))
+	run := rec.Timeline()
+	tl.SetTimeline(run)
+	i := 0
+	for b.Loop() {
+		i++
+		tl.SetCursor(time.Duration(i) * 33 * time.Millisecond % run.End)
+	}
+}
+
+// BenchmarkTimelineCrowdDraw is drawing the folded timeline of 200
+// clients afresh (a new run, or a resize), 1000×330.
+func BenchmarkTimelineCrowdDraw(b *testing.B) {
+	rec := crowdRecording(b)
+	defer rec.Close()
+	run := rec.Timeline()
+	test.NewTempApp(b)
+	tl := NewTimeline()
+	w := test.NewTempWindow(b, tl)
+	w.Resize(fyne.NewSize(1000, 330))
+	for b.Loop() {
+		tl.SetTimeline(run)
+	}
+}

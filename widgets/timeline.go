@@ -45,6 +45,16 @@ type Timeline struct {
 	version int
 	top     float32 // where the lanes start: below the rows of fault badges
 	tip     badgeTip
+	// crowd is the run's busiest clients and counts, for folding it
+	// (crowdOf); folded the frame's run as last folded (frame).
+	crowd  tlCrowd
+	folded struct {
+		set     bool
+		version int
+		size    fyne.Size
+		tl      sim.Timeline
+		fold    *tlFold
+	}
 }
 
 // NewTimeline returns an empty timeline; SetTimeline fills it.
@@ -58,6 +68,7 @@ func NewTimeline() *Timeline {
 func (t *Timeline) SetTimeline(tl sim.Timeline) {
 	t.tl = tl
 	t.top = 0 // counted again at the next layout
+	t.crowd = crowdOf(tl)
 	t.version++
 	t.Refresh()
 }
@@ -99,8 +110,16 @@ func (t *Timeline) EasyHeight() float32 { return t.frame().easyHeight() }
 // easyHeight is EasyHeight in the frame.
 func (f tlFrame) easyHeight() float32 {
 	_, rows := f.faultBadges(faultRowsMax)
-	return f.bandH(rows) + float32(len(f.tl.Clients))*tlEasyLane + f.overlapStripH() + tlAxisH + tlLegendH
+	lanes := min(len(f.tl.Clients), tlEasyLanesMax)
+	if f.fold != nil {
+		lanes = min(f.fold.clients, tlEasyLanesMax)
+	}
+	return f.bandH(rows) + float32(lanes)*tlEasyLane + f.overlapStripH() + tlAxisH + tlLegendH
 }
+
+// tlEasyLanesMax is the most lanes EasyHeight asks room for: a crowd's
+// timeline folds (foldOf) rather than ask for 200 lanes.
+const tlEasyLanesMax = 12
 
 // tlReadableLane is the least height a lane is given room for by folding
 // the fault badges into fewer rows: its client's name and its bars stay
@@ -199,10 +218,10 @@ func (f tlFrame) lanes() []laneGeometry {
 	if n == 0 {
 		return out
 	}
-	avail := f.size.Height - f.lanesTop() - f.overlapStripH() - tlAxisH - tlLegendH
+	avail := f.size.Height - f.lanesTop() - f.foldH() - f.overlapStripH() - tlAxisH - tlLegendH
 	h := min(avail/float32(n), tlMaxLane)
 	for i := range out {
-		top := f.lanesTop() + float32(i)*h
+		top := f.lanesTop() + f.foldH() + float32(i)*h
 		g := laneGeometry{top: top, height: h}
 		g.beliefY, g.beliefH = top+h*0.12, h*0.44
 		g.ownedY, g.ownedH = top+h*0.62, h*0.22
@@ -216,7 +235,7 @@ func (t *Timeline) LaneHeight() float32 { return t.frame().laneHeight() }
 
 // laneHeight is the height each client's lane is drawn at in the frame.
 func (f tlFrame) laneHeight() float32 {
-	return (f.lanesBottom() - f.overlapStripH() - f.lanesTop()) / float32(max(len(f.tl.Clients), 1))
+	return (f.lanesBottom() - f.overlapStripH() - f.lanesTop() - f.foldH()) / float32(max(len(f.tl.Clients), 1))
 }
 
 // lanesTop is the y where the first lane starts, below the fault badges'
@@ -230,7 +249,7 @@ func (f tlFrame) lanesTop() float32 {
 func (f tlFrame) lanesBottom() float32 {
 	ls := f.lanes()
 	if len(ls) == 0 {
-		return f.lanesTop()
+		return f.lanesTop() + f.foldH()
 	}
 	l := ls[len(ls)-1]
 	return l.top + l.height + f.overlapStripH()

@@ -18,10 +18,26 @@ type tlFrame struct {
 	tl   sim.Timeline
 	size fyne.Size
 	top  float32
+	// fold is the summary band of a run with more clients than lanes
+	// fit (tl is then its busiest clients alone, foldedTimeline); nil
+	// for a run whose every client has its lane.
+	fold *tlFold
 }
 
-// frame is the timeline's run in its size, as last laid out.
-func (t *Timeline) frame() tlFrame { return tlFrame{tl: t.tl, size: t.Size(), top: t.top} }
+// frame is the timeline's run in its size, as last laid out: folded
+// (foldOf) when its clients do not fit, worked out again only for a new
+// run or size.
+func (t *Timeline) frame() tlFrame {
+	size := t.Size()
+	if c := &t.folded; !c.set || c.version != t.version || c.size != size {
+		c.set, c.version, c.size, c.tl = true, t.version, size, t.tl
+		c.fold = foldOf(t.tl, &t.crowd, size)
+		if c.fold != nil {
+			c.tl = foldedTimeline(t.tl, t.crowd.busiest[:c.fold.shown])
+		}
+	}
+	return tlFrame{tl: t.folded.tl, size: size, top: t.top, fold: t.folded.fold}
+}
 
 // span is the x range of an interval: its start and width, at least a
 // point wide.
@@ -96,6 +112,7 @@ func (f tlFrame) picture(width float32, fg, muted color.Color, ops []paintOp) tl
 	for i, c := range f.tl.Clients {
 		p.laneOf[c] = i
 	}
+	p.summaryBand(f, width, fg, muted)
 	p.laneRows(f, width, fg, muted)
 	p.bars(f)
 	writes := f.writeBadges(p.lanes)
