@@ -32,8 +32,9 @@ type controls struct {
 
 	sliders []*sliderControl
 	toggles map[string]*widgets.TipCheck
-	at      *sim.Scenario // what the controls show: Effective at their last sync
-	syncing bool          // the controls are being set from the scenario: ignore their callbacks
+	choices map[string]*widgets.TipSelect // the toggles that are a choice among values
+	at      *sim.Scenario                 // what the controls show: Effective at their last sync
+	syncing bool                          // the controls are being set from the scenario: ignore their callbacks
 }
 
 // sliderMinWidth is the shortest a slider's track gets in a crowded row:
@@ -45,9 +46,19 @@ const sliderMinWidth = 64
 
 // newControls builds a tab's toggles and sliders.
 func newControls(v *tabView) *controls {
-	c := &controls{tab: v, toggles: map[string]*widgets.TipCheck{}}
+	c := &controls{tab: v, toggles: map[string]*widgets.TipCheck{}, choices: map[string]*widgets.TipSelect{}}
 	for _, key := range v.spec.Toggles {
 		spec := v.spec.Toggle(key)
+		if spec.IsChoice() {
+			names := make([]string, len(spec.Values))
+			for i, x := range spec.Values {
+				names[i] = spec.ValueName(x)
+			}
+			sel := widgets.NewTipSelect(names, nil, v.tips, spec.Tip())
+			sel.OnChanged = func(name string) { c.choose(spec, spec.ValueOf(name)) }
+			c.choices[key] = sel
+			continue
+		}
 		ch := widgets.NewTipCheck(spec.Name(), nil, v.tips, spec.Tip())
 		ch.OnChanged = func(on bool) { c.toggle(spec, ch, on) }
 		c.toggles[key] = ch
@@ -69,6 +80,10 @@ func newControls(v *tabView) *controls {
 func (c *controls) toggleCells() []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	for _, key := range c.tab.spec.Toggles {
+		if sel, ok := c.choices[key]; ok {
+			out = append(out, sel)
+			continue
+		}
 		out = append(out, c.toggles[key])
 	}
 	return out
@@ -102,6 +117,17 @@ func (c *controls) sync(sc *sim.Scenario) {
 		} else {
 			s.slider.Disable()
 			s.value.SetText(i18n.T("slider.none"))
+		}
+	}
+	for key, sel := range c.choices {
+		spec := c.tab.spec.Toggle(key)
+		sel.SetSelected(spec.ValueName(spec.Choice(sc)))
+		if why := spec.DisabledWhy(sc); why != "" {
+			sel.Disable()
+			sel.SetTip(why)
+		} else if sel.Disabled() {
+			sel.Enable()
+			sel.SetTip(spec.Tip())
 		}
 	}
 	for key, ch := range c.toggles {
@@ -156,6 +182,24 @@ func (c *controls) toggle(spec designtab.ToggleSpec, ch *widgets.TipCheck, on bo
 		what = i18n.F("toggle.on", "name", spec.Name())
 	}
 	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Apply(sc, on) }); err != nil {
+		v.fail(err)
+		return
+	}
+	v.showRun()
+}
+
+// choose sets a choice's value, as picking it in its select does.
+func (c *controls) choose(spec designtab.ToggleSpec, x string) {
+	if c.syncing || x == "" {
+		return
+	}
+	v := c.tab
+	v.unfocus()
+	if spec.Choice(v.ctl.Effective()) == x {
+		return
+	}
+	what := i18n.F("toggle.chosen", "name", spec.Name(), "value", spec.ValueName(x))
+	if err := v.ctl.SetControl(what, func(sc *sim.Scenario) { spec.Choose(sc, x) }); err != nil {
 		v.fail(err)
 		return
 	}

@@ -333,6 +333,9 @@ func optionPart(sc *sim.Scenario, o *sim.Option) (string, bool) {
 	case sim.DescribeWhenOn:
 		return i18n.F("param.on", "name", i18n.T(key)), on
 	case sim.DescribePhrase:
+		if x, ok := o.Value(sc).(string); ok { // a choice: its value's words, param.<Words>.<value>
+			return i18n.T(key + "." + x), on
+		}
 		return i18n.T(key), on
 	case sim.DescribeFigure:
 		if d, ok := o.Value(sc).(sim.Duration); ok {
@@ -357,6 +360,8 @@ func optionValue(o *sim.Option, sc *sim.Scenario) string {
 		return widgets.ShortTime(v.D())
 	case bool:
 		return strconv.FormatBool(v)
+	case string:
+		return v
 	}
 	return ""
 }

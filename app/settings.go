@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ const (
 	prefPreset       = "preset."    // the preset a tab showed
 	prefSliders      = "sliders."   // its slider values, "key=value;key=value"
 	prefToggles      = "toggles."   // its toggles, "key=1;key=0"
+	prefChoices      = "choices."   // its toggles that are a choice, "key=value"
 	prefStoryStops   = "storyStops" // a run with captions plays as a story; absent: on
 )
 
@@ -96,6 +98,7 @@ type TabState struct {
 	Preset  string
 	Sliders map[string]float64
 	Toggles map[string]bool
+	Choices map[string]string // the toggles that are a choice among values
 }
 
 // Tab is the saved state of a mode's tab; ok is false when nothing is saved.
@@ -103,6 +106,7 @@ func (s Settings) Tab(mode string) (st TabState, ok bool) {
 	st.Preset = s.p.String(prefPreset + mode)
 	st.Sliders = map[string]float64{}
 	st.Toggles = map[string]bool{}
+	st.Choices = map[string]string{}
 	for k, v := range pairs(s.p.String(prefSliders + mode)) {
 		if x, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(x) && !math.IsInf(x, 0) {
 			st.Sliders[k] = x
@@ -111,13 +115,16 @@ func (s Settings) Tab(mode string) (st TabState, ok bool) {
 	for k, v := range pairs(s.p.String(prefToggles + mode)) {
 		st.Toggles[k] = v == "1"
 	}
-	return st, st.Preset != "" || len(st.Sliders) > 0 || len(st.Toggles) > 0
+	for k, v := range pairs(s.p.String(prefChoices + mode)) {
+		st.Choices[k] = v
+	}
+	return st, st.Preset != "" || len(st.Sliders) > 0 || len(st.Toggles) > 0 || len(st.Choices) > 0
 }
 
 // SaveTab keeps the state of a mode's tab.
 func (s Settings) SaveTab(mode string, st TabState) {
 	s.p.SetString(prefPreset+mode, st.Preset)
-	var sl, tg []string
+	var sl, tg, ch []string
 	for k, v := range st.Sliders {
 		sl = append(sl, k+"="+strconv.FormatFloat(v, 'g', -1, 64))
 	}
@@ -128,10 +135,15 @@ func (s Settings) SaveTab(mode string, st TabState) {
 		}
 		tg = append(tg, k+"="+b)
 	}
+	for k, v := range st.Choices {
+		ch = append(ch, k+"="+v)
+	}
 	sort.Strings(sl)
 	sort.Strings(tg)
+	sort.Strings(ch)
 	s.p.SetString(prefSliders+mode, strings.Join(sl, ";"))
 	s.p.SetString(prefToggles+mode, strings.Join(tg, ";"))
+	s.p.SetString(prefChoices+mode, strings.Join(ch, ";"))
 }
 
 // SaveSession keeps the window's mode, speed and size.
@@ -156,7 +168,7 @@ func (s Settings) Reset() {
 	s.p.RemoveValue(prefDashboard)
 	s.p.RemoveValue(prefTourSeen)
 	for _, m := range sim.ModeNames() {
-		for _, prefix := range []string{prefPreset, prefSliders, prefToggles} {
+		for _, prefix := range []string{prefPreset, prefSliders, prefToggles, prefChoices} {
 			s.p.RemoveValue(prefix + m)
 		}
 		for _, what := range []string{"scenario", "origin", "cursor", "file"} {
@@ -180,7 +192,7 @@ func pairs(s string) map[string]string {
 // shows one of its mode's presets) and every slider and toggle that
 // applies to its scenario.
 func tabState(spec designtab.ModeTab, c *Controller) TabState {
-	st := TabState{Sliders: map[string]float64{}, Toggles: map[string]bool{}}
+	st := TabState{Sliders: map[string]float64{}, Toggles: map[string]bool{}, Choices: map[string]string{}}
 	sc := c.Scenario()
 	if sc == nil {
 		return st
@@ -194,7 +206,11 @@ func tabState(spec designtab.ModeTab, c *Controller) TabState {
 		}
 	}
 	for _, k := range spec.Toggles {
-		st.Toggles[k] = spec.Toggle(k).Value(sc)
+		if t := spec.Toggle(k); t.IsChoice() {
+			st.Choices[k] = t.Choice(sc)
+		} else {
+			st.Toggles[k] = t.Value(sc)
+		}
 	}
 	return st
 }
@@ -241,6 +257,14 @@ func restoreTab(spec designtab.ModeTab, c *Controller, st TabState) {
 			}
 		}
 		for _, k := range spec.Toggles {
+			if t := spec.Toggle(k); t.IsChoice() {
+				x, saved := savedUnder(spec, st.Choices, k)
+				if saved && slices.Contains(t.Values, x) && t.Choice(edit) != x {
+					t.Choose(edit, x)
+					changed = true
+				}
+				continue
+			}
 			on, saved := savedUnder(spec, st.Toggles, k)
 			if t := spec.Toggle(k); saved && t.Value(edit) != on {
 				t.Apply(edit, on)

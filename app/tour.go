@@ -59,6 +59,9 @@ var tourStops = []tourStop{
 		for _, name := range slices.Sorted(maps.Keys(v.controls.toggles)) {
 			out = append(out, v.controls.toggles[name])
 		}
+		for _, name := range slices.Sorted(maps.Keys(v.controls.choices)) {
+			out = append(out, v.controls.choices[name])
+		}
 		return out
 	}},
 	{"tradeoff", func(v *tabView) []fyne.CanvasObject { return []fyne.CanvasObject{v.tradeoff.button} }, nil, nil},

@@ -186,6 +186,10 @@ func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sweep.Axis, s
 	}
 	for _, key := range spec.Toggles {
 		t := spec.Toggle(key)
+		if t.IsChoice() {
+			parts = append(parts, t.Name()+" "+t.ValueName(t.Choice(base)))
+			continue
+		}
 		state := i18n.T("tradeoff.off")
 		if t.Value(base) {
 			state = i18n.T("tradeoff.on")

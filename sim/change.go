@@ -87,10 +87,11 @@ func scenarioFieldKnown(name string) bool {
 // its name, the kind of its value, and the value's stored form read from
 // and written to a scenario.
 type changeKey struct {
-	name string
-	kind OptionKind
-	get  func(sc *Scenario) uint64
-	set  func(sc *Scenario, b uint64)
+	name   string
+	kind   OptionKind
+	values []string // a choice's
+	get    func(sc *Scenario) uint64
+	set    func(sc *Scenario, b uint64)
 }
 
 // durationKey, boolKey and intKey are the changeKeys of fields every
@@ -224,7 +225,7 @@ func (s Settings) Value(name string) string {
 		return ""
 	}
 	i := changeIndex(name)
-	b, err := json.Marshal(changeKeys[i].kind.pointer(s.to[i]))
+	b, err := json.Marshal(changeKeys[i].kind.pointer(changeKeys[i].values, s.to[i]))
 	if err != nil { // a changeable field is a duration, a number or a switch
 		return err.Error()
 	}
@@ -310,7 +311,7 @@ func (s Settings) MarshalJSON() ([]byte, error) {
 		if s.fields&(1<<i) == 0 {
 			continue
 		}
-		b, err := json.Marshal(k.kind.pointer(s.to[i]))
+		b, err := json.Marshal(k.kind.pointer(k.values, s.to[i]))
 		if err != nil {
 			return nil, err
 		}
@@ -339,7 +340,7 @@ func (s *Settings) UnmarshalJSON(b []byte) error {
 			fields := strings.Join(ChangeableFields(), ", ")
 			return FieldErr(k, say("field.notChangeable", "fields", fields), "cannot change during a run (one of %s)", fields)
 		}
-		v, err := changeKeys[i].kind.decode(raw[k])
+		v, err := changeKeys[i].kind.decode(changeKeys[i].values, raw[k])
 		if err != nil {
 			english, w := jsonProblem(err)
 			return &FieldError{Field: k, English: english, Words: w}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,13 @@ var coreSettingAllowed = map[string]string{
 	// Snapshot.Nodes, the cluster view's nodes.
 	"* Nodes": "the run's nodes (Sim.Nodes, Snapshot.Nodes)",
 	"* nodes": "the run's nodes (a list of them)",
+}
+
+// coreWords are keys of a design's setting that are also a word of the
+// core's own, used everywhere for something else, which the scan cannot
+// tell apart from the setting: it leaves them out, each with its reason.
+var coreWords = map[string]string{
+	"client": "the run's clients (Sim.Client, client-1, the checker's and the report's client): Redis's option of that key (issue 31) is read only through its declaration",
 }
 
 // coreFiles lists the core's non-test Go files, relative to root (the
@@ -126,6 +134,10 @@ func TestCoreNamesNoDesignNorItsSettings(t *testing.T) {
 	require.Greater(t, len(files), 60, "the core's files are found")
 	keys := designSettings()
 	require.Contains(t, keys, "herd", "the designs' settings are found")
+	for k := range coreWords {
+		require.Contains(t, keys, k, "%s is no design's setting any more: take it off coreWords", k)
+	}
+	keys = slices.DeleteFunc(keys, func(k string) bool { _, ok := coreWords[k]; return ok })
 	fset := token.NewFileSet()
 	var found []string
 	seen := map[string]bool{}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -19,7 +21,8 @@ import (
 // derive from the declaration, so no core file names a design's setting.
 //
 // A design reads its options through their typed handles (BoolOption,
-// IntOption, FloatOption, DurationOption: redis.Replica.Of(sc)); the rest
+// IntOption, FloatOption, DurationOption, ChoiceOption:
+// redis.Replica.Of(sc)); the rest
 // of the program goes through the Option: Value, SetValue, OptionsOf.
 //
 // Two designs may declare options with the same key (zookeeper's and
@@ -58,11 +61,12 @@ type Option struct {
 	// <Key>=from:to:steps` reads it); "" for an option no sweep varies.
 	Axis string
 
-	kind  OptionKind
-	def   uint64
-	check func(b uint64) error // the declaration's own check of a value
-	set   *optionSet           // the design that declared it, once registered
-	slot  int                  // its place in a scenario's OptionValues
+	kind   OptionKind
+	values []string // a choice's values, in their order (NewChoice)
+	def    uint64
+	check  func(b uint64) error // the declaration's own check of a value
+	set    *optionSet           // the design that declared it, once registered
+	slot   int                  // its place in a scenario's OptionValues
 }
 
 // OptionKind is the type of an option's value.
@@ -74,6 +78,7 @@ const (
 	OptionInt                            // a count: a slider
 	OptionFloat                          // a number: a slider
 	OptionDuration                       // a length of time: a slider
+	OptionChoice                         // one of a few named values: a select
 )
 
 // Elsewhere is what a design that does not declare an option does with a
@@ -108,7 +113,8 @@ const (
 	// DescribeWhenOn: "<param.Words> on", and nothing when off.
 	DescribeWhenOn
 	// DescribePhrase: the words param.<Words> themselves when on ("plain
-	// DEL"), nothing when off.
+	// DEL"), nothing when off; for a choice, param.<Words>.<value> when
+	// the value is not its first.
 	DescribePhrase
 	// DescribeFigure: param.<Words> with the value as its figure, "n" for
 	// a count and "t" for a length of time ("5 masters", "Sentinel
@@ -133,6 +139,11 @@ type FloatOption struct{ *Option }
 
 // DurationOption is a design's handle on a length-of-time option.
 type DurationOption struct{ *Option }
+
+// ChoiceOption is a design's handle on an option that is one of a few
+// named values; a design compares the value it reads with its names
+// (redis.Client.Of(sc) == redis.ClientPlain).
+type ChoiceOption struct{ *Option }
 
 // NewBool declares an on/off option with its default.
 func NewBool(o Option, def bool) BoolOption {
@@ -176,6 +187,33 @@ func NewDuration(o Option, def time.Duration, check func(v Duration) error) Dura
 	return DurationOption{declare(o, OptionDuration, uint64(int64(def)), c)}
 }
 
+// NewChoice declares an option that is one of values, with its default
+// (one of them). The scenario file writes it as a JSON string, a value
+// not among them is refused with the option named and the values listed;
+// it is stored as the value's place in values, so the first value is the
+// one a design that does not declare the option is taken to have (a file
+// of another design may carry it, and any other is refused there, as
+// Elsewhere says). A choice is no sweep's axis.
+func NewChoice(o Option, def string, values []string) ChoiceOption {
+	i := slices.Index(values, def)
+	switch {
+	case len(values) < 2:
+		panic("sim: choice " + o.Key + " needs two values at least")
+	case i < 0:
+		panic("sim: choice " + o.Key + "'s default " + def + " is none of its values")
+	case o.Axis != "":
+		panic("sim: choice " + o.Key + " cannot be a sweep's axis")
+	}
+	for j, v := range values {
+		if v == "" || slices.Index(values, v) != j {
+			panic("sim: choice " + o.Key + " has an empty or repeated value")
+		}
+	}
+	p := declare(o, OptionChoice, uint64(i), nil)
+	p.values = slices.Clone(values)
+	return ChoiceOption{p}
+}
+
 func declare(o Option, kind OptionKind, def uint64, check func(uint64) error) *Option {
 	if o.Key == "" {
 		panic("sim: an option without a key")
@@ -208,28 +246,42 @@ func (o DurationOption) Of(sc *Scenario) Duration { return Duration(int64(sc.Opt
 // Set sets the option's value in sc.
 func (o DurationOption) Set(sc *Scenario, v Duration) { sc.Options.put(sc, o.Option, uint64(int64(v))) }
 
+// Of is the option's value in sc: one of its values.
+func (o ChoiceOption) Of(sc *Scenario) string {
+	return o.values[min(int(sc.Options.bits(o.Option)), len(o.values)-1)]
+}
+
+// Set sets the option's value in sc, one of its values (another panics:
+// it is a mistake in the caller).
+func (o ChoiceOption) Set(sc *Scenario, v string) { o.SetValue(sc, v) }
+
 // Kind is the type of the option's value.
 func (o *Option) Kind() OptionKind { return o.kind }
 
-// Default is the option's default value in its design's scenarios: a
-// bool, an int, a float64 or a Duration, as Value.
-func (o *Option) Default() any { return o.kind.typed(o.def) }
+// Values are a choice's values, in their order; nil for another kind.
+func (o *Option) Values() []string { return slices.Clone(o.values) }
 
-// Value is the option's value in sc as a bool, an int, a float64 or a
-// Duration (by Kind): the value of sc's design's option of the same key,
-// the kind's zero when that design has none.
+// Default is the option's default value in its design's scenarios: a
+// bool, an int, a float64, a Duration or a choice's string, as Value.
+func (o *Option) Default() any { return o.kind.typed(o.values, o.def) }
+
+// Value is the option's value in sc as a bool, an int, a float64, a
+// Duration or a choice's string (by Kind): the value of sc's design's
+// option of the same key, the kind's zero (a choice's first value) when
+// that design has none.
 func (o *Option) Value(sc *Scenario) any {
 	b, _ := sc.Options.bitsKey(sc, o.Key)
-	return o.kind.typed(b)
+	return o.kind.typed(o.values, b)
 }
 
-// SetValue sets the option in sc to v, a bool, an int, a float64 or a
-// Duration (by Kind; a time.Duration is taken for a Duration). A value of
-// another type panics: it is a mistake in the caller.
+// SetValue sets the option in sc to v, a bool, an int, a float64, a
+// Duration (by Kind; a time.Duration is taken for a Duration) or one of a
+// choice's values. A value of another type, or no value of the choice,
+// panics: it is a mistake in the caller.
 func (o *Option) SetValue(sc *Scenario, v any) {
-	b, ok := o.kind.bitsOf(v)
+	b, ok := o.kind.bitsOf(o.values, v)
 	if !ok {
-		panic(fmt.Sprintf("sim: option %s takes a %s, not %T", o.Key, o.kind, v))
+		panic(fmt.Sprintf("sim: option %s takes a %s, not %T %v", o.Key, o.kind, v, v))
 	}
 	sc.Options.put(sc, o, b)
 }
@@ -255,12 +307,14 @@ func (k OptionKind) String() string {
 		return "float64"
 	case OptionDuration:
 		return "duration"
+	case OptionChoice:
+		return "choice"
 	}
 	return "none"
 }
 
-// typed is the value b as a Go value of the kind.
-func (k OptionKind) typed(b uint64) any {
+// typed is the value b as a Go value of the kind (values: a choice's).
+func (k OptionKind) typed(values []string, b uint64) any {
 	switch k {
 	case OptionBool:
 		return b != 0
@@ -270,13 +324,22 @@ func (k OptionKind) typed(b uint64) any {
 		return math.Float64frombits(b)
 	case OptionDuration:
 		return Duration(int64(b))
+	case OptionChoice:
+		if int(b) < len(values) {
+			return values[b]
+		}
+		return ""
 	}
 	return nil
 }
 
-// bitsOf is the stored form of v, a Go value of the kind.
-func (k OptionKind) bitsOf(v any) (uint64, bool) {
+// bitsOf is the stored form of v, a Go value of the kind (values: a
+// choice's).
+func (k OptionKind) bitsOf(values []string, v any) (uint64, bool) {
 	switch x := v.(type) {
+	case string:
+		i := slices.Index(values, x)
+		return uint64(max(i, 0)), k == OptionChoice && i >= 0
 	case bool:
 		return boolBits(x), k == OptionBool
 	case int:
@@ -309,8 +372,8 @@ func (k OptionKind) equal(a, b uint64) bool {
 
 // pointer is a new Go variable of the kind holding b, for encoding/json:
 // an option's value is written and read as a scenario field of its type
-// is, with the same errors.
-func (k OptionKind) pointer(b uint64) any {
+// is, with the same errors (a choice as its value's string).
+func (k OptionKind) pointer(values []string, b uint64) any {
 	switch k {
 	case OptionBool:
 		v := b != 0
@@ -324,17 +387,27 @@ func (k OptionKind) pointer(b uint64) any {
 	case OptionDuration:
 		v := Duration(int64(b))
 		return &v
+	case OptionChoice:
+		v, _ := k.typed(values, b).(string)
+		return &v
 	}
 	return nil
 }
 
-// decode reads a JSON value of the kind.
-func (k OptionKind) decode(raw json.RawMessage) (uint64, error) {
-	p := k.pointer(0)
+// decode reads a JSON value of the kind (values: a choice's; a string
+// none of them is an error listing them).
+func (k OptionKind) decode(values []string, raw json.RawMessage) (uint64, error) {
+	p := k.pointer(values, 0)
 	if err := json.Unmarshal(raw, p); err != nil {
 		return 0, err
 	}
-	b, _ := k.bitsOf(derefValue(p))
+	v := derefValue(p)
+	b, ok := k.bitsOf(values, v)
+	if !ok {
+		list, got := strings.Join(values, ", "), strconv.Quote(v.(string))
+		return 0, &FieldError{English: fmt.Sprintf("want one of %s, got %s", list, got),
+			Words: say("field.wantChoice", "values", list, "got", got)}
+	}
 	return b, nil
 }
 
@@ -348,6 +421,8 @@ func derefValue(p any) any {
 	case *float64:
 		return *x
 	case *Duration:
+		return *x
+	case *string:
 		return *x
 	}
 	return nil
@@ -367,6 +442,8 @@ func (k OptionKind) sweepValue(b uint64) float64 {
 		return math.Float64frombits(b)
 	case OptionDuration:
 		return Ms(time.Duration(int64(b)))
+	case OptionChoice:
+		return float64(b)
 	}
 	return 0
 }
@@ -418,6 +495,7 @@ func (s *optionSet) own(o *Option) *Option {
 type optionKey struct {
 	key        string
 	kind       OptionKind
+	values     []string // a choice's: its declarations agree on them
 	changeable bool
 	elsewhere  Elsewhere
 	// refusal is the first declaration's own words for refusing it, in
@@ -478,7 +556,7 @@ func bindOptions(m Mode) (*optionSet, []*optionKey, error) {
 	for _, o := range list {
 		switch {
 		case o == nil || o.kind == 0:
-			return nil, nil, fmt.Errorf("mode %s: an option not made by sim.NewBool, NewInt, NewFloat or NewDuration", m.Name())
+			return nil, nil, fmt.Errorf("mode %s: an option not made by sim.NewBool, NewInt, NewFloat, NewDuration or NewChoice", m.Name())
 		case o.set != nil:
 			return nil, nil, fmt.Errorf("mode %s: option %s is mode %s's already", m.Name(), o.Key, o.set.mode)
 		case set.byKey[o.Key] != nil:
@@ -488,12 +566,12 @@ func bindOptions(m Mode) (*optionSet, []*optionKey, error) {
 		}
 		set.byKey[o.Key] = o
 		if k, ok := optionKeys[o.Key]; ok {
-			if k.kind != o.kind || k.changeable != o.Changeable || k.elsewhere != o.Elsewhere {
-				return nil, nil, fmt.Errorf("mode %s: option %s is not declared as the other designs declare it (its kind, Changeable and Elsewhere must agree)", m.Name(), o.Key)
+			if k.kind != o.kind || !slices.Equal(k.values, o.values) || k.changeable != o.Changeable || k.elsewhere != o.Elsewhere {
+				return nil, nil, fmt.Errorf("mode %s: option %s is not declared as the other designs declare it (its kind, a choice's values, Changeable and Elsewhere must agree)", m.Name(), o.Key)
 			}
 			continue
 		}
-		fresh = append(fresh, &optionKey{key: o.Key, kind: o.kind, changeable: o.Changeable, elsewhere: o.Elsewhere})
+		fresh = append(fresh, &optionKey{key: o.Key, kind: o.kind, values: o.values, changeable: o.Changeable, elsewhere: o.Elsewhere})
 	}
 	return set, fresh, nil
 }
@@ -680,11 +758,11 @@ func optionMembers(sc *Scenario) []fileMember {
 	if set := sc.Options.setFor(sc); set != nil && set.mode == sc.Mode {
 		for _, o := range set.list {
 			b, _ := sc.Options.bitsKey(sc, o.Key)
-			out = append(out, fileMember{o.Key, o.kind.pointer(b)})
+			out = append(out, fileMember{o.Key, o.kind.pointer(o.values, b)})
 		}
 	}
 	for _, x := range sc.Options.other {
-		out = append(out, fileMember{x.key.key, x.key.kind.pointer(x.bits)})
+		out = append(out, fileMember{x.key.key, x.key.kind.pointer(x.key.values, x.bits)})
 	}
 	return out
 }
@@ -705,7 +783,7 @@ func decodeOption(sc *Scenario, k string, raw json.RawMessage) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	b, err := key.kind.decode(raw)
+	b, err := key.kind.decode(key.values, raw)
 	if err != nil {
 		english, w := jsonProblem(err)
 		return true, &FieldError{Field: k, English: english, Words: w}
@@ -721,7 +799,7 @@ func decodeOption(sc *Scenario, k string, raw json.RawMessage) (bool, error) {
 
 // optionChangeKey is the member a change may set for an option's key.
 func optionChangeKey(k *optionKey) changeKey {
-	return changeKey{name: k.key, kind: k.kind,
+	return changeKey{name: k.key, kind: k.kind, values: k.values,
 		get: func(sc *Scenario) uint64 { b, _ := sc.Options.bitsKey(sc, k.key); return b },
 		set: func(sc *Scenario, b uint64) { sc.Options.putKey(sc, k.key, b) },
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	shared := []string{"mode", "seed", "duration", "clients", "stagger", "rounds", "ttl", "work", "think",
 		"latency", "jitter", "fencing", "clockDrift", "tries", "retryDelay"}
 	for mode, own := range map[string][]string{
-		"redis":     {"replica", "failoverAfter", "watchdog", "plainDel", "plainClient"},
+		"redis":     {"replica", "failoverAfter", "watchdog", "plainDel", "client"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
 		"zookeeper": {"nodes", "respectSuspended", "herd"},
 		"etcd":      {"nodes", "preVote", "herd"},
@@ -218,9 +219,9 @@ func TestRegisterModeChecksItsOptions(t *testing.T) {
 		"sim: mode options-test declares option twin twice":              {fresh("twin"), fresh("twin")},
 		"sim: mode options-test: option replica is mode redis's already": {redis.Replica.Option},
 		"sim: mode options-test: option ttl is a field every design has": {fresh("ttl")},
-		"sim: mode options-test: option herd is not declared as the other designs declare it (its kind, Changeable and Elsewhere must agree)": {
+		"sim: mode options-test: option herd is not declared as the other designs declare it (its kind, a choice's values, Changeable and Elsewhere must agree)": {
 			sim.NewInt(sim.Option{Key: "herd"}, 0, nil).Option},
-		"sim: mode options-test: an option not made by sim.NewBool, NewInt, NewFloat or NewDuration": {{Key: "bare"}},
+		"sim: mode options-test: an option not made by sim.NewBool, NewInt, NewFloat, NewDuration or NewChoice": {{Key: "bare"}},
 	} {
 		assert.PanicsWithValue(t, want, func() { sim.RegisterMode(optionMode{name: "options-test", options: opts}) })
 		_, err := sim.LookupMode("options-test")
@@ -231,4 +232,53 @@ func TestRegisterModeChecksItsOptions(t *testing.T) {
 	assert.PanicsWithValue(t, "sim: mode etcd does not read mute, which mode options-test declares, and says nothing of why (Traits.Refusals)",
 		func() { sim.RegisterMode(optionMode{name: "options-test", options: []*sim.Option{mute}}) })
 	assert.Empty(t, sim.OptionsOf("options-test"))
+}
+
+// A choice (sim.NewChoice, Redis's client) is stored as its value's place
+// and written as its value's string; a string none of its values is
+// refused with the values listed, another design refuses any but its
+// first value, a change may not set it (it is not Changeable) and no
+// sweep varies it.
+func TestChoiceOption(t *testing.T) {
+	sc, err := sim.Defaults("redis")
+	require.NoError(t, err)
+	assert.Equal(t, redis.ClientRedisson, redis.Client.Of(sc), "the default")
+	o := sim.OptionOf("redis", "client")
+	require.NotNil(t, o)
+	assert.Equal(t, sim.OptionChoice, o.Kind())
+	assert.Equal(t, []string{"redisson", "plain"}, o.Values())
+	assert.Equal(t, "redisson", o.Default())
+	assert.False(t, o.IsOn(sc))
+
+	redis.Client.Set(sc, redis.ClientPlain)
+	assert.Equal(t, "plain", o.Value(sc))
+	assert.True(t, o.IsOn(sc))
+	doc, err := sc.Marshal()
+	require.NoError(t, err)
+	assert.Contains(t, string(doc), `"client": "plain"`)
+	back, err := sim.ParseScenario(doc)
+	require.NoError(t, err)
+	assert.Equal(t, redis.ClientPlain, redis.Client.Of(back))
+	o.SetValue(back, "redisson")
+	assert.Equal(t, redis.ClientRedisson, redis.Client.Of(back))
+	assert.Panics(t, func() { redis.Client.Set(back, "jedis") }, "no value of the choice")
+	assert.Panics(t, func() { o.SetValue(back, true) }, "not a string")
+
+	for doc, want := range map[string]string{
+		`{"mode": "redis", "client": "jedis"}`:   `client: want one of redisson, plain, got "jedis"`,
+		`{"mode": "redis", "client": true}`:      "client: want string, got bool",
+		`{"mode": "redlock", "client": "plain"}`: "client: only for redis (its lock client, Redisson or a plain SET NX one)",
+		`{"mode": "redis", "changes": [{"at": "1s", "set": {"client": "plain"}}]}`: "changes[0].set.client: cannot change during a run (one of " +
+			strings.Join(sim.ChangeableFields(), ", ") + ")",
+	} {
+		_, err := sim.ParseScenario([]byte(doc))
+		assert.EqualError(t, err, want, doc)
+	}
+	_, err = sim.ParseScenario([]byte(`{"mode": "redlock", "client": "redisson"}`))
+	assert.NoError(t, err, "another design takes the first value and drops it")
+	assert.NotContains(t, sim.SweepFields(), "client")
+
+	assert.Panics(t, func() { sim.NewChoice(sim.Option{Key: "x"}, "c", []string{"a", "b"}) }, "a default none of the values")
+	assert.Panics(t, func() { sim.NewChoice(sim.Option{Key: "x"}, "a", []string{"a"}) }, "one value")
+	assert.Panics(t, func() { sim.NewChoice(sim.Option{Key: "x", Axis: "0:1:2"}, "a", []string{"a", "b"}) }, "an axis")
 }

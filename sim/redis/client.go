@@ -12,7 +12,7 @@ import (
 // script to release. Every command that gets no reply in RequestTimeout is
 // resent at once, RedissonRetryAttempts times, before it fails.
 //
-// With PlainClient it is the redis.io recipe's client instead ("Correct
+// With Client ClientPlain it is the redis.io recipe's client instead ("Correct
 // Implementation with a Single Instance",
 // https://redis.io/docs/latest/develop/use/patterns/distributed-locks/):
 // SET key token NX PX ttl to acquire, the compare-and-delete script to
@@ -60,7 +60,7 @@ func (c *redisClient) begin(ctx sim.Ctx) {
 		return
 	}
 	c.value = fmt.Sprintf("%08x:1", ctx.Rand().Uint32())
-	if PlainClient.Of(ctx.Scenario()) {
+	if Client.Of(ctx.Scenario()) == ClientPlain {
 		c.value = c.value[:8] // the recipe's random token; Redisson's is its id and thread
 	}
 	c.trySet(ctx)
@@ -94,7 +94,7 @@ func (c *redisClient) send(ctx sim.Ctx) {
 func (c *redisClient) trySet(ctx sim.Ctx) {
 	sc := ctx.Scenario()
 	op := OpLock
-	if PlainClient.Of(sc) {
+	if Client.Of(sc) == ClientPlain {
 		op = OpSet // SET key token NX PX ttl
 	}
 	c.request(ctx, Command{Op: op, Value: c.value, PX: sc.TTL.D(), Fenced: sc.Fencing}.Msg())
@@ -206,7 +206,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 			ctx.After(left, sim.Timer{Kind: timerTimeout})
 			return
 		}
-		if c.attempt < RedissonRetryAttempts && !PlainClient.Of(ctx.Scenario()) {
+		if c.attempt < RedissonRetryAttempts && Client.Of(ctx.Scenario()) != ClientPlain {
 			c.attempt++
 			ctx.TraceSaid(traceResend, c.pending.Op.String(), fmt.Sprintf("no reply in %v: resent (attempt %d of %d)", RequestTimeout, c.attempt+1, RedissonRetryAttempts+1),
 				sim.Say("note.redis.resent", "timeout", RequestTimeout.String(), "n", fmt.Sprint(c.attempt+1), "of", fmt.Sprint(RedissonRetryAttempts+1)))
@@ -215,7 +215,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		req := c.pending
 		c.pending = sim.Msg{}
-		if ctx.Tracing() && PlainClient.Of(ctx.Scenario()) {
+		if ctx.Tracing() && Client.Of(ctx.Scenario()) == ClientPlain {
 			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply in %v", RequestTimeout),
 				sim.Say("note.redis.noReplyPlain", "timeout", RequestTimeout.String()))
 		} else if ctx.Tracing() {
@@ -245,7 +245,7 @@ func (c *redisClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
 	c.renewing = false
 	m := Command{Op: OpUnlock, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg()
-	if PlainClient.Of(ctx.Scenario()) {
+	if Client.Of(ctx.Scenario()) == ClientPlain {
 		m = Command{Op: OpCAD, Value: c.value}.Msg() // if GET == token then DEL
 	}
 	if PlainDel.Of(ctx.Scenario()) {

@@ -19,19 +19,26 @@ var (
 	// Watchdog is Redisson's lock watchdog: the holder renews its key
 	// every TTL/3 while it works.
 	Watchdog = sim.NewBool(sim.Option{Key: "watchdog", Changeable: true, Words: "watchdog", Describe: sim.DescribeOnOff}, false)
-	// PlainClient is the plain client of the redis.io recipe
-	// ("Correct Implementation with a Single Instance",
+	// Client is the lock's client: ClientRedisson, Redisson's RLock (its
+	// lock and unlock scripts), the default; or ClientPlain, the plain
+	// client of the redis.io recipe ("Correct Implementation with a
+	// Single Instance",
 	// https://redis.io/docs/latest/develop/use/patterns/distributed-locks/):
 	// SET key token NX PX ttl, a compare-and-delete script to release,
 	// with Watchdog a compare-and-PEXPIRE every TTL/3; a string key, no
-	// hash, no hold count, no resend. Off: Redisson's RLock (its lock and
-	// unlock scripts). A file without it is Redisson's, as before.
-	PlainClient = sim.NewBool(sim.Option{Key: "plainClient",
-		Refusal: sim.OnlyReaders("plainClient", "field.plainClient", "only for %s (a plain SET NX client instead of Redisson)"),
-		Words:   "plainClient", Describe: sim.DescribePhrase}, false)
+	// hash, no hold count, no resend. A file without it is Redisson's.
+	Client = sim.NewChoice(sim.Option{Key: "client",
+		Refusal: sim.OnlyReaders("client", "field.client", "only for %s (its lock client, Redisson or a plain SET NX one)"),
+		Words:   "client", Describe: sim.DescribePhrase}, ClientRedisson, []string{ClientRedisson, ClientPlain})
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )
 
 // options are Redis's, in their order.
-var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Watchdog.Option, PlainDel.Option, PlainClient.Option}
+var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option}
+
+// The values of Client.
+const (
+	ClientRedisson = "redisson" // Redisson 3.x's RLock
+	ClientPlain    = "plain"    // the redis.io recipe's SET NX PX client
+)

@@ -12,7 +12,7 @@ import (
 	"github.com/lockscope/lockscope/sim/simtest"
 )
 
-// TestPlainClientSpeaksTheRecipe: with plainClient the client is the
+// TestPlainClientSpeaksTheRecipe: with client plain the client is the
 // redis.io single-instance recipe's (SET NX PX, compare-and-delete, with
 // the watchdog a compare-and-PEXPIRE every TTL/3) and its key a string;
 // without it the same scenario is Redisson's (LOCK, UNLOCK, a hash with a
@@ -34,7 +34,7 @@ func TestPlainClientSpeaksTheRecipe(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) {
-				redis.PlainClient.Set(sc, tt.plain)
+				redis.Client.Set(sc, choice(tt.plain))
 				redis.Watchdog.Set(sc, tt.watchdog)
 				sc.Clients, sc.Rounds = 1, 1
 				sc.TTL = sim.Duration(3 * time.Second)
@@ -76,7 +76,7 @@ func TestPlainClientSpeaksTheRecipe(t *testing.T) {
 func TestPlainClientDoesNotResend(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		sc := simtest.Preset(t, "redis-happy-path", func(sc *sim.Scenario) {
-			redis.PlainClient.Set(sc, plain)
+			redis.Client.Set(sc, choice(plain))
 			sc.Clients, sc.Rounds = 1, 1
 			sc.Faults = []sim.Fault{{At: 0, Pause: "redis-1", For: sim.Duration(2 * redis.RequestTimeout)}}
 		})
@@ -93,4 +93,12 @@ func TestPlainClientDoesNotResend(t *testing.T) {
 			assert.Positive(t, resends, "redisson resends")
 		}
 	}
+}
+
+// choice is the client a test's switch names.
+func choice(plain bool) string {
+	if plain {
+		return redis.ClientPlain
+	}
+	return redis.ClientRedisson
 }

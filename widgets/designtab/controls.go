@@ -85,7 +85,8 @@ func (s SliderSpec) TrackStep() float64 {
 	return s.Step
 }
 
-// ToggleSpec is one on/off scenario parameter.
+// ToggleSpec is one on/off scenario parameter, or one that is one of a
+// few named values (a choice: a select among the toggles, Values).
 type ToggleSpec struct {
 	Key   string // the control's key, one per scenario field: settings are keyed by it
 	Label string // the check box's text (Name gives it in the current language)
@@ -98,6 +99,31 @@ type ToggleSpec struct {
 	// it can); the window then shows it greyed, with the reason as its tip.
 	// Nil for a toggle that always applies.
 	Disabled func(sc *sim.Scenario) string
+	// Values, for a choice, are the values its select offers, in their
+	// order (each one's words "toggle.<Words>.<value>"); nil for a check
+	// box. Choice reads the value and Choose writes it; Value and Apply
+	// then say and set whether it is other than the first.
+	Values []string
+	Choice func(sc *sim.Scenario) string
+	Choose func(sc *sim.Scenario, v string)
+}
+
+// IsChoice says whether the toggle is a choice among Values (a select).
+func (t ToggleSpec) IsChoice() bool { return len(t.Values) > 0 }
+
+// ValueName is a choice's value v in the current language: the words
+// under "toggle.<Words>.<v>", else v.
+func (t ToggleSpec) ValueName(v string) string { return specWord(t.NameKey()+"."+v, v) }
+
+// ValueOf is the choice's value whose words are name (ValueName), "" for
+// none.
+func (t ToggleSpec) ValueOf(name string) string {
+	for _, v := range t.Values {
+		if t.ValueName(v) == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // NameKey is the translation key of the slider's name, "slider.<Words>".
@@ -290,19 +316,40 @@ func OptionSlider(o *sim.Option) SliderSpec {
 	return s
 }
 
-// OptionToggle is the toggle of a design's on/off option (sim.Option):
-// it reads and writes the option in the scenario. Its words are under its
-// key, "toggle.<Key>", as a shared control's are; the design's own words
-// are its rule for it (ModeTab.ToggleRules). A design lists the option's
-// key among its tab's toggles.
+// OptionToggle is the toggle of a design's on/off option (sim.Option),
+// or the select of its choice (sim.OptionChoice, among the toggles): it
+// reads and writes the option in the scenario. Its words are under its
+// key, "toggle.<Key>" (a choice's values "toggle.<Key>.<value>"), as a
+// shared control's are; the design's own words are its rule for it
+// (ModeTab.ToggleRules). A design lists the option's key among its tab's
+// toggles.
 func OptionToggle(o *sim.Option) ToggleSpec {
-	if o.Kind() != sim.OptionBool {
-		panic("designtab: option " + o.Key + " is a number: a slider, not a toggle")
+	switch o.Kind() {
+	case sim.OptionBool:
+		return ToggleSpec{Key: o.Key, Label: o.Key,
+			Value: func(sc *sim.Scenario) bool { return o.Value(sc).(bool) },
+			Apply: func(sc *sim.Scenario, on bool) { o.SetValue(sc, on) },
+		}
+	case sim.OptionChoice:
+		values := o.Values()
+		return ToggleSpec{Key: o.Key, Label: o.Key, Values: values,
+			Choice: func(sc *sim.Scenario) string { return o.Value(sc).(string) },
+			Choose: func(sc *sim.Scenario, v string) { o.SetValue(sc, v) },
+			Value:  func(sc *sim.Scenario) bool { return o.Value(sc).(string) != values[0] },
+			Apply: func(sc *sim.Scenario, on bool) {
+				o.SetValue(sc, values[boolIndex(on)])
+			},
+		}
 	}
-	return ToggleSpec{Key: o.Key, Label: o.Key,
-		Value: func(sc *sim.Scenario) bool { return o.Value(sc).(bool) },
-		Apply: func(sc *sim.Scenario, on bool) { o.SetValue(sc, on) },
+	panic("designtab: option " + o.Key + " is a number: a slider, not a toggle")
+}
+
+// boolIndex is 1 for on, 0 for off.
+func boolIndex(on bool) int {
+	if on {
+		return 1
 	}
+	return 0
 }
 
 // addControls adds a design's own sliders and toggles to Sliders and

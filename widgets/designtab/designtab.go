@@ -80,7 +80,7 @@ func (t ModeTab) Slider(key string) SliderSpec {
 // SliderBase is the tab's slider of that key before the design's rule:
 // the control in Sliders, or OptionSlider of the design's option.
 func (t ModeTab) SliderBase(key string) SliderSpec {
-	if o := sim.OptionOf(t.Mode, key); o != nil && o.Kind() != sim.OptionBool {
+	if o := sim.OptionOf(t.Mode, key); o != nil && o.Kind() != sim.OptionBool && o.Kind() != sim.OptionChoice {
 		return OptionSlider(o)
 	}
 	return Sliders[key]
@@ -100,7 +100,7 @@ func (t ModeTab) Toggle(key string) ToggleSpec {
 // ToggleBase is the tab's toggle of that key before the design's rule:
 // the control in Toggles, or OptionToggle of the design's option.
 func (t ModeTab) ToggleBase(key string) ToggleSpec {
-	if o := sim.OptionOf(t.Mode, key); o != nil && o.Kind() == sim.OptionBool {
+	if o := sim.OptionOf(t.Mode, key); o != nil && (o.Kind() == sim.OptionBool || o.Kind() == sim.OptionChoice) {
 		return OptionToggle(o)
 	}
 	return Toggles[key]

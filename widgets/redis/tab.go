@@ -23,7 +23,7 @@ var Tab = designtab.ModeTab{
 	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders: []string{"ttl", "work", "pause", "latency", "clients", "clockDrift",
 		redissim.FailoverAfter.Key},
-	Toggles: []string{redissim.PlainClient.Key, redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
+	Toggles: []string{redissim.Client.Key, redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
 	// The shared controls in Redis's words: SET NX PX and Redisson's
 	// timeout, watchdog and INCR counter; its options' controls
 	// (designtab.OptionSlider, OptionToggle) with their range and words.
@@ -40,8 +40,8 @@ var Tab = designtab.ModeTab{
 		redissim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redisWatchdog", "Watchdog" },
 		"fencing":             func(t *designtab.ToggleSpec) { t.Words = "redisFencing" },
 		redissim.Replica.Key:  func(t *designtab.ToggleSpec) { t.Label = "Replica" },
-		// The client: Redisson's RLock (off) or the redis.io recipe's.
-		redissim.PlainClient.Key: func(t *designtab.ToggleSpec) { t.Label = "Plain client" },
+		// The client, a select: Redisson's RLock or the redis.io recipe's.
+		redissim.Client.Key: func(t *designtab.ToggleSpec) { t.Label = "Client" },
 	},
 	Protocol: redisProtocol,
 }
@@ -54,7 +54,7 @@ func redisProtocol(sc *sim.Scenario) []string {
 	if sc.Fencing {
 		fencing = i18n.T("redis.proto.incr")
 	}
-	plain := redissim.PlainClient.Of(sc)
+	plain := redissim.Client.Of(sc) == redissim.ClientPlain
 	acquire, release := "redis.proto.acquire", "redis.proto.release"
 	if plain {
 		acquire, release = "redis.proto.acquirePlain", "redis.proto.releasePlain"
