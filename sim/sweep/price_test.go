@@ -4,7 +4,6 @@ package sweep_test
 // Cell.WaitP99Ms), beside its unsafe runs.
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -100,22 +99,4 @@ func formatPrice(cells []sweep.Cell) string {
 		fmt.Fprintf(&b, "%s %s %s %s\n", f(c.X), f(c.Y), f(c.Throughput), f(c.WaitP99Ms))
 	}
 	return b.String()
-}
-
-// TestSweepPriceGolden holds the new figures of every golden grid to
-// testdata/golden/price-<grid>.txt (regenerated as golden_test.go says).
-func TestSweepPriceGolden(t *testing.T) {
-	for _, g := range goldenGrids {
-		t.Run(g.name, func(t *testing.T) {
-			base, err := sweep.Base(g.mode)
-			require.NoError(t, err)
-			if g.adjust != nil {
-				g.adjust(base)
-			}
-			sw := &sweep.Sweep{Base: base, X: axis(t, g.x), Y: axis(t, g.y), Seeds: g.seeds}
-			cells, err := sw.Run(context.Background(), 2, nil)
-			require.NoError(t, err)
-			compareGolden(t, "price-"+g.name+".txt", formatPrice(cells))
-		})
-	}
 }
