@@ -573,6 +573,12 @@ func (t *tradeoffView) seedFor(c widgets.HeatCell) (seed int64, why string, args
 				return s, "tradeoff.why.violations", []any{"n", n, "runs", c.Runs, "seed", s}
 			}
 		}
+	case t.heat.Metric() == widgets.MetricWaitP99 && c.SlowestWaitMs > 0:
+		return c.SlowestSeed, "tradeoff.why.slowest", []any{"runs", c.Runs, "seed", c.SlowestSeed,
+			"wait", widgets.FormatMs(c.SlowestWaitMs), "p99", widgets.FormatMs(c.WaitP99Ms)}
+	case t.heat.Metric() == widgets.MetricThroughput && c.Throughput > 0:
+		return c.TypicalSeed, "tradeoff.why.typical", []any{"runs", c.Runs, "seed", c.TypicalSeed,
+			"tput", widgets.MetricThroughput.Format(c.TypicalThroughput), "mean", widgets.MetricThroughput.Format(c.Throughput)}
 	}
 	return first, "tradeoff.why.none", []any{"runs", c.Runs, "seed", first}
 }
@@ -587,6 +593,10 @@ func (t *tradeoffView) hint(c widgets.HeatCell) string {
 		return i18n.F("tradeoff.hint.unsafe", "seed", c.UnsafeSeed)
 	case t.heat.Metric() == widgets.MetricViolations && c.ViolationRate > 0:
 		return i18n.T("tradeoff.hint.violations")
+	case t.heat.Metric() == widgets.MetricWaitP99 && c.SlowestWaitMs > 0:
+		return i18n.F("tradeoff.hint.slowest", "seed", c.SlowestSeed)
+	case t.heat.Metric() == widgets.MetricThroughput && c.Throughput > 0:
+		return i18n.F("tradeoff.hint.typical", "seed", c.TypicalSeed)
 	}
 	return i18n.F("tradeoff.hint", "seed", t.job.fine.Base.Seed)
 }

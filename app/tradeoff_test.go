@@ -321,3 +321,49 @@ func TestTradeoffColoursShowThePriceOfSafety(t *testing.T) {
 	assert.Equal(t, []string{"不安全的运行", "出现 2 个持有者的运行", "吞吐量", "p99 等待"}, colourNames())
 	assert.Equal(t, "0.49/秒", widgets.MetricThroughput.Format(0.494))
 }
+
+// TestTradeoffPriceColoursOpenTheRunTheyDescribe: coloured by the p99
+// wait, a click opens the cell's run with the longest wait and says how
+// long; coloured by throughput, the run nearest the cell's mean, with its
+// figure; the caption says why in both languages.
+func TestTradeoffPriceColoursOpenTheRunTheyDescribe(t *testing.T) {
+	_, v, q := tradeoffWindow(t)
+	to := v.tradeoff
+	to.button.OnTapped()
+	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+	cells := to.heat.Cells()
+	last := len(cells) - 1 // the longest pause: someone waits it out
+	for _, tc := range []struct {
+		colour  string
+		seed    func(widgets.HeatCell) int64
+		hint    string
+		caption string
+	}{
+		{"p99 wait", func(c widgets.HeatCell) int64 { return c.SlowestSeed }, "the run with the longest wait",
+			"its longest wait in 6 runs was " + widgets.FormatMs(cells[last].SlowestWaitMs)},
+		{"throughput", func(c widgets.HeatCell) int64 { return c.TypicalSeed }, "a run near the mean throughput",
+			"the run nearest that, at " + widgets.MetricThroughput.Format(cells[last].TypicalThroughput)},
+	} {
+		to.button.OnTapped()
+		q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+		to.colour.SetSelected(tc.colour)
+		c := to.heat.Cells()[last]
+		assert.Contains(t, to.hint(c), tc.hint, tc.colour)
+		pos, size := to.heat.CellRect(last)
+		to.heat.Tapped(&fyne.PointEvent{Position: pos.AddXY(size.Width/2, size.Height/2)})
+		sc := v.ctl.Scenario()
+		assert.Equal(t, tc.seed(c), sc.Seed, tc.colour)
+		assert.Contains(t, sc.Captions[0].Text, tc.caption, tc.colour)
+		assert.NotContains(t, sc.Captions[0].Zh, "{{", tc.colour)
+		if tc.colour == "p99 wait" {
+			s, err := sim.New(sc)
+			require.NoError(t, err)
+			s.Run()
+			longest := 0.0
+			for _, g := range s.Check.Grants() {
+				longest = max(longest, sim.Ms(g.At-g.Asked))
+			}
+			assert.GreaterOrEqual(t, longest, c.SlowestWaitMs-0.001, "the run opened waited that long")
+		}
+	}
+}

@@ -5,6 +5,7 @@ package sweep_test
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,4 +100,44 @@ func formatPrice(cells []sweep.Cell) string {
 		fmt.Fprintf(&b, "%s %s %s %s\n", f(c.X), f(c.Y), f(c.Throughput), f(c.WaitP99Ms))
 	}
 	return b.String()
+}
+
+// TestSweepCellNamesItsSlowestAndTypicalRuns: the seed a cell gives for
+// its longest wait is a run whose longest wait is that figure, and no seed
+// of the cell waited longer; its typical seed's throughput is the one the
+// cell states, and no seed's is nearer the cell's mean.
+func TestSweepCellNamesItsSlowestAndTypicalRuns(t *testing.T) {
+	for _, mode := range []string{"redis", "zookeeper", "etcd"} {
+		t.Run(mode, func(t *testing.T) {
+			base, err := sweep.Base(mode)
+			require.NoError(t, err)
+			sw := &sweep.Sweep{Base: base, X: axis(t, "pause=0s:12s:3"), Seeds: 4}
+			for _, c := range runSweep(t, sw, 0) {
+				type run struct{ longest, tput float64 }
+				runs := map[int64]run{}
+				for seed := base.Seed; seed < base.Seed+int64(c.Runs); seed++ {
+					s, err := sim.New(sw.CellScenario(c.X, c.Y, seed, false))
+					require.NoError(t, err)
+					end := s.SettleVerdict()
+					var r run
+					for _, g := range s.Check.Grants() {
+						r.longest = max(r.longest, sim.Ms(g.At-g.Asked))
+					}
+					if n := len(s.Check.Grants()); n > 0 && end > 0 {
+						r.tput = float64(n) / end.Seconds()
+					}
+					runs[seed] = r
+				}
+				require.Contains(t, runs, c.SlowestSeed, "x %v", c.X)
+				assert.InDelta(t, c.SlowestWaitMs, runs[c.SlowestSeed].longest, 0.001, "x %v", c.X)
+				require.Contains(t, runs, c.TypicalSeed, "x %v", c.X)
+				assert.InDelta(t, c.TypicalThroughput, runs[c.TypicalSeed].tput, 0.001, "x %v", c.X)
+				for seed, r := range runs {
+					assert.LessOrEqual(t, r.longest, c.SlowestWaitMs+0.001, "x %v seed %d", c.X, seed)
+					assert.GreaterOrEqual(t, math.Abs(r.tput-c.Throughput)+0.002,
+						math.Abs(runs[c.TypicalSeed].tput-c.Throughput), "x %v seed %d", c.X, seed)
+				}
+			}
+		})
+	}
 }

@@ -168,6 +168,17 @@ type Cell struct {
 	// AcquireMeanMs averages), over every grant of the cell's paused runs;
 	// 0 when none was granted.
 	WaitP99Ms float64
+	// SlowestSeed is the seed of the paused run with the cell's longest
+	// single wait (SlowestWaitMs, the tail WaitP99Ms summarises): the run
+	// a click on the map shows when it is coloured by the p99 wait.
+	SlowestSeed   int64
+	SlowestWaitMs float64
+	// TypicalSeed is the seed of the paused run whose throughput is
+	// nearest the cell's mean (the first of those that tie): the run a
+	// click shows when the map is coloured by throughput, with its own
+	// figure (TypicalThroughput).
+	TypicalSeed       int64
+	TypicalThroughput float64
 }
 
 // CellScenario is the scenario of one grid point and seed. With crash the
@@ -604,6 +615,19 @@ func summarize(c *Cell, rs []runResult, baseSeed int64) {
 	c.RecoveryMeanMs = sim.Round3(sum / n)
 	c.RecoveryP99Ms = sim.Round3(percentile(rec, 0.99))
 	c.Throughput = sim.Round3(tput / n)
+	c.SlowestSeed, c.TypicalSeed = baseSeed, baseSeed
+	slowest, nearest := -1.0, math.Inf(1)
+	for i, r := range rs {
+		for _, w := range r.waitsMs {
+			if w > slowest {
+				slowest, c.SlowestSeed = w, baseSeed+int64(i)
+			}
+		}
+		if d := math.Abs(r.throughput - tput/n); d < nearest {
+			nearest, c.TypicalSeed, c.TypicalThroughput = d, baseSeed+int64(i), sim.Round3(r.throughput)
+		}
+	}
+	c.SlowestWaitMs = sim.Round3(max(0, slowest))
 	sort.Float64s(waits)
 	c.WaitP99Ms = sim.Round3(nearestRank(waits, 0.99))
 }
