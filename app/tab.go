@@ -245,6 +245,7 @@ func buildTabView(spec designtab.ModeTab, ctl *Controller, win fyne.Window, tips
 	v.pics.Timeline.OnSeek = v.seek
 	v.pics.Timeline.SetTipLayer(tips)
 	v.pics.Cluster.OnTapNode = v.nodeMenu
+	v.pics.Cluster.OnTapGroup = v.groupMenu
 	v.content = v.build()
 	return v
 }
@@ -409,6 +410,47 @@ func (v *tabView) nodeMenu(node string, at fyne.Position) {
 	menu := widget.NewMenu(fyne.NewMenu("", items...))
 	pop := widget.NewPopUp(container.NewVBox(head, widget.NewSeparator(), menu), v.win.Canvas())
 	menu.OnDismiss = pop.Hide
+	pop.ShowAtPosition(at)
+}
+
+// groupMenuRows is how many of a crowd's group's clients its list shows
+// at once; the rest scroll.
+const groupMenuRows = 10
+
+// groupMenu lists the clients of a crowd's group (a tap on its box), each
+// with its state and detail as its own box would say them; picking one
+// opens its fault menu, as a tap on its own box would.
+func (v *tabView) groupMenu(g widgets.CrowdGroup, at fyne.Position) {
+	if v.win == nil || len(g.Clients) == 0 {
+		return
+	}
+	var pop *widget.PopUp
+	list := widget.NewList(func() int { return len(g.Clients) },
+		func() fyne.CanvasObject {
+			name := widget.NewLabelWithStyle("client-000", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			return container.NewBorder(nil, nil, name, nil, widget.NewLabel(""))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			c := g.Clients[i]
+			row := o.(*fyne.Container)
+			row.Objects[1].(*widget.Label).SetText(c.Name)
+			detail := c.State
+			if c.Detail != "" {
+				detail += " · " + c.Detail
+			}
+			row.Objects[0].(*widget.Label).SetText(detail)
+		})
+	list.OnSelected = func(i widget.ListItemID) {
+		pop.Hide()
+		v.nodeMenu(g.Clients[i].Name, at)
+	}
+	head := widget.NewLabelWithStyle(i18n.F("cluster.crowd.pick", "group", g.Title, "t", widgets.FormatTime(v.ctl.Cursor())),
+		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	rows := min(len(g.Clients), groupMenuRows)
+	h := float32(rows)*(list.MinSize().Height+theme.Padding()) + theme.Padding()
+	box := container.NewBorder(container.NewVBox(head, widget.NewSeparator()), nil, nil, nil,
+		container.NewGridWrap(fyne.NewSize(max(head.MinSize().Width, 360), h), list))
+	pop = widget.NewPopUp(box, v.win.Canvas())
 	pop.ShowAtPosition(at)
 }
 

@@ -341,3 +341,54 @@ func TestDashboardFollowsTheCursor(t *testing.T) {
 	key(w, fyne.KeyG)
 	assert.False(t, v.pics.side.Visible())
 }
+
+// TestWindowCrowdGroupListsItsClients: in a crowd of 200 clients a tap on
+// a group's box lists the group's clients, each with its state; picking
+// one opens that client's fault menu, at the cursor.
+func TestWindowCrowdGroupListsItsClients(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a)
+	t.Cleanup(w.Close)
+	w.Resize(fyne.NewSize(1024, 768))
+	sc, err := sim.ParseScenario([]byte(`{"mode":"etcd","clients":200,"nodes":3,"duration":"30s","rounds":100,"work":"1s","think":"100ms","ttl":"10s"}`))
+	require.NoError(t, err)
+	require.NoError(t, w.Load(sc, "200 clients"))
+	v := w.tab("etcd")
+	v.seek(10 * time.Second)
+	cluster := v.pics.Cluster
+	var group widgets.CrowdGroup
+	for y := float32(0); y < cluster.Size().Height && len(group.Clients) < 2; y += 4 {
+		for x := float32(0); x < cluster.Size().Width/2 && len(group.Clients) < 2; x += 8 {
+			group = cluster.CrowdGroupAt(fyne.NewPos(x, y))
+		}
+	}
+	require.Greater(t, len(group.Clients), 1, "a 1024×768 window draws 200 clients as a crowd")
+	v.groupMenu(group, fyne.NewPos(200, 200))
+	top := w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "the group's list is shown")
+	var list *widget.List
+	var texts []string
+	for _, o := range test.LaidOutObjects(top) {
+		switch o := o.(type) {
+		case *widget.List:
+			list = o
+		case *widget.Label:
+			texts = append(texts, o.Text)
+		}
+	}
+	require.NotNil(t, list)
+	assert.Contains(t, texts, group.Title+" at 10.000 s: pick one for its faults")
+	assert.Contains(t, texts, group.Clients[0].Name)
+	assert.Contains(t, strings.Join(texts, "\n"), group.Clients[0].State)
+
+	list.Select(1)
+	top = w.Canvas().Overlays().Top()
+	require.NotNil(t, top, "picking a client opens its fault menu")
+	var head string
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok && head == "" {
+			head = l.Text
+		}
+	}
+	assert.Equal(t, group.Clients[1].Name+" at 10.000 s", head)
+}

@@ -28,6 +28,10 @@ type ClusterView struct {
 	// OnTapNode is called with a node's name and the tap's absolute
 	// position when a node is tapped, so the window can offer faults.
 	OnTapNode func(node string, at fyne.Position)
+	// OnTapGroup, when set, is called instead of OnTapNode when a tap
+	// lands on a crowd's group of more than one client, with the group
+	// (CrowdGroupAt), so the window can list its clients to pick one.
+	OnTapGroup func(g CrowdGroup, at fyne.Position)
 
 	OnShow
 }
@@ -83,6 +87,10 @@ func (v *ClusterView) GroupAt(pos fyne.Position) []string {
 
 // Tapped implements fyne.Tappable: a tap on a node asks for its faults.
 func (v *ClusterView) Tapped(ev *fyne.PointEvent) {
+	if g := v.CrowdGroupAt(ev.Position); len(g.Clients) > 1 && v.OnTapGroup != nil {
+		v.OnTapGroup(g, ev.AbsolutePosition)
+		return
+	}
 	if n := v.NodeAt(ev.Position); n != "" && v.OnTapNode != nil {
 		v.OnTapNode(n, ev.AbsolutePosition)
 	}

@@ -172,3 +172,48 @@ func groupLines(k crowdKind, nodes []sim.NodeView, members []int) [4]string {
 func (s clusterShape) cut(cuts [][]int, a, b int) bool {
 	return cutBetween(cuts, s.members[a][0], s.members[b][0])
 }
+
+// CrowdGroup is a crowd's group of clients in words, for the list the
+// window shows when the group's box is tapped: what the box says of it
+// (Title: how many, in which state) and a line for each of its clients.
+type CrowdGroup struct {
+	Title   string
+	Clients []CrowdClient
+}
+
+// CrowdClient is one client of a crowd's group as its own box would say
+// it: its name, its state and the line under its clock (a pause's end, a
+// session's state, what it waits for).
+type CrowdClient struct {
+	Name, State, Detail string
+}
+
+// CrowdGroupAt is the crowd's group drawn at pos (relative to the view),
+// its clients in the order of the run's nodes; empty when pos is on no
+// group (a server, a node's own box, nothing).
+func (v *ClusterView) CrowdGroupAt(pos fyne.Position) CrowdGroup {
+	if v.snap == nil {
+		return CrowdGroup{}
+	}
+	shape := clusterShapeOf(v.snap.Nodes, v.Size())
+	if !shape.crowd {
+		return CrowdGroup{}
+	}
+	for i, b := range clusterLayout(shape.nodes, v.Size()) {
+		if !b.contains(pos) || i >= len(shape.kinds) {
+			continue
+		}
+		return crowdGroupOf(shape.kinds[i], v.snap.Nodes, shape.members[i])
+	}
+	return CrowdGroup{}
+}
+
+// crowdGroupOf is the group of kind k made of nodes' members in words.
+func crowdGroupOf(k crowdKind, nodes []sim.NodeView, members []int) CrowdGroup {
+	g := CrowdGroup{Title: groupLines(k, nodes, members)[0], Clients: make([]CrowdClient, len(members))}
+	for j, m := range members {
+		l := nodeLines(nodes[m])
+		g.Clients[j] = CrowdClient{Name: l[0], State: l[1], Detail: l[3]}
+	}
+	return g
+}

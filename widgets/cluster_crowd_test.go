@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -132,4 +133,42 @@ func TestClusterCrowdDrawsAFewBoxesAndLinks(t *testing.T) {
 	snap2.At += time.Millisecond
 	v.SetSnapshot(snap2)
 	assert.Equal(t, relinks, r.relinks, "the same groups keep their links")
+}
+
+// TestClusterCrowdGroupListsItsClients: with OnTapGroup set, a tap on a
+// group of many clients hands the group, every client with its own state
+// and detail as its box would say them; a group of one, and a server,
+// still go to OnTapNode.
+func TestClusterCrowdGroupListsItsClients(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewClusterView()
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(900, 200))
+	snap := crowdSnapshot(200)
+	v.SetSnapshot(snap)
+	var node string
+	var group CrowdGroup
+	v.OnTapNode = func(n string, _ fyne.Position) { node = n }
+	v.OnTapGroup = func(g CrowdGroup, _ fyne.Position) { group = g }
+	boxes := clusterLayout(clusterShapeOf(snap.Nodes, v.Size()).nodes, v.Size())
+
+	test.TapAt(v, boxes[1].center())
+	assert.Empty(t, node, "a group of many is a list, not its first client's menu")
+	require.Len(t, group.Clients, 195)
+	assert.Equal(t, groupLines(crowdWaiting, snap.Nodes, clusterShapeOf(snap.Nodes, v.Size()).members[1])[0], group.Title)
+	for _, c := range group.Clients {
+		i := slices.IndexFunc(snap.Nodes, func(n sim.NodeView) bool { return n.Name == c.Name })
+		require.GreaterOrEqual(t, i, 0, c.Name)
+		want := nodeLines(snap.Nodes[i])
+		assert.Equal(t, CrowdClient{Name: want[0], State: want[1], Detail: want[3]}, c)
+	}
+	assert.Equal(t, "client-4", group.Clients[0].Name, "in the run's order")
+
+	group = CrowdGroup{}
+	test.TapAt(v, boxes[0].center())
+	assert.Equal(t, "client-1", node, "a group of one is its client")
+	assert.Empty(t, group.Clients)
+	test.TapAt(v, boxes[5].center())
+	assert.Equal(t, "etcd-1", node)
+	assert.Empty(t, v.CrowdGroupAt(boxes[5].center()).Clients, "a server is no group")
 }
