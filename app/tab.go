@@ -425,15 +425,21 @@ func (v *tabView) groupMenu(g widgets.CrowdGroup, at fyne.Position) {
 		return
 	}
 	var pop *widget.PopUp
+	// The names take one column, as wide as the longest of them.
+	nameW := float32(0)
+	for _, c := range g.Clients {
+		nameW = max(nameW, widgets.TextWidth(c.Name, theme.TextSize(), true))
+	}
+	nameW += 2 * theme.InnerPadding()
 	list := widget.NewList(func() int { return len(g.Clients) },
 		func() fyne.CanvasObject {
-			name := widget.NewLabelWithStyle("client-000", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-			return container.NewBorder(nil, nil, name, nil, widget.NewLabel(""))
+			name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			return container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(nameW, name.MinSize().Height), name), nil, widget.NewLabel(""))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			c := g.Clients[i]
 			row := o.(*fyne.Container)
-			row.Objects[1].(*widget.Label).SetText(c.Name)
+			row.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(c.Name)
 			detail := c.State
 			if c.Detail != "" {
 				detail += " · " + c.Detail
