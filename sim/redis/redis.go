@@ -9,22 +9,12 @@ import (
 // LockKey is the key every Redis-based lock uses.
 const LockKey = "lock"
 
-// RequestTimeout is how long a Redis client waits for a reply before it
-// resends the command (Redisson's default `timeout`, 3000 ms).
+// RequestTimeout is how long a Redis client waits for a reply before the
+// command times out (Redisson's default `timeout`, 3000 ms, BaseConfig
+// at 3.16.8 and 4.7.0); a WAIT batch waits slavesSyncTimeout longer
+// (BaseRedisBatchExecutor.timeout).
 const RequestTimeout = 3 * time.Second
 
-// RedissonRetryAttempts is how many times Redisson resends a command whose
-// reply did not come within RequestTimeout before the command fails: its
-// default `retryAttempts` of 3 (redisson/redisson
-// redisson/src/main/java/org/redisson/config/BaseConfig.java). The resend
-// is immediate: RedisExecutor.scheduleResponseTimeout's timer task calls
-// execute() again while attempt < attempts
-// (redisson/src/main/java/org/redisson/command/RedisExecutor.java); the
-// `retryInterval` of 1500 ms only paces attempts whose command could not
-// even be written to a connection, which the simulator has no notion of.
-// A command the server already ran is run again: nothing makes the resend
-// idempotent.
-const RedissonRetryAttempts = 3
 
 // Mode is the design's simulator side, a value: the list of designs
 // (package designs) installs it with sim.AddMode at start.
