@@ -148,6 +148,36 @@ func TestRedisPresets(t *testing.T) {
 				assert.Equal(t, 1, sum.LostUpdates, "and client-2's update is lost")
 				assert.False(t, sum.Safe)
 			}},
+		{"redis-renewal-never-rescheduled", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			assert.Equal(t, 1, sum.Violations, "client-2 gets the lock when the promoted replica's key expires")
+			c2, ok := simtest.GrantOf(sum, "client-2")
+			require.True(t, ok)
+			assert.InDelta(t, 40050, c2.AtMs, 100, "at the 40 s deadline the last good renewal set")
+			dropped := 0
+			for _, e := range rec.Trace() {
+				if e.Node == "client-1" && e.Kind.String() == "watchdog" && e.At > 36*time.Second && e.At < 37*time.Second {
+					dropped++
+				}
+			}
+			assert.Equal(t, 1, dropped, "renewal dropped after its fourth attempt, at 36.5 s")
+		}},
+		{"redis-renewal-never-rescheduled", func(sc *sim.Scenario) { redis.Client.Set(sc, redis.ClientRedisson) },
+			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+				assert.Zero(t, sum.Violations, "Redisson 4.7.0's fifth attempt reaches the promoted replica before the key's 40 s")
+			}},
+		{"redis-watchdog-starved", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			assert.Equal(t, 1, sum.Violations)
+			c2, ok := simtest.GrantOf(sum, "client-2")
+			require.True(t, ok)
+			assert.InDelta(t, 30060, c2.AtMs, 100, "30 s after the lock script ran, not after client-1 read its OK")
+			nilUnlock := false
+			for _, e := range rec.Trace() {
+				if e.Node == "client-1" && e.Kind.String() == "release" && e.Op == redis.OpUnlock.String() {
+					nilUnlock = true
+				}
+			}
+			assert.True(t, nilUnlock, "client-1's unlock answers nil: IllegalMonitorStateException")
+		}},
 		{"redis-plain-del", func(sc *sim.Scenario) { redis.PlainDel.Set(sc, false) },
 			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 				tl := rec.Timeline()

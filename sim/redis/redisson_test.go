@@ -1,6 +1,7 @@
 package redis_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
+	"github.com/lockscope/lockscope/sim/sweep"
 )
 
 // renewalScenario: one holder with the watchdog (TTL 30 s, renewal every
@@ -168,4 +170,41 @@ func TestResentUnlockAnswersFromItsLatch(t *testing.T) {
 	}
 	assert.Equal(t, 2, unlocks, "the unlock batch is resent after its 4 s timeout")
 	assert.Zero(t, notOurs, "the latch answers 1: the resend does not find the lock gone")
+}
+
+// TestSweepHonoursTheClient: the trade-off map sweeps the scenario it is
+// given, client included. A base with a replica whose link is cut while
+// the master dies (redis-failover's faults): the plain client, which
+// sends no WAIT, is violated in every cell; Redisson 4.7.0, whose WAIT
+// got no acknowledgement, never.
+func TestSweepHonoursTheClient(t *testing.T) {
+	tests := []struct {
+		client    string
+		violation float64
+	}{
+		{redis.ClientPlain, 1},
+		{redis.ClientRedisson, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.client, func(t *testing.T) {
+			base, err := sweep.Base("redis")
+			require.NoError(t, err)
+			base.Latency, base.Jitter = sim.Duration(2*time.Millisecond), 0
+			base.Work = sim.Duration(8 * time.Second)
+			redis.Replica.Set(base, true)
+			redis.Client.Set(base, tt.client)
+			base.Faults = []sim.Fault{
+				{Partition: [][]string{{"redis-2"}}, For: sim.Duration(time.Second)},
+				{At: sim.Duration(3 * time.Millisecond), Failover: "redis-1"},
+			}
+			x, err := sweep.ParseAxis("ttl=10s:20s:2")
+			require.NoError(t, err)
+			cells, err := (&sweep.Sweep{Base: base, X: x, Seeds: 2}).Run(context.Background(), 1, nil)
+			require.NoError(t, err)
+			require.Len(t, cells, 2)
+			for _, c := range cells {
+				assert.Equal(t, tt.violation, c.ViolationRate, "ttl %v", c.X)
+			}
+		})
+	}
 }
