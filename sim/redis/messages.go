@@ -143,7 +143,7 @@ func getAckMsg() sim.Msg { return sim.Msg{Op: OpGetAck} }
 
 // ackMsg is REPLCONF ACK offset, and ackOf reads it.
 func ackMsg(offset int64) sim.Msg { return sim.Msg{Op: OpAck, N: offset} }
-func ackOf(m *sim.Msg) int64        { return m.N }
+func ackOf(m *sim.Msg) int64      { return m.N }
 
 // The server reads a command's parts one at a time, where it needs them
 // (copying the whole Command out of each request cost 2 % of Redlock's

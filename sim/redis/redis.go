@@ -15,7 +15,6 @@ const LockKey = "lock"
 // (BaseRedisBatchExecutor.timeout).
 const RequestTimeout = 3 * time.Second
 
-
 // Mode is the design's simulator side, a value: the list of designs
 // (package designs) installs it with sim.AddMode at start.
 var Mode sim.Mode = redisMode{}
