@@ -437,7 +437,7 @@ func (c *redisClient) timedOut(ctx sim.Ctx) {
 	rel, redisson := releaseOf(sc)
 	if ctx.Tracing() {
 		if _, resent := c.resends(sc, req); resent {
-			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v", rel.retryAttempts+1, timeout),
+			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v each", rel.retryAttempts+1, timeout),
 				sim.Say("note.redis.noReply", "timeout", timeout.String(), "n", fmt.Sprint(rel.retryAttempts+1)))
 		} else {
 			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply in %v, and no resend", timeout),
