@@ -92,8 +92,9 @@ func (redisMode) NewClient(sc *sim.Scenario, i int) sim.Process {
 // (SLAVEOF NO ONE, a message to the replica, so a paused replica obeys
 // late) and publishes +switch-master, which the clients follow (Redisson's
 // sentinel manager subscribes to it). Until then the clients talk to the
-// dead master: their requests time out and are resent there. A request
-// the old master never answered is resent to the new one; a reply it sent
+// dead master: their requests time out, and are resent there where the
+// client's release resends them. A request the old master never
+// answered, resent after the switch, goes to the new one; a reply it sent
 // before dying still arrives. With failoverAfter 0 the promotion is
 // immediate. Sentinel's decision is drawn on the timeline as a mark.
 func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
