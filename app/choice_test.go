@@ -27,10 +27,11 @@ func TestTheClientIsASelectThatUndoAndRestartKeep(t *testing.T) {
 	require.NotNil(t, sel, "the client is a select")
 	assert.NotContains(t, v.controls.toggles, "client", "not a check box")
 	assert.Contains(t, v.controls.toggleCells(), sel, "among the toggles")
-	assert.Equal(t, []string{"Redisson 3.x RLock", "SET NX (redis.io recipe)"}, sel.Options)
-	assert.Equal(t, "Redisson 3.x RLock", sel.Selected)
+	assert.Equal(t, []string{"Redisson 4.7.0 RLock", "Redisson 3.16.8 RLock (older)", "SET NX (redis.io recipe)"}, sel.Options)
+	assert.Equal(t, "Redisson 4.7.0 RLock", sel.Selected)
 	assert.Equal(t, "toggle.client.tip", sel.TipText())
-	assert.Contains(t, i18n.T(sel.TipText()), "Redisson 3.x RLock", "the tip names each value")
+	assert.Contains(t, i18n.T(sel.TipText()), "Redisson 4.7.0 RLock", "the tip names each value")
+	assert.Contains(t, i18n.T(sel.TipText()), "Redisson 3.16.8 RLock (older)")
 	assert.Contains(t, i18n.T(sel.TipText()), "SET NX (redis.io recipe")
 
 	sel.SetSelected("SET NX (redis.io recipe)")
@@ -40,7 +41,7 @@ func TestTheClientIsASelectThatUndoAndRestartKeep(t *testing.T) {
 	assert.Equal(t, "Undo plain SET NX client", edit.Items[0].Label, "undo names the edit in the parameter line's words")
 	edit.Items[0].Action()
 	assert.Equal(t, "redisson", client(v.ctl.Scenario()), "undone")
-	assert.Equal(t, "Redisson 3.x RLock", sel.Selected, "and the select follows")
+	assert.Equal(t, "Redisson 4.7.0 RLock", sel.Selected, "and the select follows")
 	edit.Items[1].Action()
 	assert.Equal(t, "plain", client(v.ctl.Scenario()), "redone")
 	assert.Equal(t, "SET NX (redis.io recipe)", sel.Selected)
@@ -54,6 +55,6 @@ func TestTheClientIsASelectThatUndoAndRestartKeep(t *testing.T) {
 
 	inChinese(t, w)
 	v = w.tab("redis")
-	assert.Equal(t, []string{"Redisson 3.x RLock", "SET NX（redis.io 方案）"}, v.controls.choices["client"].Options)
+	assert.Equal(t, []string{"Redisson 4.7.0 RLock", "Redisson 3.16.8 RLock（旧版）", "SET NX（redis.io 方案）"}, v.controls.choices["client"].Options)
 	assert.Equal(t, "SET NX（redis.io 方案）", v.controls.choices["client"].Selected)
 }

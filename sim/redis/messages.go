@@ -22,6 +22,16 @@ var (
 	OpInt      = sim.NewOp("INT")      // integer reply in N
 	OpRepl     = sim.NewOp("REPL")     // replication stream entry to a replica; its body is a *replEntry
 	OpReadOnly = sim.NewOp("READONLY") // error reply of a replica to a write
+	// WAIT numreplicas timeout (redis/redis src/replication.c waitCommand):
+	// blocks the caller until numreplicas replicas acknowledged the
+	// replication offset of its last write, or timeout passed; answered
+	// with OpReplicas. Redisson pipelines it after its lock, unlock and
+	// renewal scripts when a replica exists (checkLockSyncedSlaves).
+	OpWait     = sim.NewOp("WAIT")
+	OpReplicas = sim.NewOp("REPLICAS") // WAIT's integer reply: how many replicas acknowledged
+	OpGetAck   = sim.NewOp("GETACK")   // REPLCONF GETACK *: a master blocked in WAIT asks its replica for its offset
+	OpAck      = sim.NewOp("ACK")      // REPLCONF ACK offset: the replica's processed replication offset
+	OpErr      = sim.NewOp("ERR")      // an error reply: WAIT to a replica ("WAIT cannot be used with replica instances")
 )
 
 // Timer kinds of the Redis server and Redisson's client.
@@ -30,6 +40,9 @@ var (
 	timerSentinel = sim.NewTimerKind("sentinel") // Sentinel's promotion order reaching the replica
 	timerTimeout  = sim.NewTimerKind("timeout")  // Redisson's client: the pending request's answer is due
 	timerWatchdog = sim.NewTimerKind("watchdog") // Redisson's client: time to extend the lease
+	timerWait     = sim.NewTimerKind("wait")     // the server: a blocked WAIT's timeout; Seq is the WAIT's id
+	timerResend   = sim.NewTimerKind("resend")   // Redisson's client: retryDelay has passed, the timed-out command goes again
+	timerNoSync   = sim.NewTimerKind("nosync")   // Redisson's client: ServiceManager.execute's next attempt after NoSyncedSlavesException
 )
 
 // Trace kinds of the Redis server, Sentinel and Redisson's client.
@@ -42,6 +55,7 @@ var (
 	traceResend   = sim.NewTraceKind("resend")   // a request resent after its timeout
 	traceTimeout  = sim.NewTraceKind("timeout")  // a request given up
 	traceWatchdog = sim.NewTraceKind("watchdog") // the watchdog's renewal
+	traceNoSync   = sim.NewTraceKind("nosync")   // WAIT answered 0 replicas: Redisson's NoSyncedSlavesException
 )
 
 // replEntry is the body of an OpRepl: one entry of the replication stream,
@@ -51,6 +65,7 @@ type replEntry struct {
 	Key     string   // the key written; "" for the end of a full sync, which only carries Counter
 	Counter int64    // the master's fencing-token counter
 	State   redisKey // the key's state; zero (no value) when it was deleted or expired
+	Offset  int64    // the master's replication offset after this entry (master_repl_offset), which the replica acknowledges
 }
 
 // replOf is the replication stream's entry for a key that has a value.
@@ -76,6 +91,59 @@ type Command struct {
 func (c Command) Msg() sim.Msg {
 	return sim.Msg{Op: c.Op, Key: c.Key, Value: c.Value, TTL: c.PX, N: sim.Flag(c.Fenced)}
 }
+
+// UnlockLatch is the unlock script's latch (Redisson 4.7.0
+// RedissonBaseLock.unlockInnerAsync, RedissonLock.unlockInnerAsync): the
+// script first reads KEYS[3], redisson_unlock_latch:{lock}:requestId, and
+// answers its value if set; otherwise it SETs it to its answer with PX
+// the latch's TTL. So an unlock run again with the same request id (a
+// resend, or ServiceManager.execute's retry) answers what the first run
+// did instead of decrementing the hold count twice. ID "" is an unlock
+// without a latch (releases up to 3.16.8's script).
+type UnlockLatch struct {
+	ID string
+	PX time.Duration
+}
+
+// WithLatch is the unlock command m carrying latch l.
+func WithLatch(m sim.Msg, l UnlockLatch) sim.Msg {
+	if l.ID != "" {
+		m.Body = &l
+	}
+	return m
+}
+
+// latchOf is an unlock command's latch (ID "" for none).
+func latchOf(m *sim.Msg) UnlockLatch {
+	if l, ok := m.Body.(*UnlockLatch); ok {
+		return *l
+	}
+	return UnlockLatch{}
+}
+
+// Wait is WAIT numreplicas timeout.
+type Wait struct {
+	Replicas int64
+	Timeout  time.Duration
+}
+
+// Msg is the WAIT on the wire (its Seq set by the sender: the same as the
+// script it follows in Redisson's batch).
+func (w Wait) Msg() sim.Msg { return sim.Msg{Op: OpWait, Key: LockKey, N: w.Replicas, TTL: w.Timeout} }
+
+// waitOf reads a WAIT.
+func waitOf(m *sim.Msg) Wait { return Wait{Replicas: m.N, Timeout: m.TTL} }
+
+// replicasMsg is a blocked WAIT's answer, n replicas, to the WAIT of
+// request id seq.
+func replicasMsg(seq, n int64) sim.Msg { return sim.Msg{Op: OpReplicas, Seq: seq, Key: LockKey, N: n} }
+
+// getAckMsg is REPLCONF GETACK *.
+func getAckMsg() sim.Msg { return sim.Msg{Op: OpGetAck} }
+
+// ackMsg is REPLCONF ACK offset, and ackOf reads it.
+func ackMsg(offset int64) sim.Msg { return sim.Msg{Op: OpAck, N: offset} }
+func ackOf(m *sim.Msg) int64      { return m.N }
 
 // The server reads a command's parts one at a time, where it needs them
 // (copying the whole Command out of each request cost 2 % of Redlock's

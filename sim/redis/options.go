@@ -19,8 +19,11 @@ var (
 	// Watchdog is Redisson's lock watchdog: the holder renews its key
 	// every TTL/3 while it works.
 	Watchdog = sim.NewBool(sim.Option{Key: "watchdog", Changeable: true, Words: "watchdog", Describe: sim.DescribeOnOff}, false)
-	// Client is the lock's client: ClientRedisson, Redisson's RLock (its
-	// lock and unlock scripts), the default; or ClientPlain, the plain
+	// Client is the lock's client: ClientRedisson, Redisson 4.7.0's RLock
+	// (its lock and unlock scripts, the watchdog, retries, WAIT with a
+	// replica), the default; ClientRedisson316, Redisson 3.16.8's, which
+	// resends its lock script and gives up renewal after a failed one; or
+	// ClientPlain, the plain
 	// client of the redis.io recipe ("Correct Implementation with a
 	// Single Instance",
 	// https://redis.io/docs/latest/develop/use/patterns/distributed-locks/):
@@ -29,7 +32,7 @@ var (
 	// hash, no hold count, no resend. A file without it is Redisson's.
 	Client = sim.NewChoice(sim.Option{Key: "client",
 		Refusal: sim.OnlyReaders("client", "field.client", "only for %s (its lock client, Redisson or a plain SET NX one)"),
-		Words:   "client", Describe: sim.DescribePhrase}, ClientRedisson, []string{ClientRedisson, ClientPlain})
+		Words:   "client", Describe: sim.DescribePhrase}, ClientRedisson, []string{ClientRedisson, ClientRedisson316, ClientPlain})
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )
@@ -39,6 +42,7 @@ var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Watchdog.Optio
 
 // The values of Client.
 const (
-	ClientRedisson = "redisson" // Redisson 3.x's RLock
-	ClientPlain    = "plain"    // the redis.io recipe's SET NX PX client
+	ClientRedisson    = "redisson"      // Redisson 4.7.0's RLock (release.go)
+	ClientRedisson316 = "redisson-3.16" // Redisson 3.16.8's RLock: resent lock script, renewal dropped after a failure
+	ClientPlain       = "plain"         // the redis.io recipe's SET NX PX client
 )

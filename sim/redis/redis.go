@@ -9,22 +9,11 @@ import (
 // LockKey is the key every Redis-based lock uses.
 const LockKey = "lock"
 
-// RequestTimeout is how long a Redis client waits for a reply before it
-// resends the command (Redisson's default `timeout`, 3000 ms).
+// RequestTimeout is how long a Redis client waits for a reply before the
+// command times out (Redisson's default `timeout`, 3000 ms, BaseConfig
+// at 3.16.8 and 4.7.0); a WAIT batch waits slavesSyncTimeout longer
+// (BaseRedisBatchExecutor.timeout).
 const RequestTimeout = 3 * time.Second
-
-// RedissonRetryAttempts is how many times Redisson resends a command whose
-// reply did not come within RequestTimeout before the command fails: its
-// default `retryAttempts` of 3 (redisson/redisson
-// redisson/src/main/java/org/redisson/config/BaseConfig.java). The resend
-// is immediate: RedisExecutor.scheduleResponseTimeout's timer task calls
-// execute() again while attempt < attempts
-// (redisson/src/main/java/org/redisson/command/RedisExecutor.java); the
-// `retryInterval` of 1500 ms only paces attempts whose command could not
-// even be written to a connection, which the simulator has no notion of.
-// A command the server already ran is run again: nothing makes the resend
-// idempotent.
-const RedissonRetryAttempts = 3
 
 // Mode is the design's simulator side, a value: the list of designs
 // (package designs) installs it with sim.AddMode at start.
@@ -103,8 +92,9 @@ func (redisMode) NewClient(sc *sim.Scenario, i int) sim.Process {
 // (SLAVEOF NO ONE, a message to the replica, so a paused replica obeys
 // late) and publishes +switch-master, which the clients follow (Redisson's
 // sentinel manager subscribes to it). Until then the clients talk to the
-// dead master: their requests time out and are resent there. A request
-// the old master never answered is resent to the new one; a reply it sent
+// dead master: their requests time out, and are resent there where the
+// client's release resends them. A request the old master never
+// answered, resent after the switch, goes to the new one; a reply it sent
 // before dying still arrives. With failoverAfter 0 the promotion is
 // immediate. Sentinel's decision is drawn on the timeline as a mark.
 func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {

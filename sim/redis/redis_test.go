@@ -71,9 +71,10 @@ func TestRedisPresets(t *testing.T) {
 			c2, ok2 := simtest.GrantOf(sum, "client-2")
 			require.True(t, ok1 && ok2)
 			assert.Less(t, c1.AtMs, 10.0, "client-1's OK left the master before it died")
-			// Sentinel promotes 3 s after the failure; client-2's request
-			// to the dead master times out at 3.1 s and is resent there.
-			assert.InDelta(t, 3104.0, c2.AtMs, 5, "client-2 is granted by the promoted replica while client-1 holds")
+			// Sentinel promotes 3 s after the failure; the plain client's
+			// request to the dead master times out at 3.1 s without a
+			// resend, and its retry (retryDelay 100–300 ms) goes there.
+			assert.InDelta(t, 3244.189, c2.AtMs, 5, "client-2 is granted by the promoted replica while client-1 holds")
 			assert.Equal(t, 1, sum.Violations)
 			assert.False(t, sum.Safe)
 			var promoted []sim.FaultMark
@@ -86,6 +87,17 @@ func TestRedisPresets(t *testing.T) {
 			assert.Equal(t, 3003*time.Millisecond, promoted[0].At)
 			assert.Equal(t, "redis-2", promoted[0].Target)
 		}},
+		{"redis-failover", func(sc *sim.Scenario) { redis.Client.Set(sc, redis.ClientRedisson) },
+			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+				assert.Zero(t, sum.Violations, "Redisson 4.7.0's WAIT: no replica acknowledged client-1's lock, so it never believed it")
+				noSync := 0
+				for _, e := range rec.Trace() {
+					if e.Node == "client-1" && e.Kind.String() == "nosync" {
+						noSync++
+					}
+				}
+				assert.Positive(t, noSync, "WAIT answered 0 and client-1 unlocked and retried")
+			}},
 		{"redis-failover", func(sc *sim.Scenario) { sc.Faults = sc.Faults[1:] },
 			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
 				assert.Zero(t, sum.Violations, "once replicated, the promoted replica still has client-1's key")
@@ -136,6 +148,36 @@ func TestRedisPresets(t *testing.T) {
 				assert.Equal(t, 1, sum.LostUpdates, "and client-2's update is lost")
 				assert.False(t, sum.Safe)
 			}},
+		{"redis-renewal-never-rescheduled", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			assert.Equal(t, 1, sum.Violations, "client-2 gets the lock when the promoted replica's key expires")
+			c2, ok := simtest.GrantOf(sum, "client-2")
+			require.True(t, ok)
+			assert.InDelta(t, 40050, c2.AtMs, 100, "at the 40 s deadline the last good renewal set")
+			dropped := 0
+			for _, e := range rec.Trace() {
+				if e.Node == "client-1" && e.Kind.String() == "watchdog" && e.At > 36*time.Second && e.At < 37*time.Second {
+					dropped++
+				}
+			}
+			assert.Equal(t, 1, dropped, "renewal dropped after its fourth attempt, at 36.5 s")
+		}},
+		{"redis-renewal-never-rescheduled", func(sc *sim.Scenario) { redis.Client.Set(sc, redis.ClientRedisson) },
+			func(t *testing.T, sum sim.Summary, _ *sim.Recording) {
+				assert.Zero(t, sum.Violations, "Redisson 4.7.0's fifth attempt reaches the promoted replica before the key's 40 s")
+			}},
+		{"redis-watchdog-starved", nil, func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
+			assert.Equal(t, 1, sum.Violations)
+			c2, ok := simtest.GrantOf(sum, "client-2")
+			require.True(t, ok)
+			assert.InDelta(t, 30060, c2.AtMs, 100, "30 s after the lock script ran, not after client-1 read its OK")
+			nilUnlock := false
+			for _, e := range rec.Trace() {
+				if e.Node == "client-1" && e.Kind.String() == "release" && e.Op == redis.OpUnlock.String() {
+					nilUnlock = true
+				}
+			}
+			assert.True(t, nilUnlock, "client-1's unlock answers nil: IllegalMonitorStateException")
+		}},
 		{"redis-plain-del", func(sc *sim.Scenario) { redis.PlainDel.Set(sc, false) },
 			func(t *testing.T, sum sim.Summary, rec *sim.Recording) {
 				tl := rec.Timeline()
@@ -193,8 +235,9 @@ func TestClockJumpExpiresKeyEarly(t *testing.T) {
 }
 
 // TestRedissonResendsThroughAPartition is the case of issue 14: a 5 s
-// partition swallows client-1's renewal at 10 s; Redisson resends it after
-// each 3 s response timeout (RedisExecutor) and keeps the watchdog going,
+// partition swallows client-1's renewal at 10 s; Redisson 4.7.0 resends it
+// after each 3 s response timeout and a retry delay of 0.5–2 s
+// (RedisExecutor, EqualJitterDelay) and keeps the watchdog going,
 // so client-1 keeps the lock and client-2 waits for its release.
 func TestRedissonResendsThroughAPartition(t *testing.T) {
 	sc, err := sim.ParseScenario([]byte(`{"mode":"redis","watchdog":true,"ttl":"30s","work":"50s","clients":2,"duration":"90s",
@@ -219,7 +262,7 @@ func TestRedissonResendsThroughAPartition(t *testing.T) {
 			renewalsAfterHeal++
 		}
 	}
-	assert.Equal(t, 2, resends, "the renewal of 10 s is resent at 13 s (dropped) and at 16 s (answered)")
+	assert.Equal(t, 2, resends, "the renewal of 10 s times out at 13 s (its resend dropped) and at 17 s (its resend answered)")
 	assert.GreaterOrEqual(t, renewalsAfterHeal, 3, "the watchdog goes on renewing")
 }
 

@@ -39,6 +39,10 @@ type Server struct {
 	// master that restarts while the other has taken over comes back as
 	// its replica. Redlock's masters are not.
 	paired bool
+	// waitState is WAIT's: replication offsets and blocked WAITs (wait.go).
+	waitState
+	// latches are the unlock script's latches (latch.go).
+	latches latches
 }
 
 // NewMaster is a master that stands alone: no replica, and restarted it
@@ -109,6 +113,8 @@ func (r *Server) Clone() sim.Process {
 	c := *r
 	c.keys = r.keys.clone()
 	c.durable = r.durable.clone()
+	c.waitState = r.waitState.clone()
+	c.latches = r.latches.clone()
 	return &c
 }
 
@@ -137,6 +143,8 @@ func (r *Server) Crash(ctx sim.Ctx) {
 	r.durable, r.dCount = r.keys, r.counter
 	r.keys = nil
 	r.counter = 0
+	r.waits, r.woffs = nil, nil // blocked clients' connections die with the process
+	r.latches = nil
 }
 
 // Restart implements Process: with persist the AOF is replayed; keys whose
@@ -186,6 +194,8 @@ func (r *Server) ship(ctx sim.Ctx, e replEntry) {
 	if r.Replica != sim.None && r.Role == RoleMaster {
 		body := e
 		body.Counter = r.counter
+		r.replOff++
+		body.Offset = r.replOff
 		ctx.Send(r.Replica, sim.Msg{Op: OpRepl, Body: &body})
 	}
 }
@@ -215,6 +225,10 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		r.applyRepl(ctx, m.Body.(*replEntry))
 		return
 	}
+	if r.waitOp(ctx, from, m) {
+		return
+	}
+	before := r.replOff
 	if r.Role != RoleMaster {
 		// A replica refuses writes at once: -READONLY You can't write
 		// against a read only replica.
@@ -267,6 +281,9 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	default:
 		return
 	}
+	if r.replOff != before {
+		r.wrote(from)
+	}
 	ctx.Send(from, reply.msg(m))
 }
 
@@ -275,6 +292,7 @@ func (r *Server) applyRepl(ctx sim.Ctx, e *replEntry) {
 		return
 	}
 	r.counter = e.Counter
+	r.applied = e.Offset
 	if e.Key == "" {
 		return
 	}
@@ -322,14 +340,28 @@ func (r *Server) lockScript(ctx sim.Ctx, from sim.NodeID, m *sim.Msg, reply *Rep
 // a key without the caller's field answers nil (−1 here: not locked by
 // this client); otherwise HINCRBY the field by −1, and while the count is
 // above 0 PEXPIRE the key again and answer 0, or DEL it and answer 1.
+//
+// With a latch (Redisson 4.7.0's script, UnlockLatch) it first answers
+// the latch's value if the latch is set, and sets the latch to its
+// answer 0 or 1.
 func (r *Server) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
 	reply.Op = OpInt
+	latch := latchOf(m)
+	if latch.ID != "" {
+		if v, ok := r.latches.get(ctx, latch.ID); ok {
+			reply.Int = v
+			return
+		}
+	}
 	kv, held := r.live(ctx, m.Key)
 	if !held || kv.value != valueOf(m) {
 		reply.Int = -1
 		return
 	}
 	kv.holds--
+	if latch.ID != "" {
+		r.latches.set(ctx, latch, sim.Flag(kv.holds <= 0))
+	}
 	if kv.holds > 0 {
 		kv.ttl = pxOf(m)
 		kv.deadline = ctx.Wall() + kv.ttl
@@ -349,6 +381,10 @@ func (r *Server) unlockScript(ctx sim.Ctx, m *sim.Msg, reply *Reply) {
 func (r *Server) Fire(ctx sim.Ctx, t sim.Timer) {
 	if t.Kind == timerSentinel {
 		sentinelPromote(ctx, sim.NodeID(t.Seq))
+		return
+	}
+	if t.Kind == timerWait {
+		r.waitTimedOut(ctx, t.Seq)
 		return
 	}
 	if t.Kind != timerExpire || r.Role != RoleMaster {

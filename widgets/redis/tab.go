@@ -40,7 +40,9 @@ var Tab = designtab.ModeTab{
 		redissim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redisWatchdog", "Watchdog" },
 		"fencing":             func(t *designtab.ToggleSpec) { t.Words = "redisFencing" },
 		redissim.Replica.Key:  func(t *designtab.ToggleSpec) { t.Label = "Replica" },
-		// The client, a select: Redisson's RLock or the redis.io recipe's.
+		// The client, a select: Redisson 4.7.0's RLock, Redisson 3.16.8's
+		// (toggle.client.<value>, the release in its tooltip) or the
+		// redis.io recipe's.
 		redissim.Client.Key: func(t *designtab.ToggleSpec) { t.Label = "Client" },
 	},
 	Protocol: redisProtocol,
@@ -75,8 +77,14 @@ func redisProtocol(sc *sim.Scenario) []string {
 	} else {
 		out = append(out, i18n.T("redis.proto.storage"))
 	}
+	client := redissim.Client.Of(sc)
 	if redissim.Replica.Of(sc) {
 		out = append(out, i18n.T("redis.proto.replica"))
+		if client == redissim.ClientRedisson {
+			out = append(out, i18n.F("redis.proto.wait", "t", strconv.FormatInt(redissim.SlavesSyncTimeout.Milliseconds(), 10)))
+		}
 	}
-	return append(out, i18n.F("redis.proto.timeout", "t", widgets.ShortTime(redissim.RequestTimeout)))
+	timeout := map[string]string{redissim.ClientRedisson: "redis.proto.timeout", redissim.ClientRedisson316: "redis.proto.timeout316",
+		redissim.ClientPlain: "redis.proto.timeoutPlain"}[client]
+	return append(out, i18n.F(timeout, "t", widgets.ShortTime(redissim.RequestTimeout)))
 }

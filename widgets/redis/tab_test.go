@@ -33,7 +33,15 @@ func TestRedisProtocolFollowsTheScenario(t *testing.T) {
 	lines := redisProtocol(sc)
 	assert.Equal(t, "acquire: Redisson's lock script on the hash lock (HINCRBY our hold count, PEXPIRE 10000); held by another: retry after about 100 ms (jittered)", lines[0])
 	assert.Contains(t, lines, "no watchdog: the key expires 10 s after the SET, whatever the holder is doing")
-	assert.Contains(t, lines, "a request with no reply in 3 s is resent at once, up to 3 times (Redisson's timeout and retryAttempts)")
+	assert.Contains(t, lines, "a request with no reply in 3 s times out; Redisson 4.7.0 resends only what may be resent (not a lone master's lock and unlock scripts), after 0.5–2 s, up to 4 times")
+	for client, line := range map[string]string{
+		redissim.ClientRedisson316: "a request with no reply in 3 s is resent after 1.5 s, up to 3 times, the lock script too (Redisson 3.16.8's timeout, retryInterval and retryAttempts)",
+		redissim.ClientPlain:       "a request with no reply in 3 s fails: the plain client resends nothing",
+	} {
+		old := sc.Clone()
+		redissim.Client.Set(old, client)
+		assert.Contains(t, redisProtocol(old), line)
+	}
 
 	sc = sc.Clone()
 	sc.Fencing = true
@@ -46,4 +54,5 @@ func TestRedisProtocolFollowsTheScenario(t *testing.T) {
 	assert.Contains(t, lines, "release: a bare DEL lock — it deletes the key whoever owns it")
 	assert.Contains(t, lines, "storage: refuses a write whose token is below the highest it has seen")
 	assert.Contains(t, lines, "replication: redis-2 gets each write after redis-1 applied it (asynchronous)")
+	assert.Contains(t, lines, "with the replica: each script goes with WAIT 1 1000; no replica acknowledged: unlock, and try again after the retry delay (checkLockSyncedSlaves)")
 }
