@@ -447,6 +447,8 @@ func faultGlyph(kind sim.FaultKind) string {
 		return "⇅"
 	case sim.FaultPromote:
 		return "↑"
+	case sim.FaultDemote:
+		return "↓"
 	}
 	return "!"
 }
@@ -662,6 +664,8 @@ func faultLabel(f sim.FaultMark) string {
 		s = i18n.F("timeline.failover", "node", f.Target)
 	case sim.FaultPromote:
 		s = i18n.F("timeline.promote", "node", f.Target)
+	case sim.FaultDemote:
+		s = i18n.F("timeline.demote", "node", f.Target)
 	}
 	return s
 }
