@@ -220,7 +220,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		req := c.pending
 		c.pending = sim.Msg{}
 		if ctx.Tracing() && Client.Of(ctx.Scenario()) == ClientPlain {
-			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply in %v", RequestTimeout),
+			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply in %v: the plain client does not resend", RequestTimeout),
 				sim.Say("note.redis.noReplyPlain", "timeout", RequestTimeout.String()))
 		} else if ctx.Tracing() {
 			ctx.TraceSaid(traceTimeout, req.Op.String(), fmt.Sprintf("no reply to %d attempts of %v", RedissonRetryAttempts+1, RequestTimeout),

@@ -112,16 +112,16 @@ func ReplyOf(m *sim.Msg) Reply { return Reply{Op: m.Op, Token: m.Token, Int: m.N
 // what a Sentinel sends the servers it monitors and its peers, the
 // servers' answers, and the +switch-master it publishes to the clients.
 var (
-	OpPing         = sim.NewOp("PING")                    // Sentinel's PING to a server, every second
-	OpPong         = sim.NewOp("PONG")                    // a server's answer to PING
-	OpInfo         = sim.NewOp("INFO")                    // Sentinel's INFO: the role the server reports
-	OpInfoReply    = sim.NewOp("INFO-REPLY")              // a server's INFO: its role; the master it replicates
+	OpPing         = sim.NewOp("PING")                   // Sentinel's PING to a server, every second
+	OpPong         = sim.NewOp("PONG")                   // a server's answer to PING
+	OpInfo         = sim.NewOp("INFO")                   // Sentinel's INFO: the role the server reports
+	OpInfoReply    = sim.NewOp("INFO-REPLY")             // a server's INFO: its role; the master it replicates
 	OpIsMasterDown = sim.NewOp("IS-MASTER-DOWN-BY-ADDR") // SENTINEL is-master-down-by-addr, with a vote request during a failover
 	OpMasterDown   = sim.NewOp("MASTER-DOWN-REPLY")      // its reply: down or not, and the peer's vote
-	OpHello        = sim.NewOp("HELLO")                   // a Sentinel's hello: the master it knows and its config epoch
-	OpReplicaOf    = sim.NewOp("REPLICAOF")               // REPLICAOF host port, or REPLICAOF NO ONE (To None)
-	OpSync         = sim.NewOp("PSYNC")                   // a new replica asks its master for a full sync
-	OpSwitchMaster = sim.NewOp("+switch-master")          // Sentinel's event to its subscribers (the clients): the new master
+	OpHello        = sim.NewOp("HELLO")                  // a Sentinel's hello: the master it knows and its config epoch
+	OpReplicaOf    = sim.NewOp("REPLICAOF")              // REPLICAOF host port, or REPLICAOF NO ONE (To None)
+	OpSync         = sim.NewOp("PSYNC")                  // a new replica asks its master for a full sync
+	OpSwitchMaster = sim.NewOp("+switch-master")         // Sentinel's event to its subscribers (the clients): the new master
 )
 
 // Sentinel's timer kind.

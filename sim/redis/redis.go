@@ -62,13 +62,9 @@ func (redisMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
 // Validate has nothing of its own to check: the fields Redis does not
 // read are refused from its Traits, its options checked by their
-// declarations.
-func (redisMode) Validate(sc *sim.Scenario) error {
-	if Sentinels.Of(sc) > 0 && !Replica.Of(sc) {
-		return sim.FieldErr("sentinels", sim.Say("field.sentinelsReplica"), "Sentinels need a replica to promote: set \"replica\": true")
-	}
-	return nil
-}
+// declarations (sentinels without a replica, like failoverAfter, apply
+// to nothing: Servers adds no Sentinel).
+func (redisMode) Validate(sc *sim.Scenario) error { return nil }
 
 // Servers are the master, its replica and, with sentinels, the Sentinel
 // processes (sentinel.go).

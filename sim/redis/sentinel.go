@@ -2,6 +2,7 @@ package redis
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
@@ -215,12 +216,33 @@ func (t *Sentinel) Background(m *sim.Msg) bool {
 	return false
 }
 
+// event is sentinelEvent: one of the events a Sentinel logs and
+// publishes, named as sentinel.c names it, about node.
 func (t *Sentinel) event(ctx sim.Ctx, name string, node sim.NodeID, key string) {
 	if !ctx.Tracing() {
 		return
 	}
 	who := ctx.Sim().Nodes[node].Name
-	ctx.TraceSaid(traceSentinelEvent, name, name+" "+who, sim.Say(key, "node", who, "epoch", fmt.Sprint(t.epoch)))
+	words := sim.Say(key, "node", who, "epoch", fmt.Sprint(t.epoch))
+	english := strings.NewReplacer("{{.node}}", who, "{{.epoch}}", fmt.Sprint(t.epoch)).Replace(eventEnglish[key])
+	ctx.TraceSaid(traceSentinelEvent, name, english, words)
+}
+
+// eventEnglish is each event's note in English (its translation's
+// words, with the same blanks).
+var eventEnglish = map[string]string{
+	"note.redis.sentinel.configUpdate":   "+config-update-from {{.node}}: a newer configuration",
+	"note.redis.sentinel.convertToSlave": "+convert-to-slave {{.node}}: it says master; REPLICAOF the new master",
+	"note.redis.sentinel.elected":        "+elected-leader for epoch {{.epoch}}: this Sentinel fails {{.node}} over",
+	"note.redis.sentinel.noGoodSlave":    "-failover-abort-no-good-slave: no replica to promote",
+	"note.redis.sentinel.notElected":     "-failover-abort-not-elected: no majority for this Sentinel in epoch {{.epoch}}",
+	"note.redis.sentinel.odown":          "+odown {{.node}}: a majority of the Sentinels hold it down",
+	"note.redis.sentinel.odownCleared":   "-odown {{.node}}",
+	"note.redis.sentinel.promotedSlave":  "+promoted-slave {{.node}}: its INFO says master",
+	"note.redis.sentinel.sdown":          "+sdown {{.node}}: no valid answer to PING for down-after-milliseconds",
+	"note.redis.sentinel.sdownCleared":   "-sdown {{.node}}: it answers again",
+	"note.redis.sentinel.slaveofNoOne":   "REPLICAOF NO ONE sent to {{.node}}",
+	"note.redis.sentinel.tryFailover":    "+try-failover {{.node}}: new epoch {{.epoch}}, asking the others for their vote",
 }
 
 // disconnected says the link to a server is down: a crashed server's
@@ -390,7 +412,7 @@ func (t *Sentinel) voteLeader(ctx sim.Ctx, reqEpoch int64, runID sim.NodeID, now
 		t.leader, t.leaderEpoch = runID, t.epoch
 		if ctx.Tracing() {
 			name := ctx.Sim().Nodes[runID].Name
-			ctx.TraceSaid(traceSentinelEvent, "+vote-for-leader", fmt.Sprintf("+vote-for-leader %s %d", name, t.leaderEpoch),
+			ctx.TraceSaid(traceSentinelEvent, "+vote-for-leader", fmt.Sprintf("+vote-for-leader %s for epoch %d", name, t.leaderEpoch),
 				sim.Say("note.redis.sentinel.vote", "node", name, "epoch", fmt.Sprint(t.leaderEpoch)))
 		}
 		if runID != ctx.ID() {
@@ -511,7 +533,7 @@ func (t *Sentinel) switchTo(ctx sim.Ctx, to sim.NodeID, now time.Duration) {
 	if to == old {
 		return
 	}
-	ctx.TraceSaid(traceSentinelEvent, OpSwitchMaster.String(), "+switch-master "+ctx.Sim().Nodes[old].Name+" "+ctx.Sim().Nodes[to].Name,
+	ctx.TraceSaid(traceSentinelEvent, OpSwitchMaster.String(), "+switch-master "+ctx.Sim().Nodes[old].Name+" → "+ctx.Sim().Nodes[to].Name+": the clients are told",
 		sim.Say("note.redis.sentinel.switchMaster", "from", ctx.Sim().Nodes[old].Name, "to", ctx.Sim().Nodes[to].Name))
 	servers := []watched{{node: to, role: RoleMaster}}
 	for _, w := range t.servers {
@@ -644,6 +666,8 @@ func (t *Sentinel) detail(s *sim.Sim) (string, sim.Words) {
 	case t.servers[0].sdown:
 		state = "sdown"
 	}
-	return fmt.Sprintf("master %s · %s · epoch %d", m, state, t.epoch),
+	english := map[string]string{"ok": "master %s · epoch %d", "sdown": "%s SDOWN · epoch %d",
+		"odown": "%s ODOWN · epoch %d", "failover": "failing %s over · epoch %d"}[state]
+	return fmt.Sprintf(english, m, t.epoch),
 		sim.Say("detail.redis.sentinel."+state, "node", m, "epoch", fmt.Sprint(t.epoch))
 }

@@ -120,6 +120,9 @@ func (r *Server) Start(ctx sim.Ctx) {
 	if r.Role == RoleMaster && r.replicaName != "" {
 		r.Replica = ctx.Lookup(r.replicaName)
 	}
+	if r.paired && r.Role == RoleMaster {
+		ctx.Primary(true)
+	}
 	for _, k := range r.keys {
 		if r.Role == RoleMaster {
 			ctx.Own(k.name, k.owner)
@@ -132,6 +135,9 @@ func (r *Server) Start(ctx sim.Ctx) {
 // appendfsync always every write (and every expiry's DEL) reached the AOF
 // before its reply, so the AOF holds exactly the keyspace at the crash.
 func (r *Server) Crash(ctx sim.Ctx) {
+	if r.paired {
+		ctx.Primary(false)
+	}
 	for _, k := range r.keys {
 		if r.Role == RoleMaster {
 			ctx.Disown(k.name, false)
@@ -207,6 +213,9 @@ func (r *Server) promote(ctx sim.Ctx) {
 	r.Role = RoleMaster
 	r.Replica = sim.None
 	r.master = sim.None
+	if r.paired {
+		ctx.Primary(true)
+	}
 	ctx.TraceSaid(tracePromote, "", "replica promoted to master", sim.Say("note.redis.promoted"))
 	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
@@ -316,10 +325,11 @@ func (r *Server) replicaOf(ctx sim.Ctx, to sim.NodeID) {
 			ctx.Disown(k.name, false)
 		}
 		if ctx.Tracing() {
-			ctx.TraceSaid(traceDemote, OpReplicaOf.String(), "REPLICAOF "+s.Nodes[to].Name+": a replica now, its dataset dropped",
+			ctx.TraceSaid(traceDemote, OpReplicaOf.String(), "REPLICAOF "+s.Nodes[to].Name+": a replica now, its dataset dropped for a full resync",
 				sim.Say("note.redis.demoted", "node", s.Nodes[to].Name))
 		}
 		s.Check.Fault(s.Now(), sim.FaultDemote, ctx.Name(), "")
+		ctx.Primary(false)
 	}
 	r.Role, r.Replica, r.master = RoleReplica, sim.None, to
 	r.keys = nil
