@@ -787,6 +787,12 @@ func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
 		{i18n.T("timeline.legend.fault"), ColorFault},
 		{i18n.T("timeline.legend.paused"), ColorIdle},
 	}
+	if len(r.t.tl.Primaries) > 0 { // only a run in which two servers acted as primary
+		items = append(items, struct {
+			label string
+			c     color.NRGBA
+		}{i18n.T("timeline.legend.primaries"), ColorCaution})
+	}
 	x := float32(tlGutter)
 	for _, it := range items {
 		PlaceRect(r.legendBox.Next(), fyne.NewPos(x, y+4), fyne.NewSize(14, 10), it.c)
