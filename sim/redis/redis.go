@@ -46,7 +46,7 @@ var redisTraits = sim.Traits{
 func (redisMode) Traits() sim.Traits { return redisTraits }
 
 // SentinelDownAfter is Redis Sentinel's default down-after-milliseconds,
-// 30000 (redis/redis src/sentinel.c: SENTINEL_DEFAULT_DOWN_AFTER): how long
+// 30000 (redis/redis src/sentinel.c at 7.0.15: sentinel_default_down_after): how long
 // the master must not answer PING before a Sentinel calls it subjectively
 // down. The whole failover takes longer still: the quorum's agreement
 // (is-master-down-by-addr, asked every SENTINEL_ASK_PERIOD of 1 s), the
