@@ -136,7 +136,6 @@ type Sentinel struct {
 	leaderEpoch int64
 
 	odown     bool
-	odownAt   time.Duration
 	fo        failoverState
 	foEpoch   int64
 	foStartAt time.Duration // failover_start_time
@@ -145,8 +144,8 @@ type Sentinel struct {
 	promoted  int // index in servers; -1 none
 }
 
-// newSentinel is a Sentinel of scenario sc; its nodes are resolved by name
-// at Start.
+// newSentinel is a Sentinel; the nodes it watches and its peers are
+// resolved by name at Start.
 func newSentinel() *Sentinel { return &Sentinel{leader: sim.None, promoted: -1} }
 
 // Clone implements Process.
@@ -350,7 +349,7 @@ func (t *Sentinel) checkODown(ctx sim.Ctx, now time.Duration) {
 	}
 	switch {
 	case odown && !t.odown:
-		t.odown, t.odownAt = true, now
+		t.odown = true
 		t.event(ctx, "+odown", t.servers[0].node, "note.redis.sentinel.odown")
 	case !odown && t.odown:
 		t.odown = false
@@ -641,14 +640,6 @@ func (t *Sentinel) refreshInfo(ctx sim.Ctx, w *watched, info infoReply, now time
 		t.event(ctx, "+convert-to-slave", w.node, "note.redis.sentinel.convertToSlave")
 		ctx.Send(w.node, replicaOf{To: m.node}.msg())
 	}
-}
-
-// Master is the server this Sentinel monitors as master now.
-func (t *Sentinel) Master() sim.NodeID {
-	if len(t.servers) == 0 {
-		return sim.None
-	}
-	return t.servers[0].node
 }
 
 // detail is what the cluster view writes under a Sentinel.
