@@ -115,6 +115,7 @@ type Checker struct {
 	writes   []WriteRecord
 	reads    []ReadRecord
 	owners   []Ownership
+	primes   []primarySpan
 	faults   []FaultMark
 	expired  []time.Duration // expiredWhileHeld instants
 	maxToken int64
@@ -154,6 +155,7 @@ func (c *Checker) fork(s *Sim) *Checker {
 	}
 	cp.grants, cp.writes, cp.reads = slices.Clone(c.grants), slices.Clone(c.writes), slices.Clone(c.reads)
 	cp.owners, cp.faults, cp.expired = slices.Clone(c.owners), slices.Clone(c.faults), slices.Clone(c.expired)
+	cp.primes = slices.Clone(c.primes)
 	return &cp
 }
 
@@ -432,6 +434,88 @@ func (c *Checker) disown(now time.Duration, server NodeID, key string, expired b
 			return
 		}
 	}
+}
+
+// Primary records that this server acts as its service's one primary
+// from now (a master that takes the lock's writes) or no longer does: the
+// timeline draws the stretches when more than one server does at once
+// (Timeline.Primaries). A design whose servers are all equals never calls it.
+func (c Ctx) Primary(acting bool) { c.s.Check.primary(c.s.now, c.id, acting) }
+
+// primarySpan is a stretch in which a server acted as its service's
+// primary (Ctx.Primary).
+type primarySpan struct {
+	server NodeID
+	span   Interval
+	open   bool
+}
+
+func (c *Checker) primary(now time.Duration, server NodeID, acting bool) {
+	if c.s.replay {
+		return
+	}
+	for i := len(c.primes) - 1; i >= 0; i-- {
+		if p := &c.primes[i]; p.open && p.server == server {
+			if acting {
+				return
+			}
+			p.open, p.span.To = false, now
+			return
+		}
+	}
+	if acting {
+		c.primes = append(c.primes, primarySpan{server: server, span: Interval{From: now}, open: true})
+	}
+}
+
+// Primaries lists, up to t, the stretches in which two or more servers
+// acted as the primary at once; a server is not acting while it is paused
+// (its pause marks), nor once it crashed (the design says so).
+func (c *Checker) Primaries(t time.Duration) []Interval {
+	type edge struct {
+		at time.Duration
+		d  int
+	}
+	var edges []edge
+	for _, p := range c.primes {
+		to := p.span.To
+		if p.open || to > t {
+			to = t
+		}
+		name := c.s.Nodes[p.server].Name
+		from := p.span.From
+		for _, f := range c.faults { // the pauses cut the stretch
+			if f.Kind != FaultPause || f.Target != name || f.At+f.For <= from || f.At >= to {
+				continue
+			}
+			if f.At > from {
+				edges = append(edges, edge{from, 1}, edge{f.At, -1})
+			}
+			from = max(from, f.At+f.For)
+		}
+		if from < to {
+			edges = append(edges, edge{from, 1}, edge{to, -1})
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].at != edges[j].at {
+			return edges[i].at < edges[j].at
+		}
+		return edges[i].d < edges[j].d
+	})
+	var out []Interval
+	n := 0
+	var start time.Duration
+	for _, e := range edges {
+		n += e.d
+		if n >= 2 && n-e.d < 2 {
+			start = e.at
+		}
+		if n < 2 && n-e.d >= 2 && e.at > start {
+			out = append(out, Interval{start, e.at})
+		}
+	}
+	return out
 }
 
 // Fault marks a fault for the timeline at now: a design marks its own

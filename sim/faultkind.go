@@ -8,7 +8,7 @@ import (
 // FaultKind is what a fault does, and what the timeline marks: a
 // scenario's fault has its kind from the one action field its file sets
 // (Fault.Kind), and the marks add the heal of a partition, a control
-// changed mid-run and a replica promoted by its design. The names are the
+// changed mid-run, a replica promoted and a primary demoted by its design. The names are the
 // scenario file's and the trace's, as String writes them.
 type FaultKind uint8
 
@@ -23,9 +23,10 @@ const (
 	FaultHeal                       // mark only: a partition heals
 	FaultChange                     // mark only: a control changed from here on (a fork)
 	FaultPromote                    // mark only: the design promoted a replica
+	FaultDemote                     // mark only: the design turned a primary back into a replica
 )
 
-var faultKindNames = [...]string{"", "pause", "clockJump", "partition", "crash", "restart", "failover", "heal", "change", "promote"}
+var faultKindNames = [...]string{"", "pause", "clockJump", "partition", "crash", "restart", "failover", "heal", "change", "promote", "demote"}
 
 // String is the kind's name in the scenario file and the trace.
 func (k FaultKind) String() string {

@@ -44,7 +44,7 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	shared := []string{"mode", "seed", "duration", "clients", "stagger", "rounds", "ttl", "work", "think",
 		"latency", "jitter", "fencing", "clockDrift", "tries", "retryDelay"}
 	for mode, own := range map[string][]string{
-		"redis":     {"replica", "failoverAfter", "watchdog", "plainDel", "client"},
+		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
 		"zookeeper": {"nodes", "respectSuspended", "herd"},
 		"etcd":      {"nodes", "preVote", "herd"},

@@ -306,23 +306,28 @@ type Timeline struct {
 	Holding  [][]Interval // per client: believes it holds the lock
 	Owned    [][]Interval // per client: a server holds the key for it
 	Overlaps []Interval   // two or more clients holding at once
-	Faults   []FaultMark
-	Grants   []Grant
-	Writes   []WriteRecord
+	// Primaries are the stretches in which two or more servers acted as
+	// the primary at once (a paused master that woke beside the replica
+	// promoted meanwhile); empty for a design whose servers never say.
+	Primaries []Interval
+	Faults    []FaultMark
+	Grants    []Grant
+	Writes    []WriteRecord
 }
 
 // Timeline lays out the whole run.
 func (r *Recording) Timeline() Timeline {
 	c, end := r.final.Check, r.final.end
 	return Timeline{
-		End:      end,
-		Clients:  r.Scenario.ClientNames(),
-		Waiting:  c.Waits(end),
-		Holding:  c.Beliefs(end),
-		Owned:    c.Owned(end),
-		Overlaps: c.Overlaps(end),
-		Faults:   c.Faults(),
-		Grants:   c.Grants(),
-		Writes:   c.Writes(),
+		End:       end,
+		Clients:   r.Scenario.ClientNames(),
+		Waiting:   c.Waits(end),
+		Holding:   c.Beliefs(end),
+		Owned:     c.Owned(end),
+		Overlaps:  c.Overlaps(end),
+		Primaries: c.Primaries(end),
+		Faults:    c.Faults(),
+		Grants:    c.Grants(),
+		Writes:    c.Writes(),
 	}
 }

@@ -22,6 +22,8 @@ var onlySome = map[string]func(sc *sim.Scenario){
 	"watchdog":       turnOn("watchdog", true),
 	"fencing":        func(sc *sim.Scenario) { sc.Fencing = true },
 	"failoverAfter":  turnOn("failoverAfter", sim.Duration(5*time.Second)),
+	"sentinels":      turnOn("sentinels", 3),
+	"downAfter":      turnOn("downAfter", sim.Duration(5*time.Second)),
 	"preVote":        turnOn("preVote", true),
 	"contextTimeout": turnOn("contextTimeout", true),
 	"checkValidity":  turnOn("checkValidity", true),
@@ -155,6 +157,8 @@ func TestFieldsRefusedByTheDesignsThatDoNotReadThem(t *testing.T) {
 		readers             int
 	}{
 		{"failoverAfter", "field.failoverAfter", "failoverAfter: only for redis with a replica (Sentinel's delay)", 1},
+		{"sentinels", "field.sentinels", "sentinels: only for redis with a replica (Sentinel processes)", 1},
+		{"downAfter", "field.downAfter", "downAfter: only for redis with Sentinels (down-after-milliseconds)", 1},
 		{"preVote", "field.preVote", "preVote: only for etcd (raft's pre-vote)", 1},
 		{"contextTimeout", "field.contextTimeout", "contextTimeout: only for redlock (go-redis's ContextTimeoutEnabled)", 1},
 		{"checkValidity", "field.onlyFor", "checkValidity: only for redlock", 1},

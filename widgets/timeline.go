@@ -447,6 +447,8 @@ func faultGlyph(kind sim.FaultKind) string {
 		return "⇅"
 	case sim.FaultPromote:
 		return "↑"
+	case sim.FaultDemote:
+		return "↓"
 	}
 	return "!"
 }
@@ -662,6 +664,8 @@ func faultLabel(f sim.FaultMark) string {
 		s = i18n.F("timeline.failover", "node", f.Target)
 	case sim.FaultPromote:
 		s = i18n.F("timeline.promote", "node", f.Target)
+	case sim.FaultDemote:
+		s = i18n.F("timeline.demote", "node", f.Target)
 	}
 	return s
 }
@@ -782,6 +786,12 @@ func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
 		{i18n.T("timeline.legend.overlap"), ColorViolation},
 		{i18n.T("timeline.legend.fault"), ColorFault},
 		{i18n.T("timeline.legend.paused"), ColorIdle},
+	}
+	if len(r.t.tl.Primaries) > 0 { // only a run in which two servers acted as primary
+		items = append(items, struct {
+			label string
+			c     color.NRGBA
+		}{i18n.T("timeline.legend.primaries"), ColorCaution})
 	}
 	x := float32(tlGutter)
 	for _, it := range items {

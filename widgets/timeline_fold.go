@@ -134,9 +134,10 @@ func foldOf(tl sim.Timeline, c *tlCrowd, size fyne.Size) *tlFold {
 }
 
 // foldedTimeline is tl with only its clients picked, in that order:
-// their lanes, grants and writes; the faults and overlaps are the run's.
+// their lanes, grants and writes; the faults, overlaps and primaries are
+// the run's.
 func foldedTimeline(tl sim.Timeline, picked []int) sim.Timeline {
-	out := sim.Timeline{End: tl.End, Overlaps: tl.Overlaps, Faults: tl.Faults}
+	out := sim.Timeline{End: tl.End, Overlaps: tl.Overlaps, Primaries: tl.Primaries, Faults: tl.Faults}
 	lane := map[sim.NodeID]sim.NodeID{}
 	pick := func(ivs [][]sim.Interval, i int) []sim.Interval {
 		if i < len(ivs) {

@@ -126,6 +126,7 @@ func (f tlFrame) picture(width float32, fg, muted color.Color, ops []paintOp) tl
 	taken = p.grants(f, taken)
 	// The overlaps' badges keep clear of the fault badges above the lanes too.
 	p.overlaps(f, rows, append(taken, faultBadgeBoxes(badges)...))
+	taken = p.primaries(f, taken)
 	p.faults(f, badges)
 	p.writes(writes)
 	return p
@@ -247,6 +248,28 @@ func (p *tlPicture) overlaps(f tlFrame, rows int, taken labelBoxes) {
 		p.badge(label, box, ColorViolation, ov.From, true)
 		taken = append(taken, box)
 	}
+}
+
+// tlPrimaryH is the height of the band that marks two primaries.
+const tlPrimaryH = 5
+
+// primaries are the stretches in which two or more servers acted as the
+// primary at once (sim.Timeline.Primaries): a band along the top of the
+// lanes, hatched, labelled where its words fit clear of the labels taken.
+// It returns taken with its labels added.
+func (p *tlPicture) primaries(f tlFrame, taken labelBoxes) labelBoxes {
+	for _, iv := range f.tl.Primaries {
+		a, w := f.span(iv)
+		p.rect(a, p.top, w, tlPrimaryH, ColorCaution)
+		p.ops = append(p.ops, paintOp{hatch: true, x: a, y: p.top, w: w, h: tlPrimaryH, c: Fade(ColorViolation, 0.6)})
+		label := i18n.T("timeline.primaries")
+		box := labelBox{a + 4, p.top + tlPrimaryH + 1, TextWidth(label, 11, true) + 8, 16}
+		if w > box.w && taken.free(box) {
+			p.badge(label, box, Fade(ColorCaution, 0.9), iv.From, true)
+			taken = append(taken, box)
+		}
+	}
+	return taken
 }
 
 // faults and changes: a line down the lanes hit (all of them for one

@@ -34,7 +34,7 @@ func markBox(m tlMark) labelBox {
 func TestTimelinePicture(t *testing.T) {
 	test.NewTempApp(t)
 	runs := map[string]sim.Timeline{"by hand": gcPauseTimeline()}
-	for _, p := range []string{"redis-gc-pause", "redlock-clock-jump", "etcd-lease-expiry", "zk-herd", "redis-happy-path"} {
+	for _, p := range []string{"redis-gc-pause", "redlock-clock-jump", "etcd-lease-expiry", "zk-herd", "redis-happy-path", "redis-sentinel-paused-master"} {
 		runs[p] = widgettest.RecordPreset(t, p).Timeline()
 	}
 	for name, tl := range runs {
@@ -53,6 +53,13 @@ func TestTimelinePicture(t *testing.T) {
 						found = found || (m.timed && m.at == ov.From && m.badge.Shown && strings.HasPrefix(m.text.Text, i18n.T("timeline.overlap")))
 					}
 					assert.True(t, found, "the overlap at %v is labelled", ov.From)
+				}
+				for _, iv := range tl.Primaries {
+					x, w := f.span(iv)
+					drawn := slices.ContainsFunc(p.ops, func(o paintOp) bool {
+						return !o.hatch && o.c == ColorCaution && o.x == x && o.w == w && o.y == p.top && o.h == tlPrimaryH
+					})
+					assert.True(t, drawn, "two primaries from %v to %v are a band along the lanes' top", iv.From, iv.To)
 				}
 			})
 		}

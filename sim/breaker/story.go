@@ -183,7 +183,7 @@ func story(c *sim.Checker, s schedule, sentence sim.Words, tokens bool) Story {
 	// When the first fault struck (a pause tied to a step has no instant
 	// of its own); the marks also hold heals and the scenario's changes.
 	for _, m := range c.Faults() {
-		if len(s) > 0 && m.Kind != sim.FaultHeal && m.Kind != sim.FaultChange && m.Kind != sim.FaultPromote {
+		if len(s) > 0 && m.Kind != sim.FaultHeal && m.Kind != sim.FaultChange && m.Kind != sim.FaultPromote && m.Kind != sim.FaultDemote {
 			first = m.At
 			break
 		}

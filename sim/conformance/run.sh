@@ -10,7 +10,9 @@
 # The servers run as plain child processes, never as system services.
 #
 # Ports: redis 26379 (single) and 26380 (replica); the Redlock tests start
-# five more on 26381-26385 themselves, since they kill and restart them.
+# five more on 26381-26385 themselves, since they kill and restart them; the
+# Sentinel test starts a master 26386, its replica 26387 and three
+# redis-sentinel processes 26388-26390 (skipped without redis-sentinel).
 # ZooKeeper standalone 22181; ensemble 22182-22184 (peers 22888-22890,
 # election 23888-23890). etcd client 22379, peer 22380; the pre-vote test
 # starts a three-member etcd cluster itself: clients 22391-22393, peers
@@ -98,7 +100,7 @@ trap stop_all EXIT
 trap 'exit 130' INT TERM
 
 busy() { ss -Htln "sport = :$1" 2>/dev/null | grep -q .; }
-for port in 26379 26380 26381 26382 26383 26384 26385 22181 22182 22183 22184 22888 22889 22890 23888 23889 23890 22379 22380 \
+for port in 26379 26380 26381 26382 26383 26384 26385 26386 26387 26388 26389 26390 22181 22182 22183 22184 22888 22889 22890 23888 23889 23890 22379 22380 \
 	22391 22392 22393 22394 22395 22396 22397 22398 22399; do
 	if busy "$port"; then
 		say "port $port on this machine is already in use; stop what holds it and run again."
@@ -190,6 +192,8 @@ export LOCKSCOPE_CONFORMANCE=1
 export LOCKSCOPE_REDIS=127.0.0.1:26379
 export LOCKSCOPE_REDIS_REPLICA=127.0.0.1:26380
 export LOCKSCOPE_REDIS_SERVER="$REDIS"
+LOCKSCOPE_REDIS_SENTINEL=$(command -v redis-sentinel || true)
+export LOCKSCOPE_REDIS_SENTINEL
 export LOCKSCOPE_REDLOCK_PORTS=26381,26382,26383,26384,26385
 export LOCKSCOPE_ZK=127.0.0.1:22181
 export LOCKSCOPE_ZK_ENSEMBLE=127.0.0.1:22182,127.0.0.1:22183,127.0.0.1:22184

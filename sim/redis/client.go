@@ -192,6 +192,10 @@ func (c *redisClient) renewAfter(ctx sim.Ctx) {
 }
 
 func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
+	if m.Op == OpSwitchMaster { // Sentinel's event: talk to the new master from now on
+		c.master = switchMasterOf(m).To
+		return
+	}
 	if handled, written := c.StorageReply(ctx, from, m); handled {
 		if written {
 			c.release(ctx)

@@ -175,3 +175,81 @@ func (r Reply) msg(m *sim.Msg) sim.Msg {
 
 // ReplyOf reads a reply.
 func ReplyOf(m *sim.Msg) Reply { return Reply{Op: m.Op, Token: m.Token, Int: m.N} }
+
+// Sentinel's wire operations (redis/redis src/sentinel.c, tag 7.0.15):
+// what a Sentinel sends the servers it monitors and its peers, the
+// servers' answers, and the +switch-master it publishes to the clients.
+var (
+	OpPing         = sim.NewOp("PING")                   // Sentinel's PING to a server, every second
+	OpPong         = sim.NewOp("PONG")                   // a server's answer to PING
+	OpInfo         = sim.NewOp("INFO")                   // Sentinel's INFO: the role the server reports
+	OpInfoReply    = sim.NewOp("INFO-REPLY")             // a server's INFO: its role; the master it replicates
+	OpIsMasterDown = sim.NewOp("IS-MASTER-DOWN-BY-ADDR") // SENTINEL is-master-down-by-addr, with a vote request during a failover
+	OpMasterDown   = sim.NewOp("MASTER-DOWN-REPLY")      // its reply: down or not, and the peer's vote
+	OpHello        = sim.NewOp("HELLO")                  // a Sentinel's hello: the master it knows and its config epoch
+	OpReplicaOf    = sim.NewOp("REPLICAOF")              // REPLICAOF host port, or REPLICAOF NO ONE (To None)
+	OpSync         = sim.NewOp("PSYNC")                  // a new replica asks its master for a full sync
+	OpSwitchMaster = sim.NewOp("+switch-master")         // Sentinel's event to its subscribers (the clients): the new master
+)
+
+// Sentinel's timer kind.
+var timerSentinelTick = sim.NewTimerKind("sentinelTimer") // sentinelTimer, run server.hz times a second
+
+// Sentinel's trace kinds.
+var (
+	traceSentinelEvent = sim.NewTraceKind("sentinelEvent") // one of sentinelEvent's +sdown, +odown, +elected-leader...
+	traceDemote        = sim.NewTraceKind("demote")        // a master turned into a replica by REPLICAOF: its dataset dropped
+)
+
+// infoReply is a server's INFO as Sentinel reads it: its role, and for a
+// replica the master it replicates (None if it has none yet).
+type infoReply struct {
+	Role   sim.Role
+	Master sim.NodeID
+}
+
+func (r infoReply) msg() sim.Msg {
+	return sim.Msg{Op: OpInfoReply, N: int64(r.Role), Token: int64(r.Master)}
+}
+
+func infoReplyOf(m *sim.Msg) infoReply {
+	return infoReply{Role: sim.Role(m.N), Master: sim.NodeID(m.Token)}
+}
+
+// replicaOf is REPLICAOF: To the new master, None for NO ONE.
+type replicaOf struct{ To sim.NodeID }
+
+func (r replicaOf) msg() sim.Msg { return sim.Msg{Op: OpReplicaOf, Token: int64(r.To)} }
+
+func replicaOfOf(m *sim.Msg) replicaOf { return replicaOf{To: sim.NodeID(m.Token)} }
+
+// switchMaster is +switch-master's new master.
+type switchMaster struct{ To sim.NodeID }
+
+func (s switchMaster) msg() sim.Msg { return sim.Msg{Op: OpSwitchMaster, Token: int64(s.To)} }
+
+func switchMasterOf(m *sim.Msg) switchMaster { return switchMaster{To: sim.NodeID(m.Token)} }
+
+// isMasterDown is the body of SENTINEL is-master-down-by-addr: the master
+// asked about, the asker's current epoch, and the asker itself when it
+// asks for a vote (a failover in progress) or None for "*".
+type isMasterDown struct {
+	Master sim.NodeID
+	Epoch  int64
+	RunID  sim.NodeID
+}
+
+// masterDownReply is its answer: down (the peer holds the master SDOWN),
+// and the peer's vote for the epoch (Leader None: "*").
+type masterDownReply struct {
+	Down        bool
+	Leader      sim.NodeID
+	LeaderEpoch int64
+}
+
+// hello is a Sentinel's hello message: the master it monitors and the
+// config epoch of that configuration.
+type hello struct {
+	Master      sim.NodeID
+	ConfigEpoch int64
+}

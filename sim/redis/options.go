@@ -1,6 +1,11 @@
 package redis
 
-import "github.com/lockscope/lockscope/sim"
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockscope/lockscope/sim"
+)
 
 // The settings Redis's scenarios have of their own (Traits.Options), in
 // the order the scenario file writes them.
@@ -33,12 +38,43 @@ var (
 	Client = sim.NewChoice(sim.Option{Key: "client",
 		Refusal: sim.OnlyReaders("client", "field.client", "only for %s (its lock client, Redisson or a plain SET NX one)"),
 		Words:   "client", Describe: sim.DescribePhrase}, ClientRedisson, []string{ClientRedisson, ClientRedisson316, ClientPlain})
+	// Sentinels (with a replica) is how many Redis Sentinel processes
+	// watch the master, sentinel-1…sentinel-N (sentinel.go): they fail it
+	// over when it stops answering, not only on a failover fault. 0 is
+	// Sentinel as a delay alone (FailoverAfter, on the failover fault).
+	// Their quorum is a majority, N/2+1, a fixed rule: `sentinel monitor`
+	// takes it as a number, and a majority is what the leader election
+	// needs anyway (sentinelGetLeader).
+	Sentinels = sim.NewInt(sim.Option{Key: "sentinels",
+		Refusal: sim.OnlyReaders("sentinels", "field.sentinels", "only for %s with a replica (Sentinel processes)"),
+		Words:   "sentinels", Describe: sim.DescribeFigure,
+		Applies: func(sc *sim.Scenario) bool { return Replica.Of(sc) },
+	}, 0, func(n int) error {
+		if n < 0 || n > 7 {
+			return sim.FieldErr("sentinels", sim.Say("field.sentinelsRange", "n", fmt.Sprint(n)), "%d, want 0 to 7", n)
+		}
+		return nil
+	})
+	// DownAfter is Sentinel's down-after-milliseconds: how long the master
+	// may leave a PING unanswered before a Sentinel holds it subjectively
+	// down (SDOWN). 30 s by default, as sentinel.c's
+	// sentinel_default_down_after; presets shorten it.
+	DownAfter = sim.NewDuration(sim.Option{Key: "downAfter",
+		Refusal: sim.OnlyReaders("downAfter", "field.downAfter", "only for %s with Sentinels (down-after-milliseconds)"),
+		Words:   "downAfter", Describe: sim.DescribeFigure,
+		Applies: func(sc *sim.Scenario) bool { return Replica.Of(sc) && Sentinels.Of(sc) > 0 },
+	}, SentinelDownAfter, func(d sim.Duration) error {
+		if d.D() < 100*time.Millisecond {
+			return sim.FieldErr("downAfter", sim.Say("field.downAfterMin", "t", d.D().String()), "%v, want at least 100ms", d.D())
+		}
+		return nil
+	})
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )
 
 // options are Redis's, in their order.
-var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option}
+var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Option, DownAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option}
 
 // The values of Client.
 const (

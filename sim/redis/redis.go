@@ -35,7 +35,7 @@ var redisTraits = sim.Traits{
 func (redisMode) Traits() sim.Traits { return redisTraits }
 
 // SentinelDownAfter is Redis Sentinel's default down-after-milliseconds,
-// 30000 (redis/redis src/sentinel.c: SENTINEL_DEFAULT_DOWN_AFTER): how long
+// 30000 (redis/redis src/sentinel.c at 7.0.15: sentinel_default_down_after): how long
 // the master must not answer PING before a Sentinel calls it subjectively
 // down. The whole failover takes longer still: the quorum's agreement
 // (is-master-down-by-addr, asked every SENTINEL_ASK_PERIOD of 1 s), the
@@ -51,14 +51,21 @@ func (redisMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
 // Validate has nothing of its own to check: the fields Redis does not
 // read are refused from its Traits, its options checked by their
-// declarations.
+// declarations (sentinels without a replica, like failoverAfter, apply
+// to nothing: Servers adds no Sentinel).
 func (redisMode) Validate(sc *sim.Scenario) error { return nil }
 
+// Servers are the master, its replica and, with sentinels, the Sentinel
+// processes (sentinel.go).
 func (redisMode) Servers(sc *sim.Scenario) []string {
-	if Replica.Of(sc) {
-		return []string{"redis-1", "redis-2"}
+	if !Replica.Of(sc) {
+		return []string{"redis-1"}
 	}
-	return []string{"redis-1"}
+	out := []string{"redis-1", "redis-2"}
+	for i := 0; i < Sentinels.Of(sc); i++ {
+		out = append(out, SentinelName(i))
+	}
+	return out
 }
 
 func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
@@ -72,6 +79,9 @@ func (redisMode) CanFailover(sc *sim.Scenario, node string) error {
 }
 
 func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
+	if i >= 2 {
+		return newSentinel()
+	}
 	s := NewMaster()
 	s.paired = true
 	if i == 0 && Replica.Of(sc) {
@@ -97,6 +107,13 @@ func (redisMode) NewClient(sc *sim.Scenario, i int) sim.Process {
 // answered, resent after the switch, goes to the new one; a reply it sent
 // before dying still arrives. With failoverAfter 0 the promotion is
 // immediate. Sentinel's decision is drawn on the timeline as a mark.
+//
+// With Sentinel processes (sentinels > 0) the fault is an operator's
+// SENTINEL FAILOVER on a master that then dies: the promotion comes
+// failoverAfter later as before, and the Sentinels take the new
+// configuration at once (the forced failover's leader publishes it with a
+// new config epoch, sentinelFailoverSwitchToPromotedSlave), so they do not
+// fail the dead master over a second time.
 func (redisMode) Failover(s *sim.Sim, node sim.NodeID) {
 	rid := s.Lookup("redis-2")
 	s.CrashNode(node)
@@ -125,6 +142,13 @@ func sentinelPromote(ctx sim.Ctx, failed sim.NodeID) {
 	}
 	rep.promote(ctx)
 	s.Check.Fault(s.Now(), sim.FaultPromote, s.Nodes[ctx.ID()].Name, "")
+	for _, id := range s.Servers() {
+		if t, ok := s.Nodes[id].Proc.(*Sentinel); ok && !s.Nodes[id].Crashed {
+			t.epoch++
+			t.configEpoch = t.epoch
+			t.switchTo(s.Ctx(id), ctx.ID(), s.Nodes[id].Clock.Mono(s.Now()))
+		}
+	}
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok && !s.Nodes[i].Crashed {
 			c.master = ctx.ID()

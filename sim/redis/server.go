@@ -35,6 +35,9 @@ type Server struct {
 	// ships its writes to (redis mode's first server, with a replica);
 	// "" ships nowhere.
 	replicaName string
+	// master is the server this one replicates, as REPLICAOF named it
+	// (INFO's master_host); None when it was built a replica of the first.
+	master sim.NodeID
 	// paired: the server is one of Sentinel's master/replica pair, so a
 	// master that restarts while the other has taken over comes back as
 	// its replica. Redlock's masters are not.
@@ -47,7 +50,7 @@ type Server struct {
 
 // NewMaster is a master that stands alone: no replica, and restarted it
 // is a master again. Redlock's masters are these.
-func NewMaster() *Server { return &Server{Role: RoleMaster, Replica: sim.None} }
+func NewMaster() *Server { return &Server{Role: RoleMaster, Replica: sim.None, master: sim.None} }
 
 // A Redis server's roles.
 var (
@@ -123,6 +126,9 @@ func (r *Server) Start(ctx sim.Ctx) {
 	if r.Role == RoleMaster && r.replicaName != "" {
 		r.Replica = ctx.Lookup(r.replicaName)
 	}
+	if r.paired && r.Role == RoleMaster {
+		ctx.Primary(true)
+	}
 	for _, k := range r.keys {
 		if r.Role == RoleMaster {
 			ctx.Own(k.name, k.owner)
@@ -135,6 +141,9 @@ func (r *Server) Start(ctx sim.Ctx) {
 // appendfsync always every write (and every expiry's DEL) reached the AOF
 // before its reply, so the AOF holds exactly the keyspace at the crash.
 func (r *Server) Crash(ctx sim.Ctx) {
+	if r.paired {
+		ctx.Primary(false)
+	}
 	for _, k := range r.keys {
 		if r.Role == RoleMaster {
 			ctx.Disown(k.name, false)
@@ -155,7 +164,10 @@ func (r *Server) Restart(ctx sim.Ctx, persist bool) {
 		r.keys = r.durable.clone()
 		r.counter = r.dCount
 	}
-	if r.Role == RoleMaster && r.paired {
+	// With Sentinel processes a restarted master comes back a master, as
+	// its own config file says, until Sentinel converts it
+	// (+convert-to-slave, sentinel.go).
+	if r.Role == RoleMaster && r.paired && Sentinels.Of(ctx.Scenario()) == 0 {
 		for _, id := range ctx.Sim().Servers() {
 			if o, ok := ctx.Sim().Nodes[id].Proc.(*Server); ok && id != ctx.ID() && o.Role == RoleMaster && o.Replica == sim.None {
 				r.Role = RoleReplica
@@ -210,6 +222,10 @@ func (r *Server) fullSync(ctx sim.Ctx) {
 func (r *Server) promote(ctx sim.Ctx) {
 	r.Role = RoleMaster
 	r.Replica = sim.None
+	r.master = sim.None
+	if r.paired {
+		ctx.Primary(true)
+	}
 	ctx.TraceSaid(tracePromote, "", "replica promoted to master", sim.Say("note.redis.promoted"))
 	for _, k := range r.keys.names() { // live may expire one
 		if kv, ok := r.live(ctx, k); ok {
@@ -221,8 +237,24 @@ func (r *Server) promote(ctx sim.Ctx) {
 
 // Receive implements Process: one command, one reply.
 func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
-	if m.Op == OpRepl {
+	switch m.Op {
+	case OpRepl:
 		r.applyRepl(ctx, m.Body.(*replEntry))
+		return
+	case OpPing: // whatever the role
+		ctx.Send(from, sim.Msg{Op: OpPong})
+		return
+	case OpInfo:
+		ctx.Send(from, infoReply{Role: r.Role, Master: r.master}.msg())
+		return
+	case OpReplicaOf:
+		r.replicaOf(ctx, replicaOfOf(m).To)
+		return
+	case OpSync:
+		if r.Role == RoleMaster {
+			r.Replica = from
+			r.fullSync(ctx)
+		}
 		return
 	}
 	if r.waitOp(ctx, from, m) {
@@ -285,6 +317,40 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		r.wrote(from)
 	}
 	ctx.Send(from, reply.msg(m))
+}
+
+// replicaOf is REPLICAOF (Sentinel's order, redis/redis src/replication.c
+// replicaofCommand at 7.0.15): NO ONE (to None) makes a replica a master
+// that keeps its dataset; REPLICAOF host port makes a master a replica of
+// that host: it drops its dataset and asks for a full sync, after which
+// it holds the new master's keys and its own are gone.
+func (r *Server) replicaOf(ctx sim.Ctx, to sim.NodeID) {
+	s := ctx.Sim()
+	if to == sim.None {
+		if r.Role != RoleReplica {
+			return
+		}
+		r.promote(ctx)
+		s.Check.Fault(s.Now(), sim.FaultPromote, ctx.Name(), "")
+		return
+	}
+	if r.Role == RoleReplica && r.master == to {
+		return
+	}
+	if r.Role == RoleMaster {
+		for _, k := range r.keys {
+			ctx.Disown(k.name, false)
+		}
+		if ctx.Tracing() {
+			ctx.TraceSaid(traceDemote, OpReplicaOf.String(), "REPLICAOF "+s.Nodes[to].Name+": a replica now, its dataset dropped for a full resync",
+				sim.Say("note.redis.demoted", "node", s.Nodes[to].Name))
+		}
+		s.Check.Fault(s.Now(), sim.FaultDemote, ctx.Name(), "")
+		ctx.Primary(false)
+	}
+	r.Role, r.Replica, r.master = RoleReplica, sim.None, to
+	r.keys = nil
+	ctx.Send(to, sim.Msg{Op: OpSync})
 }
 
 func (r *Server) applyRepl(ctx sim.Ctx, e *replEntry) {

@@ -34,6 +34,11 @@ type View struct {
 func (redisMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	v := &View{Master: int(s.Lookup("redis-1"))}
 	for _, id := range s.Servers() {
+		if t, ok := s.Nodes[id].Proc.(*Sentinel); ok {
+			snap.Nodes[id].Role = RoleSentinel
+			snap.Nodes[id].Detail, snap.Nodes[id].DetailWords = t.detail(s)
+			continue
+		}
 		srv := s.Nodes[id].Proc.(*Server)
 		snap.Nodes[id].Role = srv.Role
 		if srv.Role == RoleMaster && !s.Nodes[id].Crashed {

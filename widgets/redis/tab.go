@@ -22,7 +22,7 @@ var Tab = designtab.ModeTab{
 	Preset:     "redis-gc-pause",
 	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders: []string{"ttl", "work", "pause", "latency", "clients", "clockDrift",
-		redissim.FailoverAfter.Key},
+		redissim.FailoverAfter.Key, redissim.Sentinels.Key, redissim.DownAfter.Key},
 	Toggles: []string{redissim.Client.Key, redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
 	// The shared controls in Redis's words: SET NX PX and Redisson's
 	// timeout, watchdog and INCR counter; its options' controls
@@ -34,6 +34,14 @@ var Tab = designtab.ModeTab{
 		// Applies).
 		redissim.FailoverAfter.Key: func(s *designtab.SliderSpec) {
 			s.Label, s.Min, s.Max, s.Step = "Failover after", 0, 40, 0.5
+		},
+		// Sentinel processes (0: the failover fault's delay alone) and
+		// their down-after-milliseconds; both apply only with a replica.
+		redissim.Sentinels.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Min, s.Max, s.Step = "Sentinels", 0, 7, 1
+		},
+		redissim.DownAfter.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Min, s.Max, s.Step = "Down after", 0.5, 40, 0.5
 		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
@@ -82,6 +90,10 @@ func redisProtocol(sc *sim.Scenario) []string {
 		out = append(out, i18n.T("redis.proto.replica"))
 		if client == redissim.ClientRedisson {
 			out = append(out, i18n.F("redis.proto.wait", "t", strconv.FormatInt(redissim.SlavesSyncTimeout.Milliseconds(), 10)))
+		}
+		if n := redissim.Sentinels.Of(sc); n > 0 {
+			out = append(out, i18n.F("redis.proto.sentinels", "n", strconv.Itoa(n), "quorum", strconv.Itoa(n/2+1),
+				"downAfter", widgets.ShortTime(redissim.DownAfter.Of(sc).D())))
 		}
 	}
 	timeout := map[string]string{redissim.ClientRedisson: "redis.proto.timeout", redissim.ClientRedisson316: "redis.proto.timeout316",

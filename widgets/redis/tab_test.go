@@ -56,3 +56,22 @@ func TestRedisProtocolFollowsTheScenario(t *testing.T) {
 	assert.Contains(t, lines, "replication: redis-2 gets each write after redis-1 applied it (asynchronous)")
 	assert.Contains(t, lines, "with the replica: each script goes with WAIT 1 1000; no replica acknowledged: unlock, and try again after the retry delay (checkLockSyncedSlaves)")
 }
+
+// TestSentinelControlsNeedAReplica: the Sentinels' sliders apply only with
+// a replica (downAfter only with Sentinels), and the protocol lines say
+// what the Sentinels do with the scenario's figures.
+func TestSentinelControlsNeedAReplica(t *testing.T) {
+	plain, err := simtest.Load("redis-gc-pause")
+	require.NoError(t, err)
+	_, ok := Tab.Slider(redissim.Sentinels.Key).Value(plain)
+	assert.False(t, ok, "no replica: no Sentinel")
+	sc, err := simtest.Load("redis-sentinel-paused-master")
+	require.NoError(t, err)
+	n, ok := Tab.Slider(redissim.Sentinels.Key).Value(sc)
+	require.True(t, ok)
+	assert.Equal(t, 3.0, n)
+	d, ok := Tab.Slider(redissim.DownAfter.Key).Value(sc)
+	require.True(t, ok)
+	assert.Equal(t, 3.0, d)
+	assert.Contains(t, redisProtocol(sc), "Sentinel: 3 processes PING redis-1 every second; no valid answer for 3 s: SDOWN; 2 agree: ODOWN; the elected leader sends REPLICAOF NO ONE to redis-2 and +switch-master to the clients, and makes the old master a replica once it is back")
+}
