@@ -213,3 +213,24 @@ func TestSentinelPresets(t *testing.T) {
 	assert.Equal(t, 14500*time.Millisecond, tl.Primaries[0].From, "redis-1 wakes a master")
 	assert.InDelta(t, 24.5, tl.Primaries[0].To.Seconds(), 0.5, "until +convert-to-slave")
 }
+
+// TestSentinelFailoverWithWait: the same Sentinel failover as
+// redis-sentinel-async-replication, with Redisson 4.7.0 instead of the
+// plain client: its lock script goes with WAIT (checkLockSyncedSlaves),
+// so the lock was on the replica before it was granted and the promoted
+// replica still holds it; the second worker waits, and nobody overlaps.
+func TestSentinelFailoverWithWait(t *testing.T) {
+	for _, tc := range []struct {
+		client     string
+		violations int
+	}{{redis.ClientPlain, 1}, {redis.ClientRedisson, 0}} {
+		t.Run(tc.client, func(t *testing.T) {
+			sum, rec := simtest.Run(t, simtest.Preset(t, "redis-sentinel-async-replication", func(sc *sim.Scenario) {
+				redis.Client.Set(sc, tc.client)
+			}))
+			assert.Equal(t, tc.violations, sum.Violations)
+			assert.Equal(t, tc.violations == 0, sum.Safe)
+			assert.Contains(t, sentinelEvents(rec), "+switch-master", "Sentinel failed the master over either way")
+		})
+	}
+}
