@@ -152,7 +152,11 @@ func (c *redisClient) trySet(ctx sim.Ctx) {
 	if Client.Of(sc) == ClientPlain {
 		op = OpSet // SET key token NX PX ttl
 	}
-	c.request(ctx, Command{Op: op, Value: c.value, PX: sc.TTL.D(), Fenced: sc.Fencing}.Msg())
+	m := Command{Op: op, Value: c.value, PX: sc.TTL.D(), Fenced: sc.Fencing}.Msg()
+	if rel, _ := releaseOf(sc); rel.fair {
+		m = WithFairTry(m, FairTry{Now: ctx.Wall(), Wait: FairLockWaitTimeout})
+	}
+	c.request(ctx, m)
 }
 
 // unlock sends the unlock script (or the plain client's release) with

@@ -47,15 +47,16 @@ var (
 
 // Trace kinds of the Redis server, Sentinel and Redisson's client.
 var (
-	traceExpire   = sim.NewTraceKind("expire")   // a key expired on the server
-	tracePromote  = sim.NewTraceKind("promote")  // the replica promoted to master
-	traceSentinel = sim.NewTraceKind("sentinel") // Sentinel's verdict
-	traceReenter  = sim.NewTraceKind("reenter")  // a re-entry of the holder's own lock
-	traceRelease  = sim.NewTraceKind("release")  // an unlock that found the lock no longer ours
-	traceResend   = sim.NewTraceKind("resend")   // a request resent after its timeout
-	traceTimeout  = sim.NewTraceKind("timeout")  // a request given up
-	traceWatchdog = sim.NewTraceKind("watchdog") // the watchdog's renewal
-	traceNoSync   = sim.NewTraceKind("nosync")   // WAIT answered 0 replicas: Redisson's NoSyncedSlavesException
+	traceExpire    = sim.NewTraceKind("expire")    // a key expired on the server
+	tracePromote   = sim.NewTraceKind("promote")   // the replica promoted to master
+	traceSentinel  = sim.NewTraceKind("sentinel")  // Sentinel's verdict
+	traceFairQueue = sim.NewTraceKind("fairQueue") // RFairLock's queue: a waiter queued or removed as stale
+	traceReenter   = sim.NewTraceKind("reenter")   // a re-entry of the holder's own lock
+	traceRelease   = sim.NewTraceKind("release")   // an unlock that found the lock no longer ours
+	traceResend    = sim.NewTraceKind("resend")    // a request resent after its timeout
+	traceTimeout   = sim.NewTraceKind("timeout")   // a request given up
+	traceWatchdog  = sim.NewTraceKind("watchdog")  // the watchdog's renewal
+	traceNoSync    = sim.NewTraceKind("nosync")    // WAIT answered 0 replicas: Redisson's NoSyncedSlavesException
 )
 
 // replEntry is the body of an OpRepl: one entry of the replication stream,

@@ -26,7 +26,8 @@ var (
 	Watchdog = sim.NewBool(sim.Option{Key: "watchdog", Changeable: true, Words: "watchdog", Describe: sim.DescribeOnOff}, false)
 	// Client is the lock's client: ClientRedisson, Redisson 4.7.0's RLock
 	// (its lock and unlock scripts, the watchdog, retries, WAIT with a
-	// replica), the default; ClientRedisson316, Redisson 3.16.8's, which
+	// replica), the default; ClientRedissonFair, its RFairLock, which
+	// grants in the order the waiters first tried; ClientRedisson316, Redisson 3.16.8's, which
 	// resends its lock script and gives up renewal after a failed one; or
 	// ClientPlain, the plain
 	// client of the redis.io recipe ("Correct Implementation with a
@@ -37,7 +38,7 @@ var (
 	// hash, no hold count, no resend. A file without it is Redisson's.
 	Client = sim.NewChoice(sim.Option{Key: "client",
 		Refusal: sim.OnlyReaders("client", "field.client", "only for %s (its lock client, Redisson or a plain SET NX one)"),
-		Words:   "client", Describe: sim.DescribePhrase}, ClientRedisson, []string{ClientRedisson, ClientRedisson316, ClientPlain})
+		Words:   "client", Describe: sim.DescribePhrase}, ClientRedisson, []string{ClientRedisson, ClientRedissonFair, ClientRedisson316, ClientPlain})
 	// Sentinels (with a replica) is how many Redis Sentinel processes
 	// watch the master, sentinel-1…sentinel-N (sentinel.go): they fail it
 	// over when it stops answering, not only on a failover fault. 0 is
@@ -78,7 +79,8 @@ var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Opti
 
 // The values of Client.
 const (
-	ClientRedisson    = "redisson"      // Redisson 4.7.0's RLock (release.go)
-	ClientRedisson316 = "redisson-3.16" // Redisson 3.16.8's RLock: resent lock script, renewal dropped after a failure
-	ClientPlain       = "plain"         // the redis.io recipe's SET NX PX client
+	ClientRedisson     = "redisson"      // Redisson 4.7.0's RLock (release.go)
+	ClientRedissonFair = "redisson-fair" // Redisson 4.7.0's RFairLock: RLock's client, the waiters queued (fairlock.go)
+	ClientRedisson316  = "redisson-3.16" // Redisson 3.16.8's RLock: resent lock script, renewal dropped after a failure
+	ClientPlain        = "plain"         // the redis.io recipe's SET NX PX client
 )

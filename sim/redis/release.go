@@ -34,6 +34,9 @@ type redissonRelease struct {
 	synced bool
 	// latch: the unlock script keeps an unlock latch per request id.
 	latch bool
+	// fair: the lock is RFairLock (fairlock.go), its script queueing the
+	// waiters in the order they first tried.
+	fair bool
 }
 
 // releases are the Redisson releases Client names.
@@ -46,6 +49,10 @@ var releases = map[string]redissonRelease{
 	// unlockInnerAsync: evalWriteSyncedNoRetryAsync; renewal/RenewalTask.run
 	// schedules again after an error.
 	ClientRedisson: {retryAttempts: 4, jitter: true, synced: true, latch: true},
+	// RFairLock of the same release: RLock's client (RedissonFairLock
+	// extends RedissonLock; its scripts go by syncedEvalNoRetry and
+	// evalWriteSyncedNoRetryAsync as RLock's do) with the fair scripts.
+	ClientRedissonFair: {retryAttempts: 4, jitter: true, synced: true, latch: true, fair: true},
 	// Redisson 3.16.8 (tag redisson-3.16.8), the last release before
 	// checkLockSyncedSlaves (3.17): BaseConfig retryAttempts = 3,
 	// retryInterval = 1500; RedissonLock.tryLockInnerAsync and

@@ -30,7 +30,10 @@ type Server struct {
 	counter int64
 	Replica sim.NodeID
 	durable keyspace // what AOF (fsync always) has on disk
-	dCount  int64
+	// fair is RFairLock's queues (fairlock.go), durableFair what the AOF
+	// has of them.
+	fair, durableFair fairQueues
+	dCount            int64
 	// replicaName is the node this server, when it starts as master,
 	// ships its writes to (redis mode's first server, with a replica);
 	// "" ships nowhere.
@@ -116,6 +119,7 @@ func (r *Server) Clone() sim.Process {
 	c := *r
 	c.keys = r.keys.clone()
 	c.durable = r.durable.clone()
+	c.fair, c.durableFair = r.fair.clone(), r.durableFair.clone()
 	c.waitState = r.waitState.clone()
 	c.latches = r.latches.clone()
 	return &c
@@ -150,6 +154,7 @@ func (r *Server) Crash(ctx sim.Ctx) {
 		}
 	}
 	r.durable, r.dCount = r.keys, r.counter
+	r.durableFair, r.fair = r.fair, nil
 	r.keys = nil
 	r.counter = 0
 	r.waits, r.woffs = nil, nil // blocked clients' connections die with the process
@@ -163,6 +168,7 @@ func (r *Server) Restart(ctx sim.Ctx, persist bool) {
 	if persist {
 		r.keys = r.durable.clone()
 		r.counter = r.dCount
+		r.fair = r.durableFair.clone()
 	}
 	// With Sentinel processes a restarted master comes back a master, as
 	// its own config file says, until Sentinel converts it
@@ -287,6 +293,10 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 		r.ship(ctx, replOf(m.Key, kv))
 	case OpLock:
+		if f, fair := fairTryOf(m); fair {
+			r.fairLockScript(ctx, from, m, f, &reply)
+			break
+		}
 		r.lockScript(ctx, from, m, &reply)
 	case OpUnlock:
 		r.unlockScript(ctx, m, &reply)

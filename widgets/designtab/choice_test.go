@@ -16,8 +16,9 @@ import (
 func TestOptionToggleOfAChoice(t *testing.T) {
 	c := designtab.OptionToggle(redissim.Client.Option)
 	require.True(t, c.IsChoice())
-	assert.Equal(t, []string{"redisson", "redisson-3.16", "plain"}, c.Values)
+	assert.Equal(t, []string{"redisson", "redisson-fair", "redisson-3.16", "plain"}, c.Values)
 	assert.Equal(t, "Redisson 4.7.0 RLock", c.ValueName("redisson"))
+	assert.Equal(t, "Redisson 4.7.0 RFairLock", c.ValueName("redisson-fair"))
 	assert.Equal(t, "Redisson 3.16.8 RLock (older)", c.ValueName("redisson-3.16"))
 	assert.Equal(t, "SET NX (redis.io recipe)", c.ValueName("plain"))
 	assert.Equal(t, "plain", c.ValueOf("SET NX (redis.io recipe)"))

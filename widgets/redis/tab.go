@@ -88,7 +88,7 @@ func redisProtocol(sc *sim.Scenario) []string {
 	client := redissim.Client.Of(sc)
 	if redissim.Replica.Of(sc) {
 		out = append(out, i18n.T("redis.proto.replica"))
-		if client == redissim.ClientRedisson {
+		if client == redissim.ClientRedisson || client == redissim.ClientRedissonFair {
 			out = append(out, i18n.F("redis.proto.wait", "t", strconv.FormatInt(redissim.SlavesSyncTimeout.Milliseconds(), 10)))
 		}
 		if n := redissim.Sentinels.Of(sc); n > 0 {
@@ -96,7 +96,7 @@ func redisProtocol(sc *sim.Scenario) []string {
 				"downAfter", widgets.ShortTime(redissim.DownAfter.Of(sc).D())))
 		}
 	}
-	timeout := map[string]string{redissim.ClientRedisson: "redis.proto.timeout", redissim.ClientRedisson316: "redis.proto.timeout316",
+	timeout := map[string]string{redissim.ClientRedisson: "redis.proto.timeout", redissim.ClientRedissonFair: "redis.proto.timeout", redissim.ClientRedisson316: "redis.proto.timeout316",
 		redissim.ClientPlain: "redis.proto.timeoutPlain"}[client]
 	return append(out, i18n.F(timeout, "t", widgets.ShortTime(redissim.RequestTimeout)))
 }
