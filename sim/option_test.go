@@ -265,7 +265,7 @@ func TestChoiceOption(t *testing.T) {
 	assert.Panics(t, func() { o.SetValue(back, true) }, "not a string")
 
 	for doc, want := range map[string]string{
-		`{"mode": "redis", "client": "jedis"}`:   `client: want one of redisson, redisson-3.16, plain, got "jedis"`,
+		`{"mode": "redis", "client": "jedis"}`:   `client: want one of redisson, redisson-fair, redisson-3.16, plain, got "jedis"`,
 		`{"mode": "redis", "client": true}`:      "client: want string, got bool",
 		`{"mode": "redlock", "client": "plain"}`: "client: only for redis (its lock client, Redisson or a plain SET NX one)",
 		`{"mode": "redis", "changes": [{"at": "1s", "set": {"client": "plain"}}]}`: "changes[0].set.client: cannot change during a run (one of " +
