@@ -246,7 +246,7 @@ func TestChoiceOption(t *testing.T) {
 	o := sim.OptionOf("redis", "client")
 	require.NotNil(t, o)
 	assert.Equal(t, sim.OptionChoice, o.Kind())
-	assert.Equal(t, []string{"redisson", "redisson-3.16", "plain"}, o.Values())
+	assert.Equal(t, []string{"redisson", "redisson-fair", "redisson-3.16", "plain"}, o.Values())
 	assert.Equal(t, "redisson", o.Default())
 	assert.False(t, o.IsOn(sc))
 

@@ -86,7 +86,7 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "redlock", "herd": true}`, `herd: only zookeeper and etcd have watches to herd`},
 	{`{"mode": "redlock", "plainDel": true}`, `plainDel: only for redis; Redlock always releases with compare-and-delete`},
 	{`{"mode": "redlock", "client": "plain"}`, `client: only for redis (its lock client, Redisson or a plain SET NX one)`},
-	{`{"mode": "redis", "client": "jedis"}`, `client: want one of redisson, redisson-3.16, plain, got "jedis"`},
+	{`{"mode": "redis", "client": "jedis"}`, `client: want one of redisson, redisson-fair, redisson-3.16, plain, got "jedis"`},
 	{`{"mode": "redlock", "faults": [{"at": "1s", "failover": "redis-1"}]}`, `faults[0].failover: Redlock masters have no replica to promote; use crash and restart`},
 	{`{"mode": "zookeeper", "plainDel": true}`, `plainDel: only for redis; a zookeeper client releases by deleting its own znode`},
 	{`{"mode": "zookeeper", "replica": true}`, `replica: only for redis; a zookeeper ensemble replicates every write (set nodes)`},
