@@ -46,10 +46,15 @@ var Tab = designtab.ModeTab{
 		"work", "pause", "latency", "clients", "clockDrift"},
 	Toggles: []string{dynamodbsim.CheckExpired.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
-		"ttl": func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max, s.Step = "dynamodbLease", "leaseDuration", 1, 60, 1 },
+		"ttl": func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Max, s.Step = "dynamodbLease", "leaseDuration", 1, 60, 1
+		},
 		dynamodbsim.HeartbeatPeriod.Key: func(s *designtab.SliderSpec) { s.Min, s.Max = 0.5, 20 },
 		dynamodbsim.RefreshPeriod.Key:   func(s *designtab.SliderSpec) { s.Min, s.Max, s.Step = 0.1, 5, 0.1 },
-		dynamodbsim.SafeTime.Key:        func(s *designtab.SliderSpec) { s.Max = 19 },
+		dynamodbsim.SafeTime.Key:        func(s *designtab.SliderSpec) { s.Label, s.Max = "safeTimeWithoutHeartbeat", 19 },
+	},
+	ToggleRules: map[string]func(*designtab.ToggleSpec){
+		dynamodbsim.CheckExpired.Key: func(t *designtab.ToggleSpec) { t.Label = "isExpired() check" },
 	},
 	Protocol: dynamodbProtocol,
 }
