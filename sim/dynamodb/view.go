@@ -33,6 +33,7 @@ type ClientView struct {
 	Since      time.Duration // since its last successful write, on its clock
 	Heartbeats int
 	Monitor    bool // the session monitor's thread is waiting for the danger zone
+	Paused     bool // the process is paused: its worker, heartbeat thread and monitor with it
 }
 
 // View is the DynamoDB lock: the table's item and every client's view of
@@ -63,7 +64,7 @@ func (dynamodbMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		}
 		mono := s.Nodes[i].Clock.Mono(s.Now())
 		cv := ClientView{Node: i, Rate: s.Nodes[i].Clock.Rate, Waiting: c.State == sim.StateWaiting,
-			Believes: c.State == sim.StateHolding && !c.Told(), Held: c.held, Heartbeats: c.heartbeats, Monitor: c.monitor}
+			Believes: c.State == sim.StateHolding && !c.Told(), Held: c.held, Heartbeats: c.heartbeats, Monitor: c.monitor, Paused: s.Nodes[i].Paused}
 		if cv.Waiting && c.seen {
 			cv.Seen, cv.SeenRVN, cv.SeenOwner = true, RVNString(c.seenOf.RVN), s.Nodes[c.seenOf.Owner].Name
 			cv.Left = c.seenOf.Lease - (mono - c.seenAt)

@@ -127,6 +127,8 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 			}
 			add(itemRow{text: i18n.F("dynamodb.client.holds", "client", name, "rvn", c.RVN, "since", widgets.ShortTime(c.Since), "rate", rate(c.Rate)), tone: t, bold: true, bar: -1})
 			switch {
+			case c.Held && c.Paused:
+				add(itemRow{text: i18n.T("dynamodb.client.heartbeatPaused"), tone: toneDanger, bar: -1})
 			case c.Held && c.Monitor:
 				add(itemRow{text: i18n.T("dynamodb.client.heartbeatingMonitor"), tone: toneMuted, bar: -1})
 			case c.Held:

@@ -74,7 +74,7 @@ func TestItemResizeLaysOutWithoutRebuilding(t *testing.T) {
 
 func TestItemShownInChinese(t *testing.T) {
 	widgettest.AssertShownInChinese(t, []widgettest.ChineseCase{
-		{Preset: "dynamodb-paused-holder", At: 15 * time.Second, Want: []string{"中的锁条目", "client-2 等待：看到", "按它的时钟 acquireLock 将在"}},
+		{Preset: "dynamodb-paused-holder", At: 15 * time.Second, Want: []string{"中的锁条目", "client-2 等待：看到", "按它的时钟 acquireLock 将在", "已停顿：心跳线程随之停顿"}},
 		{Preset: "dynamodb-happy-path", At: 29 * time.Second, Want: []string{"没有条目：锁空闲"}},
 	}, func() []widgettest.Picture { return []widgettest.Picture{NewItem()} }, func(s *sim.Snapshot) []string {
 		return []string{"no item: the lock is free", "its heartbeat thread renews the item"}
