@@ -11,11 +11,13 @@ import (
 	"sync"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/dynamodb"
 	"github.com/lockscope/lockscope/sim/etcd"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/designtab"
+	dynamodbtab "github.com/lockscope/lockscope/widgets/dynamodb"
 	etcdtab "github.com/lockscope/lockscope/widgets/etcd"
 	redistab "github.com/lockscope/lockscope/widgets/redis"
 	redlocktab "github.com/lockscope/lockscope/widgets/redlock"
@@ -40,6 +42,7 @@ func All() []Design {
 		{Sim: redis.Mode, Window: redistab.Tab},
 		{Sim: redlock.Mode, Window: redlocktab.Tab},
 		{Sim: zookeeper.Mode, Window: zookeepertab.Tab},
+		{Sim: dynamodb.Mode, Window: dynamodbtab.Tab},
 	}
 }
 

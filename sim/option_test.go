@@ -229,7 +229,7 @@ func TestRegisterModeChecksItsOptions(t *testing.T) {
 	}
 	// An option the others must refuse, with no words for it.
 	mute := sim.NewBool(sim.Option{Key: "mute"}, false).Option
-	assert.PanicsWithValue(t, "sim: mode etcd does not read mute, which mode options-test declares, and says nothing of why (Traits.Refusals)",
+	assert.PanicsWithValue(t, "sim: mode dynamodb does not read mute, which mode options-test declares, and says nothing of why (Traits.Refusals)",
 		func() { sim.RegisterMode(optionMode{name: "options-test", options: []*sim.Option{mute}}) })
 	assert.Empty(t, sim.OptionsOf("options-test"))
 }

@@ -20,9 +20,9 @@ var badScenarios = []struct{ doc, want string }{
 	{`not json`, `scenario: not a JSON object: invalid character 'o' in literal null (expecting 'u')`},
 	{`{"mode": "redis"} {}`, `scenario: unexpected data after the JSON object`},
 	{`null`, `scenario: not a JSON object`},
-	{`{}`, `mode: missing (one of redis, redlock, zookeeper, etcd)`},
+	{`{}`, `mode: missing (one of redis, redlock, zookeeper, etcd, dynamodb)`},
 	{`{"mode": 3}`, `mode: want a string, got 3`},
-	{`{"mode": "paxos"}`, `mode: unknown mode "paxos" (one of redis, redlock, zookeeper, etcd)`},
+	{`{"mode": "paxos"}`, `mode: unknown mode "paxos" (one of redis, redlock, zookeeper, etcd, dynamodb)`},
 	{`{"mode": "redis", "x": 1}`, `x: unknown field`},
 	{`{"mode": "redis", "clients": "two"}`, `clients: want int, got string`},
 	{`{"mode": "redis", "ttl": true}`, `ttl: want a duration such as "10s", got true`},
@@ -99,6 +99,19 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "etcd", "replica": true}`, `replica: only for redis; etcd replicates every write through raft`},
 	{`{"mode": "etcd", "sequential": true}`, `sequential: only for redlock`},
 	{`{"mode": "etcd", "watchdog": true}`, `watchdog: only for redis; an etcd session keeps its lease alive every TTL/3 by itself`},
+	{`{"mode": "dynamodb", "fencing": true}`, `fencing: the DynamoDB lock has no fencing token: its recordVersionNumber is a random UUID, not ordered, and guards only the lock item (awslabs/amazon-dynamodb-lock-client#1)`},
+	{`{"mode": "dynamodb", "plainDel": true}`, `plainDel: only for redis; the DynamoDB lock client releases with a DeleteItem conditioned on its owner and recordVersionNumber`},
+	{`{"mode": "dynamodb", "replica": true}`, `replica: only for redis; a DynamoDB table replicates inside AWS`},
+	{`{"mode": "dynamodb", "watchdog": true}`, `watchdog: only for redis and redlock; the DynamoDB lock client heartbeats every heartbeatPeriod by itself`},
+	{`{"mode": "dynamodb", "safeTime": "5s"}`, `safeTime: 5s: safeTimeWithoutHeartbeat must be greater than heartbeat frequency (5s)`},
+	{`{"mode": "dynamodb", "safeTime": "20s"}`, `safeTime: 20s: safeTimeWithoutHeartbeat must be less than the lock's lease duration (20s)`},
+	{`{"mode": "dynamodb", "safeTime": "2h"}`, `safeTime: 2h0m0s, want 0 to 1h`},
+	{`{"mode": "dynamodb", "heartbeatPeriod": "1ms"}`, `heartbeatPeriod: 1ms, want 10ms to 1m`},
+	{`{"mode": "dynamodb", "faults": [{"at": "1s", "failover": "dynamodb-1"}]}`, `faults[0].failover: a DynamoDB table fails over inside AWS: crash or partition dynamodb-1 instead`},
+	{`{"mode": "redis", "heartbeatPeriod": "1s"}`, `heartbeatPeriod: only for dynamodb (the lock client's heartbeat thread)`},
+	{`{"mode": "redis", "refreshPeriod": "1s"}`, `refreshPeriod: only for dynamodb (acquireLock's polling)`},
+	{`{"mode": "redis", "safeTime": "1s"}`, `safeTime: only for dynamodb (the session monitor's safeTimeWithoutHeartbeat)`},
+	{`{"mode": "redis", "checkExpired": true}`, `checkExpired: only for dynamodb`},
 	{`{"mode": "etcd", "faults": [{"at": "1s", "failover": "etcd-1"}]}`, `faults[0].failover: etcd members elect a new leader by themselves: crash the leader instead`},
 }
 
@@ -189,7 +202,7 @@ func TestErrorTextSaysAFieldsProblemInTheLanguage(t *testing.T) {
 		{`{"mode": "redis", "herd": true}`, "herd: 只有 zookeeper 和 etcd 有会引发羊群效应的 watch"},
 		{`{"mode": "etcd", "failoverAfter": "2s"}`, "failoverAfter: 只用于带副本的 redis（Sentinel 的延迟）"},
 		{`{"mode": "redlock", "fencing": true}`, "fencing: Redlock 没有 fencing 令牌：它的锁值是随机的，没有顺序，所以存储分不清旧持有者迟到的写入和新持有者的写入（Kleppmann，《How to do distributed locking》）"},
-		{`{"mode": "paxos"}`, `mode: 未知模式 "paxos"（可选 redis, redlock, zookeeper, etcd 之一）`},
+		{`{"mode": "paxos"}`, `mode: 未知模式 "paxos"（可选 redis, redlock, zookeeper, etcd, dynamodb 之一）`},
 	} {
 		_, err := sim.ParseScenario([]byte(tc.doc))
 		require.Error(t, err)

@@ -513,3 +513,24 @@ func TestStoryOfAStepPause(t *testing.T) {
 	assert.Equal(t, "break.when.step", r.Sentence.Parts["faults"].Parts["when"].Key)
 	assert.Equal(t, "granted", r.Sentence.Parts["faults"].Parts["when"].Args["step"])
 }
+
+// The DynamoDB lock's happy path is broken by pausing the holder: a waiter
+// takes the item over once the version has stood a whole leaseDuration on
+// its clock, and the paused holder's write lands after. The pause must
+// outlast most of the 20 s lease (the holder's 2 s of work and the
+// waiter's polling take the rest).
+func TestDynamoDBHappyPathIsBrokenByAPausedHolder(t *testing.T) {
+	sc := preset(t, "dynamodb-happy-path")
+	r := search(t, sc, Budget{Kinds: []sim.FaultKind{KindPause}, MaxFaults: 1}, 1, 0)
+	require.True(t, r.Found)
+	require.Len(t, r.Faults, 1)
+	f := r.Faults[0]
+	require.Equal(t, sim.FaultPause, f.Kind())
+	c, sum := runOf(t, r.Scenario)
+	require.False(t, sum.Safe)
+	i := slices.IndexFunc(c.Writes(), func(w sim.WriteRecord) bool { return w.Stale && w.Accepted })
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, f.Pause, c.NodeName(c.Writes()[i].Client), "the paused client is the stale writer")
+	assert.Greater(t, f.For.D(), sc.TTL.D()-2*sc.Work.D(), "the pause outlasts most of the lease")
+	assert.Less(t, f.For.D(), sc.TTL.D()+5*time.Second)
+}

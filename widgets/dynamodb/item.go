@@ -1,0 +1,261 @@
+package dynamodb
+
+import (
+	"fmt"
+	"image/color"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lockscope/lockscope/assets/i18n"
+	"github.com/lockscope/lockscope/sim"
+	dynamodbsim "github.com/lockscope/lockscope/sim/dynamodb"
+	"github.com/lockscope/lockscope/widgets"
+)
+
+// Item is the DynamoDB lock's state picture: the lock item as the table
+// holds it (partition key, ownerName, recordVersionNumber, leaseDuration),
+// and under it each client: the holder's version and how long since its
+// last write on its own clock, each waiter's last-seen version and how long
+// until, on its own clock, that version has stood a whole leaseDuration,
+// with a bar that empties as it runs.
+type Item struct {
+	widget.BaseWidget
+	view  *dynamodbsim.View
+	nodes []sim.NodeView
+	widgets.OnShow
+
+	renderer *itemRenderer
+}
+
+// NewItem returns an empty picture; SetSnapshot fills it.
+func NewItem() *Item {
+	it := &Item{}
+	it.ExtendBaseWidget(it)
+	return it
+}
+
+// SetSnapshot shows the DynamoDB view of a snapshot.
+func (it *Item) SetSnapshot(s *sim.Snapshot) {
+	if !it.Take(s) {
+		return
+	}
+	it.view, it.nodes = nil, nil
+	if s != nil {
+		it.view, it.nodes = dynamodbsim.ViewOf(s), s.Nodes
+	}
+	it.Refresh()
+}
+
+// CreateRenderer implements fyne.Widget.
+func (it *Item) CreateRenderer() fyne.WidgetRenderer {
+	r := &itemRenderer{it: it, texts: widgets.NewTextPool(itemTextSize, false), bold: widgets.NewTextPool(itemTextSize, true),
+		rects: widgets.NewRectPool()}
+	r.pools = widgets.Pools{r.rects, r.texts, r.bold}
+	it.renderer = r
+	r.Refresh()
+	return r
+}
+
+// tone is a row's colour.
+type tone uint8
+
+const (
+	toneText tone = iota
+	toneMuted
+	toneHolding
+	toneWaiting
+	toneDanger
+)
+
+// itemRow is one line of the picture, with a bar under it when bar ≥ 0
+// (the fraction of a lease still to run).
+type itemRow struct {
+	text string
+	tone tone
+	bold bool
+	bar  float32
+}
+
+// itemModel is what the picture shows, worked out before any size is
+// known.
+type itemModel struct{ rows []itemRow }
+
+// leaseFraction is the part of lease that left still is, within 0 and 1.
+func leaseFraction(left, lease time.Duration) float32 {
+	if lease <= 0 || left <= 0 {
+		return 0
+	}
+	return float32(min(float64(left)/float64(lease), 1))
+}
+
+// rate is a clock's rate error as a signed percentage.
+func rate(r float64) string { return fmt.Sprintf("%+.0f %%", r*100) }
+
+func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
+	var m itemModel
+	if v == nil {
+		return m
+	}
+	add := func(r itemRow) { m.rows = append(m.rows, r) }
+	table := dynamodbsim.TableName
+	if v.Table >= 0 && v.Table < len(nodes) {
+		table = nodes[v.Table].Name
+	}
+	add(itemRow{text: i18n.F("dynamodb.item.title", "table", table), bold: true, bar: -1})
+	if !v.Item.Exists {
+		add(itemRow{text: i18n.T("dynamodb.item.none"), tone: toneMuted, bar: -1})
+	} else {
+		add(itemRow{text: i18n.F("dynamodb.item.owner", "key", v.Item.Key, "owner", v.Item.Owner), bar: -1})
+		add(itemRow{text: i18n.F("dynamodb.item.rvn", "rvn", v.Item.RVN, "lease", widgets.ShortTime(v.Item.Lease)), bar: -1})
+		add(itemRow{text: i18n.F("dynamodb.item.age", "age", widgets.ShortTime(v.Item.Age)), tone: toneMuted, bar: -1})
+	}
+	add(itemRow{text: i18n.F("dynamodb.item.writes", "writes", v.Writes, "refused", v.Refused), tone: toneMuted, bar: -1})
+	for _, c := range v.Clients {
+		name := ""
+		if c.Node < len(nodes) {
+			name = nodes[c.Node].Name
+		}
+		switch {
+		case c.Believes || c.RVN != "":
+			t := toneHolding
+			if !c.Believes {
+				t = toneDanger
+			}
+			add(itemRow{text: i18n.F("dynamodb.client.holds", "client", name, "rvn", c.RVN, "since", widgets.ShortTime(c.Since), "rate", rate(c.Rate)), tone: t, bold: true, bar: -1})
+			switch {
+			case c.Held && c.Paused:
+				add(itemRow{text: i18n.T("dynamodb.client.heartbeatPaused"), tone: toneDanger, bar: -1})
+			case c.Held && c.Monitor:
+				add(itemRow{text: i18n.T("dynamodb.client.heartbeatingMonitor"), tone: toneMuted, bar: -1})
+			case c.Held:
+				add(itemRow{text: i18n.T("dynamodb.client.heartbeating"), tone: toneMuted, bar: -1})
+			case c.Believes:
+				add(itemRow{text: i18n.T("dynamodb.client.dropped"), tone: toneDanger, bar: -1})
+			default:
+				add(itemRow{text: i18n.T("dynamodb.client.told"), tone: toneDanger, bar: -1})
+			}
+		case c.Waiting && c.Seen:
+			lease := c.Left
+			if v.Item.Lease > 0 {
+				lease = v.Item.Lease
+			}
+			text := i18n.F("dynamodb.client.waiting", "client", name, "rvn", c.SeenRVN, "owner", c.SeenOwner, "left", widgets.ShortTime(c.Left), "rate", rate(c.Rate))
+			if c.Left <= 0 {
+				text = i18n.F("dynamodb.client.takeOver", "client", name, "rvn", c.SeenRVN, "rate", rate(c.Rate))
+			}
+			add(itemRow{text: text, tone: toneWaiting, bar: leaseFraction(c.Left, lease)})
+			add(itemRow{text: i18n.F("dynamodb.client.givesUp", "left", widgets.ShortTime(max(c.GivesUp, 0))), tone: toneMuted, bar: -1})
+		case c.Waiting:
+			add(itemRow{text: i18n.F("dynamodb.client.reading", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bar: -1})
+		default:
+			add(itemRow{text: i18n.F("dynamodb.client.idle", "client", name), tone: toneMuted, bar: -1})
+		}
+	}
+	return m
+}
+
+// Lengths of the picture, in points at widgets.BaseTextSize (times k).
+const (
+	itemTextSize = 12.5
+	itemRowH     = 19
+	itemBarH     = 8
+	itemBarGap   = 5
+	itemPad      = 8
+	itemMinW     = 300
+	itemMinH     = 120
+)
+
+// itemRefSize is the size the picture is drawn at its own sizes.
+var itemRefSize = fyne.NewSize(560, 360)
+
+// itemGeometry places the model's rows.
+type itemGeometry struct {
+	k      float32
+	ys     []float32 // each row's top
+	barW   float32
+	height float32
+}
+
+func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
+	k := widgets.GrowScale(size, itemRefSize, widgets.MostGrowth) * widgets.TextScale(th)
+	g := itemGeometry{k: k, barW: max(size.Width-2*itemPad*k, 40)}
+	y := itemPad * k
+	for _, r := range m.rows {
+		g.ys = append(g.ys, y)
+		y += itemRowH * k
+		if r.bar >= 0 {
+			y += itemBarH*k + itemBarGap*k
+		}
+	}
+	g.height = y + itemPad*k
+	return g
+}
+
+// DrawnHeight implements designtab.Drawn.
+func (it *Item) DrawnHeight(size fyne.Size) float32 {
+	if it.renderer == nil {
+		return size.Height
+	}
+	return min(itemLayout(it.renderer.model, size, it.Theme()).height, size.Height)
+}
+
+type itemRenderer struct {
+	it                *Item
+	refreshes, builds int
+	model             itemModel
+	colors            [5]color.Color
+	texts, bold       *widgets.Pool[*canvas.Text]
+	rects             *widgets.Pool[*canvas.Rectangle]
+	pools             widgets.Pools
+	objects           []fyne.CanvasObject
+}
+
+func (r *itemRenderer) Destroy() {}
+
+func (r *itemRenderer) MinSize() fyne.Size {
+	em := widgets.TextScale(r.it.Theme())
+	return fyne.NewSize(itemMinW*em, itemMinH*em)
+}
+
+func (r *itemRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+// Refresh builds the model (SetSnapshot calls it only for a new instant)
+// and takes the theme's colours, then lays them out.
+func (r *itemRenderer) Refresh() {
+	r.refreshes++
+	r.builds++
+	r.model = buildItemModel(r.it.view, r.it.nodes)
+	th := r.it.Theme()
+	r.colors = [5]color.Color{widgets.ThemeColor(th, theme.ColorNameForeground), widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
+		widgets.ColorHolding, widgets.ColorWaiting, widgets.ColorViolation}
+	r.Layout(r.it.Size())
+}
+
+// Layout places the pooled objects of the stored model in size.
+func (r *itemRenderer) Layout(size fyne.Size) {
+	r.pools.Reset()
+	g := itemLayout(r.model, size, r.it.Theme())
+	muted := r.colors[toneMuted]
+	for i, row := range r.model.rows {
+		pool := r.texts
+		if row.bold {
+			pool = r.bold
+		}
+		t := pool.Next()
+		widgets.ResizeText(t, itemTextSize*g.k)
+		widgets.PlaceText(t, widgets.FitText(row.text, itemTextSize*g.k, row.bold, g.barW), fyne.NewPos(itemPad*g.k, g.ys[i]), r.colors[row.tone])
+		if row.bar >= 0 {
+			y := g.ys[i] + itemRowH*g.k
+			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW, itemBarH*g.k), muted)
+			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW*row.bar, itemBarH*g.k), r.colors[row.tone])
+		}
+	}
+	if objs := r.pools.Finish(); objs != nil {
+		r.objects = objs
+		widgets.Repaint(r.it)
+	}
+}
