@@ -30,6 +30,7 @@ type redisClient struct {
 	armed    bool          // a timeout timer is pending
 	renewing bool
 	renewals int
+	reentry  reentry // the nested section of the reenter option (reenter.go)
 }
 
 func (c *redisClient) Clone() sim.Process { cp := *c; return &cp }
@@ -126,6 +127,9 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	req := c.pending
 	c.pending = sim.Msg{}
 	r := ReplyOf(m)
+	if c.reentryAnswer(ctx, req.Op, r) {
+		return
+	}
 	switch req.Op {
 	case OpLock, OpSet:
 		if c.State != sim.StateWaiting {
@@ -133,6 +137,7 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		}
 		if r.Op == OpOK {
 			c.Grant(ctx, r.Token, 0)
+			c.armReentry(ctx)
 			if Watchdog.Of(ctx.Scenario()) {
 				c.renewing = true
 				c.renewAfter(ctx)
@@ -185,6 +190,9 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		return
 	case sim.LoopBegin:
 		c.begin(ctx)
+		return
+	}
+	if c.fireReentry(ctx, t) {
 		return
 	}
 	switch t.Kind {
@@ -243,6 +251,7 @@ func (c *redisClient) finish(ctx sim.Ctx) { c.Write(ctx, c.Token) }
 // calls cancelExpirationRenewal whatever the script answers).
 func (c *redisClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
+	c.reentry = reentry{}
 	c.renewing = false
 	m := Command{Op: OpUnlock, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg()
 	if Client.Of(ctx.Scenario()) == ClientPlain {

@@ -30,6 +30,10 @@ var (
 	timerSentinel = sim.NewTimerKind("sentinel") // Sentinel's promotion order reaching the replica
 	timerTimeout  = sim.NewTimerKind("timeout")  // Redisson's client: the pending request's answer is due
 	timerWatchdog = sim.NewTimerKind("watchdog") // Redisson's client: time to extend the lease
+	// timerReenter and timerInnerUnlock are a holder's nested section
+	// (the reenter option): its second lock, then that inner unlock.
+	timerReenter     = sim.NewTimerKind("reenter")
+	timerInnerUnlock = sim.NewTimerKind("innerUnlock")
 )
 
 // Trace kinds of the Redis server, Sentinel and Redisson's client.

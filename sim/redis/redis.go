@@ -60,10 +60,10 @@ const DefaultFailoverAfter = 3 * time.Second
 
 func (redisMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
-// Validate has nothing of its own to check: the fields Redis does not
-// read are refused from its Traits, its options checked by their
-// declarations.
-func (redisMode) Validate(sc *sim.Scenario) error { return nil }
+// Validate checks reenter against the client and the work
+// (validateReenter); the fields Redis does not read are refused from its
+// Traits, its options checked by their declarations.
+func (redisMode) Validate(sc *sim.Scenario) error { return validateReenter(sc) }
 
 func (redisMode) Servers(sc *sim.Scenario) []string {
 	if Replica.Of(sc) {
