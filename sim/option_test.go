@@ -44,10 +44,10 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	shared := []string{"mode", "seed", "duration", "clients", "stagger", "rounds", "ttl", "work", "think",
 		"latency", "jitter", "fencing", "clockDrift", "tries", "retryDelay"}
 	for mode, own := range map[string][]string{
-		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client"},
+		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
-		"zookeeper": {"nodes", "respectSuspended", "herd"},
-		"etcd":      {"nodes", "preVote", "herd"},
+		"zookeeper": {"nodes", "respectSuspended", "herd", "reenter"},
+		"etcd":      {"nodes", "preVote", "herd", "reenter"},
 	} {
 		sc, err := sim.Defaults(mode)
 		require.NoError(t, err)

@@ -82,6 +82,14 @@ type NodeView struct {
 	// DetailWords is Detail as a translation key and its figures, so the
 	// window can say it in the reader's language; Detail stays English.
 	DetailWords Words
+	// Holds is a holder's hold count as its library counts re-entries
+	// (2 inside a nested section of its own lock, 1 outside it); 0 where
+	// the library keeps no count or the client holds nothing.
+	Holds int
+	// HoldWords is what the holder's library makes of its re-entry, said
+	// after its state on the state panel (a hold count, or a lock its
+	// inner unlock released); empty for nothing to say.
+	HoldWords Words
 }
 
 // Words is a sentence the simulator states as data: a key of

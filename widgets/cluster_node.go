@@ -3,6 +3,7 @@ package widgets
 import (
 	"image/color"
 	"math"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -199,6 +200,12 @@ func (o *nodeObjects) place(s nodeSpots) {
 func ClientStateText(n sim.NodeView) string {
 	switch n.State {
 	case sim.StateHolding:
+		if n.HoldWords.Key != "" {
+			return i18n.F("client.holdingSo", "so", Say(n.HoldWords, ""))
+		}
+		if n.Holds > 1 {
+			return i18n.F("client.holdingCount", "n", strconv.Itoa(n.Holds))
+		}
 		return i18n.T("client.holding")
 	case sim.StateWaiting:
 		return i18n.T("client.waiting")

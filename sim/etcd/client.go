@@ -74,6 +74,8 @@ type etcdClient struct {
 	watching    bool
 	watchAcked  bool
 	requery     bool
+
+	reentry reentry // the nested section of the reenter option (reenter.go)
 }
 
 func (c *etcdClient) Clone() sim.Process {
@@ -347,6 +349,9 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		c.failed(ctx, ErrorOf(m))
 		return
 	}
+	if c.reentryAnswer(ctx, m) {
+		return
+	}
 	switch c.phase {
 	case phGrant:
 		g := LeaseCallOf(m)
@@ -486,6 +491,7 @@ func (c *etcdClient) acquired(ctx sim.Ctx) {
 			sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
 	}
 	c.Grant(ctx, c.myRev, 0)
+	c.armReentry(ctx)
 }
 
 // failed handles an error or a timeout of the outstanding call: the
@@ -498,6 +504,9 @@ func (c *etcdClient) failed(ctx sim.Ctx, why etcdErr) {
 		c.resending = true
 		jitter := 1 + 0.1*(2*ctx.Rand().Float64()-1)
 		ctx.After(time.Duration(float64(retryBackoff)*jitter), sim.Timer{Kind: timerResend, Seq: c.seq})
+		return
+	}
+	if c.reentryFailed(ctx) {
 		return
 	}
 	switch c.phase {
@@ -545,6 +554,9 @@ func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		return
 	case sim.LoopBegin:
 		c.begin(ctx)
+		return
+	}
+	if c.fireReentry(ctx, t) {
 		return
 	}
 	switch t.Kind {
@@ -598,7 +610,8 @@ func (c *etcdClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 	case timerReunlock:
 		if !c.busy() && c.phase == phUnlock {
-			c.call(ctx, sim.Msg{Op: OpDelete, Key: c.myKey}, phUnlock)
+			key, _ := c.mutexKey()
+			c.call(ctx, sim.Msg{Op: OpDelete, Key: key}, phUnlock)
 		}
 	}
 }
@@ -611,12 +624,14 @@ func (c *etcdClient) finish(ctx sim.Ctx) { c.Write(ctx, c.myRev) }
 
 // write is the fenced write: Txn(If(mutex.IsOwner()).Then(Put(storage))).
 func (c *etcdClient) write(ctx sim.Ctx) {
-	c.call(ctx, Txn{Kind: TxnWrite, Key: c.myKey, Rev: c.myRev}.Msg(), phWrite)
+	key, rev := c.mutexKey()
+	c.call(ctx, Txn{Kind: TxnWrite, Key: key, Rev: rev}.Msg(), phWrite)
 }
 
 func (c *etcdClient) unlock(ctx sim.Ctx) {
 	c.Release(ctx)
-	c.call(ctx, sim.Msg{Op: OpDelete, Key: c.myKey}, phUnlock)
+	key, _ := c.mutexKey()
+	c.call(ctx, sim.Msg{Op: OpDelete, Key: key}, phUnlock)
 }
 
 func (c *etcdClient) afterUnlock(ctx sim.Ctx) {

@@ -108,9 +108,10 @@ func (etcdMode) Traits() sim.Traits { return etcdTraits }
 // Defaults: pre-vote on is its option's default (options.go).
 func (etcdMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
-// Validate has nothing of its own to check: its options are checked by
-// their declarations (the number of members).
-func (etcdMode) Validate(sc *sim.Scenario) error { return nil }
+// Validate checks that reenter's inner section ends before the work
+// does; its options are checked by their declarations (the number of
+// members).
+func (etcdMode) Validate(sc *sim.Scenario) error { return checkNested(sc) }
 
 func (etcdMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, Nodes.Of(sc))

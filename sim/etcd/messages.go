@@ -55,18 +55,20 @@ var (
 
 // Timer kinds of etcd's members and clientv3's client.
 var (
-	timerRPC             = sim.NewTimerKind("rpc")      // the pending call's context deadline (or its retry); Seq is the call
-	timerKeepAlive       = sim.NewTimerKind("ka")       // clientv3's sendKeepAliveLoop: the next keepalive is due; Seq is the stream's generation
-	timerLeaseDeadline   = sim.NewTimerKind("deadline") // clientv3's deadlineLoop: has the lease's deadline passed?
-	timerKeepAliveReopen = sim.NewTimerKind("kareopen") // re-open a broken keepalive stream
-	timerWatchTimeout    = sim.NewTimerKind("wtimeout") // the watch's creation is due; Seq is the watch
-	timerResend          = sim.NewTimerKind("resend")   // retry a call refused by an unavailable member; Seq is the call
-	timerRewrite         = sim.NewTimerKind("rewrite")  // try the guarded write again
-	timerReunlock        = sim.NewTimerKind("reunlock") // try the unlock again
-	timerTick            = sim.NewTimerKind("tick")     // a member's raft tick (a Ctx.Tick)
-	timerLessor          = sim.NewTimerKind("lessor")   // the lessor's runLoop looks for expired leases (a Ctx.Tick)
-	timerRequest         = sim.NewTimerKind("req")      // a member gives up on a request it proposed (ReqTimeout); Seq is the request
-	timerWaitLeader      = sim.NewTimerKind("waitlead") // a request waits for a leader; Seq is the request
+	timerReenter         = sim.NewTimerKind("reenter")     // the holder's second Lock (the reenter option); Seq is the round
+	timerInnerUnlock     = sim.NewTimerKind("innerUnlock") // the holder's inner Unlock; Seq is the round
+	timerRPC             = sim.NewTimerKind("rpc")         // the pending call's context deadline (or its retry); Seq is the call
+	timerKeepAlive       = sim.NewTimerKind("ka")          // clientv3's sendKeepAliveLoop: the next keepalive is due; Seq is the stream's generation
+	timerLeaseDeadline   = sim.NewTimerKind("deadline")    // clientv3's deadlineLoop: has the lease's deadline passed?
+	timerKeepAliveReopen = sim.NewTimerKind("kareopen")    // re-open a broken keepalive stream
+	timerWatchTimeout    = sim.NewTimerKind("wtimeout")    // the watch's creation is due; Seq is the watch
+	timerResend          = sim.NewTimerKind("resend")      // retry a call refused by an unavailable member; Seq is the call
+	timerRewrite         = sim.NewTimerKind("rewrite")     // try the guarded write again
+	timerReunlock        = sim.NewTimerKind("reunlock")    // try the unlock again
+	timerTick            = sim.NewTimerKind("tick")        // a member's raft tick (a Ctx.Tick)
+	timerLessor          = sim.NewTimerKind("lessor")      // the lessor's runLoop looks for expired leases (a Ctx.Tick)
+	timerRequest         = sim.NewTimerKind("req")         // a member gives up on a request it proposed (ReqTimeout); Seq is the request
+	timerWaitLeader      = sim.NewTimerKind("waitlead")    // a request waits for a leader; Seq is the request
 )
 
 // Trace kinds of etcd's members and clientv3 (besides the core's, such as

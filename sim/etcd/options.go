@@ -29,7 +29,18 @@ var (
 	// just before its own.
 	Herd = sim.NewBool(sim.Option{Key: "herd", Refusal: sim.OnlyReaders("herd", "field.herd", "only %s have watches to herd"),
 		Words: "herd", Describe: sim.DescribeWhenOn}, false)
+	// Reenter is a holder locking its Mutex again with the same session:
+	// this far into its work it calls Lock again, and as long again later
+	// Unlock; the outer section works on to its end. 0 (the default)
+	// never re-enters. The Mutex keeps no count (reenter.go). Redis and
+	// ZooKeeper declare the same key.
+	Reenter = sim.NewDuration(sim.Option{Key: "reenter",
+		Refusal: sim.OnlyReaders("reenter", "field.onlyFor", "only for %s"),
+		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
 )
 
 // options are etcd's, in their order.
-var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option}
+var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option, Reenter.Option}
+
+// The parameter line says reenter only when it is set.
+func init() { Reenter.Applies = Reenter.IsOn }

@@ -103,6 +103,7 @@ func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		}
 		snap.Nodes[i].Session = c.session()
 		snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s)
+		snap.Nodes[i].HoldWords = c.holdWords()
 		if c.watching && !s.Nodes[i].Crashed {
 			v.Watches = append(v.Watches, sim.Watch{Client: s.Nodes[i].Name, Path: c.watchKey})
 		}

@@ -54,6 +54,7 @@ type redisClient struct {
 	noSyncs   int   // ServiceManager.execute's attempts after NoSyncedSlavesException
 	unlocking bool  // the pending unlock is handleNoSync's, after a lock no replica acknowledged
 	latch     UnlockLatch
+	reentry  reentry // the nested section of the reenter option (reenter.go)
 }
 
 func (c *redisClient) Clone() sim.Process { cp := *c; return &cp }
@@ -239,6 +240,9 @@ func (c *redisClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 
 // answered2 acts on the answer r to the command req.
 func (c *redisClient) answered2(ctx sim.Ctx, req sim.Msg, r Reply) {
+	if c.reentryAnswer(ctx, req.Op, r) {
+		return
+	}
 	switch req.Op {
 	case OpLock, OpSet:
 		if c.State != sim.StateWaiting {
@@ -247,6 +251,7 @@ func (c *redisClient) answered2(ctx sim.Ctx, req sim.Msg, r Reply) {
 		if r.Op == OpOK {
 			c.noSyncs = 0
 			c.Grant(ctx, r.Token, 0)
+			c.armReentry(ctx)
 			if Watchdog.Of(ctx.Scenario()) {
 				c.renewing = true
 				c.renewAfter(ctx)
@@ -382,6 +387,9 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		c.begin(ctx)
 		return
 	}
+	if c.fireReentry(ctx, t) {
+		return
+	}
 	switch t.Kind {
 	case sim.TimerRetry:
 		if c.State == sim.StateWaiting {
@@ -484,6 +492,7 @@ func (c *redisClient) finish(ctx sim.Ctx) { c.Write(ctx, c.Token) }
 // calls cancelExpirationRenewal whatever the script answers).
 func (c *redisClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
+	c.reentry = reentry{}
 	c.renewing = false
 	c.pending = sim.Msg{}
 	c.unlocking, c.noSyncs = false, 0

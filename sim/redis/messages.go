@@ -43,6 +43,10 @@ var (
 	timerWait     = sim.NewTimerKind("wait")     // the server: a blocked WAIT's timeout; Seq is the WAIT's id
 	timerResend   = sim.NewTimerKind("resend")   // Redisson's client: retryDelay has passed, the timed-out command goes again
 	timerNoSync   = sim.NewTimerKind("nosync")   // Redisson's client: ServiceManager.execute's next attempt after NoSyncedSlavesException
+	// timerReenter and timerInnerUnlock are a holder's nested section
+	// (the reenter option): its second lock, then that inner unlock.
+	timerReenter     = sim.NewTimerKind("reenter")
+	timerInnerUnlock = sim.NewTimerKind("innerUnlock")
 )
 
 // Trace kinds of the Redis server, Sentinel and Redisson's client.

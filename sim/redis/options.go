@@ -70,12 +70,24 @@ var (
 		}
 		return nil
 	})
+	// Reenter is a holder taking its own lock again (Redisson's RLock is
+	// reentrant): this far into its work it locks again, and as long
+	// again later it unlocks that inner hold; the outer section works on
+	// to its end. 0 (the default) never re-enters. Declared with the same
+	// key by ZooKeeper and etcd; Redlock refuses it (redsync's Mutex is
+	// not reentrant).
+	Reenter = sim.NewDuration(sim.Option{Key: "reenter",
+		Refusal: sim.OnlyReaders("reenter", "field.onlyFor", "only for %s"),
+		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )
 
 // options are Redis's, in their order.
-var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Option, DownAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option}
+var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Option, DownAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option, Reenter.Option}
+
+// The parameter line says reenter only when it is set.
+func init() { Reenter.Applies = Reenter.IsOn }
 
 // The values of Client.
 const (

@@ -49,11 +49,11 @@ const DefaultFailoverAfter = 3 * time.Second
 
 func (redisMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
-// Validate has nothing of its own to check: the fields Redis does not
-// read are refused from its Traits, its options checked by their
-// declarations (sentinels without a replica, like failoverAfter, apply
-// to nothing: Servers adds no Sentinel).
-func (redisMode) Validate(sc *sim.Scenario) error { return nil }
+// Validate checks reenter against the client and the work
+// (validateReenter); the fields Redis does not read are refused from its
+// Traits, its options checked by their declarations (sentinels without a
+// replica, like failoverAfter, apply to nothing: Servers adds no Sentinel).
+func (redisMode) Validate(sc *sim.Scenario) error { return validateReenter(sc) }
 
 // Servers are the master, its replica and, with sentinels, the Sentinel
 // processes (sentinel.go).

@@ -49,6 +49,7 @@ func (redisMode) View(s *sim.Sim, snap *sim.Snapshot) {
 	for i := range s.Nodes {
 		if c, ok := s.Nodes[i].Proc.(*redisClient); ok {
 			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail()
+			snap.Nodes[i].Holds = c.Reentered()
 		}
 	}
 	snap.Design = v

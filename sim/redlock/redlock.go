@@ -129,6 +129,12 @@ var redlockTraits = sim.Traits{
 		"fencing":  ErrFencing,
 		"replica":  sim.FieldErr("replica", sim.Say("field.redlockReplica"), "Redlock masters are independent and have no replica; use redis mode for one"),
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.redlockPlainDel"), "only for redis; Redlock always releases with compare-and-delete"),
+		// redsync's Mutex is not reentrant (go-redsync/redsync v4.17.0,
+		// mutex.go: lockContext draws a new value and SET NX fails
+		// against its own key on every master; it retries its tries and
+		// returns ErrFailed or ErrTaken, m.value unchanged).
+		"reenter": sim.FieldErr("reenter", sim.Say("field.redlockReenter"),
+			"redsync's Mutex is not reentrant: a second Lock draws a new value, SET NX fails against its own key on every master, and after its tries it returns ErrFailed"),
 	},
 }
 

@@ -76,6 +76,8 @@ type zkClient struct {
 	ourSeq   int64
 	watching string
 	toDelete []string // guaranteed deletes still to do
+	// lockCount is InterProcessMutex's LockData.lockCount (reenter.go).
+	lockCount int
 }
 
 // Clone implements Process.
@@ -478,6 +480,7 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 	case i == 0:
 		c.step = ""
 		c.Grant(ctx, c.ourSeq, 0)
+		c.armReentry(ctx)
 	case Herd.Of(ctx.Scenario()):
 		c.step = zkStepWait // the getChildren watch is set
 	default:
@@ -523,6 +526,9 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		return
 	case sim.LoopBegin:
 		c.begin(ctx)
+		return
+	}
+	if c.fireReentry(ctx, t) {
 		return
 	}
 	mono := ctx.Mono()
@@ -603,6 +609,7 @@ func (c *zkClient) finish(ctx sim.Ctx) {
 // a guaranteed delete of our znode, then think.
 func (c *zkClient) release(ctx sim.Ctx) {
 	c.Release(ctx)
+	c.lockCount = 0
 	if c.ourPath != "" {
 		c.toDelete = append(c.toDelete, LockPath+"/"+c.ourPath)
 		c.flushDeletes(ctx)

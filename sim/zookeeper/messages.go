@@ -90,16 +90,18 @@ const (
 
 // Timer kinds of the ZooKeeper servers and of the client (its handle and Curator).
 var (
-	timerDial         = sim.NewTimerKind("dial")     // a reconnect dials after its random delay; Seq is the connection
-	timerRefused      = sim.NewTimerKind("refused")  // a crashed server's kernel refused the connection; Seq is the connection
-	timerRead         = sim.NewTimerKind("read")     // ClientCnxn's read or connect timeout; Seq is the read generation
-	timerPing         = sim.NewTimerKind("ping")     // the client's next ping is due; Seq is the connection
-	timerLost         = sim.NewTimerKind("lost")     // Curator: the session timeout passed since SUSPENDED, on the wall clock; Seq is the suspension
-	timerElection     = sim.NewTimerKind("fle")      // fast leader election: no notification within the timeout; Seq is the era
-	timerFinalize     = sim.NewTimerKind("finalize") // fast leader election: the finalize wait after a quorum agrees; Seq is the era
-	timerFollowerInfo = sim.NewTimerKind("finfo")    // a follower sends FOLLOWERINFO again; Seq is the era
-	timerTick         = sim.NewTimerKind("tick")     // half a tickTime: the leader pings, a follower checks the sync limit; Seq is the era
-	timerExpire       = sim.NewTimerKind("expire")   // the leader's session tracker: the next expiry interval; Seq is the era
+	timerReenter      = sim.NewTimerKind("reenter")     // the holder's acquire() again (the reenter option); Seq is the round
+	timerInnerUnlock  = sim.NewTimerKind("innerUnlock") // the holder's inner release(); Seq is the round
+	timerDial         = sim.NewTimerKind("dial")        // a reconnect dials after its random delay; Seq is the connection
+	timerRefused      = sim.NewTimerKind("refused")     // a crashed server's kernel refused the connection; Seq is the connection
+	timerRead         = sim.NewTimerKind("read")        // ClientCnxn's read or connect timeout; Seq is the read generation
+	timerPing         = sim.NewTimerKind("ping")        // the client's next ping is due; Seq is the connection
+	timerLost         = sim.NewTimerKind("lost")        // Curator: the session timeout passed since SUSPENDED, on the wall clock; Seq is the suspension
+	timerElection     = sim.NewTimerKind("fle")         // fast leader election: no notification within the timeout; Seq is the era
+	timerFinalize     = sim.NewTimerKind("finalize")    // fast leader election: the finalize wait after a quorum agrees; Seq is the era
+	timerFollowerInfo = sim.NewTimerKind("finfo")       // a follower sends FOLLOWERINFO again; Seq is the era
+	timerTick         = sim.NewTimerKind("tick")        // half a tickTime: the leader pings, a follower checks the sync limit; Seq is the era
+	timerExpire       = sim.NewTimerKind("expire")      // the leader's session tracker: the next expiry interval; Seq is the era
 )
 
 // Trace kinds of the ensemble and of the ZooKeeper handle and Curator's

@@ -26,7 +26,18 @@ var (
 	// directory instead of its predecessor.
 	Herd = sim.NewBool(sim.Option{Key: "herd", Refusal: sim.OnlyReaders("herd", "field.herd", "only %s have watches to herd"),
 		Words: "herd", Describe: sim.DescribeWhenOn}, false)
+
+	// Reenter is a holder taking its own lock again: this far into its
+	// work it calls acquire() again, and as long again later release();
+	// the outer section works on to its end. 0 (the default) never
+	// re-enters. Redis and etcd declare the same key.
+	Reenter = sim.NewDuration(sim.Option{Key: "reenter",
+		Refusal: sim.OnlyReaders("reenter", "field.onlyFor", "only for %s"),
+		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
 )
 
 // options are ZooKeeper's, in their order.
-var options = []*sim.Option{Nodes.Option, RespectSuspended.Option, Herd.Option}
+var options = []*sim.Option{Nodes.Option, RespectSuspended.Option, Herd.Option, Reenter.Option}
+
+// The parameter line says reenter only when it is set.
+func init() { Reenter.Applies = Reenter.IsOn }

@@ -160,6 +160,9 @@ func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		if c, ok := s.Nodes[i].Proc.(*zkClient); ok {
 			snap.Nodes[i].Session = c.cstate
 			snap.Nodes[i].Detail, snap.Nodes[i].DetailWords = c.detail(s, sim.NodeID(i))
+			if c.State == sim.StateHolding {
+				snap.Nodes[i].Holds = c.Reentered()
+			}
 		}
 	}
 	snap.Design = v

@@ -145,9 +145,10 @@ func (zkMode) Traits() sim.Traits { return zkTraits }
 
 func (zkMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
-// Validate has nothing of its own to check: its options are checked by
-// their declarations (the size of the ensemble).
-func (zkMode) Validate(sc *sim.Scenario) error { return nil }
+// Validate checks that reenter's inner section ends before the work
+// does; its options are checked by their declarations (the size of the
+// ensemble).
+func (zkMode) Validate(sc *sim.Scenario) error { return checkNested(sc) }
 
 func (zkMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, Nodes.Of(sc))
