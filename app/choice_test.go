@@ -27,7 +27,7 @@ func TestTheClientIsASelectThatUndoAndRestartKeep(t *testing.T) {
 	require.NotNil(t, sel, "the client is a select")
 	assert.NotContains(t, v.controls.toggles, "client", "not a check box")
 	assert.Contains(t, v.controls.toggleCells(), sel, "among the toggles")
-	assert.Equal(t, []string{"Redisson 4.7.0 RLock", "Redisson 3.16.8 RLock (older)", "SET NX (redis.io recipe)"}, sel.Options)
+	assert.Equal(t, []string{"Redisson 4.7.0 RLock", "Redisson 4.7.0 RFairLock", "Redisson 3.16.8 RLock (older)", "SET NX (redis.io recipe)"}, sel.Options)
 	assert.Equal(t, "Redisson 4.7.0 RLock", sel.Selected)
 	assert.Equal(t, "toggle.client.tip", sel.TipText())
 	assert.Contains(t, i18n.T(sel.TipText()), "Redisson 4.7.0 RLock", "the tip names each value")
@@ -55,6 +55,6 @@ func TestTheClientIsASelectThatUndoAndRestartKeep(t *testing.T) {
 
 	inChinese(t, w)
 	v = w.tab("redis")
-	assert.Equal(t, []string{"Redisson 4.7.0 RLock", "Redisson 3.16.8 RLock（旧版）", "SET NX（redis.io 方案）"}, v.controls.choices["client"].Options)
+	assert.Equal(t, []string{"Redisson 4.7.0 RLock", "Redisson 4.7.0 RFairLock", "Redisson 3.16.8 RLock（旧版）", "SET NX（redis.io 方案）"}, v.controls.choices["client"].Options)
 	assert.Equal(t, "SET NX（redis.io 方案）", v.controls.choices["client"].Selected)
 }
