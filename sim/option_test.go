@@ -46,8 +46,8 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	for mode, own := range map[string][]string{
 		"redis":     {"replica", "failoverAfter", "watchdog", "plainDel", "client"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
-		"zookeeper": {"nodes", "respectSuspended", "herd"},
-		"etcd":      {"nodes", "preVote", "herd"},
+		"zookeeper": {"nodes", "respectSuspended", "herd", "use", "leadPeriods"},
+		"etcd":      {"nodes", "preVote", "herd", "use", "leadPeriods"},
 	} {
 		sc, err := sim.Defaults(mode)
 		require.NoError(t, err)
