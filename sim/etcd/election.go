@@ -53,7 +53,7 @@ func (c *etcdClient) electionNextPeriod(ctx sim.Ctx) bool {
 	c.periods++
 	if n := LeadPeriods.Of(sc); n > 0 && c.periods >= n {
 		if ctx.Tracing() {
-			ctx.TraceSaid(traceLock, "Resign", "Resign(): "+strconv.Itoa(c.periods)+" periods led",
+			ctx.TraceSaid(traceLock, "Resign", "Resign(): "+strconv.Itoa(c.periods)+" periods led, it deletes "+c.myKey,
 				sim.Say("note.etcd.resign", "n", strconv.Itoa(c.periods), "key", c.myKey))
 		}
 		return false

@@ -133,9 +133,9 @@ func (c *zkClient) latchFinish(ctx sim.Ctx) bool {
 	switch {
 	case c.flagLost:
 		c.ourPath, c.step = "", ""
-		c.Lost(ctx, "hasLeadership() is false (LOST): it does not write", sim.Say("note.zk.notLeaderNoWrite"))
+		c.Lost(ctx, "hasLeadership() is false (LOST): it does not write", sim.Say("note.zk.notLeaderNoWrite", "why", SessionLost))
 	case c.flagSuspended && RespectSuspended.Of(ctx.Scenario()):
-		c.Stop(ctx, "hasLeadership() is false (SUSPENDED): it does not write", sim.Say("note.zk.notLeaderNoWrite"))
+		c.Stop(ctx, "hasLeadership() is false (SUSPENDED): it does not write", sim.Say("note.zk.notLeaderNoWrite", "why", SessionSuspended))
 	default:
 		c.Write(ctx, c.Token)
 	}
