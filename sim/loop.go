@@ -64,6 +64,21 @@ func (l *Loop) Grant(ctx Ctx, token int64, validity time.Duration) {
 	ctx.Sim().reached(ctx.ID(), StepGranted, l.Round)
 }
 
+// Again starts the next period of a leader's work in the same grant (an
+// election's leader leads until it fails, is cut off or resigns, working
+// period after period): a read of the protected value, then the work,
+// without a new grant. A holder that is not holding or has stopped is
+// left as it is.
+func (l *Loop) Again(ctx Ctx) {
+	if l.State != StateHolding || l.stopped {
+		return
+	}
+	if !valueInLockService(ctx.Scenario()) {
+		l.storageSend(ctx, OpRead, l.Token)
+	}
+	l.work = ctx.Exec(ctx.Scenario().Work.D(), Timer{Kind: timerWork})
+}
+
 // Write is the end of the work: the client has made its last check and
 // now sends its write to the storage. A fault tied to "before-write"
 // strikes here, after the check: a pause holds the write back until it

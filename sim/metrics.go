@@ -145,9 +145,16 @@ type Metrics struct {
 	// acquisitions (the herd effect's cost), null before the first.
 	MessagesPerAcquisition *float64 `json:"messagesPerAcquisition"`
 	// GrantsPerSecond is the acquisitions per second of the run so far.
-	GrantsPerSecond float64         `json:"grantsPerSecond"`
-	Fairness        Fairness        `json:"fairness"`
-	Clients         []ClientMetrics `json:"clients"`
+	GrantsPerSecond float64 `json:"grantsPerSecond"`
+	// SeveralHoldersMs is the time, from 0 to the instant, during which
+	// two or more clients believed they held the lock or led at once (two
+	// leaders of an election); NoHolderMs the time none did (no leader).
+	// Together they say an election's price: split brain against
+	// vacancy.
+	SeveralHoldersMs float64         `json:"severalHoldersMs"`
+	NoHolderMs       float64         `json:"noHolderMs"`
+	Fairness         Fairness        `json:"fairness"`
+	Clients          []ClientMetrics `json:"clients"`
 }
 
 // rate is n over d as a figure of three decimals, nil for d == 0.
@@ -251,7 +258,29 @@ func (c *Checker) metrics(t time.Duration, messages int) Metrics {
 		m.GrantsPerSecond = Round3(float64(m.Run.Acquisitions) / t.Seconds())
 	}
 	m.Fairness = c.fairness(t, waits, longest, names)
+	m.SeveralHoldersMs, m.NoHolderMs = c.occupancy(t)
 	return m
+}
+
+// occupancy is the time up to t with two or more believers at once and
+// the time with none.
+func (c *Checker) occupancy(t time.Duration) (several, none float64) {
+	var all []Interval
+	for _, bs := range c.Beliefs(t) {
+		for _, iv := range bs {
+			if iv.To > iv.From {
+				all = append(all, iv)
+			}
+		}
+	}
+	held := time.Duration(0)
+	for _, iv := range union(all) {
+		held += iv.To - iv.From
+	}
+	for _, iv := range c.Overlaps(t) {
+		several += Ms(iv.To - iv.From)
+	}
+	return Round3(several), Round3(Ms(max(0, t-held)))
 }
 
 // finishRates fills the rates of a client's counts.

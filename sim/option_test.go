@@ -46,8 +46,8 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	for mode, own := range map[string][]string{
 		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
-		"zookeeper": {"nodes", "respectSuspended", "herd", "reenter"},
-		"etcd":      {"nodes", "preVote", "herd", "reenter"},
+		"zookeeper": {"nodes", "respectSuspended", "herd", "use", "leadPeriods", "reenter"},
+		"etcd":      {"nodes", "preVote", "herd", "use", "leadPeriods", "reenter"},
 	} {
 		sc, err := sim.Defaults(mode)
 		require.NoError(t, err)

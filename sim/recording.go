@@ -163,7 +163,7 @@ func tooBig(s *Sim, projected, limit float64) error {
 	return FieldErr("duration",
 		say("record.tooBig", "value", s.end.String(), "events", millions(projected),
 			"limit", millions(limit), "fit", fit.String()),
-		"%s of this scenario is about %s million events, more than the %s million a recording keeps with seeks under 50 ms: shorten duration to %s or less, or use fewer clients",
+		"%s of this scenario is about %s million events, more than the %s million a recording keeps with seeks under 50 ms: shorten duration to %s or less, or take fewer clients",
 		s.end, millions(projected), millions(limit), fit)
 }
 

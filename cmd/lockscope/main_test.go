@@ -116,7 +116,7 @@ func TestRunJSONHasExactlyTheContractFields(t *testing.T) {
 	}, keys)
 	var metrics map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(obj["metrics"], &metrics))
-	assert.ElementsMatch(t, []string{"run", "messagesPerAcquisition", "grantsPerSecond", "fairness", "clients"}, keysOf(metrics))
+	assert.ElementsMatch(t, []string{"run", "messagesPerAcquisition", "grantsPerSecond", "severalHoldersMs", "noHolderMs", "fairness", "clients"}, keysOf(metrics))
 	var run map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(metrics["run"], &run))
 	assert.ElementsMatch(t, []string{"rounds", "acquisitions", "gaveUp", "waiting", "acquireSuccessRate", "tries", "failedTries",

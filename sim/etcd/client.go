@@ -67,6 +67,8 @@ type etcdClient struct {
 	myKey string
 	myRev int64
 
+	periods int // election use: periods of work led since Campaign returned (election.go)
+
 	watchID     int64
 	watchKey    string
 	watchPrefix bool
@@ -368,7 +370,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case phAcquire:
 		r := TxnRespOf(m)
 		c.myRev = r.Rev
-		if r.OwnerRev == c.myRev || r.OwnerKey == "" {
+		if (r.OwnerRev == c.myRev || r.OwnerKey == "") && !campaignWaits(ctx.Scenario()) {
 			c.acquired(ctx)
 			return
 		}
@@ -384,6 +386,10 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		r := RangeRespOf(m)
 		if r.Key == "" {
 			c.cancelWatch(ctx)
+			if !campaignChecks(ctx.Scenario()) {
+				c.acquired(ctx) // Campaign returns (election.go)
+				return
+			}
 			c.call(ctx, Range{Kind: RangeKey, Key: c.myKey}.Msg(), phCheck)
 			return
 		}
@@ -486,6 +492,7 @@ func (c *etcdClient) watchEvent(ctx sim.Ctx, m *sim.Msg) {
 func (c *etcdClient) acquired(ctx sim.Ctx) {
 	c.cancelWatch(ctx)
 	c.phase = phWork
+	c.periods = 0
 	if ctx.Tracing() {
 		ctx.TraceSaid(traceLock, "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
 			sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))
@@ -629,6 +636,9 @@ func (c *etcdClient) write(ctx sim.Ctx) {
 }
 
 func (c *etcdClient) unlock(ctx sim.Ctx) {
+	if c.electionNextPeriod(ctx) {
+		return // the leader works on (election.go)
+	}
 	c.Release(ctx)
 	key, _ := c.mutexKey()
 	c.call(ctx, sim.Msg{Op: OpDelete, Key: key}, phUnlock)

@@ -29,6 +29,25 @@ var (
 	// just before its own.
 	Herd = sim.NewBool(sim.Option{Key: "herd", Refusal: sim.OnlyReaders("herd", "field.herd", "only %s have watches to herd"),
 		Words: "herd", Describe: sim.DescribeWhenOn}, false)
+	// Use is what the clients do with the cluster: UseLock,
+	// concurrency.Mutex (the default), or UseElection,
+	// concurrency.Election (election.go). ZooKeeper declares the same
+	// key, kind and refusal (sim/zookeeper/options.go).
+	Use = sim.NewChoice(sim.Option{Key: "use",
+		Refusal: sim.OnlyReaders("use", "field.use", "only for %s (a lock or a leader election)"),
+		Words:   "use", Describe: sim.DescribePhrase}, UseLock, []string{UseLock, UseElection})
+	// LeadPeriods is, in election use, how many periods of the leader's
+	// work a leader does before it calls Resign; 0: it leads until it
+	// fails or is cut off. ZooKeeper declares the same key.
+	LeadPeriods = sim.NewInt(sim.Option{Key: "leadPeriods",
+		Refusal: sim.OnlyReaders("leadPeriods", "field.leadPeriods", "only for %s (a leader's periods before it resigns)"),
+		Words:   "leadPeriods", Describe: sim.DescribeFigure,
+		Applies: func(sc *sim.Scenario) bool { return Electing(sc) }}, 3, func(n int) error {
+		if n < 0 || n > 1000 {
+			return sim.FieldErr("leadPeriods", sim.Say("field.leadPeriodsRange", "n", strconv.Itoa(n)), "%d, want 0 to 1000", n)
+		}
+		return nil
+	})
 	// Reenter is a holder locking its Mutex again with the same session:
 	// this far into its work it calls Lock again, and as long again later
 	// Unlock; the outer section works on to its end. 0 (the default)
@@ -39,8 +58,17 @@ var (
 		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
 )
 
+// Electing reports whether sc's clients run the election recipe.
+func Electing(sc *sim.Scenario) bool { return Use.Of(sc) == UseElection }
+
+// The values of Use.
+const (
+	UseLock     = "lock"     // the lock recipe
+	UseElection = "election" // the leader election recipe
+)
+
 // options are etcd's, in their order.
-var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option, Reenter.Option}
+var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option, Use.Option, LeadPeriods.Option, Reenter.Option}
 
 // The parameter line says reenter only when it is set.
 func init() { Reenter.Applies = Reenter.IsOn }

@@ -54,7 +54,7 @@ type redisClient struct {
 	noSyncs   int   // ServiceManager.execute's attempts after NoSyncedSlavesException
 	unlocking bool  // the pending unlock is handleNoSync's, after a lock no replica acknowledged
 	latch     UnlockLatch
-	reentry  reentry // the nested section of the reenter option (reenter.go)
+	reentry   reentry // the nested section of the reenter option (reenter.go)
 }
 
 func (c *redisClient) Clone() sim.Process { cp := *c; return &cp }

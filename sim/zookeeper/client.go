@@ -78,6 +78,8 @@ type zkClient struct {
 	toDelete []string // guaranteed deletes still to do
 	// lockCount is InterProcessMutex's LockData.lockCount (reenter.go).
 	lockCount int
+
+	latch zkLatch // LeaderLatch's own state, in election use (latch.go)
 }
 
 // Clone implements Process.
@@ -194,7 +196,10 @@ func (c *zkClient) suspend(ctx sim.Ctx) {
 	ctx.Trace(traceState, SessionSuspended, "")
 	if c.State == sim.StateHolding {
 		c.flagSuspended = true
-		if RespectSuspended.Of(ctx.Scenario()) {
+		switch {
+		case RespectSuspended.Of(ctx.Scenario()) && Electing(ctx.Scenario()):
+			c.latchNotLeader(ctx, SessionSuspended) // LeaderLatch's own listener (latch.go)
+		case RespectSuspended.Of(ctx.Scenario()):
 			var told sim.Words
 			if ctx.Tracing() {
 				told = sim.Say("note.zk.toldSuspended")
@@ -219,6 +224,8 @@ func (c *zkClient) lose(ctx sim.Ctx, why string, words sim.Words) {
 	case sim.StateHolding:
 		c.flagLost = true
 		switch {
+		case Electing(ctx.Scenario()) && !c.Stopped():
+			c.latchNotLeader(ctx, SessionLost) // LeaderLatch: LOST is notLeader, whatever the policy (latch.go)
 		case !RespectSuspended.Of(ctx.Scenario()):
 			ctx.TraceSaid(traceLock, "", "LOST ignored: keeps working", sim.Say("note.zk.lostIgnored"))
 		case c.Stopped():
@@ -324,10 +331,15 @@ func (c *zkClient) onConnected(ctx sim.Ctx, m *sim.Msg) {
 		// Curator: after SUSPENDED, RECONNECTED means the lock is still
 		// ours. A holder told SUSPENDED believes again; one whose worker
 		// stopped does the interrupted work again from the start.
-		if ctx.Tracing() {
+		// LeaderLatch checks its leadership again first (latch.go).
+		switch {
+		case c.latchReconnected(ctx):
+		case ctx.Tracing():
 			ctx.TraceSaid(traceLock, "", "RECONNECTED in the same session: the lock is still its own", sim.Say("note.zk.stillOurs"))
+			fallthrough
+		default:
+			c.Resume(ctx, c.Token, 0)
 		}
-		c.Resume(ctx, c.Token, 0)
 	}
 	if c.State == sim.StateWaiting && c.step != zkStepCreate {
 		c.step = zkStepList // the lock loop wakes and lists again
@@ -354,7 +366,7 @@ func (c *zkClient) newAttempt(ctx sim.Ctx) {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	c.create = LockPath + "/" + ProtectedPrefix + formatUUID(b) + "-" + LockName
+	c.create = LockPath + "/" + ProtectedPrefix + formatUUID(b) + "-" + nodeName(ctx.Scenario())
 	c.tried, c.ourPath, c.watching = false, "", ""
 	c.step = zkStepCreate
 	c.advance(ctx)
@@ -378,7 +390,8 @@ func formatUUID(b []byte) string {
 // prefix is the protected name's start, _c_<guid>- (a part of the create's
 // path, so it is not built again at each look).
 func (c *zkClient) prefix() string {
-	return c.create[len(LockPath)+1 : len(c.create)-len(LockName)]
+	const protected = len(ProtectedPrefix) + 36 + 1 // _c_, a UUID's 36 characters, "-"
+	return c.create[len(LockPath)+1 : len(LockPath)+1+protected]
 }
 
 func (c *zkClient) busy() bool {
@@ -422,7 +435,7 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 		}
 		return
 	}
-	if c.State != sim.StateWaiting {
+	if c.State != sim.StateWaiting && !c.latchRechecking(ctx) {
 		return
 	}
 	switch cl.op {
@@ -453,6 +466,9 @@ func (c *zkClient) onReply(ctx sim.Ctx, cl zkCall, m *sim.Msg) {
 		c.onChildren(ctx, childrenOf(m))
 		return
 	case OpGetData:
+		if c.latchOwnReply(ctx, cl, m) {
+			return
+		}
 		if m.Op == OpOK {
 			c.step = zkStepWait
 			return
@@ -477,6 +493,8 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 			ctx.TraceSaid(traceLock, "", "our znode is gone (NoNode): trying again", sim.Say("note.zk.znodeGone"))
 		}
 		c.newAttempt(ctx)
+	case i == 0 && Electing(ctx.Scenario()):
+		c.latchLowest(ctx) // LeaderLatch: is the lowest node still this session's? (latch.go)
 	case i == 0:
 		c.step = ""
 		c.Grant(ctx, c.ourSeq, 0)
@@ -591,6 +609,9 @@ func (c *zkClient) Fire(ctx sim.Ctx, t sim.Timer) {
 // when the listener was told (suspend, lose); this read is where its
 // write path stops. A pause after this read still sends the write.
 func (c *zkClient) finish(ctx sim.Ctx) {
+	if c.latchFinish(ctx) {
+		return // the leader's worker (latch.go)
+	}
 	if RespectSuspended.Of(ctx.Scenario()) {
 		switch {
 		case c.flagLost:
@@ -608,6 +629,9 @@ func (c *zkClient) finish(ctx sim.Ctx) {
 // release ends the critical section once the storage answered the write:
 // a guaranteed delete of our znode, then think.
 func (c *zkClient) release(ctx sim.Ctx) {
+	if c.latchNextPeriod(ctx) {
+		return // the leader works on (latch.go)
+	}
 	c.Release(ctx)
 	c.lockCount = 0
 	if c.ourPath != "" {

@@ -213,11 +213,12 @@ func due(now, at time.Duration) bool { return now+zkEps >= at }
 const zkSeqDigits = 10
 
 // zkSeqOf reads the sequence number a sequential znode name ends with.
-// A name ending with LockName and ten digits, as every znode the servers
+// A name ending with LockName (or LatchName) and ten digits, as every znode the servers
 // create does, is read directly; any other name as strconv reads what
 // follows its last LockName.
 func zkSeqOf(name string) int64 {
-	if tail := len(name) - zkSeqDigits; tail >= len(LockName) && name[tail-len(LockName):tail] == LockName {
+	if tail := len(name) - zkSeqDigits; tail >= len(LockName) && name[tail-len(LockName):tail] == LockName ||
+		tail >= len(LatchName) && name[tail-len(LatchName):tail] == LatchName {
 		var v int64
 		for i := tail; i < len(name); i++ {
 			d := name[i] - '0'
@@ -232,11 +233,14 @@ func zkSeqOf(name string) int64 {
 }
 
 func zkSeqParsed(name string) int64 {
-	i := strings.LastIndex(name, LockName)
+	i, n := strings.LastIndex(name, LockName), len(LockName)
+	if j := strings.LastIndex(name, LatchName); j > i {
+		i, n = j, len(LatchName) // a LeaderLatch node (latch.go)
+	}
 	if i < 0 {
 		return -1
 	}
-	v, err := strconv.ParseInt(name[i+len(LockName):], 10, 64)
+	v, err := strconv.ParseInt(name[i+n:], 10, 64)
 	if err != nil {
 		return -1
 	}

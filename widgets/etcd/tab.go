@@ -55,7 +55,7 @@ var Tab = designtab.ModeTab{
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
-	Toggles:    []string{etcdsim.Herd.Key, "fencing", etcdsim.PreVote.Key},
+	Toggles:    []string{etcdsim.Herd.Key, "fencing", etcdsim.PreVote.Key, etcdsim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The lease is whole seconds, as the simulator asks for it
 		// (concurrency.WithTTL), and shows what the lessor grants.
@@ -70,6 +70,7 @@ var Tab = designtab.ModeTab{
 		etcdsim.Herd.Key:    func(t *designtab.ToggleSpec) { t.Words, t.Label = "etcdHerd", "Herd" },
 		"fencing":           func(t *designtab.ToggleSpec) { t.Words = "etcdFencing" },
 		etcdsim.PreVote.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "etcdPreVote", "Pre-vote" },
+		etcdsim.Use.Key:     func(t *designtab.ToggleSpec) { t.Words, t.Label = "etcdUse", "Use" },
 	},
 	Formerly: map[string]string{"etcdLease": "ttl", "etcdNodes": "nodes", "etcdLatency": "latency",
 		"etcdHerd": "herd", "etcdFencing": "fencing", "etcdPreVote": "preVote"},

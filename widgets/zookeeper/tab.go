@@ -30,7 +30,7 @@ var Tab = designtab.ModeTab{
 	Preset:     "zk-happy-path",
 	NewState:   func() designtab.StateView { return NewZNodeTree() },
 	Sliders:    []string{"ttl", zookeepersim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
-	Toggles:    []string{zookeepersim.Herd.Key, zookeepersim.RespectSuspended.Key, "fencing"},
+	Toggles:    []string{zookeepersim.Herd.Key, zookeepersim.RespectSuspended.Key, "fencing", zookeepersim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The scenario's ttl is the session timeout the client asks for,
 		// shown with what the server grants.
@@ -45,7 +45,8 @@ var Tab = designtab.ModeTab{
 		zookeepersim.RespectSuspended.Key: func(t *designtab.ToggleSpec) {
 			t.Words, t.Label = "zkRespectSuspended", "Stop on SUSPENDED"
 		},
-		"fencing": func(t *designtab.ToggleSpec) { t.Words = "zkFencing" },
+		"fencing":            func(t *designtab.ToggleSpec) { t.Words = "zkFencing" },
+		zookeepersim.Use.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "zkUse", "Use" },
 	},
 	Formerly: map[string]string{"zkSession": "ttl", "zkNodes": "nodes", "zkLatency": "latency",
 		"zkHerd": "herd", "zkFencing": "fencing", "zkRespectSuspended": "respectSuspended"},
