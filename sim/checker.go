@@ -29,7 +29,10 @@ type Grant struct {
 	// whose reply arrives late (its holder paused or cut off while it
 	// travelled) is believed after a later grant to another client, yet it
 	// is the earlier one, and the lease it names may have run out.
-	Issued  time.Duration
+	Issued time.Duration
+	// Shared is a read hold of a read–write lock (Ctx.GrantedShared): it
+	// may overlap other shared holds, never an exclusive one.
+	Shared  bool
 	reached bool // a request of this holder has reached the storage
 }
 
@@ -79,11 +82,13 @@ type clientRecord struct {
 	holding   bool
 	told      bool // told by its library it may have lost the lock (Loop.Tell): not believing, still working
 	heldFrom  time.Duration
+	shared    bool // the current or last grant is a read hold (Grant.Shared)
 	grantAt   time.Duration
 	issued    time.Duration // the current or last grant's Issued
 	token     int64
 	waits     []Interval
 	beliefs   []Interval
+	sharedAt  []bool // per stretch of beliefs: a read hold
 	releases  []time.Duration
 	crashedAt []time.Duration
 	sent      []sentWrite // writes sent, not yet received by the storage
@@ -134,7 +139,7 @@ func (c *Checker) cloneForReplay(s *Sim) *Checker {
 	}
 	for i, r := range c.clients {
 		cp.clients[i] = clientRecord{asking: r.asking, askedAt: r.askedAt, holding: r.holding, told: r.told,
-			heldFrom: r.heldFrom, grantAt: r.grantAt, issued: r.issued, token: r.token}
+			heldFrom: r.heldFrom, shared: r.shared, grantAt: r.grantAt, issued: r.issued, token: r.token}
 	}
 	return cp
 }
@@ -147,7 +152,7 @@ func (c *Checker) fork(s *Sim) *Checker {
 	cp.clients = slices.Clone(c.clients)
 	for i := range cp.clients {
 		r := &cp.clients[i]
-		r.waits, r.beliefs = slices.Clone(r.waits), slices.Clone(r.beliefs)
+		r.waits, r.beliefs, r.sharedAt = slices.Clone(r.waits), slices.Clone(r.beliefs), slices.Clone(r.sharedAt)
 		r.releases, r.crashedAt = slices.Clone(r.releases), slices.Clone(r.crashedAt)
 		r.sent = slices.Clone(r.sent)
 		r.failed, r.gaveUpAt, r.expiredAt = slices.Clone(r.failed), slices.Clone(r.gaveUpAt), slices.Clone(r.expiredAt)
@@ -183,7 +188,7 @@ func (c *Checker) stopAsking(now time.Duration, r *clientRecord) {
 	}
 }
 
-func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity time.Duration) {
+func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity time.Duration, shared bool) {
 	r := c.client(id)
 	if r == nil {
 		return
@@ -196,12 +201,23 @@ func (c *Checker) granted(now time.Duration, id NodeID, token int64, validity ti
 	if r.holding {
 		c.unheld(now, id)
 	}
-	r.holding, r.told, r.heldFrom, r.grantAt, r.token = true, false, now, now, token
+	r.holding, r.told, r.heldFrom, r.grantAt, r.token, r.shared = true, false, now, now, token, shared
 	r.readAt, r.hasRead = now, false
 	if !c.s.replay {
 		r.issued = c.issued(id, asked, now)
-		c.grants = append(c.grants, Grant{At: now, Client: id, Token: token, Validity: validity, Asked: asked, Issued: r.issued})
+		c.grants = append(c.grants, Grant{At: now, Client: id, Token: token, Validity: validity, Asked: asked, Issued: r.issued, Shared: shared})
 	}
+}
+
+// GrantedShared records that this client now believes it holds a read
+// hold of a read–write lock: other read holds may overlap it, an
+// exclusive one may not (Checker.Overlaps).
+func (c Ctx) GrantedShared(token int64, validity time.Duration) {
+	c.s.Check.granted(c.s.now, c.id, token, validity, true)
+	if !c.s.tracing {
+		return
+	}
+	c.s.traceSaid(c.id, TraceGrant, "read", None, fmt.Sprintf("read hold, token %d", token), say("note.grantRead", "token", strconv.FormatInt(token, 10)))
 }
 
 // issued is when the lock service granted client id what it learns now,
@@ -229,6 +245,7 @@ func (c *Checker) unheld(now time.Duration, id NodeID) {
 	r.holding = false
 	if !c.s.replay {
 		r.beliefs = append(r.beliefs, Interval{r.heldFrom, now})
+		r.sharedAt = append(r.sharedAt, r.shared)
 	}
 }
 
@@ -644,18 +661,62 @@ func union(xs []Interval) []Interval {
 	return out
 }
 
-// Overlaps returns the stretches, up to t, when two or more clients believed
-// they held the lock at the same true instant.
+// SharedBeliefs lists, per client, the stretches of Beliefs(t) that were
+// read holds of a read–write lock (Grant.Shared): the timeline draws them
+// apart from exclusive holds.
+func (c *Checker) SharedBeliefs(t time.Duration) [][]Interval {
+	out := make([][]Interval, len(c.clients))
+	for i := range c.clients {
+		for _, h := range c.holds(i, t) {
+			if h.shared {
+				out[i] = append(out[i], h.Interval)
+			}
+		}
+	}
+	return out
+}
+
+// hold is a stretch of belief and whether it was a read hold.
+type hold struct {
+	Interval
+	shared bool
+}
+
+// holds is client i's stretches of belief up to t, each with its kind.
+func (c *Checker) holds(i int, t time.Duration) []hold {
+	r := &c.clients[i]
+	var out []hold
+	for k, iv := range r.beliefs { // as clip does
+		if iv.From >= t && !(iv.From == t && iv.To == t) {
+			break
+		}
+		out = append(out, hold{Interval{iv.From, min(iv.To, t)}, k < len(r.sharedAt) && r.sharedAt[k]})
+	}
+	if r.holding && r.heldFrom <= t {
+		out = append(out, hold{Interval{r.heldFrom, t}, r.shared})
+	}
+	return out
+}
+
+// Overlaps returns the stretches, up to t, when a client believed it held
+// the lock exclusively while another client believed it held it too, in
+// either kind: the rule "a writer overlaps no one". Read holds of a
+// read–write lock (Grant.Shared) may overlap one another; without them
+// every hold is exclusive and this is two or more holders at once.
 func (c *Checker) Overlaps(t time.Duration) []Interval {
 	type edge struct {
-		at time.Duration
-		d  int
+		at        time.Duration
+		d, writer int
 	}
 	var edges []edge
-	for _, bs := range c.Beliefs(t) {
-		for _, iv := range bs {
-			if iv.To > iv.From {
-				edges = append(edges, edge{iv.From, +1}, edge{iv.To, -1})
+	for i := range c.clients {
+		for _, h := range c.holds(i, t) {
+			if h.To > h.From {
+				w := 1
+				if h.shared {
+					w = 0
+				}
+				edges = append(edges, edge{h.From, +1, w}, edge{h.To, -1, -w})
 			}
 		}
 	}
@@ -666,16 +727,19 @@ func (c *Checker) Overlaps(t time.Duration) []Interval {
 		return edges[i].d < edges[j].d
 	})
 	var out []Interval
-	n := 0
+	n, writers, bad := 0, 0, false
 	var start time.Duration
 	for _, e := range edges {
 		n += e.d
-		if n == 2 && e.d > 0 {
+		writers += e.writer
+		now := writers > 0 && n >= 2
+		switch {
+		case now && !bad:
 			start = e.at
-		}
-		if n == 1 && e.d < 0 {
+		case !now && bad:
 			out = append(out, Interval{start, e.at})
 		}
+		bad = now
 	}
 	return out
 }

@@ -878,7 +878,7 @@ func (c Ctx) Waiting() { c.s.Check.waiting(c.s.now, c.id) }
 
 // Granted records that this client now believes it holds the lock.
 func (c Ctx) Granted(token int64, validity time.Duration) {
-	c.s.Check.granted(c.s.now, c.id, token, validity)
+	c.s.Check.granted(c.s.now, c.id, token, validity, false)
 	if !c.s.tracing {
 		return
 	}

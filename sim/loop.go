@@ -18,6 +18,7 @@ type Loop struct {
 	think   TimerID
 	stopped bool // a holder that stopped working (zookeeper SUSPENDED)
 	told    bool // a holder its library told it may have lost the lock: it no longer believes, it still works (Tell)
+	shared  bool // the current grant is a read hold of a read–write lock (GrantShared)
 
 	storeSeq   int64      // numbers the requests to the storage
 	store      storageReq // the request to the storage awaiting its answer
@@ -54,9 +55,33 @@ func (l *Loop) Begin(ctx Ctx) bool {
 // on), then the work itself, in execution time.
 func (l *Loop) Grant(ctx Ctx, token int64, validity time.Duration) {
 	l.State = StateHolding
-	l.told = false
+	l.told, l.shared = false, false
 	l.Token = token
 	ctx.Granted(token, validity)
+	l.startWork(ctx, token)
+}
+
+// GrantShared is Grant for a read hold of a read–write lock: readers read,
+// writers write. The reader's critical section is its work and then one
+// read of the protected value, sent where a writer sends its write (a
+// fault tied to "before-write" strikes before it), whose answer ends the
+// section as a write's does (StorageReply's written), so the mode releases
+// as it does after a write.
+func (l *Loop) GrantShared(ctx Ctx, token int64, validity time.Duration) {
+	l.State = StateHolding
+	l.told, l.shared = false, true
+	l.Token = token
+	ctx.GrantedShared(token, validity)
+	l.work = ctx.Exec(ctx.Scenario().Work.D(), Timer{Kind: timerWork})
+	ctx.Sim().reached(ctx.ID(), StepGranted, l.Round)
+}
+
+// Shared reports whether the current grant is a read hold (GrantShared).
+func (l *Loop) Shared() bool { return l.shared }
+
+// startWork is a writer's read of the protected value (with the token when
+// fencing is on) and its work, in execution time.
+func (l *Loop) startWork(ctx Ctx, token int64) {
 	if !valueInLockService(ctx.Scenario()) {
 		l.storageSend(ctx, OpRead, token)
 	}
@@ -182,6 +207,9 @@ func (l *Loop) untold(ctx Ctx) {
 func (l *Loop) Resume(ctx Ctx, token int64, validity time.Duration) {
 	switch {
 	case l.State != StateHolding:
+	case l.stopped && l.shared:
+		l.stopped = false
+		l.GrantShared(ctx, token, validity)
 	case l.stopped:
 		l.stopped = false
 		l.Grant(ctx, token, validity)
@@ -249,6 +277,10 @@ func (l *Loop) Fire(ctx Ctx, t Timer) LoopStep {
 		l.think = 0
 		return LoopBegin
 	case timerWrite:
+		if l.shared {
+			l.storageSend(ctx, OpRead, l.writeToken) // a reader's read ends its section
+			return LoopNothing
+		}
 		if valueInLockService(ctx.Scenario()) {
 			return LoopWrite // the mode sends its own guarded write
 		}

@@ -190,8 +190,8 @@ func (l *Loop) StorageReply(ctx Ctx, from NodeID, m *Msg) (handled, written bool
 	op := l.store.msg.Op
 	ctx.Cancel(l.store.timer)
 	l.store = storageReq{}
-	if op != OpWrite {
-		return true, false
+	if op != OpWrite && !(l.shared && l.writing) {
+		return true, false // a writer's read at its grant
 	}
 	if r := storageReplyOf(m); !r.OK {
 		ctx.TraceSaid(TraceWrite, "refused", fmt.Sprintf("the storage refused the write: token %d is below %d", l.writeToken, r.Highest),
