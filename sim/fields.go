@@ -18,11 +18,11 @@ type designField struct {
 	// it, given the designs that do (readers, asked of their Traits when
 	// the field is refused); nil when every design that does not read it
 	// must say why in its own words.
-	refusal func(readers []string) *FieldError
+	refusal func(readBy []string) *FieldError
 }
 
 // readBySome is the designField of the scenario field name.
-func readBySome(name string, refusal func(readers []string) *FieldError) designField {
+func readBySome(name string, refusal func(readBy []string) *FieldError) designField {
 	return designField{scenarioFieldsNamed(name)[0], refusal}
 }
 
@@ -36,13 +36,13 @@ var designFields = []designField{
 
 // OnlyFor is the plain refusal of an option or field: "only for" the
 // designs that read it. A design gives it as its option's Refusal.
-func OnlyFor(field string) func(readers []string) *FieldError { return onlyFor(field) }
+func OnlyFor(field string) func(readBy []string) *FieldError { return onlyFor(field) }
 
 // OnlyReaders is a refusal of an option or field in its own words, which
 // name the designs that read it: key is their translation key, with the
 // designs as its part "designs", and english has one %s for them ("only
 // for %s (raft's pre-vote)"). A design gives it as its option's Refusal.
-func OnlyReaders(field, key, english string) func(readers []string) *FieldError {
+func OnlyReaders(field, key, english string) func(readBy []string) *FieldError {
 	return func(r []string) *FieldError {
 		return FieldErr(field, say(key).Part("designs", designsWords(r)), english, designsEnglish(r))
 	}
@@ -50,7 +50,7 @@ func OnlyReaders(field, key, english string) func(readers []string) *FieldError 
 
 // onlyFor is the plain refusal of field: "only for" the designs that read
 // it.
-func onlyFor(field string) func(readers []string) *FieldError {
+func onlyFor(field string) func(readBy []string) *FieldError {
 	return func(r []string) *FieldError {
 		return FieldErr(field, say("field.onlyFor").Part("designs", designsWords(r)), "only for %s", designsEnglish(r))
 	}
@@ -112,7 +112,7 @@ func refuseUnread(sc *Scenario, m Mode) error {
 type refusableKey struct {
 	name    string
 	setIn   func(sc *Scenario) bool
-	refusal func(readers []string) *FieldError
+	refusal func(readBy []string) *FieldError
 }
 
 // refusable lists the fields only some designs read (designFields) and

@@ -42,9 +42,9 @@ type Option struct {
 	// when a scenario sets it.
 	Elsewhere Elsewhere
 	// Refusal is the option's own words for refusing it in a design that
-	// does not declare it, given the designs that do (readers); nil when
+	// does not declare it, given the designs that do (readBy); nil when
 	// every such design must give its own (Traits.Refusals).
-	Refusal func(readers []string) *FieldError
+	Refusal func(readBy []string) *FieldError
 	// Words is the stem of the option's translation keys in the window's
 	// descriptions: "param.<Words>" in a scenario's parameter line,
 	// "tradeoff.field.<Words>" as a trade-off map's axis. The window's
@@ -500,7 +500,7 @@ type optionKey struct {
 	elsewhere  Elsewhere
 	// refusal is the first declaration's own words for refusing it, in
 	// the order the designs registered; nil when none has any.
-	refusal func(readers []string) *FieldError
+	refusal func(readBy []string) *FieldError
 	// axis says a sweep can vary it (some declaration has an Axis).
 	axis bool
 	// check is the first declaration's check of a value (IgnoredIfValid).

@@ -46,7 +46,7 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	for mode, own := range map[string][]string{
 		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
-		"zookeeper": {"nodes", "respectSuspended", "herd", "use", "leadPeriods", "reenter"},
+		"zookeeper": {"nodes", "respectSuspended", "herd", "use", "leadPeriods", "reenter", "readers"},
 		"etcd":      {"nodes", "preVote", "herd", "use", "leadPeriods", "reenter"},
 	} {
 		sc, err := sim.Defaults(mode)

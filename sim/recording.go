@@ -304,6 +304,7 @@ type Timeline struct {
 	Clients  []string
 	Waiting  [][]Interval // per client: asking for the lock
 	Holding  [][]Interval // per client: believes it holds the lock
+	Reading  [][]Interval // per client: those of Holding that were read holds of a read–write lock (Grant.Shared)
 	Owned    [][]Interval // per client: a server holds the key for it
 	Overlaps []Interval   // two or more clients holding at once
 	// Primaries are the stretches in which two or more servers acted as
@@ -323,6 +324,7 @@ func (r *Recording) Timeline() Timeline {
 		Clients:   r.Scenario.ClientNames(),
 		Waiting:   c.Waits(end),
 		Holding:   c.Beliefs(end),
+		Reading:   c.SharedBeliefs(end),
 		Owned:     c.Owned(end),
 		Overlaps:  c.Overlaps(end),
 		Primaries: c.Primaries(end),

@@ -6,7 +6,10 @@
 package simtest
 
 import (
+	"cmp"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -55,4 +58,29 @@ func VolatileMaster(sc *sim.Scenario) bool {
 		}
 	}
 	return false
+}
+
+// Hold is one stretch of a client's belief that it held the lock, and
+// whether it was a read hold of a read–write lock.
+type Hold struct {
+	Client   string
+	From, To time.Duration
+	Read     bool
+}
+
+// Holds lists the run's holds by their start (then client), from its
+// timeline: the read–write lock's tests read who held, how and when.
+func Holds(rec *sim.Recording) []Hold {
+	tl := rec.Timeline()
+	var out []Hold
+	for i, ivs := range tl.Holding {
+		for _, iv := range ivs {
+			read := i < len(tl.Reading) && slices.Contains(tl.Reading[i], iv)
+			out = append(out, Hold{Client: tl.Clients[i], From: iv.From, To: iv.To, Read: read})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Hold) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Client, b.Client))
+	})
+	return out
 }

@@ -366,7 +366,7 @@ func (c *zkClient) newAttempt(ctx sim.Ctx) {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	c.create = LockPath + "/" + ProtectedPrefix + formatUUID(b) + "-" + nodeName(ctx.Scenario())
+	c.create = LockPath + "/" + ProtectedPrefix + formatUUID(b) + "-" + c.lockName(ctx.Scenario())
 	c.tried, c.ourPath, c.watching = false, "", ""
 	c.step = zkStepCreate
 	c.advance(ctx)
@@ -495,6 +495,8 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 		c.newAttempt(ctx)
 	case i == 0 && Electing(ctx.Scenario()):
 		c.latchLowest(ctx) // LeaderLatch: is the lowest node still this session's? (latch.go)
+	case c.reader(ctx.Scenario()):
+		c.readerGetsTheLock(ctx, sorted, i) // the read lock's own rule (rwlock.go)
 	case i == 0:
 		c.step = ""
 		c.Grant(ctx, c.ourSeq, 0)

@@ -52,6 +52,13 @@ var (
 	Reenter = sim.NewDuration(sim.Option{Key: "reenter",
 		Refusal: sim.OnlyReaders("reenter", "field.onlyFor", "only for %s"),
 		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
+	// Readers makes the lock Curator's InterProcessReadWriteLock
+	// (rwlock.go): client-1…client-N take its read lock, the others its
+	// write lock. 0 (the default) is the plain InterProcessMutex. Redis
+	// and etcd declare the same key.
+	Readers = sim.NewInt(sim.Option{Key: "readers",
+		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
+		Words:   "readers", Describe: sim.DescribeFigure}, 0, checkReaders)
 )
 
 // Electing reports whether sc's clients run the election recipe.
@@ -64,7 +71,7 @@ const (
 )
 
 // options are ZooKeeper's, in their order.
-var options = []*sim.Option{Nodes.Option, RespectSuspended.Option, Herd.Option, Use.Option, LeadPeriods.Option, Reenter.Option}
+var options = []*sim.Option{Nodes.Option, RespectSuspended.Option, Herd.Option, Use.Option, LeadPeriods.Option, Reenter.Option, Readers.Option}
 
 // The parameter line says reenter only when it is set.
-func init() { Reenter.Applies = Reenter.IsOn }
+func init() { Reenter.Applies, Readers.Applies = Reenter.IsOn, Readers.IsOn }

@@ -146,9 +146,14 @@ func (zkMode) Traits() sim.Traits { return zkTraits }
 func (zkMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
 // Validate checks that reenter's inner section ends before the work
-// does; its options are checked by their declarations (the size of the
+// does and that readers go with the lock recipe; its options are checked by their declarations (the size of the
 // ensemble).
-func (zkMode) Validate(sc *sim.Scenario) error { return checkNested(sc) }
+func (zkMode) Validate(sc *sim.Scenario) error {
+	if err := checkNested(sc); err != nil {
+		return err
+	}
+	return checkReadersUse(sc)
+}
 
 func (zkMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, Nodes.Of(sc))
@@ -213,12 +218,11 @@ func due(now, at time.Duration) bool { return now+zkEps >= at }
 const zkSeqDigits = 10
 
 // zkSeqOf reads the sequence number a sequential znode name ends with.
-// A name ending with LockName (or LatchName) and ten digits, as every znode the servers
-// create does, is read directly; any other name as strconv reads what
-// follows its last LockName.
+// A name ending with one of the recipes' names (seqNames) and ten
+// digits, as every znode the servers create does, is read directly; any
+// other name as strconv reads what follows the last of them.
 func zkSeqOf(name string) int64 {
-	if tail := len(name) - zkSeqDigits; tail >= len(LockName) && name[tail-len(LockName):tail] == LockName ||
-		tail >= len(LatchName) && name[tail-len(LatchName):tail] == LatchName {
+	if tail := len(name) - zkSeqDigits; endsWithSeqName(name[:max(tail, 0)]) {
 		var v int64
 		for i := tail; i < len(name); i++ {
 			d := name[i] - '0'
@@ -232,10 +236,27 @@ func zkSeqOf(name string) int64 {
 	return zkSeqParsed(name)
 }
 
+// seqNames are the names the recipes put before a node's sequence:
+// InterProcessMutex's, LeaderLatch's (latch.go) and the read–write
+// lock's two (rwlock.go), which the children sort across.
+var seqNames = [...]string{LockName, LatchName, ReadName, WriteName}
+
+// endsWithSeqName reports whether s ends with one of seqNames.
+func endsWithSeqName(s string) bool {
+	for _, n := range seqNames {
+		if strings.HasSuffix(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
 func zkSeqParsed(name string) int64 {
-	i, n := strings.LastIndex(name, LockName), len(LockName)
-	if j := strings.LastIndex(name, LatchName); j > i {
-		i, n = j, len(LatchName) // a LeaderLatch node (latch.go)
+	i, n := -1, 0
+	for _, s := range seqNames {
+		if j := strings.LastIndex(name, s); j > i {
+			i, n = j, len(s)
+		}
 	}
 	if i < 0 {
 		return -1
