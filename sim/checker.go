@@ -567,6 +567,13 @@ func (c *Checker) Holding(id NodeID) bool {
 	return r != nil && r.holding
 }
 
+// Shared reports whether client id's current or last grant is a read
+// hold of a read–write lock (Grant.Shared).
+func (c *Checker) Shared(id NodeID) bool {
+	r := c.client(id)
+	return r != nil && r.shared
+}
+
 // Told reports whether client id was told by its library it may have
 // lost the lock and works on without believing it holds it (Loop.Tell).
 func (c *Checker) Told(id NodeID) bool {

@@ -90,6 +90,9 @@ type NodeView struct {
 	// after its state on the state panel (a hold count, or a lock its
 	// inner unlock released); empty for nothing to say.
 	HoldWords Words
+	// Shared says the holder's current or last grant is a read hold of a
+	// read–write lock (Grant.Shared): its box says it holds the read lock.
+	Shared bool
 }
 
 // Words is a sentence the simulator states as data: a key of
@@ -184,6 +187,7 @@ func (s *Sim) Snapshot() *Snapshot {
 				v.State = StateWaiting
 			}
 			v.Token = s.Check.Token(NodeID(i))
+			v.Shared = s.Check.Shared(NodeID(i))
 		}
 		if n.Storage {
 			v.Role = RoleStorage

@@ -203,7 +203,12 @@ func ClientStateText(n sim.NodeView) string {
 		if n.HoldWords.Key != "" {
 			return i18n.F("client.holdingSo", "so", Say(n.HoldWords, ""))
 		}
-		if n.Holds > 1 {
+		switch {
+		case n.Shared && n.Holds > 1:
+			return i18n.F("client.holdingReadCount", "n", strconv.Itoa(n.Holds))
+		case n.Shared:
+			return i18n.T("client.holdingRead")
+		case n.Holds > 1:
 			return i18n.F("client.holdingCount", "n", strconv.Itoa(n.Holds))
 		}
 		return i18n.T("client.holding")

@@ -29,6 +29,8 @@ func TestClientBoxSaysTheReentry(t *testing.T) {
 		{"zk-reentrant", 3 * time.Second, "holding the lock, re-entered: count 2", "持有锁，已重入：计数 2"},
 		{"etcd-reentrant", 3 * time.Second, "holding the lock: re-entered, no count kept", "持有锁：已重入，不计数"},
 		{"etcd-reentrant", 5 * time.Second, "holding the lock: its key deleted by the inner Unlock", "持有锁：键已被内层 Unlock 删除"},
+		{"zk-read-write", 1500 * time.Millisecond, "holding the read lock", "持有读锁"},
+		{"zk-read-write", 4 * time.Second, "waiting for the lock", "等待锁"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.preset+"@"+tt.at.String(), func(t *testing.T) {

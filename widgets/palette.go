@@ -16,6 +16,9 @@ import (
 var (
 	// ColorHolding marks a client that believes it holds the lock.
 	ColorHolding = color.NRGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}
+	// ColorReading fills a read hold of a read–write lock, between two
+	// edges of ColorHolding: the same hold, shared with other readers.
+	ColorReading = color.NRGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0x60}
 	// ColorWaiting marks a client asking for the lock.
 	ColorWaiting = color.NRGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}
 	// ColorOwned marks a server holding the key for a client.

@@ -787,6 +787,12 @@ func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
 		{i18n.T("timeline.legend.fault"), ColorFault},
 		{i18n.T("timeline.legend.paused"), ColorIdle},
 	}
+	if slices.ContainsFunc(r.t.tl.Reading, func(ivs []sim.Interval) bool { return len(ivs) > 0 }) { // only a run with read holds
+		items = append(items, struct {
+			label string
+			c     color.NRGBA
+		}{i18n.T("timeline.legend.reading"), ColorReading})
+	}
 	if len(r.t.tl.Primaries) > 0 { // only a run in which two servers acted as primary
 		items = append(items, struct {
 			label string

@@ -150,6 +150,7 @@ func foldedTimeline(tl sim.Timeline, picked []int) sim.Timeline {
 		out.Clients = append(out.Clients, tl.Clients[i])
 		out.Waiting = append(out.Waiting, pick(tl.Waiting, i))
 		out.Holding = append(out.Holding, pick(tl.Holding, i))
+		out.Reading = append(out.Reading, pick(tl.Reading, i))
 		out.Owned = append(out.Owned, pick(tl.Owned, i))
 	}
 	for _, g := range tl.Grants {

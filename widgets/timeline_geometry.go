@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"image/color"
+	"slices"
 	"strconv"
 	"time"
 
@@ -166,8 +167,17 @@ func (p *tlPicture) bars(f tlFrame) {
 			}
 		}
 		if i < len(tl.Holding) {
-			for _, s := range f.pixelSpans(tl.Holding[i]) {
+			var reads []sim.Interval
+			if i < len(tl.Reading) {
+				reads = tl.Reading[i]
+			}
+			for _, s := range f.pixelSpans(exclusiveHolds(tl.Holding[i], reads)) {
 				p.rect(s[0], g.beliefY, s[1]-s[0], g.beliefH, ColorHolding)
+			}
+			for _, s := range f.pixelSpans(reads) { // a read hold: a light fill between two edges
+				p.rect(s[0], g.beliefY, s[1]-s[0], g.beliefH, ColorReading)
+				p.rect(s[0], g.beliefY, s[1]-s[0], 2, ColorHolding)
+				p.rect(s[0], g.beliefY+g.beliefH-2, s[1]-s[0], 2, ColorHolding)
 			}
 		}
 		if i < len(tl.Owned) {
@@ -176,6 +186,21 @@ func (p *tlPicture) bars(f tlFrame) {
 			}
 		}
 	}
+}
+
+// exclusiveHolds is holds without those listed in reads (the read holds
+// of a read–write lock, Timeline.Reading, which are among them).
+func exclusiveHolds(holds, reads []sim.Interval) []sim.Interval {
+	if len(reads) == 0 {
+		return holds
+	}
+	out := make([]sim.Interval, 0, len(holds))
+	for _, h := range holds {
+		if !slices.Contains(reads, h) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // pauses grey a client's lane over its bars for their length: what it

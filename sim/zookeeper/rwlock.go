@@ -81,7 +81,7 @@ func (c *zkClient) readerGetsTheLock(ctx sim.Ctx, sorted []string, i int) {
 		c.watching = sorted[first]
 		c.step = zkStepWatch
 		if ctx.Tracing() {
-			ctx.TraceSaid(traceLock, "", fmt.Sprintf("a write node sorts first: watches %s", c.watching),
+			ctx.TraceSaid(traceLock, "", fmt.Sprintf("a write node sorts first: the read lock watches %s", c.watching),
 				sim.Say("note.zk.readerWaits", "node", c.watching))
 		}
 		c.advance(ctx)

@@ -46,6 +46,14 @@ func TestCuratorReadWriteLock(t *testing.T) {
 			}
 			require.NotEmpty(t, watched, "client-1's second round watches a node")
 			assert.Contains(t, watched[0], zookeeper.WriteName, "a reader watches the first write node before its own")
+			var holders []string
+			for _, z := range zookeeper.ViewOf(rec.At(1500 * time.Millisecond)).Children {
+				if z.Holder {
+					assert.True(t, z.Read, z.Name)
+					holders = append(holders, z.Owner)
+				}
+			}
+			assert.Equal(t, []string{"client-1", "client-2"}, holders, "the tree shows both read nodes holding")
 		}},
 		{"readers 0 is the plain mutex", func(sc *sim.Scenario) { zookeeper.Readers.Set(sc, 0) }, func(t *testing.T, h []simtest.Hold, sum sim.Summary, _ *sim.Recording) {
 			for _, x := range h {
@@ -68,7 +76,7 @@ func TestCuratorReadWriteLock(t *testing.T) {
 			assert.False(t, w.Read)
 			assert.Less(t, w.From, r.To, "the writer holds while the paused reader still believes it reads")
 			assert.Equal(t, 1, sum.Violations)
-			assert.InDelta(t, (min(r.To, w.To) - w.From).Seconds()*1000, sum.OverlapMs, 1)
+			assert.InDelta(t, (min(r.To, w.To)-w.From).Seconds()*1000, sum.OverlapMs, 1)
 		}},
 	}
 	for _, tt := range tests {

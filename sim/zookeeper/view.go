@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lockscope/lockscope/sim"
@@ -17,7 +18,10 @@ type ZNode struct {
 	Session   int64 // the owner's session id: creating server's id in the top byte (print with %#x)
 	Ephemeral bool
 	Holder    bool
-	Czxid     int64 // zxid of the transaction that created it
+	// Read is a node of the read–write lock's read lock (__READ__): it
+	// holds with the others before the first write node (rwlock.go).
+	Read  bool
+	Czxid int64 // zxid of the transaction that created it
 }
 
 // View is the ZooKeeper ensemble's lock directory.
@@ -26,12 +30,15 @@ type View struct {
 	Leader   string
 	Zxid     int64 // last committed zxid: epoch in the high 32 bits (print with %#x)
 	Children []ZNode
-	Watches  []sim.Watch
-	Epoch    int64        // the established leader's epoch
-	Electing bool         // no established leader: writes stall
-	Quorum   int          // servers a write needs
-	Servers  []ServerView // in zk-1…zk-N order
-	Sessions []ZSession   // the replicated session table
+	// ReadWrite: the clients use Curator's read–write lock (readers), so
+	// several read nodes may hold at once.
+	ReadWrite bool
+	Watches   []sim.Watch
+	Epoch     int64        // the established leader's epoch
+	Electing  bool         // no established leader: writes stall
+	Quorum    int          // servers a write needs
+	Servers   []ServerView // in zk-1…zk-N order
+	Sessions  []ZSession   // the replicated session table
 }
 
 // A server's roles in the ensemble, as the cluster view shows them.
@@ -114,9 +121,15 @@ func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		v.Zxid = ref.lastCommitted()
 		nodes := append([]zkZnode(nil), ref.tree.nodes...)
 		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].Seq < nodes[j].Seq })
+		v.ReadWrite = Readers.IsOn(s.Scenario)
+		firstWrite := -1 // the first write node, for the read lock's rule (rwlock.go)
 		for i, z := range nodes {
+			read := strings.Contains(z.Name, ReadName)
+			if firstWrite < 0 && !read {
+				firstWrite = i
+			}
 			v.Children = append(v.Children, ZNode{Name: z.Name, Seq: z.Seq, Owner: ref.tree.owner(z.Session),
-				Session: z.Session, Ephemeral: true, Holder: i == 0, Czxid: z.Czxid})
+				Session: z.Session, Ephemeral: true, Holder: i == 0 || read && firstWrite < 0, Read: read, Czxid: z.Czxid})
 		}
 		for _, si := range ref.tree.sessions {
 			zs := ZSession{ID: si.ID, Owner: si.Owner, Timeout: si.Timeout}

@@ -437,6 +437,8 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	switch {
 	case m.herd:
 		note += " · " + i18n.T("zk.parent.herd")
+	case z.ReadWrite:
+		note += " · " + i18n.T("zk.parent.readWrite")
 	case len(m.arrows) > 0:
 		note += " · " + i18n.T("zk.parent.predecessor")
 	}
@@ -447,14 +449,19 @@ func (r *zkRenderer) draw(size fyne.Size) {
 	// The children, in sequence order, hanging from a trunk.
 	trunkX := float32(zkIndent/2) * k
 	lastCenter := float32(-1)
+	held := 0 // holders above: several readers may hold at once
 	for i, c := range z.Children[:shown] {
+		place := i - max(held-1, 0) // its place: the first waiter is 1st in line
+		if c.Holder {
+			held++
+		}
 		b := rowBox{fyne.NewPos(zkIndent*k, y), fyne.NewSize(right-zkIndent*k, rowH)}
 		r.rowBoxes = append(r.rowBoxes, b)
 		owner := m.byName[c.Owner]
 		sess, ok := zkSessionOf(z, owner)
 		o := r.rows.Next()
 		o.resize(k, caption)
-		o.place(znodeGeometry(z, c, i, b, owner, sess, ok, zkRowLook{k: k, pad: r.pad, caption: caption, th: th, fg: fg, muted: muted}))
+		o.place(znodeGeometry(z, c, place, b, owner, sess, ok, zkRowLook{k: k, pad: r.pad, caption: caption, th: th, fg: fg, muted: muted}))
 		lastCenter = y + rowH/2
 		widgets.PlaceLine(r.trunk.Next(), fyne.NewPos(trunkX, lastCenter), fyne.NewPos(zkIndent*k, lastCenter), muted, k)
 		y += rowH + zkRowGap*k

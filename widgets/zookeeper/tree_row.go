@@ -209,7 +209,7 @@ type zkRowLook struct {
 	fg, muted       color.Color
 }
 
-// znodeGeometry lays out child c, i-th in the queue, in its box b: owner
+// znodeGeometry lays out child c, i-th among the waiters (after the holders), in its box b: owner
 // is the client that owns it and sess, ok its session.
 func znodeGeometry(z *zookeepersim.View, c zookeepersim.ZNode, i int, b rowBox, owner sim.NodeView, sess zookeepersim.ZSession, ok bool, l zkRowLook) znodeSpots {
 	var s znodeSpots
@@ -252,7 +252,10 @@ func znodeGeometry(z *zookeepersim.View, c zookeepersim.ZNode, i int, b rowBox, 
 func (s *znodeSpots) badgeSpots(c zookeepersim.ZNode, i int, end, ty float32, l zkRowLook) float32 {
 	k := l.k
 	badge := i18n.F("zk.inLine", "ordinal", zkOrdinal(i))
-	if c.Holder {
+	switch {
+	case c.Holder && c.Read:
+		badge = i18n.F("zk.readHolder", "seq", c.Seq)
+	case c.Holder:
 		badge = i18n.F("zk.holder", "seq", c.Seq)
 	}
 	bw := widgets.TextWidth(badge, l.caption, true) + 2*zkBadgeInset*k
