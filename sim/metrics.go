@@ -148,7 +148,9 @@ type Metrics struct {
 	GrantsPerSecond float64 `json:"grantsPerSecond"`
 	// SeveralHoldersMs is the time, from 0 to the instant, during which
 	// two or more clients believed they held the lock or led at once (two
-	// leaders of an election); NoHolderMs the time none did (no leader).
+	// leaders of an election), not counting readers of a read–write lock
+	// holding together (Checker.Overlaps: a writer overlaps no one);
+	// NoHolderMs the time none did (no leader).
 	// Together they say an election's price: split brain against
 	// vacancy.
 	SeveralHoldersMs float64         `json:"severalHoldersMs"`

@@ -47,7 +47,7 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
 		"zookeeper": {"nodes", "respectSuspended", "herd", "use", "leadPeriods", "reenter", "readers"},
-		"etcd":      {"nodes", "preVote", "herd", "use", "leadPeriods", "reenter"},
+		"etcd":      {"nodes", "preVote", "herd", "use", "leadPeriods", "reenter", "readers"},
 	} {
 		sc, err := sim.Defaults(mode)
 		require.NoError(t, err)

@@ -179,6 +179,9 @@ func (c *etcdClient) acquire(ctx sim.Ctx) {
 		c.call(ctx, LeaseCall{Op: OpGrant, TTL: leaseSeconds(ctx.Scenario().TTL.D())}.Msg(), phGrant)
 		return
 	}
+	if Readers.IsOn(ctx.Scenario()) {
+		c.myKey = c.rwKey(ctx) // RWMutex: a new unique key each call (rwlock.go)
+	}
 	c.call(ctx, Txn{Kind: TxnLock, Key: c.myKey, Lease: c.lease}.Msg(), phAcquire)
 }
 
@@ -370,6 +373,10 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case phAcquire:
 		r := TxnRespOf(m)
 		c.myRev = r.Rev
+		if Readers.IsOn(ctx.Scenario()) {
+			c.rwCreated(ctx) // RWMutex: waitOnLastRev first (rwlock.go)
+			return
+		}
 		if (r.OwnerRev == c.myRev || r.OwnerKey == "") && !campaignWaits(ctx.Scenario()) {
 			c.acquired(ctx)
 			return
@@ -386,7 +393,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		r := RangeRespOf(m)
 		if r.Key == "" {
 			c.cancelWatch(ctx)
-			if !campaignChecks(ctx.Scenario()) {
+			if !campaignChecks(ctx.Scenario()) || Readers.IsOn(ctx.Scenario()) { // RWMutex returns: no Get(myKey) (rwlock.go)
 				c.acquired(ctx) // Campaign returns (election.go)
 				return
 			}
@@ -405,7 +412,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			return
 		}
 		c.phase = phWatch
-		c.watch(ctx, r.Key, false, r.Rev)
+		c.watch(ctx, r.Key, false, c.watchStart(ctx, r.Rev))
 	case phCheck:
 		if RangeRespOf(m).Key == "" {
 			ctx.TraceSaid(traceLock, OpRange.String(), string(errSessionExpired)+": "+c.myKey+" is gone", sim.Say("note.etcd.keyGone", "err", string(errSessionExpired), "key", c.myKey))
@@ -436,7 +443,7 @@ func (c *etcdClient) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 
 // query is one pass of waitDeletes: the latest key created before mine.
 func (c *etcdClient) query(ctx sim.Ctx) {
-	c.call(ctx, Range{Kind: RangeLast, Key: Prefix, MaxRev: c.myRev - 1}.Msg(), phQuery)
+	c.call(ctx, Range{Kind: RangeLast, Key: c.waitPrefix(ctx.Scenario()), MaxRev: c.myRev - 1}.Msg(), phQuery)
 }
 
 func (c *etcdClient) watch(ctx sim.Ctx, key string, prefix bool, from int64) {
@@ -493,6 +500,9 @@ func (c *etcdClient) acquired(ctx sim.Ctx) {
 	c.cancelWatch(ctx)
 	c.phase = phWork
 	c.periods = 0
+	if c.rwAcquired(ctx) {
+		return // RWMutex (rwlock.go)
+	}
 	if ctx.Tracing() {
 		ctx.TraceSaid(traceLock, "acquired", fmt.Sprintf("%s is the oldest key: create revision %d", c.myKey, c.myRev),
 			sim.Say("note.etcd.oldest", "key", c.myKey, "rev", fmt.Sprint(c.myRev)))

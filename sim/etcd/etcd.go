@@ -109,9 +109,14 @@ func (etcdMode) Traits() sim.Traits { return etcdTraits }
 func (etcdMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
 // Validate checks that reenter's inner section ends before the work
-// does; its options are checked by their declarations (the number of
+// does and what readers goes with (rwlock.go); its options are checked by their declarations (the number of
 // members).
-func (etcdMode) Validate(sc *sim.Scenario) error { return checkNested(sc) }
+func (etcdMode) Validate(sc *sim.Scenario) error {
+	if err := checkNested(sc); err != nil {
+		return err
+	}
+	return checkReadersWith(sc)
+}
 
 func (etcdMode) Servers(sc *sim.Scenario) []string {
 	out := make([]string, Nodes.Of(sc))

@@ -51,10 +51,7 @@ func (s *Server) demote(ctx sim.Ctx) {
 	for _, w := range waits {
 		s.respondRenew(ctx, w.From, w.Req, w.Lease, 0, errNotPrimary)
 	}
-	if s.ownedKey != "" {
-		ctx.Disown(Prefix, false)
-		s.ownedKey = ""
-	}
+	s.disownAll(ctx)
 }
 
 func (s *Server) leaseIDs() []int64 {

@@ -56,6 +56,13 @@ var (
 	Reenter = sim.NewDuration(sim.Option{Key: "reenter",
 		Refusal: sim.OnlyReaders("reenter", "field.onlyFor", "only for %s"),
 		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
+	// Readers makes the lock the experimental recipes' RWMutex
+	// (rwlock.go): client-1…client-N RLock, the others Lock. 0 (the
+	// default) is concurrency.Mutex. ZooKeeper and Redis declare the same
+	// key.
+	Readers = sim.NewInt(sim.Option{Key: "readers",
+		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
+		Words:   "readers", Describe: sim.DescribeFigure}, 0, checkReaders)
 )
 
 // Electing reports whether sc's clients run the election recipe.
@@ -68,7 +75,7 @@ const (
 )
 
 // options are etcd's, in their order.
-var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option, Use.Option, LeadPeriods.Option, Reenter.Option}
+var options = []*sim.Option{Nodes.Option, PreVote.Option, Herd.Option, Use.Option, LeadPeriods.Option, Reenter.Option, Readers.Option}
 
 // The parameter line says reenter only when it is set.
-func init() { Reenter.Applies = Reenter.IsOn }
+func init() { Reenter.Applies, Readers.Applies = Reenter.IsOn, Readers.IsOn }

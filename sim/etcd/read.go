@@ -70,7 +70,7 @@ func (s *Server) serveReads(ctx sim.Ctx) {
 		s.forget(ctx, req)
 		r := RangeResp{Rev: s.rev}
 		if p.Last {
-			if k, kv, ok := s.lastCreateUpTo(p.Max); ok {
+			if k, kv, ok := s.lastCreateUpTo(p.Key, p.Max); ok {
 				r.Key, r.CreateRev = k, kv.CreateRev
 			}
 		} else if kv, ok := s.kv[p.Key]; ok {

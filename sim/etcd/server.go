@@ -151,7 +151,7 @@ type Server struct {
 	leaseDue time.Duration // no lease's revoke is due before this (putLease, revokeDue)
 	history  sim.Chunked[etcdEvent]
 	primary  bool
-	ownedKey string // the owner key this leader reported to the checker
+	ownedKey string // the owner key this leader reported to the checker (RWMutex: the holders' keys, rwlock.go)
 	replay   bool   // rebuilding from the WAL: no traces
 	wipedReq int64  // the last request id before the data directory was lost
 
@@ -311,10 +311,7 @@ func (s *Server) Crash(ctx sim.Ctx) {
 	for _, c := range s.conns {
 		ctx.Send(c, sim.Msg{Op: OpRST})
 	}
-	if s.ownedKey != "" {
-		ctx.Disown(Prefix, false)
-		s.ownedKey = ""
-	}
+	s.disownAll(ctx)
 	s.role, s.pre, s.lead, s.primary = RoleFollower, false, sim.None, false
 	s.pending = map[int64]etcdPending{}
 	s.watchers, s.conns, s.renewWait, s.kaStreams = nil, nil, nil, nil

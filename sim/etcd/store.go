@@ -227,12 +227,13 @@ func (s *Server) firstCreate() (string, etcdKV, bool) {
 }
 
 // lastCreateUpTo is Get(prefix, WithLastCreate(), WithMaxCreateRev(max)):
-// the latest key created before the waiter's own.
-func (s *Server) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
+// the latest key under prefix created before the waiter's own (the
+// Mutex's prefix, or RWMutex's, rwlock.go).
+func (s *Server) lastCreateUpTo(prefix string, maxRev int64) (string, etcdKV, bool) {
 	var best string
 	var bkv etcdKV
 	for k, kv := range s.kv {
-		if strings.HasPrefix(k, Prefix) && kv.CreateRev <= maxRev && (best == "" || kv.CreateRev > bkv.CreateRev) {
+		if strings.HasPrefix(k, prefix) && kv.CreateRev <= maxRev && (best == "" || kv.CreateRev > bkv.CreateRev) {
 			best, bkv = k, kv
 		}
 	}
@@ -243,6 +244,10 @@ func (s *Server) lastCreateUpTo(maxRev int64) (string, etcdKV, bool) {
 // sees it: the client whose key has the lowest create revision.
 func (s *Server) recordOwner(ctx sim.Ctx, expired bool) {
 	if !s.isLeader() || !s.primary || s.replay {
+		return
+	}
+	if Readers.IsOn(ctx.Scenario()) {
+		s.recordHolders(ctx, expired) // RWMutex: readers hold together (rwlock.go)
 		return
 	}
 	key, kv, ok := s.firstCreate()

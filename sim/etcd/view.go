@@ -1,6 +1,7 @@
 package etcd
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -16,6 +17,9 @@ type Key struct {
 	CreateRev int64
 	LeaseLeft time.Duration
 	Holder    bool
+	// Read is an RWMutex read key (ReadPrefix): it holds with the other
+	// read keys created before the first write key (rwlock.go).
+	Read bool
 }
 
 // Lease is a client's session lease.
@@ -132,14 +136,21 @@ func (etcdMode) View(s *sim.Sim, snap *sim.Snapshot) {
 			if !strings.HasPrefix(k, Prefix) {
 				continue
 			}
-			ek := Key{Key: k, Owner: nodeName(s, kv.Client), Lease: kv.Lease, CreateRev: kv.CreateRev}
+			ek := Key{Key: k, Owner: nodeName(s, kv.Client), Lease: kv.Lease, CreateRev: kv.CreateRev,
+				Read: strings.HasPrefix(k, ReadPrefix)}
 			if l, ok := view.leases[kv.Lease]; ok {
 				ek.LeaseLeft, _ = left(l)
 			}
 			v.Keys = append(v.Keys, ek)
 		}
 		sort.Slice(v.Keys, func(a, b int) bool { return v.Keys[a].CreateRev < v.Keys[b].CreateRev })
-		if len(v.Keys) > 0 {
+		switch {
+		case Readers.IsOn(s.Scenario):
+			holders := view.holderKeys()
+			for i := range v.Keys {
+				v.Keys[i].Holder = slices.Contains(holders, v.Keys[i].Key)
+			}
+		case len(v.Keys) > 0:
 			v.Keys[0].Holder = true
 		}
 		if st, ok := view.kv[StorageKey]; ok {

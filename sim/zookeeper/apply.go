@@ -170,6 +170,10 @@ func (s *zkServer) closeSessionConns(ctx sim.Ctx, session int64) {
 
 // updateOwner tells the checker which client the lowest child belongs to.
 func (s *zkServer) updateOwner(ctx sim.Ctx, expired bool) {
+	if Readers.IsOn(ctx.Scenario()) {
+		s.updateHolders(ctx, expired, s.tree.holders()) // the read–write lock: readers hold together (rwlock.go)
+		return
+	}
 	low, ok := s.tree.lowest()
 	name := ""
 	if ok {

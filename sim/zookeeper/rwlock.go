@@ -1,7 +1,9 @@
 package zookeeper
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,4 +104,51 @@ func checkReadersUse(sc *sim.Scenario) error {
 		return sim.FieldErr("readers", sim.Say("field.readersElection"), "a leader election has no readers: use lock")
 	}
 	return nil
+}
+
+// holders are the children that hold by the read–write lock's rules, in
+// sequence order: every read node before the first write node, or that
+// write node when it is the lowest.
+func (t *zkTree) holders() []zkZnode {
+	nodes := slices.Clone(t.nodes)
+	slices.SortStableFunc(nodes, func(a, b zkZnode) int { return cmp.Compare(a.Seq, b.Seq) })
+	for i, n := range nodes {
+		if !strings.Contains(n.Name, ReadName) {
+			return nodes[:max(i, min(1, len(nodes)))]
+		}
+	}
+	return nodes
+}
+
+// updateHolders tells the checker that the nodes now hold under the
+// read–write lock (the tree's holders, or none when the server stops
+// leading), each holder's node its own ownership (several readers at
+// once); owner keeps their names, one a line.
+func (s *zkServer) updateHolders(ctx sim.Ctx, expired bool, now []zkZnode) {
+	names := make([]string, len(now))
+	for i, n := range now {
+		names[i] = n.Name
+	}
+	joined := strings.Join(names, "\n")
+	if joined == s.owner {
+		return
+	}
+	var was []string
+	if s.owner != "" {
+		was = strings.Split(s.owner, "\n")
+	}
+	for _, name := range was {
+		if !slices.Contains(names, name) {
+			ctx.Disown(LockPath+"/"+name, expired)
+		}
+	}
+	for _, n := range now {
+		if slices.Contains(was, n.Name) {
+			continue
+		}
+		if id := ctx.Lookup(s.tree.owner(n.Session)); id != sim.None {
+			ctx.Own(LockPath+"/"+n.Name, id)
+		}
+	}
+	s.owner = joined
 }

@@ -116,7 +116,7 @@ type zkServer struct {
 	prep        zkTree             // every logged transaction applied: what new requests see
 	acks        sim.Chunked[uint8] // per log entry from commit on: the servers that acked it
 	tracker     []zkTracked
-	owner       string // lowest child last reported to the checker
+	owner       string // lowest child last reported to the checker (the read–write lock: the holders, rwlock.go)
 
 	// Follower.
 	heard        time.Duration
@@ -296,7 +296,11 @@ func (s *zkServer) dropClients(ctx sim.Ctx) {
 }
 
 func (s *zkServer) disownLock(ctx sim.Ctx) {
-	if s.owner != "" {
+	switch {
+	case s.owner == "":
+	case Readers.IsOn(ctx.Scenario()):
+		s.updateHolders(ctx, false, nil) // none holds here any more
+	default:
 		ctx.Disown(LockPath, false)
 		s.owner = ""
 	}

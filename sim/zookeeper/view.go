@@ -122,14 +122,13 @@ func (zkMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		nodes := append([]zkZnode(nil), ref.tree.nodes...)
 		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].Seq < nodes[j].Seq })
 		v.ReadWrite = Readers.IsOn(s.Scenario)
-		firstWrite := -1 // the first write node, for the read lock's rule (rwlock.go)
+		holders := 1 // the lowest, or the read–write lock's holders (rwlock.go)
+		if v.ReadWrite {
+			holders = len(ref.tree.holders())
+		}
 		for i, z := range nodes {
-			read := strings.Contains(z.Name, ReadName)
-			if firstWrite < 0 && !read {
-				firstWrite = i
-			}
 			v.Children = append(v.Children, ZNode{Name: z.Name, Seq: z.Seq, Owner: ref.tree.owner(z.Session),
-				Session: z.Session, Ephemeral: true, Holder: i == 0 || read && firstWrite < 0, Read: read, Czxid: z.Czxid})
+				Session: z.Session, Ephemeral: true, Holder: i < holders, Read: strings.Contains(z.Name, ReadName), Czxid: z.Czxid})
 		}
 		for _, si := range ref.tree.sessions {
 			zs := ZSession{ID: si.ID, Owner: si.Owner, Timeout: si.Timeout}

@@ -120,12 +120,21 @@ func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 	withKey := map[int64]bool{}
 	keys := append([]etcdsim.Key(nil), v.Keys...)
 	sort.SliceStable(keys, func(a, b int) bool { return keys[a].CreateRev < keys[b].CreateRev })
-	var owner *etcdsim.Key
+	var owner *etcdsim.Key       // the oldest holder
+	holders := map[string]bool{} // every holder (RWMutex's readers hold together)
 	for i, k := range keys {
 		r := etcdRow{kind: etcdRowKey, key: k, lease: leases[k.Lease], client: k.Owner, owner: k.Holder, tag: "queued"}
-		if k.Holder {
+		switch {
+		case k.Holder && k.Read:
+			r.tag = "READ HOLDER"
+		case k.Holder:
 			r.tag = "OWNER"
-			owner = &keys[i]
+		}
+		if k.Holder {
+			holders[k.Owner] = true
+			if owner == nil {
+				owner = &keys[i]
+			}
 		}
 		keyRow[k.Key] = len(m.rows)
 		clientRow[k.Owner] = len(m.rows)
@@ -167,7 +176,7 @@ func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 	}
 	m.lanes = assignLanes(m.arrows)
 	for _, n := range nodes {
-		if !n.Client || (n.State != sim.StateHolding && n.State != sim.StateTold) || (owner != nil && owner.Owner == n.Name) {
+		if !n.Client || (n.State != sim.StateHolding && n.State != sim.StateTold) || holders[n.Name] {
 			continue
 		}
 		token := ""
@@ -245,6 +254,7 @@ func etcdTagText(tag string) string {
 	}
 	key, ok := map[string]string{
 		"OWNER":                           "etcd.tag.owner",
+		"READ HOLDER":                     "etcd.tag.readHolder",
 		"queued":                          "etcd.tag.queued",
 		"no key":                          "etcd.tag.noKey",
 		"watches the prefix":              "etcd.tag.prefix",

@@ -29,7 +29,10 @@ func etcdProtocol(sc *sim.Scenario) []string {
 	}
 	session += i18n.F("etcd.proto.keepalive", "every", widgets.ShortTime(ttl/3))
 	out := []string{session, i18n.F("etcd.proto.lock", "prefix", etcdsim.Prefix)}
-	if etcdsim.Herd.Of(sc) {
+	if etcdsim.Readers.IsOn(sc) { // RWMutex (sim/etcd/rwlock.go)
+		out = []string{session, i18n.F("etcd.proto.rwLock", "prefix", etcdsim.Prefix, "n", etcdsim.Readers.Of(sc)),
+			i18n.T("etcd.proto.rwWait")}
+	} else if etcdsim.Herd.Of(sc) {
 		out = append(out, i18n.T("etcd.proto.waitHerd"))
 	} else {
 		out = append(out, i18n.T("etcd.proto.wait"))
@@ -54,9 +57,10 @@ var Tab = designtab.ModeTab{
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() designtab.StateView { return NewKeys() },
-	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
+	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift", etcdsim.Readers.Key},
 	Toggles:    []string{etcdsim.Herd.Key, "fencing", etcdsim.PreVote.Key, etcdsim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
+		etcdsim.Readers.Key: func(s *designtab.SliderSpec) { s.Label, s.Max = "Readers", 12 },
 		// The lease is whole seconds, as the simulator asks for it
 		// (concurrency.WithTTL), and shows what the lessor grants.
 		"ttl": func(s *designtab.SliderSpec) {
