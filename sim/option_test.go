@@ -44,7 +44,7 @@ func TestOptionsAreFlatMembersOfTheFile(t *testing.T) {
 	shared := []string{"mode", "seed", "duration", "clients", "stagger", "rounds", "ttl", "work", "think",
 		"latency", "jitter", "fencing", "clockDrift", "tries", "retryDelay"}
 	for mode, own := range map[string][]string{
-		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter"},
+		"redis":     {"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter", "readers"},
 		"redlock":   {"nodes", "driftFactor", "contextTimeout", "checkValidity", "watchdog", "sequential", "readTimeout"},
 		"zookeeper": {"nodes", "respectSuspended", "herd", "use", "leadPeriods", "reenter", "readers"},
 		"etcd":      {"nodes", "preVote", "herd", "use", "leadPeriods", "reenter", "readers"},

@@ -25,7 +25,7 @@ func TestParseScenarioDefaults(t *testing.T) {
 	assert.Equal(t, 1, sc.Rounds)
 	assert.Nil(t, sc.Option("driftFactor"), "redis has no drift factor: it is redlock's")
 	assert.Nil(t, sc.Option("respectSuspended"), "nor a ConnectionStateListener: it is zookeeper's")
-	assert.Equal(t, []string{"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter"}, optionKeys(sc.Mode))
+	assert.Equal(t, []string{"replica", "failoverAfter", "sentinels", "downAfter", "watchdog", "plainDel", "client", "reenter", "readers"}, optionKeys(sc.Mode))
 	assert.Equal(t, sim.Duration(3*time.Second), redis.FailoverAfter.Of(sc))
 	rl, err := sim.ParseScenario([]byte(`{"mode": "redlock"}`))
 	require.NoError(t, err)

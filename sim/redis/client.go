@@ -34,6 +34,7 @@ import (
 // no reply in RequestTimeout fails without a resend.
 type redisClient struct {
 	sim.Loop
+	idx      int // client-(idx+1)
 	master   sim.NodeID
 	value    string
 	seq      int64
@@ -75,7 +76,7 @@ func (c *redisClient) Start(ctx sim.Ctx) {
 
 func (c *redisClient) Crash(ctx sim.Ctx) {
 	master := c.master
-	*c = redisClient{master: master}
+	*c = redisClient{master: master, idx: c.idx}
 }
 
 func (c *redisClient) Restart(ctx sim.Ctx, persist bool) { c.Start(ctx) }
@@ -157,7 +158,7 @@ func (c *redisClient) trySet(ctx sim.Ctx) {
 	if rel, _ := releaseOf(sc); rel.fair {
 		m = WithFairTry(m, FairTry{Now: ctx.Wall(), Wait: FairLockWaitTimeout})
 	}
-	c.request(ctx, m)
+	c.request(ctx, c.rwCommand(ctx, m))
 }
 
 // unlock sends the unlock script (or the plain client's release) with
@@ -180,7 +181,7 @@ func (c *redisClient) unlock(ctx sim.Ctx) {
 		}
 		m = WithLatch(m, c.latch)
 	}
-	c.request(ctx, m)
+	c.request(ctx, c.rwCommand(ctx, m))
 }
 
 // renewAfter schedules the watchdog's next renewal TTL/3 from now, as
@@ -250,7 +251,7 @@ func (c *redisClient) answered2(ctx sim.Ctx, req sim.Msg, r Reply) {
 		}
 		if r.Op == OpOK {
 			c.noSyncs = 0
-			c.Grant(ctx, r.Token, 0)
+			c.grant(ctx, r.Token) // a read hold for a reader (rwlock.go)
 			c.armReentry(ctx)
 			if Watchdog.Of(ctx.Scenario()) {
 				c.renewing = true
@@ -407,7 +408,7 @@ func (c *redisClient) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 	case timerWatchdog:
 		if c.State == sim.StateHolding && c.renewing && c.pending.Op == sim.NoOp {
-			c.request(ctx, Command{Op: OpPExpire, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg())
+			c.request(ctx, c.rwCommand(ctx, Command{Op: OpPExpire, Value: c.value, PX: ctx.Scenario().TTL.D()}.Msg()))
 		}
 	case timerResend:
 		if c.pending.Op != sim.NoOp && c.pending.Seq == 0 && t.Seq == c.seq {

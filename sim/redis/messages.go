@@ -56,6 +56,7 @@ var (
 	traceSentinel  = sim.NewTraceKind("sentinel")  // Sentinel's verdict
 	traceFairQueue = sim.NewTraceKind("fairQueue") // RFairLock's queue: a waiter queued or removed as stale
 	traceReenter   = sim.NewTraceKind("reenter")   // a re-entry of the holder's own lock
+	traceRWLock    = sim.NewTraceKind("rwlock")    // the read–write lock's hash, as a lock script left it
 	traceRelease   = sim.NewTraceKind("release")   // an unlock that found the lock no longer ours
 	traceResend    = sim.NewTraceKind("resend")    // a request resent after its timeout
 	traceTimeout   = sim.NewTraceKind("timeout")   // a request given up
@@ -162,6 +163,25 @@ func pxOf(m *sim.Msg) time.Duration { return m.TTL }
 
 // fencedOf is a command's Fenced.
 func fencedOf(m *sim.Msg) bool { return m.N == 1 }
+
+// RWLock marks a command of Redisson's RReadWriteLock (rwlock.go): the
+// read lock's script or the write lock's.
+type RWLock struct{ Read bool }
+
+// WithRWLock is the lock, unlock or renewal command m as the read or the
+// write lock's script.
+func WithRWLock(m sim.Msg, rw RWLock) sim.Msg {
+	m.Body = &rw
+	return m
+}
+
+// rwLockOf is a command's read–write lock marking; ok false for RLock's.
+func rwLockOf(m *sim.Msg) (RWLock, bool) {
+	if rw, ok := m.Body.(*RWLock); ok {
+		return *rw, true
+	}
+	return RWLock{}, false
+}
 
 // Reply is a server's answer: OK, nil, INT or READONLY; Token the
 // fencing-token counter (on the OK to a SET or lock script); Int the

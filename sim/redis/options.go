@@ -79,15 +79,21 @@ var (
 	Reenter = sim.NewDuration(sim.Option{Key: "reenter",
 		Refusal: sim.OnlyReaders("reenter", "field.onlyFor", "only for %s"),
 		Words:   "reenter", Describe: sim.DescribeFigure}, 0, nil)
+	// Readers makes the lock Redisson's RReadWriteLock (rwlock.go):
+	// client-1…client-N take its read lock, the others its write lock. 0
+	// (the default) is RLock. ZooKeeper and etcd declare the same key.
+	Readers = sim.NewInt(sim.Option{Key: "readers",
+		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
+		Words:   "readers", Describe: sim.DescribeFigure}, 0, checkReaders)
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )
 
 // options are Redis's, in their order.
-var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Option, DownAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option, Reenter.Option}
+var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Option, DownAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option, Reenter.Option, Readers.Option}
 
 // The parameter line says reenter only when it is set.
-func init() { Reenter.Applies = Reenter.IsOn }
+func init() { Reenter.Applies, Readers.Applies = Reenter.IsOn, Readers.IsOn }
 
 // The values of Client.
 const (

@@ -50,10 +50,15 @@ const DefaultFailoverAfter = 3 * time.Second
 func (redisMode) Defaults(sc *sim.Scenario) { sc.Tries = 0 }
 
 // Validate checks reenter against the client and the work
-// (validateReenter); the fields Redis does not read are refused from its
+// (validateReenter) and what readers goes with (rwlock.go); the fields Redis does not read are refused from its
 // Traits, its options checked by their declarations (sentinels without a
 // replica, like failoverAfter, apply to nothing: Servers adds no Sentinel).
-func (redisMode) Validate(sc *sim.Scenario) error { return validateReenter(sc) }
+func (redisMode) Validate(sc *sim.Scenario) error {
+	if err := validateReenter(sc); err != nil {
+		return err
+	}
+	return checkReadersWith(sc) // rwlock.go
+}
 
 // Servers are the master, its replica and, with sentinels, the Sentinel
 // processes (sentinel.go).
@@ -94,7 +99,7 @@ func (redisMode) NewServer(sc *sim.Scenario, i int) sim.Process {
 }
 
 func (redisMode) NewClient(sc *sim.Scenario, i int) sim.Process {
-	return &redisClient{}
+	return &redisClient{idx: i}
 }
 
 // Failover is the master's failure that Sentinel acts on: the master

@@ -10,9 +10,13 @@ import (
 
 // redisKey is a key as a Redis server stores it.
 type redisKey struct {
-	value    string
-	owner    sim.NodeID
-	holds    int // Redisson's hold count (the hash field's value); 0 for a plain SET NX key
+	value string
+	owner sim.NodeID
+	holds int // Redisson's hold count (the hash field's value); 0 for a plain SET NX key
+	// rw is the hash of Redisson's RReadWriteLock (rwlock.go): its mode
+	// and its holders' fields; nil for any other key. It is never changed
+	// in place (a copy of the keyspace shares it).
+	rw       *rwHash
 	ttl      time.Duration
 	deadline time.Duration // absolute, on the server's wall clock (PXAT)
 }
@@ -201,8 +205,9 @@ func (r *Server) live(ctx sim.Ctx, key string) (redisKey, bool) {
 }
 
 func (r *Server) expire(ctx sim.Ctx, key string) {
+	kv, _ := r.keys.get(key)
 	r.keys.del(key)
-	ctx.Disown(key, true)
+	r.disownKey(ctx, key, kv, true)
 	ctx.Trace(traceExpire, key, "")
 	r.ship(ctx, replGone(key))
 }
@@ -293,12 +298,20 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		ctx.AtWall(kv.deadline, sim.Timer{Kind: timerExpire, Key: m.Key})
 		r.ship(ctx, replOf(m.Key, kv))
 	case OpLock:
+		if rw, ok := rwLockOf(m); ok {
+			r.rwLockScript(ctx, from, m, rw, &reply)
+			break
+		}
 		if f, fair := fairTryOf(m); fair {
 			r.fairLockScript(ctx, from, m, f, &reply)
 			break
 		}
 		r.lockScript(ctx, from, m, &reply)
 	case OpUnlock:
+		if rw, ok := rwLockOf(m); ok {
+			r.rwUnlockScript(ctx, m, rw, &reply)
+			break
+		}
 		r.unlockScript(ctx, m, &reply)
 	case OpCAD, OpDel:
 		kv, held := r.live(ctx, m.Key)
@@ -310,6 +323,10 @@ func (r *Server) Receive(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 			r.ship(ctx, replGone(m.Key))
 		}
 	case OpPExpire:
+		if rw, ok := rwLockOf(m); ok {
+			r.rwRenewScript(ctx, m, rw, &reply)
+			break
+		}
 		kv, held := r.live(ctx, m.Key)
 		reply.Op = OpInt
 		if held && kv.value == valueOf(m) {
@@ -481,6 +498,9 @@ func (r *Server) View(s *sim.Sim, id sim.NodeID) ServerView {
 		kvw := KeyView{Key: k, Value: kv.value, TTL: kv.ttl, Left: kv.deadline - wall, Holds: kv.holds}
 		if kv.owner >= 0 && int(kv.owner) < len(s.Nodes) {
 			kvw.Owner = s.Nodes[kv.owner].Name
+		}
+		if kv.rw != nil {
+			kvw.Value, kvw.Owner, kvw.Holds = kv.rw.describe(s) // the read–write lock's hash (rwlock.go)
 		}
 		kvw.Expired = kvw.Left <= 0
 		v.Keys = append(v.Keys, kvw)

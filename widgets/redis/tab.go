@@ -22,7 +22,7 @@ var Tab = designtab.ModeTab{
 	Preset:     "redis-gc-pause",
 	NewState:   func() designtab.StateView { return NewKeys() },
 	Sliders: []string{"ttl", "work", "pause", "latency", "clients", "clockDrift",
-		redissim.FailoverAfter.Key, redissim.Sentinels.Key, redissim.DownAfter.Key},
+		redissim.FailoverAfter.Key, redissim.Sentinels.Key, redissim.DownAfter.Key, redissim.Readers.Key},
 	Toggles: []string{redissim.Client.Key, redissim.Watchdog.Key, "fencing", redissim.Replica.Key},
 	// The shared controls in Redis's words: SET NX PX and Redisson's
 	// timeout, watchdog and INCR counter; its options' controls
@@ -43,6 +43,7 @@ var Tab = designtab.ModeTab{
 		redissim.DownAfter.Key: func(s *designtab.SliderSpec) {
 			s.Label, s.Min, s.Max, s.Step = "Down after", 0.5, 40, 0.5
 		},
+		redissim.Readers.Key: func(s *designtab.SliderSpec) { s.Label, s.Max = "Readers", 12 },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
 		redissim.Watchdog.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "redisWatchdog", "Watchdog" },
@@ -66,8 +67,11 @@ func redisProtocol(sc *sim.Scenario) []string {
 	}
 	plain := redissim.Client.Of(sc) == redissim.ClientPlain
 	acquire, release := "redis.proto.acquire", "redis.proto.release"
-	if plain {
+	switch {
+	case plain:
 		acquire, release = "redis.proto.acquirePlain", "redis.proto.releasePlain"
+	case redissim.Readers.IsOn(sc): // RReadWriteLock (sim/redis/rwlock.go)
+		acquire, release = "redis.proto.acquireRW", "redis.proto.releaseRW"
 	}
 	out := []string{i18n.F(acquire, "px", ms(sc.TTL), "fencing", fencing, "retry", widgets.ShortTime(sc.RetryDelay.D()))}
 	if redissim.Watchdog.Of(sc) {

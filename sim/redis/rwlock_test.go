@@ -1,0 +1,117 @@
+package redis_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/redis"
+	"github.com/lockscope/lockscope/sim/simtest"
+)
+
+// TestRedissonReadWriteLock runs Redisson's RReadWriteLock (rwlock.go):
+// readers hold together and keep joining while the hash's mode is read,
+// whoever waits, so the writer waits until no reader is left (it
+// starves); the writer holds alone; a reader paused past the lease still
+// believes it reads when the writer is granted, which the checker counts.
+func TestRedissonReadWriteLock(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*sim.Scenario)
+		check func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording)
+	}{
+		{"readers keep joining while the mode is read: the writer starves", nil, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
+			require.Len(t, h, 12, "4 clients, 3 rounds")
+			var writes []simtest.Hold
+			lastRead := time.Duration(0)
+			for _, x := range h {
+				assert.Equal(t, x.Client != "client-4", x.Read, "%s: a read hold for the readers only", x.Client)
+				if x.Read {
+					lastRead = max(lastRead, x.To)
+				} else {
+					writes = append(writes, x)
+				}
+			}
+			require.Len(t, writes, 3)
+			assert.GreaterOrEqual(t, writes[0].From, lastRead, "the writer gets in only when the last reader is gone")
+			joined := 0
+			for _, x := range h {
+				if x.Read && x.From > 3*time.Second && x.From < writes[0].From {
+					joined++
+				}
+			}
+			assert.Equal(t, 6, joined, "six read holds begin after client-4 asked at 3 s and before it holds")
+			for i := 1; i < len(writes); i++ {
+				assert.GreaterOrEqual(t, writes[i].From, writes[i-1].To)
+			}
+			assert.Zero(t, sum.Violations)
+			assert.Zero(t, sum.OverlapMs)
+			var keys []string
+			for _, k := range redis.ViewOf(rec.At(2500 * time.Millisecond)).Servers[0].Keys {
+				keys = append(keys, k.Key)
+				if k.Key == redis.LockKey {
+					assert.True(t, strings.HasPrefix(k.Value, "mode read · "), k.Value)
+					assert.Equal(t, "client-1, client-2, client-3", k.Owner)
+				}
+			}
+			require.Len(t, keys, 4, "the hash and one timeout key per reader: %v", keys)
+			assert.Contains(t, keys[1], ":rwlock_timeout:1")
+		}},
+		{"readers 0 is RLock", func(sc *sim.Scenario) { redis.Readers.Set(sc, 0) }, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
+			for i, x := range h {
+				assert.False(t, x.Read)
+				if i > 0 {
+					assert.GreaterOrEqual(t, x.From, h[i-1].To, "one holder at a time")
+				}
+			}
+		}},
+		{"a reader paused past the lease: the writer is granted while it still reads", func(sc *sim.Scenario) {
+			sc.Clients, sc.Rounds, sc.TTL = 2, 1, sim.Duration(10*time.Second)
+			redis.Readers.Set(sc, 1)
+			sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), Pause: "client-1", For: sim.Duration(15 * time.Second)}}
+		}, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
+			require.Len(t, h, 2)
+			r, w := h[0], h[1]
+			assert.Equal(t, "client-1", r.Client)
+			assert.True(t, r.Read)
+			assert.Equal(t, "client-2", w.Client)
+			assert.False(t, w.Read)
+			assert.Less(t, w.From, r.To, "the writer holds while the paused reader still believes it reads")
+			assert.Equal(t, 1, sum.Violations)
+			assert.InDelta(t, (min(r.To, w.To)-w.From).Seconds()*1000, sum.OverlapMs, 1)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, rec := simtest.Run(t, simtest.Preset(t, "redis-read-write", tt.edit))
+			tt.check(t, simtest.Holds(rec), sum, rec)
+		})
+	}
+}
+
+// TestRedisReadersRefused: the read–write lock is simulated for Redisson
+// 4.7.0's client on a lone master only.
+func TestRedisReadersRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*sim.Scenario)
+	}{
+		{"plain client", func(sc *sim.Scenario) { redis.Client.Set(sc, redis.ClientPlain) }},
+		{"fair lock", func(sc *sim.Scenario) { redis.Client.Set(sc, redis.ClientRedissonFair) }},
+		{"replica", func(sc *sim.Scenario) { redis.Replica.Set(sc, true) }},
+		{"reenter", func(sc *sim.Scenario) { redis.Reenter.Set(sc, sim.Duration(time.Second)) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, err := simtest.Load("redis-read-write")
+			require.NoError(t, err)
+			tt.edit(sc)
+			err = sc.Validate()
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), "readers: RReadWriteLock is simulated with Redisson 4.7.0"), err.Error())
+		})
+	}
+}
