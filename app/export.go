@@ -282,7 +282,7 @@ func parameterParts(sc *sim.Scenario) []string {
 	options := sim.OptionsOf(sc.Mode)
 	fencingAt := 0
 	for i, o := range options {
-		if o.Describe != sim.DescribeNot && o.Describe != sim.DescribeWhenOn && o.Describe != sim.DescribePhrase {
+		if o.Describe != sim.DescribeNot && o.Describe != sim.DescribeWhenOn && o.Describe != sim.DescribePhrase && o.Describe != sim.DescribeFigureWhenOn {
 			fencingAt = i + 1
 		}
 	}
@@ -337,11 +337,12 @@ func optionPart(sc *sim.Scenario, o *sim.Option) (string, bool) {
 			return i18n.T(key + "." + x), on
 		}
 		return i18n.T(key), on
-	case sim.DescribeFigure:
+	case sim.DescribeFigure, sim.DescribeFigureWhenOn:
+		show := o.Describe == sim.DescribeFigure || on
 		if d, ok := o.Value(sc).(sim.Duration); ok {
-			return i18n.F(key, "t", widgets.ShortTime(d.D())), true
+			return i18n.F(key, "t", widgets.ShortTime(d.D())), show
 		}
-		return i18n.F(key, "n", optionValue(o, sc)), true
+		return i18n.F(key, "n", optionValue(o, sc)), show
 	case sim.DescribeAsIs:
 		return o.Key + " " + optionValue(o, sc), true
 	}

@@ -123,6 +123,10 @@ const (
 	// DescribeAsIs: the key and the value as the file writes it
 	// ("driftFactor 0.01").
 	DescribeAsIs
+	// DescribeFigureWhenOn: DescribeFigure when the value is not its zero,
+	// nothing when it is ("read–write lock: 2 readers"); its control stays
+	// enabled at zero, as Applies would not leave it.
+	DescribeFigureWhenOn
 )
 
 // MaxOptions is the most options one design declares.

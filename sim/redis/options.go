@@ -84,7 +84,7 @@ var (
 	// (the default) is RLock. ZooKeeper and etcd declare the same key.
 	Readers = sim.NewInt(sim.Option{Key: "readers",
 		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
-		Words:   "readers", Describe: sim.DescribeFigure}, 0, checkReaders)
+		Words:   "readers", Describe: sim.DescribeFigureWhenOn}, 0, checkReaders)
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )
@@ -93,7 +93,7 @@ var (
 var options = []*sim.Option{Replica.Option, FailoverAfter.Option, Sentinels.Option, DownAfter.Option, Watchdog.Option, PlainDel.Option, Client.Option, Reenter.Option, Readers.Option}
 
 // The parameter line says reenter only when it is set.
-func init() { Reenter.Applies, Readers.Applies = Reenter.IsOn, Readers.IsOn }
+func init() { Reenter.Applies = Reenter.IsOn }
 
 // The values of Client.
 const (

@@ -58,7 +58,7 @@ var (
 	// and etcd declare the same key.
 	Readers = sim.NewInt(sim.Option{Key: "readers",
 		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
-		Words:   "readers", Describe: sim.DescribeFigure}, 0, checkReaders)
+		Words:   "readers", Describe: sim.DescribeFigureWhenOn}, 0, checkReaders)
 )
 
 // Electing reports whether sc's clients run the election recipe.
@@ -74,4 +74,4 @@ const (
 var options = []*sim.Option{Nodes.Option, RespectSuspended.Option, Herd.Option, Use.Option, LeadPeriods.Option, Reenter.Option, Readers.Option}
 
 // The parameter line says reenter only when it is set.
-func init() { Reenter.Applies, Readers.Applies = Reenter.IsOn, Readers.IsOn }
+func init() { Reenter.Applies = Reenter.IsOn }

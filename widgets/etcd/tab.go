@@ -57,10 +57,9 @@ var Tab = designtab.ModeTab{
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() designtab.StateView { return NewKeys() },
-	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift", etcdsim.Readers.Key},
+	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
 	Toggles:    []string{etcdsim.Herd.Key, "fencing", etcdsim.PreVote.Key, etcdsim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
-		etcdsim.Readers.Key: func(s *designtab.SliderSpec) { s.Label, s.Max = "Readers", 12 },
 		// The lease is whole seconds, as the simulator asks for it
 		// (concurrency.WithTTL), and shows what the lessor grants.
 		"ttl": func(s *designtab.SliderSpec) {

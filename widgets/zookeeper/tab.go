@@ -29,7 +29,7 @@ var Tab = designtab.ModeTab{
 	StateTitle: "state.zookeeper",
 	Preset:     "zk-happy-path",
 	NewState:   func() designtab.StateView { return NewZNodeTree() },
-	Sliders:    []string{"ttl", zookeepersim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift", zookeepersim.Readers.Key},
+	Sliders:    []string{"ttl", zookeepersim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
 	Toggles:    []string{zookeepersim.Herd.Key, zookeepersim.RespectSuspended.Key, "fencing", zookeepersim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The scenario's ttl is the session timeout the client asks for,
@@ -37,9 +37,8 @@ var Tab = designtab.ModeTab{
 		"ttl": func(s *designtab.SliderSpec) {
 			s.Words, s.Label, s.Min, s.Step, s.Format = "zkSession", "Session", 1, 0.1, zkSessionFormat
 		},
-		zookeepersim.Nodes.Key:   func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "zkNodes", "Servers", 1, 7 },
-		"latency":                func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
-		zookeepersim.Readers.Key: func(s *designtab.SliderSpec) { s.Label, s.Max = "Readers", 12 },
+		zookeepersim.Nodes.Key: func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "zkNodes", "Servers", 1, 7 },
+		"latency":              func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
 		zookeepersim.Herd.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "zkHerd", "Herd" },
