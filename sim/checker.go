@@ -757,6 +757,9 @@ type GrantSummary struct {
 	Client     string   `json:"client"`
 	Token      int64    `json:"token"`
 	ValidityMs *float64 `json:"validityMs,omitempty"`
+	// Read marks a read hold of a read–write lock (Grant.Shared); absent
+	// for an exclusive grant.
+	Read bool `json:"read,omitempty"`
 }
 
 // Summary is the verdict of a run, the `run --json` object of DESIGN.md.
@@ -801,7 +804,7 @@ func (c *Checker) Summary(t time.Duration) Summary {
 		if g.At > t {
 			break
 		}
-		gs := GrantSummary{AtMs: Round3(Ms(g.At)), Client: c.s.Nodes[g.Client].Name, Token: g.Token}
+		gs := GrantSummary{AtMs: Round3(Ms(g.At)), Client: c.s.Nodes[g.Client].Name, Token: g.Token, Read: g.Shared}
 		if validity {
 			v := Round3(Ms(g.Validity))
 			gs.ValidityMs = &v

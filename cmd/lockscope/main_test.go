@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,6 +146,26 @@ func TestRunJSONHasExactlyTheContractFields(t *testing.T) {
 		assert.Contains(t, g, "client")
 		assert.Contains(t, g, "token")
 		assert.NotContains(t, g, "validityMs", "only Redlock grants carry validityMs")
+		assert.NotContains(t, g, "read", "only a read–write lock's read holds carry read")
+	}
+}
+
+// TestRunJSONMarksReadHolds: with readers the read holds' grants say
+// "read": true, and two readers together are no overlap.
+func TestRunJSONMarksReadHolds(t *testing.T) {
+	for preset, readers := range map[string][]string{
+		"zk-read-write":    {"client-1", "client-2"},
+		"etcd-read-write":  {"client-1", "client-2"},
+		"redis-read-write": {"client-1", "client-2", "client-3"},
+	} {
+		t.Run(preset, func(t *testing.T) {
+			sum := runJSON(t, preset)
+			for _, g := range sum.Grants {
+				assert.Equal(t, slices.Contains(readers, g.Client), g.Read, "%s at %v ms", g.Client, g.AtMs)
+			}
+			assert.Zero(t, sum.OverlapMs, "readers together are no overlap")
+			assert.Zero(t, sum.Violations)
+		})
 	}
 }
 
