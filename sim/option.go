@@ -129,6 +129,18 @@ const (
 	DescribeFigureWhenOn
 )
 
+// IntBetween is the check of a whole-number option that must lie in
+// [lo, hi]: "key: 9, want 0 to 5".
+func IntBetween(key string, lo, hi int) func(int) error {
+	return func(n int) error {
+		if n < lo || n > hi {
+			return FieldErr(key, say("field.between", "n", strconv.Itoa(n), "lo", strconv.Itoa(lo), "hi", strconv.Itoa(hi)),
+				"%d, want %d to %d", n, lo, hi)
+		}
+		return nil
+	}
+}
+
 // MaxOptions is the most options one design declares.
 const MaxOptions = 12
 

@@ -62,7 +62,7 @@ var (
 	// key.
 	Readers = sim.NewInt(sim.Option{Key: "readers",
 		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
-		Words:   "readers", Describe: sim.DescribeFigureWhenOn}, 0, checkReaders)
+		Words:   "readers", Describe: sim.DescribeFigureWhenOn}, 0, sim.IntBetween("readers", 0, 100))
 )
 
 // Electing reports whether sc's clients run the election recipe.

@@ -109,14 +109,6 @@ func (c *etcdClient) rwAcquired(ctx sim.Ctx) bool {
 	return true
 }
 
-// checkReaders: a count of clients.
-func checkReaders(n int) error {
-	if n < 0 || n > 100 {
-		return sim.FieldErr("readers", sim.Say("field.readersRange", "n", strconv.Itoa(n)), "%d, want 0 to 100", n)
-	}
-	return nil
-}
-
 // checkReadersWith refuses what RWMutex does not go with: the election,
 // fencing (no IsOwner to guard a Txn with), reenter (a second Lock makes
 // a new key that waits for the first, its own) and herd (it waits on one

@@ -25,19 +25,7 @@ func TestRWMutex(t *testing.T) {
 		check func(t *testing.T, holds []simtest.Hold, sum sim.Summary, rec *sim.Recording)
 	}{
 		{"readers share, writers wait, the queue's order is kept", nil, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
-			require.Len(t, h, 8, "4 clients, 2 rounds")
-			var who []string
-			for _, x := range h {
-				who = append(who, x.Client)
-				assert.Equal(t, x.Client == "client-1" || x.Client == "client-2", x.Read, "%s: a read hold for the readers only", x.Client)
-			}
-			assert.Equal(t, []string{"client-1", "client-2", "client-3", "client-4", "client-1", "client-2", "client-3", "client-4"}, who)
-			assert.Less(t, h[1].From, h[0].To, "the two readers hold together")
-			assert.GreaterOrEqual(t, h[2].From, max(h[0].To, h[1].To), "the writer holds after both readers")
-			assert.GreaterOrEqual(t, h[3].From, h[2].To, "the second writer after the first")
-			assert.GreaterOrEqual(t, h[4].From, h[3].To, "client-1 queued again behind the waiting writer and waits for it")
-			assert.Zero(t, sum.Violations)
-			assert.Zero(t, sum.OverlapMs)
+			simtest.AssertReadersShareWritersQueue(t, h, sum)
 			var waited []string
 			for _, e := range rec.Trace() {
 				if e.Node == "client-1" && strings.HasPrefix(e.Note, "waiting for the delete of") {
@@ -57,27 +45,14 @@ func TestRWMutex(t *testing.T) {
 				"RLock waits for the LAST write key below its own (Curator's reader watches the first)")
 		}},
 		{"readers 0 is the plain mutex", func(sc *sim.Scenario) { etcd.Readers.Set(sc, 0) }, func(t *testing.T, h []simtest.Hold, sum sim.Summary, _ *sim.Recording) {
-			for _, x := range h {
-				assert.False(t, x.Read)
-			}
-			for i := 1; i < len(h); i++ {
-				assert.GreaterOrEqual(t, h[i].From, h[i-1].To, "one holder at a time")
-			}
+			simtest.AssertOneHolderAtATime(t, h)
 		}},
 		{"a reader paused past its session: a writer is granted while it still reads", func(sc *sim.Scenario) {
 			sc.Clients, sc.Rounds, sc.TTL = 2, 1, sim.Duration(10*time.Second)
 			etcd.Readers.Set(sc, 1)
 			sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), Pause: "client-1", For: sim.Duration(15 * time.Second)}}
 		}, func(t *testing.T, h []simtest.Hold, sum sim.Summary, _ *sim.Recording) {
-			require.Len(t, h, 2)
-			r, w := h[0], h[1]
-			assert.Equal(t, "client-1", r.Client)
-			assert.True(t, r.Read)
-			assert.Equal(t, "client-2", w.Client)
-			assert.False(t, w.Read)
-			assert.Less(t, w.From, r.To, "the writer holds while the paused reader still believes it reads")
-			assert.Equal(t, 1, sum.Violations)
-			assert.InDelta(t, (min(r.To, w.To)-w.From).Seconds()*1000, sum.OverlapMs, 1)
+			simtest.AssertWriterOverPausedReader(t, h, sum)
 		}},
 	}
 	for _, tt := range tests {
@@ -102,13 +77,6 @@ func TestRWMutexRefuses(t *testing.T) {
 		{"herd", func(sc *sim.Scenario) { etcd.Herd.Set(sc, true) }, "readers: RWMutex waits on one key"},
 		{"negative", func(sc *sim.Scenario) { etcd.Readers.Set(sc, -1) }, "readers: -1, want 0 to 100"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			sc, err := simtest.Load("etcd-read-write")
-			require.NoError(t, err)
-			tt.edit(sc)
-			err = sc.Validate()
-			require.Error(t, err)
-			assert.True(t, strings.HasPrefix(err.Error(), tt.want), err.Error())
-		})
+		t.Run(tt.name, func(t *testing.T) { simtest.AssertRefused(t, "etcd-read-write", tt.edit, tt.want) })
 	}
 }

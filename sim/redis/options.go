@@ -84,7 +84,7 @@ var (
 	// (the default) is RLock. ZooKeeper and etcd declare the same key.
 	Readers = sim.NewInt(sim.Option{Key: "readers",
 		Refusal: sim.OnlyReaders("readers", "field.readers", "only for %s (a read–write lock)"),
-		Words:   "readers", Describe: sim.DescribeFigureWhenOn}, 0, checkReaders)
+		Words:   "readers", Describe: sim.DescribeFigureWhenOn}, 0, sim.IntBetween("readers", 0, 100))
 	// PlainDel releases with a bare DEL instead of compare-and-delete.
 	PlainDel = sim.NewBool(sim.Option{Key: "plainDel", Changeable: true, Words: "plainDel", Describe: sim.DescribePhrase}, false)
 )

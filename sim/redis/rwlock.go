@@ -321,14 +321,6 @@ func (c *redisClient) grant(ctx sim.Ctx, token int64) {
 	c.Grant(ctx, token, 0)
 }
 
-// checkReaders: a count of clients.
-func checkReaders(n int) error {
-	if n < 0 || n > 100 {
-		return sim.FieldErr("readers", sim.Say("field.readersRange", "n", strconv.Itoa(n)), "%d, want 0 to 100", n)
-	}
-	return nil
-}
-
 // checkReadersWith: the read–write lock is modelled for Redisson 4.7.0's
 // client on a lone master, without re-entry or the plain DEL.
 func checkReadersWith(sc *sim.Scenario) error {

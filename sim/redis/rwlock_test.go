@@ -62,27 +62,14 @@ func TestRedissonReadWriteLock(t *testing.T) {
 			assert.Contains(t, keys[1], ":rwlock_timeout:1")
 		}},
 		{"readers 0 is RLock", func(sc *sim.Scenario) { redis.Readers.Set(sc, 0) }, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
-			for i, x := range h {
-				assert.False(t, x.Read)
-				if i > 0 {
-					assert.GreaterOrEqual(t, x.From, h[i-1].To, "one holder at a time")
-				}
-			}
+			simtest.AssertOneHolderAtATime(t, h)
 		}},
 		{"a reader paused past the lease: the writer is granted while it still reads", func(sc *sim.Scenario) {
 			sc.Clients, sc.Rounds, sc.TTL = 2, 1, sim.Duration(10*time.Second)
 			redis.Readers.Set(sc, 1)
 			sc.Faults = []sim.Fault{{At: sim.Duration(time.Second), Pause: "client-1", For: sim.Duration(15 * time.Second)}}
-		}, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
-			require.Len(t, h, 2)
-			r, w := h[0], h[1]
-			assert.Equal(t, "client-1", r.Client)
-			assert.True(t, r.Read)
-			assert.Equal(t, "client-2", w.Client)
-			assert.False(t, w.Read)
-			assert.Less(t, w.From, r.To, "the writer holds while the paused reader still believes it reads")
-			assert.Equal(t, 1, sum.Violations)
-			assert.InDelta(t, (min(r.To, w.To)-w.From).Seconds()*1000, sum.OverlapMs, 1)
+		}, func(t *testing.T, h []simtest.Hold, sum sim.Summary, _ *sim.Recording) {
+			simtest.AssertWriterOverPausedReader(t, h, sum)
 		}},
 	}
 	for _, tt := range tests {
@@ -106,12 +93,7 @@ func TestRedisReadersRefused(t *testing.T) {
 		{"reenter", func(sc *sim.Scenario) { redis.Reenter.Set(sc, sim.Duration(time.Second)) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			sc, err := simtest.Load("redis-read-write")
-			require.NoError(t, err)
-			tt.edit(sc)
-			err = sc.Validate()
-			require.Error(t, err)
-			assert.True(t, strings.HasPrefix(err.Error(), "readers: RReadWriteLock is simulated with Redisson 4.7.0"), err.Error())
+			simtest.AssertRefused(t, "redis-read-write", tt.edit, "readers: RReadWriteLock is simulated with Redisson 4.7.0")
 		})
 	}
 }

@@ -501,13 +501,21 @@ func (c *zkClient) onChildren(ctx sim.Ctx, names []string) {
 		c.step = ""
 		c.Grant(ctx, c.ourSeq, 0)
 		c.armReentry(ctx)
-	case Herd.Of(ctx.Scenario()):
-		c.step = zkStepWait // the getChildren watch is set
 	default:
-		c.watching = sorted[i-1]
-		c.step = zkStepWatch
-		c.advance(ctx)
+		c.waitFor(ctx, sorted[i-1])
 	}
+}
+
+// waitFor waits for node to go: a data watch on it, or with herd the
+// getChildren watch already set.
+func (c *zkClient) waitFor(ctx sim.Ctx, node string) {
+	if Herd.Of(ctx.Scenario()) {
+		c.step = zkStepWait // the getChildren watch is set
+		return
+	}
+	c.watching = node
+	c.step = zkStepWatch
+	c.advance(ctx)
 }
 
 func (c *zkClient) onWatch(ctx sim.Ctx, m *sim.Msg) {

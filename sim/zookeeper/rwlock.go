@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/lockscope/lockscope/sim"
@@ -77,25 +76,13 @@ func (c *zkClient) readerGetsTheLock(ctx sim.Ctx, sorted []string, i int) {
 		c.step = ""
 		c.GrantShared(ctx, c.ourSeq, 0)
 		c.armReentry(ctx)
-	case Herd.Of(ctx.Scenario()):
-		c.step = zkStepWait // the getChildren watch is set
 	default:
-		c.watching = sorted[first]
-		c.step = zkStepWatch
-		if ctx.Tracing() {
-			ctx.TraceSaid(traceLock, "", fmt.Sprintf("a write node sorts first: the read lock watches %s", c.watching),
-				sim.Say("note.zk.readerWaits", "node", c.watching))
+		if ctx.Tracing() && !Herd.Of(ctx.Scenario()) {
+			ctx.TraceSaid(traceLock, "", fmt.Sprintf("a write node sorts first: the read lock watches %s", sorted[first]),
+				sim.Say("note.zk.readerWaits", "node", sorted[first]))
 		}
-		c.advance(ctx)
+		c.waitFor(ctx, sorted[first])
 	}
-}
-
-// checkReaders: a count of clients.
-func checkReaders(n int) error {
-	if n < 0 || n > 100 {
-		return sim.FieldErr("readers", sim.Say("field.readersRange", "n", strconv.Itoa(n)), "%d, want 0 to 100", n)
-	}
-	return nil
 }
 
 // checkReadersUse: the leader election recipe has no read lock.
