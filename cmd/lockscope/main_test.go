@@ -500,3 +500,15 @@ func keysOf(m map[string]json.RawMessage) []string {
 	}
 	return out
 }
+
+// TestReportSaysWhichGrantsRead: a read–write lock's report has a lock
+// column, read or write per grant; another run's has none.
+func TestReportSaysWhichGrantsRead(t *testing.T) {
+	code, stdout, stderr := invoke("run", "zk-read-write")
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `(?m)^  20 +client-1 +- +read$`, stdout)
+	assert.Regexp(t, `(?m)^  3248 +client-3 +2 +write$`, stdout)
+	code, stdout, stderr = invoke("run", "zk-happy-path")
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, " lock\n")
+}

@@ -54,14 +54,18 @@ func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum 
 		_, err := fmt.Fprintln(w, "\n"+t("report.noGrants"))
 		return err
 	}
-	validity := false
+	validity, reads := false, false
 	for _, g := range sum.Grants {
 		validity = validity || g.ValidityMs != nil
+		reads = reads || g.Read
 	}
 	fmt.Fprintln(w, "\n"+t("report.grants"))
 	header := []string{t("report.grants.at"), t("report.grants.client"), t("report.grants.token")}
 	if validity {
 		header = append(header, t("report.grants.validity"))
+	}
+	if reads { // a read–write lock's run: which grants are read holds
+		header = append(header, t("report.grants.kind"))
 	}
 	rows := [][]string{header}
 	for _, g := range sum.Grants {
@@ -72,6 +76,13 @@ func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum 
 				v = ms(*g.ValidityMs)
 			}
 			row = append(row, v)
+		}
+		if reads {
+			kind := t("report.grants.write")
+			if g.Read {
+				kind = t("report.grants.read")
+			}
+			row = append(row, kind)
 		}
 		rows = append(rows, row)
 	}
