@@ -384,9 +384,8 @@ type simWaitOutcome struct {
 	violations    int
 }
 
-// simWaitStory runs the story on the simulator: Redisson 4.7.0 (its
-// default client) with redis-2 replicating redis-1, three Sentinels,
-// down-after 1 s and 0.1 ms latency, as simSwitchMaster. A held stream is
+// simWaitStory runs the story on the simulator: Redisson 4.7.0 with the
+// watchdog's lease, on sentinelScenario's group. A held stream is
 // a partition of redis-2 from 0 until the crash (the simulator has no
 // one-way link cut; see DIFFERENCES.md 14). redis-1 crashes when the real
 // master was killed; client-2 starts when the real second client sent its
@@ -396,15 +395,12 @@ func simWaitStory(t *testing.T, held bool, real realWaitStory) simWaitOutcome {
 	t.Helper()
 	kill := real.kill.Round(time.Millisecond)
 	scenario := func(second time.Duration) *sim.Scenario {
-		sc := redisScenario(t, true)
+		sc := sentinelScenario(t)
 		sc.Clients, sc.Rounds, sc.Stagger = 2, 1, sim.Duration(second)
 		sc.TTL, sc.Work = sim.Duration(redissonLease), sim.Duration(redissonLease)
 		sc.Duration = sim.Duration(second + 2*time.Second)
-		sc.Latency = sim.Duration(100 * time.Microsecond)
 		simredis.Client.Set(sc, simredis.ClientRedisson)
 		simredis.Watchdog.Set(sc, true)
-		simredis.Sentinels.Set(sc, 3)
-		simredis.DownAfter.Set(sc, sim.Duration(sentinelDownAfter))
 		sc.Faults = []sim.Fault{{At: sim.Duration(kill), Crash: "redis-1"}}
 		if held {
 			sc.Faults = append([]sim.Fault{{Partition: [][]string{{"redis-2"}}, For: sim.Duration(kill)}}, sc.Faults...)
