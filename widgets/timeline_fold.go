@@ -116,6 +116,7 @@ type tlFold struct {
 	h              float32
 	clients, shown int
 	crowd          *tlCrowd
+	folded         map[string]bool // the clients without a lane, counted in the band
 }
 
 // foldOf is how the run folds in a frame of size: nil when every client
@@ -130,7 +131,11 @@ func foldOf(tl sim.Timeline, c *tlCrowd, size fyne.Size) *tlFold {
 	}
 	h := min(max(avail/3, tlSummaryMin), tlSummaryMax)
 	shown := min(max(int((avail-h)/tlFoldedLane), 0), n)
-	return &tlFold{h: h, clients: n, shown: shown, crowd: c}
+	folded := make(map[string]bool, n-shown)
+	for _, i := range c.busiest[shown:] {
+		folded[tl.Clients[i]] = true
+	}
+	return &tlFold{h: h, clients: n, shown: shown, crowd: c, folded: folded}
 }
 
 // foldedTimeline is tl with only its clients picked, in that order:

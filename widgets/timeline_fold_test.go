@@ -114,3 +114,53 @@ func TestTimelineFoldedDrawsTheBandAndTheBusiest(t *testing.T) {
 	assert.GreaterOrEqual(t, ls[0].height, float32(tlFoldLane))
 	assert.LessOrEqual(t, f.lanesBottom(), tlw.Size().Height-tlAxisH-tlLegendH+0.01)
 }
+
+// TestFoldedClientsFaultStaysInTheBand: a fault on a client folded into
+// the summary band draws its line down the band alone, not across the
+// lanes of the clients shown; a fault on a shown client's lane stays in
+// that lane, and one on a server crosses every lane.
+func TestFoldedClientsFaultStaysInTheBand(t *testing.T) {
+	test.NewTempApp(t)
+	tlw := NewTimeline()
+	w := test.NewTempWindow(t, tlw)
+	w.Resize(fyne.NewSize(1000, 330))
+	tl := crowdTimeline(200)
+	tl.Faults = []sim.FaultMark{
+		{At: 10 * time.Second, Kind: sim.FaultPause, Target: "client-150", For: time.Second},
+		{At: 20 * time.Second, Kind: sim.FaultPause, Target: "client-3", For: time.Second},
+		{At: 40 * time.Second, Kind: sim.FaultCrash, Target: "redis-1"},
+	}
+	tlw.SetTimeline(tl)
+	f := tlw.frame()
+	require.NotNil(t, f.fold)
+	require.True(t, f.fold.folded["client-150"])
+	require.False(t, f.fold.folded["client-3"], "the busiest client has a lane")
+	p := f.picture(1000, nil, nil, nil)
+	lineAt := func(at time.Duration) (top, bottom float32) {
+		x := f.xAt(at)
+		for _, op := range p.ops {
+			if op.c == ColorFault && op.w == 2 && abs32(op.x+1-x) < 0.01 {
+				return op.y, op.y + op.h
+			}
+		}
+		t.Fatalf("no fault line at %v", at)
+		return 0, 0
+	}
+	top, bottom := lineAt(10 * time.Second)
+	assert.InDelta(t, p.top, top, 0.01)
+	assert.InDelta(t, p.top+f.fold.h, bottom, 0.01, "client-150's pause: down the band only")
+	lane := p.lanes[p.laneOf["client-3"]]
+	top, bottom = lineAt(20 * time.Second)
+	assert.InDelta(t, lane.top, top, 0.01)
+	assert.InDelta(t, lane.top+lane.height, bottom, 0.01, "client-3's pause: its own lane")
+	top, bottom = lineAt(40 * time.Second)
+	assert.InDelta(t, p.top, top, 0.01)
+	assert.InDelta(t, p.bottom, bottom, 0.01, "a server's crash: every lane")
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -298,8 +298,9 @@ func (p *tlPicture) primaries(f tlFrame, taken labelBoxes) labelBoxes {
 }
 
 // faults and changes: a line down the lanes hit (all of them for one
-// that hits no client), a fainter one up to the band, and the badges in
-// the band (faultBadges: one per instant and kind, in rows so none covers
+// that hits no client; down the summary band alone for a client folded
+// into it), a fainter one up to the band, and the badges in the band
+// (faultBadges: one per instant and kind, in rows so none covers
 // another).
 func (p *tlPicture) faults(f tlFrame, badges []faultBadge) {
 	for _, fm := range f.tl.Faults {
@@ -307,6 +308,8 @@ func (p *tlPicture) faults(f tlFrame, badges []faultBadge) {
 		from, to := p.top, p.bottom
 		if li, ok := p.laneOf[fm.Target]; ok {
 			from, to = p.lanes[li].top, p.lanes[li].top+p.lanes[li].height
+		} else if f.fold != nil && f.fold.folded[fm.Target] {
+			to = p.top + f.fold.h
 		}
 		p.vline(x, from, to, ColorFault, 2)
 		p.vline(x, faultRowY(0)+faultRowH, from, Fade(ColorFault, 0.5), 1)

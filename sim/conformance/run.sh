@@ -11,8 +11,9 @@
 #
 # Ports: redis 26379 (single) and 26380 (replica); the Redlock tests start
 # five more on 26381-26385 themselves, since they kill and restart them; the
-# Sentinel test starts a master 26386, its replica 26387 and three
-# redis-sentinel processes 26388-26390 (skipped without redis-sentinel).
+# Sentinel tests (the plain client's failover, Redisson's WAIT) each start a
+# master 26386, its replica 26387 and three redis-sentinel processes
+# 26388-26390, one group at a time (skipped without redis-sentinel).
 # ZooKeeper standalone 22181; ensemble 22182-22184 (peers 22888-22890,
 # election 23888-23890). etcd client 22379, peer 22380; the pre-vote test
 # starts a three-member etcd cluster itself: clients 22391-22393, peers

@@ -112,16 +112,24 @@ func (g *sentinelGroup) switchMaster(t *testing.T, ctx context.Context) <-chan t
 	return out
 }
 
-// simSwitchMaster is the simulator's instant from the fault to the first
-// +switch-master, under the same settings: three Sentinels,
-// downAfter 1 s, latency 0.1 ms, the fault at 5 s.
-func simSwitchMaster(t *testing.T, fault sim.Fault) time.Duration {
+// sentinelScenario is the real group's settings on the simulator: redis-1
+// and its replica redis-2, three Sentinels, downAfter 1 s, latency 0.1 ms.
+func sentinelScenario(t *testing.T) *sim.Scenario {
 	t.Helper()
 	sc := redisScenario(t, true)
-	sc.Clients, sc.Duration = 1, sim.Duration(30*time.Second)
 	sc.Latency = sim.Duration(100 * time.Microsecond)
 	simredis.Sentinels.Set(sc, 3)
 	simredis.DownAfter.Set(sc, sim.Duration(sentinelDownAfter))
+	return sc
+}
+
+// simSwitchMaster is the simulator's instant from the fault to the first
+// +switch-master, under the same settings (sentinelScenario), the fault
+// at 5 s.
+func simSwitchMaster(t *testing.T, fault sim.Fault) time.Duration {
+	t.Helper()
+	sc := sentinelScenario(t)
+	sc.Clients, sc.Duration = 1, sim.Duration(30*time.Second)
 	fault.At = sim.Duration(5 * time.Second)
 	sc.Faults = []sim.Fault{fault}
 	rec, err := sim.Record(sc)
@@ -146,8 +154,8 @@ const sentinelTolerance = 1500 * time.Millisecond
 // the simulator's Sentinels under the same settings; and the lock's fate
 // with the plain client: a SET NX PX the master acknowledged but the
 // replica never got is gone after the failover, and a second SET NX is
-// granted on the new master. (Redisson's WAIT is another helper's: it is
-// not compared here.)
+// granted on the new master. Redisson's lock with WAIT on the same group
+// is TestSentinelRedissonWait's (sentinel_wait_test.go).
 func TestSentinelFailover(t *testing.T) {
 	tests := []struct {
 		name  string

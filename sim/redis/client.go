@@ -15,7 +15,10 @@ import (
 // resends it: every command up to 3.36; since 3.37 not the lock and
 // unlock scripts of a lone master. With a replica (Sentinel's setup, not
 // Redisson's single-server config), Redisson 4.7.0 sends each script in a
-// batch with WAIT for the replicas (CommandAsyncService.syncedEval); a
+// batch with WAIT for the replicas (CommandAsyncService.syncedEval: one
+// pipeline of EVALSHA and WAIT, no MULTI/EXEC, as CommandBatchService.
+// executeAsync sends BatchOptions.defaults(); the simulator sends the
+// script itself, not SCRIPT LOAD and EVALSHA); a
 // batch is resent like any command (its RedisCommonBatchExecutor is built
 // with noRetry false), the commands already answered left out
 // (RedisCommonBatchExecutor.sendCommand). When WAIT answers 0 replicas,

@@ -72,3 +72,49 @@ func TestFairLockDeadWaiterBlocksTheQueue(t *testing.T) {
 		})
 	}
 }
+
+// TestUnfairLockPreset: redis-unfair-lock's captions say RLock's figures
+// (11 inversions, client-1 and client-5 starved, client-5 first served
+// after 13.9 s against a median of 1.7 s) and RFairLock's for the same
+// run (no inversion, a longest wait of 8.0 s); they come from here.
+func TestUnfairLockPreset(t *testing.T) {
+	for _, tc := range []struct {
+		client     string
+		inversions int
+		starved    []string
+		longest    float64
+		median     float64
+	}{
+		{redis.ClientRedisson, 11, []string{"client-1", "client-5"}, 13.9, 1.7},
+		{redis.ClientRedissonFair, 0, nil, 8.0, 7.4},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			sum, rec := simtest.Run(t, simtest.Preset(t, "redis-unfair-lock", func(sc *sim.Scenario) {
+				redis.Client.Set(sc, tc.client)
+			}))
+			assert.True(t, sum.Safe, "unfair, never unsafe")
+			assert.Zero(t, sum.Violations)
+			f := rec.Metrics(rec.End()).Fairness
+			assert.Equal(t, tc.inversions, f.Inversions)
+			assert.Equal(t, tc.starved, nilIfEmpty(f.Starved))
+			assert.InDelta(t, tc.longest, f.LongestWaitMs/1000, 0.05)
+			assert.InDelta(t, tc.median, f.MedianWaitMs/1000, 0.05)
+		})
+	}
+	// The captions' instants: client-4 (asked fourth) follows client-1,
+	// client-3 is served twice before client-5 once.
+	_, rec := simtest.Run(t, simtest.Preset(t, "redis-unfair-lock", nil))
+	var order []string
+	for _, g := range rec.Checker().Grants() {
+		order = append(order, rec.Checker().NodeName(g.Client))
+	}
+	require.GreaterOrEqual(t, len(order), 8)
+	assert.Equal(t, []string{"client-1", "client-4", "client-3", "client-2", "client-3", "client-2", "client-4", "client-5"}, order[:8])
+}
+
+func nilIfEmpty(xs []string) []string {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs
+}
