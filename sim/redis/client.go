@@ -291,6 +291,7 @@ func (c *redisClient) unlocked(ctx sim.Ctx, req sim.Msg, r Reply) {
 	c.latch = UnlockLatch{}
 	switch {
 	case r.Op == OpReadOnly:
+	case c.rwUnlocked(ctx, req, r): // the read–write lock's answers (rwlock.go)
 	case r.Int == 0 && req.Op == OpUnlock:
 		ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: the hold count is still above 0, the key stays until its TTL runs out",
 			sim.Say("note.redis.stillHeld"))

@@ -350,3 +350,19 @@ func (h *rwHash) describe(s *sim.Sim) (value, owners string, holds int) {
 	}
 	return strings.Join(parts, " · "), strings.Join(names, ", "), holds
 }
+
+// rwUnlocked says what a read–write lock's unlock answered: 0, the hash
+// stays for the other holders' time; 1, it is deleted; false for another
+// lock's answer (or nil, which RLock's words say).
+func (c *redisClient) rwUnlocked(ctx sim.Ctx, req sim.Msg, r Reply) bool {
+	if _, ok := rwLockOf(&req); !ok || r.Int < 0 || !ctx.Tracing() {
+		return false
+	}
+	if r.Int == 0 {
+		ctx.TraceSaid(traceRelease, req.Op.String(), "returned 0: other holders' fields remain; the hash lives on for their time",
+			sim.Say("note.redis.rwKept"))
+		return true
+	}
+	ctx.TraceSaid(traceRelease, req.Op.String(), "returned 1: the last field is gone, the hash deleted", sim.Say("note.redis.rwDeleted"))
+	return true
+}

@@ -60,6 +60,18 @@ func TestRedissonReadWriteLock(t *testing.T) {
 			}
 			require.Len(t, keys, 4, "the hash and one timeout key per reader: %v", keys)
 			assert.Contains(t, keys[1], ":rwlock_timeout:1")
+			var kept, deleted []time.Duration
+			for _, e := range rec.Trace() {
+				switch {
+				case strings.HasPrefix(e.Note, "returned 0: other holders' fields remain"):
+					kept = append(kept, e.At)
+				case strings.HasPrefix(e.Note, "returned 1: the last field is gone"):
+					deleted = append(deleted, e.At)
+				}
+			}
+			assert.Len(t, kept, 8, "every read unlock but the last finds other fields and keeps the hash")
+			require.NotEmpty(t, deleted)
+			assert.Greater(t, deleted[0], 12*time.Second, "the hash is first deleted by the last reader's unlock")
 		}},
 		{"readers 0 is RLock", func(sc *sim.Scenario) { redis.Readers.Set(sc, 0) }, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
 			simtest.AssertOneHolderAtATime(t, h)
