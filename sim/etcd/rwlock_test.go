@@ -26,6 +26,7 @@ func TestRWMutex(t *testing.T) {
 	}{
 		{"readers share, writers wait, the queue's order is kept", nil, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
 			simtest.AssertReadersShareWritersQueue(t, h, sum)
+			assert.Zero(t, rec.Metrics(rec.End()).Fairness.Inversions, "granted in the order they asked")
 			var waited []string
 			for _, e := range rec.Trace() {
 				if e.Node == "client-1" && strings.HasPrefix(e.Note, "waiting for the delete of") {

@@ -72,6 +72,9 @@ func TestRedissonReadWriteLock(t *testing.T) {
 			assert.Len(t, kept, 8, "every read unlock but the last finds other fields and keeps the hash")
 			require.NotEmpty(t, deleted)
 			assert.Greater(t, deleted[0], 12*time.Second, "the hash is first deleted by the last reader's unlock")
+			fair := rec.Metrics(rec.End()).Fairness
+			assert.Equal(t, []string{"client-4"}, fair.Starved, "the dashboard names the starved writer")
+			assert.Positive(t, fair.Inversions, "readers who asked after the writer were granted before it")
 		}},
 		{"readers 0 is RLock", func(sc *sim.Scenario) { redis.Readers.Set(sc, 0) }, func(t *testing.T, h []simtest.Hold, sum sim.Summary, rec *sim.Recording) {
 			simtest.AssertOneHolderAtATime(t, h)
