@@ -165,11 +165,15 @@ type Txn struct {
 	Lease int64  // TxnLock: the lease the key is put with
 	Rev   int64  // TxnWrite: the create revision the key must still have; TxnPut: the mod revision (0: absent)
 	Val   any    // TxnPut: the value put, immutable (the envelope's Body)
+	// Routine: TxnPut repeats what was said before (another design's
+	// renewal): its raft entry and its answer are background for the
+	// window's pacing (Server.Background).
+	Routine bool
 }
 
 // Msg is the request on the wire.
 func (t Txn) Msg() sim.Msg {
-	m := sim.Msg{Op: OpTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease, Body: t.Val}
+	m := sim.Msg{Op: OpTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease, Body: t.Val, N: sim.Flag(t.Routine)}
 	if t.Kind == TxnWrite || t.Kind == TxnPut {
 		m.Token = t.Rev
 	}
@@ -177,7 +181,7 @@ func (t Txn) Msg() sim.Msg {
 }
 
 func txnOf(m *sim.Msg) Txn {
-	t := Txn{Kind: TxnKind(m.Value), Key: m.Key, Val: m.Body}
+	t := Txn{Kind: TxnKind(m.Value), Key: m.Key, Val: m.Body, Routine: m.N == 1}
 	if t.Kind == TxnWrite || t.Kind == TxnPut {
 		t.Rev = m.Token
 	} else {
@@ -225,14 +229,19 @@ type Range struct {
 	Kind   RangeKind
 	Key    string // RangeKey: the key; RangeLast: the prefix
 	MaxRev int64  // RangeLast: the highest create revision considered
+	// Routine: the read repeats what was said before (another design's
+	// poll): its answer is background for the window's pacing.
+	Routine bool
 }
 
 // Msg is the request on the wire.
 func (r Range) Msg() sim.Msg {
-	return sim.Msg{Op: OpRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev}
+	return sim.Msg{Op: OpRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev, N: sim.Flag(r.Routine)}
 }
 
-func rangeOf(m *sim.Msg) Range { return Range{Kind: RangeKind(m.Value), Key: m.Key, MaxRev: m.Token} }
+func rangeOf(m *sim.Msg) Range {
+	return Range{Kind: RangeKind(m.Value), Key: m.Key, MaxRev: m.Token, Routine: m.N == 1}
+}
 
 // RangeResp is the answer to a Range: the key found ("" none) with its
 // create revision, and the store's revision (the header's); to a
@@ -460,7 +469,14 @@ func (s *Server) Background(m *sim.Msg) bool {
 	case raftHeartbeat, raftHeartbeatResp:
 		return true
 	case raftApp:
-		return len(m.Body.(*appendEntries).Entries) == 0
+		for _, e := range m.Body.(*appendEntries).Entries {
+			if !e.Routine {
+				return false
+			}
+		}
+		return true
+	case OpTxnResp, OpRangeResp:
+		return s.routine
 	}
 	return false
 }

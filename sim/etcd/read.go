@@ -81,7 +81,9 @@ func (s *Server) serveReads(ctx sim.Ctx) {
 		}
 		reply := r.msg()
 		reply.Seq = p.Seq
+		s.routine = p.Routine
 		ctx.Send(p.Client, reply)
+		s.routine = false
 	}
 }
 

@@ -30,7 +30,9 @@ func (s *Server) reply(ctx sim.Ctx, e etcdEntry, m sim.Msg) {
 	}
 	s.forget(ctx, e.Req)
 	m.Seq = p.Seq
+	s.routine = e.Routine
 	ctx.Send(p.Client, m)
+	s.routine = false
 }
 
 func (s *Server) applyEntry(ctx sim.Ctx, e etcdEntry) {

@@ -38,6 +38,7 @@ type APIServer struct {
 	owner   string // the holderIdentity it last wrote, for the checker
 	writes  int    // updates and creates applied
 	refused int    // conflicts answered
+	routine bool   // the message being sent serves a routine call (Background)
 }
 
 // apiCall is a candidate's call the apiserver is serving.
@@ -114,13 +115,19 @@ func (a *APIServer) send(ctx sim.Ctx, c *apiCall) {
 	c.id = a.nextID
 	var m sim.Msg
 	if c.put {
-		m = etcd.Txn{Kind: etcd.TxnPut, Key: LeaseKey, Rev: c.rev, Val: c.req.Spec}.Msg()
+		m = etcd.Txn{Kind: etcd.TxnPut, Key: LeaseKey, Rev: c.rev, Val: c.req.Spec, Routine: c.req.Routine}.Msg()
 	} else {
-		m = etcd.Range{Kind: etcd.RangeValue, Key: LeaseKey}.Msg()
+		m = etcd.Range{Kind: etcd.RangeValue, Key: LeaseKey, Routine: c.req.Routine}.Msg()
 	}
 	m.Seq = c.id
+	a.routine = c.req.Routine
 	ctx.Send(a.members[a.at], m)
+	a.routine = false
 }
+
+// Background implements sim.Background: what it sends for a routine call
+// (Request.Routine) is routine too.
+func (a *APIServer) Background(m *sim.Msg) bool { return a.routine }
 
 // fromEtcd handles a member's answer.
 func (a *APIServer) fromEtcd(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
@@ -214,5 +221,7 @@ func (a *APIServer) written(ctx sim.Ctx, spec *LeaseSpec) {
 func (a *APIServer) answer(ctx sim.Ctx, i int, r Reply) {
 	c := a.calls[i]
 	a.calls = append(a.calls[:i], a.calls[i+1:]...)
+	a.routine = c.req.Routine
 	ctx.Send(c.client, r.msg(&c.msg))
+	a.routine = false
 }

@@ -165,11 +165,26 @@ func raw(s LeaseSpec) LeaseSpec {
 // send sends a call and waits for its answer, at most RenewDeadline.
 func (c *elector) send(ctx sim.Ctx, st stage, r Request) {
 	c.seq++
+	r.Routine = c.routine()
 	m := r.Msg()
 	m.Seq = c.seq
 	ctx.Send(c.api, m)
 	c.try.stage = st
 	c.call = pending{seq: c.seq, timer: ctx.After(RenewDeadline.Of(ctx.Scenario()).D(), sim.Timer{Kind: timerRequest, Seq: c.seq})}
+}
+
+// routine says whether a call now repeats what was said before: a
+// leader's renewal, a candidate's poll after its first failed try.
+func (c *elector) routine() bool { return c.phase == phRenew || c.Tries > 0 }
+
+// Background implements sim.Background: renewals and polls after the
+// first (routine) are background for the window's pacing.
+func (c *elector) Background(m *sim.Msg) bool {
+	switch m.Op {
+	case OpGet, OpCreate, OpUpdate:
+		return RequestOf(m).Routine
+	}
+	return false
 }
 
 // abandon forgets the call in flight (its context was cancelled).
@@ -255,8 +270,8 @@ func (c *elector) got(ctx sim.Ctx, r Reply) {
 		c.setObserved(ctx, old)
 		if ctx.Tracing() {
 			left := (c.validUntil() - ctx.Mono()).Round(time.Millisecond)
-			ctx.TraceSaid(traceObserve, OpOK.String(), fmt.Sprintf("the record changed (holder %q, transitions %d): observedTime is now, it is valid %v more on this clock",
-				old.Holder, old.Transitions, left), sim.Say("note.kubernetes.observed", "holder", holderName(old.Holder), "transitions", fmt.Sprint(old.Transitions), "left", left.String()))
+			ctx.TraceSaid(traceObserve, OpOK.String(), fmt.Sprintf("the record changed (holder %s, transitions %d): observedTime is now, it is valid %v more on this clock",
+				holderName(old.Holder), old.Transitions, left), sim.Say("note.kubernetes.observed", "holder", holderName(old.Holder), "transitions", fmt.Sprint(old.Transitions), "left", left.String()))
 		}
 	}
 	if old.Holder != "" && c.isLeaseValid(c.try.now) && !c.isLeader(ctx) {

@@ -58,11 +58,15 @@ type Request struct {
 	Op   sim.Op
 	Spec *LeaseSpec
 	RV   int64
+	// Routine: the call repeats what was said before (a leader's renewal,
+	// a candidate's poll after its first): the apiserver's calls to etcd
+	// for it and its answer are background for the window's pacing.
+	Routine bool
 }
 
 // Msg is the call on the wire (its Seq set by the sender).
 func (r Request) Msg() sim.Msg {
-	m := sim.Msg{Op: r.Op, Key: LeaseName, Token: r.RV}
+	m := sim.Msg{Op: r.Op, Key: LeaseName, Token: r.RV, N: sim.Flag(r.Routine)}
 	if r.Spec != nil {
 		m.Body = r.Spec
 	}
@@ -72,7 +76,7 @@ func (r Request) Msg() sim.Msg {
 // RequestOf reads a call.
 func RequestOf(m *sim.Msg) Request {
 	spec, _ := m.Body.(*LeaseSpec)
-	return Request{Op: m.Op, Spec: spec, RV: m.Token}
+	return Request{Op: m.Op, Spec: spec, RV: m.Token, Routine: m.N == 1}
 }
 
 // Reply is the apiserver's answer: its status, the Lease and its
