@@ -170,7 +170,7 @@ func (c *elector) send(ctx sim.Ctx, st stage, r Request) {
 	m.Seq = c.seq
 	ctx.Send(c.api, m)
 	c.try.stage = st
-	c.call = pending{seq: c.seq, timer: ctx.After(RenewDeadline.Of(ctx.Scenario()).D(), sim.Timer{Kind: timerRequest, Seq: c.seq})}
+	c.call = pending{seq: c.seq, timer: ctx.After(RenewDeadlineOf(ctx.Scenario()), sim.Timer{Kind: timerRequest, Seq: c.seq})}
 }
 
 // routine says whether a call now repeats what was said before: a
@@ -310,7 +310,7 @@ func (c *elector) tried(ctx sim.Ctx, ok bool) {
 		}
 		c.Tries++
 		sc := ctx.Scenario()
-		retry := RetryPeriod.Of(sc).D()
+		retry := RetryPeriodOf(sc)
 		wait := retry + time.Duration(ctx.Rand().Float64()*JitterFactor*float64(retry)) // wait.Jitter
 		c.arm(ctx, wait)
 	case phRenew:
@@ -318,11 +318,11 @@ func (c *elector) tried(ctx sim.Ctx, ok bool) {
 		if ok { // the poll succeeded: wait.Until's next round after RetryPeriod
 			ctx.Cancel(c.dlTimer)
 			c.dlTimer = 0
-			c.arm(ctx, RetryPeriod.Of(ctx.Scenario()).D())
+			c.arm(ctx, RetryPeriodOf(ctx.Scenario()))
 			return
 		}
 		next := max(c.tick, ctx.Mono()) // the poll's ticker, not sliding
-		c.tick = next + RetryPeriod.Of(ctx.Scenario()).D()
+		c.tick = next + RetryPeriodOf(ctx.Scenario())
 		c.arm(ctx, next-ctx.Mono())
 	}
 }
@@ -350,10 +350,10 @@ func (c *elector) startLeading(ctx sim.Ctx) {
 func (c *elector) poll(ctx sim.Ctx) {
 	sc := ctx.Scenario()
 	now := ctx.Mono()
-	c.deadline, c.tick = now+RenewDeadline.Of(sc).D(), now+RetryPeriod.Of(sc).D()
+	c.deadline, c.tick = now+RenewDeadlineOf(sc), now+RetryPeriodOf(sc)
 	c.gen++
 	ctx.Cancel(c.dlTimer)
-	c.dlTimer = ctx.After(RenewDeadline.Of(sc).D(), sim.Timer{Kind: timerDeadline, Seq: c.gen})
+	c.dlTimer = ctx.After(RenewDeadlineOf(sc), sim.Timer{Kind: timerDeadline, Seq: c.gen})
 	c.tryAcquireOrRenew(ctx)
 }
 
@@ -384,8 +384,8 @@ func (c *elector) Fire(ctx sim.Ctx, t sim.Timer) {
 	case timerDeadline:
 		if t.Seq == c.gen && c.phase == phRenew && c.dlTimer != 0 {
 			c.dlTimer = 0
-			c.stopLeading(ctx, fmt.Sprintf("failed to renew lease %s: timed out waiting for the condition (no renewal within renewDeadline %v)", LeaseName, RenewDeadline.Of(ctx.Scenario()).D()),
-				sim.Say("note.kubernetes.stopped", "lease", LeaseName, "deadline", RenewDeadline.Of(ctx.Scenario()).D().String()))
+			c.stopLeading(ctx, fmt.Sprintf("failed to renew lease %s: timed out waiting for the condition (no renewal within renewDeadline %v)", LeaseName, RenewDeadlineOf(ctx.Scenario())),
+				sim.Say("note.kubernetes.stopped", "lease", LeaseName, "deadline", RenewDeadlineOf(ctx.Scenario()).String()))
 		}
 	case timerRequest:
 		if t.Seq != c.call.seq || c.call.seq == 0 {
@@ -393,8 +393,8 @@ func (c *elector) Fire(ctx sim.Ctx, t sim.Timer) {
 		}
 		c.call = pending{}
 		if ctx.Tracing() {
-			ctx.TraceSaid(traceTimeout, "", fmt.Sprintf("no answer in %v: the request's timeout", RenewDeadline.Of(ctx.Scenario()).D()),
-				sim.Say("note.kubernetes.noAnswer", "timeout", RenewDeadline.Of(ctx.Scenario()).D().String()))
+			ctx.TraceSaid(traceTimeout, "", fmt.Sprintf("no answer in %v: the request's timeout", RenewDeadlineOf(ctx.Scenario())),
+				sim.Say("note.kubernetes.noAnswer", "timeout", RenewDeadlineOf(ctx.Scenario()).String()))
 		}
 		c.answered(ctx, Reply{Op: OpFailed, Why: "context deadline exceeded"})
 	}

@@ -81,7 +81,7 @@ func (kubernetesMode) Defaults(sc *sim.Scenario) {
 // Validate refuses what NewLeaderElector refuses, in its order and words:
 // LeaseDuration > RenewDeadline > JitterFactor × RetryPeriod.
 func (kubernetesMode) Validate(sc *sim.Scenario) error {
-	lease, renew, retry := sc.TTL.D(), RenewDeadline.Of(sc).D(), RetryPeriod.Of(sc).D()
+	lease, renew, retry := sc.TTL.D(), RenewDeadlineOf(sc), RetryPeriodOf(sc)
 	if lease <= renew {
 		return sim.FieldErr("renewDeadline", sim.Say("field.kubernetesLeaseOverRenew", "lease", lease.String(), "renew", renew.String()),
 			"leaseDuration must be greater than renewDeadline (%v, %v)", lease, renew)

@@ -59,8 +59,14 @@ func TestDefaults(t *testing.T) {
 	sc, err := sim.Defaults("kubernetes")
 	require.NoError(t, err)
 	assert.Equal(t, 15*time.Second, sc.TTL.D(), "LeaseDuration")
-	assert.Equal(t, 10*time.Second, kubernetes.RenewDeadline.Of(sc).D(), "RenewDeadline")
-	assert.Equal(t, 2*time.Second, kubernetes.RetryPeriod.Of(sc).D(), "RetryPeriod")
+	assert.Equal(t, 10*time.Second, kubernetes.RenewDeadlineOf(sc), "RenewDeadline")
+	assert.Equal(t, 2*time.Second, kubernetes.RetryPeriodOf(sc), "RetryPeriod")
+	assert.Zero(t, kubernetes.RenewDeadline.Of(sc), "unset: in proportion to LeaseDuration")
+	sc.TTL = sim.Duration(30 * time.Second)
+	assert.Equal(t, 20*time.Second, kubernetes.RenewDeadlineOf(sc), "15 : 10 : 2")
+	assert.Equal(t, 4*time.Second, kubernetes.RetryPeriodOf(sc))
+	kubernetes.RenewDeadline.Set(sc, sim.Duration(12*time.Second))
+	assert.Equal(t, 12*time.Second, kubernetes.RenewDeadlineOf(sc), "set: as set")
 	assert.Equal(t, 1.2, kubernetes.JitterFactor)
 	assert.False(t, kubernetes.ReleaseOnCancel.Of(sc))
 	assert.Equal(t, 3, kubernetes.Nodes.Of(sc))
@@ -233,7 +239,10 @@ func TestValidationRefusals(t *testing.T) {
 		field string
 		text  string
 	}{
-		{"lease not above renewDeadline", func(sc *sim.Scenario) { sc.TTL = sim.Duration(10 * time.Second) }, "renewDeadline", "leaseDuration must be greater than renewDeadline"},
+		{"lease not above renewDeadline", func(sc *sim.Scenario) {
+			sc.TTL = sim.Duration(10 * time.Second)
+			kubernetes.RenewDeadline.Set(sc, sim.Duration(10*time.Second))
+		}, "renewDeadline", "leaseDuration must be greater than renewDeadline"},
 		{"renewDeadline not above 1.2 × retryPeriod", func(sc *sim.Scenario) {
 			kubernetes.RetryPeriod.Set(sc, sim.Duration(9*time.Second))
 		}, "retryPeriod", "renewDeadline must be greater than retryPeriod*JitterFactor"},

@@ -153,9 +153,11 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 		case !c.Observed:
 			cand(line{text: i18n.F("kubernetes.cand.unseen", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bar: -1})
 		case c.Left <= 0 || c.Holder == "":
-			cand(line{text: i18n.F("kubernetes.cand.expired", "client", name, "holder", holder(c.Holder), "rate", rate(c.Rate)), tone: toneWaiting, bar: 0})
+			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
+			cand(line{text: i18n.F("kubernetes.cand.expired", "holder", holder(c.Holder)), tone: toneWaiting, bar: 0})
 		default:
-			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "holder", holder(c.Holder), "left", widgets.ShortTime(c.Left), "rate", rate(c.Rate)),
+			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
+			cand(line{text: i18n.F("kubernetes.cand.left", "holder", holder(c.Holder), "left", widgets.ShortTime(c.Left)),
 				tone: toneWaiting, bar: fraction(c.Left, c.Lease)})
 		}
 	}
@@ -169,7 +171,8 @@ const (
 	leaseBarH     = 8
 	leaseBarGap   = 5
 	leasePad      = 8
-	leaseCardW    = 250 // the object's card
+	leaseCardW    = 250 // the object's card, at most
+	leaseColW     = 170 // the candidates' column beside it, at least
 	leaseMinW     = 320
 	leaseMinH     = 150
 )
@@ -194,14 +197,14 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	k := widgets.GrowScale(size, leaseRefSize, widgets.MostGrowth) * widgets.TextScale(th)
 	pad := leasePad * k
 	g := leaseGeometry{k: k, card: fyne.NewPos(pad, pad)}
-	g.cardSize = fyne.NewSize(min(leaseCardW*k, size.Width-2*pad), float32(len(m.object))*leaseRowH*k+2*pad)
+	g.cardSize = fyne.NewSize(min(leaseCardW*k, 0.45*size.Width, size.Width-2*pad), float32(len(m.object))*leaseRowH*k+2*pad)
 	y := pad + pad
 	for range m.object {
 		g.objY = append(g.objY, y)
 		y += leaseRowH * k
 	}
 	g.cardT = g.cardSize.Width - 2*pad
-	side := size.Width-g.cardSize.Width-3*pad >= leaseCardW*k
+	side := size.Width-g.cardSize.Width-3*pad >= leaseColW*k
 	if side {
 		g.colX, y = g.cardSize.Width+2*pad, pad
 	} else {

@@ -16,12 +16,12 @@ import (
 // it, with its figures, one short line per step.
 func kubernetesProtocol(sc *sim.Scenario) []string {
 	lease := widgets.ShortTime(sc.TTL.D())
-	retry := widgets.ShortTime(kubernetessim.RetryPeriod.Of(sc).D())
+	retry := widgets.ShortTime(kubernetessim.RetryPeriodOf(sc))
 	out := []string{
 		i18n.T("kubernetes.proto.store"),
 		i18n.F("kubernetes.proto.acquire", "retry", retry),
 		i18n.F("kubernetes.proto.expire", "lease", lease),
-		i18n.F("kubernetes.proto.renew", "retry", retry, "deadline", widgets.ShortTime(kubernetessim.RenewDeadline.Of(sc).D())),
+		i18n.F("kubernetes.proto.renew", "retry", retry, "deadline", widgets.ShortTime(kubernetessim.RenewDeadlineOf(sc))),
 	}
 	if sc.Fencing {
 		out = append(out, i18n.T("kubernetes.proto.writeFenced"))
@@ -32,6 +32,17 @@ func kubernetesProtocol(sc *sim.Scenario) []string {
 		out = append(out, i18n.T("kubernetes.proto.release"))
 	}
 	return out
+}
+
+// proportional formats a period's slider: its seconds, or at 0 the words
+// of key (the core default in proportion to LeaseDuration).
+func proportional(key string) func(v float64) string {
+	return func(v float64) string {
+		if v == 0 {
+			return i18n.T(key)
+		}
+		return designtab.FormatSeconds(v)
+	}
 }
 
 // Tab is the Kubernetes Lease's tab: its state picture, the preset it
@@ -54,8 +65,13 @@ var Tab = designtab.ModeTab{
 		"ttl": func(s *designtab.SliderSpec) {
 			s.Words, s.Label, s.Min, s.Max, s.Step = "kubernetesLease", "LeaseDuration", 2, 60, 1
 		},
-		kubernetessim.RenewDeadline.Key: func(s *designtab.SliderSpec) { s.Label, s.Min, s.Max, s.Step = "RenewDeadline", 1, 59, 0.5 },
-		kubernetessim.RetryPeriod.Key:   func(s *designtab.SliderSpec) { s.Label, s.Min, s.Max, s.Step = "RetryPeriod", 0.1, 20, 0.1 },
+		// 0 is client-go's core default in proportion to LeaseDuration.
+		kubernetessim.RenewDeadline.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Min, s.Max, s.Step, s.Format = "RenewDeadline", 0, 59, 0.5, proportional("kubernetes.renewDeadline.auto")
+		},
+		kubernetessim.RetryPeriod.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Min, s.Max, s.Step, s.Format = "RetryPeriod", 0, 20, 0.1, proportional("kubernetes.retryPeriod.auto")
+		},
 		kubernetessim.Nodes.Key:         func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "kubernetesNodes", "etcd members", 1, 7 },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
