@@ -72,7 +72,9 @@ var Tab = designtab.ModeTab{
 		kubernetessim.RetryPeriod.Key: func(s *designtab.SliderSpec) {
 			s.Label, s.Min, s.Max, s.Step, s.Format = "RetryPeriod", 0, 20, 0.1, proportional("kubernetes.retryPeriod.auto")
 		},
-		kubernetessim.Nodes.Key:         func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "kubernetesNodes", "etcd members", 1, 7 },
+		kubernetessim.Nodes.Key: func(s *designtab.SliderSpec) {
+			s.Words, s.Label, s.Min, s.Max = "kubernetesNodes", "etcd members", 1, 7
+		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
 		"fencing":                         func(t *designtab.ToggleSpec) { t.Words = "kubernetesFencing" },
