@@ -9,7 +9,7 @@ import (
 
 // APIServer is kube-apiserver serving the Lease from etcd, as
 // kubernetes/apiserver at tag v0.37.0-beta.0 (commit
-// 88382ff48d62faae2106f826d3b3fd86d375ade1) does it:
+// c19df515293eb2c814ee3cca7c46e5c2748e789f) does it:
 //
 //   - GET is a linearizable Get of the key (pkg/storage/etcd3/store.go,
 //     Get): the object, with its resourceVersion the key's mod revision,

@@ -44,8 +44,10 @@ import (
 //     and leaseTransitions kept, again on a 409 Conflict.
 //
 // Every call has the leader-election client's request timeout,
-// RenewDeadline (kube-controller-manager: config.Timeout =
-// LeaderElection.RenewDeadline for its "leader-election" client).
+// RenewDeadline (kubernetes/kubernetes,
+// cmd/kube-controller-manager/app/options/options.go, Config:
+// config.Timeout = s.Generic.LeaderElection.RenewDeadline.Duration for
+// its "leader-election" client).
 type elector struct {
 	sim.Loop
 	api sim.NodeID

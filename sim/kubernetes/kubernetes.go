@@ -9,7 +9,7 @@ import (
 
 // client-go's leader election figures. Every one is read from
 // kubernetes/client-go at tag v0.37.0-beta.0 (commit
-// 32ce75a7d6bc6960fd048d3d1e3b34185418d8c8 and before; the tag's
+// e68a8a7323d4407dad190f37c5b7e5d423df1d13, the only v0.37 tag; its
 // tools/leaderelection is v0.36.3's but for release's retry on a
 // conflict), tools/leaderelection/leaderelection.go and
 // resourcelock/leaselock.go.
