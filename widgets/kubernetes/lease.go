@@ -174,7 +174,7 @@ const (
 	leaseCardW    = 250 // the object's card, at most
 	leaseColW     = 170 // the candidates' column beside it, at least
 	leaseMinW     = 320
-	leaseMinH     = 150
+	leaseMinH     = 100
 )
 
 // leaseRefSize is the size the picture is drawn at its own sizes.
