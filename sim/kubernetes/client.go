@@ -122,7 +122,7 @@ func (c *elector) Start(ctx sim.Ctx) {
 
 // Crash forgets everything but the apiserver's address: the process is
 // gone, its LeaderElector with it.
-func (c *elector) Crash(ctx sim.Ctx) { *c = elector{api: c.api} }
+func (c *elector) Crash(ctx sim.Ctx) { *c = elector{api: c.api, gen: c.gen + 1, seq: c.seq} }
 
 func (c *elector) Restart(ctx sim.Ctx, persist bool) { c.Start(ctx) }
 
@@ -131,9 +131,9 @@ func (c *elector) begin(ctx sim.Ctx) {
 	if !c.Begin(ctx) {
 		return
 	}
-	api, seq := c.api, c.seq
+	api, seq, gen := c.api, c.seq, c.gen
 	loop := c.Loop
-	*c = elector{Loop: loop, api: api, seq: seq, phase: phAcquire}
+	*c = elector{Loop: loop, api: api, seq: seq, gen: gen + 1, phase: phAcquire} // a timer of the last run is not this one's
 	c.tryAcquireOrRenew(ctx)
 }
 
