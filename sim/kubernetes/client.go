@@ -310,7 +310,14 @@ func (c *elector) tried(ctx sim.Ctx, ok bool) {
 			c.startLeading(ctx)
 			return
 		}
-		c.Tries++
+		var words sim.Words
+		if !ctx.Quiet() {
+			words = sim.Say("note.kubernetes.notAcquired")
+		}
+		if !c.Failed(ctx, "failed to acquire lease "+LeaseName, words) {
+			c.phase = phIdle // the application gave up (tries)
+			return
+		}
 		sc := ctx.Scenario()
 		retry := RetryPeriodOf(sc)
 		wait := retry + time.Duration(ctx.Rand().Float64()*JitterFactor*float64(retry)) // wait.Jitter
