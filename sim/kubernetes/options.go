@@ -30,13 +30,13 @@ var (
 	// validation.
 	RenewDeadline = sim.NewDuration(sim.Option{Key: "renewDeadline",
 		Refusal: sim.OnlyReaders("renewDeadline", "field.renewDeadline", "only for %s (client-go's leader election)"),
-		Words:   "renewDeadline", Describe: sim.DescribeAsIs}, 0, periodCheck("renewDeadline"))
+		Words:   "renewDeadline", Describe: sim.DescribeNot}, 0, periodCheck("renewDeadline"))
 	// RetryPeriod is LeaderElectionConfig.RetryPeriod: the wait between
 	// tries of tryAcquireOrRenew; 0, the default, is in proportion to
 	// LeaseDuration as RenewDeadline's (RetryPeriodOf): 2 s with 15 s.
 	RetryPeriod = sim.NewDuration(sim.Option{Key: "retryPeriod",
 		Refusal: sim.OnlyReaders("retryPeriod", "field.retryPeriod", "only for %s (client-go's leader election)"),
-		Words:   "retryPeriod", Describe: sim.DescribeAsIs}, 0, periodCheck("retryPeriod"))
+		Words:   "retryPeriod", Describe: sim.DescribeNot}, 0, periodCheck("retryPeriod"))
 	// ReleaseOnCancel is LeaderElectionConfig.ReleaseOnCancel: when the
 	// leader's context is cancelled (it has led leadPeriods periods, or it
 	// stopped leading) it writes the Lease with an empty holderIdentity
@@ -96,10 +96,8 @@ func periodCheck(key string) func(d sim.Duration) error {
 	}
 }
 
-// The parameter line says leadPeriods, renewDeadline and retryPeriod only
-// when they are set.
-func init() {
-	LeadPeriods.Applies = LeadPeriods.IsOn
-	RenewDeadline.Applies = RenewDeadline.IsOn
-	RetryPeriod.Applies = RetryPeriod.IsOn
-}
+// The parameter line says leadPeriods only when it is set. It does not
+// say renewDeadline and retryPeriod, whose 0 stands for a figure worked
+// out from ttl: the protocol lines say the figures the candidates run
+// with (RenewDeadlineOf, RetryPeriodOf).
+func init() { LeadPeriods.Applies = LeadPeriods.IsOn }

@@ -122,12 +122,13 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 		if l.Holder == "" {
 			t = toneMuted
 		}
+		// The fields that say who holds it first: a short box shows those.
 		obj(line{text: i18n.F("kubernetes.lease.holder", "holder", holder(l.Holder)), tone: t, bold: true, bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.duration", "n", l.DurationSeconds), bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.acquire", "at", widgets.FormatTime(l.AcquireTime)), bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.renew", "at", widgets.FormatTime(l.RenewTime)), bar: -1})
 		obj(line{text: i18n.F("kubernetes.lease.transitions", "n", l.Transitions), bar: -1})
 		obj(line{text: i18n.F("kubernetes.lease.rv", "rv", l.ResourceVersion), bar: -1})
+		obj(line{text: i18n.F("kubernetes.lease.duration", "n", l.DurationSeconds), bar: -1})
+		obj(line{text: i18n.F("kubernetes.lease.renew", "at", widgets.FormatTime(l.RenewTime)), bar: -1})
+		obj(line{text: i18n.F("kubernetes.lease.acquire", "at", widgets.FormatTime(l.AcquireTime)), bar: -1})
 	}
 	obj(line{text: i18n.F("kubernetes.lease.writes", "writes", v.Writes, "conflicts", v.Conflicts), tone: toneMuted, bar: -1})
 	cand := func(r line) { m.candidates = append(m.candidates, r) }
@@ -184,8 +185,11 @@ const (
 var leaseRefSize = fyne.NewSize(640, 300)
 
 // leaseGeometry places the model: the card on the left, the candidates
-// on its right (under it when the picture is narrow).
+// on its right (under it when the picture is narrow). A line that would
+// end below the box (bottom) is left out, and the card ends with the
+// last line shown.
 type leaseGeometry struct {
+	bottom       float32
 	k            float32
 	card         fyne.Position // the card's top left
 	cardSize     fyne.Size
@@ -199,7 +203,7 @@ type leaseGeometry struct {
 func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	k := widgets.GrowScale(size, leaseRefSize, widgets.MostGrowth) * widgets.TextScale(th)
 	pad := leasePad * k
-	g := leaseGeometry{k: k, card: fyne.NewPos(pad, pad)}
+	g := leaseGeometry{k: k, card: fyne.NewPos(pad, pad), bottom: size.Height}
 	g.cardSize = fyne.NewSize(min(leaseCardW*k, 0.45*size.Width, size.Width-2*pad), float32(len(m.object))*leaseRowH*k+2*pad)
 	y := pad + pad
 	for range m.object {
@@ -223,6 +227,24 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	}
 	g.height = max(y, g.cardSize.Height+pad) + pad
 	return g
+}
+
+// shows says whether a line at y (with its bar) ends within the box.
+func (g leaseGeometry) shows(y float32, r line) bool {
+	end := y + leaseRowH*g.k
+	if r.bar >= 0 {
+		end += leaseBarH * g.k
+	}
+	return end <= g.bottom
+}
+
+// cardShown is the card's size with the lines the box shows.
+func (g leaseGeometry) cardShown(m leaseModel) fyne.Size {
+	h := g.cardSize.Height
+	for i := len(m.object) - 1; i >= 0 && !g.shows(g.objY[i], m.object[i]); i-- {
+		h -= leaseRowH * g.k
+	}
+	return fyne.NewSize(g.cardSize.Width, max(h, 0))
 }
 
 // DrawnHeight implements designtab.Drawn.
@@ -284,11 +306,16 @@ func (r *leaseRenderer) Layout(size fyne.Size) {
 	if len(r.model.object) > 0 {
 		g := leaseLayout(r.model, size, r.l.Theme())
 		pad := leasePad * g.k
-		widgets.PlaceRect(r.rects.Next(), g.card, g.cardSize, r.card)
+		widgets.PlaceRect(r.rects.Next(), g.card, g.cardShown(r.model), r.card)
 		for i, row := range r.model.object {
-			r.text(row, g.card.X+pad, g.objY[i], g.cardT, g.k)
+			if g.shows(g.objY[i], row) {
+				r.text(row, g.card.X+pad, g.objY[i], g.cardT, g.k)
+			}
 		}
 		for i, row := range r.model.candidates {
+			if !g.shows(g.candY[i], row) {
+				continue
+			}
 			r.text(row, g.colX, g.candY[i], g.colW, g.k)
 			if row.bar >= 0 {
 				y := g.candY[i] + leaseRowH*g.k

@@ -158,3 +158,22 @@ func TestLeaseGrowsWithTheText(t *testing.T) {
 	assert.Equal(t, 2*g.cardSize.Height, lg.cardSize.Height)
 	assert.Equal(t, fyne.NewSize(2*leaseMinW, 2*leaseMinH), least)
 }
+
+// In a box shorter than the picture, the lines that would end below it
+// are left out, the holder's first: nothing is drawn over the notes.
+func TestLeaseKeepsToAShortBox(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewLease()
+	size := fyne.NewSize(480, 110)
+	w := test.NewTempWindow(t, l)
+	w.Resize(size.AddWidthHeight(16, 16))
+	l.Resize(size)
+	l.SetSnapshot(widgettest.SnapshotAt(t, "k8s-paused-leader", 32*time.Second))
+	objs := test.TempWidgetRenderer(t, l).Objects()
+	for _, o := range objs {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
+		}
+	}
+	assert.Contains(t, widgettest.Texts(objs), "holderIdentity client-2")
+}

@@ -34,15 +34,14 @@ func kubernetesProtocol(sc *sim.Scenario) []string {
 	return out
 }
 
-// proportional formats a period's slider: its seconds, or at 0 the words
-// of key (the core default in proportion to LeaseDuration).
-func proportional(key string) func(v float64) string {
-	return func(v float64) string {
-		if v == 0 {
-			return i18n.T(key)
-		}
-		return designtab.FormatSeconds(v)
+// periodFormat formats a period's slider: its seconds, or at 0 "auto":
+// the core default in proportion to LeaseDuration, which the slider's tip
+// and the protocol lines say.
+func periodFormat(v float64) string {
+	if v == 0 {
+		return i18n.T("kubernetes.auto")
 	}
+	return designtab.FormatSeconds(v)
 }
 
 // Tab is the Kubernetes Lease's tab: its state picture, the preset it
@@ -67,12 +66,15 @@ var Tab = designtab.ModeTab{
 		"ttl": func(s *designtab.SliderSpec) {
 			s.Words, s.Label, s.Min, s.Max, s.Step = "kubernetesLease", "LeaseDuration", 2, 60, 1
 		},
-		// 0 is client-go's core default in proportion to LeaseDuration.
+		// 0 ("auto") is client-go's core default in proportion to
+		// LeaseDuration; the top of each range is what NewLeaderElector
+		// takes with the default LeaseDuration (15 s > RenewDeadline >
+		// 1.2 × RetryPeriod), a longer one is the file's.
 		kubernetessim.RenewDeadline.Key: func(s *designtab.SliderSpec) {
-			s.Label, s.Min, s.Max, s.Step, s.Format = "RenewDeadline", 0, 59, 0.5, proportional("kubernetes.renewDeadline.auto")
+			s.Label, s.Min, s.Max, s.Step, s.Format = "RenewDeadline", 0, 14.5, 0.5, periodFormat
 		},
 		kubernetessim.RetryPeriod.Key: func(s *designtab.SliderSpec) {
-			s.Label, s.Min, s.Max, s.Step, s.Format = "RetryPeriod", 0, 20, 0.1, proportional("kubernetes.retryPeriod.auto")
+			s.Label, s.Min, s.Max, s.Step, s.Format = "RetryPeriod", 0, 8, 0.1, periodFormat
 		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
