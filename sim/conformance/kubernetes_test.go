@@ -1,0 +1,549 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/klog/v2"
+)
+
+// client-go's leaderelection (k8s.io/client-go v0.37.2,
+// tools/leaderelection/leaderelection.go) with resourcelock.LeaseLock on
+// client-go's fake clientset, at short durations. What the source says,
+// and what these tests hold the measurements to:
+//
+//   - NewLeaderElector refuses LeaseDuration <= RenewDeadline and
+//     RenewDeadline <= JitterFactor (1.2) × RetryPeriod.
+//   - The record stores LeaseDurationSeconds: int(LeaseDuration /
+//     time.Second) (tryAcquireOrRenew), so 1.5 s is written, and obeyed,
+//     as 1 s.
+//   - A candidate tries every RetryPeriod jittered by JitterFactor
+//     (acquire: wait.JitterUntilWithContext(..., RetryPeriod, 1.2, true):
+//     RetryPeriod + [0, 1.2) × RetryPeriod after the last try ended).
+//   - A candidate times a lease from when it last saw the record change
+//     (observedTime, set by setObservedRecord when the raw record differs
+//     from the last one it saw), not from the record's renewTime: it
+//     takes over at its first try after observedTime +
+//     LeaseDurationSeconds. The raw record is the LeaderElectionRecord
+//     marshalled to JSON (LeaseLock.Get), whose renewTime is a
+//     metav1.Time: RFC 3339, whole seconds (apimachinery
+//     pkg/apis/meta/v1/time.go, MarshalJSON); renewals within one second
+//     do not change it.
+//   - The leader renews every RetryPeriod (renew: wait.UntilWithContext,
+//     no jitter); each renewal is a PollUntilContextTimeout(RetryPeriod,
+//     RenewDeadline, immediate): when no try has succeeded RenewDeadline
+//     after its first, Run returns and OnStoppedLeading is called.
+//   - With ReleaseOnCancel, a cancelled leader writes the record with an
+//     empty holder and LeaseDurationSeconds 1 (tryRelease); a candidate
+//     that sees an empty holder takes the lease at once.
+//   - Create and Update go to the API server, which refuses a create of a
+//     lease that exists (AlreadyExists) and an update whose
+//     resourceVersion is not the stored one (Conflict).
+const (
+	k8sLeaseDuration = 1500 * time.Millisecond
+	k8sRenewDeadline = time.Second
+	k8sRetryPeriod   = 200 * time.Millisecond
+	// k8sRecordLease is what the record says and candidates obey:
+	// int(LeaseDuration / time.Second) seconds.
+	k8sRecordLease = time.Duration(int(k8sLeaseDuration/time.Second)) * time.Second
+	// k8sSlack is what goroutine scheduling may add to an instant on a
+	// busy machine.
+	k8sSlack = 60 * time.Millisecond
+)
+
+// k8sJitteredRetry is the longest wait between two tries of a candidate:
+// RetryPeriod × (1 + JitterFactor).
+var k8sJitteredRetry = time.Duration(float64(k8sRetryPeriod) * (1 + k8sJitterFactor))
+
+// k8sJitterFactor is leaderelection.JitterFactor as a variable: 1.2 has no
+// exact float64, so the product is no constant duration.
+var k8sJitterFactor float64 = leaderelection.JitterFactor
+
+// leaseCall is one request the API server answered.
+type leaseCall struct {
+	at     time.Time
+	who    string
+	verb   string // get, create, update
+	holder string // the record's holder after the call (get: as read)
+	raw    string // the record as client-go compares it (LeaseLock.Get)
+	err    error
+}
+
+// leaseAPI is the API server's Lease storage on client-go's fake
+// clientset: its testing.ObjectTracker keeps the objects and each
+// candidate talks to it through a fake.Clientset of its own, so every
+// request is logged with who sent it. The tracker neither sets
+// resourceVersion on objects nor checks it on update (client-go
+// testing/fixture.go, tracker.add replaces the stored object); the real
+// API server does both (optimistic concurrency: a stale resourceVersion is
+// a 409 Conflict), and leader election relies on it, so this storage adds
+// them. It can also fail a candidate's updates (the give-up story) and
+// hold the first two creates or updates until both arrived (a race).
+type leaseAPI struct {
+	mu      sync.Mutex
+	tracker k8stesting.ObjectTracker
+	rv      int64
+	calls   []leaseCall
+	failing map[string]bool
+	race    string // "create" or "update": the first two are held until both came
+	raced   int
+	bothIn  chan struct{}
+}
+
+var leasesResource = coordinationv1.SchemeGroupVersion.WithResource("leases")
+
+const (
+	k8sLeaseNamespace = "default"
+	k8sLeaseName      = "lockscope"
+)
+
+func newLeaseAPI() *leaseAPI {
+	return &leaseAPI{tracker: fake.NewSimpleClientset().Tracker(), failing: map[string]bool{}, bothIn: make(chan struct{})}
+}
+
+// client is who's clientset.
+func (a *leaseAPI) client(who string) *fake.Clientset {
+	cs := &fake.Clientset{}
+	cs.AddReactor("*", "leases", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		obj, err := a.serve(who, action)
+		return true, obj, err
+	})
+	return cs
+}
+
+func (a *leaseAPI) fail(who string, on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.failing[who] = on
+}
+
+func (a *leaseAPI) serve(who string, action k8stesting.Action) (runtime.Object, error) {
+	verb := action.GetVerb()
+	if verb == "create" || verb == "update" {
+		a.holdForRace(verb)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var obj runtime.Object
+	var err error
+	switch verb {
+	case "get":
+		obj, err = a.tracker.Get(leasesResource, action.GetNamespace(), action.(k8stesting.GetAction).GetName())
+	case "create", "update":
+		lease := action.(k8stesting.CreateAction).GetObject().(*coordinationv1.Lease).DeepCopy()
+		switch {
+		case verb == "update" && a.failing[who]:
+			err = apierrors.NewServiceUnavailable("lockscope: this candidate's updates fail")
+		case verb == "update":
+			var cur runtime.Object
+			if cur, err = a.tracker.Get(leasesResource, lease.Namespace, lease.Name); err == nil &&
+				cur.(*coordinationv1.Lease).ResourceVersion != lease.ResourceVersion {
+				err = apierrors.NewConflict(leasesResource.GroupResource(), lease.Name,
+					fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
+			}
+		}
+		if err == nil {
+			a.rv++
+			lease.ResourceVersion = strconv.FormatInt(a.rv, 10)
+			if verb == "create" {
+				err = a.tracker.Create(leasesResource, lease, lease.Namespace)
+			} else {
+				err = a.tracker.Update(leasesResource, lease, lease.Namespace)
+			}
+			obj = lease
+		}
+	default:
+		err = fmt.Errorf("lockscope: %s leases is not served", verb)
+	}
+	c := leaseCall{at: time.Now(), who: who, verb: verb, err: err}
+	if lease, ok := obj.(*coordinationv1.Lease); ok && err == nil {
+		rec := resourcelock.LeaseSpecToLeaderElectionRecord(&lease.Spec)
+		raw, _ := json.Marshal(*rec)
+		c.holder, c.raw = rec.HolderIdentity, string(raw)
+	}
+	a.calls = append(a.calls, c)
+	return obj, err
+}
+
+// holdForRace holds the first two calls of the raced verb until both came
+// (2 s at most), so they cross as two candidates' requests can.
+func (a *leaseAPI) holdForRace(verb string) {
+	a.mu.Lock()
+	if a.race != verb || a.raced >= 2 {
+		a.mu.Unlock()
+		return
+	}
+	a.raced++
+	if a.raced == 2 {
+		close(a.bothIn)
+	}
+	a.mu.Unlock()
+	select {
+	case <-a.bothIn:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// log is a copy of the calls so far.
+func (a *leaseAPI) log() []leaseCall {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]leaseCall(nil), a.calls...)
+}
+
+// lastWrite is the instant of who's last successful create or update
+// before t.
+func lastWrite(calls []leaseCall, who string, before time.Time) time.Time {
+	var at time.Time
+	for _, c := range calls {
+		if c.who == who && (c.verb == "create" || c.verb == "update") && c.err == nil && c.at.Before(before) {
+			at = c.at
+		}
+	}
+	return at
+}
+
+// firstWrite is the instant of who's first successful create or update:
+// when it took the lease.
+func firstWrite(calls []leaseCall, who string) time.Time {
+	for _, c := range calls {
+		if c.who == who && (c.verb == "create" || c.verb == "update") && c.err == nil {
+			return c.at
+		}
+	}
+	return time.Time{}
+}
+
+// lastChangeSeen is client-go's observedTime for who at t: the last of
+// its gets, before t, whose raw record differed from the one it saw
+// before (its own successful writes count as seen).
+func lastChangeSeen(calls []leaseCall, who string, before time.Time) time.Time {
+	var at time.Time
+	var seen string
+	for _, c := range calls {
+		if c.who != who || c.err != nil || !c.at.Before(before) {
+			continue
+		}
+		if c.verb != "get" {
+			seen, at = c.raw, c.at
+			continue
+		}
+		if c.raw != seen {
+			seen, at = c.raw, c.at
+		}
+	}
+	return at
+}
+
+// candidate is one leaderelection.LeaderElector and what its callbacks
+// were told.
+type candidate struct {
+	name    string
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	started time.Time // OnStartedLeading
+	stopped time.Time // OnStoppedLeading (also called for one that never led)
+	done    chan struct{}
+}
+
+func (c *candidate) times() (started, stopped time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.started, c.stopped
+}
+
+// runCandidate starts who's LeaderElector on a LeaseLock in api with the
+// short durations; releaseOnCancel is the config's ReleaseOnCancel.
+func runCandidate(t *testing.T, api *leaseAPI, who string, releaseOnCancel bool) *candidate {
+	t.Helper()
+	c := &candidate{name: who, done: make(chan struct{})}
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: k8sLeaseNamespace, Name: k8sLeaseName},
+		Client:     api.client(who).CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: who},
+	}
+	le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
+		Lock: lock, Name: who, ReleaseOnCancel: releaseOnCancel,
+		LeaseDuration: k8sLeaseDuration, RenewDeadline: k8sRenewDeadline, RetryPeriod: k8sRetryPeriod,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(context.Context) {
+				c.mu.Lock()
+				c.started = time.Now()
+				c.mu.Unlock()
+			},
+			OnStoppedLeading: func() {
+				c.mu.Lock()
+				c.stopped = time.Now()
+				c.mu.Unlock()
+			},
+		},
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
+	c.cancel = cancel
+	go func() {
+		defer close(c.done)
+		le.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-c.done
+	})
+	return c
+}
+
+// waitStarted waits until c's OnStartedLeading was called, at most d.
+func waitStarted(t *testing.T, c *candidate, d time.Duration) time.Time {
+	t.Helper()
+	var at time.Time
+	require.NoError(t, waitFor(d, c.name+" starts leading", func() bool {
+		at, _ = c.times()
+		return !at.IsZero()
+	}))
+	return at
+}
+
+// waitStopped waits until c's OnStoppedLeading was called, at most d.
+func waitStopped(t *testing.T, c *candidate, d time.Duration) time.Time {
+	t.Helper()
+	var at time.Time
+	require.NoError(t, waitFor(d, c.name+" stops leading", func() bool {
+		_, at = c.times()
+		return !at.IsZero()
+	}))
+	return at
+}
+
+// k8sMeasured is what the real library did in one story, for the
+// comparison with the simulator.
+type k8sMeasured struct {
+	takeover   time.Duration // takeover: B's start after it last saw the record change
+	sinceRenew time.Duration // takeover: B's start after A's last renewal
+	giveUp     time.Duration // give-up: A's stop after its first failed renewal
+	release    time.Duration // release: B's start after A's cancel
+}
+
+// TestKubernetesLeaderElection measures client-go's leader election with
+// LeaseDuration 1.5 s, RenewDeadline 1 s and RetryPeriod 200 ms on the
+// fake clientset: the takeover after the leader stops renewing, the
+// leader giving up when its updates fail, the takeover after a release,
+// and two candidates racing a create and an update. No server is needed.
+func TestKubernetesLeaderElection(t *testing.T) {
+	t.Run("validation", func(t *testing.T) {
+		api := newLeaseAPI()
+		lock := &resourcelock.LeaseLock{LeaseMeta: metav1.ObjectMeta{Namespace: k8sLeaseNamespace, Name: k8sLeaseName},
+			Client: api.client("A").CoordinationV1(), LockConfig: resourcelock.ResourceLockConfig{Identity: "A"}}
+		cb := leaderelection.LeaderCallbacks{OnStartedLeading: func(context.Context) {}, OnStoppedLeading: func() {}}
+		for _, c := range []struct {
+			lease, renew, retry time.Duration
+			ok                  bool
+		}{
+			{k8sLeaseDuration, k8sRenewDeadline, k8sRetryPeriod, true},
+			{time.Second, time.Second, k8sRetryPeriod, false},                 // LeaseDuration must exceed RenewDeadline
+			{k8sLeaseDuration, 240 * time.Millisecond, k8sRetryPeriod, false}, // RenewDeadline must exceed 1.2 × RetryPeriod
+			{k8sLeaseDuration, 241 * time.Millisecond, k8sRetryPeriod, true},
+		} {
+			_, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{Lock: lock, Callbacks: cb,
+				LeaseDuration: c.lease, RenewDeadline: c.renew, RetryPeriod: c.retry})
+			assert.Equal(t, c.ok, err == nil, "lease %v renew %v retry %v: %v", c.lease, c.renew, c.retry, err)
+		}
+	})
+	t.Run("takeover", func(t *testing.T) {
+		t.Parallel()
+		m := measureTakeover(t)
+		t.Logf("client-go: B took over %v after it last saw the record change, %v after A's last renewal (record lease %v, jittered retry up to %v)",
+			m.takeover.Round(time.Millisecond), m.sinceRenew.Round(time.Millisecond), k8sRecordLease, k8sJitteredRetry)
+	})
+	t.Run("give-up", func(t *testing.T) {
+		t.Parallel()
+		m := measureGiveUp(t)
+		t.Logf("client-go: A stopped leading %v after its first failed renewal (RenewDeadline %v)", m.giveUp.Round(time.Millisecond), k8sRenewDeadline)
+	})
+	t.Run("release", func(t *testing.T) {
+		t.Parallel()
+		m := measureRelease(t)
+		t.Logf("client-go: with ReleaseOnCancel B took over %v after A's cancel", m.release.Round(time.Millisecond))
+	})
+	for _, verb := range []string{"create", "update"} {
+		t.Run("conflict-"+verb, func(t *testing.T) {
+			t.Parallel()
+			raceCandidates(t, verb)
+		})
+	}
+}
+
+// measureTakeover: A leads, B waits; A's context is cancelled without
+// ReleaseOnCancel, so its renewals stop and the record stays A's. B takes
+// over once LeaseDurationSeconds (1 s, not 1.5) have passed since it last
+// saw the record change, at its next jittered try.
+func measureTakeover(t *testing.T) k8sMeasured {
+	api := newLeaseAPI()
+	a := runCandidate(t, api, "A", false)
+	waitStarted(t, a, time.Second)
+	b := runCandidate(t, api, "B", false)
+	time.Sleep(1200 * time.Millisecond) // A renews; B sees the record change each second
+	a.cancel()
+	stopped := waitStopped(t, a, time.Second)
+	bAt := waitStarted(t, b, k8sRecordLease+3*k8sJitteredRetry+time.Second)
+	calls := api.log()
+	took := firstWrite(calls, "B")
+	renewed := lastWrite(calls, "A", took)
+	seen := lastChangeSeen(calls, "B", took)
+	require.False(t, took.IsZero() || renewed.IsZero() || seen.IsZero())
+	m := k8sMeasured{takeover: bAt.Sub(seen), sinceRenew: bAt.Sub(renewed)}
+
+	assert.Less(t, stopped.Sub(renewed), k8sRetryPeriod+k8sSlack, "A stops renewing when cancelled")
+	assert.Equal(t, "B", holderNow(t, api), "the record is B's")
+	assert.Greater(t, m.takeover, k8sRecordLease, "not before LeaseDurationSeconds after B last saw a change")
+	assert.LessOrEqual(t, m.takeover, k8sRecordLease+k8sJitteredRetry+k8sSlack, "at B's next try after that")
+	assert.Less(t, m.takeover, k8sLeaseDuration, "LeaseDurationSeconds is whole seconds: 1.5 s is obeyed as 1 s")
+	// B saw A's record change at most a jittered retry after the renewal
+	// that changed it, which was at most a second before A's last one.
+	assert.Greater(t, m.sinceRenew, time.Duration(0))
+	assert.LessOrEqual(t, m.sinceRenew, k8sRecordLease+2*k8sJitteredRetry+k8sSlack, "after A's last renewal")
+	return m
+}
+
+// measureGiveUp: A leads; from 1.2 s on the API server fails its updates.
+// A's renewal keeps trying every RetryPeriod and gives up RenewDeadline
+// after its first failed try: OnStoppedLeading.
+func measureGiveUp(t *testing.T) k8sMeasured {
+	api := newLeaseAPI()
+	a := runCandidate(t, api, "A", false)
+	waitStarted(t, a, time.Second)
+	b := runCandidate(t, api, "B", false)
+	time.Sleep(1200 * time.Millisecond)
+	failFrom := time.Now()
+	api.fail("A", true)
+	stopped := waitStopped(t, a, k8sRetryPeriod+k8sRenewDeadline+time.Second)
+	// Each try is the fast path's update, then a get and the slow path's
+	// update (tryAcquireOrRenew): count the tries by their gets.
+	var firstFailed time.Time
+	tries := 0
+	for _, c := range api.log() {
+		switch {
+		case c.who != "A" || c.at.Before(failFrom) || !c.at.Before(stopped):
+		case c.verb == "update" && c.err != nil && firstFailed.IsZero():
+			firstFailed = c.at
+		case c.verb == "get":
+			tries++
+		}
+	}
+	require.False(t, firstFailed.IsZero(), "A's updates failed")
+	m := k8sMeasured{giveUp: stopped.Sub(firstFailed)}
+	assert.GreaterOrEqual(t, firstFailed.Sub(failFrom), time.Duration(0))
+	assert.LessOrEqual(t, firstFailed.Sub(failFrom), k8sRetryPeriod+k8sSlack, "the next renewal is at most a RetryPeriod away")
+	assert.GreaterOrEqual(t, m.giveUp, k8sRenewDeadline-5*time.Millisecond, "A tries until RenewDeadline")
+	assert.LessOrEqual(t, m.giveUp, k8sRenewDeadline+k8sSlack, "and stops then")
+	// It tried at once and every RetryPeriod until the deadline.
+	assert.InDelta(t, int(k8sRenewDeadline/k8sRetryPeriod)+1, tries, 1, "tries within RenewDeadline")
+	bAt := waitStarted(t, b, k8sRecordLease+3*k8sJitteredRetry+time.Second)
+	t.Logf("client-go: B started leading %v after A's updates began to fail; A stopped %v after", bAt.Sub(failFrom).Round(time.Millisecond), stopped.Sub(failFrom).Round(time.Millisecond))
+	return m
+}
+
+// measureRelease: A leads with ReleaseOnCancel; its cancel writes the
+// record with no holder, and B takes it at its next try.
+func measureRelease(t *testing.T) k8sMeasured {
+	api := newLeaseAPI()
+	a := runCandidate(t, api, "A", true)
+	waitStarted(t, a, time.Second)
+	b := runCandidate(t, api, "B", false)
+	time.Sleep(1200 * time.Millisecond)
+	cancelled := time.Now()
+	a.cancel()
+	stopped := waitStopped(t, a, time.Second)
+	bAt := waitStarted(t, b, 2*k8sJitteredRetry+time.Second)
+	m := k8sMeasured{release: bAt.Sub(cancelled)}
+	var released *leaseCall
+	for _, c := range api.log() {
+		if c.who == "A" && c.verb == "update" && c.err == nil && c.holder == "" {
+			released = &c
+			break
+		}
+	}
+	require.NotNil(t, released, "A released the lease: an update with no holder")
+	assert.Contains(t, released.raw, `"leaseDurationSeconds":1`, "tryRelease writes LeaseDurationSeconds 1")
+	assert.Less(t, stopped.Sub(cancelled), k8sSlack+5*time.Millisecond, "A stops leading when it has released")
+	assert.Greater(t, m.release, time.Duration(0))
+	assert.LessOrEqual(t, m.release, k8sJitteredRetry+k8sSlack, "B takes over at its next try")
+	return m
+}
+
+// raceCandidates: A and B start together and their first create (no
+// lease yet) or first update (a lease left by a dead holder) cross at the
+// API server. Exactly one is refused (AlreadyExists, Conflict) and exactly
+// one leads.
+func raceCandidates(t *testing.T, verb string) {
+	api := newLeaseAPI()
+	api.race = verb
+	if verb == "update" {
+		// A lease the dead "old" left a minute ago: each candidate still
+		// waits LeaseDurationSeconds from when it first saw it.
+		long := metav1.NewMicroTime(time.Now().Add(-time.Minute))
+		one, old := int32(1), "old"
+		require.NoError(t, api.tracker.Create(leasesResource, &coordinationv1.Lease{
+			ObjectMeta: metav1.ObjectMeta{Namespace: k8sLeaseNamespace, Name: k8sLeaseName, ResourceVersion: "1"},
+			Spec:       coordinationv1.LeaseSpec{HolderIdentity: &old, LeaseDurationSeconds: &one, AcquireTime: &long, RenewTime: &long},
+		}, k8sLeaseNamespace))
+		api.rv = 1
+	}
+	a := runCandidate(t, api, "A", false)
+	b := runCandidate(t, api, "B", false)
+	var winner, loser *candidate
+	require.NoError(t, waitFor(k8sRecordLease+3*k8sJitteredRetry+2*time.Second, "one candidate leads", func() bool {
+		as, _ := a.times()
+		bs, _ := b.times()
+		switch {
+		case !as.IsZero():
+			winner, loser = a, b
+		case !bs.IsZero():
+			winner, loser = b, a
+		}
+		return winner != nil
+	}))
+	time.Sleep(k8sRecordLease + k8sJitteredRetry) // the loser retries, sees the winner renewing
+	started, _ := loser.times()
+	assert.True(t, started.IsZero(), "exactly one leads: %s does not", loser.name)
+	assert.Equal(t, winner.name, holderNow(t, api))
+	refused := 0
+	for _, c := range api.log() {
+		if c.verb == verb && c.who == loser.name && c.err != nil {
+			switch verb {
+			case "create":
+				assert.True(t, apierrors.IsAlreadyExists(c.err), "the second create: %v", c.err)
+			case "update":
+				assert.True(t, apierrors.IsConflict(c.err), "the crossing update: %v", c.err)
+			}
+			refused++
+		}
+	}
+	assert.Equal(t, 1, refused, "the loser's %s was refused once", verb)
+	t.Logf("client-go: racing %ss, %s led and %s was refused", verb, winner.name, loser.name)
+}
+
+// holderNow is the stored record's holder.
+func holderNow(t *testing.T, api *leaseAPI) string {
+	t.Helper()
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	obj, err := api.tracker.Get(leasesResource, k8sLeaseNamespace, k8sLeaseName)
+	require.NoError(t, err)
+	return resourcelock.LeaseSpecToLeaderElectionRecord(&obj.(*coordinationv1.Lease).Spec).HolderIdentity
+}
