@@ -21,18 +21,23 @@ const (
 	entDelete = "delete" // DeleteRange of one key (Unlock)
 	entWrite  = "write"  // the IsOwner-guarded write Txn
 	entRevoke = "revoke" // LeaseRevoke (N == 1: by the lessor, on expiry)
+	entPut    = "put"    // a Txn putting a value if the key's mod revision is N (0: the key does not exist): PutIfModRev
 )
 
 // etcdEntry is one raft log entry: a request and who waits for its result.
 type etcdEntry struct {
-	Term   int64
-	Type   string
-	Key    string
-	Lease  int64
-	N      int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry
-	Client sim.NodeID
-	Origin sim.NodeID // the member that received the request and answers it
-	Req    int64      // the origin's request id
+	Term  int64
+	Type  string
+	Key   string
+	Lease int64
+	N     int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry; put: the mod revision compared
+	Val   any   // put: the value, immutable
+	// Routine: a request that repeats what was said before (Txn.Routine):
+	// background for the window's pacing.
+	Routine bool
+	Client  sim.NodeID
+	Origin  sim.NodeID // the member that received the request and answers it
+	Req     int64      // the origin's request id
 }
 
 // etcdKV is one key in the MVCC store.
@@ -41,6 +46,7 @@ type etcdKV struct {
 	ModRev    int64
 	Lease     int64
 	Client    sim.NodeID // who put it, for the views and the checker
+	Val       any        // the value a PutIfModRev put (immutable); nil for the lock's keys
 }
 
 // etcdLease is a lease in a member's lessor. Only the primary lessor (the
@@ -86,7 +92,10 @@ type etcdPending struct {
 	Key    string
 	Max    int64 // Range "last": the highest create revision wanted
 	Last   bool  // Range with WithLastCreate + WithMaxCreateRev
-	Lease  int64 // KeepAlive: the lease to renew
+	Value  bool  // Range of one key answered with its value and mod revision (RangeValue)
+	// Routine: the Range repeats what was said before (Range.Routine).
+	Routine bool
+	Lease   int64 // KeepAlive: the lease to renew
 	// WaitLeader is a KeepAlive the member holds while it has no leader
 	// (Server.waitLeader), looking again every election timeout.
 	WaitLeader bool
@@ -168,6 +177,7 @@ type Server struct {
 	kaStreams      []sim.NodeID
 	ticks          int // raft ticks since boot: monitorLeader looks every electionTicks
 	noLeaderChecks int
+	routine        bool // the answer being sent is to a routine request (Background)
 }
 
 func newEtcdServer(sc *sim.Scenario, i int) *Server {
