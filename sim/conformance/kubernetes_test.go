@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ import (
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
+
+	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/kubernetes"
 )
 
 // client-go's leaderelection (k8s.io/client-go v0.37.2,
@@ -343,7 +347,9 @@ type k8sMeasured struct {
 // LeaseDuration 1.5 s, RenewDeadline 1 s and RetryPeriod 200 ms on the
 // fake clientset: the takeover after the leader stops renewing, the
 // leader giving up when its updates fail, the takeover after a release,
-// and two candidates racing a create and an update. No server is needed.
+// and two candidates racing a create and an update; no server is needed.
+// The simulated Kubernetes Lease (sim/kubernetes) plays the same stories
+// with the same durations, and the instants are compared.
 func TestKubernetesLeaderElection(t *testing.T) {
 	t.Run("validation", func(t *testing.T) {
 		api := newLeaseAPI()
@@ -361,24 +367,49 @@ func TestKubernetesLeaderElection(t *testing.T) {
 		} {
 			_, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{Lock: lock, Callbacks: cb,
 				LeaseDuration: c.lease, RenewDeadline: c.renew, RetryPeriod: c.retry})
-			assert.Equal(t, c.ok, err == nil, "lease %v renew %v retry %v: %v", c.lease, c.renew, c.retry, err)
+			assert.Equal(t, c.ok, err == nil, "client-go: lease %v renew %v retry %v: %v", c.lease, c.renew, c.retry, err)
+			sc := k8sScenario(nil)
+			sc.TTL = sim.Duration(c.lease)
+			kubernetes.RenewDeadline.Set(sc, sim.Duration(c.renew))
+			kubernetes.RetryPeriod.Set(sc, sim.Duration(c.retry))
+			simErr := sc.Validate()
+			assert.Equal(t, c.ok, simErr == nil, "simulator: lease %v renew %v retry %v: %v", c.lease, c.renew, c.retry, simErr)
 		}
 	})
 	t.Run("takeover", func(t *testing.T) {
 		t.Parallel()
-		m := measureTakeover(t)
-		t.Logf("client-go: B took over %v after it last saw the record change, %v after A's last renewal (record lease %v, jittered retry up to %v)",
-			m.takeover.Round(time.Millisecond), m.sinceRenew.Round(time.Millisecond), k8sRecordLease, k8sJitteredRetry)
+		real, simulated := measureTakeover(t), simTakeover(t)
+		t.Logf("B took over %v (client-go) and %v (simulator) after it last saw the record change; %v and %v after A's last renewal (record lease %v, jittered retry up to %v)",
+			real.takeover.Round(time.Millisecond), simulated.takeover.Round(time.Millisecond),
+			real.sinceRenew.Round(time.Millisecond), simulated.sinceRenew.Round(time.Millisecond), k8sRecordLease, k8sJitteredRetry)
+		for side, m := range map[string]k8sMeasured{"client-go": real, "simulator": simulated} {
+			assertTakeover(t, side, m)
+		}
+		// Each side's last try before the takeover is one draw of the
+		// jittered wait: they may differ by its whole range.
+		assert.InDelta(t, real.takeover.Seconds(), simulated.takeover.Seconds(), (k8sJitteredRetry - k8sRetryPeriod + k8sSlack).Seconds(),
+			"takeover after the last change seen: client-go vs simulator")
 	})
 	t.Run("give-up", func(t *testing.T) {
 		t.Parallel()
-		m := measureGiveUp(t)
-		t.Logf("client-go: A stopped leading %v after its first failed renewal (RenewDeadline %v)", m.giveUp.Round(time.Millisecond), k8sRenewDeadline)
+		real, simulated := measureGiveUp(t), simGiveUp(t)
+		t.Logf("A stopped leading %v (client-go) and %v (simulator) after its first failed renewal (RenewDeadline %v)",
+			real.giveUp.Round(time.Millisecond), simulated.giveUp.Round(time.Millisecond), k8sRenewDeadline)
+		for side, m := range map[string]k8sMeasured{"client-go": real, "simulator": simulated} {
+			assert.GreaterOrEqual(t, m.giveUp, k8sRenewDeadline-5*time.Millisecond, "%s: A tries until RenewDeadline", side)
+			assert.LessOrEqual(t, m.giveUp, k8sRenewDeadline+k8sSlack, "%s: and stops then", side)
+		}
+		assert.InDelta(t, real.giveUp.Seconds(), simulated.giveUp.Seconds(), k8sSlack.Seconds(), "give-up: client-go vs simulator")
 	})
 	t.Run("release", func(t *testing.T) {
 		t.Parallel()
-		m := measureRelease(t)
-		t.Logf("client-go: with ReleaseOnCancel B took over %v after A's cancel", m.release.Round(time.Millisecond))
+		real, simulated := measureRelease(t), simRelease(t)
+		t.Logf("with ReleaseOnCancel B took over %v (client-go) and %v (simulator) after A's cancel",
+			real.release.Round(time.Millisecond), simulated.release.Round(time.Millisecond))
+		for side, m := range map[string]k8sMeasured{"client-go": real, "simulator": simulated} {
+			assert.Greater(t, m.release, time.Duration(0), side)
+			assert.LessOrEqual(t, m.release, k8sJitteredRetry+k8sSlack, "%s: B takes over at its next try", side)
+		}
 	})
 	for _, verb := range []string{"create", "update"} {
 		t.Run("conflict-"+verb, func(t *testing.T) {
@@ -386,6 +417,22 @@ func TestKubernetesLeaderElection(t *testing.T) {
 			raceCandidates(t, verb)
 		})
 	}
+	t.Run("conflict-create/simulator", func(t *testing.T) {
+		t.Parallel()
+		simRaceCreate(t)
+	})
+}
+
+// assertTakeover holds one side's takeover to client-go's bounds.
+func assertTakeover(t *testing.T, side string, m k8sMeasured) {
+	t.Helper()
+	assert.Greater(t, m.takeover, k8sRecordLease, "%s: not before LeaseDurationSeconds after B last saw a change", side)
+	assert.LessOrEqual(t, m.takeover, k8sRecordLease+k8sJitteredRetry+k8sSlack, "%s: at B's next try after that", side)
+	assert.Less(t, m.takeover, k8sLeaseDuration, "%s: LeaseDurationSeconds is whole seconds: 1.5 s is obeyed as 1 s", side)
+	// B saw A's record change at most a jittered retry after the renewal
+	// that changed it, which was at most a second before A's last one.
+	assert.Greater(t, m.sinceRenew, time.Duration(0), side)
+	assert.LessOrEqual(t, m.sinceRenew, k8sRecordLease+2*k8sJitteredRetry+k8sSlack, "%s: after A's last renewal", side)
 }
 
 // measureTakeover: A leads, B waits; A's context is cancelled without
@@ -394,10 +441,12 @@ func TestKubernetesLeaderElection(t *testing.T) {
 // saw the record change, at its next jittered try.
 func measureTakeover(t *testing.T) k8sMeasured {
 	api := newLeaseAPI()
+	t0 := time.Now()
 	a := runCandidate(t, api, "A", false)
 	waitStarted(t, a, time.Second)
+	time.Sleep(time.Until(t0.Add(k8sStagger)))
 	b := runCandidate(t, api, "B", false)
-	time.Sleep(1200 * time.Millisecond) // A renews; B sees the record change each second
+	time.Sleep(time.Until(t0.Add(k8sStop))) // A renews; B sees the record change each second
 	a.cancel()
 	stopped := waitStopped(t, a, time.Second)
 	bAt := waitStarted(t, b, k8sRecordLease+3*k8sJitteredRetry+time.Second)
@@ -410,13 +459,6 @@ func measureTakeover(t *testing.T) k8sMeasured {
 
 	assert.Less(t, stopped.Sub(renewed), k8sRetryPeriod+k8sSlack, "A stops renewing when cancelled")
 	assert.Equal(t, "B", holderNow(t, api), "the record is B's")
-	assert.Greater(t, m.takeover, k8sRecordLease, "not before LeaseDurationSeconds after B last saw a change")
-	assert.LessOrEqual(t, m.takeover, k8sRecordLease+k8sJitteredRetry+k8sSlack, "at B's next try after that")
-	assert.Less(t, m.takeover, k8sLeaseDuration, "LeaseDurationSeconds is whole seconds: 1.5 s is obeyed as 1 s")
-	// B saw A's record change at most a jittered retry after the renewal
-	// that changed it, which was at most a second before A's last one.
-	assert.Greater(t, m.sinceRenew, time.Duration(0))
-	assert.LessOrEqual(t, m.sinceRenew, k8sRecordLease+2*k8sJitteredRetry+k8sSlack, "after A's last renewal")
 	return m
 }
 
@@ -425,10 +467,12 @@ func measureTakeover(t *testing.T) k8sMeasured {
 // after its first failed try: OnStoppedLeading.
 func measureGiveUp(t *testing.T) k8sMeasured {
 	api := newLeaseAPI()
+	t0 := time.Now()
 	a := runCandidate(t, api, "A", false)
 	waitStarted(t, a, time.Second)
+	time.Sleep(time.Until(t0.Add(k8sStagger)))
 	b := runCandidate(t, api, "B", false)
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(time.Until(t0.Add(k8sStop)))
 	failFrom := time.Now()
 	api.fail("A", true)
 	stopped := waitStopped(t, a, k8sRetryPeriod+k8sRenewDeadline+time.Second)
@@ -449,8 +493,6 @@ func measureGiveUp(t *testing.T) k8sMeasured {
 	m := k8sMeasured{giveUp: stopped.Sub(firstFailed)}
 	assert.GreaterOrEqual(t, firstFailed.Sub(failFrom), time.Duration(0))
 	assert.LessOrEqual(t, firstFailed.Sub(failFrom), k8sRetryPeriod+k8sSlack, "the next renewal is at most a RetryPeriod away")
-	assert.GreaterOrEqual(t, m.giveUp, k8sRenewDeadline-5*time.Millisecond, "A tries until RenewDeadline")
-	assert.LessOrEqual(t, m.giveUp, k8sRenewDeadline+k8sSlack, "and stops then")
 	// It tried at once and every RetryPeriod until the deadline.
 	assert.InDelta(t, int(k8sRenewDeadline/k8sRetryPeriod)+1, tries, 1, "tries within RenewDeadline")
 	bAt := waitStarted(t, b, k8sRecordLease+3*k8sJitteredRetry+time.Second)
@@ -462,10 +504,12 @@ func measureGiveUp(t *testing.T) k8sMeasured {
 // record with no holder, and B takes it at its next try.
 func measureRelease(t *testing.T) k8sMeasured {
 	api := newLeaseAPI()
+	t0 := time.Now()
 	a := runCandidate(t, api, "A", true)
 	waitStarted(t, a, time.Second)
+	time.Sleep(time.Until(t0.Add(k8sStagger)))
 	b := runCandidate(t, api, "B", false)
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(time.Until(t0.Add(k8sStop)))
 	cancelled := time.Now()
 	a.cancel()
 	stopped := waitStopped(t, a, time.Second)
@@ -481,8 +525,6 @@ func measureRelease(t *testing.T) k8sMeasured {
 	require.NotNil(t, released, "A released the lease: an update with no holder")
 	assert.Contains(t, released.raw, `"leaseDurationSeconds":1`, "tryRelease writes LeaseDurationSeconds 1")
 	assert.Less(t, stopped.Sub(cancelled), k8sSlack+5*time.Millisecond, "A stops leading when it has released")
-	assert.Greater(t, m.release, time.Duration(0))
-	assert.LessOrEqual(t, m.release, k8sJitteredRetry+k8sSlack, "B takes over at its next try")
 	return m
 }
 
@@ -546,4 +588,148 @@ func holderNow(t *testing.T, api *leaseAPI) string {
 	obj, err := api.tracker.Get(leasesResource, k8sLeaseNamespace, k8sLeaseName)
 	require.NoError(t, err)
 	return resourcelock.LeaseSpecToLeaderElectionRecord(&obj.(*coordinationv1.Lease).Spec).HolderIdentity
+}
+
+// The simulated side: the same stories on the simulated Kubernetes Lease
+// (sim/kubernetes, "mode": "kubernetes"): one etcd member behind the
+// apiserver, 1 ms links, client-1 (A) from 0 and client-2 (B) from 50 ms,
+// the same durations (ttl is LeaseDuration).
+
+// k8sStagger is when B starts after A, on both sides.
+const k8sStagger = 50 * time.Millisecond
+
+// k8sScenario is the stories' scenario, edited by edit.
+func k8sScenario(edit func(*sim.Scenario)) *sim.Scenario {
+	sc, err := sim.Defaults("kubernetes")
+	if err != nil {
+		panic(err)
+	}
+	kubernetes.Nodes.Set(sc, 1)
+	sc.TTL = sim.Duration(k8sLeaseDuration)
+	kubernetes.RenewDeadline.Set(sc, sim.Duration(k8sRenewDeadline))
+	kubernetes.RetryPeriod.Set(sc, sim.Duration(k8sRetryPeriod))
+	sc.Clients, sc.Rounds, sc.Stagger = 2, 1, sim.Duration(k8sStagger)
+	sc.Latency, sc.Jitter = sim.Duration(time.Millisecond), 0
+	sc.Work, sc.Duration = sim.Duration(600*time.Millisecond), sim.Duration(5*time.Second)
+	if edit != nil {
+		edit(sc)
+	}
+	return sc
+}
+
+// k8sSimRun runs the scenario with its trace kept.
+func k8sSimRun(t *testing.T, sc *sim.Scenario) *sim.Sim {
+	t.Helper()
+	require.NoError(t, sc.Validate())
+	s, err := sim.New(sc)
+	require.NoError(t, err)
+	s.EnableTrace()
+	runSafely(t, s)
+	return s
+}
+
+// k8sEvents are the instants of node's trace events of kind (and op, if
+// not empty) whose note holds text.
+func k8sEvents(s *sim.Sim, node, kind, op, text string) []time.Duration {
+	var out []time.Duration
+	for _, e := range s.Trace() {
+		if e.Node == node && e.Kind.String() == kind && (op == "" || e.Op == op) && strings.Contains(e.Note, text) {
+			out = append(out, e.At)
+		}
+	}
+	return out
+}
+
+// k8sSimGrant is when client started leading (its grant), or -1.
+func k8sSimGrant(s *sim.Sim, client string) time.Duration {
+	for _, g := range s.Check.Summary(s.End()).Grants {
+		if g.Client == client {
+			return time.Duration(g.AtMs * float64(time.Millisecond))
+		}
+	}
+	return -1
+}
+
+// lastBefore is the last of ts before at, or -1.
+func lastBefore(ts []time.Duration, at time.Duration) time.Duration {
+	last := time.Duration(-1)
+	for _, x := range ts {
+		if x < at {
+			last = x
+		}
+	}
+	return last
+}
+
+// firstFrom is the first of ts at or after at, or -1.
+func firstFrom(ts []time.Duration, at time.Duration) time.Duration {
+	for _, x := range ts {
+		if x >= at {
+			return x
+		}
+	}
+	return -1
+}
+
+// k8sStop is when the real stories change something: 1.2 s after A led.
+const k8sStop = 1200 * time.Millisecond
+
+// simTakeover: client-1 crashes at 1.2 s (its renewals stop, the record
+// stays its own); client-2 takes over.
+func simTakeover(t *testing.T) k8sMeasured {
+	s := k8sSimRun(t, k8sScenario(func(sc *sim.Scenario) {
+		sc.Faults = []sim.Fault{{At: sim.Duration(k8sStop), Crash: "client-1"}}
+	}))
+	took := k8sSimGrant(s, "client-2")
+	require.Positive(t, took, "client-2 takes over")
+	seen := lastBefore(k8sEvents(s, "client-2", "observe", "", "the record changed"), took)
+	renewed := time.Duration(-1) // the apiserver's last PUT from client-1
+	for _, e := range s.Trace() {
+		if e.At < k8sStop && e.Node == kubernetes.APIServerName && e.Kind == sim.TraceRecv && e.Peer == "client-1" && e.Op == kubernetes.OpUpdate.String() {
+			renewed = e.At
+		}
+	}
+	require.True(t, seen >= 0 && renewed >= 0)
+	return k8sMeasured{takeover: took - seen, sinceRenew: took - renewed}
+}
+
+// simGiveUp: client-1 is cut off from 1.2 s on; its renewal's requests
+// go unanswered, and it stops leading RenewDeadline after the first.
+func simGiveUp(t *testing.T) k8sMeasured {
+	s := k8sSimRun(t, k8sScenario(func(sc *sim.Scenario) {
+		sc.Faults = []sim.Fault{{At: sim.Duration(k8sStop), Partition: [][]string{{"client-1"}}, For: sim.Duration(3 * time.Second)}}
+	}))
+	firstFailed := firstFrom(k8sEvents(s, "client-1", "send", kubernetes.OpUpdate.String(), ""), k8sStop)
+	stopped := firstFrom(k8sEvents(s, "client-1", "lead", "", "failed to renew"), k8sStop)
+	require.True(t, firstFailed >= 0 && stopped >= 0, "client-1 renews after the cut and stops leading")
+	took := k8sSimGrant(s, "client-2")
+	t.Logf("simulator: client-2 started leading %v after client-1 was cut off; client-1 stopped %v after", took-k8sStop, stopped-k8sStop)
+	return k8sMeasured{giveUp: stopped - firstFailed}
+}
+
+// simRelease: client-1, with releaseOnCancel, is cancelled by its
+// application after two periods of 600 ms (leadPeriods), at about 1.2 s.
+func simRelease(t *testing.T) k8sMeasured {
+	s := k8sSimRun(t, k8sScenario(func(sc *sim.Scenario) {
+		kubernetes.ReleaseOnCancel.Set(sc, true)
+		kubernetes.LeadPeriods.Set(sc, 2)
+	}))
+	cancelled := firstFrom(k8sEvents(s, "client-1", "lead", "", "periods led"), 0)
+	require.GreaterOrEqual(t, cancelled, time.Duration(0), "client-1's application cancels Run")
+	require.NotEmpty(t, k8sEvents(s, "client-1", "release", "", "released"), "client-1 releases the Lease")
+	took := k8sSimGrant(s, "client-2")
+	require.Positive(t, took, "client-2 takes over")
+	return k8sMeasured{release: took - cancelled}
+}
+
+// simRaceCreate: both candidates start at 0 with no Lease: both create,
+// one is refused (409), exactly one leads.
+func simRaceCreate(t *testing.T) {
+	s := k8sSimRun(t, k8sScenario(func(sc *sim.Scenario) { sc.Stagger = 0 }))
+	grants := s.Check.Summary(s.End()).Grants
+	require.Len(t, grants, 1, "exactly one leads")
+	loser := map[string]string{"client-1": "client-2", "client-2": "client-1"}[grants[0].Client]
+	refused := k8sEvents(s, loser, "recv", kubernetes.OpConflict.String(), "")
+	assert.Len(t, refused, 1, "the loser's create is refused once")
+	t.Logf("simulator: racing creates, %s led and %s was refused", grants[0].Client, loser)
 }
