@@ -312,23 +312,21 @@ func runCandidate(t *testing.T, api *leaseAPI, who string, releaseOnCancel bool)
 	return c
 }
 
-// waitStarted waits until c's OnStartedLeading was called, at most d.
-func waitStarted(t *testing.T, c *candidate, d time.Duration) time.Time {
+// waitCallback waits until c's OnStartedLeading (started) or
+// OnStoppedLeading was called, at most d, and says when.
+func waitCallback(t *testing.T, c *candidate, started bool, d time.Duration) time.Time {
 	t.Helper()
+	what := " stops leading"
+	if started {
+		what = " starts leading"
+	}
 	var at time.Time
-	require.NoError(t, waitFor(d, c.name+" starts leading", func() bool {
-		at, _ = c.times()
-		return !at.IsZero()
-	}))
-	return at
-}
-
-// waitStopped waits until c's OnStoppedLeading was called, at most d.
-func waitStopped(t *testing.T, c *candidate, d time.Duration) time.Time {
-	t.Helper()
-	var at time.Time
-	require.NoError(t, waitFor(d, c.name+" stops leading", func() bool {
-		_, at = c.times()
+	require.NoError(t, waitFor(d, c.name+what, func() bool {
+		start, stop := c.times()
+		at = stop
+		if started {
+			at = start
+		}
 		return !at.IsZero()
 	}))
 	return at
@@ -436,21 +434,30 @@ func assertTakeover(t *testing.T, side string, m k8sMeasured) {
 	assert.LessOrEqual(t, m.sinceRenew, k8sRecordLease+2*k8sJitteredRetry+k8sSlack, "%s: after A's last renewal", side)
 }
 
+// startPair starts A (with releaseOnCancel) and, once it leads, B,
+// k8sStagger after A; it returns at k8sStop after A's start, when the
+// stories change something.
+func startPair(t *testing.T, releaseOnCancel bool) (*leaseAPI, *candidate, *candidate) {
+	t.Helper()
+	api := newLeaseAPI()
+	t0 := time.Now()
+	a := runCandidate(t, api, "A", releaseOnCancel)
+	waitCallback(t, a, true, time.Second)
+	time.Sleep(time.Until(t0.Add(k8sStagger)))
+	b := runCandidate(t, api, "B", false)
+	time.Sleep(time.Until(t0.Add(k8sStop)))
+	return api, a, b
+}
+
 // measureTakeover: A leads, B waits; A's context is cancelled without
 // ReleaseOnCancel, so its renewals stop and the record stays A's. B takes
 // over once LeaseDurationSeconds (1 s, not 1.5) have passed since it last
 // saw the record change, at its next jittered try.
 func measureTakeover(t *testing.T) k8sMeasured {
-	api := newLeaseAPI()
-	t0 := time.Now()
-	a := runCandidate(t, api, "A", false)
-	waitStarted(t, a, time.Second)
-	time.Sleep(time.Until(t0.Add(k8sStagger)))
-	b := runCandidate(t, api, "B", false)
-	time.Sleep(time.Until(t0.Add(k8sStop))) // A renews; B sees the record change each second
+	api, a, b := startPair(t, false) // A renews; B sees the record change each second
 	a.cancel()
-	stopped := waitStopped(t, a, time.Second)
-	bAt := waitStarted(t, b, k8sRecordLease+3*k8sJitteredRetry+time.Second)
+	stopped := waitCallback(t, a, false, time.Second)
+	bAt := waitCallback(t, b, true, k8sRecordLease+3*k8sJitteredRetry+time.Second)
 	calls := api.log()
 	took := firstWrite(calls, "B")
 	renewed := lastWrite(calls, "A", took)
@@ -467,16 +474,10 @@ func measureTakeover(t *testing.T) k8sMeasured {
 // A's renewal keeps trying every RetryPeriod and gives up RenewDeadline
 // after its first failed try: OnStoppedLeading.
 func measureGiveUp(t *testing.T) k8sMeasured {
-	api := newLeaseAPI()
-	t0 := time.Now()
-	a := runCandidate(t, api, "A", false)
-	waitStarted(t, a, time.Second)
-	time.Sleep(time.Until(t0.Add(k8sStagger)))
-	b := runCandidate(t, api, "B", false)
-	time.Sleep(time.Until(t0.Add(k8sStop)))
+	api, a, b := startPair(t, false)
 	failFrom := time.Now()
 	api.fail("A", true)
-	stopped := waitStopped(t, a, k8sRetryPeriod+k8sRenewDeadline+time.Second)
+	stopped := waitCallback(t, a, false, k8sRetryPeriod+k8sRenewDeadline+time.Second)
 	// Each try is the fast path's update, then a get and the slow path's
 	// update (tryAcquireOrRenew): count the tries by their gets.
 	var firstFailed time.Time
@@ -496,7 +497,7 @@ func measureGiveUp(t *testing.T) k8sMeasured {
 	assert.LessOrEqual(t, firstFailed.Sub(failFrom), k8sRetryPeriod+k8sSlack, "the next renewal is at most a RetryPeriod away")
 	// It tried at once and every RetryPeriod until the deadline.
 	assert.InDelta(t, int(k8sRenewDeadline/k8sRetryPeriod)+1, tries, 1, "tries within RenewDeadline")
-	bAt := waitStarted(t, b, k8sRecordLease+3*k8sJitteredRetry+time.Second)
+	bAt := waitCallback(t, b, true, k8sRecordLease+3*k8sJitteredRetry+time.Second)
 	t.Logf("client-go: B started leading %v after A's updates began to fail; A stopped %v after", bAt.Sub(failFrom).Round(time.Millisecond), stopped.Sub(failFrom).Round(time.Millisecond))
 	return m
 }
@@ -504,17 +505,11 @@ func measureGiveUp(t *testing.T) k8sMeasured {
 // measureRelease: A leads with ReleaseOnCancel; its cancel writes the
 // record with no holder, and B takes it at its next try.
 func measureRelease(t *testing.T) k8sMeasured {
-	api := newLeaseAPI()
-	t0 := time.Now()
-	a := runCandidate(t, api, "A", true)
-	waitStarted(t, a, time.Second)
-	time.Sleep(time.Until(t0.Add(k8sStagger)))
-	b := runCandidate(t, api, "B", false)
-	time.Sleep(time.Until(t0.Add(k8sStop)))
+	api, a, b := startPair(t, true)
 	cancelled := time.Now()
 	a.cancel()
-	stopped := waitStopped(t, a, time.Second)
-	bAt := waitStarted(t, b, 2*k8sJitteredRetry+time.Second)
+	stopped := waitCallback(t, a, false, time.Second)
+	bAt := waitCallback(t, b, true, 2*k8sJitteredRetry+time.Second)
 	m := k8sMeasured{release: bAt.Sub(cancelled)}
 	var released *leaseCall
 	for _, c := range api.log() {
