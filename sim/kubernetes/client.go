@@ -122,7 +122,7 @@ func (c *elector) Start(ctx sim.Ctx) {
 
 // Crash forgets everything but the apiserver's address: the process is
 // gone, its LeaderElector with it.
-func (c *elector) Crash(ctx sim.Ctx) { *c = elector{api: c.api} }
+func (c *elector) Crash(ctx sim.Ctx) { *c = elector{api: c.api, gen: c.gen + 1, seq: c.seq} }
 
 func (c *elector) Restart(ctx sim.Ctx, persist bool) { c.Start(ctx) }
 
@@ -131,9 +131,9 @@ func (c *elector) begin(ctx sim.Ctx) {
 	if !c.Begin(ctx) {
 		return
 	}
-	api, seq := c.api, c.seq
+	api, seq, gen := c.api, c.seq, c.gen
 	loop := c.Loop
-	*c = elector{Loop: loop, api: api, seq: seq, phase: phAcquire}
+	*c = elector{Loop: loop, api: api, seq: seq, gen: gen + 1, phase: phAcquire} // a timer of the last run is not this one's
 	c.tryAcquireOrRenew(ctx)
 }
 
@@ -310,7 +310,14 @@ func (c *elector) tried(ctx sim.Ctx, ok bool) {
 			c.startLeading(ctx)
 			return
 		}
-		c.Tries++
+		var words sim.Words
+		if !ctx.Quiet() {
+			words = sim.Say("note.kubernetes.notAcquired")
+		}
+		if !c.Failed(ctx, "failed to acquire lease "+LeaseName, words) {
+			c.phase = phIdle // the application gave up (tries)
+			return
+		}
 		sc := ctx.Scenario()
 		retry := RetryPeriodOf(sc)
 		wait := retry + time.Duration(ctx.Rand().Float64()*JitterFactor*float64(retry)) // wait.Jitter

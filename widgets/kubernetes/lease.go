@@ -152,7 +152,10 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 			cand(line{text: i18n.F("kubernetes.cand.idle", "client", name), tone: toneMuted, bar: -1})
 		case !c.Observed:
 			cand(line{text: i18n.F("kubernetes.cand.unseen", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bar: -1})
-		case c.Left <= 0 || c.Holder == "":
+		case c.Holder == "":
+			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
+			cand(line{text: i18n.T("kubernetes.cand.free"), tone: toneWaiting, bar: 0})
+		case c.Left <= 0:
 			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
 			cand(line{text: i18n.F("kubernetes.cand.expired", "holder", holder(c.Holder)), tone: toneWaiting, bar: 0})
 		default:
@@ -174,7 +177,7 @@ const (
 	leaseCardW    = 250 // the object's card, at most
 	leaseColW     = 170 // the candidates' column beside it, at least
 	leaseMinW     = 320
-	leaseMinH     = 150
+	leaseMinH     = 100
 )
 
 // leaseRefSize is the size the picture is drawn at its own sizes.

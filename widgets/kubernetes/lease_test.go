@@ -121,3 +121,40 @@ func TestKubernetesProtocolFollowsTheScenario(t *testing.T) {
 	assert.Contains(t, lines, "write: the leader's periodic work to the storage, with leaseTransitions as its token")
 	assert.Contains(t, lines, "release: on cancel, PUT holderIdentity \"\" and leaseDurationSeconds 1")
 }
+
+// The picture says how tall it draws, so the notes under it start there:
+// in a wide panel (candidates beside the card) and a narrow one (under it).
+func TestLeaseDrawnHeight(t *testing.T) {
+	for _, c := range []struct {
+		preset string
+		at     time.Duration
+		width  float32
+	}{{"k8s-paused-leader", 15 * time.Second, 680}, {"k8s-paused-leader", 15 * time.Second, 330}, {"k8s-release-on-cancel", 5 * time.Second, 680}} {
+		widgettest.AssertDrawnHeight(t, c.preset, c.at, NewLease(), c.width)
+	}
+}
+
+// In a theme whose text is twice the size, every length of the picture
+// is twice what it is in the default theme.
+func TestLeaseGrowsWithTheText(t *testing.T) {
+	snap := widgettest.SnapshotAt(t, "k8s-paused-leader", 15*time.Second)
+	size := fyne.NewSize(1400, 900)
+	draw := func(th fyne.Theme) (leaseGeometry, fyne.Size) {
+		a := test.NewTempApp(t)
+		if th != nil {
+			a.Settings().SetTheme(th)
+		}
+		l := NewLease()
+		w := test.NewTempWindow(t, l)
+		w.Resize(size)
+		l.Resize(size)
+		l.SetSnapshot(snap)
+		r := test.TempWidgetRenderer(t, l).(*leaseRenderer)
+		return leaseLayout(r.model, size, l.Theme()), r.MinSize()
+	}
+	g, _ := draw(nil)
+	lg, least := draw(widgettest.LargeText())
+	assert.Equal(t, 2*g.k, lg.k)
+	assert.Equal(t, 2*g.cardSize.Height, lg.cardSize.Height)
+	assert.Equal(t, fyne.NewSize(2*leaseMinW, 2*leaseMinH), least)
+}

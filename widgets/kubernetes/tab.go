@@ -56,7 +56,9 @@ var Tab = designtab.ModeTab{
 	StateTitle: "state.kubernetes",
 	Preset:     "k8s-paused-leader",
 	NewState:   func() designtab.StateView { return NewLease() },
-	Sliders: []string{"ttl", kubernetessim.RenewDeadline.Key, kubernetessim.RetryPeriod.Key, kubernetessim.Nodes.Key,
+	// The number of etcd members is the file's (nodes): the tab's room
+	// goes to client-go's settings.
+	Sliders: []string{"ttl", kubernetessim.RenewDeadline.Key, kubernetessim.RetryPeriod.Key,
 		"work", "pause", "latency", "clients", "clockDrift"},
 	Toggles: []string{"fencing", kubernetessim.ReleaseOnCancel.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
@@ -71,9 +73,6 @@ var Tab = designtab.ModeTab{
 		},
 		kubernetessim.RetryPeriod.Key: func(s *designtab.SliderSpec) {
 			s.Label, s.Min, s.Max, s.Step, s.Format = "RetryPeriod", 0, 20, 0.1, proportional("kubernetes.retryPeriod.auto")
-		},
-		kubernetessim.Nodes.Key: func(s *designtab.SliderSpec) {
-			s.Words, s.Label, s.Min, s.Max = "kubernetesNodes", "etcd members", 1, 7
 		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
