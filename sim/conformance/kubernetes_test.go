@@ -416,7 +416,7 @@ func TestKubernetesLeaderElection(t *testing.T) {
 			raceCandidates(t, verb)
 		})
 	}
-	t.Run("conflict-create/simulator", func(t *testing.T) {
+	t.Run("conflict-create-simulator", func(t *testing.T) {
 		t.Parallel()
 		simRaceCreate(t)
 	})
