@@ -81,8 +81,9 @@ func TestEtcdElection(t *testing.T) {
 		assert.GreaterOrEqual(t, got.takeover, electionTTL-50*time.Millisecond, "%s: not before the lease ran out", side)
 		assert.LessOrEqual(t, got.takeover, electionTTL+lessorTick+300*time.Millisecond, "%s: by the lessor's next look after the TTL", side)
 	}
-	// The two differ by where the lessor's 500 ms grid falls (DIFFERENCES 10)
-	// and by the real member's disk writes (a WAL fsync per entry).
+	// The two differ by where the lessor's 500 ms grid falls (DIFFERENCES
+	// 10) and by the real member's disk writes (its WAL is synced before
+	// an entry commits).
 	assert.InDelta(t, real.takeover.Seconds(), simulated.takeover.Seconds(), (lessorTick + 100*time.Millisecond).Seconds(),
 		"takeover after the lease expired: real vs simulator within the lessor's tick")
 	assert.InDelta(t, real.handoff.Seconds(), simulated.handoff.Seconds(), (50 * time.Millisecond).Seconds(),
