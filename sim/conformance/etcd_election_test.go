@@ -31,9 +31,12 @@ const (
 	electionPeriod  = 500 * time.Millisecond // the leader's work between two proclaims
 	electionPeriods = 2                      // proclaims before a leader resigns
 	electionStop    = 1300 * time.Millisecond
-	// lessorTick is how often etcd's lessor looks for expired leases
-	// (etcd-io/etcd release-3.4 lease/lessor.go, runLoop; the simulator's
-	// lessorTick in sim/etcd/etcd.go; DIFFERENCES 10).
+	// lessorTick is how often etcd's lessor looks for expired leases:
+	// etcd-io/etcd tag v3.4.23 (commit c8b78319672a, the Debian server's
+	// release) lease/lessor.go, runLoop: revokeExpiredLeases, then
+	// time.After(500 * time.Millisecond); a renewal (Renew, refresh) sets
+	// the expiry to now + TTL. The simulator's lessorTick
+	// (sim/etcd/etcd.go) is the same; DIFFERENCES 10.
 	lessorTick = 500 * time.Millisecond
 )
 
