@@ -332,8 +332,8 @@ func waitCallback(t *testing.T, c *candidate, started bool, d time.Duration) tim
 	return at
 }
 
-// k8sMeasured is what the real library did in one story, for the
-// comparison with the simulator.
+// k8sMeasured is what one side, client-go or the simulator, did in one
+// story: the figures the comparison holds side by side.
 type k8sMeasured struct {
 	takeover   time.Duration // takeover: B's start after it last saw the record change
 	sinceRenew time.Duration // takeover: B's start after A's last renewal
