@@ -26,18 +26,20 @@ const (
 
 // etcdEntry is one raft log entry: a request and who waits for its result.
 type etcdEntry struct {
-	Term  int64
-	Type  string
-	Key   string
-	Lease int64
-	N     int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry; put: the mod revision compared
-	Val   any   // put: the value, immutable
-	// Routine: a request that repeats what was said before (Txn.Routine):
-	// background for the window's pacing.
+	Term   int64
+	Type   string
+	Key    string
+	Lease  int64
+	N      int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry; put: the mod revision compared
+	Client sim.NodeID
+	Origin sim.NodeID // the member that received the request and answers it
+	Req    int64      // the origin's request id
+
+	// Val is a put's value, immutable. Routine is a request that repeats
+	// what was said before (Txn.Routine): background for the window's
+	// pacing.
+	Val     any
 	Routine bool
-	Client  sim.NodeID
-	Origin  sim.NodeID // the member that received the request and answers it
-	Req     int64      // the origin's request id
 }
 
 // etcdKV is one key in the MVCC store.
@@ -92,10 +94,7 @@ type etcdPending struct {
 	Key    string
 	Max    int64 // Range "last": the highest create revision wanted
 	Last   bool  // Range with WithLastCreate + WithMaxCreateRev
-	Value  bool  // Range of one key answered with its value and mod revision (RangeValue)
-	// Routine: the Range repeats what was said before (Range.Routine).
-	Routine bool
-	Lease   int64 // KeepAlive: the lease to renew
+	Lease  int64 // KeepAlive: the lease to renew
 	// WaitLeader is a KeepAlive the member holds while it has no leader
 	// (Server.waitLeader), looking again every election timeout.
 	WaitLeader bool
@@ -105,6 +104,11 @@ type etcdPending struct {
 	Proposal  etcdEntry
 	ReadIndex int64       // linearizable read: the commit index to wait for; 0 unknown
 	Timeout   sim.TimerID // the request timeout, cancelled when it is answered
+
+	// Value is a Range of one key answered with its value and mod
+	// revision (RangeValue); Routine one that repeats what was said
+	// before (Range.Routine).
+	Value, Routine bool
 }
 
 // etcdRead is a ReadIndex request on the leader, confirmed by a quorum of

@@ -43,6 +43,14 @@ import (
 //     holder, an Update with holderIdentity empty, leaseDurationSeconds 1
 //     and leaseTransitions kept, again on a 409 Conflict.
 //
+// The loops are kubernetes/apimachinery's at tag v0.37.0-beta.0 (commit
+// 63a9f3d1b8dd467b263aedd41b99e58da6c015a3), pkg/util/wait: Jitter
+// (duration + rand.Float64() × maxFactor × duration), BackoffUntilWithContext
+// (sliding: the wait starts when f returns), PollUntilContextTimeout and
+// loopConditionUntilContext (not sliding: the ticker runs from the poll's
+// start, t.Next() at each tick before the condition; the context's
+// deadline ends it).
+//
 // Every call has the leader-election client's request timeout,
 // RenewDeadline (kubernetes/kubernetes,
 // cmd/kube-controller-manager/app/options/options.go, Config:
