@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Conformance run: the simulated Redis, Redlock, ZooKeeper and etcd against
-# the real servers (issue 9). It
+# the real servers (issue 9), etcd's concurrency.Mutex and Election among
+# them (issue 32), and client-go's leader election (k8s.io/client-go
+# v0.37.2 on its fake clientset: no server; TestKubernetesLeaderElection,
+# about 3 s). It
 #   1. installs redis-server, zookeeper and etcd-server with apt-get where
 #      missing (no apt-get: a clear message, exit 0; with CI set, exit 1);
 #   2. starts them on 127.0.0.1 only, on fixed uncommon ports, data in a
