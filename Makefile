@@ -94,6 +94,8 @@ screenshots: build
 	$(SHOT) redlock-clock-jump --at 3s --out $(SCREENSHOTS)/redlock-clock-jump.png
 	$(SHOT) zk-happy-path --at 600ms --out $(SCREENSHOTS)/zk-happy-path.png
 	$(SHOT) etcd-lease-expiry --at 3s --out $(SCREENSHOTS)/etcd-lease-expiry.png
+	$(SHOT) k8s-paused-leader --at 33s --out $(SCREENSHOTS)/k8s-paused-leader.png
+	$(SHOT) dynamodb-paused-holder --at 35500ms --out $(SCREENSHOTS)/dynamodb-paused-holder.png
 
 clean:
 	rm -f $(BINARY) $(BINARY).exe

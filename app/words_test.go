@@ -49,7 +49,7 @@ var textFields = map[string]bool{
 var pendingFiles = map[string]string{}
 
 // properNames are the same in every language.
-var properNames = map[string]bool{"Redis": true, "Redlock": true, "ZooKeeper": true, "etcd": true, "DynamoDB": true, "LockScope": true}
+var properNames = map[string]bool{"Redis": true, "Redlock": true, "ZooKeeper": true, "etcd": true, "DynamoDB": true, "Kubernetes": true, "LockScope": true}
 
 // fieldsChecked elsewhere are text fields whose literals another test
 // checks: a slider's or toggle's Label is its English name, which
@@ -65,6 +65,7 @@ var fieldsChecked = map[string]map[string]bool{
 	"widgets/zookeeper/tab.go":      {"Label": true},
 	"widgets/etcd/tab.go":           {"Label": true},
 	"widgets/dynamodb/tab.go":       {"Label": true},
+	"widgets/kubernetes/tab.go":     {"Label": true},
 }
 
 // formatVerb matches a fmt verb such as %d or %.2f, which is no word.

@@ -13,12 +13,14 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/dynamodb"
 	"github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/kubernetes"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/designtab"
 	dynamodbtab "github.com/lockscope/lockscope/widgets/dynamodb"
 	etcdtab "github.com/lockscope/lockscope/widgets/etcd"
+	kubernetestab "github.com/lockscope/lockscope/widgets/kubernetes"
 	redistab "github.com/lockscope/lockscope/widgets/redis"
 	redlocktab "github.com/lockscope/lockscope/widgets/redlock"
 	zookeepertab "github.com/lockscope/lockscope/widgets/zookeeper"
@@ -43,6 +45,7 @@ func All() []Design {
 		{Sim: redlock.Mode, Window: redlocktab.Tab},
 		{Sim: zookeeper.Mode, Window: zookeepertab.Tab},
 		{Sim: dynamodb.Mode, Window: dynamodbtab.Tab},
+		{Sim: kubernetes.Mode, Window: kubernetestab.Tab},
 	}
 }
 

@@ -43,6 +43,12 @@ var designNameAllowed = map[string]string{
 	`designs/designs.go "github.com/lockscope/lockscope/widgets/dynamodb"`:  "the list of designs (the window side's package)",
 	`designs/designs.go dynamodb`:                                           "the list of designs (dynamodb.Mode, the simulator side)",
 	`designs/designs.go dynamodbtab`:                                        "the list of designs (dynamodbtab.Tab, the window side)",
+
+	`designs/designs.go "github.com/lockscope/lockscope/sim/kubernetes"`:     "the list of designs (the simulator side's package)",
+	`designs/designs.go "github.com/lockscope/lockscope/widgets/kubernetes"`: "the list of designs (the window side's package)",
+	`designs/designs.go kubernetes`:                                          "the list of designs (kubernetes.Mode, the simulator side)",
+	`designs/designs.go kubernetestab`:                                       "the list of designs (kubernetestab.Tab, the window side)",
+
 	// The simulator sides for the tests that cannot link the window, held
 	// to the list by a test of package designs.
 	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/zookeeper"`: "the simulator sides for tests (the design's package)",
@@ -55,6 +61,9 @@ var designNameAllowed = map[string]string{
 	`sim/simtest/designs.go redis`:                                          "the simulator sides for tests (redis.Mode)",
 	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/dynamodb"`:  "the simulator sides for tests (the design's package)",
 	`sim/simtest/designs.go dynamodb`:                                       "the simulator sides for tests (dynamodb.Mode)",
+
+	`sim/simtest/designs.go "github.com/lockscope/lockscope/sim/kubernetes"`: "the simulator sides for tests (the design's package)",
+	`sim/simtest/designs.go kubernetes`:                                      "the simulator sides for tests (kubernetes.Mode)",
 }
 
 // ownDesignFile says which design's own file rel is, "" for none: a file

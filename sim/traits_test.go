@@ -79,6 +79,7 @@ func TestTraits(t *testing.T) {
 		{"zookeeper", "session", "servers", sim.TokenAlways, false, false, true, false},
 		{"etcd", "lease", "members", sim.TokenAlways, false, false, true, true},
 		{"dynamodb", "leaseDuration", "servers", sim.NoToken, false, false, false, false},
+		{"kubernetes", "leaseDuration", "members", sim.TokenAlways, false, false, true, false},
 	}
 	for _, tt := range tests {
 		tr := sim.TraitsOf(tt.mode)
@@ -220,7 +221,7 @@ func (placeTakenMode) Traits() sim.Traits { return sim.TraitsOf("redis") }
 // of the window's tabs; a mode without a place (a test's) runs when named
 // but is not listed, and two designs cannot take one place.
 func TestDesignsAreListedByTheirPlaces(t *testing.T) {
-	assert.Equal(t, []string{"redis", "redlock", "zookeeper", "etcd", "dynamodb"}, sim.ModeNames())
+	assert.Equal(t, []string{"redis", "redlock", "zookeeper", "etcd", "kubernetes", "dynamodb"}, sim.ModeNames())
 	_, err := sim.LookupMode("timer-test")
 	require.NoError(t, err, "a test's mode runs when named")
 	assert.PanicsWithValue(t, "sim: modes redis and place-taken-test both take place 1",

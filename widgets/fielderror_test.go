@@ -20,9 +20,9 @@ var badScenarios = []struct{ doc, want string }{
 	{`not json`, `scenario: not a JSON object: invalid character 'o' in literal null (expecting 'u')`},
 	{`{"mode": "redis"} {}`, `scenario: unexpected data after the JSON object`},
 	{`null`, `scenario: not a JSON object`},
-	{`{}`, `mode: missing (one of redis, redlock, zookeeper, etcd, dynamodb)`},
+	{`{}`, `mode: missing (one of redis, redlock, zookeeper, etcd, kubernetes, dynamodb)`},
 	{`{"mode": 3}`, `mode: want a string, got 3`},
-	{`{"mode": "paxos"}`, `mode: unknown mode "paxos" (one of redis, redlock, zookeeper, etcd, dynamodb)`},
+	{`{"mode": "paxos"}`, `mode: unknown mode "paxos" (one of redis, redlock, zookeeper, etcd, kubernetes, dynamodb)`},
 	{`{"mode": "redis", "x": 1}`, `x: unknown field`},
 	{`{"mode": "redis", "clients": "two"}`, `clients: want int, got string`},
 	{`{"mode": "redis", "ttl": true}`, `ttl: want a duration such as "10s", got true`},
@@ -91,7 +91,7 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "redlock", "client": "plain"}`, `client: only for redis (its lock client, Redisson or a plain SET NX one)`},
 	{`{"mode": "redis", "client": "jedis"}`, `client: want one of redisson, redisson-fair, redisson-3.16, plain, got "jedis"`},
 	{`{"mode": "redis", "use": "election"}`, `use: only for zookeeper and etcd (a lock or a leader election)`},
-	{`{"mode": "redlock", "leadPeriods": 2}`, `leadPeriods: only for zookeeper and etcd (a leader's periods before it resigns)`},
+	{`{"mode": "redlock", "leadPeriods": 2}`, `leadPeriods: only for zookeeper, etcd and kubernetes (a leader's periods before it resigns)`},
 	{`{"mode": "etcd", "use": "election", "leadPeriods": -1}`, `leadPeriods: -1, want 0 to 1000`},
 	{`{"mode": "dynamodb", "readers": 2}`, `readers: only for redis, zookeeper and etcd (a read–write lock)`},
 	{`{"mode": "zookeeper", "readers": -1}`, `readers: -1, want 0 to 100`},
@@ -125,6 +125,17 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "redis", "refreshPeriod": "1s"}`, `refreshPeriod: only for dynamodb (acquireLock's polling)`},
 	{`{"mode": "redis", "safeTime": "1s"}`, `safeTime: only for dynamodb (the session monitor's safeTimeWithoutHeartbeat)`},
 	{`{"mode": "redis", "checkExpired": true}`, `checkExpired: only for dynamodb`},
+	{`{"mode": "kubernetes", "plainDel": true}`, `plainDel: only for redis; a Kubernetes Lease is released by an update that empties holderIdentity`},
+	{`{"mode": "kubernetes", "replica": true}`, `replica: only for redis; the apiserver's etcd replicates every write through raft`},
+	{`{"mode": "kubernetes", "watchdog": true}`, `watchdog: only for redis and redlock; client-go's leader renews every retryPeriod by itself`},
+	{`{"mode": "kubernetes", "faults": [{"at": "1s", "failover": "etcd-1"}]}`, `faults[0].failover: the apiserver's etcd members elect a new leader by themselves: crash the etcd leader instead`},
+	{`{"mode": "kubernetes", "ttl": "10s", "renewDeadline": "10s"}`, `renewDeadline: leaseDuration must be greater than renewDeadline (10s, 10s)`},
+	{`{"mode": "kubernetes", "retryPeriod": "9s"}`, `retryPeriod: renewDeadline must be greater than retryPeriod*JitterFactor (10s, 9s × 1.2)`},
+	{`{"mode": "kubernetes", "ttl": "900ms", "renewDeadline": "500ms", "retryPeriod": "100ms"}`, `ttl: 900ms: leaseDurationSeconds is whole seconds (int(LeaseDuration / time.Second)), want 1s or more`},
+	{`{"mode": "kubernetes", "retryPeriod": "1ms"}`, `retryPeriod: 1ms, want 10ms to 2m`},
+	{`{"mode": "redis", "renewDeadline": "5s"}`, `renewDeadline: only for kubernetes (client-go's leader election)`},
+	{`{"mode": "redis", "retryPeriod": "1s"}`, `retryPeriod: only for kubernetes (client-go's leader election)`},
+	{`{"mode": "redis", "releaseOnCancel": true}`, `releaseOnCancel: only for kubernetes`},
 	{`{"mode": "etcd", "faults": [{"at": "1s", "failover": "etcd-1"}]}`, `faults[0].failover: etcd members elect a new leader by themselves: crash the leader instead`},
 }
 
@@ -216,7 +227,7 @@ func TestErrorTextSaysAFieldsProblemInTheLanguage(t *testing.T) {
 		{`{"mode": "zookeeper", "work": "3s", "reenter": "2s"}`, "reenter: 2s：内层临界区（工作开始后 2s 到 4s）必须在工作（3s）结束前结束"},
 		{`{"mode": "etcd", "failoverAfter": "2s"}`, "failoverAfter: 只用于带副本的 redis（Sentinel 的延迟）"},
 		{`{"mode": "redlock", "fencing": true}`, "fencing: Redlock 没有 fencing 令牌：它的锁值是随机的，没有顺序，所以存储分不清旧持有者迟到的写入和新持有者的写入（Kleppmann，《How to do distributed locking》）"},
-		{`{"mode": "paxos"}`, `mode: 未知模式 "paxos"（可选 redis, redlock, zookeeper, etcd, dynamodb 之一）`},
+		{`{"mode": "paxos"}`, `mode: 未知模式 "paxos"（可选 redis, redlock, zookeeper, etcd, kubernetes, dynamodb 之一）`},
 	} {
 		_, err := sim.ParseScenario([]byte(tc.doc))
 		require.Error(t, err)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Conformance run: the simulated Redis, Redlock, ZooKeeper and etcd against
-# the real servers (issue 9). It
-#   1. installs redis-server, zookeeper and etcd-server with apt-get where
-#      missing (no apt-get: a clear message, exit 0; with CI set, exit 1);
+# the real servers (issue 9), etcd's concurrency.Mutex and Election among
+# them (issue 32), and client-go's leader election (k8s.io/client-go
+# v0.37.2 on its fake clientset: no server; TestKubernetesLeaderElection,
+# about 3 s). It
+#   1. installs redis-server, redis-sentinel, zookeeper and etcd-server
+#      with apt-get where missing (no apt-get: a clear message, exit 0; with CI set, exit 1);
 #   2. starts them on 127.0.0.1 only, on fixed uncommon ports, data in a
 #      temporary directory, and waits until each answers;
 #   3. runs `go test ./...` in this nested module;
@@ -13,7 +16,8 @@
 # five more on 26381-26385 themselves, since they kill and restart them; the
 # Sentinel tests (the plain client's failover, Redisson's WAIT) each start a
 # master 26386, its replica 26387 and three redis-sentinel processes
-# 26388-26390, one group at a time (skipped without redis-sentinel).
+# 26388-26390, one group at a time (redis-sentinel is installed with the
+# other servers where missing).
 # ZooKeeper standalone 22181; ensemble 22182-22184 (peers 22888-22890,
 # election 23888-23890). etcd client 22379, peer 22380; the pre-vote test
 # starts a three-member etcd cluster itself: clients 22391-22393, peers
@@ -29,6 +33,7 @@ say() { echo "conformance: $*"; }
 
 missing=""
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+command -v redis-sentinel >/dev/null 2>&1 || missing="$missing redis-sentinel"
 { [ -r "$ZK_JAR" ] && command -v "$JAVA" >/dev/null 2>&1; } || missing="$missing zookeeper"
 command -v etcd >/dev/null 2>&1 || missing="$missing etcd-server"
 if [ -n "$missing" ]; then

@@ -157,3 +157,27 @@ func GrantedTTL(ttl time.Duration) time.Duration { return grantedLease(leaseSeco
 // grantedLease is the TTL the lessor grants for a requested one: a request
 // shorter than MinLeaseTTL is raised to it.
 func grantedLease(asked time.Duration) time.Duration { return max(asked, MinLeaseTTL) }
+
+// NewServer is member i (0-based, etcd-1 first) of an ensemble of
+// Nodes.Of(sc) members, for a design that keeps its state in etcd behind
+// servers of its own (the Kubernetes apiserver, sim/kubernetes): the same
+// raft, store and lessor as this design's members.
+func NewServer(sc *sim.Scenario, i int) *Server { return newEtcdServer(sc, i) }
+
+// MemberName is the name of member i (0-based): etcd-1, etcd-2...
+func MemberName(i int) string { return memberName(i) }
+
+// Shown is the member as the cluster picture shows it: its raft role and
+// its one-line detail (term, index, commit, revision).
+func (s *Server) Shown() (sim.Role, string, sim.Words) {
+	d, w := s.detail()
+	return s.role, d, w
+}
+
+// Read is key as this member has applied it: the value a TxnPut put, its
+// mod revision, and the store's revision (for a picture of another
+// design's object kept in etcd).
+func (s *Server) Read(key string) (val any, modRev, rev int64, ok bool) {
+	kv, ok := s.kv[key]
+	return kv.Val, kv.ModRev, s.rev, ok
+}

@@ -134,6 +134,12 @@ const (
 	// TxnWrite is the guarded write: put the storage key if my key's
 	// create revision is still mine (Mutex.IsOwner in the If).
 	TxnWrite TxnKind = "write"
+	// TxnPut is another design's client of etcd writing a value of its
+	// own: put the key if its mod revision is still Rev (0: if it does
+	// not exist), as the Kubernetes apiserver's storage does
+	// (k8s.io/apiserver pkg/storage/etcd3/store.go, Create and
+	// GuaranteedUpdate).
+	TxnPut TxnKind = "putIfModRev"
 )
 
 // RangeKind says which of the client's two reads a Range is.
@@ -143,6 +149,9 @@ type RangeKind string
 const (
 	RangeKey  RangeKind = "key"  // Get(myKey): is my key still there?
 	RangeLast RangeKind = "last" // waitDeletes: Get(prefix, WithLastCreate, WithMaxCreateRev(rev))
+	// RangeValue is Get(key) answered with the key's value and mod
+	// revision: the apiserver's read of an object.
+	RangeValue RangeKind = "value"
 )
 
 // etcdErr is an error a call or a stream ends with, as clientv3 prints it.
@@ -154,21 +163,26 @@ type Txn struct {
 	Kind  TxnKind
 	Key   string // the client's key
 	Lease int64  // TxnLock: the lease the key is put with
-	Rev   int64  // TxnWrite: the create revision the key must still have
+	Rev   int64  // TxnWrite: the create revision the key must still have; TxnPut: the mod revision (0: absent)
+	Val   any    // TxnPut: the value put, immutable (the envelope's Body)
+	// Routine: TxnPut repeats what was said before (another design's
+	// renewal): its raft entry and its answer are background for the
+	// window's pacing (Server.Background).
+	Routine bool
 }
 
 // Msg is the request on the wire.
 func (t Txn) Msg() sim.Msg {
-	m := sim.Msg{Op: OpTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease}
-	if t.Kind == TxnWrite {
+	m := sim.Msg{Op: OpTxn, Value: string(t.Kind), Key: t.Key, Token: t.Lease, Body: t.Val, N: sim.Flag(t.Routine)}
+	if t.Kind == TxnWrite || t.Kind == TxnPut {
 		m.Token = t.Rev
 	}
 	return m
 }
 
 func txnOf(m *sim.Msg) Txn {
-	t := Txn{Kind: TxnKind(m.Value), Key: m.Key}
-	if t.Kind == TxnWrite {
+	t := Txn{Kind: TxnKind(m.Value), Key: m.Key, Val: m.Body, Routine: m.N == 1}
+	if t.Kind == TxnWrite || t.Kind == TxnPut {
 		t.Rev = m.Token
 	} else {
 		t.Lease = m.Token
@@ -179,8 +193,8 @@ func txnOf(m *sim.Msg) Txn {
 // TxnResp is the answer to a Txn.
 type TxnResp struct {
 	Kind      TxnKind
-	Succeeded bool   // TxnLock: my key was put now (false: it was there); TxnWrite: the guard held, the value is written
-	Rev       int64  // TxnLock: my key's create revision; TxnWrite: the store's revision after it
+	Succeeded bool   // TxnLock: my key was put now (false: it was there); TxnWrite, TxnPut: the guard held, the value is written
+	Rev       int64  // TxnLock: my key's create revision; TxnWrite, TxnPut: the store's revision after it (TxnPut refused: the key's mod revision)
 	OwnerKey  string // TxnLock: the first-created key under the prefix ("" none)
 	OwnerRev  int64  // TxnLock: its create revision
 }
@@ -192,8 +206,8 @@ const (
 )
 
 func (r TxnResp) msg() sim.Msg {
-	if r.Kind == TxnWrite {
-		return sim.Msg{Op: OpTxnResp, Value: string(TxnWrite), N: sim.Flag(r.Succeeded), Token: r.Rev}
+	if r.Kind == TxnWrite || r.Kind == TxnPut {
+		return sim.Msg{Op: OpTxnResp, Value: string(r.Kind), N: sim.Flag(r.Succeeded), Token: r.Rev}
 	}
 	how := txnGet
 	if r.Succeeded {
@@ -204,8 +218,8 @@ func (r TxnResp) msg() sim.Msg {
 
 // TxnRespOf reads a TxnResp.
 func TxnRespOf(m *sim.Msg) TxnResp {
-	if m.Value == string(TxnWrite) {
-		return TxnResp{Kind: TxnWrite, Succeeded: m.N == 1, Rev: m.Token}
+	if k := TxnKind(m.Value); k == TxnWrite || k == TxnPut {
+		return TxnResp{Kind: k, Succeeded: m.N == 1, Rev: m.Token}
 	}
 	return TxnResp{Kind: TxnLock, Succeeded: m.Value == txnPut, Rev: m.Token, OwnerKey: m.Key, OwnerRev: m.N}
 }
@@ -215,29 +229,54 @@ type Range struct {
 	Kind   RangeKind
 	Key    string // RangeKey: the key; RangeLast: the prefix
 	MaxRev int64  // RangeLast: the highest create revision considered
+	// Routine: the read repeats what was said before (another design's
+	// poll): its answer is background for the window's pacing.
+	Routine bool
 }
 
 // Msg is the request on the wire.
 func (r Range) Msg() sim.Msg {
-	return sim.Msg{Op: OpRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev}
+	return sim.Msg{Op: OpRange, Value: string(r.Kind), Key: r.Key, Token: r.MaxRev, N: sim.Flag(r.Routine)}
 }
 
-func rangeOf(m *sim.Msg) Range { return Range{Kind: RangeKind(m.Value), Key: m.Key, MaxRev: m.Token} }
+func rangeOf(m *sim.Msg) Range {
+	return Range{Kind: RangeKind(m.Value), Key: m.Key, MaxRev: m.Token, Routine: m.N == 1}
+}
 
 // RangeResp is the answer to a Range: the key found ("" none) with its
-// create revision, and the store's revision (the header's).
+// create revision, and the store's revision (the header's); to a
+// RangeValue also the key's mod revision and value.
 type RangeResp struct {
 	Key       string
 	CreateRev int64
 	Rev       int64
+	ModRev    int64
+	Val       any
+}
+
+// rangeValue is a RangeValue answer's body: the key's mod revision and
+// value, boxed (only another design's client reads them).
+type rangeValue struct {
+	ModRev int64
+	Val    any
 }
 
 func (r RangeResp) msg() sim.Msg {
-	return sim.Msg{Op: OpRangeResp, Key: r.Key, Token: r.CreateRev, N: r.Rev}
+	m := sim.Msg{Op: OpRangeResp, Key: r.Key, Token: r.CreateRev, N: r.Rev}
+	if r.ModRev != 0 {
+		m.Body = &rangeValue{ModRev: r.ModRev, Val: r.Val}
+	}
+	return m
 }
 
 // RangeRespOf reads a RangeResp.
-func RangeRespOf(m *sim.Msg) RangeResp { return RangeResp{Key: m.Key, CreateRev: m.Token, Rev: m.N} }
+func RangeRespOf(m *sim.Msg) RangeResp {
+	r := RangeResp{Key: m.Key, CreateRev: m.Token, Rev: m.N}
+	if v, ok := m.Body.(*rangeValue); ok {
+		r.ModRev, r.Val = v.ModRev, v.Val
+	}
+	return r
+}
 
 // DeleteResp is the answer to a Delete: how many keys it deleted and the
 // store's revision after it.
@@ -430,7 +469,14 @@ func (s *Server) Background(m *sim.Msg) bool {
 	case raftHeartbeat, raftHeartbeatResp:
 		return true
 	case raftApp:
-		return len(m.Body.(*appendEntries).Entries) == 0
+		for _, e := range m.Body.(*appendEntries).Entries {
+			if !e.Routine {
+				return false
+			}
+		}
+		return true
+	case OpTxnResp, OpRangeResp:
+		return s.routine
 	}
 	return false
 }

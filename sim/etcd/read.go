@@ -75,10 +75,15 @@ func (s *Server) serveReads(ctx sim.Ctx) {
 			}
 		} else if kv, ok := s.kv[p.Key]; ok {
 			r.Key, r.CreateRev = p.Key, kv.CreateRev
+			if p.Value {
+				r.ModRev, r.Val = kv.ModRev, kv.Val
+			}
 		}
 		reply := r.msg()
 		reply.Seq = p.Seq
+		s.routine = p.Routine
 		ctx.Send(p.Client, reply)
+		s.routine = false
 	}
 }
 

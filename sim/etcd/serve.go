@@ -35,9 +35,12 @@ func (s *Server) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 		id := s.nextID()
 		s.submit(ctx, from, m.Seq, etcdEntry{Type: entGrant, Lease: id, N: int64(LeaseCallOf(m).TTL / time.Second), Client: from})
 	case OpTxn:
-		if t := txnOf(m); t.Kind == TxnWrite {
+		switch t := txnOf(m); t.Kind {
+		case TxnWrite:
 			s.submit(ctx, from, m.Seq, etcdEntry{Type: entWrite, Key: t.Key, N: t.Rev, Client: from})
-		} else {
+		case TxnPut:
+			s.submit(ctx, from, m.Seq, etcdEntry{Type: entPut, Key: t.Key, N: t.Rev, Val: t.Val, Client: from, Routine: t.Routine})
+		default:
 			s.submit(ctx, from, m.Seq, etcdEntry{Type: entLock, Key: t.Key, Lease: t.Lease, Client: from})
 		}
 	case OpDelete:
@@ -47,7 +50,7 @@ func (s *Server) serve(ctx sim.Ctx, from sim.NodeID, m *sim.Msg) {
 	case OpRange:
 		req := s.nextID()
 		r := rangeOf(m)
-		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: OpRange, Key: r.Key, Max: r.MaxRev, Last: r.Kind == RangeLast,
+		s.pending[req] = etcdPending{Client: from, Seq: m.Seq, Op: OpRange, Key: r.Key, Max: r.MaxRev, Last: r.Kind == RangeLast, Value: r.Kind == RangeValue, Routine: r.Routine,
 			Timeout: ctx.After(etcdReqTimeout, sim.Timer{Kind: timerRequest, Seq: req})}
 		if s.lead == sim.None {
 			// A linearizable read waits for its ReadIndex, sent again every

@@ -21,6 +21,7 @@ const (
 	entDelete = "delete" // DeleteRange of one key (Unlock)
 	entWrite  = "write"  // the IsOwner-guarded write Txn
 	entRevoke = "revoke" // LeaseRevoke (N == 1: by the lessor, on expiry)
+	entPut    = "put"    // a Txn putting a value if the key's mod revision is N (0: the key does not exist): PutIfModRev
 )
 
 // etcdEntry is one raft log entry: a request and who waits for its result.
@@ -29,10 +30,16 @@ type etcdEntry struct {
 	Type   string
 	Key    string
 	Lease  int64
-	N      int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry
+	N      int64 // grant: TTL in seconds; write: the guard revision; revoke: 1 on expiry; put: the mod revision compared
 	Client sim.NodeID
 	Origin sim.NodeID // the member that received the request and answers it
 	Req    int64      // the origin's request id
+
+	// Val is a put's value, immutable. Routine is a request that repeats
+	// what was said before (Txn.Routine): background for the window's
+	// pacing.
+	Val     any
+	Routine bool
 }
 
 // etcdKV is one key in the MVCC store.
@@ -41,6 +48,7 @@ type etcdKV struct {
 	ModRev    int64
 	Lease     int64
 	Client    sim.NodeID // who put it, for the views and the checker
+	Val       any        // the value a PutIfModRev put (immutable); nil for the lock's keys
 }
 
 // etcdLease is a lease in a member's lessor. Only the primary lessor (the
@@ -96,6 +104,11 @@ type etcdPending struct {
 	Proposal  etcdEntry
 	ReadIndex int64       // linearizable read: the commit index to wait for; 0 unknown
 	Timeout   sim.TimerID // the request timeout, cancelled when it is answered
+
+	// Value is a Range of one key answered with its value and mod
+	// revision (RangeValue); Routine one that repeats what was said
+	// before (Range.Routine).
+	Value, Routine bool
 }
 
 // etcdRead is a ReadIndex request on the leader, confirmed by a quorum of
@@ -168,6 +181,7 @@ type Server struct {
 	kaStreams      []sim.NodeID
 	ticks          int // raft ticks since boot: monitorLeader looks every electionTicks
 	noLeaderChecks int
+	routine        bool // the answer being sent is to a routine request (Background)
 }
 
 func newEtcdServer(sc *sim.Scenario, i int) *Server {

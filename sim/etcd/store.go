@@ -30,7 +30,9 @@ func (s *Server) reply(ctx sim.Ctx, e etcdEntry, m sim.Msg) {
 	}
 	s.forget(ctx, e.Req)
 	m.Seq = p.Seq
+	s.routine = e.Routine
 	ctx.Send(p.Client, m)
+	s.routine = false
 }
 
 func (s *Server) applyEntry(ctx sim.Ctx, e etcdEntry) {
@@ -100,6 +102,8 @@ func (s *Server) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		s.kv[StorageKey] = st
 		s.event(ctx, OpEventPut, StorageKey)
 		s.reply(ctx, e, TxnResp{Kind: TxnWrite, Succeeded: true, Rev: s.rev}.msg())
+	case entPut:
+		s.applyPut(ctx, e)
 	case entRevoke:
 		l, ok := s.leases[e.Lease]
 		if !ok {
@@ -139,6 +143,27 @@ func (s *Server) applyEntry(ctx sim.Ctx, e etcdEntry) {
 		s.reply(ctx, e, LeaseCall{Op: OpRevokeResp, Lease: e.Lease}.Msg())
 		s.recordOwner(ctx, e.N == 1)
 	}
+}
+
+// applyPut is a TxnPut: Txn(If(ModRevision(key) = N)).Then(Put(key,
+// value)), where N 0 is the key's absence (clientv3's Compare of a missing
+// key's ModRevision is 0: the apiserver's Create compares it so). It
+// answers whether it put and the revision after it, or the key's mod
+// revision when the compare failed (the Else branch's Get).
+func (s *Server) applyPut(ctx sim.Ctx, e etcdEntry) {
+	kv, had := s.kv[e.Key]
+	if kv.ModRev != e.N || had != (e.N != 0) {
+		s.reply(ctx, e, TxnResp{Kind: TxnPut, Rev: kv.ModRev}.msg())
+		return
+	}
+	s.rev++
+	if !had {
+		kv.CreateRev = s.rev
+	}
+	kv.ModRev, kv.Client, kv.Val = s.rev, e.Client, e.Val
+	s.kv[e.Key] = kv
+	s.event(ctx, OpEventPut, e.Key)
+	s.reply(ctx, e, TxnResp{Kind: TxnPut, Succeeded: true, Rev: s.rev}.msg())
 }
 
 // recordWrite tells the checker the outcome of a guarded write at the

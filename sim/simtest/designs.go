@@ -9,6 +9,7 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/dynamodb"
 	"github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/kubernetes"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/sim/zookeeper"
@@ -19,7 +20,7 @@ import (
 // folders): the Sim of each entry of designs.All, in its order, which a
 // test of package designs holds them to.
 func Modes() []sim.Mode {
-	return []sim.Mode{etcd.Mode, redis.Mode, redlock.Mode, zookeeper.Mode, dynamodb.Mode}
+	return []sim.Mode{etcd.Mode, redis.Mode, redlock.Mode, zookeeper.Mode, dynamodb.Mode, kubernetes.Mode}
 }
 
 // Install adds Modes to the simulator (sim.AddMode), once however often
