@@ -16,6 +16,7 @@ type sliderControl struct {
 	spec   designtab.SliderSpec
 	slider *widgets.TipSlider
 	value  *widget.Label
+	cell   fyne.CanvasObject // its cell in the tab's bar: name, track and value
 }
 
 // set moves the slider to value x, as a drag there would.
@@ -35,6 +36,9 @@ type controls struct {
 	choices map[string]*widgets.TipSelect // the toggles that are a choice among values
 	at      *sim.Scenario                 // what the controls show: Effective at their last sync
 	syncing bool                          // the controls are being set from the scenario: ignore their callbacks
+	// shownFor is the name of the scenario the sliders on show were
+	// chosen for (showWhatIsUsed).
+	shownFor string
 }
 
 // sliderMinWidth is the shortest a slider's track gets in a crowded row:
@@ -99,7 +103,8 @@ func (c *controls) sliderCells() []fyne.CanvasObject {
 	for _, sc := range c.sliders {
 		name := widget.NewLabelWithStyle(sc.spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(sliderMinWidth, sc.slider))
-		out = append(out, stretch(cell, 360))
+		sc.cell = stretch(cell, 360)
+		out = append(out, sc.cell)
 	}
 	return out
 }
@@ -108,6 +113,7 @@ func (c *controls) sliderCells() []fyne.CanvasObject {
 func (c *controls) sync(sc *sim.Scenario) {
 	c.syncing = true
 	defer func() { c.syncing = false }()
+	c.showWhatIsUsed(sc)
 	for _, s := range c.sliders {
 		x, ok := s.spec.Value(sc)
 		if ok {
@@ -140,6 +146,32 @@ func (c *controls) sync(sc *sim.Scenario) {
 			ch.Enable()
 			ch.SetTip(spec.Tip())
 		}
+	}
+}
+
+// showWhatIsUsed puts on show the sliders a design shows only for the
+// scenarios that use them (SliderSpec.Shown), and takes one away only
+// when another scenario (another name: a preset, a file) is loaded; the
+// tab's bar flows again when one comes or goes.
+func (c *controls) showWhatIsUsed(sc *sim.Scenario) {
+	changed := false
+	for _, s := range c.sliders {
+		if s.spec.Shown == nil || s.cell == nil {
+			continue
+		}
+		show := s.spec.Shown(sc) || (s.cell.Visible() && sc.Name == c.shownFor)
+		if show != s.cell.Visible() {
+			changed = true
+			if show {
+				s.cell.Show()
+			} else {
+				s.cell.Hide()
+			}
+		}
+	}
+	c.shownFor = sc.Name
+	if changed && c.tab.content != nil {
+		c.tab.content.Refresh()
 	}
 }
 

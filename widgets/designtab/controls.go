@@ -45,6 +45,13 @@ type SliderSpec struct {
 	// instead of the multiple of Step: a design's own rounding, which its
 	// simulator owns (etcd asks for its lease in whole seconds).
 	Round func(v float64) float64
+	// Shown, when set, says whether a scenario needs the slider on show:
+	// a design's rule for a setting only some of its scenarios use, where
+	// its tab has no room to show it always (ZooKeeper's and etcd's
+	// readers, on at 1024 points only beside a read–write lock's
+	// scenario). Once on show it stays until another scenario is loaded,
+	// so dragging it to its zero does not take it away.
+	Shown func(sc *sim.Scenario) bool
 }
 
 // logStep is a step of a logarithmic slider's track, in log10 units: each

@@ -57,7 +57,7 @@ var Tab = designtab.ModeTab{
 	StateTitle: "state.etcd",
 	Preset:     "etcd-lease-expiry",
 	NewState:   func() designtab.StateView { return NewKeys() },
-	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
+	Sliders:    []string{"ttl", etcdsim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift", etcdsim.Readers.Key},
 	Toggles:    []string{etcdsim.Herd.Key, "fencing", etcdsim.PreVote.Key, etcdsim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The lease is whole seconds, as the simulator asks for it
@@ -67,7 +67,14 @@ var Tab = designtab.ModeTab{
 			s.Round = func(v float64) float64 { return etcdsim.AskedTTL(designtab.FromSeconds(v).D()).Seconds() }
 		},
 		etcdsim.Nodes.Key: func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "etcdNodes", "Members", 1, 7 },
-		"latency":         func(s *designtab.SliderSpec) { s.Words = "etcdLatency" },
+		// The read–write lock's readers: on show beside a read–write
+		// scenario (zk-read-write, etcd-read-write, a file setting it);
+		// the toolbar has no room for it always at 1024 points.
+		etcdsim.Readers.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Max = "Readers", 12
+			s.Shown = func(sc *sim.Scenario) bool { return etcdsim.Readers.IsOn(sc) }
+		},
+		"latency": func(s *designtab.SliderSpec) { s.Words = "etcdLatency" },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
 		etcdsim.Herd.Key:    func(t *designtab.ToggleSpec) { t.Words, t.Label = "etcdHerd", "Herd" },

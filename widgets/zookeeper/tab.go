@@ -3,6 +3,7 @@ package zookeeper
 import (
 	"strconv"
 
+	"github.com/lockscope/lockscope/sim"
 	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets/designtab"
 )
@@ -29,7 +30,7 @@ var Tab = designtab.ModeTab{
 	StateTitle: "state.zookeeper",
 	Preset:     "zk-happy-path",
 	NewState:   func() designtab.StateView { return NewZNodeTree() },
-	Sliders:    []string{"ttl", zookeepersim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift"},
+	Sliders:    []string{"ttl", zookeepersim.Nodes.Key, "work", "pause", "latency", "clients", "clockDrift", zookeepersim.Readers.Key},
 	Toggles:    []string{zookeepersim.Herd.Key, zookeepersim.RespectSuspended.Key, "fencing", zookeepersim.Use.Key},
 	SliderRules: map[string]func(*designtab.SliderSpec){
 		// The scenario's ttl is the session timeout the client asks for,
@@ -38,7 +39,14 @@ var Tab = designtab.ModeTab{
 			s.Words, s.Label, s.Min, s.Step, s.Format = "zkSession", "Session", 1, 0.1, zkSessionFormat
 		},
 		zookeepersim.Nodes.Key: func(s *designtab.SliderSpec) { s.Words, s.Label, s.Min, s.Max = "zkNodes", "Servers", 1, 7 },
-		"latency":              func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
+		// The read–write lock's readers: on show beside a read–write
+		// scenario (zk-read-write, etcd-read-write, a file setting it);
+		// the toolbar has no room for it always at 1024 points.
+		zookeepersim.Readers.Key: func(s *designtab.SliderSpec) {
+			s.Label, s.Max = "Readers", 12
+			s.Shown = func(sc *sim.Scenario) bool { return zookeepersim.Readers.IsOn(sc) }
+		},
+		"latency": func(s *designtab.SliderSpec) { s.Words = "zkLatency" },
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
 		zookeepersim.Herd.Key: func(t *designtab.ToggleSpec) { t.Words, t.Label = "zkHerd", "Herd" },
