@@ -33,6 +33,7 @@ func playTo(t *testing.T, c *Controller, to time.Duration) {
 func TestSeekThenPlayEqualsPlayingStraight(t *testing.T) {
 	for _, name := range assets.PresetNames(sim.ModeNames()) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // controllers and runs share nothing: the presets use both cores
 			sc, err := Preset(name)
 			require.NoError(t, err)
 			load := func() *Controller {

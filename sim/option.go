@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -615,7 +616,9 @@ func registerOptions(set *optionSet, fresh []*optionKey) {
 		}
 	}
 	optionSets[set.mode] = set
+	listedMu.Lock()
 	listed = nil
+	listedMu.Unlock()
 }
 
 // OptionValues are a scenario's values of its design's options, by the
@@ -854,6 +857,8 @@ func (s *optionSet) listOrNil() []*Option {
 // the designs in their places (ModeNames), each design's in its order,
 // then those of modes without a place (a test's) as they registered.
 func optionKeysListed() []*optionKey {
+	listedMu.Lock()
+	defer listedMu.Unlock()
 	if listed != nil {
 		return listed
 	}
@@ -878,8 +883,13 @@ func optionKeysListed() []*optionKey {
 }
 
 // listed is optionKeysListed, worked out once the modes registered (a
-// registration forgets it).
-var listed []*optionKey
+// registration forgets it). Scenarios are validated on the window's
+// goroutine and on its background jobs (a recording, a sweep) at once,
+// so listedMu guards it.
+var (
+	listed   []*optionKey
+	listedMu sync.Mutex
+)
 
 // OptionAxis is the range the window's trade-off map gives the option of
 // that key on an axis (Option.Axis): the first design's that declares it
