@@ -720,7 +720,6 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	}
 	s.lastSend[link] = at
 	s.traceOp(c.id, TraceSend, m.Op, to)
-	s.recordFlight(c.id, to, at, &m)
 	ix := s.queue.reserve()
 	// Field by field: a message is the commonest event, and writing the
 	// whole literal cleared and copied the timer part it does not use.
@@ -728,6 +727,7 @@ func (c Ctx) Send(to NodeID, m Msg) {
 	e.at, e.kind, e.node, e.from, e.sentAt = at, evDeliver, to, c.id, s.now
 	e.msg = m
 	e.id, e.wall, e.local, e.fault = 0, false, 0, 0
+	s.recordFlight(c.id, to, at, &e.msg) // the queued copy: m's own address would put every message on the heap
 	s.enqueue(ix, e)
 }
 
