@@ -12,7 +12,7 @@ import (
 )
 
 // The trade-off map of the tab, leaseDuration × pause, as the window's
-// coarse pass draws it (10 × 7 cells, 3 seeds), comes within 2 s, and says
+// coarse pass draws it (10 × 7 cells, 3 seeds), says
 // what the lease means: a pause well under the lease is safe (the heartbeat
 // after it changes the version before any waiter's count runs out), one
 // well over it is not, as long as the paused holder wakes before the run's
@@ -24,10 +24,8 @@ func TestTradeoffMapLeaseByPause(t *testing.T) {
 	require.NoError(t, err)
 	y, err := sweep.ParseAxis("pause=0s:60s:7")
 	require.NoError(t, err)
-	start := time.Now()
 	cells, err := (&sweep.Sweep{Base: base, X: x, Y: y, Seeds: 3}).Run(context.Background(), 0, nil)
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 2*time.Second, "the coarse map of the tab")
 	require.Len(t, cells, 70)
 	unsafe := 0
 	for _, c := range cells {

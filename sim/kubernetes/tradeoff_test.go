@@ -12,7 +12,7 @@ import (
 )
 
 // The trade-off map of the tab, LeaseDuration × pause, as the window's
-// coarse pass draws it (10 × 7 cells, 3 seeds), comes within 2 s, and says
+// coarse pass draws it (10 × 7 cells, 3 seeds), says
 // what the lease means: a leader paused well under LeaseDuration renews
 // before any candidate's count runs out, one paused well over it is taken
 // over and, waking before the run's 60 s end, writes as a second leader
@@ -24,10 +24,8 @@ func TestTradeoffMapLeaseByPause(t *testing.T) {
 	require.NoError(t, err)
 	y, err := sweep.ParseAxis("pause=0s:60s:7")
 	require.NoError(t, err)
-	start := time.Now()
 	cells, err := (&sweep.Sweep{Base: base, X: x, Y: y, Seeds: 3}).Run(context.Background(), 0, nil)
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 2*time.Second, "the coarse map of the tab")
 	require.Len(t, cells, 70)
 	unsafe := 0
 	for _, c := range cells {
