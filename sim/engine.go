@@ -165,11 +165,11 @@ type Sim struct {
 	lazy      bool
 	lazyNodes int // nodes with a lazy tick now
 	tie       bool
-	events    []TraceEvent      // what EnableTrace keeps
-	sink      func(*TraceEvent) // where the trace goes; nil when not tracing
-	flying    bool              // the run keeps its flights (KeepFlights, or tracing)
-	flights   []Flight          // every message sent, when tracing (pacing.go)
-	reboots   []nodeReboot      // every crash and restart, when tracing (pacing.go)
+	events    []TraceEvent        // what EnableTrace keeps
+	sink      func(*TraceEvent)   // where the trace goes; nil when not tracing
+	flying    bool                // the run keeps its flights (KeepFlights, or tracing)
+	flights   Chunked[sentFlight] // every message sent, when tracing (pacing.go): in chunks, never copied as it grows
+	reboots   []nodeReboot        // every crash and restart, when tracing (pacing.go)
 }
 
 // New validates the scenario and prepares a run at time 0.
@@ -930,7 +930,7 @@ func (s *Sim) Clone() *Sim {
 // the checker still the run's: Clone and fork give the copy its own.
 func (s *Sim) cloneWith(q eventQueue) *Sim {
 	c := *s
-	c.events, c.sink, c.flights, c.reboots = nil, nil, nil, nil
+	c.events, c.sink, c.flights, c.reboots = nil, nil, Chunked[sentFlight]{}, nil
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		c.Nodes[i] = n

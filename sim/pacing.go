@@ -54,6 +54,18 @@ type Flight struct {
 	routine bool // a heartbeat or a repeated try, as sent
 }
 
+// sentFlight is a Flight as the run keeps it while it goes on: no Shown
+// (worked out when Flights lists them), so it holds no pointer, and a
+// million of them are neither scanned by the collector nor copied under
+// its write barriers as the list grows.
+type sentFlight struct {
+	from, to  NodeID
+	op        Op
+	sent, due time.Duration
+	inc       int
+	routine   bool
+}
+
 // nodeReboot is one crash or restart: the node's incarnation changed.
 type nodeReboot struct {
 	node NodeID
@@ -73,10 +85,10 @@ func (s *Sim) KeepFlights() { s.flying = true }
 
 // recordFlight keeps a message for the pacing of a traced run.
 func (s *Sim) recordFlight(from, to NodeID, due time.Duration, m *Msg) {
-	if !s.flying || s.replay || len(s.flights) >= maxFlights {
+	if !s.flying || s.replay || s.flights.Len() >= maxFlights {
 		return
 	}
-	s.flights = append(s.flights, Flight{From: from, To: to, Op: m.Op, Sent: s.now, Due: due, inc: s.Nodes[to].inc,
+	s.flights.Append(sentFlight{from: from, to: to, op: m.Op, sent: s.now, due: due, inc: s.Nodes[to].inc,
 		routine: s.routine(from, m)})
 }
 
@@ -108,8 +120,9 @@ func (r *Recording) Flights() []Flight { return r.final.Flights() }
 
 // Flights lists every message of a traced run so far (Recording.Flights).
 func (s *Sim) Flights() []Flight {
-	out := make([]Flight, 0, len(s.flights))
-	for _, f := range s.flights {
+	out := make([]Flight, 0, s.flights.Len())
+	s.flights.Range(0, func(_ int, sf sentFlight) bool {
+		f := Flight{From: sf.from, To: sf.to, Op: sf.op, Sent: sf.sent, Due: sf.due, inc: sf.inc, routine: sf.routine}
 		until := min(f.Due, s.end)
 		for _, rb := range s.reboots {
 			if rb.node == f.To && rb.inc > f.inc {
@@ -131,7 +144,8 @@ func (s *Sim) Flights() []Flight {
 		}
 		f.Key = !f.routine
 		out = append(out, f)
-	}
+		return true
+	})
 	s.markAnswers(out)
 	return out
 }

@@ -127,7 +127,7 @@ func (r *Recording) keep(p *Sim, budget int) {
 // holder of several (the window's undo history) can bound them.
 func (r *Recording) Footprint() int {
 	return r.total() + r.trace.InMemory() + r.final.footprint() +
-		len(r.final.flights)*int(unsafe.Sizeof(Flight{})) + len(r.final.reboots)*int(unsafe.Sizeof(nodeReboot{}))
+		r.final.flights.Footprint(int(unsafe.Sizeof(sentFlight{}))) + len(r.final.reboots)*int(unsafe.Sizeof(nodeReboot{}))
 }
 
 func (r *Recording) total() int {
@@ -207,9 +207,9 @@ func (r *Recording) Metrics(t time.Duration) Metrics {
 	}
 	// A traced run keeps a flight per message sent, in the order sent; past
 	// the last one kept (a very long run) the instant is replayed.
-	fs := s.flights
-	n := sort.Search(len(fs), func(i int) bool { return fs[i].Sent > t })
-	if n == len(fs) && len(fs) >= maxFlights {
+	fs := &s.flights
+	n := sort.Search(fs.Len(), func(i int) bool { return fs.At(i).sent > t })
+	if n == fs.Len() && fs.Len() >= maxFlights {
 		return c.metrics(t, r.At(t).Metrics.Messages)
 	}
 	return c.metrics(max(0, t), n)
