@@ -1,13 +1,8 @@
 package dynamodb
 
 import (
-	"fmt"
-	"image/color"
-	"time"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets/i18n"
@@ -60,60 +55,29 @@ func (it *Item) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// tone is a row's colour.
-type tone uint8
-
-const (
-	toneText tone = iota
-	toneMuted
-	toneHolding
-	toneWaiting
-	toneDanger
-)
-
-// itemRow is one line of the picture, with a bar under it when bar ≥ 0
-// (the fraction of a lease still to run).
-type itemRow struct {
-	text string
-	tone tone
-	bold bool
-	bar  float32
-}
-
 // itemModel is what the picture shows, worked out before any size is
 // known.
-type itemModel struct{ rows []itemRow }
-
-// leaseFraction is the part of lease that left still is, within 0 and 1.
-func leaseFraction(left, lease time.Duration) float32 {
-	if lease <= 0 || left <= 0 {
-		return 0
-	}
-	return float32(min(float64(left)/float64(lease), 1))
-}
-
-// rate is a clock's rate error as a signed percentage.
-func rate(r float64) string { return fmt.Sprintf("%+.0f %%", r*100) }
+type itemModel struct{ rows []widgets.ToneLine }
 
 func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 	var m itemModel
 	if v == nil {
 		return m
 	}
-	add := func(r itemRow) { m.rows = append(m.rows, r) }
+	add := func(r widgets.ToneLine) { m.rows = append(m.rows, r) }
 	table := dynamodbsim.TableName
 	if v.Table >= 0 && v.Table < len(nodes) {
 		table = nodes[v.Table].Name
 	}
-	add(itemRow{text: i18n.F("dynamodb.item.title", "table", table), bold: true, bar: -1})
+	add(widgets.ToneLine{Text: i18n.F("dynamodb.item.title", "table", table), Bold: true, Bar: -1})
 	if !v.Item.Exists {
-		add(itemRow{text: i18n.T("dynamodb.item.none"), tone: toneMuted, bar: -1})
+		add(widgets.ToneLine{Text: i18n.T("dynamodb.item.none"), Tone: widgets.ToneMuted, Bar: -1})
 	} else {
-		add(itemRow{text: i18n.F("dynamodb.item.owner", "key", v.Item.Key, "owner", v.Item.Owner), bar: -1})
-		add(itemRow{text: i18n.F("dynamodb.item.rvn", "rvn", v.Item.RVN, "lease", widgets.ShortTime(v.Item.Lease)), bar: -1})
-		add(itemRow{text: i18n.F("dynamodb.item.age", "age", widgets.ShortTime(v.Item.Age)), tone: toneMuted, bar: -1})
+		add(widgets.ToneLine{Text: i18n.F("dynamodb.item.owner", "key", v.Item.Key, "owner", v.Item.Owner), Bar: -1})
+		add(widgets.ToneLine{Text: i18n.F("dynamodb.item.rvn", "rvn", v.Item.RVN, "lease", widgets.ShortTime(v.Item.Lease)), Bar: -1})
+		add(widgets.ToneLine{Text: i18n.F("dynamodb.item.age", "age", widgets.ShortTime(v.Item.Age)), Tone: widgets.ToneMuted, Bar: -1})
 	}
-	add(itemRow{text: i18n.F("dynamodb.item.writes", "writes", v.Writes, "refused", v.Refused), tone: toneMuted, bar: -1})
+	add(widgets.ToneLine{Text: i18n.F("dynamodb.item.writes", "writes", v.Writes, "refused", v.Refused), Tone: widgets.ToneMuted, Bar: -1})
 	for _, c := range v.Clients {
 		name := ""
 		if c.Node < len(nodes) {
@@ -121,38 +85,38 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 		}
 		switch {
 		case c.Believes || c.RVN != "":
-			t := toneHolding
+			t := widgets.ToneHolding
 			if !c.Believes {
-				t = toneDanger
+				t = widgets.ToneDanger
 			}
-			add(itemRow{text: i18n.F("dynamodb.client.holds", "client", name, "rvn", c.RVN, "since", widgets.ShortTime(c.Since), "rate", rate(c.Rate)), tone: t, bold: true, bar: -1})
+			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.holds", "client", name, "rvn", c.RVN, "since", widgets.ShortTime(c.Since), "rate", widgets.ClockRate(c.Rate)), Tone: t, Bold: true, Bar: -1})
 			switch {
 			case c.Held && c.Paused:
-				add(itemRow{text: i18n.T("dynamodb.client.heartbeatPaused"), tone: toneDanger, bar: -1})
+				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeatPaused"), Tone: widgets.ToneDanger, Bar: -1})
 			case c.Held && c.Monitor:
-				add(itemRow{text: i18n.T("dynamodb.client.heartbeatingMonitor"), tone: toneMuted, bar: -1})
+				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeatingMonitor"), Tone: widgets.ToneMuted, Bar: -1})
 			case c.Held:
-				add(itemRow{text: i18n.T("dynamodb.client.heartbeating"), tone: toneMuted, bar: -1})
+				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeating"), Tone: widgets.ToneMuted, Bar: -1})
 			case c.Believes:
-				add(itemRow{text: i18n.T("dynamodb.client.dropped"), tone: toneDanger, bar: -1})
+				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.dropped"), Tone: widgets.ToneDanger, Bar: -1})
 			default:
-				add(itemRow{text: i18n.T("dynamodb.client.told"), tone: toneDanger, bar: -1})
+				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.told"), Tone: widgets.ToneDanger, Bar: -1})
 			}
 		case c.Waiting && c.Seen:
 			lease := c.Left
 			if v.Item.Lease > 0 {
 				lease = v.Item.Lease
 			}
-			text := i18n.F("dynamodb.client.waiting", "client", name, "rvn", c.SeenRVN, "owner", c.SeenOwner, "left", widgets.ShortTime(c.Left), "rate", rate(c.Rate))
+			text := i18n.F("dynamodb.client.waiting", "client", name, "rvn", c.SeenRVN, "owner", c.SeenOwner, "left", widgets.ShortTime(c.Left), "rate", widgets.ClockRate(c.Rate))
 			if c.Left <= 0 {
-				text = i18n.F("dynamodb.client.takeOver", "client", name, "rvn", c.SeenRVN, "rate", rate(c.Rate))
+				text = i18n.F("dynamodb.client.takeOver", "client", name, "rvn", c.SeenRVN, "rate", widgets.ClockRate(c.Rate))
 			}
-			add(itemRow{text: text, tone: toneWaiting, bar: leaseFraction(c.Left, lease)})
-			add(itemRow{text: i18n.F("dynamodb.client.givesUp", "left", widgets.ShortTime(max(c.GivesUp, 0))), tone: toneMuted, bar: -1})
+			add(widgets.ToneLine{Text: text, Tone: widgets.ToneWaiting, Bar: widgets.LeaseFraction(c.Left, lease)})
+			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.givesUp", "left", widgets.ShortTime(max(c.GivesUp, 0))), Tone: widgets.ToneMuted, Bar: -1})
 		case c.Waiting:
-			add(itemRow{text: i18n.F("dynamodb.client.reading", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bar: -1})
+			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.reading", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bar: -1})
 		default:
-			add(itemRow{text: i18n.F("dynamodb.client.idle", "client", name), tone: toneMuted, bar: -1})
+			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1})
 		}
 	}
 	return m
@@ -187,7 +151,7 @@ func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
 	for _, r := range m.rows {
 		g.ys = append(g.ys, y)
 		y += itemRowH * k
-		if r.bar >= 0 {
+		if r.Bar >= 0 {
 			y += itemBarH*k + itemBarGap*k
 		}
 	}
@@ -207,7 +171,7 @@ type itemRenderer struct {
 	it                *Item
 	refreshes, builds int
 	model             itemModel
-	colors            [5]color.Color
+	colors            widgets.Tones
 	texts, bold       *widgets.Pool[*canvas.Text]
 	rects             *widgets.Pool[*canvas.Rectangle]
 	pools             widgets.Pools
@@ -230,8 +194,7 @@ func (r *itemRenderer) Refresh() {
 	r.builds++
 	r.model = buildItemModel(r.it.view, r.it.nodes)
 	th := r.it.Theme()
-	r.colors = [5]color.Color{widgets.ThemeColor(th, theme.ColorNameForeground), widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
-		widgets.ColorHolding, widgets.ColorWaiting, widgets.ColorViolation}
+	r.colors = widgets.TonesOf(th)
 	r.Layout(r.it.Size())
 }
 
@@ -239,19 +202,13 @@ func (r *itemRenderer) Refresh() {
 func (r *itemRenderer) Layout(size fyne.Size) {
 	r.pools.Reset()
 	g := itemLayout(r.model, size, r.it.Theme())
-	muted := r.colors[toneMuted]
+	muted := r.colors[widgets.ToneMuted]
 	for i, row := range r.model.rows {
-		pool := r.texts
-		if row.bold {
-			pool = r.bold
-		}
-		t := pool.Next()
-		widgets.ResizeText(t, itemTextSize*g.k)
-		widgets.PlaceText(t, widgets.FitText(row.text, itemTextSize*g.k, row.bold, g.barW), fyne.NewPos(itemPad*g.k, g.ys[i]), r.colors[row.tone])
-		if row.bar >= 0 {
+		widgets.PlaceToneLine(r.texts, r.bold, row, itemTextSize*g.k, fyne.NewPos(itemPad*g.k, g.ys[i]), g.barW, r.colors)
+		if row.Bar >= 0 {
 			y := g.ys[i] + itemRowH*g.k
 			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW, itemBarH*g.k), muted)
-			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW*row.bar, itemBarH*g.k), r.colors[row.tone])
+			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW*row.Bar, itemBarH*g.k), r.colors[row.Tone])
 		}
 	}
 	if objs := r.pools.Finish(); objs != nil {

@@ -15,22 +15,6 @@ import (
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
-func TestLeaseFraction(t *testing.T) {
-	for _, tc := range []struct {
-		left, lease time.Duration
-		want        float32
-	}{
-		{20 * time.Second, 20 * time.Second, 1},
-		{5 * time.Second, 20 * time.Second, 0.25},
-		{0, 20 * time.Second, 0},
-		{-time.Second, 20 * time.Second, 0},
-		{30 * time.Second, 20 * time.Second, 1},
-		{time.Second, 0, 0},
-	} {
-		assert.InDelta(t, tc.want, leaseFraction(tc.left, tc.lease), 1e-6, "%v of %v", tc.left, tc.lease)
-	}
-}
-
 // The model shows the item and, for the paused-holder story at 15 s,
 // client-1 holding (paused, no heartbeat since 0) and client-2 waiting on
 // its own clock for the version it saw.
@@ -44,9 +28,9 @@ func TestItemModelOfThePausedHolder(t *testing.T) {
 	var texts []string
 	var bars []float32
 	for _, r := range m.rows {
-		texts = append(texts, r.text)
-		if r.bar >= 0 {
-			bars = append(bars, r.bar)
+		texts = append(texts, r.Text)
+		if r.Bar >= 0 {
+			bars = append(bars, r.Bar)
 		}
 	}
 	assert.Contains(t, texts, "key lock · ownerName client-1")

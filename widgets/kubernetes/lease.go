@@ -1,9 +1,7 @@
 package kubernetes
 
 import (
-	"fmt"
 	"image/color"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -60,44 +58,12 @@ func (l *Lease) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-// tone is a line's colour.
-type tone uint8
-
-const (
-	toneText tone = iota
-	toneMuted
-	toneLeading
-	toneWaiting
-	toneDanger
-	tones
-)
-
-// line is one line of text; a candidate's first line may have a bar
-// under it (bar ≥ 0: the fraction still to run).
-type line struct {
-	text string
-	tone tone
-	bold bool
-	bar  float32
-}
-
 // leaseModel is what the picture shows, worked out before any size is
 // known: the object's card and the candidates' column.
 type leaseModel struct {
-	object     []line
-	candidates []line
+	object     []widgets.ToneLine
+	candidates []widgets.ToneLine
 }
-
-// fraction is the part of whole that left still is, within 0 and 1.
-func fraction(left, whole time.Duration) float32 {
-	if whole <= 0 || left <= 0 {
-		return 0
-	}
-	return float32(min(float64(left)/float64(whole), 1))
-}
-
-// rate is a clock's rate error as a signed percentage.
-func rate(r float64) string { return fmt.Sprintf("%+.0f %%", r*100) }
 
 // holder is a holderIdentity as the picture writes it.
 func holder(h string) string {
@@ -112,26 +78,26 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 	if v == nil {
 		return m
 	}
-	obj := func(r line) { m.object = append(m.object, r) }
-	obj(line{text: i18n.F("kubernetes.lease.title", "lease", kubernetessim.LeaseName), bold: true, bar: -1})
+	obj := func(r widgets.ToneLine) { m.object = append(m.object, r) }
+	obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.title", "lease", kubernetessim.LeaseName), Bold: true, Bar: -1})
 	if !v.Lease.Exists {
-		obj(line{text: i18n.T("kubernetes.lease.none"), tone: toneMuted, bar: -1})
+		obj(widgets.ToneLine{Text: i18n.T("kubernetes.lease.none"), Tone: widgets.ToneMuted, Bar: -1})
 	} else {
 		l := v.Lease
-		t := toneLeading
+		t := widgets.ToneHolding
 		if l.Holder == "" {
-			t = toneMuted
+			t = widgets.ToneMuted
 		}
 		// The fields that say who holds it first: a short box shows those.
-		obj(line{text: i18n.F("kubernetes.lease.holder", "holder", holder(l.Holder)), tone: t, bold: true, bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.transitions", "n", l.Transitions), bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.rv", "rv", l.ResourceVersion), bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.duration", "n", l.DurationSeconds), bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.renew", "at", widgets.FormatTime(l.RenewTime)), bar: -1})
-		obj(line{text: i18n.F("kubernetes.lease.acquire", "at", widgets.FormatTime(l.AcquireTime)), bar: -1})
+		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.holder", "holder", holder(l.Holder)), Tone: t, Bold: true, Bar: -1})
+		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.transitions", "n", l.Transitions), Bar: -1})
+		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.rv", "rv", l.ResourceVersion), Bar: -1})
+		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.duration", "n", l.DurationSeconds), Bar: -1})
+		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.renew", "at", widgets.FormatTime(l.RenewTime)), Bar: -1})
+		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.acquire", "at", widgets.FormatTime(l.AcquireTime)), Bar: -1})
 	}
-	obj(line{text: i18n.F("kubernetes.lease.writes", "writes", v.Writes, "conflicts", v.Conflicts), tone: toneMuted, bar: -1})
-	cand := func(r line) { m.candidates = append(m.candidates, r) }
+	obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.writes", "writes", v.Writes, "conflicts", v.Conflicts), Tone: widgets.ToneMuted, Bar: -1})
+	cand := func(r widgets.ToneLine) { m.candidates = append(m.candidates, r) }
 	for _, c := range v.Candidates {
 		name := ""
 		if c.Node < len(nodes) {
@@ -139,30 +105,30 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 		}
 		switch {
 		case c.Leading && c.Paused:
-			cand(line{text: i18n.F("kubernetes.cand.leads", "client", name, "rate", rate(c.Rate)), tone: toneDanger, bold: true, bar: -1})
-			cand(line{text: i18n.T("kubernetes.cand.paused"), tone: toneDanger, bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.leads", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneDanger, Bold: true, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.T("kubernetes.cand.paused"), Tone: widgets.ToneDanger, Bar: -1})
 		case c.Leading && c.Renewing:
-			cand(line{text: i18n.F("kubernetes.cand.leads", "client", name, "rate", rate(c.Rate)), tone: toneLeading, bold: true, bar: -1})
-			cand(line{text: i18n.F("kubernetes.cand.deadline", "left", widgets.ShortTime(max(c.DeadlineLeft, 0))), tone: toneMuted, bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.leads", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneHolding, Bold: true, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.deadline", "left", widgets.ShortTime(max(c.DeadlineLeft, 0))), Tone: widgets.ToneMuted, Bar: -1})
 		case c.Leading:
-			cand(line{text: i18n.F("kubernetes.cand.leads", "client", name, "rate", rate(c.Rate)), tone: toneLeading, bold: true, bar: -1})
-			cand(line{text: i18n.T("kubernetes.cand.renewed"), tone: toneMuted, bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.leads", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneHolding, Bold: true, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.T("kubernetes.cand.renewed"), Tone: widgets.ToneMuted, Bar: -1})
 		case c.Told:
-			cand(line{text: i18n.F("kubernetes.cand.stopped", "client", name), tone: toneDanger, bold: true, bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.stopped", "client", name), Tone: widgets.ToneDanger, Bold: true, Bar: -1})
 		case c.Idle:
-			cand(line{text: i18n.F("kubernetes.cand.idle", "client", name), tone: toneMuted, bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1})
 		case !c.Observed:
-			cand(line{text: i18n.F("kubernetes.cand.unseen", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.unseen", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bar: -1})
 		case c.Holder == "":
-			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
-			cand(line{text: i18n.T("kubernetes.cand.free"), tone: toneWaiting, bar: 0})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.waits", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bold: true, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.T("kubernetes.cand.free"), Tone: widgets.ToneWaiting, Bar: 0})
 		case c.Left <= 0:
-			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
-			cand(line{text: i18n.F("kubernetes.cand.expired", "holder", holder(c.Holder)), tone: toneWaiting, bar: 0})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.waits", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bold: true, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.expired", "holder", holder(c.Holder)), Tone: widgets.ToneWaiting, Bar: 0})
 		default:
-			cand(line{text: i18n.F("kubernetes.cand.waits", "client", name, "rate", rate(c.Rate)), tone: toneWaiting, bold: true, bar: -1})
-			cand(line{text: i18n.F("kubernetes.cand.left", "holder", holder(c.Holder), "left", widgets.ShortTime(c.Left)),
-				tone: toneWaiting, bar: fraction(c.Left, c.Lease)})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.waits", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bold: true, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.left", "holder", holder(c.Holder), "left", widgets.ShortTime(c.Left)),
+				Tone: widgets.ToneWaiting, Bar: widgets.LeaseFraction(c.Left, c.Lease)})
 		}
 	}
 	return m
@@ -221,7 +187,7 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	for _, r := range m.candidates {
 		g.candY = append(g.candY, y)
 		y += leaseRowH * k
-		if r.bar >= 0 {
+		if r.Bar >= 0 {
 			y += leaseBarH*k + leaseBarGap*k
 		}
 	}
@@ -230,9 +196,9 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 }
 
 // shows says whether a line at y (with its bar) ends within the box.
-func (g leaseGeometry) shows(y float32, r line) bool {
+func (g leaseGeometry) shows(y float32, r widgets.ToneLine) bool {
 	end := y + leaseRowH*g.k
-	if r.bar >= 0 {
+	if r.Bar >= 0 {
 		end += leaseBarH * g.k
 	}
 	return end <= g.bottom
@@ -259,7 +225,7 @@ type leaseRenderer struct {
 	l                 *Lease
 	refreshes, builds int
 	model             leaseModel
-	colors            [tones]color.Color
+	colors            widgets.Tones
 	card              color.Color
 	texts, bold       *widgets.Pool[*canvas.Text]
 	rects             *widgets.Pool[*canvas.Rectangle]
@@ -283,21 +249,9 @@ func (r *leaseRenderer) Refresh() {
 	r.builds++
 	r.model = buildLeaseModel(r.l.view, r.l.nodes)
 	th := r.l.Theme()
-	r.colors = [tones]color.Color{widgets.ThemeColor(th, theme.ColorNameForeground), widgets.ThemeColor(th, theme.ColorNamePlaceHolder),
-		widgets.ColorHolding, widgets.ColorWaiting, widgets.ColorViolation}
+	r.colors = widgets.TonesOf(th)
 	r.card = widgets.ThemeColor(th, theme.ColorNameInputBackground)
 	r.Layout(r.l.Size())
-}
-
-// text places one line at (x, y) within width w.
-func (r *leaseRenderer) text(row line, x, y, w, k float32) {
-	pool := r.texts
-	if row.bold {
-		pool = r.bold
-	}
-	t := pool.Next()
-	widgets.ResizeText(t, leaseTextSize*k)
-	widgets.PlaceText(t, widgets.FitText(row.text, leaseTextSize*k, row.bold, w), fyne.NewPos(x, y), r.colors[row.tone])
 }
 
 // Layout places the pooled objects of the stored model in size.
@@ -309,18 +263,18 @@ func (r *leaseRenderer) Layout(size fyne.Size) {
 		widgets.PlaceRect(r.rects.Next(), g.card, g.cardShown(r.model), r.card)
 		for i, row := range r.model.object {
 			if g.shows(g.objY[i], row) {
-				r.text(row, g.card.X+pad, g.objY[i], g.cardT, g.k)
+				widgets.PlaceToneLine(r.texts, r.bold, row, leaseTextSize*g.k, fyne.NewPos(g.card.X+pad, g.objY[i]), g.cardT, r.colors)
 			}
 		}
 		for i, row := range r.model.candidates {
 			if !g.shows(g.candY[i], row) {
 				continue
 			}
-			r.text(row, g.colX, g.candY[i], g.colW, g.k)
-			if row.bar >= 0 {
+			widgets.PlaceToneLine(r.texts, r.bold, row, leaseTextSize*g.k, fyne.NewPos(g.colX, g.candY[i]), g.colW, r.colors)
+			if row.Bar >= 0 {
 				y := g.candY[i] + leaseRowH*g.k
-				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW, leaseBarH*g.k), r.colors[toneMuted])
-				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW*row.bar, leaseBarH*g.k), r.colors[row.tone])
+				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW, leaseBarH*g.k), r.colors[widgets.ToneMuted])
+				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW*row.Bar, leaseBarH*g.k), r.colors[row.Tone])
 			}
 		}
 	}

@@ -13,29 +13,14 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	kubernetessim "github.com/lockscope/lockscope/sim/kubernetes"
 	"github.com/lockscope/lockscope/sim/simtest"
+	"github.com/lockscope/lockscope/widgets"
 	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
-func TestFraction(t *testing.T) {
-	for _, tc := range []struct {
-		left, whole time.Duration
-		want        float32
-	}{
-		{15 * time.Second, 15 * time.Second, 1},
-		{5 * time.Second, 20 * time.Second, 0.25},
-		{0, 15 * time.Second, 0},
-		{-time.Second, 15 * time.Second, 0},
-		{30 * time.Second, 15 * time.Second, 1},
-		{time.Second, 0, 0},
-	} {
-		assert.InDelta(t, tc.want, fraction(tc.left, tc.whole), 1e-6, "%v of %v", tc.left, tc.whole)
-	}
-}
-
-func texts(rows []line) []string {
+func texts(rows []widgets.ToneLine) []string {
 	var out []string
 	for _, r := range rows {
-		out = append(out, r.text)
+		out = append(out, r.Text)
 	}
 	return out
 }
@@ -58,8 +43,8 @@ func TestLeaseModelOfThePausedLeader(t *testing.T) {
 	assert.Contains(t, cand, "paused: its renewals are paused with it")
 	var bars []float32
 	for _, r := range m.candidates {
-		if r.bar >= 0 {
-			bars = append(bars, r.bar)
+		if r.Bar >= 0 {
+			bars = append(bars, r.Bar)
 		}
 	}
 	require.Len(t, bars, 1, "client-2's bar")
