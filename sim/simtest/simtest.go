@@ -2,7 +2,8 @@
 // packages: package sim's own tests and each design's, which live in the
 // design's folder: the designs' simulator sides (Modes, Install, Main), the
 // bundled presets read from the source tree (Load, PresetNames), a run, a
-// grant. It is imported by tests only, and imports nothing above sim.
+// grant, a design's map of its lease against a pause. It is imported by
+// tests only, and imports nothing above sim and sim/sweep.
 package simtest
 
 import (
