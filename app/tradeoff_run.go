@@ -26,6 +26,16 @@ const CoarseBudget = 100 * time.Millisecond
 // coarseSeeds is the seeds per cell of the coarse pass.
 const coarseSeeds = 3
 
+// MapTarget is how soon a map should stand at every point of its grid.
+// When the refined map would take longer (the Kubernetes tab's: an
+// election never settles, so every run lasts its 60 s, with the etcd
+// members heartbeating under the apiserver throughout), a quick pass over
+// every cell with as many of its seeds as fit about three quarters of
+// this comes after the coarse pass; the refined map then adds the rest of
+// each cell's seeds, a column or row at a time, reusing the quick pass's
+// runs (sweep.RunCache).
+const MapTarget = 2 * time.Second
+
 // publishEvery is the least time between two updates the computation hands
 // the view, but for those that change its stage (the coarse map, the last
 // part), which go at once. Each update repaints the window: under a
@@ -41,6 +51,10 @@ type tradeoffJob struct {
 	key    string       // the base, axes and seeds: equal keys, equal maps
 	fine   *sweep.Sweep // the map as refined
 	coarse *sweep.Sweep // nil when the refined map is as quick as a coarse one
+	// quickSeeds is the seeds a cell of the quick pass over the whole grid
+	// (MapTarget): 0 to size the passes from the measured cost (quickPlan),
+	// below 0 for none.
+	quickSeeds int
 	// rec and recCoarse sweep ttl alone for the recovery chart; nil when
 	// the map's own cells give it (ttl against pause, which a crash run
 	// does not depend on).
@@ -64,12 +78,13 @@ func newTradeoffJob(base *sim.Scenario, x, y sweep.Axis, seeds int, pauseAt stri
 	if err != nil {
 		return nil, err
 	}
+	// The refined map takes the runs of the passes before it (the coarse
+	// and the quick one), whose cells and seeds are among its own, from
+	// this cache rather than running them again.
+	fine.Runs = sweep.NewRunCache()
 	j := &tradeoffJob{key: string(doc), fine: fine}
 	budget := CoarseBudget.Seconds() * float64(workers) / pairCost
 	if kx, ky, s, ok := coarsePlan(len(x.Values), len(y.Values), seeds, budget); ok {
-		// The coarse cells and seeds are among the refined map's: its
-		// runs are not run again (sweep.RunCache).
-		fine.Runs = sweep.NewRunCache()
 		j.coarse = &sweep.Sweep{Base: base, X: subsample(x, kx), Y: subsample(y, ky), Seeds: s, PauseAt: pauseAt, Runs: fine.Runs}
 	}
 	if !gridHasRecovery(x, y) {
@@ -108,6 +123,25 @@ func coarsePlan(nx, ny, seeds int, budget float64) (kx, ky, s int, ok bool) {
 		ky = max(min(ky, ny), min(ny, 2))
 	}
 	return kx, ky, s, true
+}
+
+// quickPlan sizes a quick pass over all cells of a map (MapTarget): the
+// seeds a cell that fit about four fifths of left, the time the target
+// leaves, at pairCost seconds of one core per seed on workers, counting
+// the done seeds a cell that an earlier quick pass made (they come from
+// the cache). ok is false when the rest of the refined map fits left
+// itself, or when the pass would add under two seeds a cell or reach half
+// the refined map's (it would save little).
+func quickPlan(cells, seeds, done int, left time.Duration, pairCost float64, workers int) (s int, ok bool) {
+	perSeed := float64(cells) * pairCost / float64(workers) // seconds for one seed of every cell
+	if perSeed*float64(seeds-done) <= left.Seconds() {
+		return 0, false
+	}
+	s = done + int(0.8*left.Seconds()/perSeed)
+	if s < done+2 || 2*s >= seeds {
+		return 0, false
+	}
+	return s, true
 }
 
 // subsample keeps k values of an axis spread evenly, both ends included.
@@ -162,7 +196,8 @@ type tradeoffStage int
 
 const (
 	stageCoarse   tradeoffStage = iota // the coarse pass is running
-	stageRefining                      // the coarse map is drawn, the refined one fills in
+	stageQuick                         // the coarse map is drawn, the quick pass over every cell runs
+	stageRefining                      // the coarse (or quick) map is drawn, the refined one fills in
 	stageDone                          // the refined map is complete
 	stageFailed                        // the sweep refused its base
 )
@@ -180,6 +215,8 @@ type tradeoffUpdate struct {
 	partsDone int
 	columns   bool          // the parts are columns
 	coarseIn  time.Duration // how long the coarse pass took
+	quick     int           // the quick pass's seeds a cell (MapTarget); 0 without one
+	quickIn   time.Duration // when the quick pass stood complete
 	elapsed   time.Duration
 	err       error
 }
@@ -198,6 +235,9 @@ type tradeoffRunner struct {
 	gen    atomic.Int64
 	cancel context.CancelFunc
 	cost   atomic.Uint64 // float64 bits: seconds of one core per seed pair
+	// since is how long a computation has run, by which its updates are
+	// spaced (publishEvery): time.Since, but for a test that steps it.
+	since func(start time.Time) time.Duration
 }
 
 // initialPairCost is the guess of one seed's cost before a pass has been
@@ -205,7 +245,7 @@ type tradeoffRunner struct {
 const initialPairCost = 1e-3
 
 func newTradeoffRunner(deliver func(func())) *tradeoffRunner {
-	r := &tradeoffRunner{deliver: deliver, workers: runtime.GOMAXPROCS(0)}
+	r := &tradeoffRunner{deliver: deliver, workers: runtime.GOMAXPROCS(0), since: time.Since}
 	r.cost.Store(math.Float64bits(initialPairCost))
 	return r
 }
@@ -269,19 +309,36 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 
 	var offset int
 	var lastPublish atomic.Int64 // since start
+	// unsent is set when the map has parts the view has not been handed:
+	// the update that claims the next turn carries them, be it a part's
+	// own or one of the runs' progress, which would otherwise take every
+	// turn while parts are quicker than publishEvery and leave the map
+	// coarse until it is complete.
+	var unsent atomic.Bool
 	// due claims the next update if publishEvery has passed since the last.
 	due := func() (time.Duration, bool) {
-		now := time.Since(start)
+		now := r.since(start)
 		last := lastPublish.Load()
 		return now, now-time.Duration(last) >= publishEvery && lastPublish.CompareAndSwap(last, int64(now))
+	}
+	// withMap is u with a copy of the map as it stands, for the view.
+	withMap := func(u tradeoffUpdate) tradeoffUpdate {
+		u.cells = append([]widgets.HeatCell(nil), u.cells...)
+		u.recovery = append([]sweep.Cell(nil), u.recovery...)
+		return u
 	}
 	progress := func(done, _ int) {
 		now, ok := due()
 		if !ok {
 			return
 		}
+		// u changes only between passes, when no run calls this.
 		p := u
-		p.cells, p.recovery = nil, nil
+		if unsent.CompareAndSwap(true, false) {
+			p = withMap(u)
+		} else {
+			p.cells, p.recovery = nil, nil
+		}
 		p.done, p.elapsed = 2*(offset+done), now
 		publish(p)
 	}
@@ -305,18 +362,15 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 	// carries this one's cells).
 	snapshot := func(force bool) {
 		if force {
-			lastPublish.Store(int64(time.Since(start)))
+			lastPublish.Store(int64(r.since(start)))
 		} else if _, ok := due(); !ok {
+			unsent.Store(true)
 			return
 		}
-		u.elapsed = time.Since(start)
-		p := u
-		p.cells = append([]widgets.HeatCell(nil), u.cells...)
-		p.recovery = append([]sweep.Cell(nil), u.recovery...)
-		publish(p)
+		unsent.Store(false)
+		u.elapsed = r.since(start)
+		publish(withMap(u))
 	}
-	// seal keeps the refined passes from adding their runs to the caches
-	// the coarse ones filled: each of those runs is met once.
 	seal := func(sweeps ...*sweep.Sweep) {
 		for _, sw := range sweeps {
 			if sw != nil && sw.Runs != nil {
@@ -345,11 +399,44 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 			}
 			u.recovery, u.recCoarse = rc, true
 		}
-		u.coarseIn = time.Since(start)
+		u.coarseIn = r.since(start)
 		u.stage = stageRefining
-		seal(fine, job.rec)
 		snapshot(true)
 	}
+	// The quick passes: the first sized by the cost the coarse pass
+	// measured, a second topping it up by the first one's own, truer
+	// figure (the coarse pass's few cells weigh a map's costliest column
+	// as much as the others). No third: a top-up's measured cost counts
+	// the runs it took from the cache.
+	for quick, done, n := job.quickSeeds, 0, 0; quick >= 0 && n < 2; quick, n = 0, n+1 {
+		if quick == 0 {
+			s, ok := quickPlan(nx*rows, fine.Seeds, done, MapTarget-r.since(start), r.pairCost(), r.workers)
+			if !ok {
+				break
+			}
+			quick = s
+		}
+		sw := &sweep.Sweep{Base: fine.Base, X: fine.X, Y: fine.Y, Seeds: quick, PauseAt: fine.PauseAt, Runs: fine.Runs}
+		u.total += 2 * pairs(sw)
+		u.quick, u.stage = quick, stageQuick
+		cells, ok := pass(sw)
+		if !ok {
+			return
+		}
+		for i, c := range cells {
+			u.cells[i] = widgets.HeatCell{Cell: c, Coarse: true}
+		}
+		recovery()
+		u.quickIn, u.stage = r.since(start), stageRefining
+		snapshot(true)
+		if job.quickSeeds > 0 {
+			break // as many seeds as the job was given, once
+		}
+		done = quick
+	}
+	// The refined passes take from the caches the passes before filled,
+	// and keep nothing more: each of their own runs is met once.
+	seal(fine, job.rec)
 	if job.rec != nil {
 		rc, ok := pass(job.rec)
 		if !ok {
@@ -441,11 +528,16 @@ func (u tradeoffUpdate) String() string {
 	if u.coarseIn > 0 {
 		coarse = i18n.F("tradeoff.coarseIn", "t", roundDur(u.coarseIn))
 	}
+	if u.quickIn > 0 {
+		coarse += i18n.F("tradeoff.quickIn", "seeds", u.quick, "t", roundDur(u.quickIn))
+	}
 	switch u.stage {
 	case stageFailed:
 		return i18n.F("tradeoff.cannot", "err", u.err.Error())
 	case stageCoarse:
 		return i18n.T("tradeoff.coarse")
+	case stageQuick:
+		return i18n.F("tradeoff.quick", "seeds", u.quick, "t", roundDur(u.elapsed), "coarse", coarse)
 	case stageDone:
 		return i18n.F("tradeoff.done", "grid", grid, "t", roundDur(u.elapsed), "coarse", coarse)
 	}

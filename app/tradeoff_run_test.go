@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,6 +154,69 @@ func TestCoarsePlanFitsTheBudget(t *testing.T) {
 	assert.Equal(t, []float64{1000, 11000, 20000, 30000}, sub.Values, "both ends kept")
 }
 
+func TestQuickPlanFitsTheTarget(t *testing.T) {
+	// The Kubernetes tab's map as measured here: 630 cells of 50 seeds,
+	// 0.4 ms of one core a seed, two cores: 6.3 s refined.
+	s, ok := quickPlan(30*21, 50, 0, 1900*time.Millisecond, 4e-4, 2)
+	require.True(t, ok)
+	assert.Equal(t, 12, s)
+	assert.LessOrEqual(t, float64(30*21*s)*4e-4/2, 1.9, "the quick pass stands within the time left")
+	s, ok = quickPlan(30*21, 50, 4, 1200*time.Millisecond, 4e-4, 2)
+	require.True(t, ok)
+	assert.Equal(t, 11, s, "a top-up adds what the time left holds to the seeds already made")
+	_, ok = quickPlan(30*21, 50, 0, 1900*time.Millisecond, 3e-5, 2)
+	assert.False(t, ok, "the Redis map, 0.5 s refined, needs none")
+	_, ok = quickPlan(30*21, 50, 0, 1900*time.Millisecond, 1.5e-4, 2)
+	assert.False(t, ok, "2.4 s refined: a quick pass of 28 seeds would save little")
+	_, ok = quickPlan(30*21, 50, 0, 1900*time.Millisecond, 3e-3, 2)
+	assert.False(t, ok, "under two seeds a cell in the time left: no quick pass")
+	_, ok = quickPlan(30*21, 50, 11, 100*time.Millisecond, 4e-4, 2)
+	assert.False(t, ok, "no time left: no top-up")
+}
+
+// TestTradeoffQuickPassStandsOnEveryCell: with a quick pass, the map
+// stands at every point of its grid, over that pass's seeds, before the
+// refined map fills in; the refined map is still the sweep's own.
+func TestTradeoffQuickPassStandsOnEveryCell(t *testing.T) {
+	base, err := sweep.Base("redis")
+	require.NoError(t, err)
+	x, y := parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4")
+	q := make(uiQueue, 1024)
+	r := newTradeoffRunner(q.deliver)
+	job, err := newTradeoffJob(base, x, y, 6, sweep.PauseBeforeWrite, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
+	require.NoError(t, err)
+	require.NotNil(t, job.coarse)
+	job.quickSeeds = 2
+
+	ups := runJob(t, r, q, job)
+	var maps []tradeoffUpdate
+	for _, u := range ups {
+		if u.cells != nil {
+			maps = append(maps, u)
+		}
+	}
+	require.GreaterOrEqual(t, len(maps), 3)
+	quick := maps[1]
+	assert.Equal(t, stageRefining, quick.stage)
+	assert.Zero(t, quick.partsDone)
+	for i, c := range quick.cells {
+		assert.True(t, c.Coarse, "cell %d is hatched until refined", i)
+		assert.Equal(t, 2, c.Runs, "cell %d: the quick pass's seeds", i)
+		assert.Equal(t, x.Values[i%len(x.Values)], c.X, "cell %d is its own point, not the nearest coarse one", i)
+		assert.Equal(t, y.Values[i/len(x.Values)], c.Y)
+	}
+	assert.Contains(t, quick.String(), "every cell at 2 seeds in")
+
+	want, err := (&sweep.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: sweep.PauseBeforeWrite}).Run(context.Background(), 1, nil)
+	require.NoError(t, err)
+	last := maps[len(maps)-1]
+	for i, c := range last.cells {
+		assert.False(t, c.Coarse)
+		assert.Equal(t, want[i], c.Cell, "cell %d", i)
+	}
+	assert.Equal(t, last.total, last.done)
+}
+
 // runJob runs a job to completion through a queue and returns every
 // update applied.
 func runJob(t *testing.T, r *tradeoffRunner, q uiQueue, job *tradeoffJob) []tradeoffUpdate {
@@ -221,6 +285,41 @@ func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sweep.Cell {
 	assert.Contains(t, last.String(), "6×4×6 seeds done in")
 	assert.Contains(t, last.String(), "coarse map in")
 	return want
+}
+
+// TestTradeoffHandsOverEveryPartItCounts: an update never counts a part
+// of the refined map the view has not been given. The runs' progress and
+// the parts' maps share one turn every publishEvery; when the parts are
+// quicker than that, progress took every turn and the map stayed coarse
+// until it was complete (the Kubernetes tab's map, 30 columns in 6 s,
+// showed none of them before the end). A clock that steps 100 ms at each
+// reading, on one worker, makes the turns fall the same way every time.
+func TestTradeoffHandsOverEveryPartItCounts(t *testing.T) {
+	base, err := sweep.Base("redis")
+	require.NoError(t, err)
+	q := make(uiQueue, 1024)
+	r := newTradeoffRunner(q.deliver)
+	r.workers = 1
+	var readings atomic.Int64
+	r.since = func(time.Time) time.Duration { return time.Duration(readings.Add(1)) * 100 * time.Millisecond }
+	job, err := newTradeoffJob(base, parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4"), 4, sweep.PauseBeforeWrite, tradeoffAxis("ttl"), 1e-9, r.workers)
+	require.NoError(t, err)
+	require.Nil(t, job.coarse, "at this cost the refined map needs no coarse pass")
+
+	ups := runJob(t, r, q, job)
+	shown, withMap := 0, 0
+	for i, u := range ups {
+		if u.cells != nil {
+			shown = u.partsDone
+			withMap++
+			for k, c := range u.cells {
+				col := k % len(job.fine.X.Values)
+				assert.Equal(t, col >= shown, c.Runs == 0, "update %d, cell %d: refined exactly when its column is counted", i, k)
+			}
+		}
+		assert.LessOrEqual(t, u.partsDone, shown, "update %d counts %d parts; the view was given %d", i, u.partsDone, shown)
+	}
+	assert.Greater(t, withMap, 2, "the map is handed over part by part, not only at the end")
 }
 
 func TestTradeoffSeparateRecoverySweep(t *testing.T) {
