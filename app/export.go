@@ -377,6 +377,9 @@ func FaultText(f sim.Fault) string {
 	case sim.FaultPause:
 		return i18n.F("faulttext.pause", "node", f.Pause, "at", at, "for", widgets.ShortTime(f.For.D()))
 	case sim.FaultClockJump:
+		if f.Monotonic {
+			return i18n.F("faulttext.clockJumpMonotonic", "node", f.ClockJump, "by", widgets.FormatSkew(f.By.D()), "at", at)
+		}
 		return i18n.F("faulttext.clockJump", "node", f.ClockJump, "by", widgets.FormatSkew(f.By.D()), "at", at)
 	case sim.FaultPartition:
 		var groups []string

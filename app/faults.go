@@ -29,7 +29,8 @@ type FaultChoice struct {
 
 // FaultChoices lists the faults that apply to node in the state snap
 // shows: pause, crash or restart, failover for a master with a replica, a
-// partition that cuts it off from every other node, and clock jumps.
+// partition that cuts it off from every other node, and clock jumps (of
+// the wall clock, back and forth, and forward with the monotonic clock).
 func FaultChoices(sc *sim.Scenario, snap *sim.Snapshot, node string, pause time.Duration) []FaultChoice {
 	var nv *sim.NodeView
 	for i := range snap.Nodes {
@@ -70,6 +71,9 @@ func FaultChoices(sc *sim.Scenario, snap *sim.Snapshot, node string, pause time.
 	out = append(out,
 		FaultChoice{Label: i18n.F("fault.jumpForward", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(ClockJump)}},
 		FaultChoice{Label: i18n.F("fault.jumpBack", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(-ClockJump)}},
+		// What a time change never does: the clock timeouts are measured
+		// on (Go's time.Since, Java's nanoTime) steps too.
+		FaultChoice{Label: i18n.F("fault.stepForward", "t", dur(ClockJump)), Fault: sim.Fault{ClockJump: node, By: sim.Duration(ClockJump), Monotonic: true}},
 	)
 	return out
 }

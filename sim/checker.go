@@ -74,6 +74,8 @@ type FaultMark struct {
 	Target string
 	Note   string
 	For    time.Duration // how long a pause or a partition lasts; 0 for the rest
+	// Monotonic marks a clock jump that stepped the monotonic clock too.
+	Monotonic bool
 }
 
 type clientRecord struct {

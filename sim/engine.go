@@ -57,10 +57,12 @@ type event struct {
 }
 
 // Clock is a node's own time: wall = Offset + (1+Rate)·t, where Offset
-// collects the jumps. Monotonic time runs at the same rate but never jumps.
+// collects the jumps. Monotonic time, Step + (1+Rate)·t, runs at the same
+// rate and steps only with a jump that says so (Fault.Monotonic).
 type Clock struct {
 	Offset time.Duration
 	Rate   float64
+	Step   time.Duration // the monotonic clock's steps (stepMonotonic)
 }
 
 // Wall reads the node's wall clock at true time t.
@@ -70,7 +72,7 @@ func (c Clock) Wall(t time.Duration) time.Duration {
 
 // Mono reads the node's monotonic clock at true time t.
 func (c Clock) Mono(t time.Duration) time.Duration {
-	return t + time.Duration(c.Rate*float64(t))
+	return c.Step + t + time.Duration(c.Rate*float64(t))
 }
 
 // trueAfter is the true time at which d has passed on this clock, from now
@@ -555,6 +557,9 @@ func (s *Sim) fault(i int) {
 	case FaultClockJump:
 		id := s.Lookup(f.ClockJump)
 		s.Nodes[id].Clock.Offset += f.By.D()
+		if f.Monotonic {
+			s.stepMonotonic(id, f.By.D())
+		}
 		var moved []int32
 		s.queue.each(func(ix int32, e *event) {
 			if e.node == id && e.wall {
@@ -589,27 +594,11 @@ func (s *Sim) fault(i int) {
 	if t := f.Targets(); len(t) > 0 && kind != FaultPartition {
 		target = t[0]
 	}
-	mark := FaultMark{At: s.now, Kind: kind, Target: target, Note: faultNote(f)}
+	mark := FaultMark{At: s.now, Kind: kind, Target: target, Note: faultNote(f), Monotonic: f.Monotonic}
 	if kind == FaultPause || kind == FaultPartition {
 		mark.For = f.For.D()
 	}
 	s.Check.mark(mark)
-}
-
-func faultNote(f Fault) string {
-	switch f.Kind() {
-	case FaultPause:
-		return f.For.D().String()
-	case FaultClockJump:
-		return f.By.D().String()
-	case FaultPartition:
-		return fmt.Sprintf("%v for %v", f.Partition, f.For.D())
-	case FaultRestart:
-		if f.Persist {
-			return "persist"
-		}
-	}
-	return ""
 }
 
 // CrashNode stops a node: its volatile state and pending timers are gone.

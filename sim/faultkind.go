@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -54,4 +55,22 @@ func JoinFaultKinds(kinds []FaultKind, sep string) string {
 		names[i] = k.String()
 	}
 	return strings.Join(names, sep)
+}
+
+// faultNote is the fault mark's note: a pause's or partition's length, a
+// jump's size.
+func faultNote(f Fault) string {
+	switch f.Kind() {
+	case FaultPause:
+		return f.For.D().String()
+	case FaultClockJump:
+		return f.By.D().String()
+	case FaultPartition:
+		return fmt.Sprintf("%v for %v", f.Partition, f.For.D())
+	case FaultRestart:
+		if f.Persist {
+			return "persist"
+		}
+	}
+	return ""
 }

@@ -15,5 +15,6 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	sim.RegisterMode(timerMode{})
+	sim.RegisterMode(monoMode{})
 	os.Exit(m.Run())
 }

@@ -64,13 +64,18 @@ type Caption struct {
 // client it names: right after its grant, or after its last check just
 // before it sends its write, in its Round (default 1).
 type Fault struct {
-	At        Duration   `json:"at"`
-	When      string     `json:"when,omitempty"`
-	Round     int        `json:"round,omitempty"`
-	Pause     string     `json:"pause,omitempty"`
-	For       Duration   `json:"for,omitempty"`
-	ClockJump string     `json:"clockJump,omitempty"`
-	By        Duration   `json:"by,omitempty"`
+	At        Duration `json:"at"`
+	When      string   `json:"when,omitempty"`
+	Round     int      `json:"round,omitempty"`
+	Pause     string   `json:"pause,omitempty"`
+	For       Duration `json:"for,omitempty"`
+	ClockJump string   `json:"clockJump,omitempty"`
+	By        Duration `json:"by,omitempty"`
+	// Monotonic, with ClockJump, steps the node's monotonic clock by By as
+	// well as its wall clock: what a time change (settimeofday, NTP's
+	// step) never does, and what a timeout measured with Go's time.Since
+	// or Java's System.nanoTime needs to move (stepMonotonic).
+	Monotonic bool       `json:"monotonic,omitempty"`
 	Partition [][]string `json:"partition,omitempty"`
 	Crash     string     `json:"crash,omitempty"`
 	Restart   string     `json:"restart,omitempty"`
@@ -571,6 +576,11 @@ func (sc *Scenario) Validate() error {
 			if f.By == 0 {
 				return FieldErr(p+".by", say("field.jumpSize"), "a clock jump needs a size such as \"10s\"")
 			}
+		}
+		if f.Monotonic && field != FaultClockJump {
+			return FieldErr(p+".monotonic", say("field.monotonicJump"), "only for a clockJump: it steps the monotonic clock with the wall clock")
+		}
+		switch field {
 		case FaultPartition:
 			if len(f.Partition) == 0 {
 				return FieldErr(p+".partition", say("field.partitionGroups"), "want at least one group of nodes")

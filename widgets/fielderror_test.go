@@ -55,6 +55,7 @@ var badScenarios = []struct{ doc, want string }{
 	{`{"mode": "redis", "faults": [{"at": "25h", "crash": "redis-1"}]}`, `faults[0].at: 25h0m0s is outside 0..24h0m0s`},
 	{`{"mode": "redis", "faults": [{"at": "1s", "crash": "redis-1", "for": "-1s"}]}`, `faults[0].for: -1s is outside 0..24h0m0s`},
 	{`{"mode": "redis", "faults": [{"at": "1s", "clockJump": "redis-1", "by": "-25h"}]}`, `faults[0].by: -25h0m0s is larger than 24h0m0s`},
+	{`{"mode": "redis", "faults": [{"at": "1s", "pause": "client-1", "for": "1s", "monotonic": true}]}`, `faults[0].monotonic: only for a clockJump: it steps the monotonic clock with the wall clock`},
 	{`{"mode": "redis", "faults": [{"at": "1s"}]}`, `faults[0]: want exactly one of pause, clockJump, partition, crash, restart, failover`},
 	{`{"mode": "redis", "faults": [{"at": "1s"}, {"at": "2s", "pause": "redis-9", "for": "1s"}]}`, `faults[0]: want exactly one of pause, clockJump, partition, crash, restart, failover`},
 	{`{"mode": "redis", "faults": [{"at": "2s", "pause": "redis-9", "for": "1s"}]}`, `faults[0].pause: unknown node "redis-9" (known: client-1, client-2, redis-1, storage)`},

@@ -666,6 +666,10 @@ func faultLabel(f sim.FaultMark) string {
 		s = i18n.F("timeline.promote", "node", f.Target)
 	case sim.FaultDemote:
 		s = i18n.F("timeline.demote", "node", f.Target)
+	case sim.FaultClockJump:
+		if f.Monotonic {
+			s = i18n.F("timeline.monotonicJump", "jump", s)
+		}
 	}
 	return s
 }

@@ -32,6 +32,7 @@ func TestPresetsTellWhatTheirCaptionsSay(t *testing.T) {
 		{"k8s-release-on-cancel", []string{"client-1", "client-3", "client-2"}, 4900 * time.Millisecond, 0, 0, 0, 0, 100 * time.Millisecond},
 		{"k8s-etcd-leader-crash", []string{"client-1"}, 0, 0, 0, 0, 0, 0},
 		{"k8s-clock-jump", []string{"client-1"}, 0, 0, 0, 0, 0, 0},
+		{"k8s-monotonic-jump", []string{"client-1", "client-2"}, 4639 * time.Millisecond, 1961 * time.Millisecond, 2, 0, 1, 10 * time.Millisecond},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
 			sum, rec := simtest.Run(t, simtest.Preset(t, tc.preset, nil))

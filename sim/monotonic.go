@@ -1,0 +1,32 @@
+package sim
+
+import "time"
+
+// stepMonotonic steps node id's monotonic clock by d with its wall clock
+// (Fault.Monotonic): what the node reads there (Ctx.Mono) moves by d, and
+// every timer it set on that clock (After, Tick) comes due as much sooner
+// by it, at once when its time has passed, since Go's timers run on the
+// runtime's nanotime, which reads CLOCK_MONOTONIC (golang/go
+// src/runtime/sys_linux_amd64.s), as Java's run on System.nanoTime. Its
+// work (Exec) is execution, not time read off a clock, and does not move;
+// neither does a timer set for a wall-clock time (AtWall), which the jump
+// of the wall clock moves. A node whose tick is lazy (lazy.go) makes its
+// run a tie, to be made again without lazy ticks.
+func (s *Sim) stepMonotonic(id NodeID, d time.Duration) {
+	n := &s.Nodes[id]
+	n.Clock.Step += d
+	if n.lazy.p != nil {
+		s.tie = true
+	}
+	var moved []int32
+	s.queue.each(func(ix int32, e *event) {
+		if e.node == id && !e.wall && (e.kind == evTimer || e.kind == evTick) {
+			moved = append(moved, ix)
+		}
+	})
+	// The true time by which the step brings a deadline on this clock closer.
+	sooner := time.Duration(float64(d) / (1 + n.Clock.Rate))
+	for _, ix := range moved {
+		s.queue.retime(ix, max(s.now, s.queue.slab[ix].at-sooner))
+	}
+}
