@@ -32,6 +32,17 @@ func tickCases(t *testing.T) map[string]*Scenario {
 			sc.Faults = []Fault{{At: at(2 * time.Second), ClockJump: "etcd-2", By: at(3 * time.Second)},
 				{At: at(5 * time.Second), ClockJump: "etcd-1", By: at(-2 * time.Second)}}
 		}),
+		// A step forward on a member longer than its tick's time left
+		// pulls the tick to the step's own instant, a tie; a shorter one
+		// brings it forward, steps back delay it, and a client's step
+		// forward pulls its timers to that instant.
+		"monotonic steps": etcd(func(sc *Scenario) {
+			sc.ClockDrift = 0.1
+			sc.Faults = []Fault{{At: at(2 * time.Second), ClockJump: "etcd-2", By: at(-350 * time.Millisecond), Monotonic: true},
+				{At: at(5 * time.Second), ClockJump: "etcd-1", By: at(-1500 * time.Millisecond), Monotonic: true},
+				{At: at(7 * time.Second), ClockJump: "client-2", By: at(4 * time.Second), Monotonic: true},
+				{At: at(9 * time.Second), ClockJump: "etcd-3", By: at(60 * time.Millisecond), Monotonic: true}}
+		}),
 		"leader paused, pre-vote": etcd(func(sc *Scenario) {
 			sc.ClockDrift = 0.05
 			setOption(sc, "preVote", true)
