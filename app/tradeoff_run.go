@@ -125,6 +125,12 @@ func coarsePlan(nx, ny, seeds int, budget float64) (kx, ky, s int, ok bool) {
 	return kx, ky, s, true
 }
 
+// minCostSample is the least time a coarse pass must take for the cost it
+// measures to size a quick pass: a shorter one is mostly its own start and
+// end (the Redis map's coarse pass, 23 ms, measured twice what its runs
+// cost, and a quick pass was planned for a map that takes under a second).
+const minCostSample = 50 * time.Millisecond
+
 // quickPlan sizes a quick pass over all cells of a map (MapTarget): the
 // seeds a cell that fit about four fifths of left, the time the target
 // leaves, at pairCost seconds of one core per seed on workers, counting
@@ -385,11 +391,14 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 	}
 
 	u.cells = make([]widgets.HeatCell, nx*rows)
+	sampled := false // the coarse pass measured the cost well enough to size a quick pass
 	if job.coarse != nil {
+		t0 := time.Now()
 		cc, ok := pass(job.coarse)
 		if !ok {
 			return
 		}
+		sampled = time.Since(t0) >= minCostSample
 		fillFromCoarse(u.cells, fine, job.coarse, cc)
 		recovery()
 		if job.recCoarse != nil {
@@ -408,7 +417,11 @@ func (r *tradeoffRunner) run(ctx context.Context, job *tradeoffJob, publish func
 	// figure (the coarse pass's few cells weigh a map's costliest column
 	// as much as the others). No third: a top-up's measured cost counts
 	// the runs it took from the cache.
-	for quick, done, n := job.quickSeeds, 0, 0; quick >= 0 && n < 2; quick, n = 0, n+1 {
+	first := job.quickSeeds
+	if first == 0 && !sampled {
+		first = -1
+	}
+	for quick, done, n := first, 0, 0; quick >= 0 && n < 2; quick, n = 0, n+1 {
 		if quick == 0 {
 			s, ok := quickPlan(nx*rows, fine.Seeds, done, MapTarget-r.since(start), r.pairCost(), r.workers)
 			if !ok {
