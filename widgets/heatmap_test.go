@@ -266,7 +266,7 @@ func TestHeatmapHoverReadsOutACell(t *testing.T) {
 	// A coarse cell says so; one without a recovery to measure says why.
 	p4, s4 := h.CellRect(4)
 	h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: cellCenter(p4, s4)}})
-	assert.Contains(t, visibleTexts(r.Objects()), "coarse pass, still being refined")
+	assert.Contains(t, visibleTexts(r.Objects()), "from a quicker pass over fewer runs, still being refined")
 	cells := h.Cells()
 	cells[4].NoRecovery = "the lease ran out before the crash"
 	assert.Contains(t, h.Readout(cells[4]), "recovery after a crash: none to measure — the lease ran out before the crash")
@@ -274,7 +274,7 @@ func TestHeatmapHoverReadsOutACell(t *testing.T) {
 	h.MouseOut()
 	assert.False(t, r.readBg.Visible())
 	assert.False(t, r.hoverBox.Visible())
-	assert.NotContains(t, visibleTexts(r.Objects()), "coarse pass, still being refined")
+	assert.NotContains(t, visibleTexts(r.Objects()), "from a quicker pass over fewer runs, still being refined")
 }
 
 func TestHeatmapTapHandsTheCellOver(t *testing.T) {
