@@ -70,6 +70,7 @@ type breakForm struct {
 	kinds                   map[sim.FaultKind]*widget.Check
 	maxFaults, runs, seed   *widget.Entry
 	maxPause, maxJump, part *widget.Entry
+	monotonic               *widget.Check // Budget.Monotonic, under the largest jump
 }
 
 // newBreakForm fills the fields with the scenario's defaults.
@@ -91,6 +92,7 @@ func newBreakForm(sc *sim.Scenario) *breakForm {
 	}
 	f.maxFaults = entry(strconv.Itoa(b.MaxFaults))
 	f.maxPause, f.maxJump, f.part = entry(b.MaxPause.String()), entry(b.MaxJump.String()), entry(b.MaxPartition.String())
+	f.monotonic = widget.NewCheck(i18n.T("break.monotonic"), nil)
 	f.runs, f.seed = entry(strconv.Itoa(b.Runs)), entry("1")
 	return f
 }
@@ -109,6 +111,7 @@ func (f *breakForm) content() fyne.CanvasObject {
 		label("break.maxFaults"), f.maxFaults,
 		label("break.maxPause"), f.maxPause,
 		label("break.maxJump"), f.maxJump,
+		layout.NewSpacer(), f.monotonic,
 		label("break.maxPartition"), f.part,
 		label("break.runs"), f.runs,
 		label("break.seed"), f.seed,
@@ -151,6 +154,7 @@ func (f *breakForm) budget() (breaker.Budget, int64, error) {
 	if b.MaxJump, err = dur("break.maxJump", f.maxJump); err != nil {
 		return b, 0, err
 	}
+	b.Monotonic = f.monotonic.Checked
 	if b.MaxPartition, err = dur("break.maxPartition", f.part); err != nil {
 		return b, 0, err
 	}

@@ -244,4 +244,9 @@ func TestBreakFormReadsTheBudget(t *testing.T) {
 	assert.Equal(t, []sim.FaultKind{breaker.KindPause}, b.Kinds)
 	assert.Equal(t, 5*time.Second, b.MaxPause)
 	assert.Equal(t, 1, b.MaxFaults)
+	assert.False(t, b.Monotonic, "jumps move the wall clock alone unless asked")
+	f.monotonic.SetChecked(true)
+	b, _, err = f.budget()
+	require.NoError(t, err)
+	assert.True(t, b.Monotonic)
 }

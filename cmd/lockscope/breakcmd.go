@@ -20,7 +20,7 @@ import (
 
 const breakUsage = `usage: lockscope break PRESET|FILE [--faults pause,partition,clockJump,crash,failover] [--max-faults N]
                       [--max-pause D] [--max-jump D] [--max-partition D] [--runs N] [--seed N]
-                      [--spare-storage] [--out FILE] [--json] [--lang en|zh]
+                      [--spare-storage] [--monotonic] [--out FILE] [--json] [--lang en|zh]
 
 Searches fault schedules for the smallest one that makes the storage accept a
 stale write with the scenario's settings (its own faults are set aside),
@@ -35,6 +35,9 @@ shrinks it, and prints it with the run's verdict.
   --max-partition D   longest partition (default 2 × ttl)
   --spare-storage     no fault on the storage node (by default it is paused, cut off
                       and crashed like any server)
+  --monotonic         clock jumps step the monotonic clock too, and strike clients
+                      as well as servers (by default a jump moves a server's wall
+                      clock only, as setting the time does)
   --runs N            most schedules to try (default 10000)
   --seed N            the search's seed (default 1): the same seed finds the same
                       schedule on any number of cores
@@ -87,9 +90,15 @@ func parseBreakArgs(args []string) (breakOptions, error) {
 			}
 			o.budget.SpareStorage = true
 			continue
+		case "monotonic":
+			if inline {
+				return o, fmt.Errorf("--monotonic: takes no value")
+			}
+			o.budget.Monotonic = true
+			continue
 		case "faults", "max-faults", "max-pause", "max-jump", "max-partition", "runs", "seed", "out", "lang":
 		default:
-			return o, fmt.Errorf("break: unknown flag %q (flags: --faults, --max-faults, --max-pause, --max-jump, --max-partition, --spare-storage, --runs, --seed, --out, --json, --lang)", a)
+			return o, fmt.Errorf("break: unknown flag %q (flags: --faults, --max-faults, --max-pause, --max-jump, --max-partition, --spare-storage, --monotonic, --runs, --seed, --out, --json, --lang)", a)
 		}
 		v, err := value()
 		if err != nil {

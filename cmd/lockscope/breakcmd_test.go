@@ -78,6 +78,26 @@ func TestBreakNotFoundSaysWhatWasSearched(t *testing.T) {
 	assert.Contains(t, stdout, "没有找到")
 }
 
+// client-go times the Lease on the monotonic clock: jumps of the wall
+// clock break nothing, steps of the monotonic clock (--monotonic, which
+// also lets them strike the candidates) give a second leader, as in
+// kubernetes/kubernetes#125761.
+func TestBreakKubernetesNeedsTheMonotonicClock(t *testing.T) {
+	wall := breakJSONOf(t, "k8s-release-on-cancel", "--faults", "clockJump", "--runs", "300")
+	assert.False(t, wall.Found)
+	mono := breakJSONOf(t, "k8s-release-on-cancel", "--faults", "clockJump", "--monotonic")
+	require.True(t, mono.Found)
+	require.Len(t, mono.Faults, 1)
+	f := mono.Faults[0]
+	assert.True(t, f.Monotonic)
+	assert.True(t, strings.HasPrefix(f.ClockJump, "client-"), "a candidate's clock: %+v", f)
+	assert.Positive(t, mono.Summary.Violations)
+
+	code, stdout, stderr := invoke("break", "k8s-release-on-cancel", "--faults", "clockJump", "--monotonic")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "clock and its monotonic clock jump")
+}
+
 func TestBreakReadableReport(t *testing.T) {
 	code, stdout, stderr := invoke("break", "redis-happy-path", "--faults", "pause", "--max-faults", "1")
 	require.Equal(t, 0, code, stderr)
@@ -103,6 +123,7 @@ func TestBreakBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"break", "redis-happy-path", "--seed", "x"}, `--seed: want an integer, got "x"`},
 		{[]string{"break", "redis-happy-path", "--set", "ttl=1s"}, `break: unknown flag "--set"`},
 		{[]string{"break", "redis-happy-path", "--json=1"}, "--json: takes no value"},
+		{[]string{"break", "redis-happy-path", "--monotonic=yes"}, "--monotonic: takes no value"},
 		{[]string{"break", "redis-happy-path", "redis-gc-pause"}, "one scenario at a time"},
 		{[]string{"break", "redis-happy-path", "--out"}, "--out: needs a value"},
 	} {

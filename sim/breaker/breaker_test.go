@@ -433,6 +433,7 @@ func TestShrunkScheduleIsMinimal(t *testing.T) {
 		{"zookeeper default", "zk-gc-pause", Budget{}, 1},
 		{"etcd default", "etcd-happy-path", Budget{}, 1},
 		{"etcd crashes and partitions", "etcd-happy-path", Budget{Kinds: []sim.FaultKind{KindCrash, KindPartition}}, 1},
+		{"kubernetes monotonic steps", "k8s-release-on-cancel", Budget{Kinds: []sim.FaultKind{KindClockJump}, Monotonic: true}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := search(t, preset(t, tc.preset), tc.budget, tc.seed, 0)

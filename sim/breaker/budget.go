@@ -44,8 +44,14 @@ type Budget struct {
 	// write held back on its way to the storage breaks any lock without
 	// fencing, Redlock's too).
 	SpareStorage bool
-	Runs         int           // most schedules the search runs
-	Time         time.Duration // most wall time the search takes; 0: no limit (the window sets one)
+	// Monotonic makes every clock jump of the search step the node's
+	// monotonic clock too (sim.Fault.Monotonic), and lets it strike the
+	// clients as well as the servers: a client measures its timeouts on
+	// that clock, which a wall clock's jump never moves, so only then is
+	// a client's jump worth trying (kubernetes/kubernetes#125761).
+	Monotonic bool
+	Runs      int           // most schedules the search runs
+	Time      time.Duration // most wall time the search takes; 0: no limit (the window sets one)
 }
 
 // DefaultRuns is the search's default budget of schedules.

@@ -11,13 +11,16 @@ import (
 // gene is one fault of a schedule, in the form the search varies and the
 // shrink reduces; compile turns it into the scenario's faults.
 type gene struct {
-	Kind    sim.FaultKind
-	Target  string        // the node of a pause, clock jump, crash or failover
-	Group   []string      // the nodes a partition cuts off from the rest
-	At      time.Duration // when it starts
-	Length  time.Duration // pause, partition, or how long a crashed server stays down (0: never restarted)
-	By      time.Duration // clock jump
-	Persist bool          // a restarted server keeps its durable state
+	Kind   sim.FaultKind
+	Target string        // the node of a pause, clock jump, crash or failover
+	Group  []string      // the nodes a partition cuts off from the rest
+	At     time.Duration // when it starts
+	Length time.Duration // pause, partition, or how long a crashed server stays down (0: never restarted)
+	By     time.Duration // clock jump
+	// Monotonic steps the node's monotonic clock with its wall clock
+	// (Budget.Monotonic).
+	Monotonic bool
+	Persist   bool // a restarted server keeps its durable state
 	// When ties a pause of a client to its step (sim.StepGranted or
 	// sim.StepBeforeWrite) in round Round instead of the instant At.
 	When  string
@@ -42,7 +45,7 @@ func (g gene) faults() []sim.Fault {
 	case KindPartition:
 		return []sim.Fault{{At: at, Partition: [][]string{slices.Clone(g.Group)}, For: sim.Duration(g.Length)}}
 	case KindClockJump:
-		return []sim.Fault{{At: at, ClockJump: g.Target, By: sim.Duration(g.By)}}
+		return []sim.Fault{{At: at, ClockJump: g.Target, By: sim.Duration(g.By), Monotonic: g.Monotonic}}
 	case KindCrash:
 		out := []sim.Fault{{At: at, Crash: g.Target}}
 		if g.Length > 0 {
@@ -80,7 +83,8 @@ func (s schedule) faults() []sim.Fault {
 type space struct {
 	budget   Budget
 	clients  []string
-	servers  []string // the lock's servers: clock jumps
+	servers  []string // the lock's servers
+	jumps    []string // the nodes a clock jump strikes: the servers, and the clients too with Budget.Monotonic
 	crashes  []string // servers and the storage node: crashes
 	nodes    []string // clients, servers and the storage node: pauses and partitions
 	failover []string
@@ -141,11 +145,12 @@ func (sp *space) randomGene(r *rand.Rand) gene {
 		g.Group = sp.randomGroup(r)
 		g.Length = randomLength(r, sp.budget.MaxPartition)
 	case KindClockJump:
-		g.Target = sp.servers[r.IntN(len(sp.servers))]
+		g.Target = sp.jumps[r.IntN(len(sp.jumps))]
 		g.By = randomLength(r, sp.budget.MaxJump)
 		if r.IntN(4) == 0 {
 			g.By = -g.By
 		}
+		g.Monotonic = sp.budget.Monotonic
 	case KindCrash:
 		g.Target = sp.crashes[r.IntN(len(sp.crashes))]
 		if r.IntN(3) > 0 {
@@ -248,7 +253,7 @@ func (sp *space) mutate(r *rand.Rand, parent schedule) schedule {
 				}
 				g.Target = sp.nodes[r.IntN(len(sp.nodes))]
 			case KindClockJump:
-				g.Target = sp.servers[r.IntN(len(sp.servers))]
+				g.Target = sp.jumps[r.IntN(len(sp.jumps))]
 			case KindCrash:
 				g.Target = sp.crashes[r.IntN(len(sp.crashes))]
 			case KindPartition:
@@ -278,6 +283,8 @@ func (sp *space) otherTarget(r *rand.Rand, g gene) string {
 		pool = sp.crashes
 	case g.Kind == KindFailover:
 		pool = sp.failover
+	case g.Kind == KindClockJump:
+		pool = sp.jumps
 	}
 	if len(pool) < 2 {
 		return g.Target

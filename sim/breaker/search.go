@@ -211,6 +211,10 @@ func newEnv(sc *sim.Scenario, b Budget) (*env, outcome, error) {
 	e.base.Duration = sim.Duration(roomToPlayOut(sc, b, end))
 	sp := space{budget: b, clients: sc.ClientNames(), servers: sc.ServerNames(), failover: failoverTargets(sc),
 		work: sc.Work.D(), horizon: max(end, time.Millisecond)}
+	sp.jumps = sp.servers
+	if b.Monotonic {
+		sp.jumps = append(slices.Clone(sp.clients), sp.servers...)
+	}
 	sp.crashes = slices.Clone(sp.servers)
 	if sc.UsesStorage() && !b.SpareStorage {
 		sp.crashes = append(sp.crashes, sim.StorageName)

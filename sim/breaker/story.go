@@ -114,6 +114,9 @@ func describe(c *sim.Checker, g gene) sim.Words {
 		if g.By < 0 {
 			key = "break.fault.jumpBack"
 		}
+		if g.Monotonic {
+			key += "Monotonic"
+		}
 		return sim.Say(key, "by", seconds(abs(g.By)), "node", g.Target).With("when", when)
 	case KindCrash:
 		switch {
@@ -281,6 +284,9 @@ func limitOf(b Budget, kind sim.FaultKind) sim.Words {
 	case KindPartition:
 		return sim.Say("break.limit."+kind.String(), "d", seconds(b.MaxPartition))
 	case KindClockJump:
+		if b.Monotonic {
+			return sim.Say("break.limit.clockJumpMonotonic", "d", seconds(b.MaxJump))
+		}
 		return sim.Say("break.limit."+kind.String(), "d", seconds(b.MaxJump))
 	}
 	return sim.Say("break.kind." + kind.String())
