@@ -183,18 +183,10 @@ func TestTradeoffQuickPassStandsOnEveryCell(t *testing.T) {
 	x, y := parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4")
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
-	job, err := newTradeoffJob(base, x, y, 6, sweep.PauseBeforeWrite, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
-	require.NoError(t, err)
-	require.NotNil(t, job.coarse)
+	job := coarseFirst(t, r, base, x, y, sweep.PauseBeforeWrite)
 	job.quickSeeds = 2
 
-	ups := runJob(t, r, q, job)
-	var maps []tradeoffUpdate
-	for _, u := range ups {
-		if u.cells != nil {
-			maps = append(maps, u)
-		}
-	}
+	maps := withMaps(runJob(t, r, q, job))
 	require.GreaterOrEqual(t, len(maps), 3)
 	quick := maps[1]
 	assert.Equal(t, stageRefining, quick.stage)
@@ -207,14 +199,44 @@ func TestTradeoffQuickPassStandsOnEveryCell(t *testing.T) {
 	}
 	assert.Contains(t, quick.String(), "every cell at 2 seeds in")
 
-	want, err := (&sweep.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: sweep.PauseBeforeWrite}).Run(context.Background(), 1, nil)
+	assertTheSweepsMap(t, maps[len(maps)-1], &sweep.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: sweep.PauseBeforeWrite})
+}
+
+// coarseFirst is the job of a 6-seed map of x × y with its pause at
+// pauseAt and ttl along x, at a pair cost that makes the coarse budget 40
+// seeds: a coarse pass comes first.
+func coarseFirst(t *testing.T, r *tradeoffRunner, base *sim.Scenario, x, y sweep.Axis, pauseAt string) *tradeoffJob {
+	t.Helper()
+	job, err := newTradeoffJob(base, x, y, 6, pauseAt, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
 	require.NoError(t, err)
-	last := maps[len(maps)-1]
+	require.NotNil(t, job.coarse)
+	return job
+}
+
+// withMaps keeps the updates that hand the view a map.
+func withMaps(ups []tradeoffUpdate) []tradeoffUpdate {
+	var out []tradeoffUpdate
+	for _, u := range ups {
+		if u.cells != nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// assertTheSweepsMap holds the last update's map to sw's own cells, none
+// of them hatched, and its count of runs to its total; it returns the cells.
+func assertTheSweepsMap(t *testing.T, last tradeoffUpdate, sw *sweep.Sweep) []sweep.Cell {
+	t.Helper()
+	want, err := sw.Run(context.Background(), 1, nil)
+	require.NoError(t, err)
+	require.Len(t, last.cells, len(want))
 	for i, c := range last.cells {
 		assert.False(t, c.Coarse)
 		assert.Equal(t, want[i], c.Cell, "cell %d", i)
 	}
 	assert.Equal(t, last.total, last.done)
+	return want
 }
 
 // runJob runs a job to completion through a queue and returns every
@@ -247,20 +269,11 @@ func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sweep.Cell {
 	x, y := parseAxis(t, "ttl=1s:6s:6"), parseAxis(t, "pause=0s:6s:4")
 	q := make(uiQueue, 1024)
 	r := newTradeoffRunner(q.deliver)
-	// A pair cost that makes the budget 40 seeds forces a coarse pass.
-	job, err := newTradeoffJob(base, x, y, 6, pauseAt, x, CoarseBudget.Seconds()*float64(r.workers)/40, r.workers)
-	require.NoError(t, err)
-	require.NotNil(t, job.coarse)
+	job := coarseFirst(t, r, base, x, y, pauseAt)
 	assert.Equal(t, pauseAt, job.coarse.PauseAt, "the coarse pass pauses where the map does")
 	assert.Nil(t, job.rec, "ttl × pause carries its own recovery")
 
-	ups := runJob(t, r, q, job)
-	var cells []tradeoffUpdate
-	for _, u := range ups {
-		if u.cells != nil {
-			cells = append(cells, u)
-		}
-	}
+	cells := withMaps(runJob(t, r, q, job))
 	require.GreaterOrEqual(t, len(cells), 2)
 	first := cells[0]
 	assert.Equal(t, stageRefining, first.stage)
@@ -271,15 +284,8 @@ func tradeoffMatchesSweep(t *testing.T, pauseAt string) []sweep.Cell {
 	}
 
 	last := cells[len(cells)-1]
-	want, err := (&sweep.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: pauseAt}).Run(context.Background(), 1, nil)
-	require.NoError(t, err)
-	require.Len(t, last.cells, len(want))
-	for i, c := range last.cells {
-		assert.False(t, c.Coarse)
-		assert.Equal(t, want[i], c.Cell, "cell %d", i)
-	}
+	want := assertTheSweepsMap(t, last, &sweep.Sweep{Base: base, X: x, Y: y, Seeds: 6, PauseAt: pauseAt})
 	assert.Equal(t, want[:len(x.Values)], last.recovery, "recovery along ttl is the pause-0 row")
-	assert.Equal(t, last.total, last.done)
 	assert.Equal(t, len(x.Values), last.partsDone, "refined a column at a time: each column shares its crash runs")
 	assert.True(t, last.columns)
 	assert.Contains(t, last.String(), "6×4×6 seeds done in")
