@@ -569,7 +569,7 @@ func (s *Sim) fault(i int) {
 		for _, ix := range moved {
 			s.queue.retime(ix, max(s.now, s.Nodes[id].Clock.trueAtWall(s.queue.slab[ix].local)))
 		}
-		s.trace(id, TraceFault, FaultClockJump.String(), None, f.By.D().String())
+		s.traceJump(id, f)
 	case FaultPartition:
 		p := partition{start: s.now, end: s.now + f.For.D(), group: make([]int, len(s.Nodes))}
 		p.group[s.storage] = ReachesAll

@@ -38,3 +38,14 @@ func (s *Sim) stepMonotonic(id NodeID, d time.Duration) {
 		l.last = s.queue.slab[l.ix].at - l.step
 	}
 }
+
+// traceJump traces a clock jump of node id: its size, and that the
+// monotonic clock stepped with it when it did.
+func (s *Sim) traceJump(id NodeID, f Fault) {
+	by := f.By.D().String()
+	if !f.Monotonic {
+		s.trace(id, TraceFault, FaultClockJump.String(), None, by)
+		return
+	}
+	s.traceSaid(id, TraceFault, FaultClockJump.String(), None, by+", monotonic clock too", Say("note.monotonicJump", "by", by))
+}
