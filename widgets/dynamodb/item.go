@@ -56,15 +56,35 @@ func (it *Item) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // itemModel is what the picture shows, worked out before any size is
-// known.
-type itemModel struct{ rows []widgets.ToneLine }
+// known: its rows, and for each how soon it gives way in a box too short
+// for all (0: never; the highest first).
+type itemModel struct {
+	rows  []widgets.ToneLine
+	spare []int
+}
+
+// How soon a row gives way in a short box: the item's counts first, then
+// how long ago it was written, a client's muted line, and the item's
+// version and leaseDuration (the clients' lines name the version they
+// hold or saw); the item's owner and each client's state stay.
+const (
+	keepRow = iota
+	spareVersion
+	spareClientDetail
+	spareAge
+	spareWrites
+)
 
 func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 	var m itemModel
 	if v == nil {
 		return m
 	}
-	add := func(r widgets.ToneLine) { m.rows = append(m.rows, r) }
+	addSpare := func(r widgets.ToneLine, spare int) {
+		m.rows = append(m.rows, r)
+		m.spare = append(m.spare, spare)
+	}
+	add := func(r widgets.ToneLine) { addSpare(r, keepRow) }
 	table := dynamodbsim.TableName
 	if v.Table >= 0 && v.Table < len(nodes) {
 		table = nodes[v.Table].Name
@@ -74,10 +94,10 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 		add(widgets.ToneLine{Text: i18n.T("dynamodb.item.none"), Tone: widgets.ToneMuted, Bar: -1})
 	} else {
 		add(widgets.ToneLine{Text: i18n.F("dynamodb.item.owner", "key", v.Item.Key, "owner", v.Item.Owner), Bar: -1})
-		add(widgets.ToneLine{Text: i18n.F("dynamodb.item.rvn", "rvn", v.Item.RVN, "lease", widgets.ShortTime(v.Item.Lease)), Bar: -1})
-		add(widgets.ToneLine{Text: i18n.F("dynamodb.item.age", "age", widgets.ShortTime(v.Item.Age)), Tone: widgets.ToneMuted, Bar: -1})
+		addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.item.rvn", "rvn", v.Item.RVN, "lease", widgets.ShortTime(v.Item.Lease)), Bar: -1}, spareVersion)
+		addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.item.age", "age", widgets.ShortTime(v.Item.Age)), Tone: widgets.ToneMuted, Bar: -1}, spareAge)
 	}
-	add(widgets.ToneLine{Text: i18n.F("dynamodb.item.writes", "writes", v.Writes, "refused", v.Refused), Tone: widgets.ToneMuted, Bar: -1})
+	addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.item.writes", "writes", v.Writes, "refused", v.Refused), Tone: widgets.ToneMuted, Bar: -1}, spareWrites)
 	for _, c := range v.Clients {
 		name := ""
 		if c.Node < len(nodes) {
@@ -94,9 +114,9 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 			case c.Held && c.Paused:
 				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeatPaused"), Tone: widgets.ToneDanger, Bar: -1})
 			case c.Held && c.Monitor:
-				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeatingMonitor"), Tone: widgets.ToneMuted, Bar: -1})
+				addSpare(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeatingMonitor"), Tone: widgets.ToneMuted, Bar: -1}, spareClientDetail)
 			case c.Held:
-				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeating"), Tone: widgets.ToneMuted, Bar: -1})
+				addSpare(widgets.ToneLine{Text: i18n.T("dynamodb.client.heartbeating"), Tone: widgets.ToneMuted, Bar: -1}, spareClientDetail)
 			case c.Believes:
 				add(widgets.ToneLine{Text: i18n.T("dynamodb.client.dropped"), Tone: widgets.ToneDanger, Bar: -1})
 			default:
@@ -112,11 +132,11 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 				text = i18n.F("dynamodb.client.takeOver", "client", name, "rvn", c.SeenRVN, "rate", widgets.ClockRate(c.Rate))
 			}
 			add(widgets.ToneLine{Text: text, Tone: widgets.ToneWaiting, Bar: widgets.LeaseFraction(c.Left, lease)})
-			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.givesUp", "left", widgets.ShortTime(max(c.GivesUp, 0))), Tone: widgets.ToneMuted, Bar: -1})
+			addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.client.givesUp", "left", widgets.ShortTime(max(c.GivesUp, 0))), Tone: widgets.ToneMuted, Bar: -1}, spareClientDetail)
 		case c.Waiting:
 			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.reading", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bar: -1})
 		default:
-			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1})
+			addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.client.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1}, spareClientDetail)
 		}
 	}
 	return m
@@ -136,26 +156,56 @@ const (
 // itemRefSize is the size the picture is drawn at its own sizes.
 var itemRefSize = fyne.NewSize(560, 360)
 
-// itemGeometry places the model's rows.
+// itemGeometry places the model's rows. In a box too short for all of
+// them the spare ones give way, the sparest first, and a row that would
+// still end below the box is left out: nothing is drawn over the notes
+// under the picture.
 type itemGeometry struct {
 	k      float32
-	ys     []float32 // each row's top
+	ys     []float32 // each row's top; below 0 for a row left out
 	barW   float32
-	height float32
+	height float32 // of every row: what the picture would draw in a box tall enough
 }
 
 func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
 	k := widgets.GrowScale(size, itemRefSize, widgets.MostGrowth) * widgets.TextScale(th)
 	g := itemGeometry{k: k, barW: max(size.Width-2*itemPad*k, 40)}
-	y := itemPad * k
-	for _, r := range m.rows {
-		g.ys = append(g.ys, y)
-		y += itemRowH * k
-		if r.Bar >= 0 {
-			y += itemBarH*k + itemBarGap*k
+	rowH := func(i int) float32 {
+		h := itemRowH * k
+		if m.rows[i].Bar >= 0 {
+			h += itemBarH*k + itemBarGap*k
 		}
+		return h
 	}
-	g.height = y + itemPad*k
+	shown := make([]bool, len(m.rows))
+	total := 2 * itemPad * k
+	for i := range m.rows {
+		shown[i] = true
+		total += rowH(i)
+	}
+	g.height = total
+	for total > size.Height {
+		give := -1
+		for i := range m.rows {
+			if shown[i] && m.spare[i] > keepRow && (give < 0 || m.spare[i] >= m.spare[give]) {
+				give = i
+			}
+		}
+		if give < 0 {
+			break
+		}
+		shown[give] = false
+		total -= rowH(give)
+	}
+	y := itemPad * k
+	for i := range m.rows {
+		if !shown[i] || y+rowH(i) > size.Height {
+			g.ys = append(g.ys, -1)
+			continue
+		}
+		g.ys = append(g.ys, y)
+		y += rowH(i)
+	}
 	return g
 }
 
@@ -204,6 +254,9 @@ func (r *itemRenderer) Layout(size fyne.Size) {
 	g := itemLayout(r.model, size, r.it.Theme())
 	muted := r.colors[widgets.ToneMuted]
 	for i, row := range r.model.rows {
+		if g.ys[i] < 0 {
+			continue // left out of a short box
+		}
 		widgets.PlaceToneLine(r.texts, r.bold, row, itemTextSize*g.k, fyne.NewPos(itemPad*g.k, g.ys[i]), g.barW, r.colors)
 		if row.Bar >= 0 {
 			y := g.ys[i] + itemRowH*g.k

@@ -1,6 +1,7 @@
 package dynamodb
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -87,4 +88,36 @@ func TestDynamoDBProtocolFollowsTheScenario(t *testing.T) {
 	lines = dynamodbProtocol(sc)
 	assert.NotContains(t, lines, "session monitor: 10 s without a successful heartbeat runs the callback, which stops the worker")
 	assert.Contains(t, lines, "write: after lockItem.isExpired() is false; to a storage outside DynamoDB, no token")
+}
+
+// In a box shorter than the picture (the tab at 1024×768), the item's
+// counts and age and the clients' muted lines give way first, so each
+// client's state stays; nothing is drawn below the box, over the notes.
+func TestItemKeepsToAShortBox(t *testing.T) {
+	test.NewTempApp(t)
+	it := NewItem()
+	size := fyne.NewSize(480, 130)
+	w := test.NewTempWindow(t, it)
+	w.Resize(size.AddWidthHeight(16, 16))
+	it.Resize(size)
+	it.SetSnapshot(widgettest.SnapshotAt(t, "dynamodb-paused-holder", 9700*time.Millisecond))
+	r := test.TempWidgetRenderer(t, it).(*itemRenderer)
+	require.Greater(t, itemLayout(r.model, fyne.NewSize(size.Width, 1000), it.Theme()).height, size.Height, "the whole picture needs more than the box")
+	objs := r.Objects()
+	for _, o := range objs {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
+		}
+	}
+	texts := widgettest.Texts(objs)
+	var waits, holds, counts bool
+	for _, s := range texts {
+		waits = waits || strings.HasPrefix(s, "client-2 waits: saw ")
+		holds = holds || strings.HasPrefix(s, "client-1 believes it holds it")
+		counts = counts || strings.Contains(s, "conditional writes applied")
+	}
+	assert.True(t, waits, "client-2's wait stays: %v", texts)
+	assert.True(t, holds, "client-1's hold stays: %v", texts)
+	assert.False(t, counts, "the item's counts give way: %v", texts)
+	assert.Equal(t, size.Height, it.DrawnHeight(size), "it fills the box it is short of")
 }
