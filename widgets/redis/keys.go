@@ -348,7 +348,8 @@ func keysLayout(m keysModel, size fyne.Size, th fyne.Theme) keysGeometry {
 		cw := widgets.TextWidth(c.counter, keysCounterSize*u, false)
 		cg.counterX = size.Width - cardPad*u - cw
 		cg.showClock = cg.roleX+cg.roleW+cardClockFit*u+widgets.TextWidth(c.clock, sz.caption*k, false) < size.Width-cardPad*u-cw-cardClockGap*u
-		for body := y + (cardHeadH+cardBodyGap)*u; cg.rows < len(c.keys) && body+keyRowH*u <= y+g.cardH+cardBodyGap*u; body += keyRowH * u {
+		foot := min(y+g.cardH+cardBodyGap*u, size.Height) // a row may reach into the card's foot, not below the picture
+		for body := y + (cardHeadH+cardBodyGap)*u; cg.rows < len(c.keys) && body+keyRowH*u <= foot; body += keyRowH * u {
 			cg.rows++
 		}
 		g.cards = append(g.cards, cg)
@@ -406,11 +407,25 @@ func (r *keysRenderer) draw(size fyne.Size) {
 		}
 
 		body := y + (cardHeadH+cardBodyGap)*u
+		// A card squeezed below its header and note (two servers' cards
+		// sharing a 1024×768 window's panel) raises its note into its
+		// foot, so the note ends inside the card, not over the notes
+		// under the picture; where not one of its keys' rows fits, the
+		// note says its first key and what is left of its TTL in one
+		// line, so a server holding the lock never looks empty.
+		note := card.note
+		if note == "" && cg.rows == 0 && len(card.keys) > 0 {
+			k := card.keys[0]
+			note = widgets.FitText(k.line+" · "+k.left, keysNoteSize*u, false, g.width-2*cardPad*u)
+		}
+		noteY := min(body+cardNoteY*u, y+g.cardH-fyne.MeasureText(note, keysNoteSize*u, fyne.TextStyle{}).Height-cardNoteY*u)
 		switch {
 		case card.node.Crashed:
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+cardNoteY*u), fg)
+			widgets.PlaceText(c.note, note, fyne.NewPos(cardPad*u, noteY), fg)
 		case card.note != "":
-			widgets.PlaceText(c.note, card.note, fyne.NewPos(cardPad*u, body+cardNoteY*u), muted)
+			widgets.PlaceText(c.note, note, fyne.NewPos(cardPad*u, noteY), muted)
+		case cg.rows == 0 && len(card.keys) > 0:
+			widgets.PlaceText(c.note, note, fyne.NewPos(cardPad*u, noteY), fg)
 		default:
 			c.note.Hide()
 			for _, row := range card.keys[:cg.rows] {

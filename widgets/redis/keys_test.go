@@ -1,6 +1,7 @@
 package redis
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -237,4 +238,32 @@ func TestKeysGrowWithTheThemesText(t *testing.T) {
 func TestRedisKeysDrawnHeight(t *testing.T) {
 	widgettest.AssertDrawnHeight(t, "redis-gc-pause", 30*time.Second, NewKeys(), 600)
 	widgettest.AssertDrawnHeight(t, "redis-failover", 3*time.Second, NewKeys(), 600)
+}
+
+// Two servers' cards sharing a short box (the tab at 1024×768 with a
+// replica) have no room for a key's row: a card holding the lock says its
+// key and what is left of its TTL in one line instead of looking empty,
+// and a down server's note stays inside its card; nothing ends below the
+// box.
+func TestSqueezedCardsSayTheirKeyInOneLine(t *testing.T) {
+	test.NewTempApp(t)
+	k := NewKeys()
+	size := fyne.NewSize(480, 95)
+	w := test.NewTempWindow(t, k)
+	w.Resize(size.AddWidthHeight(16, 16))
+	k.Resize(size)
+	k.SetSnapshot(widgettest.SnapshotAt(t, "redis-renewal-never-rescheduled", 24500*time.Millisecond))
+	objs := test.TempWidgetRenderer(t, k).Objects()
+	for _, o := range objs {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
+		}
+	}
+	texts := widgettest.Texts(objs)
+	assert.Contains(t, texts, "down: the keys it held in memory are gone")
+	found := false
+	for _, s := range texts {
+		found = found || strings.HasPrefix(s, `lock = "`) && strings.Contains(s, "owner client-1 · 15.") && strings.HasSuffix(s, "of 30.000 s left")
+	}
+	assert.True(t, found, "redis-2's key in one line: %v", texts)
 }
