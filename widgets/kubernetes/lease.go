@@ -204,13 +204,14 @@ func (g leaseGeometry) shows(y float32, r widgets.ToneLine) bool {
 	return end <= g.bottom
 }
 
-// cardShown is the card's size with the lines the box shows.
+// cardShown is the card's size with the lines the box shows, its foot
+// cut where the box ends.
 func (g leaseGeometry) cardShown(m leaseModel) fyne.Size {
 	h := g.cardSize.Height
 	for i := len(m.object) - 1; i >= 0 && !g.shows(g.objY[i], m.object[i]); i-- {
 		h -= leaseRowH * g.k
 	}
-	return fyne.NewSize(g.cardSize.Width, max(h, 0))
+	return fyne.NewSize(g.cardSize.Width, max(min(h, g.bottom-g.card.Y), 0))
 }
 
 // DrawnHeight implements designtab.Drawn.
