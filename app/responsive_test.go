@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -357,9 +358,10 @@ func TestSplitGivesTheLanesRoom(t *testing.T) {
 // time axis and the verdict on screen: zk-happy-path's five lanes were 12
 // points high under a toolbar of four rows and an empty row for badges.
 // The state picture has half the width (Redlock's five masters' columns
-// were 30 points wide).
+// were 30 points wide), and keeps to its box (statePictureKeepsToItsBox).
 func TestEveryPresetsLanesAreReadableAt1024(t *testing.T) {
 	w := layoutWindow(t)
+	quietMaps(w)
 	size := fyne.NewSize(1008, 676)
 	for _, l := range i18n.Langs {
 		w.SetLanguage(l)
@@ -377,6 +379,30 @@ func TestEveryPresetsLanesAreReadableAt1024(t *testing.T) {
 			assert.GreaterOrEqual(t, v.pics.State.Size().Width, float32(480), "%s: the state picture has room for five masters' columns", name)
 			m := v.pics.Metrics
 			assert.LessOrEqual(t, d.AbsolutePositionForObject(m).Y+m.Size().Height, size.Height, "%s: the verdict is on screen", name)
+			statePictureKeepsToItsBox(t, v, name)
+		}
+	}
+}
+
+// statePictureKeepsToItsBox holds the tab's state picture, at the start,
+// middle and end of its run, to the box the tab gives it: a line it has no
+// room for is left out, never drawn over the notes or the caption under it
+// (DynamoDB's item did, until it let its spare lines give way; so did a
+// squeezed Redis card's note and the Kubernetes Lease card's foot).
+func statePictureKeepsToItsBox(t *testing.T, v *tabView, name string) {
+	t.Helper()
+	pic, ok := v.pics.State.(fyne.Widget)
+	require.True(t, ok, "%s: the state picture is a widget", name)
+	for q := range time.Duration(3) {
+		at := v.ctl.End() * q / 2
+		v.ctl.Seek(at)
+		v.show()
+		box := pic.Size()
+		for _, o := range test.WidgetRenderer(pic).Objects() {
+			if o.Visible() {
+				assert.LessOrEqual(t, o.Position().Y+o.Size().Height, box.Height+0.5,
+					"%s at %v: a %T ends below the picture's %v-point box", name, at, o, box.Height)
+			}
 		}
 	}
 }
