@@ -1,8 +1,10 @@
 package widgets
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -66,3 +68,54 @@ func LeaseFraction(left, whole time.Duration) float32 {
 
 // ClockRate is a clock's rate error as a signed percentage: "+40 %".
 func ClockRate(r float64) string { return fmt.Sprintf("%+.0f %%", r*100) }
+
+// WholeLines is how many of a column's lines a box shows, in whole groups
+// (each client's lines, owner[i] naming line i's group, the groups one
+// after another): all when the tops plus heights fit above bottom, else
+// the most groups whose lines fit with one more line (of moreH) under
+// them to say how many groups were left out (more), at moreY. A picture
+// of a crowd so names the clients it leaves out, rather than cutting one
+// in two or dropping them unsaid.
+func WholeLines(tops, heights []float32, owner []int, bottom, moreH float32) (shown, more int, moreY float32) {
+	n := len(tops)
+	if n == 0 || tops[n-1]+heights[n-1] <= bottom {
+		return n, 0, 0
+	}
+	groups := 0
+	for i := range owner {
+		if i == 0 || owner[i] != owner[i-1] {
+			groups++
+		}
+	}
+	// Try cutting before each group's first line, from the last group back.
+	for cut := n - 1; cut >= 0; cut-- {
+		if cut > 0 && owner[cut] == owner[cut-1] {
+			continue
+		}
+		if tops[cut]+moreH <= bottom {
+			kept := 0
+			for i := 0; i < cut; i++ {
+				if i == 0 || owner[i] != owner[i-1] {
+					kept++
+				}
+			}
+			return cut, groups - kept, tops[cut]
+		}
+	}
+	return 0, groups, tops[0]
+}
+
+// Ranked is xs in the order a picture of a crowd lists them: by rank (the
+// lowest first: those holding the lock), those of rank waiting by how
+// soon they take over (left), the rest in their own order. WholeLines
+// then keeps the first and counts the rest.
+func Ranked[T any](xs []T, rank func(T) int, waiting int, left func(T) time.Duration) []T {
+	out := slices.Clone(xs)
+	slices.SortStableFunc(out, func(a, b T) int {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 || rank(a) != waiting {
+			return c
+		}
+		return cmp.Compare(left(a), left(b))
+	})
+	return out
+}

@@ -1,6 +1,8 @@
 package dynamodb
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
@@ -61,6 +63,7 @@ func (it *Item) CreateRenderer() fyne.WidgetRenderer {
 type itemModel struct {
 	rows  []widgets.ToneLine
 	spare []int
+	owner []int // each row's client, in the order shown; -1 for the item's rows
 }
 
 // How soon a row gives way in a short box: the item's counts first, then
@@ -80,9 +83,11 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 	if v == nil {
 		return m
 	}
+	who := -1
 	addSpare := func(r widgets.ToneLine, spare int) {
 		m.rows = append(m.rows, r)
 		m.spare = append(m.spare, spare)
+		m.owner = append(m.owner, who)
 	}
 	add := func(r widgets.ToneLine) { addSpare(r, keepRow) }
 	table := dynamodbsim.TableName
@@ -98,7 +103,12 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 		addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.item.age", "age", widgets.ShortTime(v.Item.Age)), Tone: widgets.ToneMuted, Bar: -1}, spareAge)
 	}
 	addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.item.writes", "writes", v.Writes, "refused", v.Refused), Tone: widgets.ToneMuted, Bar: -1}, spareWrites)
-	for _, c := range v.Clients {
+	// Those who believe they hold it first, then the waiters, the nearest
+	// to a takeover first: a short box (a crowd of clients) keeps the
+	// holders, and says how many it leaves out.
+	order := widgets.Ranked(v.Clients, clientRank, rankSeen, func(c dynamodbsim.ClientView) time.Duration { return c.Left })
+	for i, c := range order {
+		who = i
 		name := ""
 		if c.Node < len(nodes) {
 			name = nodes[c.Node].Name
@@ -136,10 +146,31 @@ func buildItemModel(v *dynamodbsim.View, nodes []sim.NodeView) itemModel {
 		case c.Waiting:
 			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.reading", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bar: -1})
 		default:
-			addSpare(widgets.ToneLine{Text: i18n.F("dynamodb.client.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1}, spareClientDetail)
+			add(widgets.ToneLine{Text: i18n.F("dynamodb.client.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1})
 		}
 	}
 	return m
+}
+
+// The order of the clients' rows (clientRank).
+const (
+	rankHolding = iota
+	rankSeen
+	rankReading
+	rankIdle
+)
+
+// clientRank is where a client's rows go in the picture.
+func clientRank(c dynamodbsim.ClientView) int {
+	switch {
+	case c.Believes || c.RVN != "":
+		return rankHolding
+	case c.Waiting && c.Seen:
+		return rankSeen
+	case c.Waiting:
+		return rankReading
+	}
+	return rankIdle
 }
 
 // Lengths of the picture, in points at widgets.BaseTextSize (times k).
@@ -165,6 +196,10 @@ type itemGeometry struct {
 	ys     []float32 // each row's top; below 0 for a row left out
 	barW   float32
 	height float32 // of every row: what the picture would draw in a box tall enough
+	// more is how many clients the box leaves out, in whole clients, said
+	// on a line at moreY (widgets.WholeLines).
+	more  int
+	moreY float32
 }
 
 func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
@@ -198,14 +233,26 @@ func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
 		total -= rowH(give)
 	}
 	y := itemPad * k
+	var tops, heights []float32
+	var owner, rows []int // the clients' rows shown, and whose each is
 	for i := range m.rows {
-		if !shown[i] || y+rowH(i) > size.Height {
-			g.ys = append(g.ys, -1)
-			continue
+		g.ys = append(g.ys, -1)
+		switch {
+		case !shown[i]:
+		case m.owner[i] >= 0:
+			tops, heights = append(tops, y), append(heights, rowH(i))
+			owner, rows = append(owner, m.owner[i]), append(rows, i)
+			y += rowH(i)
+		case y+rowH(i) <= size.Height:
+			g.ys[i] = y
+			y += rowH(i)
 		}
-		g.ys = append(g.ys, y)
-		y += rowH(i)
 	}
+	n, more, moreY := widgets.WholeLines(tops, heights, owner, size.Height, itemRowH*k)
+	for j := range n {
+		g.ys[rows[j]] = tops[j]
+	}
+	g.more, g.moreY = more, moreY
 	return g
 }
 
@@ -253,6 +300,10 @@ func (r *itemRenderer) Layout(size fyne.Size) {
 	r.pools.Reset()
 	g := itemLayout(r.model, size, r.it.Theme())
 	muted := r.colors[widgets.ToneMuted]
+	if g.more > 0 && g.moreY+itemRowH*g.k <= size.Height {
+		more := widgets.ToneLine{Text: i18n.F("dynamodb.client.more", "n", g.more), Tone: widgets.ToneMuted, Bar: -1}
+		widgets.PlaceToneLine(r.texts, r.bold, more, itemTextSize*g.k, fyne.NewPos(itemPad*g.k, g.moreY), g.barW, r.colors)
+	}
 	for i, row := range r.model.rows {
 		if g.ys[i] < 0 {
 			continue // left out of a short box

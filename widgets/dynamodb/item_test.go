@@ -1,6 +1,7 @@
 package dynamodb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -95,21 +96,13 @@ func TestDynamoDBProtocolFollowsTheScenario(t *testing.T) {
 // client's state stays; nothing is drawn below the box, over the notes.
 func TestItemKeepsToAShortBox(t *testing.T) {
 	test.NewTempApp(t)
-	it := NewItem()
 	size := fyne.NewSize(480, 130)
-	w := test.NewTempWindow(t, it)
-	w.Resize(size.AddWidthHeight(16, 16))
-	it.Resize(size)
-	it.SetSnapshot(widgettest.SnapshotAt(t, "dynamodb-paused-holder", 9700*time.Millisecond))
-	r := test.TempWidgetRenderer(t, it).(*itemRenderer)
-	require.Greater(t, itemLayout(r.model, fyne.NewSize(size.Width, 1000), it.Theme()).height, size.Height, "the whole picture needs more than the box")
-	objs := r.Objects()
-	for _, o := range objs {
-		if o.Visible() {
-			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
-		}
-	}
-	texts := widgettest.Texts(objs)
+	snap := widgettest.SnapshotAt(t, "dynamodb-paused-holder", 9700*time.Millisecond)
+	m := buildItemModel(dynamodbsim.ViewOf(snap), snap.Nodes)
+	require.Greater(t, itemLayout(m, fyne.NewSize(size.Width, 1000), test.Theme()).height, size.Height, "the whole picture needs more than the box")
+	it := NewItem()
+	texts := widgettest.InShortBox(t, it, size, snap)
+	assert.Equal(t, size.Height, it.DrawnHeight(size), "it fills the box it is short of")
 	var waits, holds, counts bool
 	for _, s := range texts {
 		waits = waits || strings.HasPrefix(s, "client-2 waits: saw ")
@@ -119,5 +112,20 @@ func TestItemKeepsToAShortBox(t *testing.T) {
 	assert.True(t, waits, "client-2's wait stays: %v", texts)
 	assert.True(t, holds, "client-1's hold stays: %v", texts)
 	assert.False(t, counts, "the item's counts give way: %v", texts)
-	assert.Equal(t, size.Height, it.DrawnHeight(size), "it fills the box it is short of")
+}
+
+// Ten clients in a short box: the holder comes first, then the waiter
+// nearest to a takeover, and a line says how many clients are left out.
+func TestItemNamesTheHolderOfACrowd(t *testing.T) {
+	snap := widgettest.CrowdSnapshotAt(t, "dynamodb-happy-path", 10, 5*time.Second)
+	texts := widgettest.InShortBox(t, NewItem(), fyne.NewSize(480, 130), snap)
+	var holds bool
+	for _, s := range texts {
+		holds = holds || strings.HasPrefix(s, "client-3 believes it holds it")
+	}
+	assert.True(t, holds, "the holder is drawn: %v", texts)
+	// The holder's and one waiter's lines are drawn; the view's other
+	// clients are counted.
+	left := len(dynamodbsim.ViewOf(snap).Clients) - 2
+	assert.Contains(t, texts, fmt.Sprintf("… and %d more clients, not drawn: give the picture more room", left))
 }

@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"image/color"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -63,6 +64,7 @@ func (l *Lease) CreateRenderer() fyne.WidgetRenderer {
 type leaseModel struct {
 	object     []widgets.ToneLine
 	candidates []widgets.ToneLine
+	owner      []int // each candidate line's candidate, in the order shown
 }
 
 // holder is a holderIdentity as the picture writes it.
@@ -97,8 +99,17 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 		obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.acquire", "at", widgets.FormatTime(l.AcquireTime)), Bar: -1})
 	}
 	obj(widgets.ToneLine{Text: i18n.F("kubernetes.lease.writes", "writes", v.Writes, "conflicts", v.Conflicts), Tone: widgets.ToneMuted, Bar: -1})
-	cand := func(r widgets.ToneLine) { m.candidates = append(m.candidates, r) }
-	for _, c := range v.Candidates {
+	who := 0
+	cand := func(r widgets.ToneLine) {
+		m.candidates = append(m.candidates, r)
+		m.owner = append(m.owner, who)
+	}
+	// Those who lead first, then those told they lost it, then the
+	// waiters, the nearest to a takeover first: a short box (a crowd of
+	// candidates) keeps the leaders, and says how many it leaves out.
+	order := widgets.Ranked(v.Candidates, candidateRank, rankWaiting, func(c kubernetessim.CandidateView) time.Duration { return c.Left })
+	for i, c := range order {
+		who = i
 		name := ""
 		if c.Node < len(nodes) {
 			name = nodes[c.Node].Name
@@ -134,6 +145,30 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 	return m
 }
 
+// The order of the candidates' lines (candidateRank).
+const (
+	rankLeading = iota
+	rankTold
+	rankWaiting
+	rankUnseen
+	rankIdle
+)
+
+// candidateRank is where a candidate's lines go in the column.
+func candidateRank(c kubernetessim.CandidateView) int {
+	switch {
+	case c.Leading:
+		return rankLeading
+	case c.Told:
+		return rankTold
+	case c.Idle:
+		return rankIdle
+	case !c.Observed:
+		return rankUnseen
+	}
+	return rankWaiting
+}
+
 // Lengths of the picture, in points at widgets.BaseTextSize (times k).
 const (
 	leaseTextSize = 12.5
@@ -155,15 +190,20 @@ var leaseRefSize = fyne.NewSize(640, 300)
 // end below the box (bottom) is left out, and the card ends with the
 // last line shown.
 type leaseGeometry struct {
-	bottom       float32
-	k            float32
-	card         fyne.Position // the card's top left
-	cardSize     fyne.Size
-	objY         []float32
-	colX, colW   float32
-	candY        []float32
-	height       float32
-	textW, cardT float32
+	bottom     float32
+	k          float32
+	card       fyne.Position // the card's top left
+	cardSize   fyne.Size
+	objY       []float32
+	colX, colW float32
+	candY      []float32
+	// candShown is how many candidate lines the box shows, in whole
+	// candidates; more is how many candidates it leaves out, said on a
+	// line at moreY (widgets.WholeLines).
+	candShown, more int
+	moreY           float32
+	height          float32
+	textW, cardT    float32
 }
 
 func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
@@ -184,13 +224,17 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 		g.colX, y = pad, g.cardSize.Height+2*pad
 	}
 	g.colW = max(size.Width-g.colX-pad, 40)
+	var heights []float32
 	for _, r := range m.candidates {
 		g.candY = append(g.candY, y)
-		y += leaseRowH * k
+		h := leaseRowH * k
 		if r.Bar >= 0 {
-			y += leaseBarH*k + leaseBarGap*k
+			h += leaseBarH*k + leaseBarGap*k
 		}
+		heights = append(heights, h)
+		y += h
 	}
+	g.candShown, g.more, g.moreY = widgets.WholeLines(g.candY, heights, m.owner, size.Height, leaseRowH*k)
 	g.height = max(y, g.cardSize.Height+pad) + pad
 	return g
 }
@@ -267,7 +311,7 @@ func (r *leaseRenderer) Layout(size fyne.Size) {
 				widgets.PlaceToneLine(r.texts, r.bold, row, leaseTextSize*g.k, fyne.NewPos(g.card.X+pad, g.objY[i]), g.cardT, r.colors)
 			}
 		}
-		for i, row := range r.model.candidates {
+		for i, row := range r.model.candidates[:g.candShown] {
 			if !g.shows(g.candY[i], row) {
 				continue
 			}
@@ -277,6 +321,9 @@ func (r *leaseRenderer) Layout(size fyne.Size) {
 				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW, leaseBarH*g.k), r.colors[widgets.ToneMuted])
 				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW*row.Bar, leaseBarH*g.k), r.colors[row.Tone])
 			}
+		}
+		if more := (widgets.ToneLine{Text: i18n.F("kubernetes.cand.more", "n", g.more), Tone: widgets.ToneMuted, Bar: -1}); g.more > 0 && g.shows(g.moreY, more) {
+			widgets.PlaceToneLine(r.texts, r.bold, more, leaseTextSize*g.k, fyne.NewPos(g.colX, g.moreY), g.colW, r.colors)
 		}
 	}
 	if objs := r.pools.Finish(); objs != nil {

@@ -147,18 +147,20 @@ func TestLeaseGrowsWithTheText(t *testing.T) {
 // In a box shorter than the picture, the lines that would end below it
 // are left out, the holder's first: nothing is drawn over the notes.
 func TestLeaseKeepsToAShortBox(t *testing.T) {
-	test.NewTempApp(t)
-	l := NewLease()
-	size := fyne.NewSize(480, 110)
-	w := test.NewTempWindow(t, l)
-	w.Resize(size.AddWidthHeight(16, 16))
-	l.Resize(size)
-	l.SetSnapshot(widgettest.SnapshotAt(t, "k8s-paused-leader", 32*time.Second))
-	objs := test.TempWidgetRenderer(t, l).Objects()
-	for _, o := range objs {
-		if o.Visible() {
-			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
-		}
+	texts := widgettest.InShortBox(t, NewLease(), fyne.NewSize(480, 110), widgettest.SnapshotAt(t, "k8s-paused-leader", 32*time.Second))
+	assert.Contains(t, texts, "holderIdentity client-2")
+}
+
+// Ten candidates in a short box: those who lead come first, so both
+// leaders of the paused-leader story are drawn, and a line says how many
+// candidates are left out.
+func TestLeaseNamesTheLeadersOfACrowd(t *testing.T) {
+	texts := widgettest.InShortBox(t, NewLease(), fyne.NewSize(480, 130), widgettest.CrowdSnapshotAt(t, "k8s-paused-leader", 10, 25*time.Second))
+	assert.Contains(t, texts, "client-1 leads (its clock, rate +0 %)")
+	assert.Contains(t, texts, "client-8 leads (its clock, rate +0 %)")
+	more := false
+	for _, s := range texts {
+		more = more || strings.HasPrefix(s, "… and 8 more candidates") // of ten: the two leaders are drawn
 	}
-	assert.Contains(t, widgettest.Texts(objs), "holderIdentity client-2")
+	assert.True(t, more, "the candidates left out are counted: %v", texts)
 }

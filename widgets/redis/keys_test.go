@@ -246,20 +246,7 @@ func TestRedisKeysDrawnHeight(t *testing.T) {
 // and a down server's note stays inside its card; nothing ends below the
 // box.
 func TestSqueezedCardsSayTheirKeyInOneLine(t *testing.T) {
-	test.NewTempApp(t)
-	k := NewKeys()
-	size := fyne.NewSize(480, 95)
-	w := test.NewTempWindow(t, k)
-	w.Resize(size.AddWidthHeight(16, 16))
-	k.Resize(size)
-	k.SetSnapshot(widgettest.SnapshotAt(t, "redis-renewal-never-rescheduled", 24500*time.Millisecond))
-	objs := test.TempWidgetRenderer(t, k).Objects()
-	for _, o := range objs {
-		if o.Visible() {
-			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
-		}
-	}
-	texts := widgettest.Texts(objs)
+	texts := widgettest.InShortBox(t, NewKeys(), fyne.NewSize(480, 95), widgettest.SnapshotAt(t, "redis-renewal-never-rescheduled", 24500*time.Millisecond))
 	assert.Contains(t, texts, "down: the keys it held in memory are gone")
 	found := false
 	for _, s := range texts {

@@ -41,6 +41,38 @@ func SnapshotAt(t testing.TB, preset string, at time.Duration) *sim.Snapshot {
 	return RecordPreset(t, preset).At(at)
 }
 
+// CrowdSnapshotAt is a bundled preset's snapshot at instant at, the run
+// made with clients clients: a crowd for a picture's short box.
+func CrowdSnapshotAt(t testing.TB, preset string, clients int, at time.Duration) *sim.Snapshot {
+	t.Helper()
+	sc, err := simtest.Load(preset)
+	require.NoError(t, err)
+	sc.Clients = clients
+	rec, err := sim.Record(sc)
+	require.NoError(t, err)
+	t.Cleanup(func() { rec.Close() })
+	return rec.At(at)
+}
+
+// InShortBox draws snap in pic in a box of size, checks that nothing it
+// draws ends below the box (over the notes under a state picture), and
+// returns the texts it shows.
+func InShortBox(t *testing.T, pic Picture, size fyne.Size, snap *sim.Snapshot) []string {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, pic)
+	w.Resize(size.AddWidthHeight(16, 16))
+	pic.Resize(size)
+	pic.SetSnapshot(snap)
+	objs := test.TempWidgetRenderer(t, pic).Objects()
+	for _, o := range objs {
+		if o.Visible() {
+			assert.LessOrEqual(t, o.Position().Y+o.Size().Height, size.Height+0.5, "%T", o)
+		}
+	}
+	return Texts(objs)
+}
+
 // Texts lists the visible texts among a renderer's objects.
 func Texts(objs []fyne.CanvasObject) []string {
 	var out []string
