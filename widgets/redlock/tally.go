@@ -394,7 +394,8 @@ type tallyColors struct {
 // draw places the tally's objects where its geometry in size says.
 func (r *tallyRenderer) draw(size fyne.Size) {
 	view, c := r.v.view, r.colors
-	g, ok := tallyLayout(view.Attempts, len(view.Masters), size, c.th)
+	atts := shownOrder(view.Attempts, len(view.Masters), size, c.th)
+	g, ok := tallyLayout(atts, len(view.Masters), size, c.th)
 	if !ok {
 		return
 	}
@@ -402,10 +403,10 @@ func (r *tallyRenderer) draw(size fyne.Size) {
 	f := tallyFrame{view: view, nodes: r.v.nodes, at: r.v.at, width: r.v.Size().Width, g: g, text: r.text, caption: r.caption, c: c}
 	r.placeHeads(f.heads())
 	for i, y := range g.ys {
-		r.placeAttempt(f.attempt(view.Attempts[i], y, g.full[i]))
+		r.placeAttempt(f.attempt(atts[i], y, g.full[i]))
 	}
 	if g.more > 0 {
-		widgets.PlaceText(r.label(), leftOutLine(view.Attempts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, r.caption*g.grow), fyne.NewPos(0, g.moreY), c.muted)
+		widgets.PlaceText(r.label(), leftOutLine(atts[len(g.ys):], len(view.Masters), view.Quorum, size.Width, r.caption*g.grow), fyne.NewPos(0, g.moreY), c.muted)
 	}
 	if g.legend {
 		r.drawLegend(g.end, size, c)

@@ -3,6 +3,7 @@ package redlock
 import (
 	"fyne.io/fyne/v2"
 	"slices"
+	"time"
 
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
@@ -221,6 +222,18 @@ func tallyColumns(width float32, n int, k float32) (nameW, colW float32) {
 		cols = width - nameW - right
 	}
 	return nameW, cols / float32(n)
+}
+
+// shownOrder is the attempts in the order the tally draws their rows: as
+// the clients come where every row fits, else by blockRank, so a short box
+// (a crowd at 1024×768) keeps the holder's row and the voters', and its
+// last line names the rest, where the clients' own order had left the
+// holder out.
+func shownOrder(atts []redlocksim.Attempt, n int, size fyne.Size, th fyne.Theme) []redlocksim.Attempt {
+	if g, ok := tallyLayout(atts, n, size, th); !ok || g.more == 0 {
+		return atts
+	}
+	return widgets.Ranked(atts, blockRank, -1, func(redlocksim.Attempt) time.Duration { return 0 })
 }
 
 // urgentFull counts the attempts given a full block whose client holds,

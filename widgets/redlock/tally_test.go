@@ -575,3 +575,14 @@ func TestVoteTallyDrawnHeight(t *testing.T) {
 	widgettest.AssertDrawnHeight(t, "redlock-happy-path", 2*time.Second, NewVoteTally(), 680)
 	widgettest.AssertDrawnHeight(t, "redlock-clock-jump", 20*time.Second, NewVoteTally(), 680)
 }
+
+// Ten clients in a short box: the rows go by how much the reader needs
+// them, so the holder's is drawn, and the line under it counts the rest;
+// in the clients' own order client-1's released row took the one row.
+func TestTallyKeepsTheHolderOfACrowd(t *testing.T) {
+	texts := widgettest.InShortBox(t, NewVoteTally(), fyne.NewSize(500, 110), widgettest.CrowdSnapshotAt(t, "redlock-happy-path", 10, 3*time.Second))
+	assert.Contains(t, texts, "client-3")
+	assert.Contains(t, texts, "holding")
+	assert.Contains(t, texts, "… and 9 more clients")
+	assert.NotContains(t, texts, "client-1")
+}
