@@ -46,6 +46,37 @@ type ToneLine struct {
 	Bar  float32
 }
 
+// The lengths of a ToneLine, in points at BaseTextSize (times a picture's
+// scale k).
+const (
+	ToneTextSize = 12.5 // its words
+	ToneRowH     = 19   // its row of words
+	ToneBarH     = 8    // its bar, under the row
+	ToneBarGap   = 5    // under the bar
+)
+
+// Height is l's height at scale k: its row, and its bar with the gap
+// under it.
+func (l ToneLine) Height(k float32) float32 {
+	h := ToneRowH * k
+	if l.Bar >= 0 {
+		h += ToneBarH*k + ToneBarGap*k
+	}
+	return h
+}
+
+// PlaceToneRow places l at pos, w wide, at scale k: its words
+// (PlaceToneLine) and, when it has one, its bar under them, the track
+// muted and what is still to run in its tone.
+func PlaceToneRow(texts, bold *Pool[*canvas.Text], rects *Pool[*canvas.Rectangle], l ToneLine, k float32, pos fyne.Position, w float32, c Tones) {
+	PlaceToneLine(texts, bold, l, ToneTextSize*k, pos, w, c)
+	if l.Bar >= 0 {
+		y := pos.Y + ToneRowH*k
+		PlaceRect(rects.Next(), fyne.NewPos(pos.X, y), fyne.NewSize(w, ToneBarH*k), c[ToneMuted])
+		PlaceRect(rects.Next(), fyne.NewPos(pos.X, y), fyne.NewSize(w*l.Bar, ToneBarH*k), c[l.Tone])
+	}
+}
+
 // PlaceToneLine places l's words, from texts or (bold) from bold, at pos
 // in text size size, cut to width w with an ellipsis, in its tone.
 func PlaceToneLine(texts, bold *Pool[*canvas.Text], l ToneLine, size float32, pos fyne.Position, w float32, c Tones) {

@@ -49,7 +49,7 @@ func (it *Item) SetSnapshot(s *sim.Snapshot) {
 
 // CreateRenderer implements fyne.Widget.
 func (it *Item) CreateRenderer() fyne.WidgetRenderer {
-	r := &itemRenderer{it: it, texts: widgets.NewTextPool(itemTextSize, false), bold: widgets.NewTextPool(itemTextSize, true),
+	r := &itemRenderer{it: it, texts: widgets.NewTextPool(widgets.ToneTextSize, false), bold: widgets.NewTextPool(widgets.ToneTextSize, true),
 		rects: widgets.NewRectPool()}
 	r.pools = widgets.Pools{r.rects, r.texts, r.bold}
 	it.renderer = r
@@ -175,13 +175,9 @@ func clientRank(c dynamodbsim.ClientView) int {
 
 // Lengths of the picture, in points at widgets.BaseTextSize (times k).
 const (
-	itemTextSize = 12.5
-	itemRowH     = 19
-	itemBarH     = 8
-	itemBarGap   = 5
-	itemPad      = 8
-	itemMinW     = 300
-	itemMinH     = 120
+	itemPad  = 8
+	itemMinW = 300
+	itemMinH = 120
 )
 
 // itemRefSize is the size the picture is drawn at its own sizes.
@@ -205,13 +201,7 @@ type itemGeometry struct {
 func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
 	k := widgets.GrowScale(size, itemRefSize, widgets.MostGrowth) * widgets.TextScale(th)
 	g := itemGeometry{k: k, barW: max(size.Width-2*itemPad*k, 40)}
-	rowH := func(i int) float32 {
-		h := itemRowH * k
-		if m.rows[i].Bar >= 0 {
-			h += itemBarH*k + itemBarGap*k
-		}
-		return h
-	}
+	rowH := func(i int) float32 { return m.rows[i].Height(k) }
 	shown := make([]bool, len(m.rows))
 	total := 2 * itemPad * k
 	for i := range m.rows {
@@ -248,7 +238,7 @@ func itemLayout(m itemModel, size fyne.Size, th fyne.Theme) itemGeometry {
 			y += rowH(i)
 		}
 	}
-	n, more, moreY := widgets.WholeLines(tops, heights, owner, size.Height, itemRowH*k)
+	n, more, moreY := widgets.WholeLines(tops, heights, owner, size.Height, widgets.ToneRowH*k)
 	for j := range n {
 		g.ys[rows[j]] = tops[j]
 	}
@@ -299,21 +289,15 @@ func (r *itemRenderer) Refresh() {
 func (r *itemRenderer) Layout(size fyne.Size) {
 	r.pools.Reset()
 	g := itemLayout(r.model, size, r.it.Theme())
-	muted := r.colors[widgets.ToneMuted]
-	if g.more > 0 && g.moreY+itemRowH*g.k <= size.Height {
+	if g.more > 0 && g.moreY+widgets.ToneRowH*g.k <= size.Height {
 		more := widgets.ToneLine{Text: i18n.F("dynamodb.client.more", "n", g.more), Tone: widgets.ToneMuted, Bar: -1}
-		widgets.PlaceToneLine(r.texts, r.bold, more, itemTextSize*g.k, fyne.NewPos(itemPad*g.k, g.moreY), g.barW, r.colors)
+		widgets.PlaceToneRow(r.texts, r.bold, r.rects, more, g.k, fyne.NewPos(itemPad*g.k, g.moreY), g.barW, r.colors)
 	}
 	for i, row := range r.model.rows {
 		if g.ys[i] < 0 {
 			continue // left out of a short box
 		}
-		widgets.PlaceToneLine(r.texts, r.bold, row, itemTextSize*g.k, fyne.NewPos(itemPad*g.k, g.ys[i]), g.barW, r.colors)
-		if row.Bar >= 0 {
-			y := g.ys[i] + itemRowH*g.k
-			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW, itemBarH*g.k), muted)
-			widgets.PlaceRect(r.rects.Next(), fyne.NewPos(itemPad*g.k, y), fyne.NewSize(g.barW*row.Bar, itemBarH*g.k), r.colors[row.Tone])
-		}
+		widgets.PlaceToneRow(r.texts, r.bold, r.rects, row, g.k, fyne.NewPos(itemPad*g.k, g.ys[i]), g.barW, r.colors)
 	}
 	if objs := r.pools.Finish(); objs != nil {
 		r.objects = objs

@@ -51,7 +51,7 @@ func (l *Lease) SetSnapshot(s *sim.Snapshot) {
 
 // CreateRenderer implements fyne.Widget.
 func (l *Lease) CreateRenderer() fyne.WidgetRenderer {
-	r := &leaseRenderer{l: l, texts: widgets.NewTextPool(leaseTextSize, false), bold: widgets.NewTextPool(leaseTextSize, true),
+	r := &leaseRenderer{l: l, texts: widgets.NewTextPool(widgets.ToneTextSize, false), bold: widgets.NewTextPool(widgets.ToneTextSize, true),
 		rects: widgets.NewRectPool()}
 	r.pools = widgets.Pools{r.rects, r.texts, r.bold}
 	l.renderer = r
@@ -171,15 +171,11 @@ func candidateRank(c kubernetessim.CandidateView) int {
 
 // Lengths of the picture, in points at widgets.BaseTextSize (times k).
 const (
-	leaseTextSize = 12.5
-	leaseRowH     = 19
-	leaseBarH     = 8
-	leaseBarGap   = 5
-	leasePad      = 8
-	leaseCardW    = 250 // the object's card, at most
-	leaseColW     = 170 // the candidates' column beside it, at least
-	leaseMinW     = 320
-	leaseMinH     = 100
+	leasePad   = 8
+	leaseCardW = 250 // the object's card, at most
+	leaseColW  = 170 // the candidates' column beside it, at least
+	leaseMinW  = 320
+	leaseMinH  = 100
 )
 
 // leaseRefSize is the size the picture is drawn at its own sizes.
@@ -210,11 +206,11 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	k := widgets.GrowScale(size, leaseRefSize, widgets.MostGrowth) * widgets.TextScale(th)
 	pad := leasePad * k
 	g := leaseGeometry{k: k, card: fyne.NewPos(pad, pad), bottom: size.Height}
-	g.cardSize = fyne.NewSize(min(leaseCardW*k, 0.45*size.Width, size.Width-2*pad), float32(len(m.object))*leaseRowH*k+2*pad)
+	g.cardSize = fyne.NewSize(min(leaseCardW*k, 0.45*size.Width, size.Width-2*pad), float32(len(m.object))*widgets.ToneRowH*k+2*pad)
 	y := pad + pad
 	for range m.object {
 		g.objY = append(g.objY, y)
-		y += leaseRowH * k
+		y += widgets.ToneRowH * k
 	}
 	g.cardT = g.cardSize.Width - 2*pad
 	side := size.Width-g.cardSize.Width-3*pad >= leaseColW*k
@@ -227,23 +223,19 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	var heights []float32
 	for _, r := range m.candidates {
 		g.candY = append(g.candY, y)
-		h := leaseRowH * k
-		if r.Bar >= 0 {
-			h += leaseBarH*k + leaseBarGap*k
-		}
-		heights = append(heights, h)
-		y += h
+		heights = append(heights, r.Height(k))
+		y += r.Height(k)
 	}
-	g.candShown, g.more, g.moreY = widgets.WholeLines(g.candY, heights, m.owner, size.Height, leaseRowH*k)
+	g.candShown, g.more, g.moreY = widgets.WholeLines(g.candY, heights, m.owner, size.Height, widgets.ToneRowH*k)
 	g.height = max(y, g.cardSize.Height+pad) + pad
 	return g
 }
 
 // shows says whether a line at y (with its bar) ends within the box.
 func (g leaseGeometry) shows(y float32, r widgets.ToneLine) bool {
-	end := y + leaseRowH*g.k
+	end := y + widgets.ToneRowH*g.k
 	if r.Bar >= 0 {
-		end += leaseBarH * g.k
+		end += widgets.ToneBarH * g.k
 	}
 	return end <= g.bottom
 }
@@ -253,7 +245,7 @@ func (g leaseGeometry) shows(y float32, r widgets.ToneLine) bool {
 func (g leaseGeometry) cardShown(m leaseModel) fyne.Size {
 	h := g.cardSize.Height
 	for i := len(m.object) - 1; i >= 0 && !g.shows(g.objY[i], m.object[i]); i-- {
-		h -= leaseRowH * g.k
+		h -= widgets.ToneRowH * g.k
 	}
 	return fyne.NewSize(g.cardSize.Width, max(min(h, g.bottom-g.card.Y), 0))
 }
@@ -308,22 +300,17 @@ func (r *leaseRenderer) Layout(size fyne.Size) {
 		widgets.PlaceRect(r.rects.Next(), g.card, g.cardShown(r.model), r.card)
 		for i, row := range r.model.object {
 			if g.shows(g.objY[i], row) {
-				widgets.PlaceToneLine(r.texts, r.bold, row, leaseTextSize*g.k, fyne.NewPos(g.card.X+pad, g.objY[i]), g.cardT, r.colors)
+				widgets.PlaceToneLine(r.texts, r.bold, row, widgets.ToneTextSize*g.k, fyne.NewPos(g.card.X+pad, g.objY[i]), g.cardT, r.colors)
 			}
 		}
 		for i, row := range r.model.candidates[:g.candShown] {
 			if !g.shows(g.candY[i], row) {
 				continue
 			}
-			widgets.PlaceToneLine(r.texts, r.bold, row, leaseTextSize*g.k, fyne.NewPos(g.colX, g.candY[i]), g.colW, r.colors)
-			if row.Bar >= 0 {
-				y := g.candY[i] + leaseRowH*g.k
-				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW, leaseBarH*g.k), r.colors[widgets.ToneMuted])
-				widgets.PlaceRect(r.rects.Next(), fyne.NewPos(g.colX, y), fyne.NewSize(g.colW*row.Bar, leaseBarH*g.k), r.colors[row.Tone])
-			}
+			widgets.PlaceToneRow(r.texts, r.bold, r.rects, row, g.k, fyne.NewPos(g.colX, g.candY[i]), g.colW, r.colors)
 		}
 		if more := (widgets.ToneLine{Text: i18n.F("kubernetes.cand.more", "n", g.more), Tone: widgets.ToneMuted, Bar: -1}); g.more > 0 && g.shows(g.moreY, more) {
-			widgets.PlaceToneLine(r.texts, r.bold, more, leaseTextSize*g.k, fyne.NewPos(g.colX, g.moreY), g.colW, r.colors)
+			widgets.PlaceToneLine(r.texts, r.bold, more, widgets.ToneTextSize*g.k, fyne.NewPos(g.colX, g.moreY), g.colW, r.colors)
 		}
 	}
 	if objs := r.pools.Finish(); objs != nil {
