@@ -138,12 +138,12 @@ func WholeLines(tops, heights []float32, owner []int, bottom, moreH float32) (sh
 
 // Ranked is xs in the order a picture of a crowd lists them: by rank (the
 // lowest first: those holding the lock), those of rank waiting by how
-// soon they take over (left), the rest in their own order. WholeLines
-// then keeps the first and counts the rest.
+// soon they take over (left; nil when no rank is ordered so), the rest
+// in their own order. WholeLines then keeps the first and counts the rest.
 func Ranked[T any](xs []T, rank func(T) int, waiting int, left func(T) time.Duration) []T {
 	out := slices.Clone(xs)
 	slices.SortStableFunc(out, func(a, b T) int {
-		if c := cmp.Compare(rank(a), rank(b)); c != 0 || rank(a) != waiting {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 || left == nil || rank(a) != waiting {
 			return c
 		}
 		return cmp.Compare(left(a), left(b))

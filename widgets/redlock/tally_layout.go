@@ -3,7 +3,6 @@ package redlock
 import (
 	"fyne.io/fyne/v2"
 	"slices"
-	"time"
 
 	redlocksim "github.com/lockscope/lockscope/sim/redlock"
 	"github.com/lockscope/lockscope/widgets"
@@ -233,7 +232,7 @@ func shownOrder(atts []redlocksim.Attempt, n int, size fyne.Size, th fyne.Theme)
 	if g, ok := tallyLayout(atts, n, size, th); !ok || g.more == 0 {
 		return atts
 	}
-	return widgets.Ranked(atts, blockRank, -1, func(redlocksim.Attempt) time.Duration { return 0 })
+	return widgets.Ranked(atts, blockRank, 0, nil)
 }
 
 // urgentFull counts the attempts given a full block whose client holds,
