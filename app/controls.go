@@ -3,6 +3,7 @@ package app
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lockscope/lockscope/assets/i18n"
@@ -102,7 +103,12 @@ func (c *controls) sliderCells() []fyne.CanvasObject {
 	var out []fyne.CanvasObject
 	for _, sc := range c.sliders {
 		name := widget.NewLabelWithStyle(sc.spec.Name(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		cell := container.NewBorder(nil, nil, name, fixed(56, sc.value), atLeast(sliderMinWidth, sc.slider))
+		width := float32(56)
+		if sc.spec.Widest != nil {
+			pad := 2 * theme.InnerPadding()
+			width = max(width, fyne.MeasureText(sc.spec.Widest(), theme.TextSize(), fyne.TextStyle{}).Width+pad)
+		}
+		cell := container.NewBorder(nil, nil, name, fixed(width, sc.value), atLeast(sliderMinWidth, sc.slider))
 		sc.cell = stretch(cell, 360)
 		out = append(out, sc.cell)
 	}
@@ -119,7 +125,7 @@ func (c *controls) sync(sc *sim.Scenario) {
 		if ok {
 			s.slider.Enable()
 			s.slider.SetValue(s.spec.Position(x))
-			s.value.SetText(s.spec.Format(x))
+			s.value.SetText(s.spec.Text(sc, x))
 		} else {
 			s.slider.Disable()
 			s.value.SetText(i18n.T("slider.none"))

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -16,15 +15,7 @@ import (
 // etcdTab opens the whole window on a test app and returns its etcd tab.
 func etcdTab(t *testing.T) (*Window, *tabView) {
 	t.Helper()
-	a := test.NewTempApp(t)
-	w := NewWindow(a)
-	t.Cleanup(w.Close)
-	v := w.tab("etcd")
-	require.NotNil(t, v, "the etcd mode has a tab")
-	v.clock.frames = &fakeFrames{}
-	w.appTabs.SelectIndex(w.index(v))
-	require.Equal(t, "etcd", w.CurrentMode())
-	return w, v
+	return openTab(t, "etcd")
 }
 
 func TestEtcdTabShowsTheLeaseExpiryViolation(t *testing.T) {

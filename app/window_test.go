@@ -235,6 +235,20 @@ func TestWindowSliderReRecordsAndKeepsTheCursor(t *testing.T) {
 	assert.Equal(t, "none", pause.value.Text)
 }
 
+// openTab opens the whole window on a test app and returns its tab of
+// mode, on show (only the tab on show is laid out), its frames faked.
+func openTab(t *testing.T, mode string) (*Window, *tabView) {
+	t.Helper()
+	w := NewWindow(test.NewTempApp(t))
+	t.Cleanup(w.Close)
+	v := w.tab(mode)
+	require.NotNil(t, v, "the %s mode has a tab", mode)
+	v.clock.frames = &fakeFrames{}
+	w.appTabs.SelectIndex(w.index(v))
+	require.Equal(t, mode, w.CurrentMode())
+	return w, v
+}
+
 func (v *tabView) slider(key string) *sliderControl {
 	for _, s := range v.controls.sliders {
 		if s.spec.Key == key {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2/test"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,13 +16,7 @@ import (
 // zkTab opens the whole window on a test app and returns its ZooKeeper tab.
 func zkTab(t *testing.T) *tabView {
 	t.Helper()
-	w := NewWindow(test.NewTempApp(t))
-	t.Cleanup(w.Close)
-	require.Contains(t, w.Modes(), "zookeeper")
-	v := w.tab("zookeeper")
-	require.NotNil(t, v)
-	w.appTabs.SelectIndex(w.index(v)) // only the tab on show is laid out
-	require.Equal(t, "zookeeper", w.CurrentMode())
+	_, v := openTab(t, "zookeeper")
 	return v
 }
 

@@ -39,7 +39,12 @@ type CandidateView struct {
 	Left   time.Duration
 	Lease  time.Duration // the observed leaseDurationSeconds
 	Paused bool
-	Idle   bool // between two runs (its process restarts)
+	// Idle is a candidate not in its LeaderElector's Run: not started
+	// yet (Started false), between two runs while its process restarts,
+	// or exited for good (Over: its rounds are done, or it gave up).
+	Idle    bool
+	Started bool
+	Over    bool
 }
 
 // View is the Kubernetes Lease: the object, and every candidate's view of
@@ -95,7 +100,7 @@ func (kubernetesMode) View(s *sim.Sim, snap *sim.Snapshot) {
 		mono := s.Nodes[i].Clock.Mono(s.Now())
 		cv := CandidateView{Node: i, Rate: s.Nodes[i].Clock.Rate, Paused: s.Nodes[i].Paused,
 			Leading: c.State == sim.StateHolding && !c.Told(), Told: c.State == sim.StateHolding && c.Told(),
-			Idle: c.phase == phIdle}
+			Idle: c.phase == phIdle, Started: c.Round > 0, Over: c.State == sim.StateDone}
 		if c.phase == phRenew && c.dlTimer != 0 {
 			cv.Renewing, cv.DeadlineLeft = true, c.deadline-mono
 		}

@@ -36,6 +36,16 @@ type SliderSpec struct {
 	Apply func(sc *sim.Scenario, v float64)
 	// Format shows a value beside the slider.
 	Format func(v float64) string
+	// FormatIn, when set, shows the value as it stands in sc, for a
+	// setting whose figure depends on others (Kubernetes's RenewDeadline
+	// at 0 is two thirds of LeaseDuration): the window shows it whenever
+	// it sets its controls from the scenario, after every change; Format
+	// is what the value reads the instant the slider moves.
+	FormatIn func(sc *sim.Scenario, v float64) string
+	// Widest, when set, is the longest text the value shows (in the
+	// current language), which widens its cell where the usual width is
+	// too narrow for it.
+	Widest func() string
 	// Log puts the slider on a logarithmic scale, for a time that matters
 	// as much at half a second as at a minute (a lock's TTL): each step of
 	// the track is the same share of the value (logStep), and the value is
@@ -52,6 +62,14 @@ type SliderSpec struct {
 	// scenario). Once on show it stays until another scenario is loaded,
 	// so dragging it to its zero does not take it away.
 	Shown func(sc *sim.Scenario) bool
+}
+
+// Text is what the value beside the slider reads for v in sc.
+func (s SliderSpec) Text(sc *sim.Scenario, v float64) string {
+	if s.FormatIn != nil {
+		return s.FormatIn(sc, v)
+	}
+	return s.Format(v)
 }
 
 // logStep is a step of a logarithmic slider's track, in log10 units: each

@@ -127,7 +127,7 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 		case c.Told:
 			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.stopped", "client", name), Tone: widgets.ToneDanger, Bold: true, Bar: -1})
 		case c.Idle:
-			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.idle", "client", name), Tone: widgets.ToneMuted, Bar: -1})
+			cand(widgets.ToneLine{Text: i18n.F(idleKey(c), "client", name), Tone: widgets.ToneMuted, Bar: -1})
 		case !c.Observed:
 			cand(widgets.ToneLine{Text: i18n.F("kubernetes.cand.unseen", "client", name, "rate", widgets.ClockRate(c.Rate)), Tone: widgets.ToneWaiting, Bar: -1})
 		case c.Holder == "":
@@ -143,6 +143,18 @@ func buildLeaseModel(v *kubernetessim.View, nodes []sim.NodeView) leaseModel {
 		}
 	}
 	return m
+}
+
+// idleKey is the words for a candidate not in its LeaderElector's Run:
+// not started yet, restarting, or exited for good.
+func idleKey(c kubernetessim.CandidateView) string {
+	switch {
+	case !c.Started:
+		return "kubernetes.cand.notStarted"
+	case c.Over:
+		return "kubernetes.cand.exited"
+	}
+	return "kubernetes.cand.idle"
 }
 
 // The order of the candidates' lines (candidateRank).

@@ -164,3 +164,35 @@ func TestLeaseNamesTheLeadersOfACrowd(t *testing.T) {
 	}
 	assert.True(t, more, "the candidates left out are counted: %v", texts)
 }
+
+// A candidate outside its LeaderElector's Run says which of three it is:
+// not started yet, restarting between two rounds, or exited for good.
+func TestLeaseTellsAnIdleCandidateApart(t *testing.T) {
+	restarting := func(t *testing.T) *sim.Snapshot {
+		sc, err := simtest.Load("k8s-release-on-cancel")
+		require.NoError(t, err)
+		sc.Rounds, sc.Think = 2, sim.Duration(3*time.Second)
+		rec, err := sim.Record(sc)
+		require.NoError(t, err)
+		t.Cleanup(func() { rec.Close() })
+		return rec.At(5 * time.Second)
+	}
+	cases := []struct {
+		name string
+		snap func(t *testing.T) *sim.Snapshot
+		want string
+	}{
+		{"before its start", func(t *testing.T) *sim.Snapshot { return widgettest.SnapshotAt(t, "k8s-paused-leader", 0) },
+			"client-2: not started yet"},
+		{"its one round over", func(t *testing.T) *sim.Snapshot {
+			return widgettest.SnapshotAt(t, "k8s-release-on-cancel", 5*time.Second)
+		}, "client-1: exited, not restarted (its rounds are over)"},
+		{"between two rounds", restarting, "client-1: exited, restarting"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			snap := c.snap(t)
+			assert.Contains(t, texts(buildLeaseModel(kubernetessim.ViewOf(snap), snap.Nodes).candidates), c.want)
+		})
+	}
+}

@@ -5,6 +5,8 @@
 package kubernetes
 
 import (
+	"time"
+
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
 	kubernetessim "github.com/lockscope/lockscope/sim/kubernetes"
@@ -34,15 +36,31 @@ func kubernetesProtocol(sc *sim.Scenario) []string {
 	return out
 }
 
-// periodFormat formats a period's slider: its seconds, or at 0 "auto":
-// the core default in proportion to LeaseDuration, which the slider's tip
-// and the protocol lines say.
+// periodFormat formats a period's slider while it is dragged: its
+// seconds, or at 0 "auto": the core default in proportion to
+// LeaseDuration.
 func periodFormat(v float64) string {
 	if v == 0 {
 		return i18n.T("kubernetes.auto")
 	}
 	return designtab.FormatSeconds(v)
 }
+
+// periodIn formats a period's slider as it stands in sc: at 0 "auto" with
+// the figure the candidates run with (of, RenewDeadlineOf or
+// RetryPeriodOf), which follows LeaseDuration.
+func periodIn(of func(*sim.Scenario) time.Duration) func(sc *sim.Scenario, v float64) string {
+	return func(sc *sim.Scenario, v float64) string {
+		if v != 0 {
+			return periodFormat(v)
+		}
+		return i18n.F("kubernetes.autoIs", "value", widgets.ShortTime(of(sc)))
+	}
+}
+
+// widestPeriod is the longest a period's value reads: auto at a
+// LeaseDuration of whole seconds whose two thirds are not (7 s).
+func widestPeriod() string { return i18n.F("kubernetes.autoIs", "value", "4.667 s") }
 
 // Tab is the Kubernetes Lease's tab: its state picture, the preset it
 // opens with, its sliders and toggles (the shared ones with its rules, its
@@ -72,9 +90,11 @@ var Tab = designtab.ModeTab{
 		// 1.2 × RetryPeriod), a longer one is the file's.
 		kubernetessim.RenewDeadline.Key: func(s *designtab.SliderSpec) {
 			s.Label, s.Min, s.Max, s.Step, s.Format = "RenewDeadline", 0, 14.5, 0.5, periodFormat
+			s.FormatIn, s.Widest = periodIn(kubernetessim.RenewDeadlineOf), widestPeriod
 		},
 		kubernetessim.RetryPeriod.Key: func(s *designtab.SliderSpec) {
 			s.Label, s.Min, s.Max, s.Step, s.Format = "RetryPeriod", 0, 8, 0.1, periodFormat
+			s.FormatIn, s.Widest = periodIn(kubernetessim.RetryPeriodOf), widestPeriod
 		},
 	},
 	ToggleRules: map[string]func(*designtab.ToggleSpec){
