@@ -120,6 +120,12 @@ type box struct {
 	size fyne.Size
 }
 
+// overlaps reports whether b and o share any area.
+func (b box) overlaps(o box) bool {
+	return b.pos.X < o.pos.X+o.size.Width && o.pos.X < b.pos.X+b.size.Width &&
+		b.pos.Y < o.pos.Y+o.size.Height && o.pos.Y < b.pos.Y+b.size.Height
+}
+
 func (b box) contains(p fyne.Position) bool {
 	return p.X >= b.pos.X && p.Y >= b.pos.Y && p.X < b.pos.X+b.size.Width && p.Y < b.pos.Y+b.size.Height
 }
@@ -427,6 +433,7 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 
 	now := float64(s.At)
 	aisleL, aisleR := aisle(nodes, boxes)
+	var pills []box // the labels placed so far
 	for _, m := range s.InFlight {
 		if m.From < 0 || m.To < 0 || m.From >= len(s.Nodes) || m.To >= len(s.Nodes) {
 			continue
@@ -440,7 +447,10 @@ func (r *clusterRenderer) draw(s *sim.Snapshot) {
 		if s.Nodes[m.From].Client != s.Nodes[m.To].Client {
 			lo, hi = aisleL, aisleR
 		}
-		p = clearOfBoxes(p, from, to, messageSize(o, m.Label()), boxes[a], boxes[b], lo, hi)
+		sz := messageSize(o, m.Label())
+		p = clearOfBoxes(p, from, to, sz, boxes[a], boxes[b], lo, hi)
+		p = clearOfLabels(p, sz, pills, boxes, r.size.Height)
+		pills = append(pills, box{pos: p.SubtractXY(sz.Width/2, sz.Height/2), size: sz})
 		r.drawMessage(o, m.Label(), p, messageColor(s.Nodes[m.From], s.Nodes[m.To]))
 	}
 	r.drawLegend(fg)
@@ -595,6 +605,38 @@ func clearOfBoxes(p, from, to fyne.Position, sz fyne.Size, a, b box, lo, hi floa
 	x := min(max(p.X, lo), hi)
 	f := (x - from.X) / (to.X - from.X)
 	return fyne.NewPos(x, from.Y+f*(to.Y-from.Y))
+}
+
+// clearOfLabels moves a message's label, of size sz centred at p, up or
+// down by whole labels until it covers no label placed before it (pills)
+// and no node (boxes), within the panel's height: a leader's heartbeats
+// to two followers, sent at once, stood one on the other beside the
+// pair. Where no such place is near, the label stays at p.
+func clearOfLabels(p fyne.Position, sz fyne.Size, pills, boxes []box, height float32) fyne.Position {
+	const gap = 2
+	at := func(q fyne.Position) box { return box{pos: q.SubtractXY(sz.Width/2, sz.Height/2), size: sz} }
+	if !overlapsAny(at(p), pills) {
+		return p
+	}
+	for i := 1; i <= 4; i++ {
+		for _, dir := range []float32{1, -1} {
+			q := at(p.AddXY(0, dir*float32(i)*(sz.Height+gap)))
+			if q.pos.Y >= 0 && q.pos.Y+sz.Height <= height && !overlapsAny(q, pills) && !overlapsAny(q, boxes) {
+				return q.center()
+			}
+		}
+	}
+	return p
+}
+
+// overlapsAny reports whether b overlaps any of others.
+func overlapsAny(b box, others []box) bool {
+	for _, o := range others {
+		if b.overlaps(o) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *clusterRenderer) drawMessage(o *msgObjects, label string, at fyne.Position, c color.NRGBA) {

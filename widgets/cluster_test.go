@@ -276,6 +276,34 @@ func TestClusterMessageBetweenNeighbouringColumnsClearsThem(t *testing.T) {
 	assertLabelsClearTheBoxes(t, r, boxes, "")
 }
 
+// Messages sent at once on links that share a place for their labels (a
+// leader's heartbeats to two followers, beside the pair in a 1024-point
+// window) stand apart, and still clear the nodes.
+func TestClusterMessageLabelsStandApart(t *testing.T) {
+	test.NewTempApp(t)
+	for _, size := range []fyne.Size{fyne.NewSize(490, 140), fyne.NewSize(560, 200), fyne.NewSize(820, 440)} {
+		v := NewClusterView()
+		w := test.NewTempWindow(t, v)
+		w.Resize(size)
+		snap := &sim.Snapshot{Mode: "zookeeper", At: time.Second, End: 10 * time.Second,
+			Nodes: []sim.NodeView{
+				{Name: "client-1", Client: true}, {Name: "client-2", Client: true},
+				{Name: "zk-1", Role: zookeepersim.RoleLeader}, {Name: "zk-2", Role: zookeepersim.RoleFollower}, {Name: "zk-3", Role: zookeepersim.RoleFollower}, {Name: "storage", Role: sim.RoleStorage},
+			},
+			InFlight: []sim.MessageView{
+				{From: 2, To: 3, Op: zookeepersim.OpPing, SentAt: time.Second, DeliverAt: 2 * time.Second},
+				{From: 2, To: 4, Op: zookeepersim.OpPing, SentAt: time.Second, DeliverAt: 2 * time.Second},
+			},
+		}
+		r, boxes := showSnapshot(t, v, snap)
+		require.Equal(t, 2, r.msgs.used)
+		a, b := r.msgs.items[0].pill, r.msgs.items[1].pill
+		apart := !(box{a.Position(), a.Size()}).overlaps(box{b.Position(), b.Size()})
+		assert.True(t, apart, "%v: the two PINGs' labels overlap: %v %v and %v %v", size, a.Position(), a.Size(), b.Position(), b.Size())
+		assertLabelsClearTheBoxes(t, r, boxes, fmt.Sprint(size))
+	}
+}
+
 // On a large screen the cluster's boxes and their words grow with the
 // panel (its 1480×560 at 2560×1440 left 240-point boxes in 13-point type
 // in a wide empty panel); up to the reference size they keep their own.
