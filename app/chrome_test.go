@@ -470,5 +470,9 @@ func TestAboutShowsTheProgramVersion(t *testing.T) {
 		}
 	}
 	walk(top)
-	assert.Contains(t, strings.Join(texts, "\n"), i18n.F("about.version", "version", "1.2.3"))
+	shown := strings.Join(texts, "\n")
+	assert.Contains(t, shown, i18n.F("about.version", "version", "1.2.3"))
+	for _, tab := range designtab.Tabs() {
+		assert.Contains(t, shown, tab.Title, "the About box names every design")
+	}
 }
