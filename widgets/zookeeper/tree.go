@@ -110,11 +110,16 @@ func zkLanes(spans [][2]int) ([]int, int) {
 	})
 }
 
-// zkShortName shortens a protected znode name for display: the 36-character
-// guid of _c_<guid>-lock-0000000003 keeps its first four digits, so the
-// prefix still tells nodes apart and the sequence stays whole.
+// zkShortName shortens a protected znode name for display: the guid of
+// Curator's _c_<guid>-<name><seq> keeps its first four digits, so the
+// prefix still tells nodes apart, and the recipe's name and the sequence
+// stay whole (the lock's lock-0000000003, LeaderLatch's latch-0000000002,
+// a read lock's __READ__0000000001).
 func zkShortName(name string) (prefix, seq string) {
-	i := strings.LastIndex(name, "lock-")
+	i := -1
+	for _, n := range []string{zookeepersim.LockName, zookeepersim.LatchName, zookeepersim.ReadName, zookeepersim.WriteName} {
+		i = max(i, strings.LastIndex(name, n))
+	}
 	if i < 0 {
 		return "", name
 	}
