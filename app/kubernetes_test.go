@@ -2,6 +2,7 @@ package app
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,4 +31,18 @@ func TestKubernetesAutoPeriodsSayTheirFigures(t *testing.T) {
 	deadline.set(5)
 	assert.Equal(t, "5 s", deadline.value.Text, "a set period is its own figure")
 	assert.Equal(t, "auto 933 ms", retry.value.Text)
+}
+
+// The Kubernetes tab is leader election: its pictures speak of leaders.
+func TestKubernetesTabSpeaksOfLeaders(t *testing.T) {
+	_, v := openTab(t, "kubernetes")
+	v.seek(31 * time.Second)
+	cluster := shownTexts(v.pics.Cluster)
+	assert.Contains(t, cluster, "2 clients believe they lead: client-1, client-2")
+	assert.Contains(t, cluster, "leading")
+	assert.NotContains(t, cluster, "holding the lock")
+	timeline := shownTexts(v.pics.Timeline)
+	assert.Contains(t, timeline, "two leaders")
+	assert.Contains(t, timeline, "2 leaders · 19.003 s")
+	assert.Contains(t, shownTexts(v.pics.Metrics), "! 2 LEADERS · DATA SAFE so far")
 }

@@ -784,6 +784,9 @@ type Summary struct {
 	WatchNotifications  int            `json:"watchNotifications"`
 	Grants              []GrantSummary `json:"grants"`
 	Safe                bool           `json:"safe"`
+	// Election says the run's clients elected a leader (Elects): its
+	// grants are won elections and its violations two leaders at once.
+	Election bool `json:"election,omitempty"`
 	// Playback is what the run takes in the window at its default speed
 	// (Sim.Pace with StoryPace), for a traced run; nil otherwise.
 	Playback *PlaybackSummary `json:"playback,omitempty"`
@@ -798,7 +801,7 @@ func Ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // Summary computes the verdicts over everything recorded up to t.
 func (c *Checker) Summary(t time.Duration) Summary {
 	sc := c.s.Scenario
-	sum := Summary{Name: sc.Name, Mode: sc.Mode, Seed: sc.Seed,
+	sum := Summary{Name: sc.Name, Mode: sc.Mode, Seed: sc.Seed, Election: Elects(sc),
 		Messages: c.Messages, WatchNotifications: c.WatchNotifications, Grants: []GrantSummary{}}
 	var lat []float64
 	validity := c.s.Mode.Traits().Validity

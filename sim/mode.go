@@ -77,6 +77,11 @@ type Traits struct {
 	// read (designFields: fencing) that this one reads. Any other of
 	// those fields a scenario sets is refused.
 	Fields []string
+	// Elects, when set, says a scenario's clients are candidates in a
+	// leader election rather than clients taking a lock in turn (the
+	// Kubernetes Lease always; ZooKeeper's and etcd's "use": "election"):
+	// the window and the summary then speak of leaders (Elects).
+	Elects func(sc *Scenario) bool
 	// Refusals are the design's own words for refusing a field or another
 	// design's option it does not read, by key; one it has no words for is
 	// refused in the field's or the option's own, and one with neither is
@@ -117,6 +122,12 @@ func (t Traits) Reads(field string) bool {
 // on or off.
 func (t Traits) HasTokens(fencing bool) bool {
 	return t.Token == TokenAlways || (t.Token == TokenWhenFencing && fencing)
+}
+
+// Elects reports whether sc's clients elect a leader (Traits.Elects).
+func Elects(sc *Scenario) bool {
+	t := TraitsOf(sc.Mode)
+	return t.Elects != nil && t.Elects(sc)
 }
 
 // TraitsOf is the traits of a registered mode; the zero Traits for a name

@@ -307,6 +307,7 @@ type Timeline struct {
 	Reading  [][]Interval // per client: those of Holding that were read holds of a read–write lock (Grant.Shared)
 	Owned    [][]Interval // per client: a server holds the key for it
 	Overlaps []Interval   // two or more clients holding at once
+	Election bool         // the clients elected a leader (Elects): holding is leading
 	// Primaries are the stretches in which two or more servers acted as
 	// the primary at once (a paused master that woke beside the replica
 	// promoted meanwhile); empty for a design whose servers never say.
@@ -327,6 +328,7 @@ func (r *Recording) Timeline() Timeline {
 		Reading:   c.SharedBeliefs(end),
 		Owned:     c.Owned(end),
 		Overlaps:  c.Overlaps(end),
+		Election:  Elects(r.Scenario),
 		Primaries: c.Primaries(end),
 		Faults:    c.Faults(),
 		Grants:    c.Grants(),

@@ -178,3 +178,37 @@ func optionKeys(mode string) []string {
 	}
 	return out
 }
+
+// A run elects a leader where its design says so: the Kubernetes Lease
+// always, ZooKeeper and etcd in election use; the summary, the timeline
+// and each client's view carry it.
+func TestElectsWhereTheDesignSays(t *testing.T) {
+	for _, c := range []struct {
+		preset string
+		elects bool
+	}{
+		{"redis-gc-pause", false},
+		{"redlock-happy-path", false},
+		{"zk-happy-path", false},
+		{"zk-leader-latch", true},
+		{"etcd-happy-path", false},
+		{"etcd-election", true},
+		{"k8s-paused-leader", true},
+		{"dynamodb-happy-path", false},
+	} {
+		t.Run(c.preset, func(t *testing.T) {
+			sc, err := simtest.Load(c.preset)
+			require.NoError(t, err)
+			assert.Equal(t, c.elects, sim.Elects(sc))
+			rec, err := sim.Record(sc)
+			require.NoError(t, err)
+			defer rec.Close()
+			assert.Equal(t, c.elects, rec.Summary().Election)
+			assert.Equal(t, c.elects, rec.Timeline().Election)
+			snap := rec.At(rec.End() / 2)
+			for _, n := range snap.Nodes {
+				assert.Equal(t, c.elects && n.Client, n.Candidate, n.Name)
+			}
+		})
+	}
+}

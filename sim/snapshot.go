@@ -93,6 +93,9 @@ type NodeView struct {
 	// Shared says the holder's current or last grant is a read hold of a
 	// read–write lock (Grant.Shared): its box says it holds the read lock.
 	Shared bool
+	// Candidate says the client runs for leader (Elects): its box says it
+	// leads, or waits to, rather than holding the lock.
+	Candidate bool
 }
 
 // Words is a sentence the simulator states as data: a key of
@@ -172,6 +175,7 @@ func (m MessageView) Label() string { return m.Op.String() }
 func (s *Sim) Snapshot() *Snapshot {
 	snap := &Snapshot{Mode: s.Scenario.Mode, Name: s.Scenario.Name, At: s.now, End: s.end}
 	snap.Nodes = make([]NodeView, len(s.Nodes))
+	elects := Elects(s.Scenario)
 	for i, n := range s.Nodes {
 		v := NodeView{Name: n.Name, Client: n.Client, Wall: n.Clock.Wall(s.now),
 			Paused: n.Paused, Resume: n.PauseEnd, Crashed: n.Crashed}
@@ -188,6 +192,7 @@ func (s *Sim) Snapshot() *Snapshot {
 			}
 			v.Token = s.Check.Token(NodeID(i))
 			v.Shared = s.Check.Shared(NodeID(i))
+			v.Candidate = elects
 		}
 		if n.Storage {
 			v.Role = RoleStorage

@@ -506,7 +506,7 @@ func (r *clusterRenderer) drawBanner(s *sim.Snapshot) {
 		r.bannerT.Hide()
 		return
 	}
-	text := i18n.F("cluster.banner", "n", len(h), "clients", strings.Join(h, ", "))
+	text := i18n.F(LeaderWords("cluster.banner", s.Metrics.Election), "n", len(h), "clients", strings.Join(h, ", "))
 	w := TextWidth(text, r.bannerT.TextSize, true) + 20
 	x := max((r.size.Width-w)/2, 0)
 	// The banner takes the verdict's colour: amber while no stale write was

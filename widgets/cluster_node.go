@@ -151,9 +151,9 @@ func nodeGeometryOf(n sim.NodeView, lines [4]string, b box, k float32, th fyne.T
 
 	// The holder's badge: its token when the mode hands one out.
 	if n.Client && n.State == sim.StateHolding && !slim && b.size.Width >= 150*k {
-		label := i18n.T("cluster.holder")
+		label := i18n.T(LeaderWords("cluster.holder", n.Candidate))
 		if n.Token > 0 {
-			label = i18n.F("cluster.holderToken", "token", n.Token)
+			label = i18n.F(LeaderWords("cluster.holderToken", n.Candidate), "token", n.Token)
 		}
 		w := TextWidth(label, 11*k, true) + 10*k
 		pos := fyne.NewPos(b.pos.X+b.size.Width-w-6*k, b.pos.Y+5*k)
@@ -201,7 +201,7 @@ func ClientStateText(n sim.NodeView) string {
 	switch n.State {
 	case sim.StateHolding:
 		if n.HoldWords.Key != "" {
-			return i18n.F("client.holdingSo", "so", Say(n.HoldWords, ""))
+			return i18n.F(LeaderWords("client.holdingSo", n.Candidate), "so", Say(n.HoldWords, ""))
 		}
 		switch {
 		case n.Shared && n.Holds > 1:
@@ -211,13 +211,13 @@ func ClientStateText(n sim.NodeView) string {
 		case n.Holds > 1:
 			return i18n.F("client.holdingCount", "n", strconv.Itoa(n.Holds))
 		}
-		return i18n.T("client.holding")
+		return i18n.T(LeaderWords("client.holding", n.Candidate))
 	case sim.StateWaiting:
-		return i18n.T("client.waiting")
+		return i18n.T(LeaderWords("client.waiting", n.Candidate))
 	case sim.StateDone:
 		return i18n.T("client.done")
 	case sim.StateTold:
-		return i18n.T("client.told")
+		return i18n.T(LeaderWords("client.told", n.Candidate))
 	}
 	return i18n.T("client.idle")
 }

@@ -140,3 +140,27 @@ func TestSlimNodeLines(t *testing.T) {
 		})
 	}
 }
+
+// A candidate in a leader election leads, or waits to, where a lock's
+// client holds the lock or waits for it; its badge says LEADER.
+func TestCandidatesSpeakOfLeading(t *testing.T) {
+	for _, tc := range []struct {
+		state     sim.ClientState
+		candidate bool
+		text      string
+	}{
+		{sim.StateHolding, false, "holding the lock"},
+		{sim.StateHolding, true, "leading"},
+		{sim.StateWaiting, false, "waiting for the lock"},
+		{sim.StateWaiting, true, "waiting to lead"},
+		{sim.StateTold, true, "told it may no longer lead"},
+		{sim.StateIdle, true, "idle"},
+	} {
+		n := sim.NodeView{Name: "client-1", Client: true, State: tc.state, Candidate: tc.candidate, Token: 2}
+		assert.Equal(t, tc.text, ClientStateText(n), "%s, candidate %v", tc.state, tc.candidate)
+	}
+	th := test.NewTempApp(t).Settings().Theme()
+	lead := nodeGeometryOf(sim.NodeView{Name: "client-1", Client: true, State: sim.StateHolding, Candidate: true, Token: 2},
+		[4]string{"client-1", "leading"}, box{size: fyne.NewSize(240, 70)}, 1, th, color.White)
+	assert.Equal(t, "LEADER #2", lead.badgeText.Text)
+}

@@ -150,6 +150,9 @@ func (v VerdictState) Color() color.NRGBA {
 func Verdict(s sim.Summary, finished bool) (text, why string, state VerdictState) {
 	state = StateOf(s)
 	key := map[VerdictState]string{VerdictSafe: "metrics.safe", VerdictOverlap: "metrics.overlapSafe", VerdictUnsafe: "metrics.unsafe"}[state]
+	if state != VerdictUnsafe {
+		key = LeaderWords(key, s.Election) // two leaders, not two holders
+	}
 	text = i18n.T(key)
 	if !finished && state != VerdictUnsafe {
 		text = i18n.T(key + ".soFar")

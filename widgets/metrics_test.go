@@ -66,6 +66,9 @@ func TestVerdictHasThreeStatesAndSaysSoFarOnlyBeforeTheEnd(t *testing.T) {
 		{"two holders, finished", sim.Summary{Safe: true, Violations: 1}, true, VerdictOverlap, "! 2 HOLDERS · DATA SAFE", ColorCaution},
 		{"stale write accepted", sim.Summary{Violations: 1, StaleWritesAccepted: 1}, false, VerdictUnsafe, "× UNSAFE", ColorViolation},
 		{"stale write accepted, finished", sim.Summary{StaleWritesAccepted: 1}, true, VerdictUnsafe, "× UNSAFE", ColorViolation},
+		{"two leaders, finished", sim.Summary{Safe: true, Violations: 1, Election: true}, true, VerdictOverlap, "! 2 LEADERS · DATA SAFE", ColorCaution},
+		{"two leaders, mid-run", sim.Summary{Safe: true, Violations: 1, Election: true}, false, VerdictOverlap, "! 2 LEADERS · DATA SAFE so far", ColorCaution},
+		{"an election, safe", sim.Summary{Safe: true, Election: true}, false, VerdictSafe, "✓ SAFE so far", ColorDone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text, _, state := Verdict(tc.sum, tc.finished)

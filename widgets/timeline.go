@@ -784,10 +784,10 @@ func (r *timelineRenderer) drawLegend(y float32, fg color.Color) {
 		label string
 		c     color.NRGBA
 	}{
-		{i18n.T("timeline.legend.waiting"), ColorWaiting},
-		{i18n.T("timeline.legend.holding"), ColorHolding},
+		{i18n.T(LeaderWords("timeline.legend.waiting", r.t.tl.Election)), ColorWaiting},
+		{i18n.T(LeaderWords("timeline.legend.holding", r.t.tl.Election)), ColorHolding},
 		{i18n.T("timeline.legend.owned"), ColorOwned},
-		{i18n.T("timeline.legend.overlap"), ColorViolation},
+		{i18n.T(LeaderWords("timeline.legend.overlap", r.t.tl.Election)), ColorViolation},
 		{i18n.T("timeline.legend.fault"), ColorFault},
 		{i18n.T("timeline.legend.paused"), ColorIdle},
 	}

@@ -93,8 +93,8 @@ func (f tlFrame) overlapBadge(ov sim.Interval, rows int, taken labelBoxes) (labe
 	a, b := f.xAt(ov.From), f.xAt(ov.To)
 	_, x1 := f.plotSpan()
 	right := x1 + tlRightPad
-	long := i18n.F("timeline.overlapFor", "t", FormatTime(ov.To-ov.From))
-	short := i18n.T("timeline.overlap")
+	long := i18n.F(LeaderWords("timeline.overlapFor", f.tl.Election), "t", FormatTime(ov.To-ov.From))
+	short := i18n.T(LeaderWords("timeline.overlap", f.tl.Election))
 	texts := []string{short}
 	if TextWidth(long, 11, true)+8 <= b-a {
 		texts = []string{long, short}

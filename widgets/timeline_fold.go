@@ -142,7 +142,7 @@ func foldOf(tl sim.Timeline, c *tlCrowd, size fyne.Size) *tlFold {
 // their lanes, grants and writes; the faults, overlaps and primaries are
 // the run's.
 func foldedTimeline(tl sim.Timeline, picked []int) sim.Timeline {
-	out := sim.Timeline{End: tl.End, Overlaps: tl.Overlaps, Primaries: tl.Primaries, Faults: tl.Faults}
+	out := sim.Timeline{End: tl.End, Overlaps: tl.Overlaps, Primaries: tl.Primaries, Faults: tl.Faults, Election: tl.Election}
 	lane := map[sim.NodeID]sim.NodeID{}
 	pick := func(ivs [][]sim.Interval, i int) []sim.Interval {
 		if i < len(ivs) {

@@ -11,6 +11,17 @@ import (
 	"github.com/lockscope/lockscope/sim"
 )
 
+// LeaderWords is the key of key's words for a run whose clients elect a
+// leader (sim.Elects: the snapshot's Candidate, the summary's and the
+// timeline's Election): key + ".election", which says leader where key
+// says holder; key itself otherwise.
+func LeaderWords(key string, election bool) string {
+	if election {
+		return key + ".election"
+	}
+	return key
+}
+
 // Say is a sentence the simulator stated as data, in the reader's
 // language. The simulator cannot use the lookup, so it hands over the key
 // and figures beside its own English; english is shown when the words

@@ -96,6 +96,7 @@ var etcdTraits = sim.Traits{
 	LeaseWord: "lease", ServerWord: "members", Token: sim.TokenAlways, FencedValueInService: true,
 	Options: options,
 	Fields:  []string{"fencing"},
+	Elects:  Electing, // concurrency.Election
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),

@@ -62,6 +62,7 @@ var kubernetesTraits = sim.Traits{
 	LeaseWord: "leaseDuration", ServerWord: "members", Token: sim.TokenAlways,
 	Options: options,
 	Fields:  []string{"fencing"},
+	Elects:  func(*sim.Scenario) bool { return true }, // client-go's leader election
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.kubernetesPlainDel"), "only for redis; a Kubernetes Lease is released by an update that empties holderIdentity"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.kubernetesReplica"), "only for redis; the apiserver's etcd replicates every write through raft"),

@@ -225,7 +225,7 @@ func znodeGeometry(z *zookeepersim.View, c zookeepersim.ZNode, i int, b rowBox, 
 	if slim {
 		ty = b.pos.Y + (b.size.Height-zkBadgeH*k)/2
 	}
-	end := s.badgeSpots(c, i, b.pos.X+b.size.Width-l.pad, ty, l)
+	end := s.badgeSpots(c, i, owner.Candidate, b.pos.X+b.size.Width-l.pad, ty, l)
 	x, remark, rw := s.firstLine(c, owner, b.pos.X+l.pad, end, ty, l)
 
 	// The remark on the owner goes on the first line when it fits there,
@@ -246,17 +246,17 @@ func znodeGeometry(z *zookeepersim.View, c zookeepersim.ZNode, i int, b rowBox, 
 	return s
 }
 
-// badgeSpots lays out the badge ending at end on the line at ty: HOLDER,
-// or the child's place in the queue. It returns where the words before it
-// must end.
-func (s *znodeSpots) badgeSpots(c zookeepersim.ZNode, i int, end, ty float32, l zkRowLook) float32 {
+// badgeSpots lays out the badge ending at end on the line at ty: HOLDER
+// (LEADER for a candidate of LeaderLatch), or the child's place in the
+// queue. It returns where the words before it must end.
+func (s *znodeSpots) badgeSpots(c zookeepersim.ZNode, i int, candidate bool, end, ty float32, l zkRowLook) float32 {
 	k := l.k
 	badge := i18n.F("zk.inLine", "ordinal", zkOrdinal(i))
 	switch {
 	case c.Holder && c.Read:
 		badge = i18n.F("zk.readHolder", "seq", c.Seq)
 	case c.Holder:
-		badge = i18n.F("zk.holder", "seq", c.Seq)
+		badge = i18n.F(widgets.LeaderWords("zk.holder", candidate), "seq", c.Seq)
 	}
 	bw := widgets.TextWidth(badge, l.caption, true) + 2*zkBadgeInset*k
 	bpos := fyne.NewPos(end-bw, ty)

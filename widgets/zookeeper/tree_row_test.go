@@ -15,6 +15,7 @@ import (
 	"github.com/lockscope/lockscope/sim"
 	zookeepersim "github.com/lockscope/lockscope/sim/zookeeper"
 	"github.com/lockscope/lockscope/widgets"
+	"github.com/lockscope/lockscope/widgets/widgettest"
 )
 
 // span is the x range a text spot's words take at size, bold or not.
@@ -181,4 +182,20 @@ func TestZKTimerGeometry(t *testing.T) {
 	s := zkTimerGeometry(z, c, sess, false, "", label, x, y, 700, l.k, l.caption, l.fg, l.muted)
 	assert.Equal(t, i18n.T("zk.noSession"), s.id.Text, "no session: said so")
 	assert.False(t, s.barBg.Shown || s.bar.Shown, "and no bar")
+}
+
+// LeaderLatch's first node leads: its badge says LEADER, the lock's
+// HOLDER.
+func TestLatchLeaderBadge(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		at     time.Duration
+		badge  string
+	}{
+		{"zk-leader-latch", 12 * time.Second, "LEADER · seq 1"},
+		{"zk-happy-path", 2 * time.Second, "HOLDER · seq 1"},
+	} {
+		texts := widgettest.InShortBox(t, NewZNodeTree(), fyne.NewSize(700, 400), widgettest.SnapshotAt(t, tc.preset, tc.at))
+		assert.Contains(t, texts, tc.badge, tc.preset)
+	}
 }
