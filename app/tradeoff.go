@@ -266,7 +266,7 @@ func newTradeoffView(v *tabView, run fyne.CanvasObject) *tradeoffView {
 	}
 	t.xSel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.across.tip"))
 	t.ySel = widgets.NewTipSelect(names, func(string) { t.axesChosen() }, v.tips, i18n.T("tradeoff.up.tip"))
-	t.colour = widgets.NewTipSelect(colourNames(),
+	t.colour = widgets.NewTipSelect(colourNames(false),
 		func(string) { t.colourChosen() }, v.tips, i18n.T("tradeoff.colour.tip"))
 	var ats []string
 	for _, at := range sweep.PauseAts {
@@ -386,6 +386,7 @@ func (t *tradeoffView) start(job *tradeoffJob, base *sim.Scenario, x, y sweep.Ax
 	t.job = job
 	t.last = tradeoffUpdate{job: job, total: 2 * len(x.Values) * max(1, len(y.Values)) * t.seeds}
 	t.about.SetText(describeBase(t.tab.spec, base, x, y, t.seeds, t.pauseAt))
+	t.speakOfLeaders(base)
 	t.progress.SetValue(0)
 	t.state.SetText(i18n.T("tradeoff.computing"))
 	if !keep {
@@ -521,10 +522,8 @@ func (t *tradeoffView) colourChosen() {
 		return
 	}
 	m := widgets.MetricUnsafe
-	for _, c := range widgets.HeatMetrics {
-		if t.colour.Selected == c.Legend() {
-			m = c
-		}
+	if i := t.colour.SelectedIndex(); i >= 0 {
+		m = widgets.HeatMetrics[i]
 	}
 	t.heat.SetMetric(m)
 	if t.heatPanel != nil {
@@ -544,14 +543,32 @@ func heatTitle(m widgets.HeatMetric) string {
 }
 
 // colourNames are the colour select's choices, in the current language:
-// the unsafe runs, the runs with two holders, and the price of safety
-// (throughput, the p99 wait).
-func colourNames() []string {
+// the unsafe runs, the runs with two holders (two leaders, for runs that
+// elect one), and the price of safety (throughput, the p99 wait), in the
+// order of widgets.HeatMetrics.
+func colourNames(election bool) []string {
 	var names []string
 	for _, m := range widgets.HeatMetrics {
-		names = append(names, m.Legend())
+		names = append(names, m.LegendFor(election))
 	}
 	return names
+}
+
+// speakOfLeaders puts the map's words on leaders when its runs elect one
+// (sim.Elects of the scenario it sweeps), on holders otherwise, keeping
+// the colour chosen.
+func (t *tradeoffView) speakOfLeaders(base *sim.Scenario) {
+	on := sim.Elects(base)
+	t.heat.SetElection(on)
+	names := colourNames(on)
+	if slices.Equal(names, t.colour.Options) {
+		return
+	}
+	i := t.colour.SelectedIndex()
+	t.selecting = true
+	t.colour.SetOptions(names)
+	t.colour.SetSelectedIndex(i)
+	t.selecting = false
 }
 
 // seedFor picks the run a click on a cell shows: one that went wrong in
@@ -570,7 +587,7 @@ func (t *tradeoffView) seedFor(c widgets.HeatCell) (seed int64, why string, args
 		for s := first; s < first+int64(c.Runs); s++ {
 			run, err := sim.New(sw.CellScenario(c.X, c.Y, s, false))
 			if err == nil && run.Run().Violations > 0 {
-				return s, "tradeoff.why.violations", []any{"n", n, "runs", c.Runs, "seed", s}
+				return s, widgets.LeaderWords("tradeoff.why.violations", sim.Elects(sw.Base)), []any{"n", n, "runs", c.Runs, "seed", s}
 			}
 		}
 	case t.heat.Metric() == widgets.MetricWaitP99 && c.SlowestWaitMs > 0:
@@ -592,7 +609,7 @@ func (t *tradeoffView) hint(c widgets.HeatCell) string {
 	case t.heat.Metric() == widgets.MetricUnsafe && c.UnsafeRate > 0:
 		return i18n.F("tradeoff.hint.unsafe", "seed", c.UnsafeSeed)
 	case t.heat.Metric() == widgets.MetricViolations && c.ViolationRate > 0:
-		return i18n.T("tradeoff.hint.violations")
+		return i18n.T(widgets.LeaderWords("tradeoff.hint.violations", sim.Elects(t.job.fine.Base)))
 	case t.heat.Metric() == widgets.MetricWaitP99 && c.SlowestWaitMs > 0:
 		return i18n.F("tradeoff.hint.slowest", "seed", c.SlowestSeed)
 	case t.heat.Metric() == widgets.MetricThroughput && c.Throughput > 0:

@@ -318,7 +318,7 @@ func TestTradeoffColoursShowThePriceOfSafety(t *testing.T) {
 
 	i18n.Set(i18n.Chinese)
 	t.Cleanup(func() { i18n.Set(i18n.English) })
-	assert.Equal(t, []string{"不安全的运行", "出现 2 个持有者的运行", "吞吐量", "p99 等待"}, colourNames())
+	assert.Equal(t, []string{"不安全的运行", "出现 2 个持有者的运行", "吞吐量", "p99 等待"}, colourNames(false))
 	assert.Equal(t, "0.49/秒", widgets.MetricThroughput.Format(0.494))
 }
 
@@ -366,4 +366,25 @@ func TestTradeoffPriceColoursOpenTheRunTheyDescribe(t *testing.T) {
 			assert.GreaterOrEqual(t, longest, c.SlowestWaitMs-0.001, "the run opened waited that long")
 		}
 	}
+}
+
+// A map of runs that elect a leader speaks of leaders: its colour choice,
+// its legend and its read-out; the ZooKeeper tab's map follows its
+// preset's use, keeping the colour chosen.
+func TestTradeoffSpeaksOfLeadersForAnElection(t *testing.T) {
+	_, v, q := tradeoffWindowOn(t, "zookeeper", "zk-leader-latch")
+	to := v.tradeoff
+	to.button.OnTapped()
+	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+	assert.Equal(t, []string{"unsafe runs", "runs with 2 leaders", "throughput", "p99 wait"}, to.colour.Options)
+	to.colour.SetSelected("runs with 2 leaders")
+	require.Equal(t, widgets.MetricViolations, to.heat.Metric())
+	assert.Contains(t, to.heat.Readout(to.heat.Cells()[0]), "two leaders at once: "+widgets.FormatPercent(to.heat.Cells()[0].ViolationRate)+" of runs")
+
+	v.toolbar.selectPreset("zk-happy-path")
+	q.pumpUntil(t, func() bool { return to.last.stage == stageDone })
+	assert.Equal(t, []string{"unsafe runs", "runs with 2 holders", "throughput", "p99 wait"}, to.colour.Options)
+	assert.Equal(t, "runs with 2 holders", to.colour.Selected, "the colour chosen stays")
+	assert.Equal(t, widgets.MetricViolations, to.heat.Metric())
+	assert.Contains(t, to.heat.Readout(to.heat.Cells()[0]), "two holders at once: "+widgets.FormatPercent(to.heat.Cells()[0].ViolationRate)+" of runs")
 }

@@ -85,7 +85,13 @@ func (m HeatMetric) Key() string {
 }
 
 // Legend names the metric over the colour legend.
-func (m HeatMetric) Legend() string { return i18n.T(m.Key()) }
+func (m HeatMetric) Legend() string { return m.LegendFor(false) }
+
+// LegendFor names the metric for a map of runs that elect a leader or
+// not (sim.Elects): runs with two leaders rather than two holders.
+func (m HeatMetric) LegendFor(election bool) string {
+	return i18n.T(LeaderWords(m.Key(), election && m == MetricViolations))
+}
 
 // HeatCell is one cell of a heatmap: a sweep's verdict at a grid point.
 type HeatCell struct {
@@ -117,6 +123,7 @@ type Heatmap struct {
 	xName, yName string
 	cells        []HeatCell
 	metric       HeatMetric
+	election     bool    // its runs elect a leader (SetElection)
 	top          float64 // the value the top of the ramp stands for (rescale)
 	cross        [2]float64
 	crossOK      [2]bool
@@ -149,6 +156,16 @@ func (h *Heatmap) SetGrid(x, y sweep.Axis, xName, yName string, cells []HeatCell
 
 // Cells are the cells on show.
 func (h *Heatmap) Cells() []HeatCell { return h.cells }
+
+// SetElection says whether the map's runs elect a leader (sim.Elects),
+// so that its words say leaders where a lock's say holders.
+func (h *Heatmap) SetElection(on bool) {
+	if h.election != on {
+		h.election = on
+		h.version++
+		h.Refresh()
+	}
+}
 
 // SetMetric chooses what the colour shows.
 func (h *Heatmap) SetMetric(m HeatMetric) {
@@ -319,7 +336,7 @@ func (h *Heatmap) Readout(c HeatCell) []string {
 	unsafe := int(math.Round(c.UnsafeRate * float64(c.Runs)))
 	lines := []string{where,
 		i18n.F("heat.unsafe", "share", FormatPercent(c.UnsafeRate), "n", unsafe, "runs", c.Runs),
-		i18n.F("heat.violations", "share", FormatPercent(c.ViolationRate)),
+		i18n.F(LeaderWords("heat.violations", h.election), "share", FormatPercent(c.ViolationRate)),
 		i18n.F("heat.recovery", "mean", FormatMs(c.RecoveryMeanMs), "p99", FormatMs(c.RecoveryP99Ms)),
 		i18n.F("heat.latency", "mean", FormatMs(c.AcquireMeanMs), "p99", FormatMs(c.WaitP99Ms)),
 		i18n.F("heat.throughput", "rate", strconv.FormatFloat(c.Throughput, 'f', 2, 64)),
@@ -554,7 +571,7 @@ func (r *heatRenderer) draw(f heatFrame, size fyne.Size) {
 		PlaceLine(r.lines.Next(), fyne.NewPos(lx+heatBarW, py), fyne.NewPos(lx+heatBarW+4, py), muted, 1)
 		PlaceText(r.ticks.Next(), h.metric.Format(p*h.top), fyne.NewPos(lx+heatBarW+7, py-8), muted)
 	}
-	legend := h.metric.Legend()
+	legend := h.metric.LegendFor(h.election)
 	PlaceText(r.titles.Next(), legend, fyne.NewPos(size.Width-TextWidth(legend, 12, true), 2), fg)
 }
 
