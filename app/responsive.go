@@ -296,6 +296,28 @@ func (m minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
+// widthOf gives o a minimum width of w whatever its own: a picker whose
+// minimum is the whole of the text it shows (Fyne's Select measures its
+// placeholder, the name of a run that is no preset) otherwise outgrows its
+// cell and runs under the next control, where this one cuts the text with
+// "…" (a trade-off map's cell, "Trade-off map: leaseDuration 6 s, pause
+// of the holder 12 s, seed 1", at 1024 points).
+func widthOf(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+	return container.New(fixedMinWidth(w), o)
+}
+
+// fixedMinWidth fills its box with its objects; its minimum is its width
+// and their tallest.
+type fixedMinWidth float32
+
+func (m fixedMinWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	minWidth(m).Layout(objs, size)
+}
+
+func (m fixedMinWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(float32(m), minWidth(m).MinSize(objs).Height)
+}
+
 // wholeText gives a label that truncates the width of its whole text as
 // its minimum, up to limit: in a flow it then takes a row of its own
 // where the rest of a row is too short for it, rather than being cut

@@ -17,6 +17,7 @@ import (
 	"github.com/lockscope/lockscope/assets"
 	"github.com/lockscope/lockscope/assets/i18n"
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/widgets"
 )
 
@@ -84,38 +85,60 @@ func TestToolbarWrapsWithoutOverlap(t *testing.T) {
 	for i, v := range w.tabs {
 		w.appTabs.SelectIndex(i)
 		layOut(w, MinUsableSize)
-		bar := v.bar
-		require.NotEmpty(t, bar.Objects)
-		var boxes []fyne.Position
-		var sizes []fyne.Size
-		rows := map[float32]bool{}
-		for _, o := range bar.Objects {
-			if !o.Visible() {
-				continue // a control the scenario does not show (SliderSpec.Shown) takes no place
-			}
-			p, s := o.Position(), o.Size()
-			assert.GreaterOrEqual(t, p.X, float32(0), v.spec.Mode)
-			assert.LessOrEqual(t, p.X+s.Width, bar.Size().Width+0.5, "%s: an object runs off the right edge", v.spec.Mode)
-			assert.GreaterOrEqual(t, s.Width+0.5, o.MinSize().Width, "%s: an object squeezed below its minimum", v.spec.Mode)
-			boxes, sizes = append(boxes, p), append(sizes, s)
-			rows[p.Y] = true
-		}
-		for i := range boxes {
-			for j := i + 1; j < len(boxes); j++ {
-				overlapX := boxes[i].X < boxes[j].X+sizes[j].Width-0.5 && boxes[j].X < boxes[i].X+sizes[i].Width-0.5
-				overlapY := boxes[i].Y < boxes[j].Y+sizes[j].Height-0.5 && boxes[j].Y < boxes[i].Y+sizes[i].Height-0.5
-				assert.False(t, overlapX && overlapY, "%s: objects %d and %d overlap", v.spec.Mode, i, j)
-			}
-		}
-		assert.Greater(t, len(rows), 1, "%s: at 1024 the bar wraps", v.spec.Mode)
+		rows := assertBarFlows(t, v)
+		assert.Greater(t, rows, 1, "%s: at 1024 the bar wraps", v.spec.Mode)
 
 		layOut(w, fyne.NewSize(2560, 1400))
-		rows = map[float32]bool{}
-		for _, o := range bar.Objects {
-			rows[o.Position().Y] = true
-		}
-		assert.LessOrEqual(t, len(rows), 2, "%s: a wide window needs at most two rows", v.spec.Mode)
+		assert.LessOrEqual(t, assertBarFlows(t, v), 2, "%s: a wide window needs at most two rows", v.spec.Mode)
 	}
+}
+
+// A run whose name is long (a trade-off map's cell, a file) keeps the
+// preset picker in its cell: the name is cut, not spilled under the next
+// control.
+func TestALongRunNameKeepsThePickerInItsCell(t *testing.T) {
+	w := layoutWindow(t)
+	v := w.tab("kubernetes")
+	w.appTabs.SelectIndex(w.index(v))
+	sc, err := simtest.Load("k8s-paused-leader")
+	require.NoError(t, err)
+	sc.Name = "Trade-off map: leaseDuration 6 s, pause of the holder 12 s, seed 1, and a little more to be sure"
+	require.NoError(t, v.LoadScenario(sc, ""))
+	require.Equal(t, sc.Name, v.toolbar.presets.PlaceHolder)
+	layOut(w, MinUsableSize)
+	assertBarFlows(t, v)
+	assert.LessOrEqual(t, v.toolbar.presets.Size().Width, float32(360.5), "the picker grows no wider than its cell")
+}
+
+// assertBarFlows holds the tab's bar to its flow at the size it was laid
+// out in: every object inside the bar, none squeezed below its minimum,
+// no two overlapping. It returns the number of rows.
+func assertBarFlows(t *testing.T, v *tabView) int {
+	t.Helper()
+	bar := v.bar
+	require.NotEmpty(t, bar.Objects)
+	var boxes []fyne.Position
+	var sizes []fyne.Size
+	rows := map[float32]bool{}
+	for _, o := range bar.Objects {
+		if !o.Visible() {
+			continue // a control the scenario does not show (SliderSpec.Shown) takes no place
+		}
+		p, s := o.Position(), o.Size()
+		assert.GreaterOrEqual(t, p.X, float32(0), v.spec.Mode)
+		assert.LessOrEqual(t, p.X+s.Width, bar.Size().Width+0.5, "%s: an object runs off the right edge", v.spec.Mode)
+		assert.GreaterOrEqual(t, s.Width+0.5, o.MinSize().Width, "%s: an object squeezed below its minimum", v.spec.Mode)
+		boxes, sizes = append(boxes, p), append(sizes, s)
+		rows[p.Y] = true
+	}
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			overlapX := boxes[i].X < boxes[j].X+sizes[j].Width-0.5 && boxes[j].X < boxes[i].X+sizes[i].Width-0.5
+			overlapY := boxes[i].Y < boxes[j].Y+sizes[j].Height-0.5 && boxes[j].Y < boxes[i].Y+sizes[i].Height-0.5
+			assert.False(t, overlapX && overlapY, "%s: objects %d and %d overlap", v.spec.Mode, i, j)
+		}
+	}
+	return len(rows)
 }
 
 func TestFlowLayout(t *testing.T) {

@@ -70,7 +70,7 @@ func (b *toolbar) groups() []fyne.CanvasObject {
 	return []fyne.CanvasObject{
 		container.NewHBox(b.play, b.step, b.delta, b.back, b.reset),
 		container.NewHBox(bold("toolbar.speed"), atLeast(150, b.speed)),
-		container.NewHBox(bold("toolbar.preset"), stretch(atLeast(220, b.presets), 360)),
+		container.NewHBox(bold("toolbar.preset"), stretch(widthOf(220, b.presets), 360)),
 	}
 }
 
