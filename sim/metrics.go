@@ -157,6 +157,9 @@ type Metrics struct {
 	NoHolderMs       float64         `json:"noHolderMs"`
 	Fairness         Fairness        `json:"fairness"`
 	Clients          []ClientMetrics `json:"clients"`
+	// Election is the summary's Election (Elects), for the dashboard's
+	// words; the JSON says it once, in the summary.
+	Election bool `json:"-"`
 }
 
 // rate is n over d as a figure of three decimals, nil for d == 0.
@@ -175,7 +178,7 @@ func (c *Checker) Metrics(t time.Duration) Metrics { return c.metrics(t, c.Messa
 
 // metrics is Metrics with the messages sent up to t.
 func (c *Checker) metrics(t time.Duration, messages int) Metrics {
-	m := Metrics{Clients: make([]ClientMetrics, len(c.clients)), Fairness: Fairness{Starved: []string{}}}
+	m := Metrics{Clients: make([]ClientMetrics, len(c.clients)), Fairness: Fairness{Starved: []string{}}, Election: Elects(c.s.Scenario)}
 	names := c.s.Scenario.ClientNames()
 	lat := make([][]float64, len(c.clients))
 	var waits []float64

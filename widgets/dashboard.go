@@ -174,19 +174,26 @@ func (r *dashboardRenderer) draw(size fyne.Size) float32 {
 		}
 	}
 	run := m.Run
-	section("dash.acquire")
+	lead := func(key string) string { return LeaderWords(key, m.Election) }
+	section(lead("dash.acquire"))
 	rows([]dashLine{
 		{i18n.T("dash.success"), ratioText(run.AcquireSuccessRate, i18n.F("dash.ofRounds", "n", strconv.Itoa(run.Acquisitions+run.GaveUp), "gaveUp", strconv.Itoa(run.GaveUp)))},
 		{i18n.T("dash.contention"), ratioText(run.ContentionRatio, i18n.F("dash.ofTries", "failed", strconv.Itoa(run.FailedTries), "n", strconv.Itoa(run.Tries)))},
 		{i18n.T("dash.latency"), spreadText(run.AcquireLatency)},
 	})
 	y = r.histogram(run.AcquireLatency, y, width, size.Height, lineH)
-	section("dash.hold")
-	rows([]dashLine{
-		{i18n.T("dash.holdTime"), spreadText(run.HoldTime)},
-		{i18n.T("dash.expired"), strconv.Itoa(run.ExpiredWhileHeld)},
+	section(lead("dash.hold"))
+	holding := []dashLine{
+		{i18n.T(lead("dash.holdTime")), spreadText(run.HoldTime)},
+		{i18n.T(lead("dash.expired")), strconv.Itoa(run.ExpiredWhileHeld)},
 		{i18n.T("dash.renewals"), renewalText(run)},
-	})
+	}
+	if m.Election { // an election's price: split brain against vacancy
+		holding = append(holding,
+			dashLine{i18n.T("dash.twoLeaders"), FormatTime(time.Duration(m.SeveralHoldersMs * float64(time.Millisecond)))},
+			dashLine{i18n.T("dash.noLeader"), FormatTime(time.Duration(m.NoHolderMs * float64(time.Millisecond)))})
+	}
+	rows(holding)
 	y = r.histogram(run.HoldTime, y, width, size.Height, lineH)
 	section("dash.cost")
 	perAcq := "—"

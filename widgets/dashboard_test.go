@@ -3,6 +3,7 @@ package widgets
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -88,3 +89,24 @@ func TestDashboardDrawsTheRunsFigures(t *testing.T) {
 
 // theme12 is the caption size the test theme draws the dashboard in.
 const theme12 = 12
+
+// An election's dashboard speaks of leading, and says how long two led
+// at once and how long none did (Metrics.SeveralHoldersMs, NoHolderMs).
+func TestDashboardOfAnElection(t *testing.T) {
+	test.NewTempApp(t)
+	rec := widgettest.RecordPreset(t, "k8s-paused-leader")
+	m := rec.Metrics(rec.End())
+	require.True(t, m.Election)
+	d := NewDashboard()
+	d.SetMetrics(m)
+	w := test.NewWindow(d)
+	defer w.Close()
+	w.Resize(fyne.NewSize(340, d.MinSize().Height+40))
+	d.Resize(fyne.NewSize(340, d.MinSize().Height))
+	all := strings.Join(widgettest.Texts(test.WidgetRenderer(d).Objects()), "\n")
+	for _, want := range []string{"Becoming leader", "Leading", "time as leader", "two leaders at once", "no leader",
+		FormatTime(time.Duration(m.SeveralHoldersMs * float64(time.Millisecond))), FormatTime(time.Duration(m.NoHolderMs * float64(time.Millisecond)))} {
+		assert.Contains(t, all, want)
+	}
+	assert.NotContains(t, all, "Taking the lock")
+}
