@@ -117,6 +117,7 @@ func tradeoffBase(sc *sim.Scenario, x, y sweep.Axis, pauseAt string) (*sim.Scena
 	base.Clients, base.Stagger = sc.Clients, sc.Stagger
 	base.ClockDrift, base.RetryDelay = sc.ClockDrift, sc.RetryDelay
 	sim.CarryDesignFields(base, sc) // fencing and the design's options, as the tab has them
+	sweep.OneRoundEach(base)        // an election's leader leads once, as the tab's own may not
 
 	top := map[string]float64{}
 	for _, f := range []string{"ttl", "work", "pause"} {
@@ -165,7 +166,11 @@ func describeBase(spec designtab.ModeTab, base *sim.Scenario, x, y sweep.Axis, s
 	axis := map[string]bool{x.Field: true, y.Field: true}
 	var parts []string
 	if !axis["clients"] {
-		parts = append(parts, i18n.F("tradeoff.base.clients", "n", base.Clients, "stagger", briefTime(base.Stagger.D())))
+		key, periods := "tradeoff.base.clients", sweep.OneRoundEach(base.Clone())
+		if periods > 0 {
+			key = "tradeoff.base.leaders"
+		}
+		parts = append(parts, i18n.F(key, "n", base.Clients, "stagger", briefTime(base.Stagger.D()), "periods", periods))
 	}
 	if !axis["ttl"] {
 		parts = append(parts, fieldName(base.Mode, "ttl")+" "+briefTime(base.TTL.D()))

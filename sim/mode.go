@@ -82,6 +82,14 @@ type Traits struct {
 	// Kubernetes Lease always; ZooKeeper's and etcd's "use": "election"):
 	// the window and the summary then speak of leaders (Elects).
 	Elects func(sc *Scenario) bool
+	// LeadsOnce, when set, makes an election's leaders of sc lead once
+	// and step down, for a sweep's "one round each" (sweep.Base), where
+	// sc has them lead until they fail (client-go's default, leadPeriods
+	// 0): otherwise the first leader leads to the end of every run, the
+	// others never have their turn and no run settles before its end. It
+	// returns the periods of work a leader leads, 0 where sc's clients
+	// take a lock (LeadOnce).
+	LeadsOnce func(sc *Scenario) (periods int)
 	// Refusals are the design's own words for refusing a field or another
 	// design's option it does not read, by key; one it has no words for is
 	// refused in the field's or the option's own, and one with neither is
@@ -122,6 +130,28 @@ func (t Traits) Reads(field string) bool {
 // on or off.
 func (t Traits) HasTokens(fencing bool) bool {
 	return t.Token == TokenAlways || (t.Token == TokenWhenFencing && fencing)
+}
+
+// LeadsOnce makes sc's leaders lead once (Traits.LeadsOnce) and returns
+// the periods they lead; 0, and sc unchanged, where its clients take a
+// lock.
+func LeadsOnce(sc *Scenario) (periods int) {
+	t := TraitsOf(sc.Mode)
+	if t.LeadsOnce == nil || !Elects(sc) {
+		return 0
+	}
+	return t.LeadsOnce(sc)
+}
+
+// LeadPeriodsOnce is a Traits.LeadsOnce for a design whose leaders lead
+// the periods o counts, 0 for until they fail: one period where it is 0.
+func LeadPeriodsOnce(o IntOption) func(sc *Scenario) int {
+	return func(sc *Scenario) int {
+		if o.Of(sc) == 0 {
+			o.Set(sc, 1)
+		}
+		return o.Of(sc)
+	}
 }
 
 // Elects reports whether sc's clients elect a leader (Traits.Elects).

@@ -94,9 +94,10 @@ func (etcdMode) Name() string { return "etcd" }
 var etcdTraits = sim.Traits{
 	Place:     4,
 	LeaseWord: "lease", ServerWord: "members", Token: sim.TokenAlways, FencedValueInService: true,
-	Options: options,
-	Fields:  []string{"fencing"},
-	Elects:  Electing, // concurrency.Election
+	Options:   options,
+	Fields:    []string{"fencing"},
+	Elects:    Electing, // concurrency.Election
+	LeadsOnce: sim.LeadPeriodsOnce(LeadPeriods),
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.etcdPlainDel"), "only for redis; an etcd mutex unlocks by deleting its own key"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.etcdReplica"), "only for redis; etcd replicates every write through raft"),

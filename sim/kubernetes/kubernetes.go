@@ -60,9 +60,10 @@ func (kubernetesMode) Name() string { return "kubernetes" }
 var kubernetesTraits = sim.Traits{
 	Place:     5,
 	LeaseWord: "leaseDuration", ServerWord: "members", Token: sim.TokenAlways,
-	Options: options,
-	Fields:  []string{"fencing"},
-	Elects:  func(*sim.Scenario) bool { return true }, // client-go's leader election
+	Options:   options,
+	Fields:    []string{"fencing"},
+	Elects:    func(*sim.Scenario) bool { return true }, // client-go's leader election
+	LeadsOnce: sim.LeadPeriodsOnce(LeadPeriods),
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.kubernetesPlainDel"), "only for redis; a Kubernetes Lease is released by an update that empties holderIdentity"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.kubernetesReplica"), "only for redis; the apiserver's etcd replicates every write through raft"),

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockscope/lockscope/sim"
+	"github.com/lockscope/lockscope/sim/kubernetes"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/sim/sweep"
@@ -54,6 +55,10 @@ var goldenGrids = []goldenGrid{
 		adjust: func(sc *sim.Scenario) { zookeeper.Herd.Set(sc, true) }},
 	{name: "etcd", mode: "etcd", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
 	{name: "etcd-clients-latency", mode: "etcd", x: "clients=2:4:3", y: "latency=1ms:50ms:3", seeds: 3},
+	{name: "kubernetes", mode: "kubernetes", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
+	{name: "kubernetes-leads-until-it-fails", mode: "kubernetes", x: "ttl=1s:30s:4", y: "pause=0s:20s:4", seeds: 3,
+		adjust: func(sc *sim.Scenario) { kubernetes.LeadPeriods.Set(sc, 0) }},
+	{name: "dynamodb", mode: "dynamodb", x: "ttl=1s:30s:6", y: "pause=0s:20s:5", seeds: 4},
 }
 
 // formatCells prints every number of every cell at full precision.

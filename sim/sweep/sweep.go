@@ -130,8 +130,9 @@ const (
 var PauseAts = []string{PauseBeforeWrite, PauseMidWork}
 
 // Base is the scenario a sweep starts from for a mode: two clients,
-// one round each, 60 s of simulated time, and clients that keep asking
-// until the end (tries 0), so recovery is measured rather than given up on.
+// one round each (OneRoundEach), 60 s of simulated time, and clients that
+// keep asking until the end (tries 0), so recovery is measured rather than
+// given up on.
 func Base(mode string) (*sim.Scenario, error) {
 	sc, err := sim.Defaults(mode)
 	if err != nil {
@@ -142,8 +143,17 @@ func Base(mode string) (*sim.Scenario, error) {
 	sc.Clients, sc.Rounds = 2, 1
 	sc.Work = sim.Duration(2 * time.Second)
 	sc.Tries = 0
+	OneRoundEach(sc)
 	return sc, nil
 }
+
+// OneRoundEach makes sc's one round each a round for every client: an
+// election's leader leads once and steps down (sim.LeadsOnce: one period
+// of its work, where sc has it lead until it fails), as a lock's client
+// takes the lock once and releases it. It returns the periods a leader
+// leads, 0 for a lock. A caller that carries a tab's settings into a base
+// (the window's map) calls it again after.
+func OneRoundEach(sc *sim.Scenario) (periods int) { return sim.LeadsOnce(sc) }
 
 // Cell is the verdict of one grid point over all its seeds.
 type Cell struct {

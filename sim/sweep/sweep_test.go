@@ -12,9 +12,12 @@ import (
 
 	"github.com/lockscope/lockscope/sim"
 	"github.com/lockscope/lockscope/sim/etcd"
+	"github.com/lockscope/lockscope/sim/kubernetes"
 	"github.com/lockscope/lockscope/sim/redis"
 	"github.com/lockscope/lockscope/sim/redlock"
+	"github.com/lockscope/lockscope/sim/simtest"
 	"github.com/lockscope/lockscope/sim/sweep"
+	"github.com/lockscope/lockscope/sim/zookeeper"
 )
 
 func axis(t *testing.T, spec string) sweep.Axis {
@@ -328,4 +331,41 @@ func TestRunCacheReusesRunsWithoutChangingCells(t *testing.T) {
 			assert.Less(t, shared.Events(), alone.Events(), "the small sweep's runs are not run again")
 		})
 	}
+}
+
+// One round each is a round for every client: an election's leader that
+// would lead until it fails leads one period and steps down, so a run
+// settles and the second candidate has its turn; a leader that resigns
+// by itself keeps its periods, and a lock is left as it is.
+func TestOneRoundEachLetsEveryLeaderLeadOnce(t *testing.T) {
+	for _, tc := range []struct {
+		preset  string
+		set     func(sc *sim.Scenario)
+		periods int
+		after   func(sc *sim.Scenario) int
+	}{
+		{"k8s-paused-leader", nil, 1, kubernetes.LeadPeriods.Of},
+		{"k8s-paused-leader", func(sc *sim.Scenario) { kubernetes.LeadPeriods.Set(sc, 4) }, 4, kubernetes.LeadPeriods.Of},
+		{"zk-leader-latch", nil, 3, zookeeper.LeadPeriods.Of},
+		{"zk-leader-latch", func(sc *sim.Scenario) { zookeeper.LeadPeriods.Set(sc, 0) }, 1, zookeeper.LeadPeriods.Of},
+		{"etcd-election", func(sc *sim.Scenario) { etcd.LeadPeriods.Set(sc, 0) }, 1, etcd.LeadPeriods.Of},
+		{"zk-happy-path", nil, 0, zookeeper.LeadPeriods.Of},
+		{"redis-gc-pause", nil, 0, nil},
+	} {
+		sc, err := simtest.Load(tc.preset)
+		require.NoError(t, err)
+		if tc.set != nil {
+			tc.set(sc)
+		}
+		before := sc.Clone()
+		assert.Equal(t, tc.periods, sweep.OneRoundEach(sc), tc.preset)
+		if tc.periods == 0 {
+			assert.Equal(t, before, sc, "%s: a lock is left as it is", tc.preset)
+			continue
+		}
+		assert.Equal(t, tc.periods, tc.after(sc), tc.preset)
+	}
+	base, err := sweep.Base("kubernetes")
+	require.NoError(t, err)
+	assert.Equal(t, 1, kubernetes.LeadPeriods.Of(base), "the Kubernetes map's leaders lead once")
 }

@@ -132,9 +132,10 @@ func (zkMode) Name() string { return "zookeeper" }
 var zkTraits = sim.Traits{
 	Place:     3,
 	LeaseWord: "session", ServerWord: "servers", Token: sim.TokenAlways,
-	Options: options,
-	Fields:  []string{"fencing"},
-	Elects:  Electing, // Curator's LeaderLatch
+	Options:   options,
+	Fields:    []string{"fencing"},
+	Elects:    Electing, // Curator's LeaderLatch
+	LeadsOnce: sim.LeadPeriodsOnce(LeadPeriods),
 	Refusals: map[string]error{
 		"plainDel": sim.FieldErr("plainDel", sim.Say("field.zkPlainDel"), "only for redis; a zookeeper client releases by deleting its own znode"),
 		"replica":  sim.FieldErr("replica", sim.Say("field.zkReplica"), "only for redis; a zookeeper ensemble replicates every write (set nodes)"),
