@@ -104,8 +104,13 @@ type Node struct {
 	lazier   LazyIdler // Proc, when it is a LazyIdler
 	inc      int
 	backlog  []event
-	held     []event  // exec timers frozen while paused
-	lazy     lazyTick // a Tick timer queued past idle firings (Sim.lazy)
+	held     []event       // exec timers frozen while paused
+	lazy     lazyTick      // a Tick timer queued past idle firings (Sim.lazy)
+	pausedAt time.Duration // when its pause began
+	// resume is its pause's resume event's slab entry + 1, 0 when not
+	// known (no pause, or one a second fault made longer): what
+	// EndPauseAsIn moves (pausechain.go).
+	resume int32
 }
 
 // partition is an active or finished network cut.
@@ -530,7 +535,7 @@ func (s *Sim) fault(i int) {
 		end := s.now + f.For.D()
 		if n.Paused {
 			if end > n.PauseEnd {
-				n.PauseEnd = end
+				n.PauseEnd, n.resume = end, 0
 				s.push(event{at: end, kind: evResume, node: id})
 			}
 			return
@@ -552,7 +557,7 @@ func (s *Sim) fault(i int) {
 			e.local = e.at - s.now
 			n.held = append(n.held, e)
 		}
-		s.push(event{at: end, kind: evResume, node: id})
+		n.pausedAt, n.resume = s.now, s.push(event{at: end, kind: evResume, node: id})+1
 		s.trace(id, TraceFault, FaultPause.String(), None, f.For.D().String())
 	case FaultClockJump:
 		id := s.Lookup(f.ClockJump)
@@ -611,7 +616,7 @@ func (s *Sim) CrashNode(id NodeID) {
 		s.catchUp(id, s.now) // what the crash leaves of its counts
 		s.dropLazy(id)       // its tick dies with the incarnation
 	}
-	n.Crashed, n.Paused = true, false
+	n.Crashed, n.Paused, n.resume = true, false, 0
 	n.backlog, n.held = nil, nil
 	n.inc++
 	s.recordReboot(id)
@@ -640,7 +645,7 @@ func (s *Sim) resume(id NodeID) {
 	if !n.Paused || s.now < n.PauseEnd {
 		return
 	}
-	n.Paused = false
+	n.Paused, n.resume = false, 0
 	s.trace(id, TraceResume, "", None, "")
 	for _, e := range n.held {
 		e.at = s.now + e.local

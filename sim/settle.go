@@ -68,6 +68,13 @@ const noFault = -1
 // the sweep can fork the run there (Fork) and strike it with several
 // pauses. Nothing before that event reads the fault's duration.
 func (s *Sim) SettleUntil(stop int) (end time.Duration, stopped bool) {
+	return s.settleUntil(stop, None, 0)
+}
+
+// settleUntil is SettleUntil, and with paused a node (not None) it also
+// stops before the first event that node's resume would precede were the
+// pause it is in d long (SettleUntilPauseEnds).
+func (s *Sim) settleUntil(stop int, paused NodeID, d time.Duration) (end time.Duration, stopped bool) {
 	s.quiet = true
 	// The clients come first among the nodes; a run keeps its processes.
 	var done []interface{ Finished() bool }
@@ -92,6 +99,12 @@ func (s *Sim) SettleUntil(stop int) (end time.Duration, stopped bool) {
 		}
 		if stop != noFault {
 			if e := &q.slab[l.first().ix]; e.kind == evFault && e.fault == stop {
+				return s.now, true
+			}
+		}
+		if paused != None {
+			if n := &s.Nodes[paused]; n.Paused && n.resume > 0 &&
+				before(slot{at: n.pausedAt + d, seq: q.slab[n.resume-1].seq}, *l.first()) {
 				return s.now, true
 			}
 		}

@@ -93,6 +93,79 @@ func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
 	assert.Positive(t, over, "every pause struck: a run over before it was never tried")
 }
 
+// TestAChainedPauseIsTheRunAlone: the run with the longest pause, stopped
+// where each shorter pause would end (SettleUntilPauseEnds), forked there
+// with its pause ended (EndPauseAsIn) and given that pause's scenario,
+// goes on event for event as that scenario's run made alone: the same
+// number of events, the same end and the same records, whole (its record
+// of the pause too), in every mode and setting; the run itself goes on
+// as the longest's. A run over before a pause ends is each longer one's.
+func TestAChainedPauseIsTheRunAlone(t *testing.T) {
+	forked, over := 0, 0
+	for _, mode := range sim.ModeNames() {
+		for _, v := range forkCases {
+			base, err := Base(mode)
+			require.NoError(t, err)
+			v.set(base)
+			x, err := ParseAxis("ttl=1s:30s:3")
+			require.NoError(t, err)
+			y, err := ParseAxis("pause=4s:20s:3")
+			require.NoError(t, err)
+			sw := &Sweep{Base: base, X: x, Y: y, Seeds: 2, PauseAt: v.pauseAt}
+			for _, xv := range x.Values {
+				for seed := int64(1); seed <= 2; seed++ {
+					scs := make([]*sim.Scenario, len(y.Values))
+					for i, yv := range y.Values {
+						scs[i] = sw.CellScenario(xv, yv, seed, false)
+					}
+					last := len(scs) - 1
+					pause := len(scs[0].Faults) - 1
+					run := sim.NewVerdictRun(scs[last], false)
+					if _, struck := run.SettleUntil(pause); !struck {
+						run.Release()
+						continue
+					}
+					holder := run.Lookup(scs[0].Faults[pause].Pause)
+					runs := make([]*sim.Sim, len(scs))
+					ends := make([]time.Duration, len(scs))
+					for i, sc := range scs[:last] {
+						end, stopped := run.SettleUntilPauseEnds(holder, sc.Faults[pause].For.D())
+						if !stopped {
+							over++
+							for j := i; j < last; j++ {
+								runs[j], ends[j] = run, end
+							}
+							break
+						}
+						forked++
+						runs[i] = run.Fork()
+						runs[i].Scenario = sc
+						require.True(t, runs[i].EndPauseAsIn(pause))
+						ends[i] = runs[i].SettleVerdict()
+					}
+					runs[last], ends[last] = run, run.SettleVerdict()
+					for i, sc := range scs {
+						at := fmt.Sprintf("%s, %s: ttl %v pause %v seed %d", mode, v.name, xv, y.Values[i], seed)
+						f, end := runs[i], ends[i]
+						alone := sim.NewVerdictRun(sc, false)
+						want := alone.SettleVerdict()
+						require.Equal(t, want, end, at)
+						assert.Equal(t, alone.Check.Summary(want), f.Check.Summary(end), at)
+						assert.Equal(t, alone.Check.Grants(), f.Check.Grants(), at)
+						assert.Equal(t, alone.Check.Writes(), f.Check.Writes(), at)
+						assert.Equal(t, alone.Check.Ownerships(), f.Check.Ownerships(), at)
+						if f != run || i == last {
+							require.Equal(t, alone.Steps(), f.Steps(), at)
+							assert.Equal(t, alone.Check.Faults(), f.Check.Faults(), at)
+						}
+					}
+				}
+			}
+		}
+	}
+	assert.Positive(t, forked, "no shorter pause was forked")
+}
+
 // TestAForkedSweepIsTheSweepOfRunsAlone: Sweep.Run, which makes a seed's
 // paused runs along the pause axis as one run forked at the pause, gives
 // every cell exactly what the cell's runs made one by one give, with the

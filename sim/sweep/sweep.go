@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -462,12 +463,16 @@ func (sw *Sweep) pausedLine(cells []Cell, line []int, seed int64) []runResult {
 }
 
 // forkedRuns is the paused runs of cells that differ only in the pause
-// (every one above 0) for seed: one run up to the instant the pause is
-// the next event, then a fork of it for each cell (the last cell's takes
-// the run itself) with that cell's scenario, whose pause is the only
-// difference. A run that ends before its pause strikes is every cell's.
-// With lazy ticks (lazy), a prefix that meets a tie is made again
-// without; a fork that meets one is made again alone, without them.
+// (every one above 0) for seed. They are one run, the one with the
+// longest pause, up to the instant each shorter pause ends (sim's
+// pausechain.go): it runs to its pause once, strikes, and at the instant
+// each shorter pause would end it is forked, the fork's pause ended there
+// and its scenario set to that cell's, whose pause is the only
+// difference; the run itself goes on as the longest. A run that ends
+// before its pause strikes, or before a pause would end, is the verdict
+// of every cell it stands for. With lazy ticks (lazy), a stretch shared
+// by several cells that meets a tie is made again without them for
+// those; a fork that meets one is made again alone, without them.
 func (sw *Sweep) forkedRuns(cells []Cell, seed int64, lazy bool) []runResult {
 	out := make([]runResult, len(cells))
 	scs := make([]*sim.Scenario, len(cells))
@@ -475,10 +480,18 @@ func (sw *Sweep) forkedRuns(cells []Cell, seed int64, lazy bool) []runResult {
 		scs[i] = sw.CellScenario(c.X, c.Y, seed, false)
 	}
 	pause := len(scs[0].Faults) - 1 // CellScenario's pause comes last
-	s := sim.NewVerdictRun(scs[0], lazy)
+	lengths := make([]time.Duration, len(cells))
+	order := make([]int, len(cells)) // shortest pause first
+	for i, sc := range scs {
+		lengths[i], order[i] = sc.Faults[pause].For.D(), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lengths[a], lengths[b]) })
+	longest := order[len(order)-1]
+
+	s := sim.NewVerdictRun(scs[longest], lazy)
 	end, struck := s.SettleUntil(pause)
-	prefix := s.Steps()
-	sw.events.Add(int64(prefix))
+	done := s.Steps()
+	sw.events.Add(int64(done))
 	switch {
 	case s.Tie():
 		s.Release()
@@ -491,21 +504,65 @@ func (sw *Sweep) forkedRuns(cells []Cell, seed int64, lazy bool) []runResult {
 		}
 		return out
 	}
-	for i, sc := range scs {
-		f := s
-		if i < len(scs)-1 {
-			f = s.Fork()
+	holder := s.Lookup(scs[0].Faults[pause].Pause)
+	for k, i := range order[:len(order)-1] {
+		end, stopped := s.SettleUntilPauseEnds(holder, lengths[i])
+		sw.events.Add(int64(s.Steps() - done))
+		done = s.Steps()
+		rest := order[k:]
+		switch {
+		case s.Tie(): // the shared stretch is not to be used from here on
+			s.Release()
+			sw.strictRuns(cells, scs, rest, seed, out)
+			return out
+		case !stopped: // over before this pause would end: the same run for the rest
+			s.Release()
+			r := verdictOf(s, end)
+			for _, j := range rest {
+				out[j] = r
+			}
+			return out
 		}
-		f.Scenario = sc
-		end := f.SettleVerdict()
-		sw.events.Add(int64(f.Steps() - prefix))
-		if f.Tie() {
-			out[i] = sw.strictRun(sc)
+		f := s.Fork()
+		f.Scenario = scs[i]
+		if !f.EndPauseAsIn(pause) {
+			f.Release()
+			out[i] = sw.runOne(cells[i].X, cells[i].Y, seed)
 			continue
 		}
-		out[i] = verdictOf(f, end)
+		fend := f.SettleVerdict()
+		sw.events.Add(int64(f.Steps() - done))
+		if f.Tie() {
+			out[i] = sw.strictRun(scs[i])
+			continue
+		}
+		out[i] = verdictOf(f, fend)
+	}
+	end = s.SettleVerdict()
+	sw.events.Add(int64(s.Steps() - done))
+	if s.Tie() {
+		out[longest] = sw.strictRun(scs[longest])
+	} else {
+		out[longest] = verdictOf(s, end)
 	}
 	return out
+}
+
+// strictRuns makes the paused runs of the cells at positions at of
+// forkedRuns' line (scs their scenarios) without lazy ticks, as one
+// forked line again, into out.
+func (sw *Sweep) strictRuns(cells []Cell, scs []*sim.Scenario, at []int, seed int64, out []runResult) {
+	if len(at) == 1 {
+		out[at[0]] = sw.strictRun(scs[at[0]])
+		return
+	}
+	sub := make([]Cell, len(at))
+	for k, i := range at {
+		sub[k] = cells[i]
+	}
+	for k, r := range sw.forkedRuns(sub, seed, false) {
+		out[at[k]] = r
+	}
 }
 
 // recoveryMs runs a cell's seed with the holder crashed and times the
