@@ -186,8 +186,11 @@ const (
 	leasePad   = 8
 	leaseCardW = 250 // the object's card, at most
 	leaseColW  = 170 // the candidates' column beside it, at least
-	leaseMinW  = 320
-	leaseMinH  = 100
+	// leaseCardLeast is the card's rows a short box keeps under it: the
+	// Lease's name and holderIdentity.
+	leaseCardLeast = 2
+	leaseMinW      = 320
+	leaseMinH      = 100
 )
 
 // leaseRefSize is the size the picture is drawn at its own sizes.
@@ -202,6 +205,7 @@ type leaseGeometry struct {
 	k          float32
 	card       fyne.Position // the card's top left
 	cardSize   fyne.Size
+	rows       int // the card's rows kept (the rest gave way to the candidates)
 	objY       []float32
 	colX, colW float32
 	candY      []float32
@@ -218,25 +222,56 @@ func leaseLayout(m leaseModel, size fyne.Size, th fyne.Theme) leaseGeometry {
 	k := widgets.GrowScale(size, leaseRefSize, widgets.MostGrowth) * widgets.TextScale(th)
 	pad := leasePad * k
 	g := leaseGeometry{k: k, card: fyne.NewPos(pad, pad), bottom: size.Height}
-	g.cardSize = fyne.NewSize(min(leaseCardW*k, 0.45*size.Width, size.Width-2*pad), float32(len(m.object))*widgets.ToneRowH*k+2*pad)
+	cardW := min(leaseCardW*k, 0.45*size.Width, size.Width-2*pad)
+	side := size.Width-cardW-3*pad >= leaseColW*k
+	if !side { // alone on its rows: as wide as it is drawn
+		cardW = min(leaseCardW*k, size.Width-2*pad)
+	}
+	var candH float32
+	var heights []float32
+	for _, r := range m.candidates {
+		heights = append(heights, r.Height(k))
+		candH += r.Height(k)
+	}
+	// Under the card, in a box short of both, the card's later rows (the
+	// times, the counts) give way to the candidates, down to its name and
+	// holderIdentity, and in a box too short for those the whole card
+	// does (the leaders' lines name the holder): each candidate's view on
+	// its own clock is the picture's point.
+	rows := len(m.object)
+	cardH := func(rows int) float32 {
+		if rows == 0 {
+			return 0
+		}
+		return float32(rows)*widgets.ToneRowH*k + 2*pad
+	}
+	for !side && rows > 0 && pad+cardH(rows)+pad+candH > size.Height {
+		if rows--; rows < leaseCardLeast {
+			rows = 0
+		}
+	}
+	g.rows, g.cardSize = rows, fyne.NewSize(cardW, cardH(rows))
 	y := pad + pad
-	for range m.object {
+	for i := range m.object {
+		if i >= rows {
+			y = size.Height + 1 // given way: below the box, not shown
+		}
 		g.objY = append(g.objY, y)
 		y += widgets.ToneRowH * k
 	}
 	g.cardT = g.cardSize.Width - 2*pad
-	side := size.Width-g.cardSize.Width-3*pad >= leaseColW*k
 	if side {
 		g.colX, y = g.cardSize.Width+2*pad, pad
 	} else {
-		g.colX, y = pad, g.cardSize.Height+2*pad
+		g.colX, y = pad, g.cardSize.Height+pad
+		if rows > 0 {
+			y += pad
+		}
 	}
 	g.colW = max(size.Width-g.colX-pad, 40)
-	var heights []float32
-	for _, r := range m.candidates {
+	for _, h := range heights {
 		g.candY = append(g.candY, y)
-		heights = append(heights, r.Height(k))
-		y += r.Height(k)
+		y += h
 	}
 	g.candShown, g.more, g.moreY = widgets.WholeLines(g.candY, heights, m.owner, size.Height, widgets.ToneRowH*k)
 	g.height = max(y, g.cardSize.Height+pad) + pad
@@ -256,7 +291,7 @@ func (g leaseGeometry) shows(y float32, r widgets.ToneLine) bool {
 // cut where the box ends.
 func (g leaseGeometry) cardShown(m leaseModel) fyne.Size {
 	h := g.cardSize.Height
-	for i := len(m.object) - 1; i >= 0 && !g.shows(g.objY[i], m.object[i]); i-- {
+	for i := g.rows - 1; i >= 0 && !g.shows(g.objY[i], m.object[i]); i-- {
 		h -= widgets.ToneRowH * g.k
 	}
 	return fyne.NewSize(g.cardSize.Width, max(min(h, g.bottom-g.card.Y), 0))
@@ -309,7 +344,9 @@ func (r *leaseRenderer) Layout(size fyne.Size) {
 	if len(r.model.object) > 0 {
 		g := leaseLayout(r.model, size, r.l.Theme())
 		pad := leasePad * g.k
-		widgets.PlaceRect(r.rects.Next(), g.card, g.cardShown(r.model), r.card)
+		if g.rows > 0 {
+			widgets.PlaceRect(r.rects.Next(), g.card, g.cardShown(r.model), r.card)
+		}
 		for i, row := range r.model.object {
 			if g.shows(g.objY[i], row) {
 				widgets.PlaceToneLine(r.texts, r.bold, row, widgets.ToneTextSize*g.k, fyne.NewPos(g.card.X+pad, g.objY[i]), g.cardT, r.colors)

@@ -114,9 +114,17 @@ func TestLeaseDrawnHeight(t *testing.T) {
 		preset string
 		at     time.Duration
 		width  float32
-	}{{"k8s-paused-leader", 15 * time.Second, 680}, {"k8s-paused-leader", 15 * time.Second, 330}, {"k8s-release-on-cancel", 5 * time.Second, 680}} {
+	}{{"k8s-paused-leader", 15 * time.Second, 680}, {"k8s-release-on-cancel", 5 * time.Second, 680}} {
 		widgettest.AssertDrawnHeight(t, c.preset, c.at, NewLease(), c.width)
 	}
+	// Narrow, the card stands over the candidates and its rows give way in
+	// a short box, so a box half as high holds the picture whole.
+	l := NewLease()
+	texts := widgettest.InShortBox(t, l, fyne.NewSize(330, 400), widgettest.SnapshotAt(t, "k8s-paused-leader", 15*time.Second))
+	require.Contains(t, texts, "renewTime 4.078 s", "a tall box shows the whole card")
+	tall := l.DrawnHeight(fyne.NewSize(330, 400))
+	require.Less(t, tall, float32(400))
+	assert.LessOrEqual(t, l.DrawnHeight(fyne.NewSize(330, tall/2)), tall/2)
 }
 
 // In a theme whose text is twice the size, every length of the picture
@@ -195,4 +203,28 @@ func TestLeaseTellsAnIdleCandidateApart(t *testing.T) {
 			assert.Contains(t, texts(buildLeaseModel(kubernetessim.ViewOf(snap), snap.Nodes).candidates), c.want)
 		})
 	}
+}
+
+// In a box too narrow for the candidates beside the card and too short
+// for both (the dashboard open at 1024 points), the card's later rows
+// give way to the candidates: the Lease's name and holder stay, and each
+// candidate's view on its own clock is drawn under them.
+func TestLeaseCardGivesWayToTheCandidates(t *testing.T) {
+	texts := widgettest.InShortBox(t, NewLease(), fyne.NewSize(330, 150), widgettest.SnapshotAt(t, "k8s-paused-leader", 29800*time.Millisecond))
+	joined := strings.Join(texts, "\n")
+	assert.Contains(t, joined, "holderIdentity client-2")
+	assert.Contains(t, joined, "client-1 leads")
+	assert.Contains(t, joined, "client-2 leads")
+	assert.NotContains(t, joined, "renewTime", "the card's times gave way")
+}
+
+// In a box shorter still (the window's at 1024 points with the
+// dashboard), the whole card gives way: the candidates' lines, which name
+// the leaders, are what the box shows.
+func TestLeaseCardGivesWayWholeInAVeryShortBox(t *testing.T) {
+	texts := widgettest.InShortBox(t, NewLease(), fyne.NewSize(330, 90), widgettest.SnapshotAt(t, "k8s-paused-leader", 29800*time.Millisecond))
+	joined := strings.Join(texts, "\n")
+	assert.Contains(t, joined, "client-1 leads")
+	assert.Contains(t, joined, "client-2 leads")
+	assert.NotContains(t, joined, "Lease kube-system/lockscope")
 }
