@@ -103,3 +103,12 @@ func TestShotLang(t *testing.T) {
 	assert.Positive(t, st.Size())
 	assert.Equal(t, i18n.English, i18n.Current())
 }
+
+// An election's report says how long two led at once and how long none
+// did, the figures of run --json's metrics; a lock's says neither.
+func TestRunReportOfAnElection(t *testing.T) {
+	_, out, _ := invoke("run", "k8s-paused-leader")
+	assert.Contains(t, out, "time with two leaders  19003.126 ms\ntime with no leader    29.454 ms\n")
+	_, out, _ = invoke("run", "redis-gc-pause")
+	assert.NotContains(t, out, "leader")
+}

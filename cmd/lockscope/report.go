@@ -46,6 +46,11 @@ func writeReport(w io.Writer, l i18n.Lang, source string, sc *sim.Scenario, sum 
 		{t("report.p99"), ms(sum.AcquireLatencyP99Ms) + " ms"},
 		{t("report.watchNotifications"), strconv.Itoa(sum.WatchNotifications)},
 	}
+	if sum.Election && sum.Metrics != nil { // an election's price: split brain against vacancy
+		counts = append(counts,
+			[]string{t("report.twoLeaders"), ms(sum.Metrics.SeveralHoldersMs) + " ms"},
+			[]string{t("report.noLeader"), ms(sum.Metrics.NoHolderMs) + " ms"})
+	}
 	if err := writeTable(w, "", counts); err != nil {
 		return err
 	}

@@ -162,12 +162,14 @@ func runScenario(args []string, stdout, stderr io.Writer) int {
 		s.KeepFlights() // for the pacing "playback" reports
 	}
 	sum := runWithProgress(s, stderr)
+	if o.json || sum.Election { // an election's report says its split brain and vacancy
+		m := s.Check.Metrics(s.End())
+		sum.Metrics = &m
+	}
 	if o.json {
 		pb := s.Pace(sim.StoryPace).Summary()
 		pb.Seconds, pb.MinKeyMessageSeconds = sim.Round3(pb.Seconds), sim.Round3(pb.MinKeyMessageSeconds)
 		sum.Playback = &pb
-		m := s.Check.Metrics(s.End())
-		sum.Metrics = &m
 	}
 	if trace != nil {
 		if err := errors.Join(tw.Flush(), buf.Flush(), trace.Close()); err != nil {
