@@ -29,13 +29,10 @@ var forkCases = []struct {
 	{"over before the pause", PauseBeforeWrite, func(sc *sim.Scenario) { sc.Duration = sim.Duration(1500 * time.Millisecond) }},
 }
 
-// TestAForkAtThePauseIsTheRunAlone: a run forked where its pause is the
-// next event (settleUntil, sim.Sim.fork) and given another pause's scenario
-// goes on event for event as that scenario's run made alone: the same
-// number of events, the same end and the same records, whole, in every
-// mode. The last fork is the prefix run itself, as in the sweep.
-func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
-	struck, over := 0, 0
+// eachPausedLine calls line with the scenarios of every seed's line of
+// pauses (4 s, 12 s, 20 s, shortest first) in every mode and fork case,
+// at three TTLs and two seeds, and name saying where a line's cell i is.
+func eachPausedLine(t *testing.T, line func(scs []*sim.Scenario, name func(i int) string)) {
 	for _, mode := range sim.ModeNames() {
 		for _, v := range forkCases {
 			base, err := Base(mode)
@@ -52,43 +49,65 @@ func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
 					for i, yv := range y.Values {
 						scs[i] = sw.CellScenario(xv, yv, seed, false)
 					}
-					prefix := sim.NewVerdictRun(scs[0], false)
-					_, stopped := prefix.SettleUntil(len(scs[0].Faults) - 1)
-					if !stopped {
-						over++
-						prefix.Release()
-						continue
-					}
-					struck++
-					// Every fork is made and run before any is compared, so
-					// records a fork shared with another would show.
-					forks := make([]*sim.Sim, len(scs))
-					ends := make([]time.Duration, len(scs))
-					for i, sc := range scs {
-						forks[i] = prefix
-						if i < len(scs)-1 {
-							forks[i] = prefix.Fork()
-						}
-						forks[i].Scenario = sc
-						ends[i] = forks[i].SettleVerdict()
-					}
-					for i, sc := range scs {
-						at := fmt.Sprintf("%s, %s: ttl %v pause %v seed %d", mode, v.name, xv, y.Values[i], seed)
-						f, end := forks[i], ends[i]
-						alone := sim.NewVerdictRun(sc, false)
-						want := alone.SettleVerdict()
-						require.Equal(t, want, end, at)
-						require.Equal(t, alone.Steps(), f.Steps(), at)
-						assert.Equal(t, alone.Check.Summary(want), f.Check.Summary(end), at)
-						assert.Equal(t, alone.Check.Grants(), f.Check.Grants(), at)
-						assert.Equal(t, alone.Check.Writes(), f.Check.Writes(), at)
-						assert.Equal(t, alone.Check.Ownerships(), f.Check.Ownerships(), at)
-						assert.Equal(t, alone.Check.Faults(), f.Check.Faults(), at)
-					}
+					line(scs, func(i int) string {
+						return fmt.Sprintf("%s, %s: ttl %v pause %v seed %d", mode, v.name, xv, y.Values[i], seed)
+					})
 				}
 			}
 		}
 	}
+}
+
+// assertTheRunAlone holds run f, settled at end, to sc's run made alone:
+// the same end and records, and with whole the same events and fault
+// records too (a run that stands for a longer pause than its own, over
+// before that pause would end, has the other's).
+func assertTheRunAlone(t *testing.T, sc *sim.Scenario, f *sim.Sim, end time.Duration, whole bool, at string) {
+	t.Helper()
+	alone := sim.NewVerdictRun(sc, false)
+	want := alone.SettleVerdict()
+	require.Equal(t, want, end, at)
+	assert.Equal(t, alone.Check.Summary(want), f.Check.Summary(end), at)
+	assert.Equal(t, alone.Check.Grants(), f.Check.Grants(), at)
+	assert.Equal(t, alone.Check.Writes(), f.Check.Writes(), at)
+	assert.Equal(t, alone.Check.Ownerships(), f.Check.Ownerships(), at)
+	if whole {
+		require.Equal(t, alone.Steps(), f.Steps(), at)
+		assert.Equal(t, alone.Check.Faults(), f.Check.Faults(), at)
+	}
+}
+
+// TestAForkAtThePauseIsTheRunAlone: a run forked where its pause is the
+// next event (settleUntil, sim.Sim.fork) and given another pause's scenario
+// goes on event for event as that scenario's run made alone: the same
+// number of events, the same end and the same records, whole, in every
+// mode. The last fork is the prefix run itself, as in the sweep.
+func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
+	struck, over := 0, 0
+	eachPausedLine(t, func(scs []*sim.Scenario, name func(int) string) {
+		prefix := sim.NewVerdictRun(scs[0], false)
+		if _, stopped := prefix.SettleUntil(len(scs[0].Faults) - 1); !stopped {
+			over++
+			prefix.Release()
+			return
+		}
+		struck++
+		// Every fork is made and run before any is compared, so records a
+		// fork shared with another would show.
+		forks := make([]*sim.Sim, len(scs))
+		ends := make([]time.Duration, len(scs))
+		for i, sc := range scs {
+			forks[i] = prefix
+			if i < len(scs)-1 {
+				forks[i] = prefix.Fork()
+			}
+			forks[i].Scenario = sc
+			ends[i] = forks[i].SettleVerdict()
+		}
+		for i, sc := range scs {
+			assertTheRunAlone(t, sc, forks[i], ends[i], true, name(i))
+		}
+	})
 	assert.Positive(t, struck, "no pause struck: the forks were never tried")
 	assert.Positive(t, over, "every pause struck: a run over before it was never tried")
 }
@@ -101,68 +120,36 @@ func TestAForkAtThePauseIsTheRunAlone(t *testing.T) {
 // of the pause too), in every mode and setting; the run itself goes on
 // as the longest's. A run over before a pause ends is each longer one's.
 func TestAChainedPauseIsTheRunAlone(t *testing.T) {
-	forked, over := 0, 0
-	for _, mode := range sim.ModeNames() {
-		for _, v := range forkCases {
-			base, err := Base(mode)
-			require.NoError(t, err)
-			v.set(base)
-			x, err := ParseAxis("ttl=1s:30s:3")
-			require.NoError(t, err)
-			y, err := ParseAxis("pause=4s:20s:3")
-			require.NoError(t, err)
-			sw := &Sweep{Base: base, X: x, Y: y, Seeds: 2, PauseAt: v.pauseAt}
-			for _, xv := range x.Values {
-				for seed := int64(1); seed <= 2; seed++ {
-					scs := make([]*sim.Scenario, len(y.Values))
-					for i, yv := range y.Values {
-						scs[i] = sw.CellScenario(xv, yv, seed, false)
-					}
-					last := len(scs) - 1
-					pause := len(scs[0].Faults) - 1
-					run := sim.NewVerdictRun(scs[last], false)
-					if _, struck := run.SettleUntil(pause); !struck {
-						run.Release()
-						continue
-					}
-					holder := run.Lookup(scs[0].Faults[pause].Pause)
-					runs := make([]*sim.Sim, len(scs))
-					ends := make([]time.Duration, len(scs))
-					for i, sc := range scs[:last] {
-						end, stopped := run.SettleUntilPauseEnds(holder, sc.Faults[pause].For.D())
-						if !stopped {
-							over++
-							for j := i; j < last; j++ {
-								runs[j], ends[j] = run, end
-							}
-							break
-						}
-						forked++
-						runs[i] = run.Fork()
-						runs[i].Scenario = sc
-						require.True(t, runs[i].EndPauseAsIn(pause))
-						ends[i] = runs[i].SettleVerdict()
-					}
-					runs[last], ends[last] = run, run.SettleVerdict()
-					for i, sc := range scs {
-						at := fmt.Sprintf("%s, %s: ttl %v pause %v seed %d", mode, v.name, xv, y.Values[i], seed)
-						f, end := runs[i], ends[i]
-						alone := sim.NewVerdictRun(sc, false)
-						want := alone.SettleVerdict()
-						require.Equal(t, want, end, at)
-						assert.Equal(t, alone.Check.Summary(want), f.Check.Summary(end), at)
-						assert.Equal(t, alone.Check.Grants(), f.Check.Grants(), at)
-						assert.Equal(t, alone.Check.Writes(), f.Check.Writes(), at)
-						assert.Equal(t, alone.Check.Ownerships(), f.Check.Ownerships(), at)
-						if f != run || i == last {
-							require.Equal(t, alone.Steps(), f.Steps(), at)
-							assert.Equal(t, alone.Check.Faults(), f.Check.Faults(), at)
-						}
-					}
-				}
-			}
+	forked := 0
+	eachPausedLine(t, func(scs []*sim.Scenario, name func(int) string) {
+		last, pause := len(scs)-1, len(scs[0].Faults)-1
+		run := sim.NewVerdictRun(scs[last], false)
+		if _, struck := run.SettleUntil(pause); !struck {
+			run.Release()
+			return
 		}
-	}
+		holder := run.Lookup(scs[0].Faults[pause].Pause)
+		runs := make([]*sim.Sim, len(scs))
+		ends := make([]time.Duration, len(scs))
+		for i, sc := range scs[:last] {
+			end, stopped := run.SettleUntilPauseEnds(holder, sc.Faults[pause].For.D())
+			if !stopped {
+				for j := i; j < last; j++ {
+					runs[j], ends[j] = run, end
+				}
+				break
+			}
+			forked++
+			runs[i] = run.Fork()
+			runs[i].Scenario = sc
+			require.True(t, runs[i].EndPauseAsIn(pause))
+			ends[i] = runs[i].SettleVerdict()
+		}
+		runs[last], ends[last] = run, run.SettleVerdict()
+		for i, sc := range scs {
+			assertTheRunAlone(t, sc, runs[i], ends[i], runs[i] != run || i == last, name(i))
+		}
+	})
 	assert.Positive(t, forked, "no shorter pause was forked")
 }
 
