@@ -93,18 +93,20 @@ func (s *Sim) settleUntil(stop int, paused NodeID, d time.Duration) (end time.Du
 		// takeUpTo(s.end), written out: its call was a tenth of the
 		// loop's own work, and next, first and pop inline here.
 		l := q.next()
+		if paused != None { // before the end's test: the resume may be all that is left before it
+			if n := &s.Nodes[paused]; n.Paused && n.resume > 0 {
+				key := slot{at: n.pausedAt + d, seq: q.slab[n.resume-1].seq}
+				if key.at <= s.end && (l == nil || before(key, *l.first())) {
+					return s.now, true
+				}
+			}
+		}
 		if l == nil || l.first().at > s.end {
 			s.now = max(s.now, s.end)
 			return s.now, false
 		}
 		if stop != noFault {
 			if e := &q.slab[l.first().ix]; e.kind == evFault && e.fault == stop {
-				return s.now, true
-			}
-		}
-		if paused != None {
-			if n := &s.Nodes[paused]; n.Paused && n.resume > 0 &&
-				before(slot{at: n.pausedAt + d, seq: q.slab[n.resume-1].seq}, *l.first()) {
 				return s.now, true
 			}
 		}

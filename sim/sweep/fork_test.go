@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,7 +15,8 @@ import (
 
 // forkCases are the settings the fork tests try in every mode: the pause
 // before the write and mid-work, three clients of two rounds, latency with
-// clock drift, and runs too short for the pause to strike.
+// clock drift, runs too short for the pause to strike, and runs over
+// before the longer pauses end.
 var forkCases = []struct {
 	name    string
 	pauseAt string
@@ -27,6 +29,7 @@ var forkCases = []struct {
 		sc.Latency, sc.ClockDrift = sim.Duration(30*time.Millisecond), 0.05
 	}},
 	{"over before the pause", PauseBeforeWrite, func(sc *sim.Scenario) { sc.Duration = sim.Duration(1500 * time.Millisecond) }},
+	{"over during the pauses", PauseBeforeWrite, func(sc *sim.Scenario) { sc.Duration = sim.Duration(8 * time.Second) }},
 }
 
 // eachPausedLine calls line with the scenarios of every seed's line of
@@ -183,6 +186,37 @@ func TestAForkedSweepIsTheSweepOfRunsAlone(t *testing.T) {
 					want := Cell{X: c.X, Y: c.Y}
 					summarize(&want, rs, sw.Base.Seed)
 					assert.Equal(t, want, c, "%s, %s: %s %v, %s %v", mode, v.name, sw.X.Field, c.X, sw.Y.Field, c.Y)
+				}
+			}
+		}
+	}
+}
+
+// strictRuns, which forkedRuns falls back on where lazy ticks met a tie
+// (none of the grids here meets one), makes the cells it is given as
+// their runs alone without lazy ticks, and leaves the others.
+func TestStrictRunsAreTheRunsAlone(t *testing.T) {
+	for _, mode := range sim.ModeNames() {
+		base, err := Base(mode)
+		require.NoError(t, err)
+		sw := &Sweep{Base: base, Seeds: 1}
+		sw.X, err = ParseAxis("ttl=10s:10s:1")
+		require.NoError(t, err)
+		sw.Y, err = ParseAxis("pause=4s:20s:3")
+		require.NoError(t, err)
+		cells := []Cell{{X: 10000, Y: 4000}, {X: 10000, Y: 12000}, {X: 10000, Y: 20000}}
+		scs := make([]*sim.Scenario, len(cells))
+		for i, c := range cells {
+			scs[i] = sw.CellScenario(c.X, c.Y, 1, false)
+		}
+		for _, at := range [][]int{{2}, {1, 2}, {0, 1, 2}} {
+			out := make([]runResult, len(cells))
+			sw.strictRuns(cells, scs, at, 1, out)
+			for i := range cells {
+				if slices.Contains(at, i) {
+					assert.Equal(t, sw.strictRun(scs[i]), out[i], "%s %v: cell %d", mode, at, i)
+				} else {
+					assert.Zero(t, out[i], "%s %v: cell %d is left", mode, at, i)
 				}
 			}
 		}
