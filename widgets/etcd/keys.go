@@ -189,12 +189,12 @@ func buildEtcdModel(v *etcdsim.View, nodes []sim.NodeView) etcdModel {
 		}
 		switch r, ok := clientRow[n.Name]; {
 		case n.State == sim.StateTold:
-			m.notes = append(m.notes, i18n.F("etcd.note.told", "client", n.Name, "token", token, "outcome", outcome))
+			m.notes = append(m.notes, i18n.F(widgets.LeaderWords("etcd.note.told", n.Candidate), "client", n.Name, "token", token, "outcome", outcome))
 		case ok && m.rows[r].kind == etcdRowKey && owner != nil:
-			m.notes = append(m.notes, i18n.F("etcd.note.notOwner", "client", n.Name, "token", token,
+			m.notes = append(m.notes, i18n.F(widgets.LeaderWords("etcd.note.notOwner", n.Candidate), "client", n.Name, "token", token,
 				"owner", owner.Owner, "rev", owner.CreateRev))
 		default:
-			m.notes = append(m.notes, i18n.F("etcd.note.keyGone", "client", n.Name, "token", token, "outcome", outcome))
+			m.notes = append(m.notes, i18n.F(widgets.LeaderWords("etcd.note.keyGone", n.Candidate), "client", n.Name, "token", token, "outcome", outcome))
 		}
 	}
 	return m

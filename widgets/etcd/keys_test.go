@@ -151,6 +151,15 @@ func TestEtcdKeysLeaseExpiryViolation(t *testing.T) {
 		"but it works on; nothing checks it before the write", r.model.notes[0])
 }
 
+// In an election (etcd's Election) the same notes speak of leading.
+func TestEtcdKeysElectionNotesSpeakOfLeading(t *testing.T) {
+	snap := etcdSnapshot(t, "etcd-election-paused-leader", 5*time.Second, nil)
+	_, r := showEtcd(t, snap, fyne.NewSize(560, 220))
+	require.Len(t, r.model.notes, 1)
+	assert.Equal(t, "client-1 believes it leads (token 2), but its key is gone: "+
+		"CreateRevision(myKey) is 0; nothing checks it before the write", r.model.notes[0])
+}
+
 func TestEtcdKeysFencedWriteRefused(t *testing.T) {
 	snap := etcdSnapshot(t, "etcd-fenced-txn", 4528*time.Millisecond, nil)
 	require.Equal(t, 1, snap.Metrics.StaleWritesRejected)
