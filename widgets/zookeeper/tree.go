@@ -627,9 +627,9 @@ func zkBrokenBeliefs(z *zookeepersim.View, clients []sim.NodeView) []string {
 		}
 		switch {
 		case !own:
-			out = append(out, "! "+i18n.F("zk.broken.gone", "client", c.Name))
+			out = append(out, "! "+i18n.F(widgets.LeaderWords("zk.broken.gone", c.Candidate), "client", c.Name))
 		case !holds:
-			out = append(out, "! "+i18n.F("zk.broken.notLowest", "client", c.Name))
+			out = append(out, "! "+i18n.F(widgets.LeaderWords("zk.broken.notLowest", c.Candidate), "client", c.Name))
 		}
 	}
 	return out

@@ -248,6 +248,11 @@ func TestZNodeTreeElectionAndBrokenBelief(t *testing.T) {
 	snap.Nodes[0].State = sim.StateHolding
 	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
 	assert.Contains(t, widgettest.Texts(r.Objects()), "! client-1 believes it holds the lock, but its znode is gone (its session expired)")
+
+	// A LeaderLatch candidate believes it leads.
+	snap.Nodes[0].Candidate = true
+	_, r = newZKTree(t, snap, fyne.NewSize(560, 280))
+	assert.Contains(t, widgettest.Texts(r.Objects()), "! client-1 believes it leads, but its latch node is gone (its session expired)")
 }
 
 // Twelve clients do not fit at full height: rows go slim, then the rest is
