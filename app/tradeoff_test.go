@@ -301,7 +301,7 @@ func TestTradeoffColoursShowThePriceOfSafety(t *testing.T) {
 		for _, c := range cells {
 			assert.InDelta(t, tc.value(c.Cell)/top, to.heat.Level(c.Cell), 1e-12, tc.name)
 		}
-		assert.Equal(t, tc.name, tc.metric.Legend())
+		assert.Equal(t, tc.name, tc.metric.LegendFor(false))
 		assert.Equal(t, heatTitle(tc.metric), to.heatPanel.Title, tc.name)
 	}
 	assert.Contains(t, i18n.T(heatTitle(widgets.MetricWaitP99)), "price of safety")

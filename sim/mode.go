@@ -88,7 +88,7 @@ type Traits struct {
 	// 0): otherwise the first leader leads to the end of every run, the
 	// others never have their turn and no run settles before its end. It
 	// returns the periods of work a leader leads, 0 where sc's clients
-	// take a lock (LeadOnce).
+	// take a lock (the function LeadsOnce).
 	LeadsOnce func(sc *Scenario) (periods int)
 	// Refusals are the design's own words for refusing a field or another
 	// design's option it does not read, by key; one it has no words for is
@@ -137,7 +137,7 @@ func (t Traits) HasTokens(fencing bool) bool {
 // lock.
 func LeadsOnce(sc *Scenario) (periods int) {
 	t := TraitsOf(sc.Mode)
-	if t.LeadsOnce == nil || !Elects(sc) {
+	if t.LeadsOnce == nil || t.Elects == nil || !t.Elects(sc) {
 		return 0
 	}
 	return t.LeadsOnce(sc)

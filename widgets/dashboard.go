@@ -190,8 +190,8 @@ func (r *dashboardRenderer) draw(size fyne.Size) float32 {
 	}
 	if m.Election { // an election's price: split brain against vacancy
 		holding = append(holding,
-			dashLine{i18n.T("dash.twoLeaders"), FormatTime(time.Duration(m.SeveralHoldersMs * float64(time.Millisecond)))},
-			dashLine{i18n.T("dash.noLeader"), FormatTime(time.Duration(m.NoHolderMs * float64(time.Millisecond)))})
+			dashLine{i18n.T("dash.twoLeaders"), FormatTime(msLength(m.SeveralHoldersMs))},
+			dashLine{i18n.T("dash.noLeader"), FormatTime(msLength(m.NoHolderMs))})
 	}
 	rows(holding)
 	y = r.histogram(run.HoldTime, y, width, size.Height, lineH)
@@ -362,9 +362,10 @@ func spreadText(d sim.Distribution) string {
 }
 
 // msText writes milliseconds as a length.
-func msText(ms float64) string {
-	return ShortTime(time.Duration(ms * float64(time.Millisecond)).Round(time.Millisecond))
-}
+func msText(ms float64) string { return ShortTime(msLength(ms).Round(time.Millisecond)) }
+
+// msLength is a figure in milliseconds as a length.
+func msLength(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
 // trimFloat writes x with up to three decimals, no trailing zeros.
 func trimFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

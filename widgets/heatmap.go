@@ -84,11 +84,9 @@ func (m HeatMetric) Key() string {
 	return "tradeoff.colour.unsafe"
 }
 
-// Legend names the metric over the colour legend.
-func (m HeatMetric) Legend() string { return m.LegendFor(false) }
-
-// LegendFor names the metric for a map of runs that elect a leader or
-// not (sim.Elects): runs with two leaders rather than two holders.
+// LegendFor names the metric over the colour legend, for a map of runs
+// that elect a leader or not (sim.Elects): runs with two leaders rather
+// than two holders.
 func (m HeatMetric) LegendFor(election bool) string {
 	return i18n.T(LeaderWords(m.Key(), election && m == MetricViolations))
 }
